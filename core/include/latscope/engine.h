@@ -1,0 +1,144 @@
+// The engine: streaming ingestion of log files into the model (model.h), then
+// queries over the parsed model (align onto time quanta, merge by group,
+// percentiles, heat-map grid). No filesystem, no printing: the CLI and the
+// WebAssembly shim are thin wrappers around this class.
+//
+//   open_file(name) -> h ; append(h, bytes)* ; finish(h) -> Source
+//   query(QueryOptions) -> QueryResult        (percentiles over time)
+//   heatmap(HeatmapOptions) -> HeatmapResult  (counts per quantum x latency row)
+//
+// Queries never re-read input: changing quantum, grouping, offsets or the
+// selection only re-aligns the stored windows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "latscope/model.h"
+#include "latscope/percentiles.h"
+#include "latscope/status.h"
+
+namespace latscope {
+
+enum class RepairMode { kAuto, kOff, kForce };
+
+struct FileOptions {
+  FileFormat format = FileFormat::kUnknown;  // kUnknown: detect from content
+  int fio_version = 0;    // 0: detect from the column count; 2 or 3 to force
+  int coarseness = -1;    // -1: detect; 0..6 to force (with fio_version)
+  RepairMode repair = RepairMode::kAuto;
+  std::string host;       // overrides the host parsed from the name when set
+  std::string job;        // overrides the job parsed from the name when set
+};
+
+enum GroupBy : unsigned {
+  kGroupAll = 0,
+  kGroupHost = 1u << 0,
+  kGroupJob = 1u << 1,
+  kGroupDir = 1u << 2,
+  kGroupFile = 1u << 3,
+};
+
+enum DirMask : unsigned { kDirRead = 1, kDirWrite = 2, kDirTrim = 4, kDirAll = 7 };
+
+// Which data a query sees and how its clocks are shifted.
+struct Selection {
+  unsigned dirs = kDirAll;
+  std::vector<std::string> exclude_sources;  // Source::name
+  std::vector<std::string> exclude_hosts;
+  // Time offset in ms added to every window of a source, keyed by host or by
+  // Source::name (a file's own entry wins over its host's).
+  std::map<std::string, double> offsets_ms;
+  // Only quanta overlapping [from_ms, to_ms) (query time base) are reported.
+  double from_ms = -std::numeric_limits<double>::infinity();
+  double to_ms = std::numeric_limits<double>::infinity();
+};
+
+struct QueryOptions {
+  double quantum_ms = 1000;  // any positive value
+  std::vector<double> percentiles{50, 90, 99, 99.9, 100};  // each in [0, 100]
+  unsigned group_by = kGroupAll;  // GroupBy bits
+  Method method = Method::kInterp;
+  Selection sel;
+  // Reproduce tools/hist/fio-histo-log-pctiles.py (time_ms as window start,
+  // its test start/end, all directions summed). See compat.h.
+  bool compat_fio_histo_log_pctiles = false;
+};
+
+enum RowFlags : uint32_t {
+  kFlagEmpty = 1u << 0,      // no samples in this quantum
+  kFlagFewSamples = 1u << 1, // some percentile lacks samples (see PercentileValue)
+  kFlagSaturated = 1u << 2,  // some value is a lower bound (fio's last bin)
+  kFlagPartial = 1u << 3,    // some selected series has no window covering part of the quantum
+};
+
+struct Row {
+  double t_ms = 0;  // quantum start: ms since run start, or epoch ms (absolute logs)
+  uint32_t group = 0;  // index into QueryResult::groups
+  Stats stats;
+  std::vector<PercentileValue> p;  // parallel to QueryOptions::percentiles
+  uint32_t flags = 0;
+};
+
+struct QueryResult {
+  std::vector<std::string> groups;  // "all", "host=127.0.0.1", "host=a;job=1;dir=read"
+  std::vector<Row> rows;            // ordered by time, then group
+  double quantum_ms = 1000;
+  bool absolute_time = false;       // t_ms are epoch ms
+  std::string layout_id;            // layout the groups were merged on
+  std::vector<std::string> notes;   // e.g. compat: where the script would crash
+  Diagnostics diag;                 // query-time issues (mixed layouts, ...)
+};
+
+struct HeatmapOptions {
+  double quantum_ms = 1000;
+  uint32_t rows = 64;   // latency rows, log-spaced
+  double min_ns = 0;    // 0: the data's min
+  double max_ns = 0;    // 0: the data's max
+  Selection sel;
+};
+
+struct HeatmapResult {
+  double t0_ms = 0;          // start of the first quantum
+  double quantum_ms = 1000;
+  bool absolute_time = false;
+  uint32_t quanta = 0;
+  uint32_t rows = 0;
+  std::vector<double> edges_ns;  // rows + 1 ascending row edges
+  std::vector<double> counts;    // quanta * rows, time-major: counts[q * rows + r]
+  double below = 0, above = 0;   // samples outside [edges.front(), edges.back())
+};
+
+class Engine {
+ public:
+  Engine();
+  ~Engine();
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+
+  // Starts a file. Returns its handle (index into sources()).
+  int open_file(const std::string& name, const FileOptions& opts = {});
+  // Feeds the next bytes; any chunking gives identical results.
+  void append(int handle, const char* data, size_t n);
+  // Ends the file. Its Source (status, series, diagnostics) is final.
+  const Source& finish(int handle);
+
+  // Adds an already parsed source (from another Engine, e.g. another worker).
+  int add_source(Source src);
+  const std::vector<Source>& sources() const { return sources_; }
+
+  Status query(const QueryOptions& opts, QueryResult* out) const;
+  Status heatmap(const HeatmapOptions& opts, HeatmapResult* out) const;
+
+ private:
+  struct Pending;
+  std::vector<Source> sources_;
+  std::vector<std::unique_ptr<Pending>> pending_;
+};
+
+}  // namespace latscope

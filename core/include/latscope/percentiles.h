@@ -1,0 +1,49 @@
+// Statistics and percentiles of one dense histogram (counts over a BinLayout).
+// All values are in nanoseconds. One pass over the bins answers a whole list
+// of percentiles without allocating (HOUSE_STYLE 6).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "latscope/layout.h"
+
+namespace latscope {
+
+enum class Method {
+  kInterp,  // seed 000: linear interpolation inside the bin holding the rank
+  kFio,     // fio's own: representative value of the first bin whose
+            // cumulative count >= p/100 * N, compared as fio does (x87 80-bit)
+};
+
+struct Stats {
+  double samples = 0;   // may be fractional after overlap weighting
+  double min_ns = 0;    // lower edge of the first non-empty bin
+  double max_ns = 0;    // upper edge of the last non-empty bin (lower edge if saturated)
+  double mean_ns = 0;   // bin midpoints weighted by counts
+  bool saturated = false;  // the last non-empty bin is a saturating bin
+};
+
+struct PercentileValue {
+  double value_ns = 0;
+  double err_ns = 0;         // width of the bin the percentile falls in
+  bool few_samples = false;  // N * (1 - p/100) < 1: not enough I/Os to say
+  bool saturated = false;    // falls in the saturating last bin: lower bound
+};
+
+// counts has layout.size() entries. Returns false (outputs untouched) when
+// the histogram is empty.
+bool compute_stats(const BinLayout& layout, const double* counts, Stats* out);
+
+// ps: any order, each in [0, 100]. out has np entries.
+bool compute_percentiles(const BinLayout& layout, const double* counts,
+                         const double* ps, size_t np, Method method,
+                         PercentileValue* out);
+
+// fio's comparison `sum >= (long double)p / 100.0 * n` evaluated exactly as an
+// x87 FPU does it (64-bit significand, round to nearest even after the
+// division and after the multiplication), independent of the platform's long
+// double (binary128 in WebAssembly). p in [0, 100].
+bool fio_threshold_reached(uint64_t sum, double p, uint64_t n);
+
+}  // namespace latscope
