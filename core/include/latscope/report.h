@@ -1,0 +1,59 @@
+// Text renderings of engine results, shared by the CLI and the WebAssembly
+// build so the page's CSV export is byte-identical to `latscope pctiles`.
+//
+// pctiles CSV header: time_ms,group,samples,min,mean,p<P>...,max,flags
+//   one p<P> column per requested percentile written as given (p50, p99.9);
+//   values in the chosen unit; empty quanta leave value fields blank.
+// flags: ';'-separated tokens: empty | few:p99.9|p99.99 | sat | partial
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "latscope/engine.h"
+
+namespace latscope {
+
+enum class Unit { kNs, kUs, kMs };
+bool parse_unit(const std::string& s, Unit* out);
+const char* unit_name(Unit u);
+double ns_to_unit(double ns, Unit u);
+
+// How a percentile is written in a column name: as the user gave it
+// ("99.9" -> "p99.9", "100" -> "p100"). labels parallel QueryOptions::percentiles.
+std::string percentile_label(const std::string& as_given);
+
+// Formats a number the same way natively and in WebAssembly (%.10g, no
+// locale): both printf implementations round correctly.
+std::string format_number(double v);
+
+std::string flags_text(const Row& row, const std::vector<std::string>& pct_labels);
+
+std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);
+
+// {"quantum_ms":1000,"absolute_time":false,"unit":"us","layout":"fio3",
+//  "percentiles":["50","99.9"],"groups":["all"],
+//  "rows":[{"t_ms":0,"group":"all","samples":3200,"min":..,"mean":..,"max":..,
+//           "p":[..],"err":[..],"flags":"few:p99.9"}],   (null values when empty)
+//  "notes":[..],"issues":[{"name":..,"severity":..,"description":..,"count":n}],
+//  "examples":[{"issue":..,"line":n,"column":n,"text":..}]}
+std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);
+
+// One file's summary for file lists (CLI stderr, page's file table):
+// {"name":..,"format":"fio-hist","layout":"fio3","prefix":..,"job":..,"host":..,
+//  "absolute_time":false,"lines":n,"records":n,"bytes":n,
+//  "status":{"ok":true,"message":""},
+//  "series":[{"dir":"read","job":"1","segment":0,"windows":19,"samples":8000,
+//             "repaired":true,"saturated":0,"start_ms":0,"end_ms":19002}],
+//  "issues":[...],"examples":[...]}
+std::string source_json(const Source& s);
+
+// Heat map: {"t0_ms":..,"quantum_ms":..,"absolute_time":..,"quanta":n,"rows":n,
+//  "edges_ns":[..],"below":x,"above":x,"counts":[..]} (counts time-major)
+std::string heatmap_json(const HeatmapResult& h);
+std::string heatmap_csv(const HeatmapResult& h, Unit unit);
+
+// JSON string escaping for the writers above.
+std::string json_escape(const std::string& s);
+
+}  // namespace latscope
