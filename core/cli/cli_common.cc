@@ -1,0 +1,120 @@
+#include "cli_common.h"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace latscope::cli {
+namespace {
+constexpr unsigned kChunk = 4u << 20;
+}
+
+bool parse_double(const std::string& s, double* out) {
+  if (s.empty()) return false;
+  char* end = nullptr;
+  errno = 0;
+  const double v = std::strtod(s.c_str(), &end);
+  if (errno || *end) return false;
+  *out = v;
+  return true;
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  size_t a = 0;
+  for (;;) {
+    const size_t b = s.find(sep, a);
+    out.push_back(s.substr(a, b == std::string::npos ? std::string::npos : b - a));
+    if (b == std::string::npos) break;
+    a = b + 1;
+  }
+  return out;
+}
+
+void print_diagnostics(const Source& src) {
+  if (!src.status.ok()) {
+    std::fprintf(stderr, "latscope: %s\n", src.status.message.c_str());
+    return;
+  }
+  for (int i = 0; i < static_cast<int>(Issue::kCount); ++i) {
+    const Issue is = static_cast<Issue>(i);
+    const uint64_t n = src.diag.count(is);
+    if (!n) continue;
+    const IssueInfo& info = issue_info(is);
+    std::fprintf(stderr, "latscope: %s: %s x%llu: %s\n", src.name.c_str(), info.name,
+                 static_cast<unsigned long long>(n), info.description);
+    for (const IssueExample& e : src.diag.examples())
+      if (e.issue == is) {
+        if (e.line)
+          std::fprintf(stderr, "  %s:%llu:%u: %s\n", src.name.c_str(),
+                       static_cast<unsigned long long>(e.line), e.column, e.text.c_str());
+        else
+          std::fprintf(stderr, "  %s: %s\n", src.name.c_str(), e.text.c_str());
+      }
+  }
+}
+
+// gzopen reads plain files transparently, so one path serves .gz and text.
+int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts) {
+  int rc = 0;
+  std::vector<char> buf(kChunk);
+  for (const std::string& path : files) {
+    const int h = engine->open_file(path, fopts);
+    gzFile f = gzopen(path.c_str(), "rb");
+    if (!f) {
+      std::fprintf(stderr, "latscope: %s: cannot open: %s\n", path.c_str(), std::strerror(errno));
+      engine->finish(h);
+      rc = 2;
+      continue;
+    }
+    gzbuffer(f, 1u << 20);
+    bool failed = false;
+    for (;;) {
+      const int n = gzread(f, buf.data(), kChunk);
+      if (n < 0) {
+        int errnum = 0;
+        const char* msg = gzerror(f, &errnum);
+        std::fprintf(stderr, "latscope: %s: read error: %s; the part read so far is used\n",
+                     path.c_str(), msg);
+        failed = true;
+        break;
+      }
+      if (n == 0) break;
+      engine->append(h, buf.data(), static_cast<size_t>(n));
+    }
+    gzclose(f);
+    const Source& src = engine->finish(h);
+    print_diagnostics(src);
+    if (!src.status.ok() || failed) rc = 2;
+    else if (src.diag.skipped_lines() && rc < 1) rc = 1;
+  }
+  return rc;
+}
+
+bool read_whole_file(const std::string& path, std::string* out, std::string* err) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) {
+    *err = path + ": cannot open: " + std::strerror(errno);
+    return false;
+  }
+  std::vector<char> buf(kChunk);
+  out->clear();
+  for (;;) {
+    const int n = gzread(f, buf.data(), kChunk);
+    if (n < 0) {
+      int e = 0;
+      *err = path + ": read error: " + gzerror(f, &e);
+      gzclose(f);
+      return false;
+    }
+    if (n == 0) break;
+    out->append(buf.data(), static_cast<size_t>(n));
+  }
+  gzclose(f);
+  return true;
+}
+
+}  // namespace latscope::cli

@@ -1,0 +1,137 @@
+#include "cli_options.h"
+
+#include <cstdio>
+
+#include "cli_common.h"
+
+namespace latscope::cli {
+namespace {
+
+bool fail(const char* command, const std::string& msg) {
+  std::fprintf(stderr, "latscope %s: %s (see latscope --help)\n", command, msg.c_str());
+  return false;
+}
+
+bool parse_group_by(const std::string& s, unsigned* out) {
+  unsigned g = 0;
+  for (const std::string& part : split(s, ',')) {
+    if (part == "all") continue;
+    if (part == "host") g |= kGroupHost;
+    else if (part == "job") g |= kGroupJob;
+    else if (part == "dir") g |= kGroupDir;
+    else if (part == "file") g |= kGroupFile;
+    else return false;
+  }
+  *out = g;
+  return true;
+}
+
+bool parse_dirs(const std::string& s, unsigned* out) {
+  unsigned d = 0;
+  for (const std::string& part : split(s, ',')) {
+    if (part == "r" || part == "read") d |= kDirRead;
+    else if (part == "w" || part == "write") d |= kDirWrite;
+    else if (part == "t" || part == "trim") d |= kDirTrim;
+    else return false;
+  }
+  *out = d;
+  return d != 0;
+}
+
+}  // namespace
+
+bool parse_options(int argc, char** argv, int first, const char* command, Options* o) {
+  for (int i = first; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](std::string* v) {
+      if (i + 1 >= argc) return false;
+      *v = argv[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--") {
+      for (++i; i < argc; ++i) o->files.push_back(argv[i]);
+      break;
+    } else if (a.size() < 2 || a[0] != '-') {
+      o->files.push_back(a);
+    } else if (a == "--quantum") {
+      if (!value(&v) || !parse_double(v, &o->query.quantum_ms) || !(o->query.quantum_ms > 0))
+        return fail(command, "--quantum needs a positive number of milliseconds");
+    } else if (a == "--percentiles") {
+      if (!value(&v)) return fail(command, "--percentiles needs a list like 50,99,99.9");
+      o->query.percentiles.clear();
+      o->pct_labels.clear();
+      for (const std::string& p : split(v, ',')) {
+        double x;
+        if (!parse_double(p, &x) || x < 0 || x > 100)
+          return fail(command, "percentile '" + p + "' is not a number in [0, 100]");
+        o->query.percentiles.push_back(x);
+        o->pct_labels.push_back(percentile_label(p));
+      }
+    } else if (a == "--group-by") {
+      if (!value(&v) || !parse_group_by(v, &o->query.group_by))
+        return fail(command, "--group-by takes all, host, job, dir, file or a comma list");
+    } else if (a == "--directions") {
+      if (!value(&v) || !parse_dirs(v, &o->query.sel.dirs))
+        return fail(command, "--directions takes a comma list of r, w, t");
+    } else if (a == "--offset") {
+      const size_t eq = value(&v) ? v.rfind('=') : std::string::npos;
+      double ms;
+      if (eq == std::string::npos || !parse_double(v.substr(eq + 1), &ms))
+        return fail(command, "--offset takes NAME=MS (NAME a host or a file)");
+      o->query.sel.offsets_ms[v.substr(0, eq)] = ms;
+    } else if (a == "--exclude-host") {
+      if (!value(&v)) return fail(command, "--exclude-host needs a host");
+      o->query.sel.exclude_hosts.push_back(v);
+    } else if (a == "--from" || a == "--to") {
+      double ms;
+      if (!value(&v) || !parse_double(v, &ms)) return fail(command, a + " needs a time in ms");
+      (a == "--from" ? o->query.sel.from_ms : o->query.sel.to_ms) = ms;
+    } else if (a == "--unit") {
+      if (!value(&v) || !parse_unit(v, &o->unit)) return fail(command, "--unit takes ns, us or ms");
+    } else if (a == "--method") {
+      if (!value(&v) || (v != "interp" && v != "fio"))
+        return fail(command, "--method takes interp or fio");
+      o->query.method = v == "fio" ? Method::kFio : Method::kInterp;
+    } else if (a == "--compat") {
+      if (!value(&v) || v != "fio-histo-log-pctiles")
+        return fail(command, "--compat takes fio-histo-log-pctiles");
+      o->query.compat_fio_histo_log_pctiles = true;
+    } else if (a == "--no-repair") {
+      o->file.repair = RepairMode::kOff;
+    } else if (a == "--repair") {
+      if (!value(&v) || (v != "auto" && v != "off" && v != "force"))
+        return fail(command, "--repair takes auto, off or force");
+      o->file.repair = v == "off" ? RepairMode::kOff : v == "force" ? RepairMode::kForce : RepairMode::kAuto;
+    } else if (a == "--fio-version") {
+      double x;
+      if (!value(&v) || !parse_double(v, &x) || (x != 2 && x != 3))
+        return fail(command, "--fio-version takes 2 or 3");
+      o->file.fio_version = static_cast<int>(x);
+    } else if (a == "--coarseness") {
+      double x;
+      if (!value(&v) || !parse_double(v, &x) || x < 0 || x > 6 || x != static_cast<int>(x))
+        return fail(command, "--coarseness takes 0..6");
+      o->file.coarseness = static_cast<int>(x);
+    } else if (a == "--format") {
+      if (!value(&v) || (v != "csv" && v != "json")) return fail(command, "--format takes csv or json");
+      o->format = v;
+    } else if (a == "--rows") {
+      double x;
+      if (!value(&v) || !parse_double(v, &x) || x < 1 || x > 100000)
+        return fail(command, "--rows takes 1..100000");
+      o->rows = static_cast<uint32_t>(x);
+    } else if (a == "--min" || a == "--max") {
+      double x;
+      if (!value(&v) || !parse_double(v, &x) || x <= 0)
+        return fail(command, a + " takes a positive latency in --unit");
+      (a == "--min" ? o->min_lat : o->max_lat) = x;
+    } else {
+      return fail(command, "unknown option " + a);
+    }
+  }
+  if (o->files.empty()) return fail(command, "no input files");
+  return true;
+}
+
+}  // namespace latscope::cli

@@ -1,0 +1,26 @@
+// Command-line options shared by `pctiles` and `heatmap`.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "latscope/engine.h"
+#include "latscope/report.h"
+
+namespace latscope::cli {
+
+struct Options {
+  QueryOptions query;
+  std::vector<std::string> pct_labels{"p50", "p90", "p99", "p99.9", "p100"};
+  FileOptions file;
+  Unit unit = Unit::kUs;
+  std::string format = "csv";
+  uint32_t rows = 64;          // heatmap
+  double min_lat = 0, max_lat = 0;  // heatmap bounds, in `unit`
+  std::vector<std::string> files;
+};
+
+// Parses argv[first..]. On error prints a message and returns false.
+bool parse_options(int argc, char** argv, int first, const char* command, Options* o);
+
+}  // namespace latscope::cli

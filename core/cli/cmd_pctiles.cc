@@ -1,0 +1,54 @@
+#include <cstdio>
+
+#include "cli_common.h"
+#include "cli_options.h"
+#include "commands.h"
+
+namespace latscope::cli {
+
+int cmd_pctiles(int argc, char** argv) {
+  Options o;
+  if (!parse_options(argc, argv, 2, "pctiles", &o)) return 2;
+  Engine engine;
+  int rc = load_files(&engine, o.files, o.file);
+  QueryResult r;
+  Status st = engine.query(o.query, &r);
+  if (!st.ok()) {
+    std::fprintf(stderr, "latscope pctiles: %s\n", st.message.c_str());
+    return 2;
+  }
+  for (const auto& note : r.notes) std::fprintf(stderr, "latscope: note: %s\n", note.c_str());
+  Source q;  // query-time issues (mixed layouts, ...) printed like a file's
+  q.name = "(merge)";
+  q.diag = r.diag;
+  print_diagnostics(q);
+  const std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) + "\n"
+                                             : pctiles_csv(r, o.pct_labels, o.unit);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return rc;
+}
+
+int cmd_heatmap(int argc, char** argv) {
+  Options o;
+  if (!parse_options(argc, argv, 2, "heatmap", &o)) return 2;
+  Engine engine;
+  int rc = load_files(&engine, o.files, o.file);
+  HeatmapOptions h;
+  h.quantum_ms = o.query.quantum_ms;
+  h.rows = o.rows;
+  h.sel = o.query.sel;
+  const double to_ns = o.unit == Unit::kNs ? 1 : o.unit == Unit::kUs ? 1e3 : 1e6;
+  h.min_ns = o.min_lat * to_ns;
+  h.max_ns = o.max_lat * to_ns;
+  HeatmapResult r;
+  Status st = engine.heatmap(h, &r);
+  if (!st.ok()) {
+    std::fprintf(stderr, "latscope heatmap: %s\n", st.message.c_str());
+    return 2;
+  }
+  const std::string out = o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return rc;
+}
+
+}  // namespace latscope::cli

@@ -1,0 +1,6 @@
+#pragma once
+
+namespace latscope::cli {
+int cmd_pctiles(int argc, char** argv);
+int cmd_heatmap(int argc, char** argv);
+}  // namespace latscope::cli

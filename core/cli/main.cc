@@ -1,0 +1,54 @@
+// latscope CLI: a thin shell over the engine (core/). See README.md.
+#include <cstdio>
+#include <cstring>
+
+#include "commands.h"
+#if __has_include("cmd_summary.h")
+#include "cmd_summary.h"
+#define LATSCOPE_HAVE_SUMMARY 1
+#endif
+
+namespace {
+
+const char kUsage[] =
+    "usage: latscope COMMAND [options] FILE...\n"
+    "\n"
+    "commands:\n"
+    "  pctiles   latency percentiles per time quantum and group (CSV or JSON)\n"
+    "  summary   whole-run percentiles per job and direction, by fio's method\n"
+    "  heatmap   I/O counts per (time quantum, log-spaced latency row)\n"
+    "\n"
+    "pctiles / heatmap options:\n"
+    "  --quantum MS             time quantum in ms (default 1000)\n"
+    "  --percentiles LIST       e.g. 50,90,99,99.9,100 (default)\n"
+    "  --group-by G             all (default) | host | job | dir | file, comma-combinable\n"
+    "  --directions D           r,w,t (default all)\n"
+    "  --offset NAME=MS         shift a host's or a file's clock by MS (repeatable)\n"
+    "  --exclude-host HOST      leave a host out (repeatable)\n"
+    "  --from MS --to MS        only quanta overlapping [from, to)\n"
+    "  --unit ns|us|ms          output unit (default us)\n"
+    "  --method interp|fio      interpolated in the bin (default) or fio's own method\n"
+    "  --compat fio-histo-log-pctiles   reproduce fio's tools/hist script\n"
+    "  --no-repair | --repair auto|off|force   client/server defect repair (default auto)\n"
+    "  --fio-version 2|3 --coarseness C        force the bin layout\n"
+    "  --format csv|json        (default csv)\n"
+    "  --rows N --min L --max L heatmap rows (default 64) and latency bounds in --unit\n"
+    "\n"
+    "exit status: 0 ok, 1 lines were skipped (see stderr), 2 a file is unusable\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
+    std::fputs(kUsage, argc < 2 ? stderr : stdout);
+    return argc < 2 ? 2 : 0;
+  }
+  const char* cmd = argv[1];
+  if (!std::strcmp(cmd, "pctiles")) return latscope::cli::cmd_pctiles(argc, argv);
+  if (!std::strcmp(cmd, "heatmap")) return latscope::cli::cmd_heatmap(argc, argv);
+#ifdef LATSCOPE_HAVE_SUMMARY
+  if (!std::strcmp(cmd, "summary")) return cmd_summary(argc, argv);
+#endif
+  std::fprintf(stderr, "latscope: unknown command '%s'\n%s", cmd, kUsage);
+  return 2;
+}

@@ -1,0 +1,60 @@
+// Streaming reader for fio histogram logs (write_hist_log). A line, as fio 3
+// writes it (1856 bin columns; 928, 464, ... with log_hist_coarseness):
+//
+//   1002, 0, 4096, 0, 0, 0, 5, 17, ...
+//   time_ms (END of the window), ddir (0 r, 1 w, 2 trim), bs, bins...
+//
+// Lines may be split anywhere across append() calls; results are identical
+// for any chunking. Raw windows are buffered per (segment, direction) until
+// finish(), which repairs the client/server defect (repair.h), merges repeated
+// timestamps and fixes window starts.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "latscope/engine.h"
+#include "latscope/model.h"
+
+namespace latscope {
+
+class FioHistReader {
+ public:
+  FioHistReader(Source* src, const FileOptions& opts);
+  void append(const char* data, size_t n);
+  void finish();
+
+  // The raw, unrepaired windows of one (segment, direction).
+  struct Raw {
+    Dir dir = Dir::kRead;
+    int segment = 0;
+    std::vector<double> t;         // time_ms per window, as written
+    std::vector<uint32_t> first;   // offset into bins/counts per window
+    std::vector<uint32_t> n;       // non-empty bins per window
+    std::vector<uint32_t> bins;
+    std::vector<uint64_t> counts;
+  };
+
+ private:
+  void parse_line(const char* b, const char* e, bool last_without_newline);
+  void skip(Issue issue, uint32_t column, const std::string& what);
+  Raw& raw_for(int segment, Dir dir);
+
+  Source* src_;
+  FileOptions opts_;
+  std::string partial_;      // an incomplete line carried to the next append
+  bool discarding_ = false;  // inside an over-long line: drop until '\n'
+  uint64_t line_no_ = 0;
+  size_t bin_columns_ = 0;   // 0 until the layout is known
+  std::vector<uint32_t> line_bins_;
+  std::vector<uint64_t> line_counts_;
+  std::vector<Raw> raws_;
+  int segment_ = 0;
+  double last_t_[kDirCount] = {0, 0, 0};
+  bool have_t_[kDirCount] = {false, false, false};
+  bool first_record_ = true;
+};
+
+}  // namespace latscope

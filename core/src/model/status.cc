@@ -1,0 +1,70 @@
+#include "latscope/status.h"
+
+namespace latscope {
+namespace {
+
+// The one table of issues: name (stable, shown to users), severity, meaning.
+// Severity kError = the line was dropped; kWarning = data kept but changed or
+// doubtful; kInfo = harmless, shown for completeness.
+constexpr IssueInfo kIssueTable[] = {
+    {"truncated-line", Severity::kError, "last line ends early (file cut off?): line skipped"},
+    {"column-count", Severity::kError, "line has a different number of columns than the file's bin layout: line skipped"},
+    {"not-a-number", Severity::kError, "a field is not an unsigned integer: line skipped"},
+    {"negative-value", Severity::kError, "a field is negative: line skipped"},
+    {"overflow", Severity::kError, "a field does not fit in 64 bits: line skipped"},
+    {"bad-direction", Severity::kError, "ddir is not 0 (read), 1 (write) or 2 (trim): line skipped"},
+    {"empty-line", Severity::kInfo, "blank line ignored"},
+    {"crlf", Severity::kInfo, "CRLF line ending: carriage return ignored, line kept"},
+    {"time-restart", Severity::kInfo, "timestamps restart: a new job begins (per_job_logs=0), kept as its own segment"},
+    {"duplicate-timestamp", Severity::kInfo, "same time_ms twice in one direction: counts kept, merged into one window"},
+    {"saturated", Severity::kWarning, "samples in fio's last bin (>= 17.05 s): their latency is a lower bound"},
+    {"repaired", Severity::kWarning, "client/server accumulation defect detected and repaired (d[k] = r[k] - r[k-2])"},
+    {"repair-inconsistent", Severity::kWarning, "repair forced but a repaired count went negative: clamped to 0"},
+    {"mixed-layouts", Severity::kWarning, "inputs use different bin layouts: merged by re-binning onto a common layout"},
+    {"mixed-time-bases", Severity::kWarning, "absolute (epoch) and relative timestamps merged: time axis is not meaningful"},
+    {"binary-garbage", Severity::kError, "control bytes or an over-long line (not a text log): line skipped"},
+    {"json-noise", Severity::kInfo, "text lines before the JSON document (fio client mode) ignored"},
+};
+static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
+              "kIssueTable must have one entry per Issue");
+
+}  // namespace
+
+const IssueInfo& issue_info(Issue issue) { return kIssueTable[static_cast<size_t>(issue)]; }
+
+void Diagnostics::add(Issue issue, uint64_t line, uint32_t column, std::string text) {
+  const size_t i = static_cast<size_t>(issue);
+  if (counts_[i] < kMaxExamples) examples_.push_back({issue, line, column, std::move(text)});
+  ++counts_[i];
+}
+
+void Diagnostics::add_count(Issue issue, uint64_t n) { counts_[static_cast<size_t>(issue)] += n; }
+
+uint64_t Diagnostics::skipped_lines() const {
+  uint64_t n = 0;
+  for (size_t i = 0; i < counts_.size(); ++i)
+    if (kIssueTable[i].severity == Severity::kError) n += counts_[i];
+  return n;
+}
+
+bool Diagnostics::empty() const {
+  for (uint64_t c : counts_)
+    if (c) return false;
+  return true;
+}
+
+void Diagnostics::merge(const Diagnostics& other) {
+  for (size_t i = 0; i < counts_.size(); ++i) {
+    size_t have = 0;
+    for (const auto& e : examples_)
+      if (static_cast<size_t>(e.issue) == i) ++have;
+    for (const auto& e : other.examples_)
+      if (static_cast<size_t>(e.issue) == i && have < kMaxExamples) {
+        examples_.push_back(e);
+        ++have;
+      }
+    counts_[i] += other.counts_[i];
+  }
+}
+
+}  // namespace latscope

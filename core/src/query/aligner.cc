@@ -1,0 +1,236 @@
+#include "query/aligner.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+
+namespace latscope {
+
+namespace {
+
+std::unique_ptr<RebinMap> make_rebin(const BinLayout& from, const BinLayout& to) {
+  auto m = std::make_unique<RebinMap>();
+  const size_t k = to.size();
+  for (size_t i = 0; i < from.size(); ++i) {
+    m->start.push_back(static_cast<uint32_t>(m->to.size()));
+    const double lo = from.lo[i];
+    const bool sat = from.last_saturates && i + 1 == from.size();
+    // Saturated samples have no upper edge: they go where their lower bound is.
+    const double hi = sat ? lo : from.hi[i];
+    size_t j = static_cast<size_t>(std::upper_bound(to.lo.begin(), to.lo.end(), lo) - to.lo.begin());
+    j = j ? j - 1 : 0;
+    if (hi <= lo) {
+      m->to.push_back(static_cast<uint32_t>(std::min(j, k - 1)));
+      m->frac.push_back(1.0);
+      continue;
+    }
+    double placed = 0;
+    for (; j < k && to.lo[j] < hi; ++j) {
+      const bool last = j + 1 == k;
+      const double a = std::max(lo, to.lo[j]);
+      const double b = last && to.last_saturates ? hi : std::min(hi, to.hi[j]);
+      if (b <= a) continue;
+      const double f = (b - a) / (hi - lo);
+      m->to.push_back(static_cast<uint32_t>(j));
+      m->frac.push_back(f);
+      placed += f;
+    }
+    if (placed < 1.0 - 1e-12) {  // beyond the target's range: clamp to its ends
+      m->to.push_back(static_cast<uint32_t>(lo < to.lo[0] ? 0 : k - 1));
+      m->frac.push_back(1.0 - placed);
+    }
+  }
+  m->start.push_back(static_cast<uint32_t>(m->to.size()));
+  return m;
+}
+
+std::string base_name(const std::string& path) {
+  const size_t s = path.find_last_of("/\\");
+  return s == std::string::npos ? path : path.substr(s + 1);
+}
+
+// "job=2" < "job=10": compare digit runs by value.
+bool natural_less(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i]));
+    const bool db = std::isdigit(static_cast<unsigned char>(b[j]));
+    if (da && db) {
+      size_t i2 = i, j2 = j;
+      while (i2 < a.size() && std::isdigit(static_cast<unsigned char>(a[i2]))) ++i2;
+      while (j2 < b.size() && std::isdigit(static_cast<unsigned char>(b[j2]))) ++j2;
+      const std::string na = a.substr(i, i2 - i), nb = b.substr(j, j2 - j);
+      if (na.size() != nb.size()) return na.size() < nb.size();
+      if (na != nb) return na < nb;
+      i = i2;
+      j = j2;
+    } else {
+      if (a[i] != b[j]) return a[i] < b[j];
+      ++i;
+      ++j;
+    }
+  }
+  return a.size() - i < b.size() - j;
+}
+
+std::string group_key(const Source& src, const Series& s, unsigned group_by) {
+  std::string key;
+  auto add = [&key](const std::string& part) {
+    if (!key.empty()) key += ';';
+    key += part;
+  };
+  if (group_by & kGroupFile) add("file=" + base_name(src.name));
+  if (group_by & kGroupHost) add("host=" + (src.id.host.empty() ? std::string("local") : src.id.host));
+  if (group_by & kGroupJob) add("job=" + s.job);
+  if (group_by & kGroupDir) add(std::string("dir=") + dir_name(s.dir));
+  return key.empty() ? "all" : key;
+}
+
+bool contains(const std::vector<std::string>& v, const std::string& x) {
+  return std::find(v.begin(), v.end(), x) != v.end();
+}
+
+}  // namespace
+
+Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsigned group_by,
+                 double quantum_ms, Plan* plan) {
+  if (!(quantum_ms > 0) || !std::isfinite(quantum_ms))
+    return Status::Error(ErrorCode::kInvalidArgument, "quantum must be a positive number of ms");
+  plan->quantum_ms = quantum_ms;
+
+  std::vector<std::string> keys;
+  bool any_abs = false, any_rel = false;
+  for (const Source& src : sources) {
+    if (!src.status.ok() || src.format == FileFormat::kFioJson) continue;  // json: whole-run only
+    if (contains(sel.exclude_sources, src.name) || contains(sel.exclude_sources, base_name(src.name)))
+      continue;
+    const std::string host = src.id.host.empty() ? "local" : src.id.host;
+    if (contains(sel.exclude_hosts, host) || contains(sel.exclude_hosts, src.id.host)) continue;
+    double offset = 0;
+    auto it = sel.offsets_ms.find(src.name);
+    if (it == sel.offsets_ms.end()) it = sel.offsets_ms.find(base_name(src.name));
+    if (it == sel.offsets_ms.end() && !src.id.host.empty()) it = sel.offsets_ms.find(src.id.host);
+    if (it != sel.offsets_ms.end()) offset = it->second;
+    for (const Series& s : src.series) {
+      if (!(sel.dirs & (1u << static_cast<unsigned>(s.dir))) || s.windows.empty()) continue;
+      Selected x;
+      x.src = &src;
+      x.series = &s;
+      x.offset_ms = offset;
+      x.cover_start = s.windows.front().start_ms + offset;
+      x.cover_end = s.windows.back().end_ms + offset;
+      keys.push_back(group_key(src, s, group_by));
+      plan->series.push_back(x);
+      (src.absolute_time ? any_abs : any_rel) = true;
+    }
+  }
+  if (any_abs && any_rel)
+    plan->diag.add(Issue::kMixedTimeBases, 0, 0,
+                   "some logs have epoch timestamps (log_unix_epoch) and others relative ones");
+  plan->absolute_time = any_abs && !any_rel;
+
+  // Groups in natural order.
+  std::vector<std::string> uniq = keys;
+  std::sort(uniq.begin(), uniq.end(), natural_less);
+  uniq.erase(std::unique(uniq.begin(), uniq.end()), uniq.end());
+  plan->groups = uniq;
+  for (size_t i = 0; i < plan->series.size(); ++i)
+    plan->series[i].group = static_cast<uint32_t>(
+        std::lower_bound(uniq.begin(), uniq.end(), keys[i], natural_less) - uniq.begin());
+
+  // Common layout: the shared one, else the coarsest fio 3 layout present (a
+  // coarsening is exact), else fio 3 fine bins.
+  std::map<std::string, LayoutPtr> layouts;
+  for (const Selected& x : plan->series) layouts[x.series->layout->id] = x.series->layout;
+  if (layouts.size() == 1) {
+    plan->layout = layouts.begin()->second;
+  } else if (layouts.size() > 1) {
+    int c = 0;
+    for (auto& kv : layouts)
+      if (kv.second->kind == LayoutKind::kFio3) c = std::max(c, kv.second->coarseness);
+    plan->layout = fio_layout(3, c);
+    std::string ids;
+    for (auto& kv : layouts) ids += (ids.empty() ? "" : ", ") + kv.first;
+    plan->diag.add(Issue::kMixedLayouts, 0, 0,
+                   "layouts " + ids + " merged onto " + plan->layout->id);
+    std::map<std::string, const RebinMap*> made;
+    for (Selected& x : plan->series) {
+      const std::string& id = x.series->layout->id;
+      if (id == plan->layout->id) continue;
+      if (!made.count(id)) {
+        plan->maps.push_back(make_rebin(*x.series->layout, *plan->layout));
+        made[id] = plan->maps.back().get();
+      }
+      x.rebin = made[id];
+    }
+  }
+
+  if (plan->series.empty()) {
+    plan->quanta = 0;
+    return Status::Ok();
+  }
+  double lo = plan->series[0].cover_start, hi = plan->series[0].cover_end;
+  for (const Selected& x : plan->series) {
+    lo = std::min(lo, x.cover_start);
+    hi = std::max(hi, x.cover_end);
+  }
+  // Relative logs: quanta start at the run's time 0. Absolute logs: at
+  // multiples of the quantum on the epoch clock.
+  double first = std::floor(lo / quantum_ms);
+  if (!plan->absolute_time) first = std::min(first, 0.0);
+  double last = std::ceil(hi / quantum_ms);  // exclusive
+  if (sel.from_ms > -HUGE_VAL) first = std::max(first, std::floor(sel.from_ms / quantum_ms));
+  if (sel.to_ms < HUGE_VAL) last = std::min(last, std::ceil(sel.to_ms / quantum_ms));
+  if (last - first > 50e6)
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "quantum too small for the time range: over 50 million quanta");
+  plan->t0 = first * quantum_ms;
+  plan->quanta = last > first ? static_cast<size_t>(last - first) : 0;
+  return Status::Ok();
+}
+
+Sweep::Sweep(const Plan& plan) : plan_(plan), cursor_(plan.series.size(), 0) {}
+
+void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial) {
+  const size_t k = plan_.layout ? plan_.layout->size() : 0;
+  acc->assign(plan_.groups.size() * k, 0.0);
+  partial->assign(plan_.groups.size(), 0);
+  const double a = plan_.t0 + static_cast<double>(j) * plan_.quantum_ms;
+  const double b = a + plan_.quantum_ms;
+  for (size_t si = 0; si < plan_.series.size(); ++si) {
+    const Selected& x = plan_.series[si];
+    if (a < x.cover_start || b > x.cover_end) (*partial)[x.group] = 1;
+    const std::vector<Window>& w = x.series->windows;
+    size_t& c = cursor_[si];
+    // Windows ending at or before a cannot reach this quantum or later ones.
+    while (c < w.size() && w[c].end_ms + x.offset_ms <= a) ++c;
+    double* g = acc->data() + x.group * k;
+    for (size_t i = c; i < w.size(); ++i) {
+      const double s = w[i].start_ms + x.offset_ms, e = w[i].end_ms + x.offset_ms;
+      if (s >= b) break;
+      double weight;
+      if (e > s) {
+        const double ov = std::min(e, b) - std::max(s, a);
+        if (ov <= 0) continue;
+        weight = ov / (e - s);
+      } else {
+        weight = (e >= a && e < b) ? 1.0 : 0.0;  // an instant
+        if (weight == 0) continue;
+      }
+      const uint32_t* bins = x.series->bins.data() + w[i].first;
+      const uint64_t* cnt = x.series->counts.data() + w[i].first;
+      if (!x.rebin) {
+        for (uint32_t n = 0; n < w[i].n; ++n) g[bins[n]] += weight * static_cast<double>(cnt[n]);
+      } else {
+        for (uint32_t n = 0; n < w[i].n; ++n) {
+          const double v = weight * static_cast<double>(cnt[n]);
+          for (uint32_t r = x.rebin->start[bins[n]]; r < x.rebin->start[bins[n] + 1]; ++r)
+            g[x.rebin->to[r]] += v * x.rebin->frac[r];
+        }
+      }
+    }
+  }
+}
+
+}  // namespace latscope

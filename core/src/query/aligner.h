@@ -1,0 +1,70 @@
+// Alignment of stored windows onto time quanta and their merge into groups.
+//
+//   window (s, e] of a series, shifted by its offset, spreads its counts over
+//   quanta [t0 + jQ, t0 + (j+1)Q) in proportion to the overlap (seed 002):
+//
+//        s        e
+//   -----(========]-----      weight in quantum j = |(s,e] n [a,b)| / (e - s)
+//   |  a    |    b    |
+//
+// Quanta are swept in time order with one cursor per series, so memory is
+// groups x bins, whatever the number of windows or quanta.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "latscope/engine.h"
+
+namespace latscope {
+
+// For each source bin: the target bins it overlaps and the fraction of its
+// width in each. Exact (fraction 1) when the target is a coarsening of the
+// source, proportional (uniform density inside a bin) otherwise.
+struct RebinMap {
+  std::vector<uint32_t> start;  // per source bin, offset into to/frac; size n+1
+  std::vector<uint32_t> to;
+  std::vector<double> frac;
+};
+
+struct Selected {
+  const Source* src = nullptr;
+  const Series* series = nullptr;
+  double offset_ms = 0;
+  uint32_t group = 0;
+  const RebinMap* rebin = nullptr;  // null: same layout as the target
+  double cover_start = 0, cover_end = 0;  // shifted coverage of its windows
+};
+
+struct Plan {
+  std::vector<Selected> series;
+  std::vector<std::string> groups;
+  LayoutPtr layout;  // common layout of the merge
+  std::vector<std::unique_ptr<RebinMap>> maps;
+  bool absolute_time = false;
+  double t0 = 0;      // start of the first quantum
+  size_t quanta = 0;
+  double quantum_ms = 1000;
+  Diagnostics diag;
+};
+
+// Chooses series, groups, the common layout and the quantum grid.
+// group_by: GroupBy bits (0 = everything in one group "all").
+Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsigned group_by,
+                 double quantum_ms, Plan* plan);
+
+// Streams quanta in order: acc is resized to groups x bins and holds quantum
+// j's merged counts after next(); partial[g] says a series of group g does
+// not cover all of it.
+class Sweep {
+ public:
+  explicit Sweep(const Plan& plan);
+  void next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial);
+
+ private:
+  const Plan& plan_;
+  std::vector<size_t> cursor_;
+};
+
+}  // namespace latscope

@@ -1,0 +1,116 @@
+#include <algorithm>
+#include <cmath>
+
+#include "latscope/engine.h"
+#include "query/aligner.h"
+
+namespace latscope {
+
+// Heat-map rows are log-spaced latency ranges; each bin's count is spread
+// over the rows it overlaps in proportion to the overlap (uniform density
+// inside a bin, the same assumption as the interpolated percentiles).
+Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
+  *out = HeatmapResult();
+  if (opts.rows == 0 || opts.rows > 100000)
+    return Status::Error(ErrorCode::kInvalidArgument, "rows must be within 1..100000");
+  if (opts.min_ns < 0 || opts.max_ns < 0 || (opts.max_ns > 0 && opts.min_ns >= opts.max_ns))
+    return Status::Error(ErrorCode::kInvalidArgument, "latency bounds need 0 <= min < max");
+  Plan plan;
+  Status st = make_plan(sources_, opts.sel, kGroupAll, opts.quantum_ms, &plan);
+  if (!st.ok()) return st;
+  out->quantum_ms = opts.quantum_ms;
+  out->absolute_time = plan.absolute_time;
+  out->t0_ms = plan.t0;
+  out->rows = opts.rows;
+  if (!plan.layout || plan.quanta == 0) {
+    out->edges_ns.assign(opts.rows + 1, 0);
+    return Status::Ok();
+  }
+  const BinLayout& L = *plan.layout;
+  const size_t k = L.size();
+
+  // Default bounds: the lowest and highest non-empty bin edges of the selection.
+  double lo = opts.min_ns, hi = opts.max_ns;
+  if (lo <= 0 || hi <= 0) {
+    double dmin = HUGE_VAL, dmax = 0;
+    for (const Selected& x : plan.series) {
+      const BinLayout& sl = *x.series->layout;
+      for (size_t i = 0; i < x.series->bins.size(); ++i) {
+        const uint32_t b = x.series->bins[i];
+        dmin = std::min(dmin, sl.lo[b]);
+        dmax = std::max(dmax, (sl.last_saturates && b + 1 == sl.size()) ? sl.lo[b] * 1.01 : sl.hi[b]);
+      }
+    }
+    if (lo <= 0) lo = dmin < HUGE_VAL ? dmin : 1;
+    if (hi <= 0) hi = dmax > 0 ? dmax : lo * 10;
+  }
+  lo = std::max(lo, 1.0);  // log scale: 1 ns floor (fio's bin 0 starts at 0)
+  if (hi <= lo) hi = lo * 2;
+  out->edges_ns.resize(opts.rows + 1);
+  const double ratio = std::log(hi / lo);
+  for (uint32_t r = 0; r <= opts.rows; ++r)
+    out->edges_ns[r] = lo * std::exp(ratio * r / opts.rows);
+  out->edges_ns.back() = hi;
+
+  // Precompute bin -> rows spread.
+  std::vector<uint32_t> start(k + 1);
+  std::vector<int32_t> row;  // -1 below, -2 above
+  std::vector<double> frac;
+  for (size_t i = 0; i < k; ++i) {
+    start[i] = static_cast<uint32_t>(row.size());
+    const bool sat = L.last_saturates && i + 1 == k;
+    double a = std::max(L.lo[i], 0.0), b = sat ? L.lo[i] : L.hi[i];
+    if (b <= a) {  // a point (saturated bin): one row
+      int32_t r = a < lo ? -1 : a >= hi ? -2
+                  : static_cast<int32_t>(std::upper_bound(out->edges_ns.begin(), out->edges_ns.end(), a) -
+                                         out->edges_ns.begin()) - 1;
+      row.push_back(r);
+      frac.push_back(1);
+      continue;
+    }
+    const double w = b - a;
+    if (a < lo) {
+      row.push_back(-1);
+      frac.push_back((std::min(b, lo) - a) / w);
+    }
+    if (b > hi) {
+      row.push_back(-2);
+      frac.push_back((b - std::max(a, hi)) / w);
+    }
+    const double ca = std::max(a, lo), cb = std::min(b, hi);
+    if (cb > ca) {
+      size_t r = static_cast<size_t>(std::upper_bound(out->edges_ns.begin(), out->edges_ns.end(), ca) -
+                                     out->edges_ns.begin()) - 1;
+      for (; r < opts.rows && out->edges_ns[r] < cb; ++r) {
+        const double ov = std::min(cb, out->edges_ns[r + 1]) - std::max(ca, out->edges_ns[r]);
+        if (ov > 0) {
+          row.push_back(static_cast<int32_t>(r));
+          frac.push_back(ov / w);
+        }
+      }
+    }
+  }
+  start[k] = static_cast<uint32_t>(row.size());
+
+  out->quanta = static_cast<uint32_t>(plan.quanta);
+  out->counts.assign(plan.quanta * opts.rows, 0.0);
+  Sweep sweep(plan);
+  std::vector<double> acc;
+  std::vector<uint8_t> partial;
+  for (size_t j = 0; j < plan.quanta; ++j) {
+    sweep.next(j, &acc, &partial);
+    double* dst = out->counts.data() + j * opts.rows;
+    for (size_t i = 0; i < k; ++i) {
+      const double c = acc[i];
+      if (c <= 0) continue;
+      for (uint32_t e = start[i]; e < start[i + 1]; ++e) {
+        if (row[e] >= 0) dst[row[e]] += c * frac[e];
+        else if (row[e] == -1) out->below += c * frac[e];
+        else out->above += c * frac[e];
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace latscope

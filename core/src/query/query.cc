@@ -1,0 +1,58 @@
+#include <cmath>
+
+#include "latscope/engine.h"
+#include "query/aligner.h"
+
+namespace latscope {
+
+Status compat_query(const std::vector<Source>& sources, const QueryOptions& opts, QueryResult* out);
+
+Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
+  *out = QueryResult();
+  out->quantum_ms = opts.quantum_ms;
+  for (double p : opts.percentiles)
+    if (!(p >= 0 && p <= 100))
+      return Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
+  if (opts.compat_fio_histo_log_pctiles) return compat_query(sources_, opts, out);
+
+  Plan plan;
+  Status st = make_plan(sources_, opts.sel, opts.group_by, opts.quantum_ms, &plan);
+  if (!st.ok()) return st;
+  out->groups = plan.groups;
+  out->absolute_time = plan.absolute_time;
+  out->layout_id = plan.layout ? plan.layout->id : "";
+  out->diag = plan.diag;
+  if (!plan.layout) return Status::Ok();
+
+  const size_t k = plan.layout->size();
+  const size_t np = opts.percentiles.size();
+  Sweep sweep(plan);
+  std::vector<double> acc;
+  std::vector<uint8_t> partial;
+  out->rows.reserve(plan.quanta * plan.groups.size());
+  for (size_t j = 0; j < plan.quanta; ++j) {
+    sweep.next(j, &acc, &partial);
+    for (size_t g = 0; g < plan.groups.size(); ++g) {
+      Row row;
+      row.t_ms = plan.t0 + static_cast<double>(j) * plan.quantum_ms;
+      row.group = static_cast<uint32_t>(g);
+      row.p.resize(np);
+      const double* counts = acc.data() + g * k;
+      if (partial[g]) row.flags |= kFlagPartial;
+      if (!compute_stats(*plan.layout, counts, &row.stats)) {
+        row.flags |= kFlagEmpty;
+      } else {
+        compute_percentiles(*plan.layout, counts, opts.percentiles.data(), np, opts.method, row.p.data());
+        for (const PercentileValue& v : row.p) {
+          if (v.few_samples) row.flags |= kFlagFewSamples;
+          if (v.saturated) row.flags |= kFlagSaturated;
+        }
+        if (row.stats.saturated) row.flags |= kFlagSaturated;
+      }
+      out->rows.push_back(std::move(row));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace latscope

@@ -1,0 +1,233 @@
+#include "latscope/report.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace latscope {
+
+bool parse_unit(const std::string& s, Unit* out) {
+  if (s == "ns") *out = Unit::kNs;
+  else if (s == "us") *out = Unit::kUs;
+  else if (s == "ms") *out = Unit::kMs;
+  else return false;
+  return true;
+}
+
+const char* unit_name(Unit u) {
+  switch (u) {
+    case Unit::kNs: return "ns";
+    case Unit::kUs: return "us";
+    case Unit::kMs: return "ms";
+  }
+  return "?";
+}
+
+double ns_to_unit(double ns, Unit u) {
+  switch (u) {
+    case Unit::kNs: return ns;
+    case Unit::kUs: return ns / 1e3;
+    case Unit::kMs: return ns / 1e6;
+  }
+  return ns;
+}
+
+std::string percentile_label(const std::string& as_given) { return "p" + as_given; }
+
+std::string format_number(double v) {
+  if (!std::isfinite(v)) return "";
+  char buf[40];
+  // Integral values up to 2^53 (epoch ms, counts) print whole; others with
+  // 10 significant digits, which every bin width here is coarser than.
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+std::string flags_text(const Row& row, const std::vector<std::string>& labels) {
+  std::string f;
+  auto add = [&f](const std::string& t) {
+    if (!f.empty()) f += ';';
+    f += t;
+  };
+  if (row.flags & kFlagEmpty) add("empty");
+  if (row.flags & kFlagFewSamples) {
+    std::string few;
+    for (size_t i = 0; i < row.p.size() && i < labels.size(); ++i)
+      if (row.p[i].few_samples) few += (few.empty() ? "" : "|") + labels[i];
+    add("few:" + few);
+  }
+  if (row.flags & kFlagSaturated) add("sat");
+  if (row.flags & kFlagPartial) add("partial");
+  return f;
+}
+
+namespace {
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+}  // namespace
+
+std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
+  std::string out = "time_ms,group,samples,min,mean";
+  for (const auto& l : labels) out += "," + l;
+  out += ",max,flags\n";
+  for (const Row& row : r.rows) {
+    const bool empty = row.flags & kFlagEmpty;
+    out += format_number(row.t_ms);
+    out += ',';
+    out += csv_field(r.groups[row.group]);
+    out += ',';
+    out += format_number(empty ? 0 : row.stats.samples);
+    auto val = [&](double ns) { return empty ? std::string() : format_number(ns_to_unit(ns, unit)); };
+    out += "," + val(row.stats.min_ns) + "," + val(row.stats.mean_ns);
+    for (const auto& p : row.p) out += "," + val(p.value_ns);
+    out += "," + val(row.stats.max_ns) + "," + flags_text(row, labels) + "\n";
+  }
+  return out;
+}
+
+std::string json_escape(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\r': o += "\\r"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", c);
+          o += b;
+        } else {
+          o += static_cast<char>(c);
+        }
+    }
+  }
+  return o + "\"";
+}
+
+namespace {
+
+std::string jnum(double v) {
+  const std::string s = format_number(v);
+  return s.empty() ? "null" : s;
+}
+
+const char* severity_name(Severity s) {
+  switch (s) {
+    case Severity::kInfo: return "info";
+    case Severity::kWarning: return "warning";
+    case Severity::kError: return "error";
+  }
+  return "?";
+}
+
+std::string diag_json(const Diagnostics& d) {
+  std::string o = "\"issues\":[";
+  bool first = true;
+  for (int i = 0; i < static_cast<int>(Issue::kCount); ++i) {
+    const Issue is = static_cast<Issue>(i);
+    if (!d.count(is)) continue;
+    const IssueInfo& info = issue_info(is);
+    o += first ? "" : ",";
+    first = false;
+    o += "{\"name\":" + json_escape(info.name) + ",\"severity\":\"" + severity_name(info.severity) +
+         "\",\"description\":" + json_escape(info.description) +
+         ",\"count\":" + std::to_string(d.count(is)) + "}";
+  }
+  o += "],\"examples\":[";
+  first = true;
+  for (const IssueExample& e : d.examples()) {
+    o += first ? "" : ",";
+    first = false;
+    o += "{\"issue\":" + json_escape(issue_info(e.issue).name) + ",\"line\":" + std::to_string(e.line) +
+         ",\"column\":" + std::to_string(e.column) + ",\"text\":" + json_escape(e.text) + "}";
+  }
+  return o + "]";
+}
+
+}  // namespace
+
+std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
+  std::string o = "{\"quantum_ms\":" + jnum(r.quantum_ms) +
+                  ",\"absolute_time\":" + (r.absolute_time ? "true" : "false") + ",\"unit\":\"" +
+                  unit_name(unit) + "\",\"layout\":" + json_escape(r.layout_id) + ",\"percentiles\":[";
+  for (size_t i = 0; i < labels.size(); ++i)
+    o += (i ? "," : "") + json_escape(labels[i].size() > 1 ? labels[i].substr(1) : labels[i]);
+  o += "],\"groups\":[";
+  for (size_t i = 0; i < r.groups.size(); ++i) o += (i ? "," : "") + json_escape(r.groups[i]);
+  o += "],\"rows\":[";
+  for (size_t i = 0; i < r.rows.size(); ++i) {
+    const Row& row = r.rows[i];
+    const bool empty = row.flags & kFlagEmpty;
+    auto val = [&](double ns) { return empty ? std::string("null") : jnum(ns_to_unit(ns, unit)); };
+    o += i ? "," : "";
+    o += "{\"t_ms\":" + jnum(row.t_ms) + ",\"group\":" + json_escape(r.groups[row.group]) +
+         ",\"samples\":" + jnum(empty ? 0 : row.stats.samples) + ",\"min\":" + val(row.stats.min_ns) +
+         ",\"mean\":" + val(row.stats.mean_ns) + ",\"max\":" + val(row.stats.max_ns) + ",\"p\":[";
+    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + val(row.p[j].value_ns);
+    o += "],\"err\":[";
+    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + val(row.p[j].err_ns);
+    o += "],\"flags\":" + json_escape(flags_text(row, labels)) + "}";
+  }
+  o += "],\"notes\":[";
+  for (size_t i = 0; i < r.notes.size(); ++i) o += (i ? "," : "") + json_escape(r.notes[i]);
+  o += "]," + diag_json(r.diag) + "}";
+  return o;
+}
+
+std::string source_json(const Source& s) {
+  std::string o = "{\"name\":" + json_escape(s.name) + ",\"format\":\"" + format_name(s.format) +
+                  "\",\"layout\":" + json_escape(s.layout ? s.layout->id : "") +
+                  ",\"prefix\":" + json_escape(s.id.prefix) + ",\"job\":" + json_escape(s.id.job) +
+                  ",\"host\":" + json_escape(s.id.host) +
+                  ",\"absolute_time\":" + (s.absolute_time ? "true" : "false") +
+                  ",\"lines\":" + std::to_string(s.lines) + ",\"records\":" + std::to_string(s.records) +
+                  ",\"bytes\":" + std::to_string(s.bytes) + ",\"status\":{\"ok\":" +
+                  (s.status.ok() ? "true" : "false") + ",\"message\":" + json_escape(s.status.message) +
+                  "},\"series\":[";
+  for (size_t i = 0; i < s.series.size(); ++i) {
+    const Series& x = s.series[i];
+    o += i ? "," : "";
+    o += "{\"dir\":\"" + std::string(dir_name(x.dir)) + "\",\"job\":" + json_escape(x.job) +
+         ",\"segment\":" + std::to_string(x.segment) + ",\"windows\":" + std::to_string(x.windows.size()) +
+         ",\"samples\":" + std::to_string(x.total()) + ",\"repaired\":" + (x.repaired ? "true" : "false") +
+         ",\"saturated\":" + std::to_string(x.saturated) + ",\"start_ms\":" +
+         jnum(x.windows.empty() ? 0 : x.windows.front().start_ms) +
+         ",\"end_ms\":" + jnum(x.windows.empty() ? 0 : x.windows.back().end_ms) + "}";
+  }
+  o += "]," + diag_json(s.diag) + "}";
+  return o;
+}
+
+std::string heatmap_json(const HeatmapResult& h) {
+  std::string o = "{\"t0_ms\":" + jnum(h.t0_ms) + ",\"quantum_ms\":" + jnum(h.quantum_ms) +
+                  ",\"absolute_time\":" + (h.absolute_time ? "true" : "false") +
+                  ",\"quanta\":" + std::to_string(h.quanta) + ",\"rows\":" + std::to_string(h.rows) +
+                  ",\"edges_ns\":[";
+  for (size_t i = 0; i < h.edges_ns.size(); ++i) o += (i ? "," : "") + jnum(h.edges_ns[i]);
+  o += "],\"below\":" + jnum(h.below) + ",\"above\":" + jnum(h.above) + ",\"counts\":[";
+  for (size_t i = 0; i < h.counts.size(); ++i) o += (i ? "," : "") + jnum(h.counts[i]);
+  return o + "]}";
+}
+
+std::string heatmap_csv(const HeatmapResult& h, Unit unit) {
+  std::string o = "time_ms,lat_lo,lat_hi,count\n";
+  for (uint32_t q = 0; q < h.quanta; ++q)
+    for (uint32_t r = 0; r < h.rows; ++r) {
+      const double c = h.counts[static_cast<size_t>(q) * h.rows + r];
+      if (c <= 0) continue;
+      o += format_number(h.t0_ms + q * h.quantum_ms) + "," + format_number(ns_to_unit(h.edges_ns[r], unit)) +
+           "," + format_number(ns_to_unit(h.edges_ns[r + 1], unit)) + "," + format_number(c) + "\n";
+    }
+  return o;
+}
+
+}  // namespace latscope

@@ -1,0 +1,176 @@
+#include "latscope/percentiles.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace latscope {
+namespace {
+
+__extension__ typedef unsigned __int128 u128;  // exact x87 emulation needs 128-bit products
+
+int bit_length(u128 v) {
+  int n = 0;
+  while (v) {
+    v >>= 1;
+    ++n;
+  }
+  return n;
+}
+
+// Rounds the exact value (v + rem/den) * 2^exp, v having >= 64 bits, to a
+// 64-bit significand with round-to-nearest-even, as the x87 FPU does in
+// extended precision. rem/den is the fraction below v's last bit (0 <= rem < den).
+void round_to_64(u128 v, u128 rem, u128 den, int exp, uint64_t* mant, int* out_exp) {
+  const int bl = bit_length(v);
+  const int shift = bl > 64 ? bl - 64 : 0;
+  u128 q = v >> shift;
+  // Fraction of the dropped part relative to one unit of q: compare
+  // dropped + rem/den against half a unit.
+  const u128 dropped = shift ? (v & ((u128{1} << shift) - 1)) : 0;
+  const u128 half_units = shift ? (u128{1} << (shift - 1)) : 0;
+  // Compare (dropped * den + rem) with half of (2^shift * den).
+  const u128 lhs = dropped * den + rem;
+  const u128 rhs = shift ? half_units * den : 0;
+  bool up;
+  if (shift == 0) {
+    up = 2 * rem > den || (2 * rem == den && (q & 1));
+  } else {
+    up = lhs > rhs || (lhs == rhs && (q & 1));
+  }
+  if (up) ++q;
+  int e = exp + shift;
+  if (q >> 64) {  // carried into bit 64
+    q >>= 1;
+    ++e;
+  }
+  *mant = static_cast<uint64_t>(q);
+  *out_exp = e;
+}
+
+}  // namespace
+
+// fio stat.c: `while (sum >= ((long double) plist[j].u.f / 100.0 * nr))`.
+// p (a double) / 100 is rounded to 64 bits, then * nr rounded again.
+bool fio_threshold_reached(uint64_t sum, double p, uint64_t n) {
+  if (!(p > 0) || n == 0) return true;  // threshold is 0
+  int pe;
+  const double frac = std::frexp(p, &pe);  // p = frac * 2^pe, frac in [0.5, 1)
+  const uint64_t pm = static_cast<uint64_t>(std::ldexp(frac, 53));  // 53-bit integer
+  pe -= 53;
+  // p/100 = pm * 2^pe / 100. Scale so the quotient has >= 64 bits.
+  constexpr int kScale = 18;  // 2^52 * 2^18 / 100 > 2^63
+  const u128 num = u128{pm} << kScale;
+  uint64_t m1;
+  int e1;
+  round_to_64(num / 100, num % 100, 100, pe - kScale, &m1, &e1);
+  // (m1 * 2^e1) * n, exact in 128 bits, then rounded to 64 bits.
+  uint64_t m2;
+  int e2;
+  round_to_64(u128{m1} * n, 0, 1, e1, &m2, &e2);
+  // sum >= m2 * 2^e2 ?
+  if (e2 >= 0) {
+    if (e2 >= 64) return false;  // threshold >= 2^127 > sum
+    return u128{sum} >= (u128{m2} << e2);
+  }
+  const int s = -e2;
+  if (s >= 64) return sum >= 1;  // threshold < 1 (m2 < 2^64)
+  return (u128{sum} << s) >= u128{m2};
+}
+
+bool compute_stats(const BinLayout& layout, const double* counts, Stats* out) {
+  const size_t k = layout.size();
+  double n = 0, weighted = 0;
+  size_t first = k, last = 0;
+  for (size_t i = 0; i < k; ++i) {
+    const double c = counts[i];
+    if (c <= 0) continue;
+    if (first == k) first = i;
+    last = i;
+    n += c;
+    const bool sat = layout.last_saturates && i + 1 == k;
+    weighted += c * (sat ? layout.lo[i] : (layout.lo[i] + layout.hi[i]) / 2);
+  }
+  if (first == k) return false;
+  out->samples = n;
+  out->min_ns = layout.lo[first];
+  out->saturated = layout.last_saturates && last + 1 == k;
+  out->max_ns = out->saturated ? layout.lo[last] : layout.hi[last];
+  out->mean_ns = weighted / n;
+  return true;
+}
+
+bool compute_percentiles(const BinLayout& layout, const double* counts, const double* ps,
+                         size_t np, Method method, PercentileValue* out) {
+  const size_t k = layout.size();
+  double n = 0;
+  bool integral = true;
+  for (size_t i = 0; i < k; ++i) {
+    n += counts[i];
+    if (integral && counts[i] != std::floor(counts[i])) integral = false;
+  }
+  if (!(n > 0)) return false;
+  // fio's exact comparison needs integer counts (whole-run or raw windows);
+  // overlap-weighted quanta are fractional and use plain double arithmetic.
+  const bool exact = integral && n < 18446744073709551616.0;
+  const uint64_t n_int = exact ? static_cast<uint64_t>(n) : 0;
+
+  // Visit percentiles in ascending order so one pass over the bins answers all.
+  constexpr size_t kMaxStack = 256;
+  size_t order_buf[kMaxStack];
+  for (size_t start = 0; start < np; start += kMaxStack) {
+    const size_t m = std::min(kMaxStack, np - start);
+    for (size_t j = 0; j < m; ++j) order_buf[j] = start + j;
+    std::sort(order_buf, order_buf + m, [&](size_t a, size_t b) { return ps[a] < ps[b]; });
+
+    size_t j = 0;
+    double cum = 0;
+    size_t last_nonempty = k;
+    for (size_t i = 0; i < k && j < m; ++i) {
+      const double c = counts[i];
+      const double before = cum;
+      cum += c;
+      if (c > 0) last_nonempty = i;
+      while (j < m) {
+        const double p = std::clamp(ps[order_buf[j]], 0.0, 100.0);
+        bool hit;
+        if (method == Method::kFio) {
+          hit = exact ? fio_threshold_reached(static_cast<uint64_t>(cum), p, n_int)
+                      : cum >= p / 100.0 * n;
+        } else {
+          // first non-empty bin whose cumulative count reaches the rank
+          hit = c > 0 && cum >= p / 100.0 * n;
+        }
+        if (!hit) break;
+        PercentileValue& v = out[order_buf[j]];
+        const bool sat = layout.last_saturates && i + 1 == k;
+        v.err_ns = layout.hi[i] - layout.lo[i];
+        v.saturated = sat;
+        v.few_samples = p > 0 && p < 100 && n * (1 - p / 100.0) < 1;
+        if (method == Method::kFio) {
+          v.value_ns = layout.rep[i];
+        } else if (sat) {
+          v.value_ns = layout.lo[i];  // no upper edge: report the lower bound
+        } else {
+          const double frac = std::clamp((p / 100.0 * n - before) / c, 0.0, 1.0);
+          v.value_ns = layout.lo[i] + frac * (layout.hi[i] - layout.lo[i]);
+        }
+        ++j;
+      }
+    }
+    // Rounding can leave the top rank a hair above the final sum: those
+    // percentiles are the top of the last non-empty bin.
+    for (; j < m && last_nonempty < k; ++j) {
+      PercentileValue& v = out[order_buf[j]];
+      const size_t i = last_nonempty;
+      const bool sat = layout.last_saturates && i + 1 == k;
+      v.err_ns = layout.hi[i] - layout.lo[i];
+      v.saturated = sat;
+      const double p = ps[order_buf[j]];
+      v.few_samples = p > 0 && p < 100 && n * (1 - p / 100.0) < 1;
+      v.value_ns = method == Method::kFio ? layout.rep[i] : (sat ? layout.lo[i] : layout.hi[i]);
+    }
+  }
+  return true;
+}
+
+}  // namespace latscope
