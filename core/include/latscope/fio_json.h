@@ -1,0 +1,101 @@
+// fio's own summary output (--output-format=json or json+) as per-job,
+// per-direction records: exact stats, fio's percentile list and, for json+,
+// the whole-run latency bins mapped back to fine bin indices.
+//
+// Two shapes of input (whole file text, no filesystem here):
+//  * local mode: one document {"fio version":..,"jobs":[{jobname,..,"read":{..}}]}
+//  * client mode (--client): "<host> ..." text lines first, then one
+//    document whose "client_stats" holds each job with its "hostname", plus
+//    an "All clients" entry that sums every job (no percentiles, no bins).
+// Text outside the document is counted (Issue::kJsonNoise), never an error.
+//
+// Bins: json+ writes "bins": {"<plat_idx_to_val(i)>": count} for non-empty
+// fine bins; keys map back with fio_plat_val_to_idx (layout.h). fio >= 3.0
+// writes clat_ns (ns, 1856 bins); fio 2.x wrote clat (us, 1216 bins).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "latscope/layout.h"
+#include "latscope/model.h"
+#include "latscope/status.h"
+
+namespace latscope {
+
+struct FioJsonPercentile {
+  std::string key;        // as fio wrote it: "99.950000"
+  double p = 0;           // 99.95
+  uint64_t value_ns = 0;  // fio's value (plat_idx_to_val of the bin), ns
+};
+
+struct FioJsonDir {
+  Dir dir = Dir::kRead;
+  uint64_t total_ios = 0;
+  // Which latency block the numbers below come from: "clat" normally, "lat"
+  // when fio put the percentiles/bins under lat_ns (lat_percentiles=1).
+  std::string kind = "clat";
+  uint64_t n = 0;           // samples (clat_ns.N; fio 2.x: bins total or total_ios)
+  uint64_t min_ns = 0;      // exact, from fio's counters (not from bins)
+  uint64_t max_ns = 0;
+  double mean_ns = 0;
+  double stddev_ns = 0;
+  std::vector<FioJsonPercentile> percentiles;  // file order; empty if fio printed none
+  // json+ bins, sparse: fine bin indices ascending and unique, counts > 0.
+  bool has_bins = false;
+  bool bins_summed = false;  // aggregate entry: bins are the sum of its jobs' bins
+  std::vector<uint32_t> bin_index;
+  std::vector<uint64_t> bin_count;
+  uint64_t bins_total = 0;
+
+  // Dense counts over nbins fine bins (FioJsonReport::layout->size()).
+  std::vector<uint64_t> dense(size_t nbins) const;
+  std::vector<double> dense_double(size_t nbins) const;
+};
+
+struct FioJsonJob {
+  std::string host;     // "" in local mode
+  std::string jobname;  // fio's job section name ("randrw")
+  // 1-based position among this host's job entries, in file order: the <job>
+  // of the matching hist log NAME_clat_hist.<job>.log[.<host>]. fio numbers
+  // threads 1.. in job-file order (thread_number) and reports them in that
+  // order, one entry per thread unless group_reporting merges them.
+  // Evidence: in fio-s1 (client mode) only the pairing "k-th entry of host h
+  // <-> s1_clat_hist.k.log.h" keeps every repaired logged bin <= the json+
+  // bin, for all 4 jobs and both directions (tested in bin_math_test).
+  // 0 for the aggregate entry.
+  int job_index = 0;
+  int groupid = 0;
+  bool aggregate = false;  // client mode "All clients" entry
+  uint32_t line = 0;       // where the job object starts in the file
+  uint32_t column = 0;
+  std::vector<FioJsonDir> dirs;  // directions present in the file (read/write/trim)
+
+  const FioJsonDir* find(Dir d) const;
+};
+
+struct FioJsonReport {
+  std::string fio_version;  // "fio-3.33"
+  int version = 3;          // bin layout version: 3 (ns) or 2 (us, fio 2.x)
+  LayoutPtr layout;         // fio_layout(version, 0): what bin_index refers to
+  bool client_mode = false;
+  uint64_t documents = 0;   // JSON documents found (older clients print several)
+  std::vector<FioJsonJob> jobs;  // file order; the aggregate stays where fio put it
+  Diagnostics diag;              // kJsonNoise lines, skipped bins
+};
+
+// Parses the whole text of a fio json/json+ output file named `name`.
+// Fails (kUnusableFile, "name:line:column: ...") when no JSON document is
+// found, a document is malformed, or it has neither "jobs" nor
+// "client_stats". A single bad bin or percentile entry is skipped and counted.
+Status parse_fio_json(const std::string& name, const char* data, size_t size,
+                      FioJsonReport* out);
+
+// Cheap content sniffing: true when the text, after leading non-JSON lines,
+// starts a JSON object that mentions "fio version" or "jobs"/"client_stats"
+// within its first 64 KiB.
+bool looks_like_fio_json(const char* data, size_t size);
+
+}  // namespace latscope

@@ -1,0 +1,413 @@
+// fio json / json+ reader. A client-mode file (fio-s1/s1.json) looks like:
+//
+//   <vm> randrw: (g=0): rw=randrw, bs=(R) 4096B-4096B, ... iodepth=4
+//   <vm> Starting 2 processes
+//   {
+//     "fio version" : "fio-3.33",
+//     "global options" : { "ioengine" : "libaio", ..., "ioengine" : "libaio", ... },
+//     "client_stats" : [
+//       { "jobname" : "randrw", "groupid" : 0, ...,
+//         "read" : { "total_ios" : 8000, ...,
+//           "clat_ns" : { "min" : 601, "max" : 88530312, "mean" : 138175.380375,
+//                         "stddev" : ..., "N" : 8000,
+//                         "percentile" : { "1.000000" : 30848, ..., "99.990000" : 88604672 },
+//                         "bins" : { "604" : 1, "620" : 1, ... } } },
+//         "write" : {...}, "trim" : {...}, "sync" : {...}, ...,
+//         "hostname" : "127.0.0.2", "port" : 18766 },
+//       ...,
+//       { "jobname" : "All clients", ... no percentile, no bins ... } ] }
+//
+// Local mode has "jobs" instead of "client_stats" and no text lines (unless
+// fio printed warnings). Note "hostname" comes AFTER the job's data.
+#include "latscope/fio_json.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <utility>
+
+#include "json/json.h"
+
+namespace latscope {
+
+std::vector<uint64_t> FioJsonDir::dense(size_t nbins) const {
+  std::vector<uint64_t> d(nbins, 0);
+  for (size_t i = 0; i < bin_index.size(); ++i) {
+    if (bin_index[i] < nbins) d[bin_index[i]] += bin_count[i];
+  }
+  return d;
+}
+
+std::vector<double> FioJsonDir::dense_double(size_t nbins) const {
+  std::vector<double> d(nbins, 0.0);
+  for (size_t i = 0; i < bin_index.size(); ++i) {
+    if (bin_index[i] < nbins) d[bin_index[i]] += static_cast<double>(bin_count[i]);
+  }
+  return d;
+}
+
+const FioJsonDir* FioJsonJob::find(Dir d) const {
+  for (const auto& x : dirs) {
+    if (x.dir == d) return &x;
+  }
+  return nullptr;
+}
+
+namespace {
+
+// fio's own literal for the client-mode aggregate (client.c).
+const char kAllClients[] = "All clients";
+const size_t kSniffBytes = 64 * 1024;
+const size_t kExampleChars = 100;
+
+struct Reader {
+  std::string name;
+  FioJsonReport* out;
+  int version = 0;  // 0: not known yet
+
+  std::string where(const json::Value& v) const {
+    return name + ":" + std::to_string(v.line()) + ":" + std::to_string(v.column()) + ": ";
+  }
+  Status unusable(const json::Value& v, const std::string& what) const {
+    return Status::Error(ErrorCode::kUnusableFile, where(v) + what);
+  }
+  void skipped(Issue issue, const json::Value& v, const std::string& what) {
+    out->diag.add(issue, v.line(), v.column(), what);
+  }
+
+  static bool get_u64(const json::Value* v, uint64_t* x) { return v && v->get_u64(x); }
+  static double get_double(const json::Value* v) {
+    return v && v->is_number() ? v->as_double() : 0.0;
+  }
+
+  // "99.950000" -> 99.95; the whole key must be a number in [0, 100].
+  static bool parse_pct_key(const std::string& k, double* p) {
+    if (k.empty() || k.size() > 64) return false;
+    for (char c : k) {
+      if (!((c >= '0' && c <= '9') || c == '.')) return false;
+    }
+    char* end = nullptr;
+    double v = std::strtod(k.c_str(), &end);
+    if (end != k.c_str() + k.size() || !(v >= 0 && v <= 100)) return false;
+    *p = v;
+    return true;
+  }
+
+  // Bin keys are decimal plat_idx_to_val values.
+  static bool parse_bin_key(const std::string& k, uint64_t* v) {
+    if (k.empty() || k.size() > 20) return false;
+    uint64_t x = 0;
+    for (char c : k) {
+      if (c < '0' || c > '9') return false;
+      uint64_t d = static_cast<uint64_t>(c - '0');
+      if (x > (UINT64_MAX - d) / 10) return false;
+      x = x * 10 + d;
+    }
+    *v = x;
+    return true;
+  }
+
+  static bool has_pct_or_bins(const json::Value* b) {
+    return b && b->is_object() && (b->find("percentile") || b->find("bins"));
+  }
+
+  // Scales a fio value to ns (fio 2.x wrote us), refusing overflow.
+  bool to_ns(uint64_t v, uint64_t* ns) const {
+    uint64_t scale = version == 2 ? 1000 : 1;
+    if (v > UINT64_MAX / scale) return false;
+    *ns = v * scale;
+    return true;
+  }
+
+  void read_percentiles(const json::Value& obj, FioJsonDir* d) {
+    for (size_t i = 0; i < obj.size(); ++i) {
+      const json::Value& v = obj.items()[i];
+      FioJsonPercentile fp;
+      fp.key = obj.key(i);
+      uint64_t raw = 0;
+      if (!parse_pct_key(fp.key, &fp.p)) {
+        skipped(Issue::kNotANumber, v, "percentile key \"" + fp.key.substr(0, kExampleChars) +
+                                           "\" is not a number in [0, 100]; entry skipped");
+        continue;
+      }
+      if (!v.get_u64(&raw) || !to_ns(raw, &fp.value_ns)) {
+        skipped(Issue::kNotANumber, v, "percentile " + fp.key + " value is not an unsigned integer; entry skipped");
+        continue;
+      }
+      d->percentiles.push_back(std::move(fp));
+    }
+  }
+
+  void read_bins(const json::Value& obj, FioJsonDir* d) {
+    const size_t nbins = out->layout ? out->layout->size() : 0;
+    std::vector<std::pair<uint32_t, uint64_t>> pairs;
+    pairs.reserve(obj.size());
+    for (size_t i = 0; i < obj.size(); ++i) {
+      const json::Value& v = obj.items()[i];
+      const std::string& k = obj.key(i);
+      uint64_t val = 0;
+      uint32_t idx = 0;
+      if (!parse_bin_key(k, &val) || !fio_plat_val_to_idx(val, &idx) || idx >= nbins) {
+        skipped(Issue::kNotANumber, v, "bin key \"" + k.substr(0, kExampleChars) +
+                                           "\" is no fio bin value; bin skipped");
+        continue;
+      }
+      uint64_t c = 0;
+      if (!v.get_u64(&c)) {
+        int64_t s = 0;
+        bool neg = v.get_i64(&s) && s < 0;
+        skipped(neg ? Issue::kNegativeValue : Issue::kNotANumber, v,
+                "bin " + k + " count is not an unsigned integer; bin skipped");
+        continue;
+      }
+      if (c == 0) continue;
+      if (d->bins_total > UINT64_MAX - c) {
+        skipped(Issue::kOverflow, v, "bin " + k + ": total count overflows 64 bits; bin skipped");
+        continue;
+      }
+      d->bins_total += c;
+      pairs.emplace_back(idx, c);
+    }
+    std::sort(pairs.begin(), pairs.end());
+    for (const auto& pr : pairs) {
+      // Equal keys (a duplicated member) add up.
+      if (!d->bin_index.empty() && d->bin_index.back() == pr.first) {
+        d->bin_count.back() += pr.second;
+      } else {
+        d->bin_index.push_back(pr.first);
+        d->bin_count.push_back(pr.second);
+      }
+    }
+    d->has_bins = true;
+  }
+
+  Status read_dir(const json::Value& dv, Dir dir, FioJsonDir* d) {
+    d->dir = dir;
+    if (version == 0) {
+      // fio >= 3.0 writes clat_ns in ns; fio 2.x wrote clat in us.
+      if (dv.find("clat_ns")) version = 3;
+      else if (dv.find("clat")) version = 2;
+      if (version != 0) {
+        out->version = version;
+        out->layout = fio_layout(version, 0);
+        if (!out->layout) return unusable(dv, "no fio bin layout for version " + std::to_string(version));
+      }
+    }
+    get_u64(dv.find("total_ios"), &d->total_ios);
+    const bool v3 = version != 2;
+    const json::Value* clat = dv.find(v3 ? "clat_ns" : "clat");
+    const json::Value* lat = dv.find(v3 ? "lat_ns" : "lat");
+    const json::Value* block = clat;
+    if (!has_pct_or_bins(clat) && has_pct_or_bins(lat)) {
+      block = lat;
+      d->kind = "lat";
+    }
+    if (!block || !block->is_object()) return Status::Ok();
+    uint64_t raw = 0;
+    if (get_u64(block->find("min"), &raw)) to_ns(raw, &d->min_ns);
+    if (get_u64(block->find("max"), &raw)) to_ns(raw, &d->max_ns);
+    const double scale = version == 2 ? 1000.0 : 1.0;
+    d->mean_ns = get_double(block->find("mean")) * scale;
+    d->stddev_ns = get_double(block->find("stddev")) * scale;
+    const bool has_n = get_u64(block->find("N"), &d->n);
+    if (const json::Value* p = block->find("percentile")) {
+      if (p->is_object()) read_percentiles(*p, d);
+      else skipped(Issue::kNotANumber, *p, "\"percentile\" is not an object; ignored");
+    }
+    if (const json::Value* b = block->find("bins")) {
+      if (b->is_object()) read_bins(*b, d);
+      else skipped(Issue::kNotANumber, *b, "\"bins\" is not an object; ignored");
+    }
+    if (!has_n) d->n = d->has_bins ? d->bins_total : d->total_ios;  // fio 2.x has no N
+    return Status::Ok();
+  }
+
+  Status read_document(const json::Value& root) {
+    if (!root.is_object()) return unusable(root, "the JSON document is not an object: not fio output");
+    ++out->documents;
+    if (const json::Value* v = root.find("fio version")) {
+      if (v->is_string() && out->fio_version.empty()) out->fio_version = v->as_string();
+    }
+    const json::Value* jobs = root.find("client_stats");
+    bool client = jobs != nullptr;
+    if (!jobs) jobs = root.find("jobs");
+    if (!jobs) {
+      return unusable(root, "the document has neither \"jobs\" nor \"client_stats\": not fio "
+                            "--output-format=json or json+ output");
+    }
+    if (!jobs->is_array()) return unusable(*jobs, std::string(client ? "\"client_stats\"" : "\"jobs\"") + " is not an array");
+    if (client) out->client_mode = true;
+    std::map<std::string, int> per_host;  // job numbers restart per host (one fio process each)
+    for (const FioJsonJob& j : out->jobs) {
+      if (!j.aggregate) per_host[j.host] = std::max(per_host[j.host], j.job_index);
+    }
+    for (const json::Value& jv : jobs->items()) {
+      if (!jv.is_object()) return unusable(jv, "a job entry is not an object");
+      FioJsonJob job;
+      job.line = jv.line();
+      job.column = jv.column();
+      if (const json::Value* v = jv.find("jobname")) {
+        if (v->is_string()) job.jobname = v->as_string();
+      }
+      if (const json::Value* v = jv.find("hostname")) {
+        if (v->is_string()) job.host = v->as_string();
+      }
+      int64_t gid = 0;
+      if (const json::Value* v = jv.find("groupid")) {
+        if (v->get_i64(&gid) && gid >= INT32_MIN && gid <= INT32_MAX) job.groupid = static_cast<int>(gid);
+      }
+      job.aggregate = client && job.jobname == kAllClients;
+      if (!job.aggregate) job.job_index = ++per_host[job.host];
+      static const struct {
+        const char* key;
+        Dir dir;
+      } kDirs[] = {{"read", Dir::kRead}, {"write", Dir::kWrite}, {"trim", Dir::kTrim}};
+      for (const auto& kd : kDirs) {
+        const json::Value* dv = jv.find(kd.key);
+        if (!dv || !dv->is_object()) continue;
+        FioJsonDir d;
+        Status st = read_dir(*dv, kd.dir, &d);
+        if (!st.ok()) return st;
+        job.dirs.push_back(std::move(d));
+      }
+      out->jobs.push_back(std::move(job));
+    }
+    return Status::Ok();
+  }
+
+  // "All clients" has fio's exact N/min/max/mean but neither percentiles nor
+  // bins. When every job has bins for a direction and their totals add up to
+  // the aggregate's N, the aggregate's bins are their sum: the whole-cluster
+  // histogram fio would have reported.
+  void fill_aggregate_bins() {
+    const size_t nbins = out->layout ? out->layout->size() : 0;
+    for (FioJsonJob& agg : out->jobs) {
+      if (!agg.aggregate) continue;
+      for (FioJsonDir& ad : agg.dirs) {
+        if (ad.has_bins || ad.n == 0) continue;
+        std::vector<uint64_t> sum(nbins, 0);
+        uint64_t total = 0;
+        bool usable = nbins > 0;
+        for (const FioJsonJob& j : out->jobs) {
+          if (j.aggregate || !usable) continue;
+          const FioJsonDir* d = j.find(ad.dir);
+          if (!d || d->n == 0) continue;
+          if (!d->has_bins || d->bins_total != d->n) {
+            usable = false;
+            continue;
+          }
+          for (size_t i = 0; i < d->bin_index.size(); ++i) sum[d->bin_index[i]] += d->bin_count[i];
+          total += d->bins_total;
+        }
+        if (!usable || total != ad.n) continue;
+        for (size_t i = 0; i < nbins; ++i) {
+          if (sum[i] == 0) continue;
+          ad.bin_index.push_back(static_cast<uint32_t>(i));
+          ad.bin_count.push_back(sum[i]);
+        }
+        ad.bins_total = total;
+        ad.has_bins = true;
+        ad.bins_summed = true;
+      }
+    }
+  }
+};
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+std::string example_text(const char* b, const char* e) {
+  std::string s(b, static_cast<size_t>(std::min<ptrdiff_t>(e - b, static_cast<ptrdiff_t>(kExampleChars))));
+  while (!s.empty() && is_space(s.back())) s.pop_back();
+  for (char& c : s) {
+    if (static_cast<unsigned char>(c) < 0x20) c = ' ';
+  }
+  return "text outside the JSON document: \"" + s + "\"";
+}
+
+uint32_t clamp32(uint64_t v) { return v > UINT32_MAX ? UINT32_MAX : static_cast<uint32_t>(v); }
+
+}  // namespace
+
+Status parse_fio_json(const std::string& name, const char* data, size_t size, FioJsonReport* out) {
+  *out = FioJsonReport();
+  out->layout = fio_layout(3, 0);
+  Reader r;
+  r.name = name;
+  r.out = out;
+  size_t pos = 0;
+  uint64_t line = 1;
+  while (pos < size) {
+    const char* nl = static_cast<const char*>(std::memchr(data + pos, '\n', size - pos));
+    size_t eol = nl ? static_cast<size_t>(nl - data) : size;
+    size_t first = pos;
+    while (first < eol && is_space(data[first])) ++first;
+    if (first == eol) {  // blank line
+      pos = eol + 1;
+      ++line;
+      continue;
+    }
+    if (data[first] != '{') {
+      out->diag.add(Issue::kJsonNoise, line, clamp32(first - pos + 1), example_text(data + first, data + eol));
+      pos = eol + 1;
+      ++line;
+      continue;
+    }
+    json::ParseInput in;
+    in.data = data;
+    in.size = size;
+    in.offset = first;
+    in.line = clamp32(line);
+    in.column = clamp32(first - pos + 1);
+    in.name = name;
+    in.allow_trailing = true;
+    json::Value root;
+    size_t end = first;
+    Status st = json::parse(in, &root, &end);
+    if (!st.ok()) return Status::Error(ErrorCode::kUnusableFile, st.message);
+    st = r.read_document(root);
+    if (!st.ok()) return st;
+    // Continue on the document's last line, after its closing brace.
+    for (const char* p = data + first; (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(data + end - p)))) != nullptr; ++p) {
+      ++line;
+      pos = static_cast<size_t>(p - data) + 1;
+    }
+    nl = static_cast<const char*>(std::memchr(data + end, '\n', size - end));
+    eol = nl ? static_cast<size_t>(nl - data) : size;
+    size_t rest = end;
+    while (rest < eol && is_space(data[rest])) ++rest;
+    if (rest < eol) {
+      out->diag.add(Issue::kJsonNoise, line, clamp32(rest - pos + 1), example_text(data + rest, data + eol));
+    }
+    pos = eol + 1;
+    ++line;
+  }
+  if (out->documents == 0) {
+    return Status::Error(ErrorCode::kUnusableFile,
+                         name + ":1:1: no JSON document found (expected the output of fio "
+                                "--output-format=json or json+)");
+  }
+  r.fill_aggregate_bins();
+  return Status::Ok();
+}
+
+bool looks_like_fio_json(const char* data, size_t size) {
+  size_t limit = std::min(size, kSniffBytes);
+  size_t pos = 0;
+  while (pos < limit) {
+    const char* nl = static_cast<const char*>(std::memchr(data + pos, '\n', limit - pos));
+    size_t eol = nl ? static_cast<size_t>(nl - data) : limit;
+    size_t first = pos;
+    while (first < eol && is_space(data[first])) ++first;
+    if (first < eol && data[first] == '{') {
+      std::string head(data + first, std::min(size - first, kSniffBytes));
+      return head.find("\"fio version\"") != std::string::npos ||
+             head.find("\"client_stats\"") != std::string::npos ||
+             head.find("\"jobs\"") != std::string::npos;
+    }
+    pos = eol + 1;
+  }
+  return false;
+}
+
+}  // namespace latscope

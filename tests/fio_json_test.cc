@@ -1,0 +1,308 @@
+// fio json / json+ reader: the real client-mode sample (fio-s1/s1.json),
+// local-mode shapes, fio 2.x units, noise lines and rejected documents.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <string>
+
+#include "latscope/fio_json.h"
+
+namespace latscope {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+Status parse_str(const std::string& text, FioJsonReport* r) {
+  return parse_fio_json("x.json", text.data(), text.size(), r);
+}
+
+class S1 : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    text_ = read_file(std::string(LATSCOPE_SHARED_DATA) + "/fio-s1/s1.json");
+    if (text_.empty()) GTEST_SKIP() << "shared sample data absent";
+    Status st = parse_fio_json("s1.json", text_.data(), text_.size(), &r_);
+    ASSERT_TRUE(st.ok()) << st.message;
+  }
+  std::string text_;
+  FioJsonReport r_;
+};
+
+TEST_F(S1, ClientModeJobsHostsAndIndices) {
+  EXPECT_TRUE(r_.client_mode);
+  EXPECT_EQ(r_.fio_version, "fio-3.33");
+  EXPECT_EQ(r_.version, 3);
+  ASSERT_EQ(r_.layout->size(), 1856u);
+  EXPECT_EQ(r_.documents, 1u);
+  ASSERT_EQ(r_.jobs.size(), 5u);
+  // fio printed 127.0.0.2's jobs first; indices restart per host.
+  const char* hosts[] = {"127.0.0.2", "127.0.0.2", "127.0.0.1", "127.0.0.1", "127.0.0.1"};
+  const int index[] = {1, 2, 1, 2, 0};
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(r_.jobs[i].host, hosts[i]) << i;
+    EXPECT_EQ(r_.jobs[i].job_index, index[i]) << i;
+    EXPECT_EQ(r_.jobs[i].aggregate, i == 4) << i;
+    EXPECT_EQ(r_.jobs[i].jobname, i == 4 ? "All clients" : "randrw");
+    EXPECT_EQ(r_.jobs[i].groupid, 0);
+    ASSERT_EQ(r_.jobs[i].dirs.size(), 3u);
+  }
+  EXPECT_EQ(r_.jobs[0].line, 42u);  // the '{' of the first client_stats entry
+  EXPECT_EQ(r_.jobs[0].column, 5u);
+}
+
+TEST_F(S1, NoiseLinesBeforeTheDocumentAreCounted) {
+  // 9 "<vm> ..." lines precede the document; a blank line is not noise.
+  EXPECT_EQ(r_.diag.count(Issue::kJsonNoise), 9u);
+  ASSERT_FALSE(r_.diag.examples().empty());
+  EXPECT_EQ(r_.diag.examples()[0].line, 1u);
+  EXPECT_NE(r_.diag.examples()[0].text.find("<vm> randrw: (g=0)"), std::string::npos);
+  EXPECT_EQ(r_.diag.count(Issue::kNotANumber), 0u);
+}
+
+TEST_F(S1, ExactStatsPercentilesAndBins) {
+  const FioJsonDir* rd = r_.jobs[0].find(Dir::kRead);
+  ASSERT_NE(rd, nullptr);
+  EXPECT_EQ(rd->kind, "clat");
+  EXPECT_EQ(rd->total_ios, 8000u);
+  EXPECT_EQ(rd->n, 8000u);
+  EXPECT_EQ(rd->min_ns, 601u);
+  EXPECT_EQ(rd->max_ns, 88530312u);
+  EXPECT_DOUBLE_EQ(rd->mean_ns, 138175.380375);
+  ASSERT_EQ(rd->percentiles.size(), 17u);
+  EXPECT_EQ(rd->percentiles[0].key, "1.000000");
+  EXPECT_EQ(rd->percentiles[0].p, 1.0);
+  EXPECT_EQ(rd->percentiles[0].value_ns, 30848u);
+  EXPECT_EQ(rd->percentiles[15].key, "99.950000");
+  EXPECT_EQ(rd->percentiles[15].p, 99.95);
+  EXPECT_EQ(rd->percentiles[15].value_ns, 20316160u);
+  ASSERT_TRUE(rd->has_bins);
+  EXPECT_FALSE(rd->bins_summed);
+  EXPECT_EQ(rd->bin_index.size(), 445u);
+  EXPECT_EQ(rd->bins_total, 8000u);
+  // "604": 1 is the first bin: plat_idx_to_val(i) == 604.
+  EXPECT_EQ(fio_plat_idx_to_val(rd->bin_index[0]), 604u);
+  EXPECT_EQ(rd->bin_count[0], 1u);
+  for (size_t i = 1; i < rd->bin_index.size(); ++i) EXPECT_LT(rd->bin_index[i - 1], rd->bin_index[i]);
+  std::vector<uint64_t> dense = rd->dense(r_.layout->size());
+  uint64_t sum = 0;
+  for (uint64_t c : dense) sum += c;
+  EXPECT_EQ(sum, 8000u);
+  // Every job, both directions: bins hold every sample; trim is empty.
+  for (const FioJsonJob& j : r_.jobs) {
+    for (const FioJsonDir& d : j.dirs) {
+      if (d.dir == Dir::kTrim) {
+        EXPECT_EQ(d.n, 0u);
+        EXPECT_FALSE(d.has_bins);
+        EXPECT_TRUE(d.percentiles.empty());
+        continue;
+      }
+      ASSERT_TRUE(d.has_bins) << j.host << " " << j.job_index;
+      EXPECT_EQ(d.bins_total, d.n);
+      EXPECT_EQ(d.percentiles.size(), j.aggregate ? 0u : 17u);
+    }
+  }
+}
+
+TEST_F(S1, AllClientsBinsAreTheSumOfTheJobs) {
+  const FioJsonJob& agg = r_.jobs[4];
+  for (Dir d : {Dir::kRead, Dir::kWrite}) {
+    const FioJsonDir* ad = agg.find(d);
+    ASSERT_NE(ad, nullptr);
+    EXPECT_EQ(ad->n, 32000u);  // fio's own N for all clients
+    ASSERT_TRUE(ad->has_bins);
+    EXPECT_TRUE(ad->bins_summed);
+    std::vector<uint64_t> want(1856, 0);
+    uint64_t min_ns = UINT64_MAX, max_ns = 0;
+    for (size_t j = 0; j < 4; ++j) {
+      const FioJsonDir* jd = r_.jobs[j].find(d);
+      std::vector<uint64_t> x = jd->dense(1856);
+      for (size_t i = 0; i < 1856; ++i) want[i] += x[i];
+      min_ns = std::min(min_ns, jd->min_ns);
+      max_ns = std::max(max_ns, jd->max_ns);
+    }
+    EXPECT_EQ(ad->dense(1856), want);
+    // fio's aggregate stats agree with its jobs'.
+    EXPECT_EQ(ad->min_ns, min_ns);
+    EXPECT_EQ(ad->max_ns, max_ns);
+  }
+}
+
+TEST(FioJson, LocalModeDocument) {
+  const std::string doc = R"({
+  "fio version" : "fio-3.33",
+  "jobs" : [
+    { "jobname" : "a", "groupid" : 0,
+      "read" : { "total_ios" : 3,
+        "clat_ns" : { "min" : 100, "max" : 300, "mean" : 200.0, "stddev" : 1.0, "N" : 3,
+                      "percentile" : { "50.000000" : 200 },
+                      "bins" : { "100" : 1, "201" : 1, "302" : 1 } } },
+      "write" : { "total_ios" : 0, "clat_ns" : { "min" : 0, "max" : 0, "mean" : 0.0, "stddev" : 0.0, "N" : 0 } } },
+    { "jobname" : "b", "groupid" : 1,
+      "read" : { "total_ios" : 1, "clat_ns" : { "min" : 5, "max" : 5, "mean" : 5.0, "N" : 1, "bins" : { "5" : 1 } } } }
+  ]
+}
+)";
+  FioJsonReport r;
+  Status st = parse_str(doc, &r);
+  ASSERT_TRUE(st.ok()) << st.message;
+  EXPECT_FALSE(r.client_mode);
+  EXPECT_EQ(r.diag.count(Issue::kJsonNoise), 0u);
+  ASSERT_EQ(r.jobs.size(), 2u);
+  EXPECT_EQ(r.jobs[0].host, "");
+  EXPECT_EQ(r.jobs[0].job_index, 1);
+  EXPECT_EQ(r.jobs[1].job_index, 2);
+  EXPECT_EQ(r.jobs[1].groupid, 1);
+  const FioJsonDir* d = r.jobs[0].find(Dir::kRead);
+  ASSERT_NE(d, nullptr);
+  // Below 128 a bin is 1 ns wide (value == index); 201 and 302 are the
+  // midpoints of the 2-ns bin [200, 202) and the 4-ns bin [300, 304).
+  ASSERT_EQ(d->bin_index.size(), 3u);
+  EXPECT_EQ(d->bin_index[0], 100u);
+  EXPECT_EQ(d->bin_index[1], 128u + 36u);
+  EXPECT_EQ(d->bin_index[2], 192u + 11u);
+  EXPECT_EQ(r.jobs[0].find(Dir::kWrite)->n, 0u);
+  EXPECT_EQ(r.jobs[0].find(Dir::kTrim), nullptr);
+}
+
+TEST(FioJson, Fio2UsesMicroseconds) {
+  // fio 2.x: "clat" in us, no N; bins keyed by us values (1216-bin layout).
+  const std::string doc = R"({"fio version":"fio-2.21","jobs":[{"jobname":"x","groupid":0,
+    "read":{"total_ios":2,"clat":{"min":3,"max":200,"mean":101.5,"stddev":0,
+      "percentile":{"50.000000":3,"99.000000":201},"bins":{"3":1,"201":1}}}}]})";
+  FioJsonReport r;
+  ASSERT_TRUE(parse_str(doc, &r).ok());
+  EXPECT_EQ(r.version, 2);
+  EXPECT_EQ(r.layout->size(), 1216u);
+  const FioJsonDir* d = r.jobs[0].find(Dir::kRead);
+  EXPECT_EQ(d->n, 2u);
+  EXPECT_EQ(d->min_ns, 3000u);
+  EXPECT_EQ(d->max_ns, 200000u);  // fio 2 max is exact, its bin value is not
+  EXPECT_DOUBLE_EQ(d->mean_ns, 101500.0);
+  EXPECT_EQ(d->percentiles[1].value_ns, 201000u);
+  ASSERT_EQ(d->bin_index.size(), 2u);
+  EXPECT_EQ(d->bin_index[0], 3u);
+}
+
+TEST(FioJson, LatPercentilesWhenClatHasNone) {
+  const std::string doc = R"({"jobs":[{"jobname":"x","read":{"total_ios":1,
+    "clat_ns":{"min":1,"max":1,"mean":1,"N":1},
+    "lat_ns":{"min":9,"max":9,"mean":9,"N":1,"percentile":{"50.000000":9},"bins":{"9":1}}}}]})";
+  FioJsonReport r;
+  ASSERT_TRUE(parse_str(doc, &r).ok());
+  const FioJsonDir* d = r.jobs[0].find(Dir::kRead);
+  EXPECT_EQ(d->kind, "lat");
+  EXPECT_EQ(d->min_ns, 9u);
+  EXPECT_EQ(d->bin_index[0], 9u);
+}
+
+TEST(FioJson, BadEntriesAreSkippedAndCounted) {
+  const std::string doc = "{\"jobs\":[{\"jobname\":\"x\",\"read\":{\"total_ios\":2,\n"
+                          "\"clat_ns\":{\"N\":2,\"percentile\":{\"fifty\":3,\"50.0\":-1,\"99.0\":7},\n"
+                          "\"bins\":{\"129\":1,\"7\":-2,\"x\":1,\"7\":1,\"7\":1}}}}]}";
+  FioJsonReport r;
+  Status st = parse_str(doc, &r);
+  ASSERT_TRUE(st.ok()) << st.message;
+  const FioJsonDir* d = r.jobs[0].find(Dir::kRead);
+  ASSERT_EQ(d->percentiles.size(), 1u);  // only "99.0"
+  EXPECT_EQ(d->percentiles[0].value_ns, 7u);
+  // "129" is the value of bin [128, 130); "x" is no number and "7": -2 is
+  // negative.
+  EXPECT_EQ(r.diag.count(Issue::kNotANumber), 3u);  // "fifty", "50.0": -1, "x"
+  EXPECT_EQ(r.diag.count(Issue::kNegativeValue), 1u);
+  ASSERT_EQ(d->bin_index.size(), 2u);
+  EXPECT_EQ(d->bin_index[0], 7u);
+  EXPECT_EQ(d->bin_count[0], 2u);  // duplicated keys add up
+  EXPECT_EQ(fio_plat_idx_to_val(d->bin_index[1]), 129u);
+  EXPECT_EQ(d->bins_total, 3u);
+  // Examples carry the position of the offending value.
+  bool found = false;
+  for (const auto& e : r.diag.examples()) {
+    if (e.issue == Issue::kNegativeValue) {
+      found = true;
+      EXPECT_EQ(e.line, 3u);
+      EXPECT_EQ(e.column, 21u);
+    }
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST(FioJson, RejectsWithFileLineColumn) {
+  struct Case {
+    std::string text;
+    std::string msg;
+  } cases[] = {
+      {"", "x.json:1:1: no JSON document found"},
+      {"fio: some error\nanother line\n", "x.json:1:1: no JSON document found"},
+      {"<h> text\n{\"jobs\":[1,}\n", "x.json:2:12: "},
+      {"{\"jobs\": 5}", "x.json:1:10: \"jobs\" is not an array"},
+      {"{\"fio version\":\"fio-3\"}", "x.json:1:1: the document has neither"},
+      {"{\"jobs\":[\n  7]}", "x.json:2:3: a job entry is not an object"},
+      {"{\n  \"jobs\": [ {\"read\": {\"clat_ns\": {\"bins\": {\"1\": 1}}}}", "x.json:2:"},
+  };
+  for (const auto& c : cases) {
+    FioJsonReport r;
+    Status st = parse_str(c.text, &r);
+    ASSERT_FALSE(st.ok()) << c.text;
+    EXPECT_EQ(st.code, ErrorCode::kUnusableFile);
+    EXPECT_EQ(st.message.rfind(c.msg, 0), 0u) << st.message;
+  }
+}
+
+TEST(FioJson, TextAfterAndSeveralDocuments) {
+  // Older clients printed one document per server; jobs are concatenated and
+  // numbered per host across documents. Text after a document is noise.
+  const std::string text =
+      "<a> line\n"
+      "{\"client_stats\":[{\"jobname\":\"j\",\"hostname\":\"a\",\"read\":{\"clat_ns\":{\"N\":0}}}]} tail\n"
+      "{\"client_stats\":[{\"jobname\":\"j\",\"hostname\":\"a\"},{\"jobname\":\"j\",\"hostname\":\"b\"}]}\n"
+      "fio: trailing warning\n";
+  FioJsonReport r;
+  Status st = parse_str(text, &r);
+  ASSERT_TRUE(st.ok()) << st.message;
+  EXPECT_EQ(r.documents, 2u);
+  ASSERT_EQ(r.jobs.size(), 3u);
+  EXPECT_EQ(r.jobs[1].job_index, 2);
+  EXPECT_EQ(r.jobs[2].job_index, 1);
+  EXPECT_EQ(r.diag.count(Issue::kJsonNoise), 3u);
+  const auto& ex = r.diag.examples();
+  ASSERT_GE(ex.size(), 2u);
+  EXPECT_EQ(ex[1].line, 2u);
+  EXPECT_EQ(ex[1].column, 78u);  // "tail" after the closing brace
+}
+
+TEST(FioJson, Sniffing) {
+  const std::string a = "<h> x\n{\n \"fio version\" : \"fio-3.33\"}";
+  const std::string b = "1002, 0, 4096, 0, 1\n";
+  EXPECT_TRUE(looks_like_fio_json(a.data(), a.size()));
+  EXPECT_FALSE(looks_like_fio_json(b.data(), b.size()));
+}
+
+TEST_F(S1, MutatedInputNeverCrashes) {
+  std::mt19937 rng(7);
+  for (int iter = 0; iter < 200; ++iter) {
+    std::string m = text_;
+    for (int e = 0; e < 4; ++e) {
+      size_t pos = rng() % m.size();
+      switch (rng() % 3) {
+        case 0: m[pos] = "{}[]\":,0-9a\n"[rng() % 12]; break;
+        case 1: m.erase(pos, 1 + rng() % 40); break;
+        case 2: m.resize(pos + 1); break;
+      }
+    }
+    FioJsonReport r;
+    Status st = parse_str(m, &r);
+    if (!st.ok()) {
+      EXPECT_EQ(st.message.rfind("x.json:", 0), 0u) << st.message;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace latscope
