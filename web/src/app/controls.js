@@ -1,0 +1,159 @@
+// Sidebar query controls and the per-view toolbars. They only write to the
+// store; the app decides what to re-query.
+import { QUANTA, PRESET_PERCENTILES, GROUPINGS, parsePercentiles, sortPercentiles, percentileName } from './options.js';
+import { PALETTES } from '../views/scales.js';
+
+/** @param {number} ms */
+export function quantumLabel(ms) {
+  return ms < 1000 ? `${ms} ms` : ms < 60000 ? `${ms / 1000} s` : `${ms / 60000} min`;
+}
+
+/**
+ * @param {HTMLElement} el
+ * @param {import('./state.js').Store} store
+ */
+export function renderControls(el, store) {
+  const s = store.state;
+  el.innerHTML = `
+    <label>Time quantum
+      <select id="quantum" data-testid="quantum">${QUANTA.map((q) => `<option value="${q}">${quantumLabel(q)}</option>`).join('')}</select>
+    </label>
+    <fieldset><legend>Percentiles</legend>
+      <div class="chips" id="preset-pcts">${PRESET_PERCENTILES.map((p) => `<label class="chip"><input type="checkbox" value="${p}"> ${percentileName(p)}</label>`).join('')}</div>
+      <input id="extra-pcts" data-testid="extra-percentiles" placeholder="more, e.g. 99.99 99.999" autocomplete="off">
+      <div id="pct-error" class="error-text" role="alert"></div>
+    </fieldset>
+    <label>Lines per
+      <select id="group-by" data-testid="group-by">${GROUPINGS.map(([v, l]) => `<option value="${v}">${l}</option>`).join('')}</select>
+    </label>
+    <fieldset><legend>Directions</legend>
+      <div class="chips" id="dirs">
+        <label class="chip"><input type="checkbox" value="r"> read</label>
+        <label class="chip"><input type="checkbox" value="w"> write</label>
+        <label class="chip"><input type="checkbox" value="t"> trim</label>
+      </div>
+    </fieldset>
+    <div class="row2">
+      <label>Unit <select id="unit" data-testid="unit"><option value="ns">ns</option><option value="us">µs</option><option value="ms">ms</option></select></label>
+      <label title="interp: interpolate inside the bin (seed 000); fio: fio's own bin value">Method <select id="method" data-testid="method"><option value="interp">interp</option><option value="fio">fio</option></select></label>
+    </div>
+    <fieldset><legend>Display</legend>
+      <div class="chips">
+        <label class="chip"><input type="checkbox" id="ylog"> log y</label>
+        <label class="chip"><input type="checkbox" id="mean"> mean</label>
+        <label class="chip"><input type="checkbox" id="band"> error band</label>
+      </div>
+      <label>SLA thresholds <span class="muted" id="sla-unit"></span>
+        <input id="sla" data-testid="sla" placeholder="e.g. 500, 2000" autocomplete="off">
+      </label>
+    </fieldset>`;
+  const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (el.querySelector(`#${id}`));
+  const sync = () => {
+    const st = store.state;
+    $('quantum').value = String(st.quantum_ms);
+    el.querySelectorAll('#preset-pcts input').forEach((i) => {
+      /** @type {HTMLInputElement} */ (i).checked = st.percentiles.includes(/** @type {HTMLInputElement} */ (i).value);
+    });
+    if (document.activeElement !== $('extra-pcts')) $('extra-pcts').value = st.percentiles.filter((p) => !PRESET_PERCENTILES.includes(p)).join(' ');
+    $('group-by').value = st.group_by;
+    el.querySelectorAll('#dirs input').forEach((i) => {
+      /** @type {HTMLInputElement} */ (i).checked = st.directions.split(',').includes(/** @type {HTMLInputElement} */ (i).value);
+    });
+    $('unit').value = st.unit;
+    $('method').value = st.method;
+    $('ylog').checked = st.yLog;
+    $('mean').checked = st.showMean;
+    $('band').checked = st.showBand;
+    $('sla-unit').textContent = `(${st.unit === 'us' ? 'µs' : st.unit})`;
+    if (document.activeElement !== $('sla')) $('sla').value = st.sla.join(', ');
+  };
+  sync();
+  store.subscribe(sync);
+
+  $('quantum').addEventListener('change', () => store.set({ quantum_ms: Number($('quantum').value) }));
+  const setPcts = () => {
+    const presets = Array.from(el.querySelectorAll('#preset-pcts input:checked')).map((i) => /** @type {HTMLInputElement} */ (i).value);
+    try {
+      const extra = parsePercentiles($('extra-pcts').value);
+      const all = sortPercentiles([...presets, ...extra]);
+      if (!all.length) throw new Error('choose at least one percentile');
+      $('pct-error').textContent = '';
+      store.set({ percentiles: all });
+    } catch (e) {
+      $('pct-error').textContent = /** @type {Error} */ (e).message;
+    }
+  };
+  el.querySelectorAll('#preset-pcts input').forEach((i) => i.addEventListener('change', setPcts));
+  $('extra-pcts').addEventListener('change', setPcts);
+  $('group-by').addEventListener('change', () => store.set({ group_by: $('group-by').value }));
+  el.querySelectorAll('#dirs input').forEach((i) =>
+    i.addEventListener('change', () => {
+      const d = Array.from(el.querySelectorAll('#dirs input:checked')).map((x) => /** @type {HTMLInputElement} */ (x).value);
+      if (!d.length) {
+        /** @type {HTMLInputElement} */ (i).checked = true;
+        return;
+      }
+      store.set({ directions: d.join(',') });
+    }),
+  );
+  $('unit').addEventListener('change', () => store.set({ unit: $('unit').value }));
+  $('method').addEventListener('change', () => store.set({ method: $('method').value }));
+  $('ylog').addEventListener('change', () => store.set({ yLog: $('ylog').checked }));
+  $('mean').addEventListener('change', () => store.set({ showMean: $('mean').checked }));
+  $('band').addEventListener('change', () => store.set({ showBand: $('band').checked }));
+  $('sla').addEventListener('change', () => {
+    const v = $('sla')
+      .value.split(/[\s,;]+/)
+      .filter(Boolean)
+      .map(Number)
+      .filter((x) => Number.isFinite(x) && x > 0);
+    store.set({ sla: v });
+  });
+}
+
+/**
+ * The toolbar above the visible view: options that only that view has.
+ * @param {HTMLElement} el @param {import('./state.js').Store} store @param {{surfaceLevels: () => string[]}} info
+ */
+export function renderViewToolbar(el, store, info) {
+  const s = store.state;
+  if (s.view === 'heatmap') {
+    el.innerHTML = `
+      <label>Colour <select id="color-mode" data-testid="color-mode"><option value="linear">linear</option><option value="log">logarithmic</option><option value="false">false colour</option></select></label>
+      <label>Palette <select id="palette" data-testid="palette">${Object.keys(PALETTES)
+        .map((p) => `<option value="${p}">${p}${p === 'viridis' || p === 'cividis' ? ' (colour-blind safe)' : ''}</option>`)
+        .join('')}</select></label>
+      <label class="chip"><input type="checkbox" id="clip" data-testid="clip-outliers"> clip top 0.1% outliers</label>
+      <label class="chip"><input type="checkbox" id="hlines"> percentile lines</label>
+      <button type="button" class="button small" id="yreset" ${s.yZoomNs ? '' : 'disabled'}>Reset latency zoom</button>
+      <span class="muted">drag a box to zoom time and latency</span>`;
+    const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (el.querySelector(`#${id}`));
+    $('color-mode').value = s.colorMode;
+    $('palette').value = s.palette;
+    $('clip').checked = s.clipOutliers;
+    $('hlines').checked = s.heatLines;
+    $('color-mode').addEventListener('change', () => store.set({ colorMode: /** @type {any} */ ($('color-mode').value) }));
+    $('palette').addEventListener('change', () => store.set({ palette: $('palette').value }));
+    $('clip').addEventListener('change', () => store.set({ clipOutliers: $('clip').checked, yZoomNs: null }));
+    $('hlines').addEventListener('change', () => store.set({ heatLines: $('hlines').checked }));
+    $('yreset').addEventListener('click', () => store.set({ yZoomNs: null }));
+  } else if (s.view === 'surface') {
+    const levels = info.surfaceLevels();
+    const idx = Math.max(0, levels.findIndex((p) => Number(p) >= s.surfaceP));
+    el.innerHTML = `
+      <label>Palette <select id="palette">${Object.keys(PALETTES).map((p) => `<option value="${p}">${p}</option>`).join('')}</select></label>
+      <label class="slider">Percentile line <input type="range" id="surface-p" data-testid="surface-slider" min="0" max="${levels.length - 1}" step="1" value="${idx}"> <output id="surface-p-out">p${levels[idx]}</output></label>`;
+    const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (el.querySelector(`#${id}`));
+    $('palette').value = s.palette;
+    $('palette').addEventListener('change', () => store.set({ palette: $('palette').value }));
+    $('surface-p').addEventListener('input', () => {
+      const p = levels[Number($('surface-p').value)];
+      /** @type {HTMLOutputElement} */ (el.querySelector('#surface-p-out')).value = `p${p}`;
+      store.set({ surfaceP: Number(p) });
+    });
+  } else if (s.view === 'spectrum') {
+    el.innerHTML = `<span class="muted">Distribution of the brushed time range (whole run when none), one curve per group of "Lines per". x: 1/(1−p) log axis.</span>`;
+  } else {
+    el.innerHTML = `<span class="muted">Drag across the chart to zoom all views to a time range; double-click to reset. Orange marks: quanta with too few I/Os for a percentile.</span>`;
+  }
+}

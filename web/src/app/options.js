@@ -1,0 +1,90 @@
+// The page's query options and how they become engine options. The defaults
+// are the CLI's (`latscope pctiles` without flags), so the CSV export right
+// after a load equals `latscope pctiles FILE...`.
+
+export const DEFAULTS = Object.freeze({
+  quantum_ms: 1000,
+  percentiles: Object.freeze(['50', '90', '99', '99.9', '100']),
+  group_by: 'all',
+  directions: 'r,w,t',
+  method: 'interp',
+  unit: 'us',
+});
+
+/** Quantum choices of the selector, ms (100 ms ... 10 min). */
+export const QUANTA = [100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000];
+
+/** Presets offered as toggles; "100" is shown as max. */
+export const PRESET_PERCENTILES = ['50', '90', '99', '99.9', '100'];
+
+/**
+ * Parses the free-entry percentile field: "99.95, 99.999 max" ->
+ * ["99.95", "99.999", "100"]. Keeps the user's spelling (it names the CSV
+ * column, like the CLI's -p). Throws with a sentence on a bad entry.
+ * @param {string} text @returns {string[]}
+ */
+export function parsePercentiles(text) {
+  const out = [];
+  for (const tok of text.split(/[\s,;]+/).filter(Boolean)) {
+    const t = tok.toLowerCase() === 'max' ? '100' : tok.toLowerCase() === 'median' ? '50' : tok.replace(/^p/i, '');
+    if (!/^\d+(\.\d+)?$/.test(t) || Number(t) > 100) {
+      throw new Error(`"${tok}" is not a percentile between 0 and 100`);
+    }
+    if (!out.includes(t)) out.push(t);
+  }
+  return out;
+}
+
+/** Sorts percentile strings numerically, dropping duplicates. @param {string[]} ps */
+export function sortPercentiles(ps) {
+  const seen = new Map();
+  for (const p of ps) if (!seen.has(Number(p))) seen.set(Number(p), p);
+  return [...seen.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
+}
+
+/** Column label the CLI uses for a percentile: "p99.9". @param {string} p */
+export function percentileLabel(p) {
+  return `p${p}`;
+}
+
+/** Display name: 100 -> "max", 50 -> "p50". @param {string} p */
+export function percentileName(p) {
+  return Number(p) === 100 ? 'max' : `p${p}`;
+}
+
+/**
+ * Engine options from the page state. Only keys the engine knows; empty
+ * selections are left out so a fresh page sends exactly the CLI defaults.
+ * @param {import('./state.js').State} s
+ * @param {{range?: boolean}} [o] include the brushed time range as from/to
+ */
+export function engineOptions(s, o = {}) {
+  /** @type {Record<string, any>} */
+  const opts = {
+    quantum_ms: s.quantum_ms,
+    percentiles: s.percentiles.slice(),
+    group_by: s.group_by,
+    directions: s.directions,
+    method: s.method,
+    unit: s.unit,
+  };
+  const offsets = Object.fromEntries(Object.entries(s.offsets).filter(([, v]) => Number(v) !== 0));
+  if (Object.keys(offsets).length) opts.offsets = offsets;
+  if (s.exclude_sources.length) opts.exclude_sources = s.exclude_sources.slice();
+  if (s.exclude_hosts.length) opts.exclude_hosts = s.exclude_hosts.slice();
+  if (o.range && s.range) {
+    opts.from_ms = s.range[0];
+    opts.to_ms = s.range[1];
+  }
+  return opts;
+}
+
+/** Group-by choices: value understood by the engine -> label. */
+export const GROUPINGS = [
+  ['all', 'cluster'],
+  ['host', 'each host'],
+  ['job', 'each job'],
+  ['dir', 'read vs write'],
+  ['host,dir', 'host × direction'],
+  ['host,job', 'host × job'],
+];

@@ -1,0 +1,98 @@
+// Engine options of each view, derived from the page state. Pure, so the
+// mapping (and the CLI-default guarantee) is unit-tested.
+import { engineOptions } from './options.js';
+import { tailPercentiles } from '../views/scales.js';
+
+/** Surface levels: 50 ... 99.99 evenly spaced on the tail axis. */
+export const SURFACE_LEVELS = tailPercentiles(50, 99.99, 41);
+
+/** Spectrum levels: 0 ... 99.999 on the 1/(1-p) axis, then the max. */
+export const SPECTRUM_LEVELS = [...tailPercentiles(0, 99.999, 81), '100'];
+
+/** @param {import('./state.js').State} s */
+export function pctilesOptions(s) {
+  return engineOptions(s);
+}
+
+/** The cluster's percentiles, for lines over the heat map. @param {import('./state.js').State} s */
+export function clusterOptions(s) {
+  return { ...engineOptions(s), group_by: 'all' };
+}
+
+/** @param {import('./state.js').State} s */
+export function surfaceOptions(s) {
+  return { ...engineOptions(s), group_by: 'all', percentiles: SURFACE_LEVELS.slice() };
+}
+
+/**
+ * Heat map options. Rows are log-spaced between min_ns and max_ns (0 = the
+ * data's own range).
+ * @param {import('./state.js').State} s @param {number} rows @param {[number, number] | null} yNs
+ */
+export function heatmapOptions(s, rows, yNs) {
+  const o = engineOptions(s);
+  delete o.percentiles;
+  delete o.method;
+  delete o.group_by;
+  delete o.unit;
+  return { ...o, rows, min_ns: yNs ? yNs[0] : 0, max_ns: yNs ? yNs[1] : 0 };
+}
+
+/**
+ * The distribution of one time range [a, b): every source's clock is
+ * shifted by -a (on top of the user's offsets) so that a single quantum of
+ * length b - a starting at 0 covers exactly the range. The engine aligns
+ * quanta on multiples of the quantum, so from/to alone could only select
+ * whole quanta of the current size.
+ * @param {import('./state.js').State} s
+ * @param {[number, number]} range ms
+ * @param {{name: string, host: string}[]} sources
+ */
+export function spectrumOptions(s, range, sources) {
+  const o = engineOptions(s);
+  const [a, b] = range;
+  /** @type {Record<string, number>} */
+  const offsets = {};
+  for (const src of sources) {
+    const user = s.offsets[src.name] ?? (src.host ? s.offsets[src.host] : undefined) ?? 0;
+    offsets[src.name] = Number(user) - a;
+  }
+  return { ...o, percentiles: SPECTRUM_LEVELS.slice(), offsets, quantum_ms: b - a, from_ms: 0, to_ms: b - a };
+}
+
+/**
+ * Snaps a brushed range outward to whole quanta, within the data extent.
+ * @param {[number, number]} r @param {number} q quantum ms @param {[number, number] | null} extent
+ * @returns {[number, number]}
+ */
+export function snapRange(r, q, extent) {
+  let a = Math.floor(Math.min(r[0], r[1]) / q) * q;
+  let b = Math.ceil(Math.max(r[0], r[1]) / q) * q;
+  if (b <= a) b = a + q;
+  if (extent) {
+    a = Math.max(a, extent[0]);
+    b = Math.min(b, extent[1]);
+    if (b <= a) b = Math.min(extent[1], a + q);
+  }
+  return [a, b];
+}
+
+/**
+ * Keyboard zoom: factor < 1 zooms in around the middle, > 1 out; pan moves
+ * by a fraction of the width. Returns null when the result covers it all.
+ * @param {[number, number] | null} range @param {[number, number]} extent
+ * @param {{zoom?: number, pan?: number}} op @param {number} minSpan ms
+ * @returns {[number, number] | null}
+ */
+export function zoomRange(range, extent, op, minSpan) {
+  const [a, b] = range || extent;
+  let span = b - a;
+  let mid = (a + b) / 2;
+  if (op.zoom) span = Math.max(minSpan, span * op.zoom);
+  if (op.pan) mid += op.pan * (b - a);
+  const full = extent[1] - extent[0];
+  if (span >= full) return null;
+  let lo = mid - span / 2;
+  lo = Math.max(extent[0], Math.min(extent[1] - span, lo));
+  return [lo, lo + span];
+}

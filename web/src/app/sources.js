@@ -1,0 +1,50 @@
+// Pure summaries of engine Source objects for the file and host tables.
+
+/**
+ * @param {any} src Source from engine.loadFiles
+ * @returns {{ok: boolean, message: string, format: string, host: string, jobs: string, dirs: string, records: string, repaired: string, skipped: number, skippedDetail: string}}
+ */
+export function fileSummary(src) {
+  const series = src.series || [];
+  const ok = !!(src.status ? src.status.ok : true);
+  const uniq = (/** @type {string[]} */ xs) => [...new Set(xs.filter((x) => x !== '' && x != null))];
+  const dirs = uniq(series.map((/** @type {any} */ s) => s.dir));
+  const jobs = uniq(series.map((/** @type {any} */ s) => s.job));
+  const rep = series.map((/** @type {any} */ s) => !!s.repaired);
+  const issues = (src.issues || []).filter((/** @type {any} */ i) => i.count > 0);
+  const skipped = issues.filter((/** @type {any} */ i) => i.severity !== 'info').reduce((a, /** @type {any} */ i) => a + i.count, 0);
+  const ex = src.examples || [];
+  const detail = issues
+    .map((/** @type {any} */ i) => {
+      const e = ex.find((/** @type {any} */ x) => x.issue === i.name);
+      const where = e ? ` (e.g. line ${e.line}${e.column ? `, column ${e.column}` : ''}: ${String(e.text).slice(0, 60)})` : '';
+      return `${i.count} × ${i.description || i.name}${where}`;
+    })
+    .join('; ');
+  return {
+    ok,
+    message: src.status?.message || '',
+    format: src.format ? `${src.format}${src.layout ? ` (${src.layout})` : ''}` : '?',
+    host: src.host || '',
+    jobs: jobs.join(',') || src.job || '',
+    dirs: dirs.map((d) => (d === 'read' ? 'r' : d === 'write' ? 'w' : d === 'trim' ? 't' : d)).join(''),
+    records: Number(src.records || 0).toLocaleString('en-US'),
+    repaired: !series.length ? '' : rep.every(Boolean) ? 'yes' : rep.some(Boolean) ? 'partly' : 'no',
+    skipped,
+    skippedDetail: detail,
+  };
+}
+
+/**
+ * Hosts of the usable sources with their file counts, sorted by name.
+ * @param {any[]} sources @returns {{host: string, files: number}[]}
+ */
+export function hostsOf(sources) {
+  /** @type {Map<string, number>} */
+  const m = new Map();
+  for (const s of sources) {
+    if (s.status && !s.status.ok) continue;
+    m.set(s.host || '', (m.get(s.host || '') || 0) + 1);
+  }
+  return [...m.entries()].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true })).map(([host, files]) => ({ host, files }));
+}

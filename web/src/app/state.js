@@ -1,0 +1,80 @@
+// Page state with change notification. Views read it, controls write it;
+// `set` batches keys and tells listeners which changed so the app only
+// re-queries what depends on them (e.g. the colour palette needs no query).
+import { DEFAULTS } from './options.js';
+
+/**
+ * @typedef {object} State
+ * @property {number} quantum_ms
+ * @property {string[]} percentiles
+ * @property {string} group_by
+ * @property {string} directions
+ * @property {string} method
+ * @property {string} unit
+ * @property {Record<string, number>} offsets   host or file name -> ms
+ * @property {string[]} exclude_sources
+ * @property {string[]} exclude_hosts
+ * @property {[number, number] | null} range    brushed time range, ms
+ * @property {string} view                     pctiles | heatmap | surface | spectrum
+ * @property {'light'|'dark'} theme
+ * @property {boolean} yLog
+ * @property {boolean} showMean
+ * @property {boolean} showBand
+ * @property {number[]} sla                     thresholds in the display unit
+ * @property {string} palette
+ * @property {'linear'|'log'|'false'} colorMode
+ * @property {boolean} clipOutliers
+ * @property {boolean} heatLines               percentile lines over the heat map
+ * @property {[number, number] | null} yZoomNs heat map latency range
+ * @property {number} surfaceP                 percentile picked on the surface
+ */
+
+/** @returns {State} */
+export function initialState() {
+  return {
+    ...DEFAULTS,
+    percentiles: DEFAULTS.percentiles.slice(),
+    offsets: {},
+    exclude_sources: [],
+    exclude_hosts: [],
+    range: null,
+    view: 'pctiles',
+    theme: 'light',
+    yLog: true,
+    showMean: true,
+    showBand: true,
+    sla: [],
+    palette: 'viridis',
+    colorMode: 'log',
+    clipOutliers: false,
+    heatLines: true,
+    yZoomNs: null,
+    surfaceP: 99,
+  };
+}
+
+export class Store {
+  /** @param {State} state */
+  constructor(state) {
+    this.state = state;
+    /** @type {((changed: Set<string>, s: State) => void)[]} */
+    this.listeners = [];
+  }
+
+  /** @param {Partial<State>} patch */
+  set(patch) {
+    const changed = new Set();
+    for (const [k, v] of Object.entries(patch)) {
+      if (JSON.stringify(this.state[k]) !== JSON.stringify(v)) {
+        this.state[k] = v;
+        changed.add(k);
+      }
+    }
+    if (changed.size) for (const l of this.listeners) l(changed, this.state);
+  }
+
+  /** @param {(changed: Set<string>, s: State) => void} f */
+  subscribe(f) {
+    this.listeners.push(f);
+  }
+}

@@ -1,0 +1,207 @@
+// A chart frame: an SVG for axes/lines/brush over an optional canvas for
+// dense cells, sized to its container. Export turns both into one standalone
+// SVG (the canvas embedded as a PNG image) and rasterises that SVG for PNG,
+// so PNG and SVG exports always show the same picture.
+import * as d3 from 'd3';
+import { formatLatency, unitScale } from './scales.js';
+
+/** Colours of the current theme, read from CSS custom properties. */
+export function themeColors() {
+  const cs = getComputedStyle(document.documentElement);
+  const v = (/** @type {string} */ n, /** @type {string} */ d) => cs.getPropertyValue(n).trim() || d;
+  return {
+    fg: v('--fg', '#222'),
+    bg: v('--panel', '#fff'),
+    muted: v('--muted', '#777'),
+    grid: v('--grid', '#e5e5e5'),
+    warn: v('--warn', '#d62728'),
+    band: v('--band', 'rgba(0,0,0,0.08)'),
+    font: v('--font', 'system-ui, sans-serif'),
+  };
+}
+
+/** Line colours of groups: Tableau 10, distinguishable in both themes. */
+export const GROUP_COLORS = d3.schemeTableau10;
+
+export class Frame {
+  /**
+   * @param {HTMLElement} host element to fill
+   * @param {{margin?: {top:number,right:number,bottom:number,left:number}, canvas?: boolean, height?: number}} o
+   */
+  constructor(host, o = {}) {
+    this.host = host;
+    this.margin = o.margin || { top: 12, right: 24, bottom: 36, left: 64 };
+    this.fixedHeight = o.height;
+    this.wrap = document.createElement('div');
+    this.wrap.className = 'frame';
+    host.appendChild(this.wrap);
+    if (o.canvas) {
+      this.canvas = document.createElement('canvas');
+      this.canvas.className = 'frame-canvas';
+      this.wrap.appendChild(this.canvas);
+    }
+    this.svg = d3.select(this.wrap).append('svg').attr('class', 'frame-svg').attr('xmlns', 'http://www.w3.org/2000/svg');
+    this.resize();
+  }
+
+  /** Re-reads the container size. @returns {boolean} whether it changed */
+  resize() {
+    const w = Math.max(320, Math.floor(this.host.clientWidth || 800));
+    const h = this.fixedHeight || Math.max(240, Math.floor(this.host.clientHeight || 400));
+    const changed = w !== this.width || h !== this.height;
+    this.width = w;
+    this.height = h;
+    this.innerW = w - this.margin.left - this.margin.right;
+    this.innerH = h - this.margin.top - this.margin.bottom;
+    this.wrap.style.width = `${w}px`;
+    this.wrap.style.height = `${h}px`;
+    this.svg.attr('width', w).attr('height', h).attr('viewBox', `0 0 ${w} ${h}`);
+    if (this.canvas) {
+      const dpr = window.devicePixelRatio || 1;
+      this.canvas.style.left = `${this.margin.left}px`;
+      this.canvas.style.top = `${this.margin.top}px`;
+      this.canvas.style.width = `${this.innerW}px`;
+      this.canvas.style.height = `${this.innerH}px`;
+      this.canvas.width = Math.round(this.innerW * dpr);
+      this.canvas.height = Math.round(this.innerH * dpr);
+    }
+    return changed;
+  }
+
+  /** Empties the SVG and returns the plot group translated by the margins. */
+  clear() {
+    this.svg.selectAll('*').remove();
+    const c = themeColors();
+    this.svg.attr('style', `color:${c.fg};font-family:${c.font};font-size:11px`);
+    this.svg.append('rect').attr('class', 'bg').attr('width', this.width).attr('height', this.height).attr('fill', c.bg);
+    // The canvas sits under the SVG in the page; in exports it is embedded here.
+    this.imageSlot = this.svg.append('g').attr('class', 'image-slot');
+    return this.svg.append('g').attr('transform', `translate(${this.margin.left},${this.margin.top})`);
+  }
+
+  /** Message in the middle of an empty chart. @param {string} text */
+  message(text) {
+    const g = this.clear();
+    g.append('text')
+      .attr('x', this.innerW / 2)
+      .attr('y', this.innerH / 2)
+      .attr('text-anchor', 'middle')
+      .attr('fill', 'currentColor')
+      .attr('class', 'chart-message')
+      .text(text);
+    if (this.canvas) this.canvas.getContext('2d')?.clearRect(0, 0, this.canvas.width, this.canvas.height);
+  }
+
+  /** Standalone SVG text of the chart (canvas embedded as an image). */
+  toSVGString() {
+    const node = /** @type {SVGSVGElement} */ (this.svg.node().cloneNode(true));
+    node.querySelectorAll('.brush .overlay, .brush .handle, .hover-layer').forEach((n) => n.remove());
+    if (this.canvas) {
+      const slot = node.querySelector('.image-slot');
+      const img = document.createElementNS('http://www.w3.org/2000/svg', 'image');
+      img.setAttribute('x', String(this.margin.left));
+      img.setAttribute('y', String(this.margin.top));
+      img.setAttribute('width', String(this.innerW));
+      img.setAttribute('height', String(this.innerH));
+      img.setAttribute('preserveAspectRatio', 'none');
+      img.setAttribute('href', this.canvas.toDataURL('image/png'));
+      slot?.appendChild(img);
+    }
+    node.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+    node.setAttribute('version', '1.1');
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(node);
+  }
+
+  /** PNG of the chart at 2x. @returns {Promise<Blob>} */
+  async toPNGBlob() {
+    const svgText = this.toSVGString();
+    const url = URL.createObjectURL(new Blob([svgText], { type: 'image/svg+xml' }));
+    try {
+      const img = new Image();
+      img.src = url;
+      await img.decode();
+      const scale = 2;
+      const c = document.createElement('canvas');
+      c.width = this.width * scale;
+      c.height = this.height * scale;
+      const ctx = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
+      ctx.scale(scale, scale);
+      ctx.drawImage(img, 0, 0, this.width, this.height);
+      return await new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  }
+}
+
+/**
+ * Horizontal grid lines + left axis.
+ * @param {any} g plot group @param {any} y scale @param {number} w @param {any} axis
+ */
+export function drawYGrid(g, y, w, axis) {
+  const c = themeColors();
+  const ticks = axis.tickValues() || (y.ticks ? y.ticks(6) : []);
+  g.append('g')
+    .attr('class', 'grid')
+    .selectAll('line')
+    .data(ticks)
+    .join('line')
+    .attr('x1', 0)
+    .attr('x2', w)
+    .attr('y1', (/** @type {number} */ d) => y(d))
+    .attr('y2', (/** @type {number} */ d) => y(d))
+    .attr('stroke', c.grid);
+  g.append('g').attr('class', 'axis y-axis').call(axis);
+}
+
+/** Axis label. @param {any} g @param {string} text @param {number} x @param {number} y @param {number} [rotate] */
+export function axisLabel(g, text, x, y, rotate = 0) {
+  g.append('text')
+    .attr('class', 'axis-label')
+    .attr('transform', `translate(${x},${y}) rotate(${rotate})`)
+    .attr('text-anchor', 'middle')
+    .attr('fill', 'currentColor')
+    .text(text);
+}
+
+/**
+ * A y scale for latencies, log or linear, with a tidy axis: on a log scale
+ * only 1-2-5 ticks, labelled without scientific notation.
+ * @param {boolean} log @param {[number, number]} domain @param {[number, number]} range
+ */
+export function latencyScale(log, domain, range) {
+  let [lo, hi] = domain;
+  if (!(hi > 0)) hi = 1;
+  if (log) {
+    if (!(lo > 0)) lo = hi / 100;
+    if (hi / lo < 1.5) {
+      lo /= 1.25;
+      hi *= 1.25;
+    }
+    return d3.scaleLog().domain([lo, hi]).range(range).nice();
+  }
+  return d3.scaleLinear().domain([0, hi * 1.05]).range(range).nice();
+}
+
+/**
+ * Left axis for a latencyScale; ticks carry their own unit ("250 µs", "1 ms").
+ * @param {any} y @param {string} unit unit of the scale's values
+ */
+export function latencyAxis(y, unit) {
+  const k = unitScale(unit);
+  const fmt = (/** @type {number} */ t) => formatLatency(t * k);
+  const ax = d3.axisLeft(y);
+  if (y.base) {
+    const [lo, hi] = y.domain();
+    const decades = Math.log10(hi / lo);
+    const mult = decades > 4 ? [1] : decades > 2 ? [1, 3] : [1, 2, 5];
+    const ticks = y.ticks().filter((/** @type {number} */ t) => {
+      const m = t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9));
+      return mult.some((k) => Math.abs(m - k) < 1e-6);
+    });
+    ax.tickValues(ticks).tickFormat(fmt);
+  } else {
+    ax.ticks(6).tickFormat(fmt);
+  }
+  return ax;
+}

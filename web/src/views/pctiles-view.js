@@ -1,0 +1,281 @@
+// Percentiles over time: one line per (group, percentile), optional mean,
+// an error band from the engine's per-value bin width, SLA threshold lines
+// with the violating quanta shaded, and a samples/IOPS strip underneath that
+// marks quanta with too few samples for the chosen percentiles (flag "few").
+import * as d3 from 'd3';
+import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
+import { timeScale, timeAxis, formatTime } from './time-axis.js';
+import { unitLabel } from './scales.js';
+import { percentileName } from '../app/options.js';
+import { seriesOf, slaViolations, fewFlagged } from './pctiles-data.js';
+
+const STRIP_H = 70;
+const GAP = 28;
+
+export class PercentilesView {
+  /**
+   * @param {HTMLElement} host
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, onRange: (r: [number, number] | null) => void}} ctx
+   */
+  constructor(host, ctx) {
+    this.ctx = ctx;
+    this.frame = new Frame(host, { margin: { top: 30, right: 24, bottom: 34, left: 72 } });
+    /** @type {any} */
+    this.data = null;
+  }
+
+  /** @param {any} result engine.query() result */
+  setData(result) {
+    this.data = result;
+    this.render();
+  }
+
+  render() {
+    const f = this.frame;
+    const s = this.ctx.store.state;
+    const r = this.data;
+    if (!r || !r.rows.length) return f.message(r ? 'No data for this selection' : 'Load fio histogram logs to begin');
+    const g = f.clear();
+    const c = themeColors();
+    const mainH = f.innerH - STRIP_H - GAP;
+    const extent = this.ctx.extent() || [0, 1];
+    const dom = s.range || extent;
+    const x = timeScale(r.absolute_time, dom, [0, f.innerW]);
+    const series = seriesOf(r, s.showMean);
+    const inView = (/** @type {number} */ t) => t + r.quantum_ms > dom[0] && t < dom[1];
+    let lo = Infinity;
+    let hi = 0;
+    for (const se of series) {
+      for (const pt of se.points) {
+        if (pt.v == null || !inView(pt.t)) continue;
+        if (pt.v > 0 && pt.v < lo) lo = pt.v;
+        if (pt.v > hi) hi = pt.v;
+      }
+    }
+    for (const t of s.sla) if (t > hi) hi = t;
+    const y = latencyScale(s.yLog, [lo, hi], [mainH, 0]);
+
+    const clipId = `clip-p-${Math.random().toString(36).slice(2)}`;
+    f.svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', f.innerW).attr('height', f.innerH);
+
+    drawYGrid(g, y, f.innerW, latencyAxis(y, r.unit));
+    axisLabel(g, `latency (${unitLabel(r.unit)})`, -56, mainH / 2, -90);
+    const plot = g.append('g').attr('clip-path', `url(#${clipId})`);
+
+    // SLA: shade every quantum where some line is above the lowest threshold
+    // it crosses, then draw the thresholds themselves.
+    const viol = slaViolations(r, s.sla);
+    plot
+      .append('g')
+      .attr('class', 'sla-violations')
+      .selectAll('rect')
+      .data(viol)
+      .join('rect')
+      .attr('x', (d) => x(d.t))
+      .attr('width', (d) => Math.max(1, x(d.t + r.quantum_ms) - x(d.t)))
+      .attr('y', 0)
+      .attr('height', mainH)
+      .attr('fill', c.warn)
+      .attr('opacity', 0.15);
+
+    const groupColor = (/** @type {number} */ gi, /** @type {number} */ pi) =>
+      r.groups.length > 1 ? GROUP_COLORS[gi % 10] : GROUP_COLORS[pi % 10];
+    const dash = (/** @type {number} */ pi) => (r.groups.length > 1 ? ['', '6,3', '2,2', '8,3,2,3', '1,3'][pi % 5] : '');
+    const mid = (/** @type {number} */ t) => x(t + r.quantum_ms / 2);
+
+    if (s.showBand) {
+      const area = d3
+        .area()
+        .defined((/** @type {any} */ d) => d.v != null)
+        .x((/** @type {any} */ d) => mid(d.t))
+        .y0((/** @type {any} */ d) => y(Math.max(y.domain()[0], d.v - d.e)))
+        .y1((/** @type {any} */ d) => y(Math.min(y.domain()[1], d.v + d.e)));
+      plot
+        .append('g')
+        .attr('class', 'bands')
+        .selectAll('path')
+        .data(series.filter((se) => se.kind === 'p'))
+        .join('path')
+        .attr('d', (se) => area(se.points))
+        .attr('fill', (se) => groupColor(se.gi, se.pi))
+        .attr('opacity', 0.15);
+    }
+    const line = d3
+      .line()
+      .defined((/** @type {any} */ d) => d.v != null && (!s.yLog || d.v > 0))
+      .x((/** @type {any} */ d) => mid(d.t))
+      .y((/** @type {any} */ d) => y(d.v));
+    plot
+      .append('g')
+      .attr('class', 'lines')
+      .selectAll('path')
+      .data(series)
+      .join('path')
+      .attr('class', (se) => `line line-${se.kind}`)
+      .attr('d', (se) => line(se.points))
+      .attr('fill', 'none')
+      .attr('stroke', (se) => (se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi)))
+      .attr('stroke-width', (se) => (se.kind === 'mean' ? 1.2 : 1.6))
+      .attr('stroke-dasharray', (se) => (se.kind === 'mean' ? '4,3' : dash(se.pi)));
+
+    // Points above a threshold get a red dot so single violating quanta show.
+    plot
+      .append('g')
+      .attr('class', 'sla-points')
+      .selectAll('circle')
+      .data(viol.flatMap((v) => v.points))
+      .join('circle')
+      .attr('cx', (d) => mid(d.t))
+      .attr('cy', (d) => y(d.v))
+      .attr('r', 2.5)
+      .attr('fill', c.warn);
+    const slaG = g.append('g').attr('class', 'sla-lines');
+    for (const t of s.sla) {
+      if (!(y(t) >= 0 && y(t) <= mainH)) continue;
+      slaG.append('line').attr('x1', 0).attr('x2', f.innerW).attr('y1', y(t)).attr('y2', y(t)).attr('stroke', c.warn).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
+      slaG.append('text').attr('x', f.innerW - 4).attr('y', y(t) - 4).attr('text-anchor', 'end').attr('fill', c.warn).text(`SLA ${t} ${unitLabel(r.unit)}`);
+    }
+
+    // Samples / IOPS strip with "few samples" marks.
+    const sg = g.append('g').attr('class', 'strip').attr('transform', `translate(0,${mainH + GAP})`);
+    const iops = aggregateIops(r);
+    const ymax = d3.max(iops.filter((d) => inView(d.t)), (d) => d.iops) || 1;
+    const ys = d3.scaleLinear().domain([0, ymax]).range([STRIP_H, 0]).nice();
+    sg.append('g').attr('class', 'axis').call(d3.axisLeft(ys).ticks(3).tickFormat(d3.format('~s')));
+    axisLabel(sg, 'IOPS', -56, STRIP_H / 2, -90);
+    const sp = sg.append('g').attr('clip-path', `url(#${clipId})`);
+    sp.append('path')
+      .attr('d', d3.area().x((/** @type {any} */ d) => mid(d.t)).y0(STRIP_H).y1((/** @type {any} */ d) => ys(d.iops))(/** @type {any} */ (iops)))
+      .attr('fill', c.muted)
+      .attr('opacity', 0.35);
+    const few = fewFlagged(r);
+    sp.append('g')
+      .attr('class', 'few-marks')
+      .selectAll('rect')
+      .data(few)
+      .join('rect')
+      .attr('x', (d) => x(d.t))
+      .attr('width', (d) => Math.max(2, x(d.t + r.quantum_ms) - x(d.t)))
+      .attr('y', 0)
+      .attr('height', 6)
+      .attr('fill', '#ff9f1c')
+      .append('title')
+      .text((d) => `${formatTime(d.t, r.absolute_time)}: too few samples for ${d.which}`);
+    if (few.length) {
+      sg.append('text')
+        .attr('x', f.innerW)
+        .attr('y', -4)
+        .attr('text-anchor', 'end')
+        .attr('fill', '#c77800')
+        .attr('class', 'few-note')
+        .text(`▲ ${few.length} quanta with too few samples for some percentiles (orange)`);
+    }
+    g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
+
+    this.legend(g, r, series, groupColor, dash);
+    this.brushAndHover(g, x, y, mainH, r, series);
+  }
+
+  /** @param {any} g @param {any} r @param {any[]} series @param {Function} color @param {Function} dash */
+  legend(g, r, series, color, dash) {
+    const c = themeColors();
+    const items = [];
+    if (r.groups.length > 1) {
+      r.groups.forEach((/** @type {string} */ name, /** @type {number} */ gi) => items.push({ label: name, color: color(gi, 0), dash: '' }));
+      r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: percentileName(p), color: c.fg, dash: dash(pi) }));
+    } else {
+      r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: percentileName(p), color: color(0, pi), dash: '' }));
+    }
+    if (series.some((se) => se.kind === 'mean')) items.push({ label: 'mean', color: c.muted, dash: '4,3' });
+    const lg = g.append('g').attr('class', 'legend').attr('transform', 'translate(0,-22)');
+    let xo = 0;
+    for (const it of items) {
+      const item = lg.append('g').attr('transform', `translate(${xo},0)`);
+      item.append('line').attr('x1', 0).attr('x2', 18).attr('y1', 6).attr('y2', 6).attr('stroke', it.color).attr('stroke-width', 2).attr('stroke-dasharray', it.dash);
+      const t = item.append('text').attr('x', 22).attr('y', 10).attr('fill', 'currentColor').text(it.label);
+      xo += 30 + (t.node()?.getComputedTextLength?.() || it.label.length * 6);
+    }
+  }
+
+  /**
+   * Brush sets the shared time range; hover shows the values of a quantum.
+   * @param {any} g @param {any} x @param {any} y @param {number} h @param {any} r @param {any[]} series
+   */
+  brushAndHover(g, x, y, h, r, series) {
+    const f = this.frame;
+    const hover = g.append('g').attr('class', 'hover-layer').style('pointer-events', 'none');
+    const vline = hover.append('line').attr('y1', 0).attr('y2', f.innerH).attr('stroke', 'currentColor').attr('opacity', 0);
+    const brush = d3
+      .brushX()
+      .extent([
+        [0, 0],
+        [f.innerW, h],
+      ])
+      .on('end', (ev) => {
+        if (!ev.selection) return;
+        const [a, b] = ev.selection.map(x.invert);
+        g.select('.brush').call(brush.move, null);
+        if (b - a >= r.quantum_ms / 4) this.ctx.onRange([a, b]);
+      });
+    const bg = g.append('g').attr('class', 'brush').call(brush);
+    bg.on('dblclick', () => this.ctx.onRange(null));
+    bg.on('mousemove', (ev) => {
+      const [px] = d3.pointer(ev);
+      const t = x.invert(px);
+      const q = Math.floor((t - (r.rows[0]?.t_ms ?? 0)) / r.quantum_ms);
+      const t0 = (r.rows[0]?.t_ms ?? 0) + q * r.quantum_ms;
+      vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
+      const lines = [`${formatTime(t0, r.absolute_time)} … +${r.quantum_ms} ms`];
+      for (const se of series) {
+        const pt = se.points.find((/** @type {any} */ p) => p.t === t0);
+        if (pt && pt.v != null) lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${pt.e ? ` ±${fmtVal(pt.e)}` : ''}`);
+      }
+      const rows = r.rows.filter((/** @type {any} */ row) => row.t_ms === t0);
+      const n = d3.sum(rows, (/** @type {any} */ row) => row.samples || 0);
+      lines.push(`samples: ${fmtVal(n)} (${fmtVal(n / (r.quantum_ms / 1000))} IOPS)`);
+      const fl = rows.map((/** @type {any} */ row) => row.flags).filter(Boolean);
+      if (fl.length) lines.push(`flags: ${[...new Set(fl)].join(' ')}`);
+      showTip(f.wrap, ev, lines);
+    });
+    bg.on('mouseleave', () => {
+      vline.attr('opacity', 0);
+      hideTip(f.wrap);
+    });
+  }
+}
+
+/** @param {number} v */
+function fmtVal(v) {
+  return Math.abs(v) >= 100 ? d3.format(',.0f')(v) : String(+v.toPrecision(3));
+}
+
+/** IOPS per quantum summed over groups. @param {any} r */
+function aggregateIops(r) {
+  /** @type {Map<number, number>} */
+  const m = new Map();
+  for (const row of r.rows) m.set(row.t_ms, (m.get(row.t_ms) || 0) + (row.samples || 0));
+  return [...m.entries()].sort((a, b) => a[0] - b[0]).map(([t, n]) => ({ t, iops: n / (r.quantum_ms / 1000) }));
+}
+
+/** @param {HTMLElement} wrap @param {MouseEvent} ev @param {string[]} lines */
+export function showTip(wrap, ev, lines) {
+  let tip = /** @type {HTMLElement|null} */ (wrap.querySelector('.tip'));
+  if (!tip) {
+    tip = document.createElement('div');
+    tip.className = 'tip';
+    wrap.appendChild(tip);
+  }
+  tip.replaceChildren(...lines.map((l) => Object.assign(document.createElement('div'), { textContent: l })));
+  const b = wrap.getBoundingClientRect();
+  const px = ev.clientX - b.left;
+  const py = ev.clientY - b.top;
+  tip.style.display = 'block';
+  tip.style.left = `${px + 14 + 220 > b.width ? px - 234 : px + 14}px`;
+  tip.style.top = `${Math.max(0, py - 10)}px`;
+}
+
+/** @param {HTMLElement} wrap */
+export function hideTip(wrap) {
+  const tip = /** @type {HTMLElement|null} */ (wrap.querySelector('.tip'));
+  if (tip) tip.style.display = 'none';
+}

@@ -1,0 +1,202 @@
+// Pure scale helpers shared by the views: the tail-expanding percentile axis
+// (seed 001/003), latency colour scales for dense canvas cells (seed 004) and
+// the outlier clip of the heat map's y range. No DOM here, so vitest covers it.
+import * as d3 from 'd3';
+import * as chromatic from 'd3-scale-chromatic';
+
+/** Largest percentile we place on a tail axis; p = 100 (max) maps here. */
+export const TAIL_MAX_P = 99.9999;
+
+/**
+ * Tail coordinate of a percentile: -log10(1 - p/100). 50 -> 0.301,
+ * 90 -> 1, 99 -> 2, 99.9 -> 3. Equals log10 of HdrHistogram's 1/(1-p) axis.
+ * @param {number} p percentile in [0, 100]
+ * @returns {number}
+ */
+export function tailCoord(p) {
+  const q = Math.min(p, TAIL_MAX_P) / 100;
+  return 0 - Math.log10(1 - q); // 0 - x: +0 at p = 0, not -0
+}
+
+/** Inverse of tailCoord. @param {number} u @returns {number} percentile */
+export function tailInverse(u) {
+  return 100 * (1 - Math.pow(10, -u));
+}
+
+/**
+ * A d3-like linear scale over the tail coordinate: scale(p) -> pixels.
+ * @param {[number, number]} pDomain percentiles at the two ends, e.g. [50, 99.99]
+ * @param {[number, number]} range pixels
+ */
+export function tailScale(pDomain, range) {
+  const lin = d3.scaleLinear().domain(pDomain.map(tailCoord)).range(range);
+  /** @param {number} p */
+  const s = (p) => lin(tailCoord(p));
+  s.invert = (/** @type {number} */ px) => tailInverse(lin.invert(px));
+  s.domain = () => pDomain.slice();
+  s.range = () => range.slice();
+  s.ticks = () => tailTicks(pDomain[0], pDomain[1]);
+  s.copy = () => tailScale(pDomain, range);
+  return s;
+}
+
+/**
+ * Nines ticks between lo and hi: 0, 50, 90, 99, 99.9, ... (and 75 when
+ * the span is short), the percentiles people read off a latency tail.
+ * @param {number} lo @param {number} hi @returns {number[]}
+ */
+export function tailTicks(lo, hi) {
+  const out = [];
+  for (const p of [0, 50, 75]) if (p >= lo && p <= hi) out.push(p);
+  for (let n = 1; n <= 6; n++) {
+    const p = 100 * (1 - Math.pow(10, -n));
+    const r = Number(p.toFixed(n));
+    if (r >= lo - 1e-9 && r <= hi + 1e-9) out.push(r);
+  }
+  return out;
+}
+
+/**
+ * Percentile list spaced evenly on the tail axis, as strings the engine
+ * accepts ("50", "99.9", ...). Used by the surface and the spectrum.
+ * @param {number} lo @param {number} hi @param {number} n number of levels
+ * @returns {string[]}
+ */
+export function tailPercentiles(lo, hi, n) {
+  const u0 = tailCoord(lo);
+  const u1 = tailCoord(hi);
+  const seen = new Set();
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const u = u0 + ((u1 - u0) * i) / Math.max(1, n - 1);
+    const p = i === 0 ? lo : i === n - 1 ? hi : tailInverse(u);
+    const s = formatPercentile(p);
+    if (!seen.has(s)) {
+      seen.add(s);
+      out.push(s);
+    }
+  }
+  return out;
+}
+
+/**
+ * Shortest decimal that keeps the nines: 99.94999 -> "99.95", 50 -> "50".
+ * @param {number} p @returns {string}
+ */
+export function formatPercentile(p) {
+  if (p >= 100) return '100';
+  // Digits that show the distance to 100 with 3 significant figures, so
+  // levels spaced on the tail axis stay within 1% of their place.
+  const digits = Math.max(0, Math.min(9, Math.ceil(-Math.log10(100 - p)) + 2));
+  return String(Number(p.toFixed(digits)));
+}
+
+/** Palettes offered for dense cells; viridis/cividis are colour-blind safe. */
+export const PALETTES = {
+  viridis: chromatic.interpolateViridis,
+  cividis: chromatic.interpolateCividis,
+  magma: chromatic.interpolateMagma,
+  inferno: chromatic.interpolateInferno,
+  turbo: chromatic.interpolateTurbo,
+  ylorrd: chromatic.interpolateYlOrRd,
+  blues: chromatic.interpolateBlues,
+};
+
+/**
+ * 256-entry RGBA lookup table of a palette, for writing ImageData quickly.
+ * @param {string} name key of PALETTES
+ * @param {boolean} [reverse]
+ * @returns {Uint8ClampedArray} 256*4 bytes
+ */
+export function paletteLut(name, reverse = false) {
+  const f = PALETTES[name] || PALETTES.viridis;
+  const lut = new Uint8ClampedArray(256 * 4);
+  for (let i = 0; i < 256; i++) {
+    const c = d3.rgb(f(reverse ? 1 - i / 255 : i / 255));
+    lut.set([c.r, c.g, c.b, 255], i * 4);
+  }
+  return lut;
+}
+
+/**
+ * Maps cell counts to [0, 1] for the colour palette.
+ *  linear: count / max (Gregg's default shading; washes out rare cells)
+ *  log:    log1p(count) / log1p(max)
+ *  false:  rank of the count among the distinct non-zero counts (histogram
+ *          equalisation): any non-zero cell is clearly visible, at the price
+ *          that shades no longer compare counts (seed 004's false colour).
+ * Zero cells map to -1 (drawn as background).
+ * @param {'linear'|'log'|'false'} mode
+ * @param {ArrayLike<number>} counts
+ * @returns {(c: number) => number}
+ */
+export function countNormalizer(mode, counts) {
+  let max = 0;
+  for (let i = 0; i < counts.length; i++) if (counts[i] > max) max = counts[i];
+  if (max <= 0) return () => -1;
+  if (mode === 'linear') return (c) => (c > 0 ? Math.max(c / max, 1 / 255) : -1);
+  if (mode === 'log') {
+    // Floor the smallest visible count at a tenth of the least non-zero count
+    // so that fractional (overlap-weighted) counts still get a visible shade.
+    let minPos = Infinity;
+    for (let i = 0; i < counts.length; i++) if (counts[i] > 0 && counts[i] < minPos) minPos = counts[i];
+    const lo = Math.log(minPos / 10);
+    const span = Math.log(max) - lo;
+    return (c) => (c > 0 ? Math.max((Math.log(c) - lo) / span, 1 / 255) : -1);
+  }
+  const distinct = Array.from(new Set(Array.from(counts).filter((c) => c > 0))).sort((a, b) => a - b);
+  const n = distinct.length;
+  return (c) => {
+    if (!(c > 0)) return -1;
+    const i = d3.bisectLeft(distinct, c);
+    return n === 1 ? 1 : 0.05 + (0.95 * i) / (n - 1);
+  };
+}
+
+/**
+ * Latency below which all but `clip` of the samples lie, from heat-map
+ * counts: the upper y limit when "clip top 0.1% outliers" is on. Returns the
+ * upper edge of the row holding that rank, so no visible cell is cut.
+ * @param {{counts: ArrayLike<number>, rows: number, quanta: number, edges_ns: number[], above?: number}} hm
+ * @param {number} clip fraction, e.g. 0.001
+ * @returns {number} ns
+ */
+export function clipTopNs(hm, clip) {
+  const perRow = new Float64Array(hm.rows);
+  let total = hm.above || 0;
+  for (let q = 0; q < hm.quanta; q++) {
+    for (let r = 0; r < hm.rows; r++) perRow[r] += hm.counts[q * hm.rows + r];
+  }
+  for (let r = 0; r < hm.rows; r++) total += perRow[r];
+  if (total <= 0) return hm.edges_ns[hm.rows];
+  const keep = total * (1 - clip);
+  let cum = 0;
+  for (let r = 0; r < hm.rows; r++) {
+    cum += perRow[r];
+    if (cum >= keep) return hm.edges_ns[r + 1];
+  }
+  return hm.edges_ns[hm.rows];
+}
+
+/** ns per display unit. @param {string} unit */
+export function unitScale(unit) {
+  return unit === 'ns' ? 1 : unit === 'ms' ? 1e6 : 1e3;
+}
+
+/** Display symbol of a unit. @param {string} unit */
+export function unitLabel(unit) {
+  return unit === 'us' ? 'µs' : unit;
+}
+
+/**
+ * Short latency text with an adaptive unit: 1234567 ns -> "1.23 ms".
+ * @param {number} ns @returns {string}
+ */
+export function formatLatency(ns) {
+  if (!Number.isFinite(ns)) return '–';
+  const a = Math.abs(ns);
+  if (a >= 1e9) return `${+(ns / 1e9).toPrecision(3)} s`;
+  if (a >= 1e6) return `${+(ns / 1e6).toPrecision(3)} ms`;
+  if (a >= 1e3) return `${+(ns / 1e3).toPrecision(3)} µs`;
+  return `${+ns.toPrecision(3)} ns`;
+}

@@ -1,0 +1,118 @@
+// Percentile spectrum (seed 003, HdrHistogram's plot): x = percentile on a
+// 1/(1-p) log axis, y = latency, one curve per group for the selected time
+// range (the whole run when nothing is brushed). The max is a dot at the end.
+import * as d3 from 'd3';
+import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
+import { formatTime } from './time-axis.js';
+import { tailCoord, tailTicks, tailInverse, formatLatency, unitScale, unitLabel, formatPercentile } from './scales.js';
+import { showTip, hideTip } from './pctiles-view.js';
+import { spectrumCurves } from './surface-data.js';
+
+export class SpectrumView {
+  /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store}} ctx */
+  constructor(host, ctx) {
+    this.ctx = ctx;
+    this.frame = new Frame(host, { margin: { top: 34, right: 40, bottom: 48, left: 72 } });
+    /** @type {any} */
+    this.data = null;
+    /** @type {ReturnType<typeof spectrumCurves>} */
+    this.curves = [];
+  }
+
+  /** @param {any} result query over the range with spectrum percentiles @param {[number, number] | null} range */
+  setData(result, range) {
+    this.data = result;
+    this.range = range;
+    this.curves = result ? spectrumCurves(result) : [];
+    this.render();
+  }
+
+  render() {
+    const f = this.frame;
+    const s = this.ctx.store.state;
+    const r = this.data;
+    const curves = this.curves.filter((c) => c.points.length);
+    if (!r || !curves.length) return f.message(r ? 'No samples in this range' : 'Load fio histogram logs to begin');
+    const g = f.clear();
+    const c = themeColors();
+    const ps = r.percentiles.map(Number).filter((p) => p < 100);
+    const pHi = Math.max(...ps);
+    const uMax = tailCoord(pHi);
+    const x = d3.scaleLinear().domain([0, uMax]).range([0, f.innerW]);
+    const all = curves.flatMap((cv) => cv.points.map((p) => p.v).concat(cv.max == null ? [] : [cv.max]));
+    const y = latencyScale(s.yLog, [d3.min(all.filter((v) => v > 0)) || 1, d3.max(all) || 1], [f.innerH, 0]);
+    drawYGrid(g, y, f.innerW, latencyAxis(y, r.unit));
+    axisLabel(g, `latency (${unitLabel(r.unit)})`, -56, f.innerH / 2, -90);
+    const ticks = tailTicks(0, pHi);
+    g.append('g')
+      .attr('class', 'grid')
+      .selectAll('line')
+      .data(ticks)
+      .join('line')
+      .attr('x1', (d) => x(tailCoord(d)))
+      .attr('x2', (d) => x(tailCoord(d)))
+      .attr('y1', 0)
+      .attr('y2', f.innerH)
+      .attr('stroke', c.grid);
+    g.append('g')
+      .attr('class', 'axis x-axis')
+      .attr('transform', `translate(0,${f.innerH})`)
+      .call(d3.axisBottom(x).tickValues(ticks.map(tailCoord)).tickFormat((_, i) => `${ticks[i]}%`));
+    axisLabel(g, 'percentile (1/(1−p) log axis)', f.innerW / 2, f.innerH + 36);
+
+    const k = unitScale(r.unit);
+    const line = d3
+      .line()
+      .defined((/** @type {any} */ p) => !s.yLog || p.v > 0)
+      .x((/** @type {any} */ p) => x(p.u))
+      .y((/** @type {any} */ p) => y(p.v));
+    curves.forEach((cv, i) => {
+      const col = GROUP_COLORS[i % 10];
+      g.append('path').attr('class', 'spectrum-line').attr('d', line(/** @type {any} */ (cv.points))).attr('fill', 'none').attr('stroke', col).attr('stroke-width', 1.8);
+      if (cv.max != null && (!s.yLog || cv.max > 0)) {
+        g.append('circle').attr('cx', f.innerW).attr('cy', y(cv.max)).attr('r', 3.5).attr('fill', col);
+        g.append('text').attr('x', f.innerW - 6).attr('y', y(cv.max) - 6).attr('text-anchor', 'end').attr('fill', col).text(`max ${formatLatency(cv.max * k)}`);
+      }
+    });
+    // Legend + range caption.
+    const lg = g.append('g').attr('class', 'legend').attr('transform', 'translate(0,-24)');
+    let xo = 0;
+    curves.forEach((cv, i) => {
+      const it = lg.append('g').attr('transform', `translate(${xo},0)`);
+      it.append('rect').attr('y', 2).attr('width', 14).attr('height', 8).attr('fill', GROUP_COLORS[i % 10]);
+      const label = `${cv.group} (${d3.format(',.0f')(cv.samples)} I/Os)`;
+      const t = it.append('text').attr('x', 18).attr('y', 10).attr('fill', 'currentColor').text(label);
+      xo += 30 + (t.node()?.getComputedTextLength?.() || label.length * 6);
+    });
+    const rg = this.range;
+    g.append('text')
+      .attr('x', f.innerW)
+      .attr('y', -12)
+      .attr('text-anchor', 'end')
+      .attr('fill', c.muted)
+      .attr('class', 'range-caption')
+      .text(rg ? `range ${formatTime(rg[0], r.absolute_time)} … ${formatTime(rg[1], r.absolute_time)}` : 'whole run');
+
+    const hover = g.append('line').attr('y1', 0).attr('y2', f.innerH).attr('stroke', 'currentColor').attr('opacity', 0).attr('class', 'hover-layer');
+    g.append('rect')
+      .attr('class', 'hover-layer-target')
+      .attr('width', f.innerW)
+      .attr('height', f.innerH)
+      .attr('fill', 'transparent')
+      .on('mousemove', (ev) => {
+        const [px] = d3.pointer(ev);
+        const u = x.invert(px);
+        hover.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
+        const lines = [`p${formatPercentile(tailInverse(u))}  (1/(1−p) = ${d3.format(',.0f')(Math.pow(10, u))})`];
+        for (const cv of curves) {
+          const near = cv.points.reduce((a, b) => (Math.abs(b.u - u) < Math.abs(a.u - u) ? b : a));
+          lines.push(`${cv.group}: p${near.p} = ${formatLatency(near.v * k)}`);
+        }
+        showTip(f.wrap, ev, lines);
+      })
+      .on('mouseleave', () => {
+        hover.attr('opacity', 0);
+        hideTip(f.wrap);
+      });
+  }
+}

@@ -1,0 +1,92 @@
+// Pure helpers of the percentile surface and spectrum: the level x quantum
+// grid from a query result, and picking the nearest level. No DOM.
+import { groupIndex } from './pctiles-data.js';
+import { tailCoord } from './scales.js';
+
+/**
+ * Level-major grid of one group's percentile values: values[level][quantum]
+ * (null for empty quanta), with the positive value range for the colours.
+ * @param {any} r query result (rows of one or more groups)
+ * @param {number} [group] group index, default the first
+ */
+export function surfaceGrid(r, group = 0) {
+  const rows = r.rows.filter((/** @type {any} */ row) => groupIndex(r, row.group) === group);
+  let t0 = Infinity;
+  let t1 = -Infinity;
+  for (const row of rows) {
+    t0 = Math.min(t0, row.t_ms);
+    t1 = Math.max(t1, row.t_ms);
+  }
+  const quanta = rows.length ? Math.round((t1 - t0) / r.quantum_ms) + 1 : 0;
+  const values = r.percentiles.map(() => new Array(quanta).fill(null));
+  let lo = Infinity;
+  let hi = 0;
+  for (const row of rows) {
+    const q = Math.round((row.t_ms - t0) / r.quantum_ms);
+    row.p.forEach((/** @type {number|null} */ v, /** @type {number} */ l) => {
+      values[l][q] = v;
+      if (v != null && v > 0) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+    });
+  }
+  if (!(hi > 0)) {
+    lo = 1;
+    hi = 10;
+  } else if (hi / lo < 1.01) {
+    lo /= 1.1;
+    hi *= 1.1;
+  }
+  return { t0, quanta, values, lo, hi };
+}
+
+/** Index of the entry of xs nearest to v. @param {number[]} xs @param {number} v */
+export function nearestLevel(xs, v) {
+  let best = 0;
+  for (let i = 1; i < xs.length; i++) if (Math.abs(xs[i] - v) < Math.abs(xs[best] - v)) best = i;
+  return best;
+}
+
+/**
+ * Spectrum curves of a query over one time range: per group the points
+ * {p, u, v} (u the tail coordinate; p = 100 is left out: shown as the max).
+ * Rows of several quanta (when the range spans more than one) are not
+ * merged here: the engine must be asked with one quantum covering the range.
+ * @param {any} r @returns {{group: string, points: {p: number, u: number, v: number}[], max: number | null}[]}
+ */
+export function spectrumCurves(r) {
+  return r.groups.map((/** @type {string} */ name, /** @type {number} */ gi) => {
+    const row = r.rows.find((/** @type {any} */ x) => groupIndex(r, x.group) === gi && x.samples > 0);
+    const points = [];
+    let max = null;
+    if (row) {
+      r.percentiles.forEach((/** @type {string} */ ps, /** @type {number} */ i) => {
+        const p = Number(ps);
+        const v = row.p[i];
+        if (v == null) return;
+        if (p >= 100) max = v;
+        else points.push({ p, u: tailCoord(p), v });
+      });
+    }
+    return { group: name, points, max, samples: row ? row.samples : 0 };
+  });
+}
+
+/**
+ * CSV of a shown percentile grid/spectrum: percentile,group,value.
+ * @param {ReturnType<typeof spectrumCurves>} curves @param {string} unit
+ */
+export function spectrumCsv(curves, unit) {
+  const lines = [`percentile,group,latency_${unit}`];
+  for (const c of curves) {
+    for (const p of c.points) lines.push(`${p.p},${csvField(c.group)},${Number(p.v.toPrecision(10))}`);
+    if (c.max != null) lines.push(`100,${csvField(c.group)},${Number(c.max.toPrecision(10))}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** @param {string} s */
+export function csvField(s) {
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}

@@ -1,0 +1,167 @@
+// Percentile surface (seed 001): x time, y percentile on a tail-expanding
+// axis (-log10(1-p): 50, 90, 99, 99.9, 99.99 equally spaced), colour =
+// latency. The levels come from the engine evenly spaced on that axis, so
+// the surface is a quanta x levels image stretched onto the plot. A slider
+// picks one percentile: a line on the surface and its curve underneath.
+import * as d3 from 'd3';
+import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
+import { timeScale, timeAxis, formatTime } from './time-axis.js';
+import { paletteLut, tailCoord, tailTicks, formatLatency, unitScale, unitLabel } from './scales.js';
+import { showTip, hideTip } from './pctiles-view.js';
+import { surfaceGrid, nearestLevel } from './surface-data.js';
+
+const LINE_H = 110;
+const GAP = 30;
+
+export class SurfaceView {
+  /**
+   * @param {HTMLElement} host
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, onRange: (r: [number, number] | null) => void}} ctx
+   */
+  constructor(host, ctx) {
+    this.ctx = ctx;
+    this.frame = new Frame(host, { canvas: true, margin: { top: 14, right: 110, bottom: 34, left: 72 } });
+    /** @type {any} */
+    this.data = null;
+    this.grid = null;
+  }
+
+  /** @param {any} result engine.query() with tail-spaced percentiles */
+  setData(result) {
+    this.data = result;
+    this.grid = result && result.rows.length ? surfaceGrid(result) : null;
+    this.render();
+  }
+
+  render() {
+    const f = this.frame;
+    const s = this.ctx.store.state;
+    const r = this.data;
+    const grid = this.grid;
+    if (!r || !grid) return f.message(r ? 'No data for this selection' : 'Load fio histogram logs to begin');
+    // The surface uses the top part of the canvas area; the line chart below.
+    const surfH = f.innerH - LINE_H - GAP;
+    const g = f.clear();
+    const c = themeColors();
+    const dom = s.range || this.ctx.extent() || [grid.t0, grid.t0 + grid.quanta * r.quantum_ms];
+    const x = timeScale(r.absolute_time, dom, [0, f.innerW]);
+    const ps = r.percentiles.map(Number);
+    const u = ps.map(tailCoord);
+    const du = u.length > 1 ? (u[u.length - 1] - u[0]) / (u.length - 1) : 1;
+    const yU = d3.scaleLinear().domain([u[0] - du / 2, u[u.length - 1] + du / 2]).range([surfH, 0]);
+
+    this.paint(grid, r, dom, surfH, s.palette);
+
+    const ticks = tailTicks(ps[0], ps[ps.length - 1]);
+    g.append('g')
+      .attr('class', 'axis y-axis')
+      .call(d3.axisLeft(yU).tickValues(ticks.map(tailCoord)).tickFormat((_, i) => `p${ticks[i]}`));
+    axisLabel(g, 'percentile', -58, surfH / 2, -90);
+
+    // Colour legend: latency, log scale.
+    const lg = g.append('g').attr('class', 'legend').attr('transform', `translate(${f.innerW + 14},0)`);
+    const lut = paletteLut(s.palette);
+    const lh = Math.min(surfH, 220);
+    for (let i = 0; i < 64; i++) {
+      const li = Math.round((i / 63) * 255) * 4;
+      lg.append('rect').attr('y', lh - ((i + 1) * lh) / 64).attr('width', 12).attr('height', lh / 64 + 0.5).attr('fill', `rgb(${lut[li]},${lut[li + 1]},${lut[li + 2]})`);
+    }
+    const k = unitScale(r.unit);
+    const cl = d3.scaleLog().domain([grid.lo, grid.hi]).range([lh, 0]);
+    lg.append('g').attr('transform', 'translate(12,0)').call(d3.axisRight(cl).ticks(4).tickFormat((t) => formatLatency(Number(t) * k)));
+    lg.append('text').attr('y', lh + 16).attr('fill', c.muted).text('latency');
+
+    // The slider's percentile: a line on the surface and its curve below.
+    const lvl = nearestLevel(ps, s.surfaceP);
+    const py = yU(u[lvl]);
+    g.append('line').attr('class', 'pick-line').attr('x1', 0).attr('x2', f.innerW).attr('y1', py).attr('y2', py).attr('stroke', '#fff').attr('stroke-width', 1.5).attr('stroke-dasharray', '6,3');
+    g.append('text').attr('x', 4).attr('y', py - 4).attr('fill', '#fff').attr('stroke', '#000').attr('stroke-width', 2.5).attr('paint-order', 'stroke').text(`p${r.percentiles[lvl]}`);
+
+    const lgY = surfH + GAP;
+    const lgG = g.append('g').attr('class', 'pick-chart').attr('transform', `translate(0,${lgY})`);
+    const pts = grid.values[lvl].map((v, q) => ({ t: grid.t0 + q * r.quantum_ms, v }));
+    const vis = pts.filter((p) => p.v != null && p.t + r.quantum_ms > dom[0] && p.t < dom[1]);
+    const y = latencyScale(s.yLog, [d3.min(vis, (p) => p.v) || 1, d3.max(vis, (p) => p.v) || 1], [LINE_H, 0]);
+    drawYGrid(lgG, y, f.innerW, latencyAxis(y, r.unit).ticks(4));
+    axisLabel(lgG, `p${r.percentiles[lvl]} (${unitLabel(r.unit)})`, -58, LINE_H / 2, -90);
+    const clipId = `clip-s-${Math.random().toString(36).slice(2)}`;
+    f.svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', f.innerW).attr('height', LINE_H);
+    lgG.append('path')
+      .attr('clip-path', `url(#${clipId})`)
+      .attr('d', d3.line().defined((/** @type {any} */ p) => p.v != null && (!s.yLog || p.v > 0)).x((/** @type {any} */ p) => x(p.t + r.quantum_ms / 2)).y((/** @type {any} */ p) => y(p.v))(/** @type {any} */ (pts)))
+      .attr('fill', 'none')
+      .attr('stroke', c.warn)
+      .attr('stroke-width', 1.6);
+    g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
+
+    // Brush + hover on the surface.
+    const brush = d3
+      .brushX()
+      .extent([
+        [0, 0],
+        [f.innerW, surfH],
+      ])
+      .on('end', (ev) => {
+        if (!ev.selection) return;
+        const [a, b] = ev.selection.map(x.invert);
+        g.select('.brush').call(brush.move, null);
+        if (b - a >= r.quantum_ms / 4) this.ctx.onRange([a, b]);
+      });
+    const bg = g.append('g').attr('class', 'brush').call(brush);
+    bg.on('dblclick', () => this.ctx.onRange(null));
+    bg.on('mousemove', (ev) => {
+      const [px, pyy] = d3.pointer(ev);
+      const q = Math.floor((x.invert(px) - grid.t0) / r.quantum_ms);
+      const li = nearestLevel(u, yU.invert(pyy));
+      const v = q >= 0 && q < grid.quanta ? grid.values[li][q] : null;
+      if (v == null) return hideTip(f.wrap);
+      showTip(f.wrap, ev, [
+        `${formatTime(grid.t0 + q * r.quantum_ms, r.absolute_time)} … +${r.quantum_ms} ms`,
+        `p${r.percentiles[li]} = ${formatLatency(v * k)}`,
+      ]);
+    });
+    bg.on('mouseleave', () => hideTip(f.wrap));
+  }
+
+  /** @param {any} grid @param {any} r @param {[number, number]} dom @param {number} surfH @param {string} palette */
+  paint(grid, r, dom, surfH, palette) {
+    const f = this.frame;
+    const canvas = /** @type {HTMLCanvasElement} */ (f.canvas);
+    const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    const L = grid.values.length;
+    const off = document.createElement('canvas');
+    off.width = grid.quanta;
+    off.height = L;
+    const octx = /** @type {CanvasRenderingContext2D} */ (off.getContext('2d'));
+    const img = octx.createImageData(grid.quanta, L);
+    const lut = paletteLut(palette);
+    const llo = Math.log(grid.lo);
+    const span = Math.log(grid.hi) - llo || 1;
+    for (let l = 0; l < L; l++) {
+      const row = grid.values[l];
+      for (let q = 0; q < grid.quanta; q++) {
+        const v = row[q];
+        if (v == null || !(v > 0)) continue;
+        const li = Math.max(0, Math.min(255, Math.round(((Math.log(v) - llo) / span) * 255))) * 4;
+        const o = ((L - 1 - l) * grid.quanta + q) * 4;
+        img.data[o] = lut[li];
+        img.data[o + 1] = lut[li + 1];
+        img.data[o + 2] = lut[li + 2];
+        img.data[o + 3] = 255;
+      }
+    }
+    octx.putImageData(img, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    const dpr = canvas.height / f.innerH;
+    const sx = (dom[0] - grid.t0) / r.quantum_ms;
+    const sw = (dom[1] - dom[0]) / r.quantum_ms;
+    const cx0 = Math.max(0, sx);
+    const cx1 = Math.min(grid.quanta, sx + sw);
+    if (cx1 > cx0) {
+      const dx0 = ((cx0 - sx) / sw) * canvas.width;
+      const dw = ((cx1 - cx0) / sw) * canvas.width;
+      ctx.drawImage(off, cx0, 0, cx1 - cx0, L, dx0, 0, dw, surfH * dpr);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import { describe, it, expect } from 'vitest';
+import { seriesOf, slaViolations, fewFlagged, timeExtent, groupIndex } from '../../src/views/pctiles-data.js';
+import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
+import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
+
+// Shaped like engine.query() / report.h pctiles_json.
+const result = {
+  quantum_ms: 1000,
+  absolute_time: false,
+  unit: 'us',
+  percentiles: ['50', '99', '100'],
+  groups: ['host=a', 'host=b'],
+  rows: [
+    { t_ms: 0, group: 'host=a', samples: 400, min: 1, mean: 5, max: 90, p: [4, 50, 90], err: [1, 8, 16], flags: '' },
+    { t_ms: 0, group: 'host=b', samples: 40, min: 2, mean: 6, max: 70, p: [5, 60, 70], err: [1, 8, 16], flags: 'few:p99' },
+    { t_ms: 1000, group: 'host=a', samples: 0, min: null, mean: null, max: null, p: [null, null, null], err: [null, null, null], flags: 'empty' },
+    { t_ms: 1000, group: 'host=b', samples: 410, min: 2, mean: 7, max: 300, p: [6, 250, 300], err: [1, 32, 64], flags: 'few:p99.9|p99.99;sat' },
+  ],
+};
+
+describe('percentiles view data', () => {
+  it('one series per group and percentile, plus means', () => {
+    const s = seriesOf(result, true);
+    expect(s.map((x) => x.label)).toEqual(['host=a p50', 'host=a p99', 'host=a max', 'host=a mean', 'host=b p50', 'host=b p99', 'host=b max', 'host=b mean']);
+    expect(s[1].points).toEqual([
+      { t: 0, v: 50, e: 8 },
+      { t: 1000, v: null, e: 0 },
+    ]);
+    expect(seriesOf(result, false).length).toBe(6);
+  });
+  it('group index by label or number', () => {
+    expect(groupIndex(result, 'host=b')).toBe(1);
+    expect(groupIndex(result, 1)).toBe(1);
+  });
+  it('SLA: quanta with any value above the lowest threshold', () => {
+    const v = slaViolations(result, [200, 80]);
+    expect(v.map((x) => x.t)).toEqual([0, 1000]);
+    expect(v[0].points.map((p) => p.v)).toEqual([90]);
+    expect(v[1].points.map((p) => p.v)).toEqual([250, 300]);
+    expect(slaViolations(result, [])).toEqual([]);
+    expect(slaViolations(result, [1000])).toEqual([]);
+  });
+  it('few-sample flags, merged per quantum', () => {
+    expect(fewFlagged(result)).toEqual([
+      { t: 0, which: 'p99' },
+      { t: 1000, which: 'p99.9, p99.99' },
+    ]);
+  });
+  it('time extent covers the last quantum', () => {
+    expect(timeExtent(result)).toEqual([0, 2000]);
+    expect(timeExtent({ rows: [] })).toBe(null);
+  });
+});
+
+const hm = {
+  t0_ms: 1000,
+  quantum_ms: 500,
+  quanta: 2,
+  rows: 3,
+  edges_ns: [1000, 10000, 100000, 1000000],
+  below: 0,
+  above: 0,
+  counts: new Float64Array([30, 10, 0, 0, 5, 15]),
+};
+
+describe('heat map data', () => {
+  it('cell under a point: ranges, count, share of column, IOPS', () => {
+    const c = cellAt(hm, 1200, 20000);
+    expect(c).toMatchObject({ q: 0, r: 1, t0: 1000, t1: 1500, lo: 10000, hi: 100000, count: 10 });
+    expect(c?.share).toBeCloseTo(0.25, 12);
+    expect(c?.iops).toBeCloseTo(20, 12);
+    expect(cellAt(hm, 999, 20000)).toBe(null);
+    expect(cellAt(hm, 1200, 5e6)).toBe(null);
+    expect(cellAt(hm, 1700, 500000)?.count).toBe(15);
+  });
+  it('CSV lists the non-empty cells of the range in the chosen unit', () => {
+    expect(heatmapCsv(hm, 'us')).toBe('time_ms,lat_lo_us,lat_hi_us,count\n1000,1,10,30\n1000,10,100,10\n1500,10,100,5\n1500,100,1000,15\n');
+    expect(heatmapCsv(hm, 'ns', [1500, 2000]).split('\n').length).toBe(4);
+  });
+});
+
+describe('surface and spectrum data', () => {
+  it('grid: level-major values of one group with gaps', () => {
+    const g = surfaceGrid(result, 1);
+    expect(g.quanta).toBe(2);
+    expect(g.values).toEqual([
+      [5, 6],
+      [60, 250],
+      [70, 300],
+    ]);
+    expect([g.lo, g.hi]).toEqual([5, 300]);
+    const a = surfaceGrid(result, 0);
+    expect(a.values[0]).toEqual([4, null]);
+  });
+  it('nearest level', () => {
+    expect(nearestLevel([50, 90, 99, 99.9], 98)).toBe(2);
+    expect(nearestLevel([50, 90, 99, 99.9], 10)).toBe(0);
+  });
+  it('spectrum curves: tail coordinate per percentile, max apart', () => {
+    const r = { ...result, rows: result.rows.filter((x) => x.t_ms === 0) };
+    const c = spectrumCurves(r);
+    expect(c[0].points.map((p) => p.p)).toEqual([50, 99]);
+    expect(c[0].points[1].u).toBeCloseTo(2, 12);
+    expect(c[0].max).toBe(90);
+    expect(spectrumCsv(c, 'us')).toBe('percentile,group,latency_us\n50,host=a,4\n99,host=a,50\n100,host=a,90\n50,host=b,5\n99,host=b,60\n100,host=b,70\n');
+  });
+});

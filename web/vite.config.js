@@ -1,0 +1,23 @@
+// Vite builds the static page from web/ (root). `base: './'` keeps every URL
+// relative, so dist/ works from any path or a file server. The WASM glue and
+// the demo logs are plain files in public/ (wasm/, demo/), copied as is.
+import { defineConfig } from 'vite';
+
+export default defineConfig({
+  root: new URL('.', import.meta.url).pathname,
+  base: './',
+  publicDir: 'public',
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1200,
+  },
+  worker: { format: 'es' },
+  server: { host: '127.0.0.1', port: 5173, strictPort: false },
+  preview: { host: '127.0.0.1', port: 4173 },
+  test: {
+    include: ['test/unit/**/*.test.js'],
+    environment: 'node',
+  },
+});
