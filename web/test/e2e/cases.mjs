@@ -1,0 +1,295 @@
+// The end-to-end cases. Each gets a fresh page; `run` throws on failure.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cliPctiles, fixtureFiles, loadThroughInput, waitDone, download, canvasStats, malformedFile, largeLogs } from './helpers.mjs';
+import { SHOTS, WEB } from './paths.mjs';
+
+/** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
+
+const S1 = () => fixtureFiles('fio-s1', /^s1_clat_hist\./);
+
+/**
+ * Records every request the page makes that is not to its own origin.
+ * @param {import('playwright-core').Page} page @param {string} url
+ */
+function trackForeignRequests(page, url) {
+  const origin = new URL(url).origin;
+  /** @type {string[]} */
+  const foreign = [];
+  page.on('request', (r) => {
+    const u = r.url();
+    if (u.startsWith('data:') || u.startsWith('blob:')) return;
+    if (new URL(u).origin !== origin) foreign.push(u);
+  });
+  return foreign;
+}
+
+/** @param {Ctx} c */
+function noPageErrors(c) {
+  assert.deepEqual(c.errors, [], 'the page logged errors');
+}
+
+/** @type {{name: string, run: (c: Ctx) => Promise<void>}[]} */
+export const CASES = [
+  {
+    name: 'csv export equals the CLI (client/server logs, defaults), no foreign requests',
+    async run(c) {
+      const foreign = trackForeignRequests(c.page, c.url);
+      const files = S1();
+      assert.equal(await loadThroughInput(c.page, c.url, files), 'ready');
+      const { name, bytes } = await download(c.page, '[data-testid=export-csv]');
+      assert.match(name, /\.csv$/);
+      const expected = cliPctiles([], files);
+      assert.ok(expected.startsWith('time_ms,group,samples,min,mean,p50,p90,p99,p99.9,p100,max,flags\n') || expected.startsWith('time_ms,group,samples,'), 'CLI header');
+      assert.equal(bytes.toString('utf8'), expected);
+      // The file table shows what was detected.
+      const rows = await c.page.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => tr.textContent));
+      assert.equal(rows.length, 4);
+      assert.ok(rows.every((r) => /fio/.test(r || '') && /yes/.test(r || '')), `every file detected and repaired: ${rows.join(' | ')}`);
+      const hosts = await c.page.$$eval('[data-testid=host-table] tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.host));
+      assert.deepEqual(hosts, ['127.0.0.1', '127.0.0.2']);
+      assert.deepEqual(foreign, [], 'requests outside the page origin');
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'csv export equals the CLI after changing quantum, grouping, unit and percentiles in the UI',
+    async run(c) {
+      const files = S1();
+      assert.equal(await loadThroughInput(c.page, c.url, files), 'ready');
+      await c.page.selectOption('[data-testid=quantum]', '5000');
+      await c.page.selectOption('[data-testid=group-by]', 'host');
+      await c.page.selectOption('[data-testid=unit]', 'ms');
+      await c.page.fill('[data-testid=extra-percentiles]', '99.99');
+      await c.page.press('[data-testid=extra-percentiles]', 'Enter');
+      await c.page.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.percentiles.includes('99.99'));
+      const { bytes } = await download(c.page, '[data-testid=export-csv]');
+      const expected = cliPctiles(['--quantum', '5000', '--group-by', 'host', '--unit', 'ms', '--percentiles', '50,90,99,99.9,99.99,100'], files);
+      assert.equal(bytes.toString('utf8'), expected);
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'gzip-compressed local logs: csv equals the CLI on the same .gz files',
+    async run(c) {
+      const files = fixtureFiles('gz', /\.gz$/);
+      assert.equal(await loadThroughInput(c.page, c.url, files), 'ready');
+      const { bytes } = await download(c.page, '[data-testid=export-csv]');
+      assert.equal(bytes.toString('utf8'), cliPctiles([], files));
+      const repaired = await c.page.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => tr.children[7].textContent));
+      assert.deepEqual(repaired, ['no', 'no'], 'local logs are never repaired');
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'a malformed file gets a visible, specific error while the others load',
+    async run(c) {
+      const good = fixtureFiles('local', /_clat_hist\./);
+      const bad = malformedFile();
+      assert.equal(await loadThroughInput(c.page, c.url, [...good, bad]), 'ready');
+      const msg = await c.page.textContent('[data-testid=file-errors] .file-error-msg');
+      assert.ok(msg && msg.includes('broken_clat_hist.1.log'), `error names the file: ${msg}`);
+      assert.match(msg || '', /17|column|bins/i, 'error says what is wrong');
+      assert.ok(await c.page.isVisible('[data-testid=file-errors] .file-error-msg'));
+      const badRow = await c.page.textContent('[data-testid=file-table] tr[data-file$="broken_clat_hist.1.log"]');
+      assert.match(badRow || '', /error/);
+      const status = await c.page.textContent('[data-testid=status]');
+      assert.match(status || '', /2 files loaded.*1 with errors/);
+      const { bytes } = await download(c.page, '[data-testid=export-csv]');
+      assert.equal(bytes.toString('utf8'), cliPctiles([], good));
+    },
+  },
+  {
+    name: 'demo (#demo): heat map and surface drawn, the known spike where it should be',
+    async run(c) {
+      const manifest = JSON.parse(fs.readFileSync(path.join(WEB, 'public/demo/manifest.json'), 'utf8'));
+      const [s0, s1] = manifest.spike.observed_ms;
+      await c.page.goto(`${c.url}#demo`);
+      assert.equal(await waitDone(c.page), 'ready');
+      const p = c.page;
+      const extent = await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.ctx.extent());
+      const fx = (/** @type {number} */ t) => (t - extent[0]) / (extent[1] - extent[0]);
+
+      // Heat map: the cells above 10 ms are in the spike's columns.
+      await p.click('[data-testid=tab-heatmap]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm);
+      const hm = await p.evaluate(() => {
+        const v = /** @type {any} */ (window).latscope.views.heatmap;
+        const h = v.hm;
+        return { t0: h.t0_ms, q: h.quantum_ms, quanta: h.quanta, rows: h.rows, edges: h.edges_ns, counts: Array.from(h.counts) };
+      });
+      const slow = [];
+      for (let q = 0; q < hm.quanta; q++) {
+        let n = 0;
+        for (let r = 0; r < hm.rows; r++) if (hm.edges[r] >= 10e6) n += hm.counts[q * hm.rows + r];
+        if (n > 5) slow.push(hm.t0 + q * hm.q);
+      }
+      assert.ok(slow.length >= 3, `spike quanta found: ${slow}`);
+      assert.ok(slow.every((t) => t >= s0 - 2000 && t < s1 + 2000), `slow I/O only in the spike ${s0}..${s1}: ${slow}`);
+      // The same in pixels: the top part of the canvas is painted in the
+      // spike's columns and empty well before it.
+      const yTop = (() => {
+        const lo = Math.log(hm.edges[0]);
+        const hi = Math.log(hm.edges[hm.rows]);
+        return 1 - (Math.log(10e6) - lo) / (hi - lo); // canvas fraction above 10 ms
+      })();
+      const st = await canvasStats(p, 'heatmap', [
+        { x0: fx(s0), x1: fx(s1), y0: 0, y1: yTop },
+        { x0: fx(5000), x1: fx(20000), y0: 0, y1: yTop },
+      ]);
+      assert.ok(st.all > 0.05, `heat map painted: ${st.all}`);
+      assert.ok(st.regions[0] > 0.02, `spike columns painted above 10 ms: ${st.regions[0]}`);
+      assert.ok(st.regions[1] < st.regions[0] / 5, `quiet columns mostly empty above 10 ms: ${st.regions[1]}`);
+
+      // Surface: drawn; its p99 level peaks inside the spike.
+      await p.click('[data-testid=tab-surface]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.surface.grid);
+      const sf = await p.evaluate(() => {
+        const v = /** @type {any} */ (window).latscope.views.surface;
+        const ps = v.data.percentiles.map(Number);
+        let l = 0;
+        for (let i = 0; i < ps.length; i++) if (Math.abs(ps[i] - 99) < Math.abs(ps[l] - 99)) l = i;
+        return { t0: v.grid.t0, q: v.data.quantum_ms, p99: v.grid.values[l] };
+      });
+      let best = 0;
+      sf.p99.forEach((/** @type {number|null} */ v, /** @type {number} */ i) => {
+        if (v != null && v > (sf.p99[best] ?? -1)) best = i;
+      });
+      const tPeak = sf.t0 + best * sf.q;
+      assert.ok(tPeak >= s0 - 1000 && tPeak < s1 + 1000, `surface p99 peak at ${tPeak} in ${s0}..${s1}`);
+      const ss = await canvasStats(p, 'surface');
+      assert.ok(ss.all > 0.3, `surface painted: ${ss.all}`);
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'exports: PNG, SVG and CSV of every view are valid',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
+      for (const view of ['pctiles', 'heatmap', 'surface', 'spectrum']) {
+        await p.click(`[data-testid=tab-${view}]`);
+        await p.waitForTimeout(300);
+        const png = await download(p, '[data-testid=export-png]');
+        assert.equal(png.name, `latscope-${view}.png`);
+        assert.deepEqual([...png.bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10], 'PNG signature');
+        const w = png.bytes.readUInt32BE(16);
+        const h = png.bytes.readUInt32BE(20);
+        assert.ok(w >= 600 && h >= 400, `PNG size ${w}x${h}`);
+        const svg = await download(p, '[data-testid=export-svg]');
+        const text = svg.bytes.toString('utf8');
+        const parsed = await p.evaluate((t) => {
+          const d = new DOMParser().parseFromString(t, 'image/svg+xml');
+          return { err: d.querySelector('parsererror')?.textContent || '', root: d.documentElement.nodeName, images: d.querySelectorAll('image').length, paths: d.querySelectorAll('path').length };
+        }, text);
+        assert.equal(parsed.err, '', 'SVG parses');
+        assert.equal(parsed.root, 'svg');
+        assert.ok(parsed.paths > 2, 'SVG has drawn paths');
+        if (view === 'heatmap' || view === 'surface') assert.equal(parsed.images, 1, 'canvas embedded in the SVG');
+        const csv = await download(p, '[data-testid=export-view-csv]');
+        const lines = csv.bytes.toString('utf8').trim().split('\n');
+        assert.ok(lines.length > 2, `${view} CSV has rows`);
+        const header = lines[0].split(',');
+        if (view === 'heatmap') assert.deepEqual(header, ['time_ms', 'lat_lo_us', 'lat_hi_us', 'count']);
+        else assert.deepEqual(header.slice(0, 5), ['time_ms', 'group', 'samples', 'min', 'mean']);
+        for (const l of lines.slice(1)) assert.equal(l.split(',').length, header.length, `${view} CSV row width: ${l}`);
+      }
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'linked views: brushing zooms every view and the spectrum shows the range; keyboard shortcuts',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
+      const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
+      await p.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+      await p.mouse.down();
+      await p.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5, { steps: 5 });
+      await p.mouse.up();
+      const range = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.range);
+      assert.ok(range && range[1] > range[0], `range set by the brush: ${range}`);
+      await p.click('[data-testid=tab-spectrum]');
+      await p.waitForFunction(() => /range/.test(document.querySelector('#view-spectrum .range-caption')?.textContent || ''));
+      // The heat map shows the same time range.
+      await p.keyboard.press('2');
+      await p.waitForFunction(() => !document.querySelector('#view-heatmap')?.hidden);
+      const ticks = await p.$$eval('#view-heatmap .x-axis .tick text', (ts) => ts.map((t) => t.textContent));
+      assert.ok(ticks.length > 1);
+      await p.keyboard.press('0');
+      assert.equal(await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.range), null);
+      await p.keyboard.press('+');
+      const zoomed = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.range);
+      assert.ok(zoomed, 'zoom in with +');
+      await p.keyboard.press('-');
+      await p.keyboard.press('-');
+      assert.equal(await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.range), null, 'zoomed out fully');
+      await p.keyboard.press('3');
+      assert.equal(await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.view), 'surface');
+      await p.keyboard.press('?');
+      assert.ok(await p.isVisible('[data-testid=help-panel]'), 'help panel open');
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'large input: progress with bytes/s, no main-thread task over 50 ms',
+    async run(c) {
+      const files = largeLogs(4, 64);
+      const total = files.reduce((a, f) => a + fs.statSync(f).size, 0);
+      const p = c.page;
+      await p.addInitScript(() => {
+        /** @type {any} */ (window).__longtasks = [];
+        new PerformanceObserver((l) => {
+          for (const e of l.getEntries()) /** @type {any} */ (window).__longtasks.push({ start: e.startTime, duration: e.duration });
+        }).observe({ type: 'longtask', buffered: true });
+      });
+      await p.goto(c.url);
+      await p.waitForTimeout(500);
+      const t0 = await p.evaluate(() => performance.now());
+      await p.setInputFiles('[data-testid=file-input]', files);
+      /** @type {Set<string>} */
+      const seen = new Set();
+      const poll = setInterval(() => {
+        p.textContent('[data-testid=progress-text]').then((t) => t && seen.add(t), () => {});
+      }, 100);
+      const state = await waitDone(p, 180000);
+      clearInterval(poll);
+      assert.equal(state, 'ready');
+      const t1 = await p.evaluate(() => performance.now());
+      const long = await p.evaluate((t0) => /** @type {any} */ (window).__longtasks.filter((/** @type {any} */ e) => e.start >= t0), t0);
+      const withRate = [...seen].filter((t) => /MB\/s/.test(t));
+      console.log(`     ${(total / 1e6).toFixed(0)} MB in ${((t1 - t0) / 1000).toFixed(1)} s; ${seen.size} progress texts, e.g. "${withRate[Math.floor(withRate.length / 2)] || ''}"; long tasks: ${JSON.stringify(long)}`);
+      assert.ok(withRate.length >= 2, `progress shown with bytes/s: ${[...seen].join(' | ')}`);
+      assert.deepEqual(long.filter((/** @type {any} */ e) => e.duration > 50), [], 'main-thread tasks over 50 ms');
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'screenshots of every view, light and dark',
+    async run(c) {
+      const p = c.page;
+      await p.goto(`${c.url}#demo`);
+      assert.equal(await waitDone(p), 'ready');
+      for (const theme of ['light', 'dark']) {
+        const cur = await p.evaluate(() => document.documentElement.dataset.theme);
+        if (cur !== theme) await p.click('[data-testid=theme-button]');
+        for (const view of ['pctiles', 'heatmap', 'surface', 'spectrum']) {
+          await p.click(`[data-testid=tab-${view}]`);
+          await p.waitForTimeout(400);
+          await p.screenshot({ path: path.join(SHOTS, `${view}-${theme}.png`) });
+        }
+      }
+      // Zoomed heat map with the 0.1% clip and false colour, for a look too.
+      await p.click('[data-testid=tab-heatmap]');
+      await p.selectOption('[data-testid=color-mode]', 'false');
+      await p.check('[data-testid=clip-outliers]');
+      await p.waitForTimeout(400);
+      await p.screenshot({ path: path.join(SHOTS, 'heatmap-false-clipped-dark.png') });
+      await p.keyboard.press('?');
+      await p.waitForTimeout(200);
+      await p.screenshot({ path: path.join(SHOTS, 'help-dark.png') });
+      noPageErrors(c);
+    },
+  },
+];

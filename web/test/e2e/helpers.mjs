@@ -1,0 +1,145 @@
+// Helpers of the end-to-end cases: the CLI as the reference, waiting for the
+// page, downloads, canvas pixel statistics and generated inputs.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { REPO, OUT, FIXTURES } from './paths.mjs';
+
+/** The native CLI whose output the page must reproduce. */
+export function cliPath() {
+  const p = process.env.LATSCOPE_CLI || path.join(REPO, 'build/latscope');
+  if (!fs.existsSync(p)) throw new Error(`native CLI not found at ${p}: build it (cmake -S . -B build && cmake --build build) or set LATSCOPE_CLI`);
+  return p;
+}
+
+/** `latscope pctiles ARGS... FILES...` stdout. @param {string[]} args @param {string[]} files */
+export function cliPctiles(args, files) {
+  try {
+    return execFileSync(cliPath(), ['pctiles', ...args, ...files], { encoding: 'utf8', maxBuffer: 1 << 28, stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (e) {
+    // Exit 1: lines were skipped (reported on stderr); the CSV is still whole.
+    const err = /** @type {any} */ (e);
+    if (err.status === 1) return String(err.stdout);
+    throw new Error(`latscope pctiles failed (${err.status}): ${err.stderr}`);
+  }
+}
+
+/** @param {...string} parts */
+export function fixture(...parts) {
+  return path.join(FIXTURES, ...parts);
+}
+
+/** Files of a fixture set matching a pattern, sorted as a shell glob would. @param {string} set @param {RegExp} re */
+export function fixtureFiles(set, re) {
+  return fs
+    .readdirSync(fixture(set))
+    .filter((f) => re.test(f))
+    .sort()
+    .map((f) => fixture(set, f));
+}
+
+/** Waits until processing ends; returns data-state. @param {import('playwright-core').Page} page @param {number} [timeout] */
+export async function waitDone(page, timeout = 60000) {
+  await page.waitForFunction(
+    () => {
+      const s = document.querySelector('[data-testid=status]');
+      return s && (s.getAttribute('data-state') === 'ready' || s.getAttribute('data-state') === 'error');
+    },
+    null,
+    { timeout, polling: 50 },
+  );
+  return page.getAttribute('[data-testid=status]', 'data-state');
+}
+
+/** Opens the page and loads files through the file input. @param {import('playwright-core').Page} page @param {string} url @param {string[]} files */
+export async function loadThroughInput(page, url, files) {
+  await page.goto(url);
+  await page.setInputFiles('[data-testid=file-input]', files);
+  return waitDone(page);
+}
+
+/**
+ * Clicks a control and returns the download's name and bytes.
+ * @param {import('playwright-core').Page} page @param {string} selector
+ * @returns {Promise<{name: string, bytes: Buffer}>}
+ */
+export async function download(page, selector) {
+  const [d] = await Promise.all([page.waitForEvent('download', { timeout: 30000 }), page.click(selector)]);
+  const p = await d.path();
+  return { name: d.suggestedFilename(), bytes: fs.readFileSync(/** @type {string} */ (p)) };
+}
+
+/**
+ * Painted-pixel statistics of the canvas in a view panel: the share of
+ * non-transparent pixels overall, and per region (fractions of the canvas).
+ * @param {import('playwright-core').Page} page @param {string} view pctiles|heatmap|surface|spectrum
+ * @param {{x0: number, x1: number, y0: number, y1: number}[]} [regions]
+ */
+export function canvasStats(page, view, regions = []) {
+  return page.evaluate(
+    ({ view, regions }) => {
+      const c = /** @type {HTMLCanvasElement} */ (document.querySelector(`#view-${view} canvas`));
+      const ctx = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
+      const img = ctx.getImageData(0, 0, c.width, c.height).data;
+      const share = (/** @type {number} */ x0, /** @type {number} */ x1, /** @type {number} */ y0, /** @type {number} */ y1) => {
+        let n = 0;
+        let painted = 0;
+        const X0 = Math.floor(x0 * c.width);
+        const X1 = Math.ceil(x1 * c.width);
+        const Y0 = Math.floor(y0 * c.height);
+        const Y1 = Math.ceil(y1 * c.height);
+        for (let y = Y0; y < Y1; y++) {
+          for (let x = X0; x < X1; x++) {
+            n++;
+            if (img[(y * c.width + x) * 4 + 3] > 0) painted++;
+          }
+        }
+        return n ? painted / n : 0;
+      };
+      return { width: c.width, height: c.height, all: share(0, 1, 0, 1), regions: regions.map((r) => share(r.x0, r.x1, r.y0, r.y1)) };
+    },
+    { view, regions },
+  );
+}
+
+/** A file with a structural error the engine must name. */
+export function malformedFile() {
+  fs.mkdirSync(OUT, { recursive: true });
+  const p = path.join(OUT, 'broken_clat_hist.1.log');
+  // 17 bin columns: not any fio layout (1856 >> c or 1216 >> c).
+  const bins = Array.from({ length: 17 }, (_, i) => String(i % 3)).join(', ');
+  fs.writeFileSync(p, `1000, 0, 4096, ${bins}\n2000, 0, 4096, ${bins}\n`);
+  return p;
+}
+
+/**
+ * Large fio histogram logs made from a real log's lines, repeated with
+ * increasing timestamps (cached in out/). Local mode: never repaired.
+ * @param {number} files @param {number} mbEach
+ */
+export function largeLogs(files, mbEach) {
+  const src = fs.readFileSync(fixture('local', 'local_clat_hist.1.log'), 'utf8').trim().split('\n');
+  const body = src.map((l) => l.slice(l.indexOf(','))); // ", ddir, bs, bins..."
+  const out = [];
+  for (let f = 1; f <= files; f++) {
+    const p = path.join(OUT, `large_clat_hist.${f}.log`);
+    out.push(p);
+    if (fs.existsSync(p) && fs.statSync(p).size >= mbEach * 1e6) continue;
+    const fd = fs.openSync(p, 'w');
+    let bytes = 0;
+    let k = 0;
+    while (bytes < mbEach * 1e6) {
+      const chunk = [];
+      for (let i = 0; i < 500; i++, k++) {
+        // Two lines (read, write) per 1000 ms window, as fio writes them.
+        const t = 1000 * (Math.floor(k / 2) + 1) + (k % 2);
+        chunk.push(`${t}${body[k % body.length].replace(/^, \d/, `, ${k % 2}`)}`);
+      }
+      const s = chunk.join('\n') + '\n';
+      fs.writeSync(fd, s);
+      bytes += s.length;
+    }
+    fs.closeSync(fd);
+  }
+  return out;
+}
