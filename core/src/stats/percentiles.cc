@@ -47,6 +47,11 @@ void round_to_64(u128 v, u128 rem, u128 den, int exp, uint64_t* mant, int* out_e
   *out_exp = e;
 }
 
+// Fewer than one sample above the percentile: it cannot be told from the
+// max. The tolerance keeps 1000 samples enough for p99.9 despite 99.9 not
+// being exact in binary.
+bool few_samples(double n, double p) { return p > 0 && p < 100 && n * (100 - p) < 100 * (1 - 1e-9); }
+
 }  // namespace
 
 // fio stat.c: `while (sum >= ((long double) plist[j].u.f / 100.0 * nr))`.
@@ -145,7 +150,7 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
         const bool sat = layout.last_saturates && i + 1 == k;
         v.err_ns = layout.hi[i] - layout.lo[i];
         v.saturated = sat;
-        v.few_samples = p > 0 && p < 100 && n * (1 - p / 100.0) < 1;
+        v.few_samples = few_samples(n, p);
         if (method == Method::kFio) {
           v.value_ns = layout.rep[i];
         } else if (sat) {
@@ -166,7 +171,7 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
       v.err_ns = layout.hi[i] - layout.lo[i];
       v.saturated = sat;
       const double p = ps[order_buf[j]];
-      v.few_samples = p > 0 && p < 100 && n * (1 - p / 100.0) < 1;
+      v.few_samples = few_samples(n, p);
       v.value_ns = method == Method::kFio ? layout.rep[i] : (sat ? layout.lo[i] : layout.hi[i]);
     }
   }

@@ -1,0 +1,158 @@
+// Alignment onto quanta with overlap weighting, merging and grouping.
+#include <gtest/gtest.h>
+
+#include "latscope/engine.h"
+#include "test_util.h"
+
+namespace latscope {
+namespace {
+
+using testing::feed;
+using testing::hist_line;
+
+double samples_at(const QueryResult& r, double t, const std::string& group = "all") {
+  for (const Row& row : r.rows)
+    if (row.t_ms == t && r.groups[row.group] == group) return (row.flags & kFlagEmpty) ? 0 : row.stats.samples;
+  return -1;
+}
+
+TEST(Align, WindowInsideOneQuantum) {
+  Engine e;
+  // (1000, 1600] then (1600, 1900]: both inside [1000, 2000)
+  feed(&e, "a_clat_hist.1.log",
+       hist_line(1000, 0, {{150, 100}}) + hist_line(1600, 0, {{150, 60}}) + hist_line(1900, 0, {{150, 30}}));
+  QueryResult r;
+  ASSERT_TRUE(e.query({}, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 0), 100);
+  EXPECT_DOUBLE_EQ(samples_at(r, 1000), 90);
+}
+
+TEST(Align, WindowSpanningTwoQuanta) {
+  Engine e;
+  // (1000, 2500]: 2/3 in [1000,2000), 1/3 in [2000,3000)
+  feed(&e, "a_clat_hist.1.log", hist_line(1000, 0, {{150, 10}}) + hist_line(2500, 0, {{150, 300}}));
+  QueryResult r;
+  ASSERT_TRUE(e.query({}, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 1000), 200);
+  EXPECT_DOUBLE_EQ(samples_at(r, 2000), 100);
+  EXPECT_TRUE(r.rows.back().flags & kFlagPartial);  // data ends at 2500
+}
+
+TEST(Align, WindowSpanningThreeQuanta) {
+  Engine e;
+  // (500, 3000] = 2500 ms: 500 / 1000 / 1000 ms in quanta 0, 1, 2
+  feed(&e, "a_clat_hist.1.log", hist_line(500, 0, {{150, 5}}) + hist_line(3000, 0, {{150, 250}}));
+  QueryResult r;
+  ASSERT_TRUE(e.query({}, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 0), 5 + 50);
+  EXPECT_DOUBLE_EQ(samples_at(r, 1000), 100);
+  EXPECT_DOUBLE_EQ(samples_at(r, 2000), 100);
+}
+
+TEST(Align, AnyPositiveQuantum) {
+  Engine e;
+  feed(&e, "a_clat_hist.1.log", hist_line(1000, 0, {{150, 100}}) + hist_line(2000, 0, {{150, 100}}));
+  QueryOptions o;
+  o.quantum_ms = 250;
+  QueryResult r;
+  ASSERT_TRUE(e.query(o, &r).ok());
+  ASSERT_EQ(r.rows.size(), 8u);
+  for (const Row& row : r.rows) EXPECT_DOUBLE_EQ(row.stats.samples, 25);
+  o.quantum_ms = 0;
+  EXPECT_FALSE(e.query(o, &r).ok());
+}
+
+TEST(Align, MergeAddsHistogramsAndGroupsSplitThem) {
+  Engine e;
+  feed(&e, "m_clat_hist.1.log.hostA", hist_line(1000, 0, {{150, 10}}) + hist_line(1000, 1, {{300, 5}}));
+  feed(&e, "m_clat_hist.2.log.hostA", hist_line(1000, 0, {{160, 20}}));
+  feed(&e, "m_clat_hist.1.log.hostB", hist_line(1000, 0, {{170, 40}}));
+  QueryOptions o;
+  QueryResult r;
+  ASSERT_TRUE(e.query(o, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 0), 75);
+  o.group_by = kGroupHost;
+  ASSERT_TRUE(e.query(o, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 0, "host=hostA"), 35);
+  EXPECT_DOUBLE_EQ(samples_at(r, 0, "host=hostB"), 40);
+  o.group_by = kGroupJob | kGroupDir;
+  ASSERT_TRUE(e.query(o, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 0, "job=1;dir=read"), 50);
+  EXPECT_DOUBLE_EQ(samples_at(r, 0, "job=1;dir=write"), 5);
+  EXPECT_DOUBLE_EQ(samples_at(r, 0, "job=2;dir=read"), 20);
+  o.group_by = kGroupAll;
+  o.sel.dirs = kDirWrite;
+  ASSERT_TRUE(e.query(o, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 0), 5);
+  o.sel.dirs = kDirAll;
+  o.sel.exclude_hosts = {"hostB"};
+  ASSERT_TRUE(e.query(o, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 0), 35);
+}
+
+// Merging then taking percentiles equals recording everything in one file.
+TEST(Align, MergeEqualsRecordingTogether) {
+  Engine split, together;
+  feed(&split, "a_clat_hist.1.log", hist_line(1000, 0, {{150, 10}, {400, 3}}));
+  feed(&split, "b_clat_hist.1.log", hist_line(1000, 0, {{150, 5}, {900, 1}}));
+  feed(&together, "c_clat_hist.1.log", hist_line(1000, 0, {{150, 15}, {400, 3}, {900, 1}}));
+  QueryResult a, b;
+  ASSERT_TRUE(split.query({}, &a).ok());
+  ASSERT_TRUE(together.query({}, &b).ok());
+  ASSERT_EQ(a.rows.size(), b.rows.size());
+  for (size_t i = 0; i < a.rows.size(); ++i)
+    for (size_t j = 0; j < a.rows[i].p.size(); ++j) EXPECT_EQ(a.rows[i].p[j].value_ns, b.rows[i].p[j].value_ns);
+}
+
+TEST(Align, HostOffsetShiftsItsWindows) {
+  Engine e;
+  feed(&e, "o_clat_hist.1.log.late", hist_line(1000, 0, {{150, 100}}));
+  QueryOptions o;
+  o.sel.offsets_ms["late"] = 1000;
+  QueryResult r;
+  ASSERT_TRUE(e.query(o, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 0), 0);
+  EXPECT_DOUBLE_EQ(samples_at(r, 1000), 100);
+  o.sel.offsets_ms.clear();
+  o.sel.offsets_ms["o_clat_hist.1.log.late"] = 500;  // by file name
+  ASSERT_TRUE(e.query(o, &r).ok());
+  EXPECT_DOUBLE_EQ(samples_at(r, 0), 50);
+  EXPECT_DOUBLE_EQ(samples_at(r, 1000), 50);
+}
+
+TEST(Align, HeatmapConservesCounts) {
+  Engine e;
+  feed(&e, "h_clat_hist.1.log",
+       hist_line(1000, 0, {{600, 10}, {900, 3}}) + hist_line(2000, 0, {{700, 7}, {1200, 1}}));
+  HeatmapOptions o;
+  o.rows = 20;
+  HeatmapResult h;
+  ASSERT_TRUE(e.heatmap(o, &h).ok());
+  ASSERT_EQ(h.quanta, 2u);
+  ASSERT_EQ(h.edges_ns.size(), 21u);
+  double total = h.below + h.above;
+  for (double c : h.counts) total += c;
+  EXPECT_NEAR(total, 21, 1e-9);
+  EXPECT_NEAR(h.below + h.above, 0, 1e-9);  // default bounds hold all data
+  double q0 = 0;
+  for (uint32_t r = 0; r < h.rows; ++r) q0 += h.counts[r];
+  EXPECT_NEAR(q0, 13, 1e-9);
+}
+
+TEST(Align, RangeSelectionLimitsQuanta) {
+  Engine e;
+  std::string t;
+  for (int k = 1; k <= 10; ++k) t += hist_line(k * 1000, 0, {{150, 10}});
+  feed(&e, "r_clat_hist.1.log", t);
+  QueryOptions o;
+  o.sel.from_ms = 3000;
+  o.sel.to_ms = 5500;
+  QueryResult r;
+  ASSERT_TRUE(e.query(o, &r).ok());
+  ASSERT_EQ(r.rows.size(), 3u);
+  EXPECT_EQ(r.rows.front().t_ms, 3000);
+  EXPECT_EQ(r.rows.back().t_ms, 5000);
+}
+
+}  // namespace
+}  // namespace latscope

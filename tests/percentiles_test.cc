@@ -1,0 +1,147 @@
+#include "latscope/percentiles.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <vector>
+
+namespace latscope {
+namespace {
+
+std::vector<double> dense(const BinLayout& l, const std::vector<std::pair<size_t, double>>& bins) {
+  std::vector<double> c(l.size(), 0);
+  for (auto& b : bins) c[b.first] += b.second;
+  return c;
+}
+
+TEST(Percentiles, InterpolatesInsideTheBin) {
+  LayoutPtr l = fio_layout(3, 0);
+  // 100 samples in bin 128 ([128, 130)) and 100 in bin 192 ([256, 260)).
+  auto c = dense(*l, {{128, 100}, {192, 100}});
+  const double ps[] = {0, 25, 50, 75, 100};
+  PercentileValue v[5];
+  ASSERT_TRUE(compute_percentiles(*l, c.data(), ps, 5, Method::kInterp, v));
+  EXPECT_DOUBLE_EQ(v[0].value_ns, 128);  // min edge
+  EXPECT_DOUBLE_EQ(v[1].value_ns, 129);  // halfway through bin 128
+  EXPECT_DOUBLE_EQ(v[2].value_ns, 130);  // top of bin 128
+  EXPECT_DOUBLE_EQ(v[3].value_ns, 258);
+  EXPECT_DOUBLE_EQ(v[4].value_ns, 260);  // max edge
+  EXPECT_DOUBLE_EQ(v[1].err_ns, 2);
+  EXPECT_DOUBLE_EQ(v[3].err_ns, 4);
+}
+
+TEST(Percentiles, FioMethodReturnsTheBinValue) {
+  LayoutPtr l = fio_layout(3, 0);
+  auto c = dense(*l, {{128, 100}, {192, 100}});
+  const double ps[] = {50, 50.5};
+  PercentileValue v[2];
+  ASSERT_TRUE(compute_percentiles(*l, c.data(), ps, 2, Method::kFio, v));
+  EXPECT_EQ(v[0].value_ns, 129);  // cumulative 100 >= 100
+  EXPECT_EQ(v[1].value_ns, 258);
+}
+
+TEST(Percentiles, UnsortedRequestsAnswerInPlace) {
+  LayoutPtr l = fio_layout(3, 0);
+  auto c = dense(*l, {{10, 1}, {20, 1}, {30, 1}, {40, 1}});
+  const double ps[] = {100, 0, 50};
+  PercentileValue v[3];
+  ASSERT_TRUE(compute_percentiles(*l, c.data(), ps, 3, Method::kInterp, v));
+  EXPECT_EQ(v[0].value_ns, 41);
+  EXPECT_EQ(v[1].value_ns, 10);
+  EXPECT_EQ(v[2].value_ns, 21);
+}
+
+TEST(Percentiles, FlagsTooFewSamplesAndSaturation) {
+  LayoutPtr l = fio_layout(3, 0);
+  auto c = dense(*l, {{500, 999}, {1855, 1}});
+  const double ps[] = {99, 99.9, 99.99, 100};
+  PercentileValue v[4];
+  ASSERT_TRUE(compute_percentiles(*l, c.data(), ps, 4, Method::kInterp, v));
+  EXPECT_FALSE(v[0].few_samples);
+  EXPECT_FALSE(v[1].few_samples);  // 1000 * 0.001 = 1 sample above
+  EXPECT_TRUE(v[2].few_samples);
+  EXPECT_FALSE(v[3].few_samples);  // the max needs no tail
+  EXPECT_TRUE(v[3].saturated);
+  EXPECT_EQ(v[3].value_ns, l->lo[1855]);
+  Stats s;
+  ASSERT_TRUE(compute_stats(*l, c.data(), &s));
+  EXPECT_TRUE(s.saturated);
+  EXPECT_EQ(s.max_ns, l->lo[1855]);
+  EXPECT_EQ(s.samples, 1000);
+}
+
+TEST(Percentiles, EmptyHistogramIsReported) {
+  LayoutPtr l = fio_layout(3, 0);
+  std::vector<double> c(l->size(), 0);
+  const double p = 50;
+  PercentileValue v;
+  Stats s;
+  EXPECT_FALSE(compute_percentiles(*l, c.data(), &p, 1, Method::kInterp, &v));
+  EXPECT_FALSE(compute_stats(*l, c.data(), &s));
+}
+
+TEST(Percentiles, StatsUseEdgesAndMidpoints) {
+  LayoutPtr l = fio_layout(3, 0);
+  auto c = dense(*l, {{128, 1}, {192, 3}});
+  Stats s;
+  ASSERT_TRUE(compute_stats(*l, c.data(), &s));
+  EXPECT_EQ(s.min_ns, 128);
+  EXPECT_EQ(s.max_ns, 260);
+  EXPECT_DOUBLE_EQ(s.mean_ns, (129 + 3 * 258) / 4.0);
+}
+
+// Property: against a sorted array of values drawn inside the bins, the
+// interpolated percentile is within the width of the bin holding the exact one.
+TEST(Percentiles, InterpWithinBinWidthOfExact) {
+  LayoutPtr l = fio_layout(3, 0);
+  std::mt19937_64 rng(7);
+  std::lognormal_distribution<double> dist(11, 1.2);  // ~60 us median
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> vals(2000);
+    std::vector<double> c(l->size(), 0);
+    for (double& x : vals) {
+      x = std::floor(dist(rng));
+      const size_t b = std::upper_bound(l->lo.begin(), l->lo.end(), x) - l->lo.begin() - 1;
+      c[b] += 1;
+    }
+    std::sort(vals.begin(), vals.end());
+    for (double p : {50.0, 90.0, 99.0}) {
+      PercentileValue v;
+      compute_percentiles(*l, c.data(), &p, 1, Method::kInterp, &v);
+      const double exact = vals[static_cast<size_t>(std::ceil(p / 100 * vals.size())) - 1];
+      EXPECT_LE(std::fabs(v.value_ns - exact), v.err_ns) << "p" << p;
+    }
+  }
+}
+
+// fio compares in x87 extended precision; these cases sit exactly on the
+// threshold, where the rounding of p/100 decides.
+TEST(FioThreshold, MatchesExtendedPrecisionSemantics) {
+  EXPECT_TRUE(fio_threshold_reached(50, 50.0, 100));
+  EXPECT_FALSE(fio_threshold_reached(49, 50.0, 100));
+  EXPECT_TRUE(fio_threshold_reached(0, 0.0, 100));
+  EXPECT_TRUE(fio_threshold_reached(100, 100.0, 100));
+  EXPECT_FALSE(fio_threshold_reached(99, 100.0, 100));
+  // The double 99.9 is 99.90000000000000568...; divided by 100 and times 1000
+  // in 64-bit significands the threshold is 999.0000000000000568, so fio
+  // needs all 1000 samples for p99.9 of 1000 (x87 agrees: see below).
+  EXPECT_FALSE(fio_threshold_reached(999, 99.9, 1000));
+  EXPECT_TRUE(fio_threshold_reached(1000, 99.9, 1000));
+  // Cross-check against this platform's x87 long double where it is one.
+#if defined(__x86_64__) || defined(__i386__)
+  std::mt19937_64 rng(3);
+  const double ps[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t n = 1 + rng() % 5000000;
+    const double p = ps[rng() % 17];
+    const long double t = (long double)p / 100.0 * n;
+    const uint64_t around = static_cast<uint64_t>(t);
+    for (uint64_t s = around > 1 ? around - 1 : 0; s <= around + 1; ++s)
+      ASSERT_EQ(fio_threshold_reached(s, p, n), (long double)s >= t) << s << " " << p << " " << n;
+  }
+#endif
+}
+
+}  // namespace
+}  // namespace latscope

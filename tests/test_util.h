@@ -1,0 +1,31 @@
+// Small helpers for engine unit tests: feed text in chunks, build logs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "latscope/engine.h"
+
+namespace latscope::testing {
+
+// Feeds text to a new file of the engine in chunks of `chunk` bytes (0: whole).
+inline const Source& feed(Engine* e, const std::string& name, const std::string& text, size_t chunk = 0,
+                          const FileOptions& opts = {}) {
+  const int h = e->open_file(name, opts);
+  if (chunk == 0) chunk = text.size() ? text.size() : 1;
+  for (size_t i = 0; i < text.size(); i += chunk)
+    e->append(h, text.data() + i, std::min(chunk, text.size() - i));
+  return e->finish(h);
+}
+
+// One fio 3 histogram line with the given non-zero bins (columns = 1856 >> c).
+inline std::string hist_line(uint64_t t, int dir, const std::vector<std::pair<size_t, uint64_t>>& bins,
+                             int coarseness = 0) {
+  std::vector<uint64_t> v(1856u >> coarseness, 0);
+  for (auto& b : bins) v[b.first] += b.second;
+  std::string s = std::to_string(t) + ", " + std::to_string(dir) + ", 4096";
+  for (uint64_t x : v) s += ", " + std::to_string(x);
+  return s + "\n";
+}
+
+}  // namespace latscope::testing
