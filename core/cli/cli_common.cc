@@ -46,6 +46,7 @@ void print_diagnostics(const Source& src) {
     const IssueInfo& info = issue_info(is);
     std::fprintf(stderr, "latscope: %s: %s x%llu: %s\n", src.name.c_str(), info.name,
                  static_cast<unsigned long long>(n), info.description);
+    if (info.severity == Severity::kInfo) continue;  // harmless: the count is enough
     for (const IssueExample& e : src.diag.examples())
       if (e.issue == is) {
         if (e.line)
