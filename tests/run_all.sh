@@ -1,0 +1,55 @@
+#!/bin/sh
+# `npm test`: every test of the project, on a fresh Debian 12 machine too.
+#   1. system packages that are missing (compilers, GoogleTest, zlib,
+#      Emscripten, Chromium) and npm packages when node_modules is missing
+#   2. native engine + CLI: build, GoogleTest via ctest (includes the
+#      real-fio-data proofs and the README examples check)
+#   3. the same GoogleTest suite compiled to WebAssembly, run under Node
+#   4. the WebAssembly build used by the page, then the JS unit tests (vitest)
+#   5. end-to-end tests in real Chromium (playwright-core)
+set -eu
+cd "$(dirname "$0")/.."
+ROOT=$(pwd)
+JOBS=$(nproc 2>/dev/null || echo 2)
+say() { printf '\n=== latscope tests: %s ===\n' "$*" >&2; }
+
+need=""
+command -v cmake >/dev/null 2>&1 || need="$need cmake"
+command -v g++ >/dev/null 2>&1 || need="$need g++"
+command -v make >/dev/null 2>&1 || need="$need make"
+[ -e /usr/include/zlib.h ] || need="$need zlib1g-dev"
+[ -d /usr/src/googletest ] || need="$need libgtest-dev"
+command -v em++ >/dev/null 2>&1 || need="$need emscripten"
+[ -x /usr/bin/chromium ] || need="$need chromium"
+command -v node >/dev/null 2>&1 || need="$need nodejs"
+command -v npm >/dev/null 2>&1 || need="$need npm"
+if [ -n "$need" ]; then
+  say "installing system packages:$need"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq
+  # shellcheck disable=SC2086
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
+fi
+if [ ! -d node_modules/vite ] || [ ! -d node_modules/vitest ] || [ ! -d node_modules/playwright-core ]; then
+  say "installing npm packages (npm ci)"
+  npm ci --no-audit --no-fund
+fi
+
+say "native build and GoogleTest (ctest)"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$JOBS"
+ctest --test-dir build --output-on-failure -j"$JOBS"
+
+say "GoogleTest suite compiled to WebAssembly, under Node"
+sh tests/wasm/run.sh
+
+say "WebAssembly engine for the page, JS unit tests (vitest)"
+sh web/scripts/build-wasm.sh
+npx --no-install vitest run --config web/vitest.config.js
+
+say "end-to-end tests in Chromium"
+npx --no-install vite build --config web/vite.config.js --logLevel warn
+node web/test/e2e/run.mjs
+
+say "all tests passed"
