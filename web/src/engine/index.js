@@ -1,0 +1,93 @@
+// The engine API the views use. One interface, two implementations
+// (HOUSE_STYLE 9):
+//
+//   const engine = await createEngine({ mode: 'worker' })   // the page: Web Workers
+//   const engine = await createEngine({ mode: 'inthread' }) // tests, benchmarks
+//
+//   await engine.loadFiles(files, { onProgress, signal })  -> Source[] (one per file)
+//   await engine.query(opts)    -> pctiles JSON (report.h pctiles_json)
+//   await engine.csv(opts)      -> CSV string, byte-identical to `latscope pctiles`
+//   await engine.heatmap(opts)  -> {t0_ms, quantum_ms, quanta, rows, edges_ns, ..., counts: Float64Array}
+//   await engine.sources()      -> Source[]
+//   await engine.reset()        -> drop every source
+//   await engine.memory()       -> {wasmBytes}
+//   engine.terminate()
+//
+// opts use options_json's names: quantum_ms, percentiles, group_by,
+// directions, method, unit, offsets, exclude_sources, exclude_hosts, from_ms,
+// to_ms (heat map: rows, min_ns, max_ns). Omitted options take the CLI's
+// defaults, so csv({}) after a load equals `latscope pctiles FILE...`.
+//
+// Errors: loadFiles rejects with err.name === 'AbortError' when its signal
+// aborts (files finished before that stay loaded); a bad option rejects with
+// an EngineError (err.name === 'EngineError', err.message from the core). A
+// file the engine cannot use does not reject: its Source has status.ok false
+// and status.message says why.
+
+import { InThreadEngine } from './inthread.js';
+import { WorkerEngine } from './worker-engine.js';
+import { defaultWasmUrl, loadWasmModule } from './wasm-module.js';
+
+export { EngineError } from './protocol.js';
+
+/**
+ * @typedef {object} Engine
+ * @property {(files: Iterable<File | Blob | import('../load/files.js').LoadItem>, opts?: import('./inthread.js').LoadOptions) => Promise<import('./inthread.js').Source[]>} loadFiles
+ * @property {(opts?: object) => Promise<any>} query
+ * @property {(opts?: object) => Promise<string>} csv
+ * @property {(opts?: object) => Promise<any>} heatmap
+ * @property {() => Promise<import('./inthread.js').Source[]>} sources
+ * @property {() => Promise<void>} reset
+ * @property {() => Promise<{wasmBytes: number}>} memory
+ * @property {() => void} terminate
+ */
+
+/**
+ * @typedef {object} CreateOptions
+ * @property {'worker' | 'inthread'} [mode]  default 'worker'
+ * @property {number} [workers]  worker mode: parallel parse workers (default hardware threads, max 8)
+ * @property {import('./wasm-module.js').WasmSource} [wasm]  where the module is (default: page's wasm/)
+ * @property {() => import('./proxy.js').Endpoint} [spawn]  worker mode: how to start a worker
+ */
+
+/**
+ * @param {CreateOptions} [opts]
+ * @returns {Promise<Engine>}
+ */
+export async function createEngine(opts = {}) {
+  const wasm = opts.wasm ?? { url: defaultWasmUrl() };
+  if ((opts.mode ?? 'worker') === 'inthread') {
+    return asyncFacade(new InThreadEngine(await loadWasmModule(wasm)));
+  }
+  return WorkerEngine.create({ wasmUrl: wasm.url, workers: opts.workers, spawn: opts.spawn });
+}
+
+/**
+ * The in-thread engine answers synchronously; the facade makes every method
+ * return a promise so callers cannot tell the implementations apart.
+ * @param {InThreadEngine} e
+ * @returns {Engine}
+ */
+function asyncFacade(e) {
+  let loading = Promise.resolve();
+  return {
+    loadFiles(files, o) {
+      const run = loading.then(() => e.loadFiles(files, o));
+      loading = run.then(
+        () => {},
+        () => {},
+      );
+      return run;
+    },
+    query: async (o) => e.query(o),
+    csv: async (o) => e.csv(o),
+    heatmap: async (o) => e.heatmap(o),
+    sources: async () => e.sources(),
+    reset: async () => {
+      await loading;
+      e.reset();
+    },
+    memory: async () => e.memory(),
+    terminate: () => e.terminate(),
+  };
+}

@@ -1,0 +1,287 @@
+// The in-thread engine: the WASM engine in the calling thread. Used directly
+// by unit tests and benchmarks under Node, and inside each Web Worker by
+// serve.js. Same public interface as the worker engine (worker-engine.js).
+//
+//   JS                                   WASM (wasm/bindings.cc -> core Engine)
+//   ──                                   ────
+//   loadFiles(items)
+//     for each file: scratch = new Engine
+//       readChunks(file) ──Uint8Array──▶ scratch.append(h, bytes)   (copied into the heap)
+//       scratch.finish(h) ◀──JSON──
+//       scratch.exportSource(h) ◀──Uint8Array copy──  (model_io encode_source)
+//     main.importSource(bytes) ──────▶ decode_source + Engine::add_source
+//   query / csv / heatmap(opts) ──JSON──▶ parse options in core ──▶ JSON / CSV / {meta, Float64Array copy}
+//
+// Files are parsed in a scratch engine so that a file whose bytes fail in JS
+// (corrupt gzip, cancel) never leaves a half-read Source in the main engine,
+// and so that a worker can hand the encoded Source to the primary engine.
+
+import { readChunks, FileFormatError } from '../load/read.js';
+import { toLoadItem } from '../load/files.js';
+import { abortError, EngineError } from './protocol.js';
+
+/** @typedef {import('../load/files.js').LoadItem} LoadItem */
+/** @typedef {import('./protocol.js').Progress} Progress */
+
+/**
+ * One parsed file as the engine describes it (report.h source_json), plus
+ * sources that failed before reaching the engine, in the same shape.
+ * @typedef {object} Source
+ * @property {string} name
+ * @property {string} format
+ * @property {{ok: boolean, message: string}} status
+ * @property {any[]} series
+ * @property {any[]} issues
+ * @property {any[]} examples
+ */
+
+/**
+ * @typedef {object} LoadOptions
+ * @property {(p: Progress) => void} [onProgress]
+ * @property {AbortSignal} [signal]
+ * @property {object} [fileOptions]  options_json file options for every file (format, repair, ...)
+ * @property {number} [sliceBytes]
+ */
+
+/** Minimum interval between two progress reports of one file. */
+const PROGRESS_MS = 100;
+
+/**
+ * Unwraps a binding result: the shim returns {error: {name, message}} for
+ * failures (bad options, corrupt encoded source) instead of throwing.
+ * @template T
+ * @param {T | {error: {name: string, message: string}}} r
+ * @returns {T}
+ */
+function unwrap(r) {
+  if (r && typeof r === 'object' && 'error' in r && r.error) {
+    const e = /** @type {{error: {name: string, message: string}}} */ (r).error;
+    throw new EngineError(e.message, e.name);
+  }
+  return /** @type {T} */ (r);
+}
+
+/**
+ * A Source for a file the engine never saw (its bytes failed in JS).
+ * @param {string} name
+ * @param {number} bytes
+ * @param {string} message
+ * @returns {Source}
+ */
+export function failedSource(name, bytes, message) {
+  return /** @type {Source} */ ({
+    name,
+    format: 'unknown',
+    layout: '',
+    prefix: '',
+    job: '',
+    host: '',
+    absolute_time: false,
+    lines: 0,
+    records: 0,
+    bytes,
+    status: { ok: false, message: `${name}: ${message}` },
+    series: [],
+    issues: [],
+    examples: [],
+  });
+}
+
+export class InThreadEngine {
+  /**
+   * @param {any} module the loaded Emscripten module (wasm-module.js / node.js)
+   */
+  constructor(module) {
+    this.M = module;
+    this.core = new module.Engine();
+    /** Sources whose bytes failed before reaching the engine, in load order. @type {Source[]} */
+    this.failed = [];
+  }
+
+  /** Size of the WASM memory. It never shrinks, so it is also the peak so far. */
+  wasmBytes() {
+    return this.M.HEAPU8.length;
+  }
+
+  /**
+   * Parses files one after another into this engine.
+   * @param {Iterable<File | Blob | LoadItem>} files
+   * @param {LoadOptions} [opts]
+   * @returns {Promise<Source[]>} one per file, in order
+   */
+  async loadFiles(files, opts = {}) {
+    const items = Array.from(files, toLoadItem);
+    for (const it of items) {
+      opts.onProgress?.(progress(it, 0, 0, 'queued'));
+    }
+    /** @type {Source[]} */
+    const out = [];
+    for (let i = 0; i < items.length; ++i) {
+      try {
+        const { source, bytes } = await this.parseFile(items[i], { ...opts, export: true });
+        if (bytes) out.push(this.importSource(bytes));
+        else {
+          this.failed.push(source);
+          out.push(source);
+        }
+      } catch (e) {
+        if (/** @type {Error} */ (e).name === 'AbortError') {
+          for (const it of items.slice(i)) opts.onProgress?.(progress(it, 0, 0, 'cancelled'));
+        }
+        throw e;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * Reads and parses one file in a scratch engine. With opts.export the
+   * encoded Source is returned (for the primary engine); without, it is added
+   * to this engine. A file that fails in JS is recorded in this.failed.
+   * @param {File | Blob | LoadItem} file
+   * @param {LoadOptions & {export?: boolean}} [opts]
+   * @returns {Promise<{source: Source, bytes?: Uint8Array}>}
+   */
+  async parseFile(file, opts = {}) {
+    const it = toLoadItem(file);
+    const { onProgress, signal } = opts;
+    const t0 = now();
+    let last = 0;
+    let done = 0;
+    const report = (/** @type {Progress['state']} */ state) =>
+      onProgress?.(progress(it, done, (now() - t0) / 1000, state));
+    report('reading');
+
+    const scratch = new this.M.Engine();
+    try {
+      const h = unwrap(scratch.openFile(it.name, JSON.stringify(opts.fileOptions ?? {})));
+      try {
+        for await (const chunk of readChunks(it.file, {
+          sliceBytes: opts.sliceBytes,
+          signal,
+          onBytes: (n) => {
+            done = n;
+          },
+        })) {
+          scratch.append(h, chunk);
+          if (now() - last >= PROGRESS_MS) {
+            last = now();
+            report('reading');
+          }
+        }
+      } catch (e) {
+        if (e instanceof FileFormatError) {
+          const source = failedSource(it.name, it.file.size, e.message);
+          report('error');
+          if (!opts.export) this.failed.push(source);
+          return { source };
+        }
+        report(/** @type {Error} */ (e).name === 'AbortError' ? 'cancelled' : 'error');
+        throw e;
+      }
+      if (signal?.aborted) {
+        report('cancelled');
+        throw abortError();
+      }
+      /** @type {Source} */
+      const source = JSON.parse(scratch.finish(h));
+      const bytes = /** @type {Uint8Array} */ (scratch.exportSource(h));
+      done = it.file.size;
+      report(source.status.ok ? 'done' : 'error');
+      if (opts.export) return { source, bytes };
+      return { source: this.importSource(bytes) };
+    } finally {
+      scratch.delete();
+    }
+  }
+
+  /**
+   * Adds an encoded Source (from exportSource, possibly in another worker).
+   * @param {Uint8Array} bytes
+   * @returns {Source}
+   */
+  importSource(bytes) {
+    const json = unwrap(this.core.importSource(bytes));
+    return JSON.parse(json);
+  }
+
+  /**
+   * Records a failed file (from another worker) so that sources() lists it.
+   * @param {Source} source
+   */
+  addFailed(source) {
+    this.failed.push(source);
+  }
+
+  /** @returns {Source[]} engine sources then files that failed in JS */
+  sources() {
+    return [...JSON.parse(this.core.sources()), ...this.failed];
+  }
+
+  /**
+   * Percentiles over time.
+   * @param {object} [opts] options_json query options
+   * @returns {any} parsed pctiles JSON (report.h pctiles_json)
+   */
+  query(opts = {}) {
+    return JSON.parse(unwrap(this.core.query(JSON.stringify(opts))));
+  }
+
+  /**
+   * The percentiles CSV, byte-identical to `latscope pctiles` with the same options.
+   * @param {object} [opts]
+   * @returns {string}
+   */
+  csv(opts = {}) {
+    return unwrap(this.core.pctilesCsv(JSON.stringify(opts)));
+  }
+
+  /**
+   * Heat-map grid: counts[q * rows + r], a copy owned by JS.
+   * @param {object} [opts] options_json heat-map options
+   * @returns {any} {t0_ms, quantum_ms, absolute_time, quanta, rows, edges_ns, below, above, counts: Float64Array}
+   */
+  heatmap(opts = {}) {
+    const r = unwrap(this.core.heatmap(JSON.stringify(opts)));
+    const meta = JSON.parse(r.meta);
+    return { ...meta, counts: r.counts };
+  }
+
+  /** Drops every source. */
+  reset() {
+    this.core.delete();
+    this.core = new this.M.Engine();
+    this.failed = [];
+  }
+
+  /** @returns {{wasmBytes: number}} */
+  memory() {
+    return { wasmBytes: this.wasmBytes() };
+  }
+
+  terminate() {
+    this.core?.delete();
+    this.core = null;
+  }
+}
+
+function now() {
+  return globalThis.performance?.now() ?? Date.now();
+}
+
+/**
+ * @param {LoadItem} it
+ * @param {number} done
+ * @param {number} seconds
+ * @param {Progress['state']} state
+ * @returns {Progress}
+ */
+function progress(it, done, seconds, state) {
+  return {
+    file: it.name,
+    bytesDone: done,
+    bytesTotal: it.file.size,
+    bytesPerSec: seconds > 0 ? done / seconds : 0,
+    state,
+  };
+}

@@ -1,0 +1,130 @@
+// The one worker protocol (HOUSE_STYLE 11), shared by the worker side
+// (serve.js) and the main-thread side (proxy.js).
+//
+//   main thread                                   worker
+//   ───────────                                   ──────
+//   {id, type, payload}            ───────────▶   handler(type)(payload)
+//                                  ◀───────────   {id, ok: true, result}
+//                                  ◀───────────   {id, ok: false, error: {name, message}}
+//                                  ◀───────────   {type: 'progress', id, ...}  (unsolicited,
+//                                                  any number, before the reply of request id)
+//
+// * Exactly one reply per request, including 'cancel' (which also makes the
+//   cancelled request reply {ok: false, error: {name: 'AbortError'}}).
+// * Every message that carries bytes names them in an explicit transfer list;
+//   nothing posted is ever a view of the WASM heap (that would clone the whole
+//   heap): results are copied out of the heap once and the copy is transferred.
+
+/** Request types and their payloads / results. */
+export const Req = Object.freeze({
+  /** payload {wasmUrl: string} -> {version: number} */
+  INIT: 'init',
+  /**
+   * payload {file: Blob, name: string, fileOptions?: object, export?: boolean, sliceBytes?: number}
+   * -> {source: Source, bytes?: Uint8Array}. With export, the file is parsed
+   * in a scratch engine and its encoded Source is returned (transferred);
+   * without, it is added to the worker's engine.
+   */
+  PARSE_FILE: 'parseFile',
+  /** payload {bytes: Uint8Array} (transferred) -> Source */
+  IMPORT_SOURCE: 'importSource',
+  /** payload {source: Source} -> null: lists a file that failed in another worker's JS */
+  ADD_FAILED: 'addFailed',
+  /** payload {opts} -> parsed pctiles JSON */
+  QUERY: 'query',
+  /** payload {opts} -> CSV string (byte-identical to `latscope pctiles`) */
+  CSV: 'csv',
+  /** payload {opts} -> {meta..., counts: Float64Array} (counts transferred) */
+  HEATMAP: 'heatmap',
+  /** payload {} -> Source[] */
+  SOURCES: 'sources',
+  /** payload {} -> null: drops every source */
+  RESET: 'reset',
+  /** payload {} -> {wasmBytes: number} (WASM memory never shrinks: also the peak) */
+  MEMORY: 'memory',
+  /** payload {id: number} (request to cancel) -> null */
+  CANCEL: 'cancel',
+});
+
+/** Unsolicited message types. */
+export const Note = Object.freeze({ PROGRESS: 'progress' });
+
+/**
+ * @typedef {object} Progress
+ * @property {string} file          file name
+ * @property {number} bytesDone     bytes of the file read so far (compressed bytes for .gz)
+ * @property {number} bytesTotal    file size in bytes
+ * @property {number} bytesPerSec   average since the file started
+ * @property {'queued'|'reading'|'done'|'error'|'cancelled'} state
+ */
+
+/**
+ * @typedef {object} SerializedError
+ * @property {string} name      'AbortError', 'EngineError', 'TypeError', ...
+ * @property {string} message
+ * @property {string} [code]    EngineError: the core ErrorCode name
+ */
+
+/** @param {unknown} err @returns {SerializedError} */
+export function serializeError(err) {
+  if (err && typeof err === 'object' && 'message' in err) {
+    const e = /** @type {{name?: string, message: string, code?: unknown}} */ (err);
+    /** @type {SerializedError} */
+    const out = { name: String(e.name || 'Error'), message: String(e.message) };
+    if (typeof e.code === 'string' && e.code) out.code = e.code;
+    return out;
+  }
+  return { name: 'Error', message: String(err) };
+}
+
+/**
+ * Rebuilds an Error on the receiving side; AbortError stays recognisable
+ * (err.name === 'AbortError') as with fetch() and AbortSignal.
+ * @param {SerializedError} e
+ * @returns {Error}
+ */
+export function deserializeError(e) {
+  if (e.name === 'EngineError') return new EngineError(e.message, e.code);
+  const err = new Error(e.message);
+  err.name = e.name;
+  return err;
+}
+
+/** An error the engine reported (bad option, unusable input, ...). */
+export class EngineError extends Error {
+  /**
+   * @param {string} message
+   * @param {string} [code] core ErrorCode name, e.g. 'InvalidArgument'
+   */
+  constructor(message, code = '') {
+    super(message);
+    this.name = 'EngineError';
+    this.code = code;
+  }
+}
+
+/** @returns {Error} the error a cancelled operation rejects with */
+export function abortError() {
+  const err = new Error('cancelled');
+  err.name = 'AbortError';
+  return err;
+}
+
+/**
+ * The buffers of a result that must be transferred rather than cloned.
+ * Each must own its whole buffer (a copy out of the heap), never a heap view.
+ * @param {unknown} result
+ * @returns {Transferable[]}
+ */
+export function transferablesOf(result) {
+  /** @type {Transferable[]} */
+  const list = [];
+  if (result && typeof result === 'object') {
+    for (const v of Object.values(result)) {
+      if (ArrayBuffer.isView(v) && v.byteOffset === 0 && v.byteLength === v.buffer.byteLength) {
+        list.push(/** @type {ArrayBuffer} */ (v.buffer));
+      }
+    }
+  }
+  return list;
+}

@@ -1,0 +1,84 @@
+// Worker side of the protocol (protocol.js): answers requests with an
+// InThreadEngine. Shared by the Web Worker entry (worker.js) and the Node
+// worker_threads entry used by the unit tests (node-worker.js).
+
+import { InThreadEngine } from './inthread.js';
+import { Note, Req, abortError, serializeError, transferablesOf } from './protocol.js';
+
+/**
+ * @typedef {object} Port
+ * @property {(msg: any, transfer?: Transferable[]) => void} postMessage
+ * @property {(type: 'message', fn: (ev: {data: any}) => void) => void} addEventListener
+ */
+
+/**
+ * @param {Port} port
+ * @param {(wasmUrl: string) => Promise<any>} loadModule  loads the Emscripten module
+ */
+export function serveEngine(port, loadModule) {
+  /** @type {InThreadEngine | null} */
+  let engine = null;
+  /** Running cancellable requests. @type {Map<number, AbortController>} */
+  const running = new Map();
+
+  const need = () => {
+    if (!engine) throw new Error('engine not initialised: send init first');
+    return engine;
+  };
+
+  /** @type {Record<string, (payload: any, id: number) => any>} */
+  const handlers = {
+    async [Req.INIT](p) {
+      if (!engine) engine = new InThreadEngine(await loadModule(p.wasmUrl));
+      return { version: 1 };
+    },
+    async [Req.PARSE_FILE](p, id) {
+      const ctl = new AbortController();
+      running.set(id, ctl);
+      try {
+        const item = { file: p.file, name: p.name };
+        const r = await need().parseFile(item, {
+          fileOptions: p.fileOptions,
+          sliceBytes: p.sliceBytes,
+          export: p.export,
+          signal: ctl.signal,
+          onProgress: (prog) => port.postMessage({ type: Note.PROGRESS, id, ...prog }),
+        });
+        return r;
+      } finally {
+        running.delete(id);
+      }
+    },
+    [Req.IMPORT_SOURCE]: (p) => need().importSource(p.bytes),
+    [Req.ADD_FAILED]: (p) => {
+      need().addFailed(p.source);
+      return null;
+    },
+    [Req.QUERY]: (p) => need().query(p.opts),
+    [Req.CSV]: (p) => need().csv(p.opts),
+    [Req.HEATMAP]: (p) => need().heatmap(p.opts),
+    [Req.SOURCES]: () => need().sources(),
+    [Req.RESET]: () => {
+      need().reset();
+      return null;
+    },
+    [Req.MEMORY]: () => need().memory(),
+    [Req.CANCEL]: (p) => {
+      running.get(p.id)?.abort(abortError());
+      return null;
+    },
+  };
+
+  port.addEventListener('message', async (ev) => {
+    const { id, type, payload } = ev.data ?? {};
+    if (typeof id !== 'number') return;
+    try {
+      const h = handlers[type];
+      if (!h) throw new TypeError(`unknown request type ${JSON.stringify(type)}`);
+      const result = await h(payload ?? {}, id);
+      port.postMessage({ id, ok: true, result }, transferablesOf(result));
+    } catch (e) {
+      port.postMessage({ id, ok: false, error: serializeError(e) });
+    }
+  });
+}

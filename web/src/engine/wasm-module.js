@@ -1,0 +1,60 @@
+// Loads the Emscripten module (wasm/bindings.cc, built by
+// web/scripts/build-wasm.sh into web/public/wasm/) in a window or a worker.
+//
+// The glue is an ES module (EXPORT_ES6, MODULARIZE): import(url) gives its
+// factory. We fetch the .wasm ourselves and hand it over through
+// instantiateWasm, because Emscripten 3.1.6 does not recognise a *module*
+// worker (no importScripts) and would then have no way to fetch a fallback.
+
+/** Where build-wasm.sh puts the glue, relative to the page. */
+export const WASM_GLUE = 'wasm/latscope.mjs';
+export const WASM_BINARY = 'latscope.wasm';
+
+/**
+ * @typedef {object} WasmSource
+ * @property {string} url                 URL of the ES-module glue (latscope.mjs)
+ * @property {ArrayBuffer | Uint8Array} [wasmBinary]  the .wasm bytes, when already at hand (Node)
+ */
+
+/**
+ * The glue's URL for a page, resolved against the document (or the worker's
+ * location when there is no document).
+ * @returns {string}
+ */
+export function defaultWasmUrl() {
+  const g = /** @type {any} */ (globalThis);
+  const base = g.document?.baseURI ?? g.location?.href;
+  if (!base) throw new Error('no page URL to locate the WebAssembly module; pass wasm.url');
+  return new URL(WASM_GLUE, base).href;
+}
+
+/**
+ * @param {WasmSource} src
+ * @returns {Promise<any>} the Emscripten Module (with .Engine, .HEAPU8)
+ */
+export async function loadWasmModule(src) {
+  const { default: factory } = await import(/* @vite-ignore */ src.url);
+  if (src.wasmBinary) return factory({ wasmBinary: src.wasmBinary });
+  const wasmUrl = new URL(WASM_BINARY, src.url).href;
+  // The factory's promise never settles when instantiateWasm fails, so the
+  // fetch error rejects our own promise instead.
+  return new Promise((resolve, reject) => {
+    factory({
+      /**
+       * @param {WebAssembly.Imports} imports
+       * @param {(instance: WebAssembly.Instance, module: WebAssembly.Module) => void} done
+       */
+      instantiateWasm(imports, done) {
+        fetch(wasmUrl)
+          .then((r) => {
+            if (!r.ok) throw new Error(`cannot load ${wasmUrl}: HTTP ${r.status} (run web/scripts/build-wasm.sh)`);
+            return r.arrayBuffer();
+          })
+          .then((bytes) => WebAssembly.instantiate(bytes, imports))
+          .then((res) => done(res.instance, res.module))
+          .catch(reject);
+        return {};
+      },
+    }).then(resolve, reject);
+  });
+}

@@ -1,0 +1,182 @@
+// The worker engine: the same interface as InThreadEngine, with all parsing
+// and querying in Web Workers so the page never blocks.
+//
+//   main thread                 primary worker              parse workers (≤ N-1 more)
+//   loadFiles(files) ─ file i ─▶ parseFile{export} ◀──────── or here, whichever is free
+//                    ◀── encoded Source (transferred) ──
+//                    ─ importSource(bytes) ─▶ primary engine  (in file order)
+//   query/csv/heatmap ────────▶ primary engine
+//
+// Workers receive the File itself (a cheap handle, no bytes are copied) and
+// read it in slices there, so the main thread does no per-byte work at all.
+// Encoded Sources are imported into the primary engine in file order, so
+// results do not depend on which worker finished first. The extra parse
+// workers are terminated after each load: their WASM memory is returned.
+
+import { toLoadItem } from '../load/files.js';
+import { WorkerProxy } from './proxy.js';
+import { Req, abortError } from './protocol.js';
+
+/** @typedef {import('./inthread.js').Source} Source */
+/** @typedef {import('./inthread.js').LoadOptions} LoadOptions */
+/** @typedef {import('./proxy.js').Endpoint} Endpoint */
+
+/**
+ * @typedef {object} WorkerEngineOptions
+ * @property {string} wasmUrl            URL of the ES-module glue
+ * @property {number} [workers]          parallel parse workers (default: hardware threads, at most 8)
+ * @property {() => Endpoint} [spawn]    starts one worker (tests pass a worker_threads adapter)
+ */
+
+/** @returns {Endpoint} */
+function spawnWebWorker() {
+  // This exact form lets Vite find and bundle the worker.
+  return /** @type {any} */ (new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
+}
+
+export class WorkerEngine {
+  /**
+   * @param {WorkerEngineOptions} opts
+   * @returns {Promise<WorkerEngine>}
+   */
+  static async create(opts) {
+    const e = new WorkerEngine(opts);
+    await e.primary.request(Req.INIT, { wasmUrl: opts.wasmUrl });
+    return e;
+  }
+
+  /** @param {WorkerEngineOptions} opts */
+  constructor(opts) {
+    this.wasmUrl = opts.wasmUrl;
+    this.spawn = opts.spawn ?? spawnWebWorker;
+    const hw = /** @type {any} */ (globalThis).navigator?.hardwareConcurrency ?? 2;
+    this.maxWorkers = Math.max(1, Math.floor(opts.workers ?? Math.min(hw, 8)));
+    this.primary = new WorkerProxy(this.spawn());
+    /** Serialises loads: a second loadFiles waits for the first. @type {Promise<unknown>} */
+    this.loading = Promise.resolve();
+  }
+
+  /**
+   * @param {Iterable<File | Blob | import('../load/files.js').LoadItem>} files
+   * @param {LoadOptions} [opts]
+   * @returns {Promise<Source[]>} one per file, in order
+   */
+  loadFiles(files, opts = {}) {
+    const run = this.loading.then(() => this.load(Array.from(files, toLoadItem), opts));
+    this.loading = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * @param {import('../load/files.js').LoadItem[]} items
+   * @param {LoadOptions} opts
+   * @returns {Promise<Source[]>}
+   */
+  async load(items, opts) {
+    const { onProgress, signal } = opts;
+    for (const it of items) {
+      onProgress?.({ file: it.name, bytesDone: 0, bytesTotal: it.file.size, bytesPerSec: 0, state: 'queued' });
+    }
+    const nworkers = Math.min(this.maxWorkers, items.length);
+    /** @type {WorkerProxy[]} */
+    const helpers = [];
+    try {
+      for (let i = 1; i < nworkers; ++i) {
+        const w = new WorkerProxy(this.spawn());
+        helpers.push(w);
+      }
+      await Promise.all(helpers.map((w) => w.request(Req.INIT, { wasmUrl: this.wasmUrl })));
+      const pool = [this.primary, ...helpers];
+
+      /** @type {Source[]} */
+      const out = new Array(items.length);
+      /** Parsed but not yet imported, by file index. @type {Map<number, {source: Source, bytes?: Uint8Array}>} */
+      const parsed = new Map();
+      let nextImport = 0;
+      let nextFile = 0;
+      // Imports run one at a time, in file order, as soon as the next file is parsed.
+      let importing = Promise.resolve();
+      const drain = () => {
+        importing = importing.then(async () => {
+          while (parsed.has(nextImport)) {
+            const i = nextImport++;
+            const r = /** @type {{source: Source, bytes?: Uint8Array}} */ (parsed.get(i));
+            parsed.delete(i);
+            if (r.bytes) {
+              out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes }, { transfer: [r.bytes.buffer] });
+            } else {
+              await this.primary.request(Req.ADD_FAILED, { source: r.source });
+              out[i] = r.source;
+            }
+          }
+        });
+        return importing;
+      };
+      const worker = async (/** @type {WorkerProxy} */ w) => {
+        while (nextFile < items.length) {
+          if (signal?.aborted) throw abortError();
+          const i = nextFile++;
+          const it = items[i];
+          const r = await w.request(
+            Req.PARSE_FILE,
+            { file: it.file, name: it.name, fileOptions: opts.fileOptions, sliceBytes: opts.sliceBytes, export: true },
+            { onProgress, signal },
+          );
+          parsed.set(i, r);
+          await drain();
+        }
+      };
+      try {
+        await Promise.all(pool.map(worker));
+      } catch (e) {
+        if (/** @type {Error} */ (e).name === 'AbortError') {
+          for (let i = nextFile; i < items.length; ++i) {
+            const it = items[i];
+            onProgress?.({ file: it.name, bytesDone: 0, bytesTotal: it.file.size, bytesPerSec: 0, state: 'cancelled' });
+          }
+        }
+        throw e;
+      }
+      await drain();
+      return out;
+    } finally {
+      for (const w of helpers) w.terminate();
+    }
+  }
+
+  /** @returns {Promise<Source[]>} */
+  sources() {
+    return this.primary.request(Req.SOURCES);
+  }
+
+  /** @param {object} [opts] @returns {Promise<any>} parsed pctiles JSON */
+  query(opts = {}) {
+    return this.primary.request(Req.QUERY, { opts });
+  }
+
+  /** @param {object} [opts] @returns {Promise<string>} CSV equal to `latscope pctiles` */
+  csv(opts = {}) {
+    return this.primary.request(Req.CSV, { opts });
+  }
+
+  /** @param {object} [opts] @returns {Promise<any>} {meta..., counts: Float64Array} */
+  heatmap(opts = {}) {
+    return this.primary.request(Req.HEATMAP, { opts });
+  }
+
+  /** Drops every source (after any running load). @returns {Promise<void>} */
+  reset() {
+    const run = this.loading.then(() => this.primary.request(Req.RESET));
+    this.loading = run.catch(() => {});
+    return run;
+  }
+
+  /** @returns {Promise<{wasmBytes: number}>} the primary engine's WASM memory */
+  memory() {
+    return this.primary.request(Req.MEMORY);
+  }
+
+  terminate() {
+    this.primary.terminate();
+  }
+}
