@@ -466,7 +466,7 @@ Status compat_fio_histo_log_pctiles(const std::vector<const Source*>& sources,
           v.value_ns = lo + ((p - last_pct) / (pct - last_pct)) * (hi - lo);
           v.err_ns = hi - lo;
           v.saturated = sat;
-          v.few_samples = total * (1.0 - p / 100.0) < 1.0;
+          v.few_samples = p > 0 && p < 100 && total * (1.0 - p / 100.0) < 1.0;  // as compute_percentiles
           if (v.few_samples) row.flags |= kFlagFewSamples;
           if (sat) row.flags |= kFlagSaturated;
           ++pi;
