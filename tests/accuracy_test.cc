@@ -161,7 +161,7 @@ void check_set(const std::string& set, const std::string& hist_prefix, unsigned 
         const Window& w = s.windows[wi];
         // Per-I/O members of the window (s, e]; the first window also takes
         // the I/Os stamped at its start (fio logs t = 0 for the first ms).
-        auto in_w = [&](int64_t tm) {
+        auto in_w = [&](double tm) {
           return (tm > w.start_ms || (wi == 0 && tm >= w.start_ms)) && tm <= w.end_ms;
         };
         while (first_io < t.ios.size() && t.ios[first_io].t_ms < w.start_ms) ++first_io;

@@ -47,7 +47,7 @@ struct ScriptReference {
 // fio per-I/O log line (write_lat_log, no log_avg_msec):
 //   time_ms, value_ns, ddir, bs, offset[, prio]
 struct IoSample {
-  int64_t t_ms = 0;   // completion time, ms since the job's start
+  double t_ms = 0;    // completion time, ms since the job's start (whole ms)
   uint64_t ns = 0;    // latency
   int dir = 0;        // 0 read, 1 write, 2 trim
 };
@@ -208,7 +208,7 @@ inline ::testing::AssertionResult read_lat_log(const std::string& file, std::vec
     char* p = line.data();
     char* end = nullptr;
     IoSample s;
-    s.t_ms = std::strtoll(p, &end, 10);
+    s.t_ms = static_cast<double>(std::strtoll(p, &end, 10));
     if (end == p || *end != ',') return ::testing::AssertionFailure() << file << ":" << lineno;
     p = end + 1;
     s.ns = std::strtoull(p, &end, 10);

@@ -174,10 +174,10 @@ TEST(RepairReal, FioS1WindowsEqualPerIoCounts) {
         int64_t inside = 0, ties = 0;
         for (const fx::IoSample& io : ios) {
           if (io.dir != static_cast<int>(s.dir)) continue;
-          const bool first_ms = wi == 0 && io.t_ms == static_cast<int64_t>(w.start_ms);
+          const bool first_ms = wi == 0 && io.t_ms == w.start_ms;
           if ((io.t_ms > w.start_ms || first_ms) && io.t_ms <= w.end_ms) ++inside;
-          if (io.t_ms == static_cast<int64_t>(w.end_ms) ||
-              (wi > 0 && io.t_ms == static_cast<int64_t>(w.start_ms))) {
+          if (io.t_ms == w.end_ms ||
+              (wi > 0 && io.t_ms == w.start_ms)) {
             ++ties;
           }
         }
@@ -213,7 +213,7 @@ TEST(RepairReal, FioS1TailIsTheUnloggedLastWindow) {
         if (io.dir != static_cast<int>(s.dir)) continue;
         ++total;
         if (io.t_ms > last) ++after;
-        if (io.t_ms == static_cast<int64_t>(last)) ++at;
+        if (io.t_ms == last) ++at;
       }
       const int64_t tail = total - static_cast<int64_t>(s.total());
       EXPECT_LE(std::llabs(tail - after), at) << src.name << " " << dir_name(s.dir);
