@@ -11,5 +11,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
   emcmake cmake -S "$root/tests/wasm" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build "$build" -j "$(nproc)"
+# The glue is CommonJS; the repository's package.json says "type": "module".
+echo '{"type": "commonjs"}' >"$build/package.json"
 cd "$root/tests"
 exec node "$build/latscope_tests.js" "$@"
