@@ -115,27 +115,33 @@ TEST(Percentiles, InterpWithinBinWidthOfExact) {
   }
 }
 
-// fio compares in x87 extended precision; these cases sit exactly on the
-// threshold, where the rounding of p/100 decides.
-TEST(FioThreshold, MatchesExtendedPrecisionSemantics) {
+// fio compares in x87 extended precision with K = n * 0.01L computed first
+// (its -ffast-math build turns "/ 100.0" into that multiply). These cases sit
+// exactly on the threshold, where the rounding decides.
+TEST(FioThreshold, MatchesFiosCompiledArithmetic) {
   EXPECT_TRUE(fio_threshold_reached(50, 50.0, 100));
   EXPECT_FALSE(fio_threshold_reached(49, 50.0, 100));
   EXPECT_TRUE(fio_threshold_reached(0, 0.0, 100));
   EXPECT_TRUE(fio_threshold_reached(100, 100.0, 100));
   EXPECT_FALSE(fio_threshold_reached(99, 100.0, 100));
-  // The double 99.9 is 99.90000000000000568...; divided by 100 and times 1000
-  // in 64-bit significands the threshold is 999.0000000000000568, so fio
-  // needs all 1000 samples for p99.9 of 1000 (x87 agrees: see below).
-  EXPECT_FALSE(fio_threshold_reached(999, 99.9, 1000));
-  EXPECT_TRUE(fio_threshold_reached(1000, 99.9, 1000));
-  // Cross-check against this platform's x87 long double where it is one.
+  // The case from a real run (fio-s1, host 127.0.0.2, job 1, write): fio put
+  // p60 of 3200 samples in the bin where the cumulative count is exactly
+  // 1920. With a true division the threshold is 1920 + 1.1e-16 and the next
+  // bin would be chosen.
+  EXPECT_TRUE(fio_threshold_reached(1920, 60.0, 3200));
 #if defined(__x86_64__) || defined(__i386__)
+  {
+    const long double by_division = (long double)60.0 / 100.0 * 3200;
+    EXPECT_FALSE(1920.0L >= by_division);  // what a division would have said
+  }
+  // Cross-check against this platform's x87 long double, evaluated in fio's order.
   std::mt19937_64 rng(3);
   const double ps[] = {1, 5, 10, 20, 30, 40, 50, 60, 70, 80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99};
   for (int i = 0; i < 200000; ++i) {
     const uint64_t n = 1 + rng() % 5000000;
     const double p = ps[rng() % 17];
-    const long double t = (long double)p / 100.0 * n;
+    volatile long double k = (long double)n * 0.01L;  // volatile: keep fio's two roundings
+    const long double t = k * p;
     const uint64_t around = static_cast<uint64_t>(t);
     for (uint64_t s = around > 1 ? around - 1 : 0; s <= around + 1; ++s)
       ASSERT_EQ(fio_threshold_reached(s, p, n), (long double)s >= t) << s << " " << p << " " << n;

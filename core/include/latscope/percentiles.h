@@ -40,10 +40,10 @@ bool compute_percentiles(const BinLayout& layout, const double* counts,
                          const double* ps, size_t np, Method method,
                          PercentileValue* out);
 
-// fio's comparison `sum >= (long double)p / 100.0 * n` evaluated exactly as an
-// x87 FPU does it (64-bit significand, round to nearest even after the
-// division and after the multiplication), independent of the platform's long
-// double (binary128 in WebAssembly). p in [0, 100].
+// fio's comparison of a cumulative count with the rank of percentile p, as
+// fio's compiled code evaluates it on x87: threshold = (n * 0.01L) * p, each
+// product rounded to a 64-bit significand (see percentiles.cc), independent
+// of the platform's long double (binary128 in WebAssembly). p in [0, 100].
 bool fio_threshold_reached(uint64_t sum, double p, uint64_t n);
 
 }  // namespace latscope
