@@ -167,6 +167,9 @@ export class InThreadEngine {
           if (now() - last >= PROGRESS_MS) {
             last = now();
             report('reading');
+            // Let queued messages (a cancel, an import) run: in-memory
+            // blob reads resolve as microtasks and would never yield.
+            await yieldToEvents();
           }
         }
       } catch (e) {
@@ -263,6 +266,19 @@ export class InThreadEngine {
     this.core?.delete();
     this.core = null;
   }
+}
+
+/** Resolves after the event loop has run once (a macrotask, not clamped like setTimeout). */
+function yieldToEvents() {
+  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
+  return new Promise((resolve) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      resolve(undefined);
+    };
+    ch.port2.postMessage(null);
+  });
 }
 
 function now() {

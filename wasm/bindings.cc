@@ -1,0 +1,175 @@
+// embind shim: the core Engine as a JS class. Every method is a few lines that
+// convert arguments, call core/ and convert the result; options are parsed by
+// core (options_json.h), text is written by core (report.h), so the page and
+// the CLI cannot drift apart.
+//
+//   JS (web/src/engine/inthread.js)            C++ (this file -> core/)
+//   new Module.Engine()                        latscope::Engine
+//   openFile(name, fileOptionsJson)   -> int   parse_file_options_json + open_file
+//   append(handle, Uint8Array)                 one copy into the heap + append
+//   finish(handle)                    -> str   source_json(finish())
+//   sources()                         -> str   "[" source_json, ... "]"
+//   query(optionsJson)                -> str   pctiles_json(query())
+//   pctilesCsv(optionsJson)           -> str   pctiles_csv(query())
+//   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view)
+//   exportSource(handle)  -> Uint8Array (copy)  encode_source (model_io.h)
+//   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
+//
+// Failures come back as {error: {name, message}} instead of a thrown C++
+// exception (the build has exceptions disabled); inthread.js turns them into
+// EngineError.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <vector>
+
+#include "latscope/engine.h"
+#include "latscope/model_io.h"
+#include "latscope/options_json.h"
+#include "latscope/report.h"
+
+namespace {
+
+using emscripten::val;
+using latscope::Status;
+
+const char* code_name(latscope::ErrorCode c) {
+  switch (c) {
+    case latscope::ErrorCode::kOk: return "Ok";
+    case latscope::ErrorCode::kInvalidArgument: return "InvalidArgument";
+    case latscope::ErrorCode::kUnusableFile: return "UnusableFile";
+    case latscope::ErrorCode::kInternal: return "Internal";
+  }
+  return "Internal";
+}
+
+val error(const Status& st) {
+  val e = val::object();
+  e.set("name", code_name(st.code));
+  e.set("message", st.message);
+  val r = val::object();
+  r.set("error", e);
+  return r;
+}
+
+// A JS copy of bytes in the heap: `new Uint8Array(view)` copies, so nothing
+// returned to JS aliases the heap (which may move when memory grows).
+template <typename T>
+val copy_to_js(const char* ctor, const T* data, size_t n) {
+  return val::global(ctor).new_(emscripten::typed_memory_view(n, data));
+}
+
+// Copies a JS Uint8Array into buf with one TypedArray.set (a memcpy), reusing
+// buf's storage between calls.
+void copy_from_js(const val& bytes, std::vector<char>* buf) {
+  const size_t n = bytes["length"].as<size_t>();
+  buf->resize(n);
+  val(emscripten::typed_memory_view(n, buf->data())).call<void>("set", bytes);
+}
+
+bool valid(const latscope::Engine& e, int h) {
+  return h >= 0 && static_cast<size_t>(h) < e.sources().size();
+}
+
+class WasmEngine {
+ public:
+  val openFile(const std::string& name, const std::string& file_options_json) {
+    latscope::FileOptions fo;
+    Status st = latscope::parse_file_options_json(file_options_json, &fo);
+    if (!st.ok()) return error(st);
+    return val(engine_.open_file(name, fo));
+  }
+
+  void append(int handle, const val& bytes) {
+    copy_from_js(bytes, &buf_);
+    engine_.append(handle, buf_.data(), buf_.size());
+  }
+
+  std::string finish(int handle) {
+    std::vector<char>().swap(buf_);  // the staging buffer can be large; drop it
+    return latscope::source_json(engine_.finish(handle));
+  }
+
+  std::string sources() const {
+    std::string out = "[";
+    for (const latscope::Source& s : engine_.sources()) {
+      if (out.size() > 1) out += ',';
+      out += latscope::source_json(s);
+    }
+    return out + "]";
+  }
+
+  val query(const std::string& options_json) const {
+    latscope::QueryRequest req;
+    latscope::QueryResult r;
+    Status st = run_query(options_json, &req, &r);
+    if (!st.ok()) return error(st);
+    return val(latscope::pctiles_json(r, req.pct_labels, req.unit));
+  }
+
+  val pctilesCsv(const std::string& options_json) const {
+    latscope::QueryRequest req;
+    latscope::QueryResult r;
+    Status st = run_query(options_json, &req, &r);
+    if (!st.ok()) return error(st);
+    return val(latscope::pctiles_csv(r, req.pct_labels, req.unit));
+  }
+
+  val heatmap(const std::string& options_json) const {
+    latscope::HeatmapOptions ho;
+    Status st = latscope::parse_heatmap_options_json(options_json, &ho);
+    latscope::HeatmapResult r;
+    if (st.ok()) st = engine_.heatmap(ho, &r);
+    if (!st.ok()) return error(st);
+    val counts = copy_to_js("Float64Array", r.counts.data(), r.counts.size());
+    std::vector<double>().swap(r.counts);  // meta without the (large) counts array
+    val out = val::object();
+    out.set("meta", latscope::heatmap_json(r));
+    out.set("counts", counts);
+    return out;
+  }
+
+  val exportSource(int handle) const {
+    if (!valid(engine_, handle)) return error(Status::Error(latscope::ErrorCode::kInvalidArgument, "no source with handle " + std::to_string(handle)));
+    std::vector<uint8_t> bytes = latscope::encode_source(engine_.sources()[static_cast<size_t>(handle)]);
+    return copy_to_js("Uint8Array", bytes.data(), bytes.size());
+  }
+
+  val importSource(const val& bytes) {
+    std::vector<char> data;
+    copy_from_js(bytes, &data);
+    latscope::Source src;
+    Status st = latscope::decode_source(reinterpret_cast<const uint8_t*>(data.data()), data.size(), &src);
+    if (!st.ok()) return error(st);
+    const int h = engine_.add_source(std::move(src));
+    return val(latscope::source_json(engine_.sources()[static_cast<size_t>(h)]));
+  }
+
+ private:
+  Status run_query(const std::string& options_json, latscope::QueryRequest* req,
+                   latscope::QueryResult* r) const {
+    Status st = latscope::parse_query_options_json(options_json, req);
+    if (!st.ok()) return st;
+    return engine_.query(req->query, r);
+  }
+
+  latscope::Engine engine_;
+  std::vector<char> buf_;
+};
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(latscope) {
+  emscripten::class_<WasmEngine>("Engine")
+      .constructor<>()
+      .function("openFile", &WasmEngine::openFile)
+      .function("append", &WasmEngine::append)
+      .function("finish", &WasmEngine::finish)
+      .function("sources", &WasmEngine::sources)
+      .function("query", &WasmEngine::query)
+      .function("pctilesCsv", &WasmEngine::pctilesCsv)
+      .function("heatmap", &WasmEngine::heatmap)
+      .function("exportSource", &WasmEngine::exportSource)
+      .function("importSource", &WasmEngine::importSource);
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env node
+// WebAssembly engine throughput under Node (issue 3, section 5).
+//
+//   node web/scripts/bench-wasm.mjs [DIR_OR_FILE...]  [--chunk MiB] [--workers N]
+//
+// Without arguments it uses (and if needed generates) the lead's benchmark
+// set: tests/bench/make_bench_data.py --out bench-data --files 8 --seconds 3600
+// (real fio records replayed; see that script).
+//
+// Three figures, MB = 10^6 bytes of log text:
+//   1. engine: one WASM Engine, files read from disk into 16 MiB chunks and
+//      fed with append(); only the append/finish calls are timed, like the
+//      native tests/bench/bench.cc, so it is the parser's rate per core.
+//      Target >= 200 MB/s per worker.
+//   2. loadFiles in-thread: the page's path without workers — Blob slices,
+//      scratch engine, encode, import into the primary engine — wall time.
+//   3. loadFiles with N worker_threads (default 2): the pool the page uses.
+// Peak WASM memory is the size of the module's memory after each run (it
+// never shrinks). Query time (default options, and grouped by host) is shown
+// for the primary engine.
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { nodeWasmSource } from '../src/engine/node.js';
+import { loadWasmModule } from '../src/engine/wasm-module.js';
+import { InThreadEngine } from '../src/engine/inthread.js';
+import { createEngine } from '../src/engine/index.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const args = process.argv.slice(2);
+let chunkMiB = 16;
+let workers = 2;
+const inputs = [];
+for (let i = 0; i < args.length; ++i) {
+  if (args[i] === '--chunk') chunkMiB = Number(args[++i]);
+  else if (args[i] === '--workers') workers = Number(args[++i]);
+  else inputs.push(args[i]);
+}
+if (inputs.length === 0) {
+  const out = execFileSync(
+    'python3',
+    [path.join(ROOT, 'tests/bench/make_bench_data.py'), '--out', path.join(ROOT, 'bench-data'), '--files', '8', '--seconds', '3600'],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  inputs.push(out.trim().split('\n').at(-1) ?? '');
+}
+const files = inputs.flatMap((p) =>
+  fs.statSync(p).isDirectory()
+    ? fs
+        .readdirSync(p)
+        .filter((n) => !n.startsWith('.'))
+        .sort()
+        .map((n) => path.join(p, n))
+    : [p],
+);
+const totalBytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
+const MB = (/** @type {number} */ b) => (b / 1e6).toFixed(1);
+const MiB = (/** @type {number} */ b) => (b / 1048576).toFixed(1);
+console.log(`bench-wasm: ${files.length} files, ${MB(totalBytes)} MB of log text, chunks of ${chunkMiB} MiB`);
+
+const wasm = nodeWasmSource();
+
+// 1. The engine alone.
+{
+  const M = await loadWasmModule(wasm);
+  const engine = new M.Engine();
+  const chunk = Buffer.allocUnsafe(chunkMiB * 1048576);
+  let engineMs = 0;
+  const cpu0 = process.cpuUsage();
+  for (const f of files) {
+    const fd = fs.openSync(f, 'r');
+    let t = performance.now();
+    const h = engine.openFile(path.basename(f), '{}');
+    engineMs += performance.now() - t;
+    for (;;) {
+      const n = fs.readSync(fd, chunk, 0, chunk.length, null);
+      if (n === 0) break;
+      const view = new Uint8Array(chunk.buffer, chunk.byteOffset, n);
+      t = performance.now();
+      engine.append(h, view);
+      engineMs += performance.now() - t;
+    }
+    fs.closeSync(fd);
+    t = performance.now();
+    const src = JSON.parse(engine.finish(h));
+    engineMs += performance.now() - t;
+    if (!src.status.ok) console.log(`  ${src.name}: ${src.status.message}`);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  let t = performance.now();
+  engine.query('{}');
+  const qAll = performance.now() - t;
+  t = performance.now();
+  engine.query('{"group_by":"host"}');
+  const qHost = performance.now() - t;
+  console.log(
+    `engine (1 thread): ${(totalBytes / 1e3 / engineMs).toFixed(0)} MB/s ` +
+      `(${(engineMs / 1000).toFixed(2)} s in append/finish; process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s incl. reads) ` +
+      `peak WASM memory ${MiB(M.HEAPU8.length)} MiB; query ${qAll.toFixed(0)} ms, by host ${qHost.toFixed(0)} ms`,
+  );
+  engine.delete();
+}
+
+/** Blobs for loadFiles (in memory: Node's disk blobs cannot cross worker_threads). */
+const items = files.map((f) => ({ file: new Blob([fs.readFileSync(f)]), name: path.basename(f) }));
+
+// 2. loadFiles in this thread.
+{
+  const e = new InThreadEngine(await loadWasmModule(wasm));
+  const t = performance.now();
+  await e.loadFiles(items, { sliceBytes: chunkMiB * 1048576 });
+  const ms = performance.now() - t;
+  console.log(
+    `loadFiles in-thread: ${(totalBytes / 1e3 / ms).toFixed(0)} MB/s (${(ms / 1000).toFixed(2)} s), peak WASM memory ${MiB(e.wasmBytes())} MiB`,
+  );
+  e.terminate();
+}
+
+// 3. loadFiles with a pool of worker_threads.
+{
+  const spawn = () => {
+    const w = new Worker(new URL('../src/engine/node-worker.js', import.meta.url));
+    return {
+      postMessage: (/** @type {any} */ m, /** @type {any[]} */ tr) => w.postMessage(m, tr),
+      addEventListener: (/** @type {string} */ type, /** @type {(ev: any) => void} */ fn) => {
+        if (type === 'message') w.on('message', (data) => fn({ data }));
+        else if (type === 'error') w.on('error', (err) => fn({ message: err.message }));
+      },
+      terminate: () => void w.terminate(),
+    };
+  };
+  const e = await createEngine({ mode: 'worker', workers, wasm, spawn });
+  const t = performance.now();
+  await e.loadFiles(items, { sliceBytes: chunkMiB * 1048576 });
+  const ms = performance.now() - t;
+  const q0 = performance.now();
+  await e.query({});
+  const qms = performance.now() - q0;
+  const mem = await e.memory();
+  console.log(
+    `loadFiles ${workers} workers: ${(totalBytes / 1e3 / ms).toFixed(0)} MB/s (${(ms / 1000).toFixed(2)} s), ` +
+      `primary engine WASM memory ${MiB(mem.wasmBytes)} MiB, first query ${qms.toFixed(0)} ms`,
+  );
+  e.terminate();
+}

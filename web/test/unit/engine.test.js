@@ -1,0 +1,228 @@
+// One test suite, run against both engine implementations (HOUSE_STYLE 9):
+//   inthread — the WASM engine in this thread
+//   worker   — the pool of workers behind the protocol (protocol.js), here on
+//              Node worker_threads running the same serve.js as the page's
+//              Web Workers (Chromium runs the real Web Worker in the e2e tests)
+// with real fio logs from tests/fixtures, and the page's CSV compared byte for
+// byte with the native CLI's `latscope pctiles` on the same files.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { createEngine } from '../../src/engine/index.js';
+import { nodeWasmSource } from '../../src/engine/node.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const FIX = path.join(ROOT, 'tests/fixtures');
+const CLI = process.env.LATSCOPE_CLI ?? path.join(ROOT, 'build/latscope');
+const hasCli = fs.existsSync(CLI);
+
+const S1 = ['1.log.127.0.0.1', '1.log.127.0.0.2', '2.log.127.0.0.1', '2.log.127.0.0.2'].map((s) =>
+  path.join(FIX, 'fio-s1', `s1_clat_hist.${s}`),
+);
+const LOCAL = [1, 2].map((j) => path.join(FIX, 'local', `local_clat_hist.${j}.log`));
+const GZ = [1, 2].map((j) => path.join(FIX, 'gz', `local_clat_hist.${j}.log.gz`));
+
+/** A File held in memory (Node's disk-backed blobs cannot cross worker_threads). */
+function fileOf(/** @type {string} */ p, name = path.basename(p)) {
+  return new File([fs.readFileSync(p)], name);
+}
+
+/** `latscope pctiles ARGS... FILES...` stdout (exit code 1 = some lines skipped is fine). */
+function cli(/** @type {string[]} */ args) {
+  try {
+    return execFileSync(CLI, ['pctiles', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) {
+    const err = /** @type {any} */ (e);
+    if (err.status === 1 && typeof err.stdout === 'string') return err.stdout;
+    throw e;
+  }
+}
+
+/** A worker_threads Worker dressed as a Web Worker for WorkerProxy. */
+function nodeWorkerEndpoint() {
+  const w = new Worker(new URL('../../src/engine/node-worker.js', import.meta.url));
+  return {
+    postMessage: (/** @type {any} */ m, /** @type {any[]} */ t) => w.postMessage(m, t),
+    addEventListener: (/** @type {string} */ type, /** @type {(ev: any) => void} */ fn) => {
+      if (type === 'message') w.on('message', (data) => fn({ data }));
+      else if (type === 'error') w.on('error', (e) => fn({ message: e.message, error: e }));
+    },
+    terminate: () => void w.terminate(),
+  };
+}
+
+const wasm = nodeWasmSource();
+const IMPLS = /** @type {const} */ ([
+  ['inthread', () => createEngine({ mode: 'inthread', wasm })],
+  ['worker', () => createEngine({ mode: 'worker', workers: 3, wasm, spawn: nodeWorkerEndpoint })],
+]);
+
+describe.each(IMPLS)('engine (%s)', (_name, make) => {
+  /** @type {import('../../src/engine/index.js').Engine} */
+  let engine;
+  beforeAll(async () => {
+    engine = await make();
+  });
+  afterAll(() => engine?.terminate());
+
+  it('loads real client/server logs: one Source per file, in order, repaired', async () => {
+    await engine.reset();
+    const sources = await engine.loadFiles(S1.map((p) => fileOf(p)));
+    expect(sources.map((s) => s.name)).toEqual(S1.map((p) => path.basename(p)));
+    for (const s of sources) {
+      expect(s.status).toEqual({ ok: true, message: '' });
+      expect(s.format).toBe('fio-hist');
+      expect(s.host).toMatch(/^127\.0\.0\.[12]$/);
+      expect(s.records).toBeGreaterThan(30);
+      expect(s.series.map((/** @type {any} */ x) => x.dir).sort()).toEqual(['read', 'write']);
+      // fio-s1 carries the client/server accumulation defect (FORMATS.md).
+      expect(s.series.every((/** @type {any} */ x) => x.repaired)).toBe(true);
+    }
+    expect((await engine.sources()).map((s) => s.name)).toEqual(sources.map((s) => s.name));
+  });
+
+  it.skipIf(!hasCli)('CSV with default options equals `latscope pctiles FILE...` byte for byte', async () => {
+    const csv = await engine.csv({});
+    expect(csv).toBe(cli(S1));
+    expect(csv.split('\n')[0]).toMatch(/^time_ms,group,samples,min,mean,p50,p90,p99,p99\.9,p100,max,flags$/);
+  });
+
+  it.skipIf(!hasCli)('CSV with options equals the CLI with the same options', async () => {
+    const csv = await engine.csv({
+      quantum_ms: 2500,
+      percentiles: [50, 99.9, 99.99],
+      group_by: ['host', 'dir'],
+      directions: ['read', 'write'],
+      unit: 'ms',
+      method: 'fio',
+    });
+    const want = cli([
+      '--quantum', '2500', '--percentiles', '50,99.9,99.99', '--group-by', 'host,dir',
+      '--directions', 'r,w', '--unit', 'ms', '--method', 'fio', ...S1,
+    ]);
+    expect(csv).toBe(want);
+    expect(csv.split('\n').length).toBeGreaterThan(20);
+  });
+
+  it('query() returns the rows of the CSV as JSON', async () => {
+    const q = await engine.query({ group_by: ['host'] });
+    expect(q.groups).toEqual(['host=127.0.0.1', 'host=127.0.0.2']);
+    expect(q.quantum_ms).toBe(1000);
+    const csv = await engine.csv({ group_by: ['host'] });
+    expect(q.rows.length).toBe(csv.trimEnd().split('\n').length - 1);
+    const full = q.rows.filter((/** @type {any} */ r) => r.samples > 0);
+    expect(full.length).toBeGreaterThan(30);
+    for (const r of full) {
+      expect(r.p.length).toBe(5);
+      expect(r.min).toBeLessThanOrEqual(r.p[0]);
+      expect(r.p[0]).toBeLessThanOrEqual(r.p[4]);
+    }
+  });
+
+  it('heatmap() gives counts as a Float64Array holding every sample', async () => {
+    const h = await engine.heatmap({ quantum_ms: 1000, rows: 40 });
+    expect(h.counts).toBeInstanceOf(Float64Array);
+    expect(h.counts.length).toBe(h.quanta * h.rows);
+    expect(h.rows).toBe(40);
+    expect(h.edges_ns.length).toBe(41);
+    let sum = h.below + h.above;
+    for (const c of h.counts) sum += c;
+    const sources = await engine.sources();
+    let samples = 0;
+    for (const s of sources) for (const x of s.series) samples += x.samples;
+    expect(sum).toBeCloseTo(samples, 6);
+    // Queries never re-read files: a different grid from the same sources.
+    const h2 = await engine.heatmap({ quantum_ms: 5000, rows: 8 });
+    expect(h2.counts.length).toBe(h2.quanta * 8);
+    expect(h2.quanta).toBeLessThan(h.quanta);
+  });
+
+  it('a bad option rejects with the core message, and the engine keeps working', async () => {
+    const err = await engine.query({ quantum_ms: -5 }).catch((e) => e);
+    expect(err?.name).toBe('EngineError');
+    expect(err.message).toMatch(/quantum/);
+    expect((await engine.query({})).rows.length).toBeGreaterThan(0);
+  });
+
+  it('.gz files give the same answers as the plain files', async () => {
+    await engine.reset();
+    await engine.loadFiles(LOCAL.map((p) => fileOf(p)));
+    const plain = await engine.csv({ percentiles: [50, 99] });
+    await engine.reset();
+    const sources = await engine.loadFiles(GZ.map((p) => fileOf(p)));
+    expect(sources.every((s) => s.status.ok)).toBe(true);
+    expect(await engine.csv({ percentiles: [50, 99] })).toBe(plain);
+  });
+
+  it('a malformed file fails with a specific message while the others load', async () => {
+    await engine.reset();
+    const garbage = new File(['this is not a fio log\nat all\n'], 'notes.txt');
+    const xz = new File([new Uint8Array([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0, 0, 4])], 'run.log.xz');
+    const sources = await engine.loadFiles([fileOf(LOCAL[0]), garbage, xz, fileOf(LOCAL[1])]);
+    expect(sources.map((s) => s.status.ok)).toEqual([true, false, false, true]);
+    expect(sources[1].status.message).toMatch(/notes\.txt/);
+    expect(sources[2].status.message).toMatch(/run\.log\.xz: xz-compressed/);
+    const all = await engine.sources();
+    expect(all.length).toBe(4);
+    expect(all.filter((s) => s.status.ok).length).toBe(2);
+    expect((await engine.query({})).rows.length).toBeGreaterThan(5);
+  });
+
+  it('reports progress per file with bytes/s, ending in done with all bytes', async () => {
+    await engine.reset();
+    /** @type {any[]} */
+    const seen = [];
+    const files = S1.map((p) => fileOf(p));
+    await engine.loadFiles(files, { onProgress: (p) => seen.push(p), sliceBytes: 64 * 1024 });
+    for (const f of files) {
+      const mine = seen.filter((p) => p.file === f.name);
+      expect(mine[0].state).toBe('queued');
+      expect(mine.some((p) => p.state === 'reading')).toBe(true);
+      const last = mine.at(-1);
+      expect(last.state).toBe('done');
+      expect(last.bytesDone).toBe(f.size);
+      expect(last.bytesTotal).toBe(f.size);
+      expect(last.bytesPerSec).toBeGreaterThan(0);
+    }
+  });
+
+  it('cancels a load with an AbortSignal and stays usable', async () => {
+    await engine.reset();
+    const ctl = new AbortController();
+    const files = S1.map((p) => fileOf(p));
+    const err = await engine
+      .loadFiles(files, {
+        signal: ctl.signal,
+        sliceBytes: 4096,
+        onProgress: (p) => {
+          if (p.state === 'reading') ctl.abort();
+        },
+      })
+      .catch((e) => e);
+    expect(err?.name).toBe('AbortError');
+    expect((await engine.sources()).length).toBeLessThan(files.length);
+    await engine.reset();
+    const again = await engine.loadFiles(files.slice(0, 2));
+    expect(again.every((s) => s.status.ok)).toBe(true);
+  });
+});
+
+describe('worker engine specifics', () => {
+  it('gives the same CSV with 1 and 4 workers (import order is file order)', async () => {
+    const files = [...S1, ...LOCAL].map((p) => fileOf(p));
+    const one = await createEngine({ mode: 'worker', workers: 1, wasm, spawn: nodeWorkerEndpoint });
+    const four = await createEngine({ mode: 'worker', workers: 4, wasm, spawn: nodeWorkerEndpoint });
+    try {
+      const [a, b] = await Promise.all([one.loadFiles(files), four.loadFiles(files)]);
+      expect(b.map((s) => s.name)).toEqual(a.map((s) => s.name));
+      const opts = { group_by: ['file'], percentiles: [50, 99] };
+      expect(await four.csv(opts)).toBe(await one.csv(opts));
+    } finally {
+      one.terminate();
+      four.terminate();
+    }
+  });
+});
