@@ -1,0 +1,39 @@
+// Fuzz target: any bytes through the engine, in any chunking, then every
+// query kind. The first byte picks chunk size and options so the fuzzer
+// explores both. Must never crash, hang or grow without bound.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "latscope/engine.h"
+#include "latscope/report.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size < 1) return 0;
+  const uint8_t ctl = data[0];
+  ++data;
+  --size;
+  latscope::Engine e;
+  latscope::FileOptions fo;
+  fo.repair = (ctl & 3) == 0 ? latscope::RepairMode::kForce : latscope::RepairMode::kAuto;
+  // Client-mode style names enable the repair path; json is tried by content.
+  const int h = e.open_file((ctl & 4) ? "f_clat_hist.1.log.host" : "f_clat_hist.log", fo);
+  const size_t chunk = 1 + (ctl >> 3) * 7;
+  for (size_t i = 0; i < size; i += chunk)
+    e.append(h, reinterpret_cast<const char*>(data) + i, size - i < chunk ? size - i : chunk);
+  const latscope::Source& s = e.finish(h);
+  (void)latscope::source_json(s);
+  latscope::QueryOptions q;
+  q.quantum_ms = (ctl & 8) ? 250 : 1000;
+  q.group_by = ctl & 0x7;
+  q.method = (ctl & 0x10) ? latscope::Method::kFio : latscope::Method::kInterp;
+  latscope::QueryResult r;
+  if (e.query(q, &r).ok()) (void)latscope::pctiles_csv(r, {"p50", "p90", "p99", "p99.9", "p100"}, latscope::Unit::kUs);
+  q.compat_fio_histo_log_pctiles = true;
+  (void)e.query(q, &r);
+  latscope::HeatmapOptions hm;
+  hm.rows = 16;
+  latscope::HeatmapResult hr;
+  (void)e.heatmap(hm, &hr);
+  return 0;
+}
