@@ -1,0 +1,46 @@
+// Engine options from JSON objects: the browser sends its settings this way
+// to the WebAssembly build. Defaults equal the CLI's (QueryOptions and
+// HeatmapOptions defaults in engine.h, unit us, percentiles 50,90,99,99.9,100),
+// so an empty object "{}" means "what `latscope pctiles` does by default".
+//
+// Query fields (all optional; null means the default):
+//   {"quantum_ms": 1000, "percentiles": ["50", 99.9, "100"],
+//    "group_by": "all" | "host,job,dir" (any of host, job, dir, file),
+//    "directions": "r,w,t" (r/read, w/write, t/trim), "method": "interp" | "fio",
+//    "unit": "ns" | "us" | "ms", "offsets": {"127.0.0.2": -3.5},
+//    "exclude_sources": [...], "exclude_hosts": [...], "from_ms": 0, "to_ms": 5000,
+//    "compat": "fio-histo-log-pctiles"}
+// Heat map fields: quantum_ms, rows, min_ns, max_ns, unit and the selection
+// fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms).
+// File fields: format ("auto", "fio-hist", "fio-json"), fio_version (0, 2, 3),
+// coarseness (-1 detect, 0..6), repair ("auto" | "off" | "force"), host, job.
+//
+// Percentile labels keep the text as given (a number keeps its JSON token:
+// 99.90 -> "p99.90"), as `--percentiles` does on the command line.
+// Errors (kInvalidArgument) name the field and its line:column, and an
+// unknown field is an error naming it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "latscope/engine.h"
+#include "latscope/report.h"
+#include "latscope/status.h"
+
+namespace latscope {
+
+Status parse_query_options_json(const std::string& json, QueryOptions* out,
+                                std::vector<std::string>* pct_labels, Unit* unit);
+
+Status parse_heatmap_options_json(const std::string& json, HeatmapOptions* out, Unit* unit);
+
+Status parse_file_options_json(const std::string& json, FileOptions* out);
+
+// "50,99,99.9" -> {50, 99, 99.9} and labels {"p50", "p99", "p99.9"}.
+// Items are separated by commas (spaces around them are ignored); each must
+// be a plain decimal number in [0, 100]. Used by the CLI's --percentiles.
+Status parse_percentile_list(const std::string& text, std::vector<double>* ps,
+                             std::vector<std::string>* labels);
+
+}  // namespace latscope

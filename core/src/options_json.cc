@@ -1,0 +1,375 @@
+// Options objects sent by the page (see options_json.h for the fields).
+#include "latscope/options_json.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <functional>
+#include <utility>
+
+#include "json/json.h"
+
+namespace latscope {
+namespace {
+
+const char kName[] = "options";
+
+std::string pos(const json::Value& v) {
+  return std::string(kName) + ":" + std::to_string(v.line()) + ":" + std::to_string(v.column()) + ": ";
+}
+
+Status bad(const json::Value& v, const std::string& what) {
+  return Status::Error(ErrorCode::kInvalidArgument, pos(v) + what);
+}
+
+// A field handler: returns an error naming the field, or Ok.
+using Handler = std::function<Status(const std::string& field, const json::Value& v)>;
+struct Field {
+  const char* name;
+  Handler handle;
+};
+
+Status walk(const std::string& text, const std::vector<Field>& fields) {
+  json::Value root;
+  json::ParseLimits limits;
+  limits.max_depth = 16;  // options are shallow; anything deeper is not ours
+  limits.max_bytes = size_t{16} << 20;
+  Status st = json::parse(text, kName, &root, limits);
+  if (!st.ok()) return st;
+  if (!root.is_object()) return bad(root, "options must be a JSON object, not " + std::string(json::type_name(root.type())));
+  for (size_t i = 0; i < root.size(); ++i) {
+    const std::string& key = root.key(i);
+    const json::Value& v = root.items()[i];
+    const Field* f = nullptr;
+    for (const Field& x : fields) {
+      if (key == x.name) f = &x;
+    }
+    if (!f) {
+      std::string known;
+      for (const Field& x : fields) known += (known.empty() ? "" : ", ") + std::string(x.name);
+      return bad(v, "unknown field \"" + key + "\" (known: " + known + ")");
+    }
+    if (v.is_null()) continue;  // null: keep the default (JSON has no Infinity)
+    st = f->handle(key, v);
+    if (!st.ok()) return st;
+  }
+  return Status::Ok();
+}
+
+Status get_number(const std::string& field, const json::Value& v, double* out) {
+  if (!v.is_number() || !std::isfinite(v.as_double())) return bad(v, "\"" + field + "\" must be a finite number");
+  *out = v.as_double();
+  return Status::Ok();
+}
+
+Status get_string(const std::string& field, const json::Value& v, std::string* out) {
+  if (!v.is_string()) return bad(v, "\"" + field + "\" must be a string");
+  *out = v.as_string();
+  return Status::Ok();
+}
+
+Status get_string_list(const std::string& field, const json::Value& v, std::vector<std::string>* out) {
+  if (!v.is_array()) return bad(v, "\"" + field + "\" must be an array of strings");
+  out->clear();
+  for (const json::Value& x : v.items()) {
+    if (!x.is_string()) return bad(x, "\"" + field + "\" must be an array of strings");
+    out->push_back(x.as_string());
+  }
+  return Status::Ok();
+}
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  size_t a = 0;
+  for (;;) {
+    size_t b = s.find(',', a);
+    std::string part = s.substr(a, b == std::string::npos ? std::string::npos : b - a);
+    size_t x = part.find_first_not_of(" \t");
+    size_t y = part.find_last_not_of(" \t");
+    out.push_back(x == std::string::npos ? std::string() : part.substr(x, y - x + 1));
+    if (b == std::string::npos) break;
+    a = b + 1;
+  }
+  return out;
+}
+
+// A string field or an array of strings, both read as one comma list.
+Status get_list(const std::string& field, const json::Value& v, std::vector<std::string>* out) {
+  if (v.is_string()) {
+    *out = split_list(v.as_string());
+    return Status::Ok();
+  }
+  if (v.is_array()) {
+    out->clear();
+    for (const json::Value& x : v.items()) {
+      if (!x.is_string()) return bad(x, "\"" + field + "\" items must be strings");
+      for (std::string& s : split_list(x.as_string())) out->push_back(std::move(s));
+    }
+    return Status::Ok();
+  }
+  return bad(v, "\"" + field + "\" must be a string like \"a,b\" or an array of strings");
+}
+
+Status get_group_by(const std::string& field, const json::Value& v, unsigned* out) {
+  std::vector<std::string> parts;
+  Status st = get_list(field, v, &parts);
+  if (!st.ok()) return st;
+  unsigned g = kGroupAll;
+  for (const std::string& p : parts) {
+    if (p == "all") continue;
+    if (p == "host") g |= kGroupHost;
+    else if (p == "job") g |= kGroupJob;
+    else if (p == "dir") g |= kGroupDir;
+    else if (p == "file") g |= kGroupFile;
+    else return bad(v, "\"" + field + "\": unknown grouping \"" + p + "\" (all, host, job, dir, file)");
+  }
+  *out = g;
+  return Status::Ok();
+}
+
+Status get_dirs(const std::string& field, const json::Value& v, unsigned* out) {
+  std::vector<std::string> parts;
+  Status st = get_list(field, v, &parts);
+  if (!st.ok()) return st;
+  unsigned d = 0;
+  for (const std::string& p : parts) {
+    if (p == "r" || p == "read") d |= kDirRead;
+    else if (p == "w" || p == "write") d |= kDirWrite;
+    else if (p == "t" || p == "trim") d |= kDirTrim;
+    else return bad(v, "\"" + field + "\": unknown direction \"" + p + "\" (r, w, t)");
+  }
+  if (d == 0) return bad(v, "\"" + field + "\" selects no direction");
+  *out = d;
+  return Status::Ok();
+}
+
+Status get_unit(const std::string& field, const json::Value& v, Unit* out) {
+  std::string s;
+  Status st = get_string(field, v, &s);
+  if (!st.ok()) return st;
+  if (!parse_unit(s, out)) return bad(v, "\"" + field + "\" must be \"ns\", \"us\" or \"ms\"");
+  return Status::Ok();
+}
+
+// A percentile as the user wrote it: digits with at most one '.', in [0, 100].
+bool plain_percentile(const std::string& s, double* out) {
+  if (s.empty() || s.size() > 40) return false;
+  int dots = 0, digits = 0;
+  for (char c : s) {
+    if (c == '.') ++dots;
+    else if (c >= '0' && c <= '9') ++digits;
+    else return false;
+  }
+  if (dots > 1 || digits == 0) return false;
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size() || !(v >= 0 && v <= 100)) return false;
+  *out = v;
+  return true;
+}
+
+Status get_percentiles(const std::string& field, const json::Value& v, std::vector<double>* ps,
+                       std::vector<std::string>* labels) {
+  if (!v.is_array() || v.size() == 0) {
+    return bad(v, "\"" + field + "\" must be a non-empty array of numbers or strings in [0, 100]");
+  }
+  ps->clear();
+  labels->clear();
+  for (const json::Value& x : v.items()) {
+    double p = 0;
+    std::string text;
+    if (x.is_number()) {
+      text = x.number_text();  // the token as written: 99.90 stays "99.90"
+      p = x.as_double();
+      if (!(p >= 0 && p <= 100)) return bad(x, "percentile " + text + " is not in [0, 100]");
+    } else if (x.is_string()) {
+      text = x.as_string();
+      if (!plain_percentile(text, &p)) return bad(x, "percentile \"" + text + "\" is not a number in [0, 100]");
+    } else {
+      return bad(x, "percentiles must be numbers or strings");
+    }
+    ps->push_back(p);
+    labels->push_back(percentile_label(text));
+  }
+  return Status::Ok();
+}
+
+Status get_offsets(const std::string& field, const json::Value& v, std::map<std::string, double>* out) {
+  if (!v.is_object()) return bad(v, "\"" + field + "\" must be an object {\"host or file\": ms}");
+  out->clear();
+  for (size_t i = 0; i < v.size(); ++i) {
+    double ms = 0;
+    Status st = get_number(field + "." + v.key(i), v.items()[i], &ms);
+    if (!st.ok()) return st;
+    (*out)[v.key(i)] = ms;  // a repeated name: the last one wins
+  }
+  return Status::Ok();
+}
+
+// Fields shared by queries and heat maps.
+void selection_fields(Selection* sel, std::vector<Field>* f) {
+  f->push_back({"directions", [sel](const std::string& k, const json::Value& v) { return get_dirs(k, v, &sel->dirs); }});
+  f->push_back({"offsets", [sel](const std::string& k, const json::Value& v) { return get_offsets(k, v, &sel->offsets_ms); }});
+  f->push_back({"exclude_sources", [sel](const std::string& k, const json::Value& v) {
+                  return get_string_list(k, v, &sel->exclude_sources);
+                }});
+  f->push_back({"exclude_hosts", [sel](const std::string& k, const json::Value& v) {
+                  return get_string_list(k, v, &sel->exclude_hosts);
+                }});
+  f->push_back({"from_ms", [sel](const std::string& k, const json::Value& v) { return get_number(k, v, &sel->from_ms); }});
+  f->push_back({"to_ms", [sel](const std::string& k, const json::Value& v) { return get_number(k, v, &sel->to_ms); }});
+}
+
+Status positive(const std::string& field, const json::Value& v, double* out) {
+  Status st = get_number(field, v, out);
+  if (st.ok() && !(*out > 0)) return bad(v, "\"" + field + "\" must be a positive number");
+  return st;
+}
+
+Status int_in(const std::string& field, const json::Value& v, int64_t lo, int64_t hi, int64_t* out) {
+  if (!v.get_i64(out) || *out < lo || *out > hi) {
+    return bad(v, "\"" + field + "\" must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status parse_percentile_list(const std::string& text, std::vector<double>* ps,
+                             std::vector<std::string>* labels) {
+  std::vector<double> p;
+  std::vector<std::string> l;
+  for (const std::string& item : split_list(text)) {
+    double v = 0;
+    if (!plain_percentile(item, &v)) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "percentile '" + item + "' is not a number in [0, 100]");
+    }
+    p.push_back(v);
+    l.push_back(percentile_label(item));
+  }
+  *ps = std::move(p);
+  *labels = std::move(l);
+  return Status::Ok();
+}
+
+Status parse_query_options_json(const std::string& json, QueryOptions* out,
+                                std::vector<std::string>* pct_labels, Unit* unit) {
+  // Work on copies: on error the caller's options stay untouched.
+  QueryOptions q;
+  std::vector<std::string> labels;
+  for (double p : q.percentiles) {
+    // The CLI's default labels: p50, p90, p99, p99.9, p100.
+    std::string s = format_number(p);
+    labels.push_back(percentile_label(s));
+  }
+  Unit u = Unit::kUs;
+  std::vector<Field> f;
+  f.push_back({"quantum_ms", [&q](const std::string& k, const json::Value& v) { return positive(k, v, &q.quantum_ms); }});
+  f.push_back({"percentiles", [&](const std::string& k, const json::Value& v) {
+                 return get_percentiles(k, v, &q.percentiles, &labels);
+               }});
+  f.push_back({"group_by", [&q](const std::string& k, const json::Value& v) { return get_group_by(k, v, &q.group_by); }});
+  f.push_back({"method", [&q](const std::string& k, const json::Value& v) {
+                 std::string s;
+                 Status st = get_string(k, v, &s);
+                 if (!st.ok()) return st;
+                 if (s == "interp") q.method = Method::kInterp;
+                 else if (s == "fio") q.method = Method::kFio;
+                 else return bad(v, "\"" + k + "\" must be \"interp\" or \"fio\"");
+                 return Status::Ok();
+               }});
+  f.push_back({"unit", [&u](const std::string& k, const json::Value& v) { return get_unit(k, v, &u); }});
+  f.push_back({"compat", [&q](const std::string& k, const json::Value& v) {
+                 std::string s;
+                 Status st = get_string(k, v, &s);
+                 if (!st.ok()) return st;
+                 if (s == "fio-histo-log-pctiles") q.compat_fio_histo_log_pctiles = true;
+                 else if (s.empty() || s == "none") q.compat_fio_histo_log_pctiles = false;
+                 else return bad(v, "\"" + k + "\" must be \"fio-histo-log-pctiles\" or \"none\"");
+                 return Status::Ok();
+               }});
+  selection_fields(&q.sel, &f);
+  Status st = walk(json, f);
+  if (!st.ok()) return st;
+  *out = std::move(q);
+  *pct_labels = std::move(labels);
+  *unit = u;
+  return Status::Ok();
+}
+
+Status parse_heatmap_options_json(const std::string& json, HeatmapOptions* out, Unit* unit) {
+  HeatmapOptions h;
+  Unit u = Unit::kUs;
+  std::vector<Field> f;
+  f.push_back({"quantum_ms", [&h](const std::string& k, const json::Value& v) { return positive(k, v, &h.quantum_ms); }});
+  f.push_back({"rows", [&h](const std::string& k, const json::Value& v) {
+                 int64_t r = 0;
+                 Status st = int_in(k, v, 1, 100000, &r);  // the CLI's --rows range
+                 if (st.ok()) h.rows = static_cast<uint32_t>(r);
+                 return st;
+               }});
+  auto bound = [](double* dst) {
+    return [dst](const std::string& k, const json::Value& v) {
+      Status st = get_number(k, v, dst);
+      if (st.ok() && *dst < 0) return bad(v, "\"" + k + "\" must be >= 0 (0: from the data)");
+      return st;
+    };
+  };
+  f.push_back({"min_ns", bound(&h.min_ns)});
+  f.push_back({"max_ns", bound(&h.max_ns)});
+  f.push_back({"unit", [&u](const std::string& k, const json::Value& v) { return get_unit(k, v, &u); }});
+  selection_fields(&h.sel, &f);
+  Status st = walk(json, f);
+  if (!st.ok()) return st;
+  *out = std::move(h);
+  *unit = u;
+  return Status::Ok();
+}
+
+Status parse_file_options_json(const std::string& json, FileOptions* out) {
+  FileOptions o;
+  std::vector<Field> f;
+  f.push_back({"format", [&o](const std::string& k, const json::Value& v) {
+                 std::string s;
+                 Status st = get_string(k, v, &s);
+                 if (!st.ok()) return st;
+                 if (s == "auto" || s.empty()) o.format = FileFormat::kUnknown;
+                 else if (s == format_name(FileFormat::kFioHist)) o.format = FileFormat::kFioHist;
+                 else if (s == format_name(FileFormat::kFioJson)) o.format = FileFormat::kFioJson;
+                 else if (s == format_name(FileFormat::kHdrLog)) o.format = FileFormat::kHdrLog;
+                 else return bad(v, "\"" + k + "\" must be \"auto\", \"fio-hist\", \"fio-json\" or \"hdr-log\"");
+                 return Status::Ok();
+               }});
+  f.push_back({"fio_version", [&o](const std::string& k, const json::Value& v) {
+                 int64_t x = 0;
+                 if (!v.get_i64(&x) || (x != 0 && x != 2 && x != 3)) {
+                   return bad(v, "\"" + k + "\" must be 0 (detect), 2 or 3");
+                 }
+                 o.fio_version = static_cast<int>(x);
+                 return Status::Ok();
+               }});
+  f.push_back({"coarseness", [&o](const std::string& k, const json::Value& v) {
+                 int64_t x = 0;
+                 Status st = int_in(k, v, -1, 6, &x);
+                 if (st.ok()) o.coarseness = static_cast<int>(x);
+                 return st;
+               }});
+  f.push_back({"repair", [&o](const std::string& k, const json::Value& v) {
+                 std::string s;
+                 Status st = get_string(k, v, &s);
+                 if (!st.ok()) return st;
+                 if (s == "auto") o.repair = RepairMode::kAuto;
+                 else if (s == "off") o.repair = RepairMode::kOff;
+                 else if (s == "force") o.repair = RepairMode::kForce;
+                 else return bad(v, "\"" + k + "\" must be \"auto\", \"off\" or \"force\"");
+                 return Status::Ok();
+               }});
+  f.push_back({"host", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.host); }});
+  f.push_back({"job", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.job); }});
+  Status st = walk(json, f);
+  if (!st.ok()) return st;
+  *out = std::move(o);
+  return Status::Ok();
+}
+
+}  // namespace latscope
