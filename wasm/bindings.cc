@@ -101,24 +101,23 @@ class WasmEngine {
   }
 
   val query(const std::string& options_json) const {
-    latscope::QueryRequest req;
-    latscope::QueryResult r;
-    Status st = run_query(options_json, &req, &r);
+    Query q;
+    Status st = run_query(options_json, &q);
     if (!st.ok()) return error(st);
-    return val(latscope::pctiles_json(r, req.pct_labels, req.unit));
+    return val(latscope::pctiles_json(q.result, q.labels, q.unit));
   }
 
   val pctilesCsv(const std::string& options_json) const {
-    latscope::QueryRequest req;
-    latscope::QueryResult r;
-    Status st = run_query(options_json, &req, &r);
+    Query q;
+    Status st = run_query(options_json, &q);
     if (!st.ok()) return error(st);
-    return val(latscope::pctiles_csv(r, req.pct_labels, req.unit));
+    return val(latscope::pctiles_csv(q.result, q.labels, q.unit));
   }
 
   val heatmap(const std::string& options_json) const {
     latscope::HeatmapOptions ho;
-    Status st = latscope::parse_heatmap_options_json(options_json, &ho);
+    latscope::Unit unit = latscope::Unit::kUs;  // output is in ns; the unit scales min/max input
+    Status st = latscope::parse_heatmap_options_json(options_json, &ho, &unit);
     latscope::HeatmapResult r;
     if (st.ok()) st = engine_.heatmap(ho, &r);
     if (!st.ok()) return error(st);
@@ -147,11 +146,17 @@ class WasmEngine {
   }
 
  private:
-  Status run_query(const std::string& options_json, latscope::QueryRequest* req,
-                   latscope::QueryResult* r) const {
-    Status st = latscope::parse_query_options_json(options_json, req);
+  struct Query {
+    latscope::QueryOptions options;
+    std::vector<std::string> labels;
+    latscope::Unit unit = latscope::Unit::kUs;
+    latscope::QueryResult result;
+  };
+
+  Status run_query(const std::string& options_json, Query* q) const {
+    Status st = latscope::parse_query_options_json(options_json, &q->options, &q->labels, &q->unit);
     if (!st.ok()) return st;
-    return engine_.query(req->query, r);
+    return engine_.query(q->options, &q->result);
   }
 
   latscope::Engine engine_;

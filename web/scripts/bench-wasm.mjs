@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // WebAssembly engine throughput under Node (issue 3, section 5).
 //
-//   node web/scripts/bench-wasm.mjs [DIR_OR_FILE...]  [--chunk MiB] [--workers N]
+//   node web/scripts/bench-wasm.mjs [DIR_OR_FILE...] [--chunk MiB] [--workers N]
+//                                   [--only engine,inthread,workers]
 //
 // Without arguments it uses (and if needed generates) the lead's benchmark
 // set: tests/bench/make_bench_data.py --out bench-data --files 8 --seconds 3600
@@ -32,10 +33,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const args = process.argv.slice(2);
 let chunkMiB = 16;
 let workers = 2;
+/** @type {Set<string>} */
+let only = new Set(['engine', 'inthread', 'workers']);
 const inputs = [];
 for (let i = 0; i < args.length; ++i) {
   if (args[i] === '--chunk') chunkMiB = Number(args[++i]);
   else if (args[i] === '--workers') workers = Number(args[++i]);
+  else if (args[i] === '--only') only = new Set(args[++i].split(','));
   else inputs.push(args[i]);
 }
 if (inputs.length === 0) {
@@ -63,29 +67,33 @@ console.log(`bench-wasm: ${files.length} files, ${MB(totalBytes)} MB of log text
 const wasm = nodeWasmSource();
 
 // 1. The engine alone.
-{
+if (only.has('engine')) {
   const M = await loadWasmModule(wasm);
   const engine = new M.Engine();
   const chunk = Buffer.allocUnsafe(chunkMiB * 1048576);
   let engineMs = 0;
+  let engineCpuUs = 0;
   const cpu0 = process.cpuUsage();
+  const timed = (/** @type {() => any} */ fn) => {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const r = fn();
+    const c = process.cpuUsage(c0);
+    engineCpuUs += c.user + c.system;
+    engineMs += performance.now() - t0;
+    return r;
+  };
   for (const f of files) {
     const fd = fs.openSync(f, 'r');
-    let t = performance.now();
-    const h = engine.openFile(path.basename(f), '{}');
-    engineMs += performance.now() - t;
+    const h = timed(() => engine.openFile(path.basename(f), '{}'));
     for (;;) {
       const n = fs.readSync(fd, chunk, 0, chunk.length, null);
       if (n === 0) break;
       const view = new Uint8Array(chunk.buffer, chunk.byteOffset, n);
-      t = performance.now();
-      engine.append(h, view);
-      engineMs += performance.now() - t;
+      timed(() => engine.append(h, view));
     }
     fs.closeSync(fd);
-    t = performance.now();
-    const src = JSON.parse(engine.finish(h));
-    engineMs += performance.now() - t;
+    const src = JSON.parse(timed(() => engine.finish(h)));
     if (!src.status.ok) console.log(`  ${src.name}: ${src.status.message}`);
   }
   const cpu = process.cpuUsage(cpu0);
@@ -96,18 +104,20 @@ const wasm = nodeWasmSource();
   engine.query('{"group_by":"host"}');
   const qHost = performance.now() - t;
   console.log(
-    `engine (1 thread): ${(totalBytes / 1e3 / engineMs).toFixed(0)} MB/s ` +
-      `(${(engineMs / 1000).toFixed(2)} s in append/finish; process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s incl. reads) ` +
+    `engine (1 thread): ${(totalBytes / 1e3 / engineMs).toFixed(0)} MB/s wall, ` +
+      `${(totalBytes / engineCpuUs).toFixed(0)} MB/s CPU ` +
+      `(${(engineMs / 1000).toFixed(2)} s wall, ${(engineCpuUs / 1e6).toFixed(2)} s CPU in append/finish; ` +
+      `process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s incl. reads) ` +
       `peak WASM memory ${MiB(M.HEAPU8.length)} MiB; query ${qAll.toFixed(0)} ms, by host ${qHost.toFixed(0)} ms`,
   );
   engine.delete();
 }
 
 /** Blobs for loadFiles (in memory: Node's disk blobs cannot cross worker_threads). */
-const items = files.map((f) => ({ file: new Blob([fs.readFileSync(f)]), name: path.basename(f) }));
+const items = only.has('inthread') || only.has('workers') ? files.map((f) => ({ file: new Blob([fs.readFileSync(f)]), name: path.basename(f) })) : [];
 
 // 2. loadFiles in this thread.
-{
+if (only.has('inthread')) {
   const e = new InThreadEngine(await loadWasmModule(wasm));
   const t = performance.now();
   await e.loadFiles(items, { sliceBytes: chunkMiB * 1048576 });
@@ -119,7 +129,7 @@ const items = files.map((f) => ({ file: new Blob([fs.readFileSync(f)]), name: pa
 }
 
 // 3. loadFiles with a pool of worker_threads.
-{
+if (only.has('workers')) {
   const spawn = () => {
     const w = new Worker(new URL('../src/engine/node-worker.js', import.meta.url));
     return {

@@ -93,9 +93,9 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
   it.skipIf(!hasCli)('CSV with options equals the CLI with the same options', async () => {
     const csv = await engine.csv({
       quantum_ms: 2500,
-      percentiles: [50, 99.9, 99.99],
-      group_by: ['host', 'dir'],
-      directions: ['read', 'write'],
+      percentiles: ['50', '99.9', '99.99'],
+      group_by: 'host,dir',
+      directions: 'r,w',
       unit: 'ms',
       method: 'fio',
     });
@@ -108,10 +108,10 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
   });
 
   it('query() returns the rows of the CSV as JSON', async () => {
-    const q = await engine.query({ group_by: ['host'] });
+    const q = await engine.query({ group_by: 'host' });
     expect(q.groups).toEqual(['host=127.0.0.1', 'host=127.0.0.2']);
     expect(q.quantum_ms).toBe(1000);
-    const csv = await engine.csv({ group_by: ['host'] });
+    const csv = await engine.csv({ group_by: 'host' });
     expect(q.rows.length).toBe(csv.trimEnd().split('\n').length - 1);
     const full = q.rows.filter((/** @type {any} */ r) => r.samples > 0);
     expect(full.length).toBeGreaterThan(30);
@@ -218,7 +218,7 @@ describe('worker engine specifics', () => {
     try {
       const [a, b] = await Promise.all([one.loadFiles(files), four.loadFiles(files)]);
       expect(b.map((s) => s.name)).toEqual(a.map((s) => s.name));
-      const opts = { group_by: ['file'], percentiles: [50, 99] };
+      const opts = { group_by: 'file', percentiles: ['50', '99'] };
       expect(await four.csv(opts)).toBe(await one.csv(opts));
     } finally {
       one.terminate();
