@@ -14,8 +14,9 @@
 #    (one file per replayed fixture: the whole set would need ~2.5 min and
 #    ~9 GB of RAM per run in Python) and latscope_bench on the same 6 files;
 # 5. /usr/bin/time -v of the CLI (`latscope pctiles`) on the whole 1 h set;
-# 6. latscope_parse_proto: the suggested fast path of the reader vs the
-#    engine's append() on the whole 1 h set (see README.md).
+# 6. latscope_parse_proto and latscope_repair_proto: the suggested reader
+#    fast path and sparse repair vs the engine's code on the whole 1 h set,
+#    with equality checks (see README.md).
 #
 # Environment: BENCH_DATA (default <repo>/bench-data), BENCH_BUILD (default
 # <repo>/build-bench), QUICK=1 (small sets: 8 files x 10 min, for a smoke run).
@@ -77,12 +78,15 @@ done
 
 echo
 echo "## Scaling (MB = 10^6 bytes; MB/s per core from CPU time, wall MB/s in brackets)"
-printf '%-11s %6s %9s %9s %9s %9s %9s %13s %8s %8s\n' set files "text MB" windows "model MB" "peak RSS" "RSS/text" "parse MB/s" "q all s" "q host s"
+printf '%-10s %5s %8s %8s %9s %9s %9s %9s %13s %9s %7s %7s\n' set files "text MB" windows "model MB" "varint MB" "peak RSS" "RSS/text" "parse MB/s" "finish %" "q all" "q host"
 for r in "${RESULTS[@]}"; do
-  # RESULT label files windows bytes parse_s mbps cpu_s cpu_mbps q_all q_host used cap peak_kb rss_kb
-  echo "$r" | awk '{printf "%-11s %6d %9.1f %9d %9.1f %9.1f %9.2f %6.0f [%4.0f] %8.3f %8.3f\n",
-    $2, $3, $5/1e6, $4, $12/1e6, $14*1024/1e6, $14*1024/$5, $9, $7, $10, $11}'
+  # RESULT label files windows bytes parse_s mbps cpu_s cpu_mbps q_all q_host used cap
+  #        peak_kb rss_kb compact finish_cpu
+  echo "$r" | awk '{printf "%-10s %5d %8.1f %8d %9.1f %9.1f %9.1f %9.2f %6.0f [%4.0f] %8.0f%% %6.2fs %6.2fs\n",
+    $2, $3, $5/1e6, $4, $12/1e6, $16/1e6, $14*1024/1e6, $14*1024/$5, $9, $7, 100*$17/$8, $10, $11}'
 done
+echo "(model MB: Series windows+bins+counts as stored; varint MB: the same windows varint-coded;"
+echo " finish %: share of the parse CPU spent in finish(), i.e. repair detection, repair, window building)"
 
 echo
 echo "## fio-histo-log-pctiles.py vs latscope on the same subset"
@@ -116,5 +120,10 @@ echo "rows: $(($(wc -l <"$BUILD/cli.csv") - 1)); last row: $(tail -1 "$BUILD/cli
 echo
 echo "## Suggested reader fast path (latscope_parse_proto) on the ${FILES}f_${LONG}s set"
 "$BUILD/latscope_parse_proto" "$BIG"
+
+echo
+echo "## Suggested sparse repair detection/repair (latscope_repair_proto) on the ${FILES}f_${LONG}s set"
+"$BUILD/latscope_repair_proto" "$BIG"
+
 echo
 echo "results written to $OUT"
