@@ -1,0 +1,388 @@
+// `latscope summary`: one row per file x host x job x direction with the
+// whole run's sample count, min/mean/max and percentiles by fio's method
+// (Method::kFio: the representative value of the first bin whose cumulative
+// count reaches p% of N, compared as fio's binary does).
+//
+//   file,host,job,dir,samples,min,mean,max,p1,p5,...,p99.99
+//   s1.json,127.0.0.2,1,read,8000,601,138175.380375,88530312,30848,...
+//
+// Inputs, told apart by content:
+//  * fio histogram logs: every window of a series summed into one histogram;
+//    min/mean/max come from the bins (edges and midpoints). The log lacks the
+//    run's last, partial window (fio never writes it).
+//  * fio json/json+ output: min/mean/max are fio's exact values; percentiles
+//    come from the json+ bins (equal to fio's own list, see bin_math_test),
+//    or, for plain json, from fio's printed list when it has the requested p.
+//    Client mode's "All clients" entry is reported with job "all".
+#include "cmd_summary.h"
+
+#include <zlib.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cli_common.h"
+#include "latscope/engine.h"
+#include "latscope/fio_json.h"
+#include "latscope/options_json.h"
+#include "latscope/percentiles.h"
+#include "latscope/report.h"
+
+namespace {
+
+using namespace latscope;
+
+const char kUsage[] =
+    "usage: latscope summary [--format csv|json] [--unit ns|us|ms] [--percentiles LIST]\n"
+    "                        [--repair auto|off|force] FILE...\n"
+    "  FILE: fio histogram logs (write_hist_log) or fio --output-format=json/json+ output,\n"
+    "        plain or .gz. One row per file, host, job and direction.\n"
+    "  --percentiles LIST  default: fio's 1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99\n"
+    "  --unit              default ns\n"
+    "exit status: 0 ok, 1 lines were skipped (see stderr), 2 a file is unusable\n";
+
+const char kFioDefaultPercentiles[] = "1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99";
+constexpr size_t kChunk = size_t{4} << 20;
+constexpr size_t kSniff = 64 * 1024;
+const double kBlank = std::numeric_limits<double>::quiet_NaN();
+
+struct Options {
+  std::string format = "csv";
+  Unit unit = Unit::kNs;
+  std::vector<double> ps;
+  std::vector<std::string> labels;
+  FileOptions file;
+  std::vector<std::string> files;
+};
+
+struct SummaryRow {
+  std::string file, host, job, dir;
+  uint64_t samples = 0;
+  bool exact = false;  // min/mean/max are fio's own values: print every digit
+  double min_ns = kBlank, mean_ns = kBlank, max_ns = kBlank;
+  std::vector<double> p;  // ns; NaN: not available
+};
+
+struct FileReport {
+  std::string name;
+  std::string format;
+  Status status;
+  uint64_t skipped = 0;
+};
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "latscope summary: %s\n%s", msg.c_str(), kUsage);
+  return 2;
+}
+
+// Shortest decimal that reads back as the same double: fio's exact json
+// values (mean 138175.380375) survive, and bin values stay short. Integral
+// values print whole. The CLI never calls setlocale, so '.' is the point.
+std::string exact_number(double v) {
+  if (!std::isfinite(v)) return "";
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  for (int digits = 10; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
+// Bin-derived values carry no more than 10 significant digits of meaning
+// (report.h's format_number, as `pctiles` prints); fio's json values are
+// printed exactly.
+std::string number(double v, bool exact) { return exact ? exact_number(v) : format_number(v); }
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// Percentiles and stats of one dense histogram by fio's method.
+void fill_from_bins(const BinLayout& layout, const std::vector<double>& counts, const Options& o,
+                    bool stats_from_bins, SummaryRow* row) {
+  row->p.assign(o.ps.size(), kBlank);
+  Stats st;
+  if (!compute_stats(layout, counts.data(), &st)) return;  // empty
+  if (stats_from_bins) {
+    row->min_ns = st.min_ns;
+    row->mean_ns = st.mean_ns;
+    row->max_ns = st.max_ns;
+  }
+  std::vector<PercentileValue> pv(o.ps.size());
+  if (compute_percentiles(layout, counts.data(), o.ps.data(), o.ps.size(), Method::kFio, pv.data())) {
+    for (size_t i = 0; i < pv.size(); ++i) row->p[i] = pv[i].value_ns;
+  }
+}
+
+void summarize_json(const std::string& path, const FioJsonReport& r, const Options& o,
+                    std::vector<SummaryRow>* rows) {
+  for (const FioJsonJob& j : r.jobs) {
+    for (const FioJsonDir& d : j.dirs) {
+      if (d.n == 0) continue;  // e.g. trim in a read/write job
+      SummaryRow row;
+      row.file = path;
+      row.host = j.aggregate ? "" : j.host;
+      row.job = j.aggregate ? "all" : std::to_string(j.job_index);
+      row.dir = dir_name(d.dir);
+      row.samples = d.n;
+      if (d.has_bins) {
+        fill_from_bins(*r.layout, d.dense_double(r.layout->size()), o, false, &row);
+      } else {
+        // Plain json: only fio's printed list is known.
+        row.p.assign(o.ps.size(), kBlank);
+        for (size_t i = 0; i < o.ps.size(); ++i) {
+          for (const FioJsonPercentile& fp : d.percentiles) {
+            if (fp.p == o.ps[i]) row.p[i] = static_cast<double>(fp.value_ns);
+          }
+        }
+      }
+      row.exact = true;
+      row.min_ns = static_cast<double>(d.min_ns);
+      row.mean_ns = d.mean_ns;
+      row.max_ns = static_cast<double>(d.max_ns);
+      rows->push_back(std::move(row));
+    }
+  }
+}
+
+void summarize_source(const Source& src, const Options& o, std::vector<SummaryRow>* rows) {
+  for (const Series& s : src.series) {
+    if (!s.layout) continue;
+    std::vector<double> counts(s.layout->size(), 0.0);
+    uint64_t total = 0;
+    for (const Window& w : s.windows) {
+      for (uint32_t k = w.first; k < w.first + w.n; ++k) {
+        counts[s.bins[k]] += static_cast<double>(s.counts[k]);
+        total += s.counts[k];
+      }
+    }
+    SummaryRow row;
+    row.file = src.name;
+    row.host = src.id.host;
+    row.job = s.job;
+    row.dir = dir_name(s.dir);
+    row.samples = total;
+    fill_from_bins(*s.layout, counts, o, true, &row);
+    rows->push_back(std::move(row));
+  }
+}
+
+// Reports a json file's outcome the way the other commands report a log's.
+void print_json_diagnostics(const std::string& path, const FioJsonReport& r, const Status& st) {
+  Source s;
+  s.name = path;
+  s.format = FileFormat::kFioJson;
+  s.status = st;
+  s.diag = r.diag;
+  cli::print_diagnostics(s);
+}
+
+// Reads one file: returns 0, 1 (lines skipped) or 2 (unusable).
+int read_one(const std::string& path, const Options& o, std::vector<SummaryRow>* rows, FileReport* rep) {
+  rep->name = path;
+  // gzopen reads plain files too, so .gz and text take the same path.
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) {
+    rep->status = Status::Error(ErrorCode::kUnusableFile, path + ": cannot open: " + std::strerror(errno));
+    std::fprintf(stderr, "latscope: %s\n", rep->status.message.c_str());
+    return 2;
+  }
+  gzbuffer(f, 1u << 20);
+  std::vector<char> buf(kChunk);
+  std::string head;  // the first bytes decide the format
+  Engine engine;
+  int h = -1;
+  bool is_json = false;
+  std::string text;  // whole json document
+  Status read_error;
+  for (;;) {
+    const int n = gzread(f, buf.data(), static_cast<unsigned>(kChunk));
+    if (n < 0) {
+      int errnum = 0;
+      read_error = Status::Error(ErrorCode::kUnusableFile, path + ": read error: " + gzerror(f, &errnum));
+      break;
+    }
+    const size_t un = static_cast<size_t>(n);
+    if (h < 0 && !is_json) {
+      head.append(buf.data(), un);
+      if (head.size() < kSniff && n > 0) continue;
+      is_json = looks_like_fio_json(head.data(), head.size());
+      if (is_json) {
+        text.swap(head);
+      } else {
+        h = engine.open_file(path, o.file);
+        engine.append(h, head.data(), head.size());
+        std::string().swap(head);
+      }
+    } else if (n > 0) {
+      if (is_json) text.append(buf.data(), un);
+      else engine.append(h, buf.data(), un);
+    }
+    if (n == 0) break;
+  }
+  gzclose(f);
+  if (!read_error.ok()) {
+    rep->status = read_error;
+    std::fprintf(stderr, "latscope: %s\n", read_error.message.c_str());
+    return 2;
+  }
+  if (is_json) {
+    rep->format = format_name(FileFormat::kFioJson);
+    FioJsonReport r;
+    Status st = parse_fio_json(path, text.data(), text.size(), &r);
+    rep->status = st;
+    print_json_diagnostics(path, r, st);
+    if (!st.ok()) return 2;
+    rep->skipped = r.diag.skipped_lines();
+    summarize_json(path, r, o, rows);
+    return rep->skipped ? 1 : 0;
+  }
+  const Source& src = engine.finish(h);
+  rep->format = format_name(src.format);
+  rep->status = src.status;
+  cli::print_diagnostics(src);
+  if (!src.status.ok()) return 2;
+  rep->skipped = src.diag.skipped_lines();
+  summarize_source(src, o, rows);
+  return rep->skipped ? 1 : 0;
+}
+
+std::string render_csv(const std::vector<SummaryRow>& rows, const Options& o) {
+  std::string out = "file,host,job,dir,samples,min,mean,max";
+  for (const std::string& l : o.labels) out += "," + csv_field(l);
+  out += "\n";
+  for (const SummaryRow& r : rows) {
+    out += csv_field(r.file) + "," + csv_field(r.host) + "," + csv_field(r.job) + "," + r.dir + "," +
+           std::to_string(r.samples);
+    for (double v : {r.min_ns, r.mean_ns, r.max_ns}) out += "," + number(ns_to_unit(v, o.unit), r.exact);
+    for (double v : r.p) out += "," + number(ns_to_unit(v, o.unit), r.exact);
+    out += "\n";
+  }
+  return out;
+}
+
+std::string json_number(double v, bool exact) {
+  std::string s = number(v, exact);
+  return s.empty() ? "null" : s;
+}
+
+// report.h's json_escape returns the quoted JSON string.
+std::string render_json(const std::vector<SummaryRow>& rows, const std::vector<FileReport>& files,
+                        const Options& o) {
+  std::string out = "{\"unit\":\"" + std::string(unit_name(o.unit)) + "\",\"method\":\"fio\",\"percentiles\":[";
+  for (size_t i = 0; i < o.labels.size(); ++i) {
+    // labels are "p" + the text as given; the list holds the text itself
+    out += (i ? "," : "") + json_escape(o.labels[i].substr(1));
+  }
+  out += "],\"rows\":[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const SummaryRow& r = rows[i];
+    out += (i ? ",{" : "{");
+    out += "\"file\":" + json_escape(r.file) + ",\"host\":" + json_escape(r.host) + ",\"job\":" +
+           json_escape(r.job) + ",\"dir\":\"" + r.dir + "\",\"samples\":" + std::to_string(r.samples);
+    out += ",\"min\":" + json_number(ns_to_unit(r.min_ns, o.unit), r.exact);
+    out += ",\"mean\":" + json_number(ns_to_unit(r.mean_ns, o.unit), r.exact);
+    out += ",\"max\":" + json_number(ns_to_unit(r.max_ns, o.unit), r.exact);
+    out += ",\"p\":[";
+    for (size_t k = 0; k < r.p.size(); ++k) out += (k ? "," : "") + json_number(ns_to_unit(r.p[k], o.unit), r.exact);
+    out += "]}";
+  }
+  out += "],\"files\":[";
+  for (size_t i = 0; i < files.size(); ++i) {
+    const FileReport& f = files[i];
+    out += (i ? ",{" : "{");
+    out += "\"name\":" + json_escape(f.name) + ",\"format\":" + json_escape(f.format) +
+           ",\"ok\":" + (f.status.ok() ? "true" : "false") + ",\"message\":" + json_escape(f.status.message) +
+           ",\"skipped_lines\":" + std::to_string(f.skipped) + "}";
+  }
+  out += "]}\n";
+  return out;
+}
+
+bool parse_args(int argc, char** argv, Options* o, std::string* err, bool* help) {
+  Status st = parse_percentile_list(kFioDefaultPercentiles, &o->ps, &o->labels);
+  if (!st.ok()) {
+    *err = st.message;
+    return false;
+  }
+  auto fail = [err](const std::string& m) {
+    *err = m;
+    return false;
+  };
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](std::string* v) {
+      if (i + 1 >= argc) return false;
+      *v = argv[++i];
+      return true;
+    };
+    std::string v;
+    if (a == "--") {
+      for (++i; i < argc; ++i) o->files.push_back(argv[i]);
+      break;
+    } else if (a == "-h" || a == "--help") {
+      *help = true;
+      return true;
+    } else if (a.size() < 2 || a[0] != '-') {
+      o->files.push_back(a);
+    } else if (a == "--format") {
+      if (!value(&v) || (v != "csv" && v != "json")) return fail("--format takes csv or json");
+      o->format = v;
+    } else if (a == "--unit") {
+      if (!value(&v) || !parse_unit(v, &o->unit)) return fail("--unit takes ns, us or ms");
+    } else if (a == "--percentiles") {
+      if (!value(&v)) return fail("--percentiles needs a list like 50,99,99.9");
+      st = parse_percentile_list(v, &o->ps, &o->labels);
+      if (!st.ok()) return fail("--percentiles: " + st.message);
+    } else if (a == "--no-repair") {
+      o->file.repair = RepairMode::kOff;
+    } else if (a == "--repair") {
+      if (!value(&v) || (v != "auto" && v != "off" && v != "force")) {
+        return fail("--repair takes auto, off or force");
+      }
+      o->file.repair = v == "off" ? RepairMode::kOff : v == "force" ? RepairMode::kForce : RepairMode::kAuto;
+    } else {
+      return fail("unknown option " + a);
+    }
+  }
+  if (o->files.empty()) return fail("no input files");
+  return true;
+}
+
+}  // namespace
+
+int cmd_summary(int argc, char** argv) {
+  Options o;
+  std::string err;
+  bool help = false;
+  if (!parse_args(argc, argv, &o, &err, &help)) return usage_error(err);
+  if (help) {
+    std::fputs(kUsage, stdout);
+    return 0;
+  }
+  int rc = 0;
+  std::vector<SummaryRow> rows;
+  std::vector<FileReport> files;
+  for (const std::string& path : o.files) {
+    FileReport rep;
+    const int r = read_one(path, o, &rows, &rep);
+    if (r > rc) rc = r;
+    files.push_back(std::move(rep));
+  }
+  const std::string out = o.format == "json" ? render_json(rows, files, o) : render_csv(rows, o);
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return rc;
+}
