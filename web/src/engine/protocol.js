@@ -30,7 +30,7 @@ export const Req = Object.freeze({
   IMPORT_SOURCE: 'importSource',
   /** payload {source: Source} -> null: lists a file that failed in another worker's JS */
   ADD_FAILED: 'addFailed',
-  /** payload {opts} -> parsed pctiles JSON */
+  /** payload {opts} -> pctiles JSON text (parsed by the caller: cheaper than cloning rows) */
   QUERY: 'query',
   /** payload {opts} -> CSV string (byte-identical to `latscope pctiles`) */
   CSV: 'csv',

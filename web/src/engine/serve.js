@@ -54,7 +54,7 @@ export function serveEngine(port, loadModule) {
       need().addFailed(p.source);
       return null;
     },
-    [Req.QUERY]: (p) => need().query(p.opts),
+    [Req.QUERY]: (p) => need().queryText(p.opts),
     [Req.CSV]: (p) => need().csv(p.opts),
     [Req.HEATMAP]: (p) => need().heatmap(p.opts),
     [Req.SOURCES]: () => need().sources(),

@@ -151,7 +151,8 @@ export class WorkerEngine {
 
   /** @param {object} [opts] @returns {Promise<any>} parsed pctiles JSON */
   query(opts = {}) {
-    return this.primary.request(Req.QUERY, { opts });
+    // The worker replies with JSON text (see InThreadEngine.queryText).
+    return this.primary.request(Req.QUERY, { opts }).then((text) => JSON.parse(text));
   }
 
   /** @param {object} [opts] @returns {Promise<string>} CSV equal to `latscope pctiles` */
