@@ -169,8 +169,15 @@ export class App {
       /** @type {HTMLElement} */ (this.$('progress-fill')).style.width = `${total ? (100 * done) / total : 0}%`;
       const files = [...this.pending.values()];
       this.$('progress-text').textContent = progressText(done, total, secs, files.filter((p) => p.state === 'done' || p.state === 'error').length, files.length);
-      this.renderFiles();
+      // The table is rebuilt at most 3 times a second: DOM work competes
+      // with the main thread's responsiveness during a big load.
+      const now = performance.now();
+      if (now - lastTable > 330) {
+        lastTable = now;
+        this.renderFiles();
+      }
     };
+    let lastTable = 0;
     try {
       if (!this.engine) this.engine = await this.engineApi.createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)) });
       else if (this.engine.reset) await this.engine.reset();

@@ -205,3 +205,18 @@ export function latencyAxis(y, unit) {
   }
   return ax;
 }
+
+/** @type {CanvasRenderingContext2D | null} */
+let measureCtx = null;
+/**
+ * Width of a label in the charts' 11px font, measured on a canvas: asking
+ * the SVG (getComputedTextLength) forces a layout of the whole page.
+ * @param {string} text
+ */
+export function textWidth(text) {
+  if (!measureCtx) {
+    measureCtx = document.createElement('canvas').getContext('2d');
+    if (measureCtx) measureCtx.font = `11px ${themeColors().font}`;
+  }
+  return measureCtx ? measureCtx.measureText(text).width : text.length * 6.5;
+}

@@ -96,3 +96,65 @@ export function timeExtent(r) {
   }
   return [lo, hi + r.quantum_ms];
 }
+
+/**
+ * Merges consecutive quanta into runs [t0, t1), so a long stretch of flagged
+ * quanta is one rectangle instead of thousands of DOM nodes.
+ * @param {number[]} ts sorted quantum starts @param {number} q quantum ms
+ * @returns {[number, number][]}
+ */
+export function runsOf(ts, q) {
+  /** @type {[number, number][]} */
+  const out = [];
+  for (const t of ts) {
+    const last = out[out.length - 1];
+    if (last && Math.abs(last[1] - t) < q * 1e-6) last[1] = t + q;
+    else out.push([t, t + q]);
+  }
+  return out;
+}
+
+/**
+ * Thins a series for drawing when it has many more points than pixels:
+ * per pixel column it keeps the first, lowest, highest and last defined
+ * points (in time order), so spikes and gaps survive. Empty quanta (v null)
+ * are kept as gap markers.
+ * @param {Point[]} pts sorted by t @param {(t: number) => number} px time -> pixel
+ * @param {number} width pixels
+ * @returns {Point[]}
+ */
+export function decimate(pts, px, width) {
+  if (pts.length <= 2 * width) return pts;
+  /** @type {Point[]} */
+  const out = [];
+  let col = NaN;
+  /** @type {Point[]} */
+  let bucket = [];
+  const flush = () => {
+    if (!bucket.length) return;
+    let lo = bucket[0];
+    let hi = bucket[0];
+    for (const p of bucket) {
+      if (/** @type {number} */ (p.v) < /** @type {number} */ (lo.v)) lo = p;
+      if (/** @type {number} */ (p.v) > /** @type {number} */ (hi.v)) hi = p;
+    }
+    const keep = [...new Set([bucket[0], lo, hi, bucket[bucket.length - 1]])].sort((a, b) => a.t - b.t);
+    out.push(...keep);
+    bucket = [];
+  };
+  for (const p of pts) {
+    if (p.v == null) {
+      flush();
+      if (out.length && out[out.length - 1].v != null) out.push(p);
+      continue;
+    }
+    const c = Math.floor(px(p.t));
+    if (c !== col) {
+      flush();
+      col = c;
+    }
+    bucket.push(p);
+  }
+  flush();
+  return out;
+}

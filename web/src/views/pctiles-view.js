@@ -3,11 +3,11 @@
 // with the violating quanta shaded, and a samples/IOPS strip underneath that
 // marks quanta with too few samples for the chosen percentiles (flag "few").
 import * as d3 from 'd3';
-import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
+import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { seriesOf, slaViolations, fewFlagged } from './pctiles-data.js';
+import { seriesOf, slaViolations, fewFlagged, runsOf, decimate } from './pctiles-data.js';
 
 const STRIP_H = 70;
 const GAP = 28;
@@ -42,6 +42,15 @@ export class PercentilesView {
     const dom = s.range || extent;
     const x = timeScale(r.absolute_time, dom, [0, f.innerW]);
     const series = seriesOf(r, s.showMean);
+    // What is drawn: the visible quanta, thinned to about 2 points per pixel.
+    const drawn = series.map((se) => ({
+      ...se,
+      points: decimate(
+        se.points.filter((pt) => pt.t + r.quantum_ms > dom[0] - r.quantum_ms && pt.t < dom[1] + r.quantum_ms),
+        (t) => x(t),
+        f.innerW,
+      ),
+    }));
     const inView = (/** @type {number} */ t) => t + r.quantum_ms > dom[0] && t < dom[1];
     let lo = Infinity;
     let hi = 0;
@@ -69,10 +78,10 @@ export class PercentilesView {
       .append('g')
       .attr('class', 'sla-violations')
       .selectAll('rect')
-      .data(viol)
+      .data(runsOf(viol.map((v) => v.t), r.quantum_ms))
       .join('rect')
-      .attr('x', (d) => x(d.t))
-      .attr('width', (d) => Math.max(1, x(d.t + r.quantum_ms) - x(d.t)))
+      .attr('x', (d) => x(d[0]))
+      .attr('width', (d) => Math.max(1, x(d[1]) - x(d[0])))
       .attr('y', 0)
       .attr('height', mainH)
       .attr('fill', c.warn)
@@ -94,7 +103,7 @@ export class PercentilesView {
         .append('g')
         .attr('class', 'bands')
         .selectAll('path')
-        .data(series.filter((se) => se.kind === 'p'))
+        .data(drawn.filter((se) => se.kind === 'p'))
         .join('path')
         .attr('d', (se) => area(se.points))
         .attr('fill', (se) => groupColor(se.gi, se.pi))
@@ -109,7 +118,7 @@ export class PercentilesView {
       .append('g')
       .attr('class', 'lines')
       .selectAll('path')
-      .data(series)
+      .data(drawn)
       .join('path')
       .attr('class', (se) => `line line-${se.kind}`)
       .attr('d', (se) => line(se.points))
@@ -118,12 +127,14 @@ export class PercentilesView {
       .attr('stroke-width', (se) => (se.kind === 'mean' ? 1.2 : 1.6))
       .attr('stroke-dasharray', (se) => (se.kind === 'mean' ? '4,3' : dash(se.pi)));
 
-    // Points above a threshold get a red dot so single violating quanta show.
+    // Points above a threshold get a red dot so single violating quanta
+    // show; beyond a few thousand the shaded runs say it already.
+    const vpts = viol.flatMap((v) => v.points);
     plot
       .append('g')
       .attr('class', 'sla-points')
       .selectAll('circle')
-      .data(viol.flatMap((v) => v.points))
+      .data(vpts.length <= 3000 ? vpts : [])
       .join('circle')
       .attr('cx', (d) => mid(d.t))
       .attr('cy', (d) => y(d.v))
@@ -149,18 +160,17 @@ export class PercentilesView {
       .attr('fill', c.muted)
       .attr('opacity', 0.35);
     const few = fewFlagged(r);
+    // One mark per run of flagged quanta; the hover text names the percentiles.
     sp.append('g')
       .attr('class', 'few-marks')
       .selectAll('rect')
-      .data(few)
+      .data(runsOf(few.map((d) => d.t), r.quantum_ms))
       .join('rect')
-      .attr('x', (d) => x(d.t))
-      .attr('width', (d) => Math.max(2, x(d.t + r.quantum_ms) - x(d.t)))
+      .attr('x', (d) => x(d[0]))
+      .attr('width', (d) => Math.max(2, x(d[1]) - x(d[0])))
       .attr('y', 0)
       .attr('height', 6)
-      .attr('fill', '#ff9f1c')
-      .append('title')
-      .text((d) => `${formatTime(d.t, r.absolute_time)}: too few samples for ${d.which}`);
+      .attr('fill', '#ff9f1c');
     if (few.length) {
       sg.append('text')
         .attr('x', f.innerW)
@@ -192,8 +202,8 @@ export class PercentilesView {
     for (const it of items) {
       const item = lg.append('g').attr('transform', `translate(${xo},0)`);
       item.append('line').attr('x1', 0).attr('x2', 18).attr('y1', 6).attr('y2', 6).attr('stroke', it.color).attr('stroke-width', 2).attr('stroke-dasharray', it.dash);
-      const t = item.append('text').attr('x', 22).attr('y', 10).attr('fill', 'currentColor').text(it.label);
-      xo += 30 + (t.node()?.getComputedTextLength?.() || it.label.length * 6);
+      item.append('text').attr('x', 22).attr('y', 10).attr('fill', 'currentColor').text(it.label);
+      xo += 30 + textWidth(it.label);
     }
   }
 

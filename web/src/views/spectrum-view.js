@@ -2,7 +2,7 @@
 // 1/(1-p) log axis, y = latency, one curve per group for the selected time
 // range (the whole run when nothing is brushed). The max is a dot at the end.
 import * as d3 from 'd3';
-import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
+import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { formatTime } from './time-axis.js';
 import { tailCoord, tailTicks, tailInverse, formatLatency, unitScale, unitLabel, formatPercentile } from './scales.js';
 import { showTip, hideTip } from './pctiles-view.js';
@@ -81,8 +81,8 @@ export class SpectrumView {
       const it = lg.append('g').attr('transform', `translate(${xo},0)`);
       it.append('rect').attr('y', 2).attr('width', 14).attr('height', 8).attr('fill', GROUP_COLORS[i % 10]);
       const label = `${cv.group} (${d3.format(',.0f')(cv.samples)} I/Os)`;
-      const t = it.append('text').attr('x', 18).attr('y', 10).attr('fill', 'currentColor').text(label);
-      xo += 30 + (t.node()?.getComputedTextLength?.() || label.length * 6);
+      it.append('text').attr('x', 18).attr('y', 10).attr('fill', 'currentColor').text(label);
+      xo += 30 + textWidth(label);
     });
     const rg = this.range;
     g.append('text')

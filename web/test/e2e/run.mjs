@@ -29,7 +29,9 @@ const CHROMIUM_ARGS = [
 
 async function main() {
   const filter = process.argv[2] || '';
-  const glue = path.join(WEB, 'public/wasm/latscope.mjs');
+  // LATSCOPE_WASM_DIR: take latscope.mjs/.wasm from another build directory.
+  const wasmDir = process.env.LATSCOPE_WASM_DIR || path.join(WEB, 'public/wasm');
+  const glue = path.join(wasmDir, 'latscope.mjs');
   if (!fs.existsSync(glue)) {
     console.error(`missing ${path.relative(REPO, glue)}: run web/scripts/build-wasm.sh first`);
     process.exit(2);
@@ -38,6 +40,8 @@ async function main() {
   fs.mkdirSync(SHOTS, { recursive: true });
   const dist = path.join(OUT, 'dist');
   await build({ configFile: path.join(WEB, 'vite.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+  fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
+  for (const f of ['latscope.mjs', 'latscope.wasm']) fs.copyFileSync(path.join(wasmDir, f), path.join(dist, 'wasm', f));
   const server = await serveStatic(dist);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {

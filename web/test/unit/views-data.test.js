@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { seriesOf, slaViolations, fewFlagged, timeExtent, groupIndex } from '../../src/views/pctiles-data.js';
+import { seriesOf, slaViolations, fewFlagged, timeExtent, groupIndex, runsOf, decimate } from '../../src/views/pctiles-data.js';
 import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
@@ -45,6 +45,25 @@ describe('percentiles view data', () => {
       { t: 0, which: 'p99' },
       { t: 1000, which: 'p99.9, p99.99' },
     ]);
+  });
+  it('decimation keeps spikes and gaps, about 4 points per pixel column', () => {
+    const pts = [];
+    for (let t = 0; t < 10000; t++) pts.push({ t, v: t === 4321 ? 1000 : t === 7000 ? null : 5 + (t % 3), e: 0 });
+    const d = decimate(pts, (t) => t / 100, 100);
+    expect(d.length).toBeLessThanOrEqual(4 * 100 + 2);
+    expect(d.some((p) => p.v === 1000 && p.t === 4321)).toBe(true);
+    expect(d.some((p) => p.v === null && p.t === 7000)).toBe(true);
+    for (let i = 1; i < d.length; i++) expect(d[i].t).toBeGreaterThan(d[i - 1].t);
+    const few = pts.slice(0, 150);
+    expect(decimate(few, (t) => t, 100)).toBe(few);
+  });
+  it('runs of consecutive quanta', () => {
+    expect(runsOf([0, 1000, 2000, 5000, 6000, 9000], 1000)).toEqual([
+      [0, 3000],
+      [5000, 7000],
+      [9000, 10000],
+    ]);
+    expect(runsOf([], 1000)).toEqual([]);
   });
   it('time extent covers the last quantum', () => {
     expect(timeExtent(result)).toEqual([0, 2000]);
