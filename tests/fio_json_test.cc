@@ -76,6 +76,7 @@ TEST_F(S1, ExactStatsPercentilesAndBins) {
   ASSERT_NE(rd, nullptr);
   EXPECT_EQ(rd->kind, "clat");
   EXPECT_EQ(rd->total_ios, 8000u);
+  EXPECT_EQ(rd->runtime_ms, 20001u);
   EXPECT_EQ(rd->n, 8000u);
   EXPECT_EQ(rd->min_ns, 601u);
   EXPECT_EQ(rd->max_ns, 88530312u);

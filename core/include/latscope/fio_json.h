@@ -34,6 +34,7 @@ struct FioJsonPercentile {
 struct FioJsonDir {
   Dir dir = Dir::kRead;
   uint64_t total_ios = 0;
+  uint64_t runtime_ms = 0;  // fio's "runtime" of this direction (ms)
   // Which latency block the numbers below come from: "clat" normally, "lat"
   // when fio put the percentiles/bins under lat_ns (lat_percentiles=1).
   std::string kind = "clat";

@@ -195,6 +195,7 @@ struct Reader {
       }
     }
     get_u64(dv.find("total_ios"), &d->total_ios);
+    get_u64(dv.find("runtime"), &d->runtime_ms);
     const bool v3 = version != 2;
     const json::Value* clat = dv.find(v3 ? "clat_ns" : "clat");
     const json::Value* lat = dv.find(v3 ? "lat_ns" : "lat");
