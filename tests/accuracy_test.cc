@@ -169,9 +169,7 @@ void check_set(const std::string& set, const std::string& hist_prefix, unsigned 
         if (ov <= 0 || w.end_ms <= w.start_ms) continue;
         const double f = ov / (w.end_ms - w.start_ms);
         std::map<uint32_t, double> diff;  // logged - per-I/O, per bin
-        for (uint32_t n = 0; n < w.n; ++n) {
-          diff[s.bins[w.first + n]] += static_cast<double>(s.counts[w.first + n]);
-        }
+        s.for_each_bin(w, [&](uint32_t bin, uint64_t c) { diff[bin] += static_cast<double>(c); });
         for (size_t k = first_io; k < t.ios.size() && t.ios[k].t_ms <= w.end_ms; ++k) {
           if (!in_w(t.ios[k].t_ms)) continue;
           const uint32_t bin = fio_bin(t.ios[k].ns);

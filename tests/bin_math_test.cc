@@ -279,10 +279,10 @@ TEST(BinMath, LoggedWindowsNeverExceedJsonBins) {
         uint64_t max_window = 0;
         for (const Window& w : s.windows) {
           uint64_t wt = 0;
-          for (uint32_t k = w.first; k < w.first + w.n; ++k) {
-            logged[s.bins[k]] += s.counts[k];
-            wt += s.counts[k];
-          }
+          s.for_each_bin(w, [&](uint32_t bin, uint64_t n) {
+            logged[bin] += n;
+            wt += n;
+          });
           max_window = std::max(max_window, wt);
         }
         uint64_t logged_total = 0;

@@ -71,8 +71,7 @@ TEST(FioHistReader, ChunkingDoesNotChangeResults) {
   EXPECT_EQ(source_json(a), source_json(c));
   ASSERT_EQ(a.series.size(), b.series.size());
   for (size_t i = 0; i < a.series.size(); ++i) {
-    EXPECT_EQ(a.series[i].bins, c.series[i].bins);
-    EXPECT_EQ(a.series[i].counts, c.series[i].counts);
+    EXPECT_EQ(a.series[i].data, c.series[i].data);
   }
   QueryResult qa, qc;
   ASSERT_TRUE(whole.query({}, &qa).ok());
@@ -122,7 +121,11 @@ TEST(FioHistReader, RepeatedTimestampsKeepTheirCounts) {
   EXPECT_EQ(w.start_ms, 1000);
   EXPECT_EQ(w.end_ms, 5000);
   EXPECT_EQ(w.n, 2u);
-  EXPECT_EQ(s.series[0].counts[w.first], 7u);
+  std::vector<uint32_t> bins;
+  std::vector<uint64_t> counts;
+  s.series[0].decode(w, &bins, &counts);
+  EXPECT_EQ(bins, (std::vector<uint32_t>{150, 900}));
+  EXPECT_EQ(counts, (std::vector<uint64_t>{7, 1}));
 }
 
 TEST(FioHistReader, EpochTimestampsAreAbsolute) {
@@ -161,6 +164,39 @@ TEST(FioHistReader, Fio2LayoutAndForcedVersion) {
   ASSERT_TRUE(s.status.ok());
   EXPECT_EQ(s.layout->id, "fio2");
   EXPECT_EQ(s.layout->lo[100], 100000);  // us -> ns
+}
+
+}  // namespace
+}  // namespace latscope
+
+namespace latscope {
+namespace {
+
+// The compact window encoding round-trips and rejects bytes it did not write.
+TEST(SeriesEncoding, RoundTripsAndValidates) {
+  Series s;
+  const uint32_t b1[] = {0, 1, 127, 128, 1855};
+  const uint64_t c1[] = {1, 300, 1ull << 40, ~0ull >> 1, 5};
+  s.add_window(0, 1000, b1, c1, 5);
+  s.add_window(1000, 2000, nullptr, nullptr, 0);
+  ASSERT_EQ(s.windows.size(), 2u);
+  EXPECT_EQ(s.windows[0].total, 1 + 300 + (1ull << 40) + (~0ull >> 1) + 5);
+  std::vector<uint32_t> bins;
+  std::vector<uint64_t> counts;
+  s.decode(s.windows[0], &bins, &counts);
+  EXPECT_EQ(bins, std::vector<uint32_t>(b1, b1 + 5));
+  EXPECT_EQ(counts, std::vector<uint64_t>(c1, c1 + 5));
+  EXPECT_TRUE(s.valid(1856));
+  EXPECT_FALSE(s.valid(1855));  // bin 1855 beyond a smaller layout
+  Series bad = s;
+  bad.data.pop_back();
+  EXPECT_FALSE(bad.valid(1856));
+  bad = s;
+  bad.windows[0].total += 1;
+  EXPECT_FALSE(bad.valid(1856));
+  bad = s;
+  bad.data[0] = 0xff;  // a varint running into the next field
+  EXPECT_FALSE(bad.valid(1856) && bad.windows[0].total == s.windows[0].total);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // fio json / json+ reader: the real client-mode sample (fio-s1/s1.json),
 // local-mode shapes, fio 2.x units, noise lines and rejected documents.
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <cstdio>
@@ -329,7 +330,8 @@ struct CliRun {
 
 CliRun run_cli(const std::string& args) {
   CliRun r;
-  const std::string err_file = (std::filesystem::temp_directory_path() / "latscope_summary_test.err").string();
+  const std::string err_file = (std::filesystem::temp_directory_path() /
+                                ("latscope_summary_test." + std::to_string(::getpid()) + ".err")).string();
   const std::string cmd = cli_path() + " summary " + args + " 2>" + err_file;
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return r;
@@ -439,7 +441,8 @@ TEST_F(SummaryCli, HistLogsUnitsLabelsAndJsonFormat) {
 }
 
 TEST_F(SummaryCli, ExitCodesForSkippedLinesAndUnusableFiles) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "latscope_summary_cli";
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("latscope_summary_cli." + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   // A log with one malformed line: skipped and counted, exit 1.
   const std::string bad_log = (dir / "bad_clat_hist.1.log").string();

@@ -54,11 +54,11 @@ Source sample_source(LayoutPtr layout) {
     ser.layout = layout;
     ser.repaired = d == 0;
     ser.saturated = 17;
-    ser.windows.push_back({0, 1000.5, 0, 2});
-    ser.windows.push_back({1000.5, 2001, 2, 0});
-    ser.windows.push_back({2001, -0.0, 2, 1});
-    ser.bins = {0, 3, 4};
-    ser.counts = {1, ~0ull, 7};
+    const uint32_t bins[] = {0, 3, 4};
+    const uint64_t counts[] = {1, ~0ull - 1, 7};
+    ser.add_window(-0.0, 1000.5, bins, counts, 2);  // -0.0 must survive bitwise
+    ser.add_window(1000.5, 2001, nullptr, nullptr, 0);
+    ser.add_window(2001, 2001.25, bins + 2, counts + 2, 1);
     s.series.push_back(ser);
   }
   return s;
@@ -116,11 +116,12 @@ void expect_same(const Source& a, const Source& b) {
       // Bitwise: -0.0 and fractional ms must survive unchanged.
       EXPECT_EQ(std::memcmp(&x.windows[w].start_ms, &y.windows[w].start_ms, 8), 0);
       EXPECT_EQ(std::memcmp(&x.windows[w].end_ms, &y.windows[w].end_ms, 8), 0);
-      EXPECT_EQ(x.windows[w].first, y.windows[w].first);
+      EXPECT_EQ(x.windows[w].total, y.windows[w].total);
+      EXPECT_EQ(x.windows[w].offset, y.windows[w].offset);
       EXPECT_EQ(x.windows[w].n, y.windows[w].n);
     }
-    EXPECT_EQ(x.bins, y.bins);
-    EXPECT_EQ(x.counts, y.counts);
+    EXPECT_EQ(x.data, y.data);
+    EXPECT_EQ(x.total(), y.total());
   }
 }
 

@@ -111,10 +111,11 @@ void expect_json_tails(const std::string& json_file, const Engine& e, uint64_t m
         tail[d->bin_index[i]] += static_cast<int64_t>(d->bin_count[i]);
       }
       uint64_t logged = 0;
-      for (size_t i = 0; i < s.bins.size(); ++i) {
-        tail[s.bins[i]] -= static_cast<int64_t>(s.counts[i]);
-        logged += s.counts[i];
-      }
+      for (const Window& w : s.windows)
+        s.for_each_bin(w, [&](uint32_t bin, uint64_t c) {
+          tail[bin] -= static_cast<int64_t>(c);
+          logged += c;
+        });
       int64_t tail_total = 0;
       size_t negative = 0;
       for (int64_t t : tail) {
@@ -169,8 +170,7 @@ TEST(RepairReal, FioS1WindowsEqualPerIoCounts) {
     for (const Series& s : src.series) {
       for (size_t wi = 0; wi < s.windows.size(); ++wi) {
         const Window& w = s.windows[wi];
-        uint64_t logged = 0;
-        for (uint32_t n = 0; n < w.n; ++n) logged += s.counts[w.first + n];
+        const uint64_t logged = w.total;
         int64_t inside = 0, ties = 0;
         for (const fx::IoSample& io : ios) {
           if (io.dir != static_cast<int>(s.dir)) continue;

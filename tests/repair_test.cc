@@ -59,7 +59,7 @@ TEST(Repair, DetectsAndUndoesTheDefect) {
   const Series& x = s.series[0];
   for (size_t k = 0; k < d.size(); ++k) {
     std::vector<uint64_t> got(40, 0);
-    for (uint32_t i = 0; i < x.windows[k].n; ++i) got[x.bins[x.windows[k].first + i] - 600] = x.counts[x.windows[k].first + i];
+    x.for_each_bin(x.windows[k], [&](uint32_t bin, uint64_t c) { got[bin - 600] = c; });
     EXPECT_EQ(got, d[k]) << "window " << k;
   }
 }

@@ -164,10 +164,10 @@ void summarize_source(const Source& src, const Options& o, std::vector<SummaryRo
     std::vector<double> counts(s.layout->size(), 0.0);
     uint64_t total = 0;
     for (const Window& w : s.windows) {
-      for (uint32_t k = w.first; k < w.first + w.n; ++k) {
-        counts[s.bins[k]] += static_cast<double>(s.counts[k]);
-        total += s.counts[k];
-      }
+      s.for_each_bin(w, [&](uint32_t b, uint64_t c) {
+        counts[b] += static_cast<double>(c);
+        total += c;
+      });
     }
     SummaryRow row;
     row.file = src.name;

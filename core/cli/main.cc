@@ -2,11 +2,8 @@
 #include <cstdio>
 #include <cstring>
 
-#include "commands.h"
-#if __has_include("cmd_summary.h")
 #include "cmd_summary.h"
-#define LATSCOPE_HAVE_SUMMARY 1
-#endif
+#include "commands.h"
 
 namespace {
 
@@ -46,9 +43,7 @@ int main(int argc, char** argv) {
   const char* cmd = argv[1];
   if (!std::strcmp(cmd, "pctiles")) return latscope::cli::cmd_pctiles(argc, argv);
   if (!std::strcmp(cmd, "heatmap")) return latscope::cli::cmd_heatmap(argc, argv);
-#ifdef LATSCOPE_HAVE_SUMMARY
   if (!std::strcmp(cmd, "summary")) return cmd_summary(argc, argv);
-#endif
   std::fprintf(stderr, "latscope: unknown command '%s'\n%s", cmd, kUsage);
   return 2;
 }

@@ -12,8 +12,8 @@
 //   diagnostics: u32 nissues, u64 count[]; u32 nexamples, (u32 issue, u64 line,
 //                u32 column, str text)[]
 //   u32 nseries, series[]: u8 dir, str job, i32 segment, i32 layout,
-//     u8 repaired, u64 saturated, u32 nwindows, (f64 start, f64 end, u32 first,
-//     u32 n)[], u32 nbins, u32 bins[], u64 counts[nbins]
+//     u8 repaired, u64 saturated, u32 nwindows, (f64 start, f64 end, u64 total,
+//     u32 offset, u32 n)[], u32 ndata, u8 data[ndata] (model.h's varint bins)
 //
 // str = u32 length + bytes. Pointers to layouts become indices into the
 // layout table, so a series that shares its source's layout still shares it
@@ -53,6 +53,7 @@ class Writer {
     const auto* b = static_cast<const uint8_t*>(p);
     out_.insert(out_.end(), b, b + n);
   }
+  void reserve(size_t n) { out_.reserve(n); }
   std::vector<uint8_t> take() { return std::move(out_); }
 
  private:
@@ -111,6 +112,11 @@ class Reader {
     double v;
     std::memcpy(&v, &bits, sizeof v);
     return v;
+  }
+  // n bytes (caller checked can_read) into v.
+  void bytes(std::vector<uint8_t>* v, size_t n) {
+    v->assign(p_ + off_, p_ + off_ + n);
+    off_ += n;
   }
   std::string str() {
     uint32_t len = u32();
@@ -209,12 +215,13 @@ void write_series(Writer& w, const Series& s, int32_t layout) {
   for (const Window& win : s.windows) {
     w.f64(win.start_ms);
     w.f64(win.end_ms);
-    w.u32(win.first);
+    w.u64(win.total);
+    w.u32(win.offset);
     w.u32(win.n);
   }
-  w.u32(static_cast<uint32_t>(s.bins.size()));
-  for (uint32_t b : s.bins) w.u32(b);
-  for (uint64_t c : s.counts) w.u64(c);
+  // The windows' bins are already a compact byte string (model.h varints).
+  w.u32(static_cast<uint32_t>(s.data.size()));
+  w.raw(s.data.data(), s.data.size());
 }
 
 bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
@@ -238,41 +245,26 @@ bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
   if (layout >= 0) s->layout = layouts[static_cast<size_t>(layout)];
 
   uint32_t nwin = r.u32();
-  if (!r.can_read(nwin, 24)) return false;
+  if (!r.can_read(nwin, 32)) return false;
   s->windows.resize(nwin);
   for (Window& win : s->windows) {
     win.start_ms = r.f64();
     win.end_ms = r.f64();
-    win.first = r.u32();
+    win.total = r.u64();
+    win.offset = r.u32();
     win.n = r.u32();
   }
-  uint32_t nbins = r.u32();
-  if (!r.can_read(nbins, 12)) return false;
-  s->bins.resize(nbins);
-  for (uint32_t& b : s->bins) b = r.u32();
-  s->counts.resize(nbins);
-  for (uint64_t& c : s->counts) c = r.u64();
+  uint32_t nbytes = r.u32();
+  if (!r.can_read(nbytes, 1)) return false;
+  r.bytes(&s->data, nbytes);
   if (r.failed()) return false;
 
-  // Invariants the engine relies on when it indexes bins and layouts.
-  for (const Window& win : s->windows) {
-    if (win.first > nbins || win.n > nbins - win.first) {
-      r.fail("window refers to bins beyond the series");
-      return false;
-    }
-  }
-  if (nbins > 0 && !s->layout) {
-    r.fail("series has counts but no layout");
+  // Every window's varints must stay inside data, decode to ascending bins
+  // below the layout's size and add up to the window's total: the engine
+  // reads them unchecked afterwards.
+  if (!s->valid(s->layout ? s->layout->size() : 0)) {
+    r.fail("series bins are inconsistent (offsets, bin indices or totals)");
     return false;
-  }
-  if (s->layout) {
-    size_t size = s->layout->size();
-    for (uint32_t b : s->bins) {
-      if (b >= size) {
-        r.fail("bin index beyond the layout");
-        return false;
-      }
-    }
   }
   return true;
 }
@@ -333,6 +325,9 @@ std::vector<uint8_t> encode_source(const Source& src) {
   for (const Series& s : src.series) table.index(s.layout);
 
   Writer w;
+  size_t estimate = 4096;
+  for (const Series& s : src.series) estimate += 64 + s.windows.size() * 32 + s.data.size();
+  w.reserve(estimate);
   w.raw(kMagic, sizeof kMagic);
   w.u32(kSourceEncodingVersion);
   w.u32(static_cast<uint32_t>(table.list().size()));

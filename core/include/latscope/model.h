@@ -25,23 +25,68 @@ const char* dir_name(Dir d);  // "read", "write", "trim"
 struct Window {
   double start_ms = 0;  // exclusive
   double end_ms = 0;    // inclusive
-  uint32_t first = 0;   // offset into Series::bins / counts
+  uint64_t total = 0;   // sum of the window's counts
+  uint32_t offset = 0;  // byte offset of the window's bins in Series::data
   uint32_t n = 0;       // number of non-empty bins
 };
 
+// A window's non-empty bins are stored as n pairs of LEB128 varints
+// (gap to the previous non-empty bin, count): ~2 bytes per bin instead of 12,
+// which is what bounds the model at a few hundred bytes per fio window.
 struct Series {
   Dir dir = Dir::kRead;
   std::string job;       // fio job number as in the file name ("1"), or the segment's
   int segment = 0;       // per_job_logs=0: 0-based job segment within the file
   LayoutPtr layout;
   std::vector<Window> windows;     // sorted by end_ms, non-overlapping
-  std::vector<uint32_t> bins;      // bin indices, ascending within a window
-  std::vector<uint64_t> counts;    // counts, parallel to bins
+  std::vector<uint8_t> data;       // the windows' bins, varint-coded
   bool repaired = false;           // client/server accumulation defect repaired
   uint64_t saturated = 0;          // samples in a saturating last bin
 
+  // Appends a window; bins strictly ascending, counts > 0.
+  void add_window(double start_ms, double end_ms, const uint32_t* bins, const uint64_t* counts,
+                  uint32_t n);
+  // Calls f(bin, count) for each non-empty bin of w, in ascending bin order.
+  template <class F>
+  void for_each_bin(const Window& w, F&& f) const;
+  void decode(const Window& w, std::vector<uint32_t>* bins, std::vector<uint64_t>* counts) const;
+  // False when a window's bytes overrun data, bins are not ascending or reach
+  // nbins, or totals disagree (for data from outside, e.g. another worker).
+  bool valid(size_t nbins) const;
   uint64_t total() const;
 };
+
+namespace varint {
+inline void put(std::vector<uint8_t>* out, uint64_t v) {
+  while (v >= 0x80) {
+    out->push_back(static_cast<uint8_t>(v | 0x80));
+    v >>= 7;
+  }
+  out->push_back(static_cast<uint8_t>(v));
+}
+// Unchecked: for data the engine wrote itself (see Series::valid).
+inline uint64_t get(const uint8_t*& p) {
+  uint64_t v = *p & 0x7f;
+  int shift = 7;
+  while (*p++ & 0x80) {
+    v |= static_cast<uint64_t>(*p & 0x7f) << shift;
+    shift += 7;
+  }
+  return v;
+}
+}  // namespace varint
+
+template <class F>
+void Series::for_each_bin(const Window& w, F&& f) const {
+  const uint8_t* p = data.data() + w.offset;
+  uint64_t bin = 0;
+  for (uint32_t i = 0; i < w.n; ++i) {
+    const uint64_t gap = varint::get(p);
+    const uint64_t count = varint::get(p);
+    bin = i == 0 ? gap : bin + 1 + gap;
+    f(static_cast<uint32_t>(bin), count);
+  }
+}
 
 enum class FileFormat { kUnknown, kFioHist, kFioJson, kHdrLog };
 const char* format_name(FileFormat f);

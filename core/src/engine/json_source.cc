@@ -23,16 +23,10 @@ Status read_fio_json_source(const std::string& text, Source* src) {
       s.dir = d.dir;
       s.job = (job.host.empty() ? "" : job.host + "/") + std::to_string(job.job_index);
       s.layout = rep.layout;
-      Window w;
-      w.start_ms = 0;
-      w.end_ms = 0;  // whole run: the json has no window times
-      w.first = 0;
-      w.n = static_cast<uint32_t>(d.bin_index.size());
-      s.bins = d.bin_index;
-      s.counts = d.bin_count;
-      s.windows.push_back(w);
-      for (size_t i = 0; i < s.bins.size(); ++i)
-        if (s.bins[i] + 1 == rep.layout->size()) s.saturated += s.counts[i];
+      // Whole run: the json has no window times.
+      s.add_window(0, 0, d.bin_index.data(), d.bin_count.data(), static_cast<uint32_t>(d.bin_index.size()));
+      for (size_t i = 0; i < d.bin_index.size(); ++i)
+        if (d.bin_index[i] + 1 == rep.layout->size()) s.saturated += d.bin_count[i];
       src->series.push_back(std::move(s));
       ++src->records;
     }

@@ -23,9 +23,58 @@ const char* format_name(FileFormat f) {
   return "unknown";
 }
 
+void Series::add_window(double start_ms, double end_ms, const uint32_t* bins,
+                        const uint64_t* counts, uint32_t n) {
+  Window w;
+  w.start_ms = start_ms;
+  w.end_ms = end_ms;
+  w.offset = static_cast<uint32_t>(data.size());
+  w.n = n;
+  for (uint32_t i = 0; i < n; ++i) {
+    varint::put(&data, i == 0 ? bins[0] : bins[i] - bins[i - 1] - 1);
+    varint::put(&data, counts[i]);
+    w.total += counts[i];
+  }
+  windows.push_back(w);
+}
+
+void Series::decode(const Window& w, std::vector<uint32_t>* bins, std::vector<uint64_t>* counts) const {
+  bins->clear();
+  counts->clear();
+  for_each_bin(w, [&](uint32_t b, uint64_t c) {
+    bins->push_back(b);
+    counts->push_back(c);
+  });
+}
+
+bool Series::valid(size_t nbins) const {
+  size_t pos = 0;
+  for (const Window& w : windows) {
+    if (w.offset != pos || !(w.end_ms >= w.start_ms)) return false;
+    uint64_t bin = 0, total = 0;
+    for (uint32_t i = 0; i < w.n; ++i) {
+      uint64_t v[2];
+      for (uint64_t& x : v) {  // bounds-checked LEB128
+        x = 0;
+        for (int shift = 0;; shift += 7) {
+          if (pos >= data.size() || shift > 63) return false;
+          const uint8_t byte = data[pos++];
+          x |= static_cast<uint64_t>(byte & 0x7f) << shift;
+          if (!(byte & 0x80)) break;
+        }
+      }
+      bin = i == 0 ? v[0] : bin + 1 + v[0];
+      if (bin >= nbins || v[1] == 0 || total + v[1] < total) return false;
+      total += v[1];
+    }
+    if (total != w.total) return false;
+  }
+  return pos == data.size();
+}
+
 uint64_t Series::total() const {
   uint64_t t = 0;
-  for (uint64_t c : counts) t += c;
+  for (const Window& w : windows) t += w.total;
   return t;
 }
 

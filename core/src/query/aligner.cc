@@ -218,16 +218,14 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
         weight = (e >= a && e < b) ? 1.0 : 0.0;  // an instant
         if (weight == 0) continue;
       }
-      const uint32_t* bins = x.series->bins.data() + w[i].first;
-      const uint64_t* cnt = x.series->counts.data() + w[i].first;
       if (!x.rebin) {
-        for (uint32_t n = 0; n < w[i].n; ++n) g[bins[n]] += weight * static_cast<double>(cnt[n]);
+        x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) { g[bin] += weight * static_cast<double>(n); });
       } else {
-        for (uint32_t n = 0; n < w[i].n; ++n) {
-          const double v = weight * static_cast<double>(cnt[n]);
-          for (uint32_t r = x.rebin->start[bins[n]]; r < x.rebin->start[bins[n] + 1]; ++r)
-            g[x.rebin->to[r]] += v * x.rebin->frac[r];
-        }
+        const RebinMap& m = *x.rebin;
+        x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) {
+          const double v = weight * static_cast<double>(n);
+          for (uint32_t r = m.start[bin]; r < m.start[bin + 1]; ++r) g[m.to[r]] += v * m.frac[r];
+        });
       }
     }
   }

@@ -318,7 +318,7 @@ Status compat_fio_histo_log_pctiles(const std::vector<const Source*>& sources,
       const Series& s = *r.series;
       const Window& w = s.windows[r.window];
       double n = 0;
-      for (uint32_t b = 0; b < w.n; ++b) n += static_cast<double>(s.counts[w.first + b]);
+      s.for_each_bin(w, [&](uint32_t, uint64_t c) { n += static_cast<double>(c); });
       while (qs < t_end) {
         if (qi >= count) break;
         const int64_t ov_start = std::max(qs, t);
@@ -407,15 +407,15 @@ Status compat_fio_histo_log_pctiles(const std::vector<const Source*>& sources,
         const Record& r = logs[li].records[contrib[ci].record];
         const Series& s = *r.series;
         const Window& w = s.windows[r.window];
-        for (uint32_t x = 0; x < w.n; ++x) {
-          const uint32_t b = s.bins[w.first + x];
-          if (b >= nbins) continue;  // the reader guarantees this; stay safe
-          file_h[b] += contrib[ci].weight * static_cast<double>(s.counts[w.first + x]);
+        const double weight = contrib[ci].weight;
+        s.for_each_bin(w, [&](uint32_t b, uint64_t c) {
+          if (b >= nbins) return;  // the reader guarantees this; stay safe
+          file_h[b] += weight * static_cast<double>(c);
           if (!file_mark[b]) {
             file_mark[b] = 1;
             file_touched.push_back(b);
           }
-        }
+        });
       }
       for (uint32_t b : file_touched) {
         total_h[b] += file_h[b];

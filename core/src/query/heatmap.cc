@@ -35,11 +35,11 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
     double dmin = HUGE_VAL, dmax = 0;
     for (const Selected& x : plan.series) {
       const BinLayout& sl = *x.series->layout;
-      for (size_t i = 0; i < x.series->bins.size(); ++i) {
-        const uint32_t b = x.series->bins[i];
-        dmin = std::min(dmin, sl.lo[b]);
-        dmax = std::max(dmax, (sl.last_saturates && b + 1 == sl.size()) ? sl.lo[b] * 1.01 : sl.hi[b]);
-      }
+      for (const Window& w : x.series->windows)
+        x.series->for_each_bin(w, [&](uint32_t b, uint64_t) {
+          dmin = std::min(dmin, sl.lo[b]);
+          dmax = std::max(dmax, (sl.last_saturates && b + 1 == sl.size()) ? sl.lo[b] * 1.01 : sl.hi[b]);
+        });
     }
     if (lo <= 0) lo = dmin < HUGE_VAL ? dmin : 1;
     if (hi <= 0) hi = dmax > 0 ? dmax : lo * 10;

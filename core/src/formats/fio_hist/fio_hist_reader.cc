@@ -43,8 +43,8 @@ FioHistReader::FioHistReader(Source* src, const FileOptions& opts) : src_(src), 
     src_->layout = fio_layout(opts.fio_version ? opts.fio_version : 3, std::max(0, opts.coarseness));
     if (src_->layout) bin_columns_ = src_->layout->size();
   }
-  line_bins_.reserve(kFio3Bins);
-  line_counts_.reserve(kFio3Bins);
+  line_bins_.resize(kFio3Bins);
+  line_counts_.resize(kFio3Bins);
 }
 
 void FioHistReader::append(const char* data, size_t n) {
@@ -97,9 +97,64 @@ FioHistReader::Raw& FioHistReader::raw_for(int segment, Dir dir) {
   return raws_.back();
 }
 
-void FioHistReader::parse_line(const char* b, const char* e, bool last_without_newline) {
-  ++line_no_;
-  ++src_->lines;
+namespace {
+
+inline uint64_t load8(const char* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+// Eight zero columns exactly as fio writes them, as three 8-byte words.
+constexpr char kZeros[] = "0, 0, 0, 0, 0, 0, 0, 0, ";
+
+}  // namespace
+
+// The exact shape fio writes ("1002, 0, 4096, 0, 0, 17, ...": ", " between
+// unsigned fields, no blanks elsewhere): most of a line is "0, " runs, skipped
+// eight at a time. Anything else returns false and goes to parse_fields,
+// which reports what is wrong; both give the same result on fio's shape.
+bool FioHistReader::parse_fast(const char* p, const char* e) {
+  static const uint64_t z0 = load8(kZeros), z1 = load8(kZeros + 8), z2 = load8(kZeros + 16);
+  uint32_t col = 0, nnz = 0;
+  for (;;) {
+    if (col >= 3) {
+      while (e - p >= 24 && load8(p) == z0 && load8(p + 8) == z1 && load8(p + 16) == z2) {
+        p += 24;
+        col += 8;
+      }
+      while (e - p >= 3 && p[0] == '0' && p[1] == ',' && p[2] == ' ') {
+        p += 3;
+        ++col;
+      }
+    }
+    const char* digits = p;
+    uint64_t v = 0;
+    while (p < e && static_cast<unsigned>(*p - '0') < 10u) {
+      v = v * 10 + static_cast<uint64_t>(*p - '0');
+      ++p;
+    }
+    if (p == digits || p - digits > 19) return false;  // 20 digits may overflow
+    if (col < 3) {
+      meta_[col] = v;
+    } else if (v) {
+      if (nnz == kFio3Bins) return false;
+      line_bins_[nnz] = col - 3;
+      line_counts_[nnz] = v;
+      ++nnz;
+    }
+    ++col;
+    if (p == e) break;
+    if (e - p < 3 || p[0] != ',' || p[1] != ' ') return false;
+    p += 2;
+  }
+  nnz_ = nnz;
+  cols_ = col >= 3 ? col - 3 : 0;
+  return col > 3;
+}
+
+// The general parser: blanks and tabs anywhere, one trailing comma, CRLF;
+// names the column and byte of the first bad field.
+bool FioHistReader::parse_fields(const char* b, const char* e, bool last_without_newline) {
   if (e > b && e[-1] == '\r') {
     --e;
     src_->diag.add(Issue::kCarriageReturn, line_no_, static_cast<uint32_t>(e - b + 1),
@@ -109,14 +164,10 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
   while (q < e && (*q == ' ' || *q == '\t')) ++q;
   if (q == e) {
     src_->diag.add(Issue::kEmptyLine, line_no_, 1, "blank line ignored");
-    return;
+    return false;
   }
-
-  // Fields: unsigned decimal integers separated by ',' with optional blanks.
-  uint64_t meta[3] = {0, 0, 0};
   size_t col = 0;
-  line_bins_.clear();
-  line_counts_.clear();
+  uint32_t nnz = 0;
   const char* p = b;
   for (;;) {
     while (p < e && (*p == ' ' || *p == '\t')) ++p;
@@ -130,7 +181,7 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
           skip(Issue::kOverflow, static_cast<uint32_t>(field - b + 1),
                "column " + std::to_string(col + 1) + ": " + describe(field, e) +
                    " does not fit in 64 bits; line skipped");
-          return;
+          return false;
         }
         v = v * 10 + d;
         ++p;
@@ -150,20 +201,30 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
            "column " + std::to_string(col + 1) + ": " +
                (bad == e ? std::string("empty field") : describe(field, e)) +
                " is not an unsigned integer; line skipped");
-      return;
+      return false;
     }
     if (col < 3) {
-      meta[col] = v;
-    } else if (v) {
-      line_bins_.push_back(static_cast<uint32_t>(col - 3));
-      line_counts_.push_back(v);
+      meta_[col] = v;
+    } else if (v && nnz < kFio3Bins) {  // longer lines fail the column check below
+      line_bins_[nnz] = static_cast<uint32_t>(col - 3);
+      line_counts_[nnz] = v;
+      ++nnz;
     }
     ++col;
     if (p == e) break;
     ++p;  // past ','
   }
+  nnz_ = nnz;
+  cols_ = col >= 3 ? col - 3 : 0;
+  return true;
+}
 
-  const size_t nbins = col >= 3 ? col - 3 : 0;
+void FioHistReader::parse_line(const char* b, const char* e, bool last_without_newline) {
+  ++line_no_;
+  ++src_->lines;
+  if (!parse_fast(b, e) && !parse_fields(b, e, last_without_newline)) return;
+
+  const size_t nbins = cols_;
   if (!bin_columns_) {
     LayoutPtr l = fio_layout_for_columns(nbins);
     if (!l) {
@@ -181,15 +242,15 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
              std::to_string(bin_columns_) + " (" + src_->layout->id + "); line skipped");
     return;
   }
-  if (meta[1] > 2) {
+  if (meta_[1] > 2) {
     skip(Issue::kBadDirection, 1,
-         "ddir " + std::to_string(meta[1]) + " is not 0, 1 or 2; line skipped");
+         "ddir " + std::to_string(meta_[1]) + " is not 0, 1 or 2; line skipped");
     return;
   }
 
-  const double t = static_cast<double>(meta[0]);
-  const Dir dir = static_cast<Dir>(meta[1]);
-  const int d = static_cast<int>(meta[1]);
+  const double t = static_cast<double>(meta_[0]);
+  const Dir dir = static_cast<Dir>(meta_[1]);
+  const int d = static_cast<int>(meta_[1]);
   if (first_record_) {
     src_->absolute_time = t >= kEpochThresholdMs;
     first_record_ = false;
@@ -200,19 +261,14 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
     ++segment_;
     std::fill(std::begin(have_t_), std::end(have_t_), false);
     src_->diag.add(Issue::kTimeRestart, line_no_, 1,
-                   "time_ms " + std::to_string(meta[0]) + " after " +
+                   "time_ms " + std::to_string(meta_[0]) + " after " +
                        std::to_string(static_cast<uint64_t>(last_t_[d])) + ": job segment " +
                        std::to_string(segment_ + 1) + " starts here");
   }
   have_t_[d] = true;
   last_t_[d] = t;
 
-  Raw& r = raw_for(segment_, dir);
-  r.t.push_back(t);
-  r.first.push_back(static_cast<uint32_t>(r.bins.size()));
-  r.n.push_back(static_cast<uint32_t>(line_bins_.size()));
-  r.bins.insert(r.bins.end(), line_bins_.begin(), line_bins_.end());
-  r.counts.insert(r.counts.end(), line_counts_.begin(), line_counts_.end());
+  raw_for(segment_, dir).s.add_window(0, t, line_bins_.data(), line_counts_.data(), nnz_);
   ++src_->records;
 }
 
@@ -256,84 +312,95 @@ void FioHistReader::finish() {
   const size_t nb = src_->layout->size();
   // Spacing used for the first window of absolute logs (no job start time).
   double file_spacing = 0;
-  for (const Raw& r : raws_) file_spacing = std::max(file_spacing, median_spacing(r.t));
+  for (const Raw& r : raws_) {
+    std::vector<double> t;
+    for (const Window& w : r.s.windows) t.push_back(w.end_ms);
+    file_spacing = std::max(file_spacing, median_spacing(t));
+  }
   if (file_spacing <= 0) file_spacing = 1000;
 
   std::sort(raws_.begin(), raws_.end(), [](const Raw& a, const Raw& b) {
     return a.segment != b.segment ? a.segment < b.segment : a.dir < b.dir;
   });
   const int segments = raws_.empty() ? 0 : raws_.back().segment + 1;
-  std::vector<uint64_t> scratch(nb);
+  const bool client_name = !src_->id.host.empty();
+  std::vector<uint32_t> pb, mb;
+  std::vector<uint64_t> pc, mc;
   for (Raw& r : raws_) {
-    Series s;
-    s.dir = r.dir;
-    s.segment = r.segment;
-    s.layout = src_->layout;
-    const std::string& job = opts_.job.empty() ? src_->id.job : opts_.job;
-    if (job.empty()) s.job = std::to_string(r.segment + 1);
-    else s.job = segments > 1 ? job + "#" + std::to_string(r.segment + 1) : job;
+    Series& raw = r.s;
+    std::string job = opts_.job.empty() ? src_->id.job : opts_.job;
+    if (job.empty()) job = std::to_string(r.segment + 1);
+    else if (segments > 1) job += "#" + std::to_string(r.segment + 1);
 
-    // 1. The client/server defect, on the windows exactly as written.
-    const bool client_name = !src_->id.host.empty();
-    if (opts_.repair != RepairMode::kOff) {
-      RepairVerdict v = detect_accumulation_defect(r, nb);
-      const bool do_repair =
-          opts_.repair == RepairMode::kForce || (v.defect && v.consistent && client_name);
-      if (do_repair) {
+    // 1. The client/server defect, on the windows exactly as written. Only
+    //    files named as fio's client writes them are candidates (or forced).
+    bool repaired = false;
+    const bool candidate = opts_.repair == RepairMode::kForce ||
+                           (opts_.repair == RepairMode::kAuto && client_name);
+    if (candidate) {
+      const RepairVerdict v = detect_accumulation_defect(raw);
+      if (opts_.repair == RepairMode::kForce || (v.defect && v.consistent)) {
         uint64_t clamped = 0;
-        repair_accumulation_defect(&r, nb, &clamped);
-        s.repaired = true;
-        src_->diag.add(Issue::kRepaired, 0, 0,
-                       std::string(dir_name(r.dir)) + " (job " + s.job + "): " + v.explain);
+        raw = repair_accumulation_defect(raw, &clamped);
+        repaired = true;
+        src_->diag.add(Issue::kRepaired, 0, 0, std::string(dir_name(r.dir)) + " (job " + job + "): " + v.explain);
         if (clamped)
           src_->diag.add(Issue::kRepairInconsistent, 0, 0,
-                         std::string(dir_name(r.dir)) + " (job " + s.job + "): " +
-                             std::to_string(clamped) + " negative bin counts clamped to 0");
+                         std::string(dir_name(r.dir)) + " (job " + job + "): " + std::to_string(clamped) +
+                             " negative bin counts clamped to 0");
       }
     }
 
     // 2. Windows (t[k-1], t[k]]; repeated timestamps merge into one window.
-    const double spacing = median_spacing(r.t) > 0 ? median_spacing(r.t) : file_spacing;
-    for (size_t k = 0; k < r.t.size(); ++k) {
-      const bool dup = !s.windows.empty() && r.t[k] == s.windows.back().end_ms;
-      if (dup) {
-        src_->diag.add(Issue::kDuplicateTimestamp, 0, 0,
-                       std::string(dir_name(r.dir)) + ": time_ms " +
-                           std::to_string(static_cast<uint64_t>(r.t[k])) +
-                           " repeated; counts added to the window ending there");
-        // Merge sparse bins of this record into the previous window.
-        Window& w = s.windows.back();
-        for (uint32_t i = 0; i < w.n; ++i) scratch[s.bins[w.first + i]] += s.counts[w.first + i];
-        for (uint32_t i = 0; i < r.n[k]; ++i) scratch[r.bins[r.first[k] + i]] += r.counts[r.first[k] + i];
-        s.bins.resize(w.first);
-        s.counts.resize(w.first);
-        w.n = 0;
-        for (size_t b = 0; b < nb; ++b)
-          if (scratch[b]) {
-            s.bins.push_back(static_cast<uint32_t>(b));
-            s.counts.push_back(scratch[b]);
-            scratch[b] = 0;
-            ++w.n;
+    std::vector<double> t(raw.windows.size());
+    for (size_t k = 0; k < t.size(); ++k) t[k] = raw.windows[k].end_ms;
+    const double spacing = median_spacing(t) > 0 ? median_spacing(t) : file_spacing;
+    const double first_start = (!src_->absolute_time && t[0] > 0) ? 0 : t[0] - spacing;
+    bool dups = false;
+    for (size_t k = 1; k < t.size(); ++k) dups |= t[k] == t[k - 1];
+    Series s;
+    if (!dups) {  // the usual case: keep the encoded bins, set the starts
+      s = std::move(raw);
+      for (size_t k = 0; k < s.windows.size(); ++k) s.windows[k].start_ms = k ? t[k - 1] : first_start;
+    } else {
+      for (size_t k = 0; k < t.size(); ++k) {
+        raw.decode(raw.windows[k], &pb, &pc);
+        if (k && t[k] == t[k - 1]) {
+          src_->diag.add(Issue::kDuplicateTimestamp, 0, 0,
+                         std::string(dir_name(r.dir)) + ": time_ms " +
+                             std::to_string(static_cast<uint64_t>(t[k])) +
+                             " repeated; counts added to the window ending there");
+          const Window prev = s.windows.back();
+          s.decode(prev, &mb, &mc);
+          s.windows.pop_back();
+          s.data.resize(prev.offset);
+          // Merge two ascending sparse lists.
+          std::vector<uint32_t> ob;
+          std::vector<uint64_t> oc;
+          size_t i = 0, j = 0;
+          while (i < mb.size() || j < pb.size()) {
+            if (j == pb.size() || (i < mb.size() && mb[i] < pb[j])) { ob.push_back(mb[i]); oc.push_back(mc[i++]); }
+            else if (i == mb.size() || pb[j] < mb[i]) { ob.push_back(pb[j]); oc.push_back(pc[j++]); }
+            else { ob.push_back(mb[i]); oc.push_back(mc[i++] + pc[j++]); }
           }
-        continue;
+          s.add_window(prev.start_ms, prev.end_ms, ob.data(), oc.data(), static_cast<uint32_t>(ob.size()));
+        } else {
+          s.add_window(k ? t[k - 1] : first_start, t[k], pb.data(), pc.data(), static_cast<uint32_t>(pb.size()));
+        }
       }
-      Window w;
-      w.end_ms = r.t[k];
-      if (s.windows.empty()) {
-        w.start_ms = (!src_->absolute_time && r.t[k] > 0) ? 0 : r.t[k] - spacing;
-      } else {
-        w.start_ms = s.windows.back().end_ms;
-      }
-      w.first = static_cast<uint32_t>(s.bins.size());
-      w.n = r.n[k];
-      s.bins.insert(s.bins.end(), r.bins.begin() + r.first[k], r.bins.begin() + r.first[k] + r.n[k]);
-      s.counts.insert(s.counts.end(), r.counts.begin() + r.first[k],
-                      r.counts.begin() + r.first[k] + r.n[k]);
-      s.windows.push_back(w);
     }
+    s.dir = r.dir;
+    s.segment = r.segment;
+    s.job = job;
+    s.layout = src_->layout;
+    s.repaired = repaired;
+    s.data.shrink_to_fit();
+    s.windows.shrink_to_fit();
     // 3. fio's last bin holds everything above ~17.05 s: flag it.
-    for (size_t i = 0; i < s.bins.size(); ++i)
-      if (s.bins[i] + 1 == nb) s.saturated += s.counts[i];
+    for (const Window& w : s.windows)
+      s.for_each_bin(w, [&](uint32_t b, uint64_t c) {
+        if (b + 1 == nb) s.saturated += c;
+      });
     if (s.saturated)
       src_->diag.add(Issue::kSaturated, 0, 0,
                      std::string(dir_name(s.dir)) + " (job " + s.job + "): " +

@@ -26,19 +26,19 @@ class FioHistReader {
   void append(const char* data, size_t n);
   void finish();
 
-  // The raw, unrepaired windows of one (segment, direction).
+  // The raw, unrepaired windows of one (segment, direction): window end_ms
+  // is fio's time_ms as written; start_ms is filled in by finish().
   struct Raw {
     Dir dir = Dir::kRead;
     int segment = 0;
-    std::vector<double> t;         // time_ms per window, as written
-    std::vector<uint32_t> first;   // offset into bins/counts per window
-    std::vector<uint32_t> n;       // non-empty bins per window
-    std::vector<uint32_t> bins;
-    std::vector<uint64_t> counts;
+    Series s;
   };
 
  private:
   void parse_line(const char* b, const char* e, bool last_without_newline);
+  // Fills meta_/nnz_/cols_ from a line; false (issue recorded) when skipped.
+  bool parse_fields(const char* b, const char* e, bool last_without_newline);
+  bool parse_fast(const char* b, const char* e);
   void skip(Issue issue, uint32_t column, const std::string& what);
   Raw& raw_for(int segment, Dir dir);
 
@@ -48,6 +48,9 @@ class FioHistReader {
   bool discarding_ = false;  // inside an over-long line: drop until '\n'
   uint64_t line_no_ = 0;
   size_t bin_columns_ = 0;   // 0 until the layout is known
+  uint64_t meta_[3] = {0, 0, 0};  // time_ms, ddir, bs of the current line
+  uint32_t nnz_ = 0;              // its non-empty bins in line_bins_/line_counts_
+  size_t cols_ = 0;               // its bin columns
   std::vector<uint32_t> line_bins_;
   std::vector<uint64_t> line_counts_;
   std::vector<Raw> raws_;

@@ -8,7 +8,7 @@ namespace latscope {
 namespace {
 
 // Mean absolute deviation from the median: a robust "how far from flat".
-double spread(std::vector<double> v) {
+double spread(const std::vector<double>& v) {
   if (v.empty()) return 0;
   std::vector<double> s = v;
   std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(s.size() / 2), s.end());
@@ -18,40 +18,49 @@ double spread(std::vector<double> v) {
   return a / static_cast<double>(v.size());
 }
 
+struct Sparse {
+  std::vector<uint32_t> b;
+  std::vector<uint64_t> c;
+};
+
+// Walks windows k with k-2 at hand (three decoded windows in rotation) and
+// calls f(cur, older) for each; older is empty for k < 2.
+template <class F>
+void with_k_minus_2(const Series& s, F&& f) {
+  Sparse ring[3];
+  for (size_t k = 0; k < s.windows.size(); ++k) {
+    Sparse& cur = ring[k % 3];
+    s.decode(s.windows[k], &cur.b, &cur.c);
+    static const Sparse kEmpty;
+    f(k, cur, k >= 2 ? ring[(k - 2) % 3] : kEmpty);
+  }
+}
+
 }  // namespace
 
-RepairVerdict detect_accumulation_defect(const FioHistReader::Raw& raw, size_t bins) {
+RepairVerdict detect_accumulation_defect(const Series& raw) {
   RepairVerdict v;
-  const size_t n = raw.t.size();
+  const size_t n = raw.windows.size();
   if (n < 3) {
     v.explain = "too few windows to tell";
     return v;
   }
-  std::vector<int64_t> prev1(bins, 0), prev2(bins, 0), cur(bins, 0);
   std::vector<double> raw_tot(n), rep_tot(n);
-  for (size_t k = 0; k < n; ++k) {
-    std::fill(cur.begin(), cur.end(), 0);
-    double tot = 0;
-    for (uint32_t i = 0; i < raw.n[k]; ++i) {
-      cur[raw.bins[raw.first[k] + i]] = static_cast<int64_t>(raw.counts[raw.first[k] + i]);
-      tot += static_cast<double>(raw.counts[raw.first[k] + i]);
+  with_k_minus_2(raw, [&](size_t k, const Sparse& cur, const Sparse& old) {
+    // Every bin of window k-2 must be present in k with at least its count.
+    size_t i = 0;
+    for (size_t j = 0; j < old.b.size() && v.consistent; ++j) {
+      while (i < cur.b.size() && cur.b[i] < old.b[j]) ++i;
+      if (i == cur.b.size() || cur.b[i] != old.b[j] || cur.c[i] < old.c[j]) v.consistent = false;
     }
-    double rep = 0;
-    for (size_t b = 0; b < bins; ++b) {
-      const int64_t d = cur[b] - prev2[b];
-      if (d < 0) v.consistent = false;
-      rep += static_cast<double>(d);
-    }
-    raw_tot[k] = tot;
-    rep_tot[k] = rep;
-    std::swap(prev2, prev1);
-    std::swap(prev1, cur);
-  }
-  v.raw_first = static_cast<uint64_t>(raw_tot.front());
-  v.raw_last = static_cast<uint64_t>(raw_tot.back());
+    raw_tot[k] = static_cast<double>(raw.windows[k].total);
+    rep_tot[k] = raw_tot[k] - (k >= 2 ? static_cast<double>(raw.windows[k - 2].total) : 0.0);
+  });
+  v.raw_first = raw.windows.front().total;
+  v.raw_last = raw.windows.back().total;
   // Windows 0 and 1 are their own repair (r[-1] = r[-2] = 0); judge from 1 on.
-  std::vector<double> raw_tail(raw_tot.begin() + 1, raw_tot.end());
-  std::vector<double> rep_tail(rep_tot.begin() + 1, rep_tot.end());
+  const std::vector<double> raw_tail(raw_tot.begin() + 1, raw_tot.end());
+  const std::vector<double> rep_tail(rep_tot.begin() + 1, rep_tot.end());
   const double raw_spread = spread(raw_tail);
   v.repaired_spread = spread(rep_tail);
   double sum = 0;
@@ -60,8 +69,7 @@ RepairVerdict detect_accumulation_defect(const FioHistReader::Raw& raw, size_t b
   // "Far flatter": the raw totals climb through the run (402, 400, 802, 800,
   // ...) while the repaired ones hold still. A factor of 4 separates the two
   // with room to spare on every real log we have; both must carry I/O.
-  v.defect = v.consistent && raw_spread > 0 && v.repaired_mean > 0 &&
-             v.repaired_spread * 4 < raw_spread;
+  v.defect = v.consistent && raw_spread > 0 && v.repaired_mean > 0 && v.repaired_spread * 4 < raw_spread;
   v.explain = "raw samples per window grow " + std::to_string(v.raw_first) + " ... " +
               std::to_string(v.raw_last) + "; repaired " +
               std::to_string(static_cast<uint64_t>(std::llround(v.repaired_mean))) +
@@ -69,36 +77,37 @@ RepairVerdict detect_accumulation_defect(const FioHistReader::Raw& raw, size_t b
   return v;
 }
 
-void repair_accumulation_defect(FioHistReader::Raw* raw, size_t bins, uint64_t* clamped) {
-  const size_t n = raw->t.size();
-  std::vector<int64_t> prev1(bins, 0), prev2(bins, 0), cur(bins, 0);
-  std::vector<uint32_t> out_bins;
-  std::vector<uint64_t> out_counts;
-  out_bins.reserve(raw->bins.size());
-  out_counts.reserve(raw->counts.size());
-  for (size_t k = 0; k < n; ++k) {
-    std::fill(cur.begin(), cur.end(), 0);
-    for (uint32_t i = 0; i < raw->n[k]; ++i)
-      cur[raw->bins[raw->first[k] + i]] = static_cast<int64_t>(raw->counts[raw->first[k] + i]);
-    const uint32_t first = static_cast<uint32_t>(out_bins.size());
-    for (size_t b = 0; b < bins; ++b) {
-      int64_t d = cur[b] - prev2[b];
-      if (d < 0) {
-        *clamped += 1;
-        d = 0;
-      }
-      if (d) {
-        out_bins.push_back(static_cast<uint32_t>(b));
-        out_counts.push_back(static_cast<uint64_t>(d));
+Series repair_accumulation_defect(const Series& raw, uint64_t* clamped) {
+  Series out;
+  out.data.reserve(raw.data.size() / 2);
+  std::vector<uint32_t> ob;
+  std::vector<uint64_t> oc;
+  with_k_minus_2(raw, [&](size_t k, const Sparse& cur, const Sparse& old) {
+    ob.clear();
+    oc.clear();
+    size_t i = 0, j = 0;
+    while (i < cur.b.size() || j < old.b.size()) {
+      if (j == old.b.size() || (i < cur.b.size() && cur.b[i] < old.b[j])) {
+        ob.push_back(cur.b[i]);
+        oc.push_back(cur.c[i++]);
+      } else if (i == cur.b.size() || old.b[j] < cur.b[i]) {
+        ++*clamped;  // r[k-2] > 0 where r[k] is 0: negative delta
+        ++j;
+      } else {
+        if (cur.c[i] > old.c[j]) {
+          ob.push_back(cur.b[i]);
+          oc.push_back(cur.c[i] - old.c[j]);
+        } else if (cur.c[i] < old.c[j]) {
+          ++*clamped;
+        }
+        ++i;
+        ++j;
       }
     }
-    raw->first[k] = first;
-    raw->n[k] = static_cast<uint32_t>(out_bins.size()) - first;
-    std::swap(prev2, prev1);
-    std::swap(prev1, cur);
-  }
-  raw->bins.swap(out_bins);
-  raw->counts.swap(out_counts);
+    const Window& w = raw.windows[k];
+    out.add_window(w.start_ms, w.end_ms, ob.data(), oc.data(), static_cast<uint32_t>(ob.size()));
+  });
+  return out;
 }
 
 }  // namespace latscope
