@@ -123,7 +123,9 @@ export class WorkerEngine {
             { onProgress, signal },
           );
           parsed.set(i, r);
-          await drain();
+          // Not awaited: this worker parses its next file while the primary
+          // imports; an import error surfaces at the final drain below.
+          drain().catch(() => {});
         }
       };
       try {
