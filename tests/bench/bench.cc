@@ -93,40 +93,18 @@ void expand(const std::string& arg, std::vector<std::string>* out) {
 
 struct ModelSize {
   uint64_t windows = 0, bins = 0, used = 0, cap = 0;
-  uint64_t compact = 0;  // see varint_bytes
+  uint64_t compact = 0;  // windows + varint data, as stored
 };
-
-// Bytes of a LEB128 varint. Used to size a compact encoding of the same
-// windows (bin index as a delta from the previous non-empty bin, count as a
-// varint, 16 bytes of window header): what the model would take if Series
-// stored bytes instead of uint32 + uint64 per non-empty bin.
-uint64_t varint_bytes(uint64_t v) {
-  uint64_t n = 1;
-  while (v >= 128) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
 
 ModelSize model_size(const latscope::Engine& e) {
   ModelSize m;
   for (const latscope::Source& s : e.sources())
     for (const latscope::Series& se : s.series) {
       m.windows += se.windows.size();
-      m.bins += se.bins.size();
-      m.used += se.windows.size() * sizeof(latscope::Window) + se.bins.size() * sizeof(uint32_t) +
-                se.counts.size() * sizeof(uint64_t);
-      m.cap += se.windows.capacity() * sizeof(latscope::Window) +
-               se.bins.capacity() * sizeof(uint32_t) + se.counts.capacity() * sizeof(uint64_t);
-      for (const latscope::Window& w : se.windows) {
-        m.compact += 16;
-        uint32_t prev = 0;
-        for (uint32_t i = w.first; i < w.first + w.n; ++i) {
-          m.compact += varint_bytes(se.bins[i] - prev) + varint_bytes(se.counts[i]);
-          prev = se.bins[i];
-        }
-      }
+      for (const latscope::Window& w : se.windows) m.bins += w.n;
+      m.used += se.windows.size() * sizeof(latscope::Window) + se.data.size();
+      m.cap += se.windows.capacity() * sizeof(latscope::Window) + se.data.capacity();
+      m.compact += se.windows.size() * sizeof(latscope::Window) + se.data.size();
     }
   return m;
 }
@@ -252,10 +230,12 @@ int main(int argc, char** argv) {
               static_cast<double>(m.used) / 1e6, static_cast<double>(m.cap) / 1e6,
               static_cast<unsigned long long>(m.windows),
               m.windows ? static_cast<double>(m.bins) / static_cast<double>(m.windows) : 0.0);
-  std::printf("compact        %.1f MB if windows were stored as varints (%.0f B per window vs %.0f)\n",
+  std::printf("model          %.1f MB as stored (%.0f B per window; %.0f B if bins were uint32+uint64)\n",
               static_cast<double>(m.compact) / 1e6,
               m.windows ? static_cast<double>(m.compact) / static_cast<double>(m.windows) : 0.0,
-              m.windows ? static_cast<double>(m.used) / static_cast<double>(m.windows) : 0.0);
+              m.windows ? static_cast<double>(m.windows * sizeof(latscope::Window) + m.bins * 12) /
+                              static_cast<double>(m.windows)
+                        : 0.0);
   std::printf("memory         RSS after parse %.1f MB, peak RSS %.1f MB (ru_maxrss)\n",
               static_cast<double>(rss_after_parse) * 1024 / 1e6, static_cast<double>(peak) * 1024 / 1e6);
   std::printf("RESULT %s %zu %llu %llu %.4f %.1f %.4f %.1f %.4f %.4f %llu %llu %ld %ld %llu %.4f\n",

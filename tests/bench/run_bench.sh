@@ -14,9 +14,6 @@
 #    (one file per replayed fixture: the whole set would need ~2.5 min and
 #    ~9 GB of RAM per run in Python) and latscope_bench on the same 6 files;
 # 5. /usr/bin/time -v of the CLI (`latscope pctiles`) on the whole 1 h set;
-# 6. latscope_parse_proto and latscope_repair_proto: the suggested reader
-#    fast path and sparse repair vs the engine's code on the whole 1 h set,
-#    with equality checks (see README.md).
 #
 # Environment: BENCH_DATA (default <repo>/bench-data), BENCH_BUILD (default
 # <repo>/build-bench), QUICK=1 (small sets: 8 files x 10 min, for a smoke run).
@@ -118,12 +115,5 @@ grep -E "Elapsed|Maximum resident|User time|System time" "$BUILD/cli.time" | sed
 echo "rows: $(($(wc -l <"$BUILD/cli.csv") - 1)); last row: $(tail -1 "$BUILD/cli.csv")"
 
 echo
-echo "## Suggested reader fast path (latscope_parse_proto) on the ${FILES}f_${LONG}s set"
-"$BUILD/latscope_parse_proto" "$BIG"
-
-echo
-echo "## Suggested sparse repair detection/repair (latscope_repair_proto) on the ${FILES}f_${LONG}s set"
-"$BUILD/latscope_repair_proto" "$BIG"
-
 echo
 echo "results written to $OUT"
