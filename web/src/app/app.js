@@ -341,6 +341,7 @@ export class App {
       const view = this.views[s.view];
       if (s.view === 'pctiles') {
         view.setData(this.pct);
+        await view.drawing; // "ready" means drawn
       } else if (s.view === 'heatmap') {
         const rows = view.wantedRows();
         let yNs = s.yZoomNs;
@@ -412,7 +413,9 @@ export class App {
   /** @param {'png'|'svg'} kind */
   async exportImage(kind) {
     const s = this.store.state;
-    const frame = this.views[s.view].frame;
+    const view = this.views[s.view];
+    await view.drawing; // charts drawn in slices must be complete
+    const frame = view.frame;
     const name = `latscope-${s.view}.${kind}`;
     if (kind === 'svg') downloadText(frame.toSVGString(), name, 'image/svg+xml');
     else downloadBlob(await frame.toPNGBlob(), name);

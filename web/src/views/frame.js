@@ -5,8 +5,23 @@
 import * as d3 from 'd3';
 import { formatLatency, unitScale } from './scales.js';
 
-/** Colours of the current theme, read from CSS custom properties. */
+/** @type {{key: string, value: any} | null} */
+let themeCache = null;
+
+/**
+ * Colours of the current theme, read from CSS custom properties. Cached per
+ * theme: reading computed style after building an SVG forces a style
+ * recalculation of the whole page.
+ */
 export function themeColors() {
+  const key = document.documentElement.dataset.theme || '';
+  if (themeCache && themeCache.key === key) return themeCache.value;
+  const value = readThemeColors();
+  themeCache = { key, value };
+  return value;
+}
+
+function readThemeColors() {
   const cs = getComputedStyle(document.documentElement);
   const v = (/** @type {string} */ n, /** @type {string} */ d) => cs.getPropertyValue(n).trim() || d;
   return {

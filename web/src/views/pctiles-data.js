@@ -14,27 +14,42 @@ import { percentileName } from '../app/options.js';
  * @returns {Series[]}
  */
 export function seriesOf(r, withMean) {
-  /** @type {Series[]} */
+  return seriesMeta(r, withMean).map((m) => ({ ...m, points: seriesPoints(r, m) }));
+}
+
+/**
+ * The series of a result without their points, in drawing order.
+ * @param {any} r @param {boolean} withMean
+ * @returns {Omit<Series, 'points'>[]}
+ */
+export function seriesMeta(r, withMean) {
+  /** @type {Omit<Series, 'points'>[]} */
   const out = [];
-  const byGroup = r.groups.map(() => /** @type {any[]} */ ([]));
-  for (const row of r.rows) byGroup[groupIndex(r, row.group)].push(row);
   r.groups.forEach((/** @type {string} */ name, /** @type {number} */ gi) => {
-    const rows = byGroup[gi];
     const prefix = r.groups.length > 1 ? `${name} ` : '';
     r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => {
-      out.push({
-        kind: 'p',
-        gi,
-        pi,
-        label: prefix + percentileName(p),
-        points: rows.map((/** @type {any} */ row) => ({ t: row.t_ms, v: row.p[pi] ?? null, e: row.err?.[pi] ?? 0 })),
-      });
+      out.push({ kind: 'p', gi, pi, label: prefix + percentileName(p) });
     });
-    if (withMean) {
-      out.push({ kind: 'mean', gi, pi: -1, label: `${prefix}mean`, points: rows.map((/** @type {any} */ row) => ({ t: row.t_ms, v: row.mean ?? null, e: 0 })) });
-    }
+    if (withMean) out.push({ kind: 'mean', gi, pi: -1, label: `${prefix}mean` });
   });
   return out;
+}
+
+/**
+ * Points of one series (built one series at a time, so a big result does
+ * not allocate every point at once).
+ * @param {any} r @param {Omit<Series, 'points'>} m @returns {Point[]}
+ */
+export function seriesPoints(r, m) {
+  /** @type {Point[]} */
+  const pts = [];
+  const one = r.groups.length === 1;
+  for (const row of r.rows) {
+    if (!one && groupIndex(r, row.group) !== m.gi) continue;
+    if (m.kind === 'mean') pts.push({ t: row.t_ms, v: row.mean ?? null, e: 0 });
+    else pts.push({ t: row.t_ms, v: row.p[m.pi] ?? null, e: row.err?.[m.pi] ?? 0 });
+  }
+  return pts;
 }
 
 /** Rows name their group by label (JSON) or index; accept both. @param {any} r @param {string|number} g */
@@ -115,16 +130,16 @@ export function runsOf(ts, q) {
 }
 
 /**
- * Thins a series for drawing when it has many more points than pixels:
- * per pixel column it keeps the first, lowest, highest and last defined
- * points (in time order), so spikes and gaps survive. Empty quanta (v null)
+ * Thins a series for drawing when it has more points than pixels: per
+ * pixel column it keeps the lowest and the highest point (in time order),
+ * so spikes and gaps survive. Empty quanta (v null)
  * are kept as gap markers.
  * @param {Point[]} pts sorted by t @param {(t: number) => number} px time -> pixel
  * @param {number} width pixels
  * @returns {Point[]}
  */
 export function decimate(pts, px, width) {
-  if (pts.length <= 2 * width) return pts;
+  if (pts.length <= width) return pts;
   /** @type {Point[]} */
   const out = [];
   let col = NaN;
@@ -138,8 +153,9 @@ export function decimate(pts, px, width) {
       if (/** @type {number} */ (p.v) < /** @type {number} */ (lo.v)) lo = p;
       if (/** @type {number} */ (p.v) > /** @type {number} */ (hi.v)) hi = p;
     }
-    const keep = [...new Set([bucket[0], lo, hi, bucket[bucket.length - 1]])].sort((a, b) => a.t - b.t);
-    out.push(...keep);
+    if (lo === hi) out.push(lo);
+    else if (lo.t < hi.t) out.push(lo, hi);
+    else out.push(hi, lo);
     bucket = [];
   };
   for (const p of pts) {

@@ -7,7 +7,7 @@ import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid,
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { seriesOf, slaViolations, fewFlagged, runsOf, decimate } from './pctiles-data.js';
+import { seriesMeta, seriesPoints, slaViolations, fewFlagged, runsOf, decimate } from './pctiles-data.js';
 
 const STRIP_H = 70;
 const GAP = 28;
@@ -22,6 +22,9 @@ export class PercentilesView {
     this.frame = new Frame(host, { margin: { top: 30, right: 24, bottom: 34, left: 72 } });
     /** @type {any} */
     this.data = null;
+    this.token = 0;
+    /** @type {Promise<void>} */
+    this.drawing = Promise.resolve();
   }
 
   /** @param {any} result engine.query() result */
@@ -30,35 +33,48 @@ export class PercentilesView {
     this.render();
   }
 
+  /**
+   * Draws the chart in a few tasks of its own (a big result would otherwise
+   * hold the main thread for 100 ms and more); `drawing` settles when done.
+   */
   render() {
+    const token = ++this.token;
+    const r = this.data;
+    if (!r || !r.rows.length) {
+      this.drawing = Promise.resolve();
+      this.frame.message(r ? 'No data for this selection' : 'Load fio histogram logs to begin');
+      return;
+    }
+    this.drawing = (async () => {
+      await nextTask();
+      if (token === this.token) await this.draw(token);
+    })();
+  }
+
+  /** @param {number} token */
+  async draw(token) {
     const f = this.frame;
     const s = this.ctx.store.state;
     const r = this.data;
-    if (!r || !r.rows.length) return f.message(r ? 'No data for this selection' : 'Load fio histogram logs to begin');
     const g = f.clear();
     const c = themeColors();
     const mainH = f.innerH - STRIP_H - GAP;
     const extent = this.ctx.extent() || [0, 1];
     const dom = s.range || extent;
     const x = timeScale(r.absolute_time, dom, [0, f.innerW]);
-    const series = seriesOf(r, s.showMean);
-    // What is drawn: the visible quanta, thinned to about 2 points per pixel.
-    const drawn = series.map((se) => ({
-      ...se,
-      points: decimate(
-        se.points.filter((pt) => pt.t + r.quantum_ms > dom[0] - r.quantum_ms && pt.t < dom[1] + r.quantum_ms),
-        (t) => x(t),
-        f.innerW,
-      ),
-    }));
     const inView = (/** @type {number} */ t) => t + r.quantum_ms > dom[0] && t < dom[1];
+    // y range straight from the rows: building per-series points first costs
+    // more than the whole axis drawing.
     let lo = Infinity;
     let hi = 0;
-    for (const se of series) {
-      for (const pt of se.points) {
-        if (pt.v == null || !inView(pt.t)) continue;
-        if (pt.v > 0 && pt.v < lo) lo = pt.v;
-        if (pt.v > hi) hi = pt.v;
+    for (const row of r.rows) {
+      if (!inView(row.t_ms)) continue;
+      const n = row.p.length;
+      for (let i = 0; i <= n; i++) {
+        const v = i < n ? row.p[i] : s.showMean ? row.mean : null;
+        if (v == null) continue;
+        if (v > 0 && v < lo) lo = v;
+        if (v > hi) hi = v;
       }
     }
     for (const t of s.sla) if (t > hi) hi = t;
@@ -92,40 +108,59 @@ export class PercentilesView {
     const dash = (/** @type {number} */ pi) => (r.groups.length > 1 ? ['', '6,3', '2,2', '8,3,2,3', '1,3'][pi % 5] : '');
     const mid = (/** @type {number} */ t) => x(t + r.quantum_ms / 2);
 
-    if (s.showBand) {
-      const area = d3
-        .area()
-        .defined((/** @type {any} */ d) => d.v != null)
-        .x((/** @type {any} */ d) => mid(d.t))
-        .y0((/** @type {any} */ d) => y(Math.max(y.domain()[0], d.v - d.e)))
-        .y1((/** @type {any} */ d) => y(Math.min(y.domain()[1], d.v + d.e)));
-      plot
-        .append('g')
-        .attr('class', 'bands')
-        .selectAll('path')
-        .data(drawn.filter((se) => se.kind === 'p'))
-        .join('path')
-        .attr('d', (se) => area(se.points))
-        .attr('fill', (se) => groupColor(se.gi, se.pi))
-        .attr('opacity', 0.15);
-    }
+    // Bands need a few pixels per quantum to read as bands; when zoomed out
+    // over thousands of quanta they are noise (and slow), so they wait for a zoom.
+    const visibleQuanta = (dom[1] - dom[0]) / r.quantum_ms;
+    const bandsShown = s.showBand && visibleQuanta <= f.innerW / 3;
+    const [ylo, yhi] = y.domain();
+    const area = d3
+      .area()
+      .digits(1)
+      .defined((/** @type {any} */ d) => d.v != null)
+      .x((/** @type {any} */ d) => mid(d.t))
+      .y0((/** @type {any} */ d) => y(Math.max(ylo, d.v - d.e)))
+      .y1((/** @type {any} */ d) => y(Math.min(yhi, d.v + d.e)));
     const line = d3
       .line()
+      .digits(1)
       .defined((/** @type {any} */ d) => d.v != null && (!s.yLog || d.v > 0))
       .x((/** @type {any} */ d) => mid(d.t))
       .y((/** @type {any} */ d) => y(d.v));
-    plot
-      .append('g')
-      .attr('class', 'lines')
-      .selectAll('path')
-      .data(drawn)
-      .join('path')
-      .attr('class', (se) => `line line-${se.kind}`)
-      .attr('d', (se) => line(se.points))
-      .attr('fill', 'none')
-      .attr('stroke', (se) => (se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi)))
-      .attr('stroke-width', (se) => (se.kind === 'mean' ? 1.2 : 1.6))
-      .attr('stroke-dasharray', (se) => (se.kind === 'mean' ? '4,3' : dash(se.pi)));
+    const bandG = plot.append('g').attr('class', 'bands');
+    const lineG = plot.append('g').attr('class', 'lines');
+    // Series are drawn in slices of about 12 ms, yielding to the event loop
+    // in between, so a big result never blocks the page for long.
+    const near = (/** @type {any} */ pt) => pt.t + r.quantum_ms > dom[0] - r.quantum_ms && pt.t < dom[1] + r.quantum_ms;
+    /** @type {import('./pctiles-data.js').Series[]} */
+    const series = [];
+    this.series = series;
+    const drawSeries = async () => {
+      await nextTask();
+      if (token !== this.token) return;
+      let t0 = performance.now();
+      for (const meta of seriesMeta(r, s.showMean)) {
+        if (token !== this.token) return;
+        const se = { ...meta, points: seriesPoints(r, meta) };
+        series.push(se);
+        // The visible quanta, thinned to at most 2 points per pixel column.
+        const pts = decimate(se.points.filter(near), (t) => x(t), f.innerW);
+        if (bandsShown && se.kind === 'p') {
+          bandG.append('path').attr('d', area(/** @type {any} */ (pts))).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
+        }
+        lineG
+          .append('path')
+          .attr('class', `line line-${se.kind}`)
+          .attr('d', line(/** @type {any} */ (pts)))
+          .attr('fill', 'none')
+          .attr('stroke', se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi))
+          .attr('stroke-width', se.kind === 'mean' ? 1.2 : 1.6)
+          .attr('stroke-dasharray', se.kind === 'mean' ? '4,3' : dash(se.pi));
+        if (performance.now() - t0 > 12) {
+          await nextTask();
+          t0 = performance.now();
+        }
+      }
+    };
 
     // Points above a threshold get a red dot so single violating quanta
     // show; beyond a few thousand the shaded runs say it already.
@@ -147,16 +182,20 @@ export class PercentilesView {
       slaG.append('text').attr('x', f.innerW - 4).attr('y', y(t) - 4).attr('text-anchor', 'end').attr('fill', c.warn).text(`SLA ${t} ${unitLabel(r.unit)}`);
     }
 
+    await nextTask();
+    if (token !== this.token) return;
+
     // Samples / IOPS strip with "few samples" marks.
     const sg = g.append('g').attr('class', 'strip').attr('transform', `translate(0,${mainH + GAP})`);
-    const iops = aggregateIops(r);
-    const ymax = d3.max(iops.filter((d) => inView(d.t)), (d) => d.iops) || 1;
+    const iops = aggregateIops(r, dom);
+    let ymax = 1;
+    for (const d of iops) if (inView(d.t) && /** @type {number} */ (d.v) > ymax) ymax = /** @type {number} */ (d.v);
     const ys = d3.scaleLinear().domain([0, ymax]).range([STRIP_H, 0]).nice();
     sg.append('g').attr('class', 'axis').call(d3.axisLeft(ys).ticks(3).tickFormat(d3.format('~s')));
     axisLabel(sg, 'IOPS', -56, STRIP_H / 2, -90);
     const sp = sg.append('g').attr('clip-path', `url(#${clipId})`);
     sp.append('path')
-      .attr('d', d3.area().x((/** @type {any} */ d) => mid(d.t)).y0(STRIP_H).y1((/** @type {any} */ d) => ys(d.iops))(/** @type {any} */ (iops)))
+      .attr('d', d3.area().digits(1).x((/** @type {any} */ d) => mid(d.t)).y0(STRIP_H).y1((/** @type {any} */ d) => ys(d.v))(/** @type {any} */ (decimate(iops, (t) => x(t), f.innerW))))
       .attr('fill', c.muted)
       .attr('opacity', 0.35);
     const few = fewFlagged(r);
@@ -182,12 +221,16 @@ export class PercentilesView {
     }
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
-    this.legend(g, r, series, groupColor, dash);
+    this.legend(g, r, s.showMean, groupColor, dash);
+    if (s.showBand && !bandsShown) {
+      g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text('error bands appear when zoomed in (≥ 3 px per quantum)');
+    }
     this.brushAndHover(g, x, y, mainH, r, series);
+    await drawSeries();
   }
 
-  /** @param {any} g @param {any} r @param {any[]} series @param {Function} color @param {Function} dash */
-  legend(g, r, series, color, dash) {
+  /** @param {any} g @param {any} r @param {boolean} withMean @param {Function} color @param {Function} dash */
+  legend(g, r, withMean, color, dash) {
     const c = themeColors();
     const items = [];
     if (r.groups.length > 1) {
@@ -196,7 +239,7 @@ export class PercentilesView {
     } else {
       r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: percentileName(p), color: color(0, pi), dash: '' }));
     }
-    if (series.some((se) => se.kind === 'mean')) items.push({ label: 'mean', color: c.muted, dash: '4,3' });
+    if (withMean) items.push({ label: 'mean', color: c.muted, dash: '4,3' });
     const lg = g.append('g').attr('class', 'legend').attr('transform', 'translate(0,-22)');
     let xo = 0;
     for (const it of items) {
@@ -254,17 +297,34 @@ export class PercentilesView {
   }
 }
 
+/** Resolves in a later task (setTimeout 0), letting input and paint in. */
+export function nextTask() {
+  return new Promise((res) => setTimeout(res, 0));
+}
+
 /** @param {number} v */
 function fmtVal(v) {
   return Math.abs(v) >= 100 ? d3.format(',.0f')(v) : String(+v.toPrecision(3));
 }
 
-/** IOPS per quantum summed over groups. @param {any} r */
-function aggregateIops(r) {
-  /** @type {Map<number, number>} */
-  const m = new Map();
-  for (const row of r.rows) m.set(row.t_ms, (m.get(row.t_ms) || 0) + (row.samples || 0));
-  return [...m.entries()].sort((a, b) => a[0] - b[0]).map(([t, n]) => ({ t, iops: n / (r.quantum_ms / 1000) }));
+/**
+ * IOPS per quantum summed over groups, near the visible range. Rows come
+ * ordered by time, then group: one pass, summing runs of equal t_ms.
+ * @param {any} r @param {[number, number]} dom
+ * @returns {{t: number, v: number, e: number}[]}
+ */
+function aggregateIops(r, dom) {
+  const out = [];
+  const k = 1000 / r.quantum_ms;
+  const a = dom[0] - 2 * r.quantum_ms;
+  const b = dom[1] + r.quantum_ms;
+  for (const row of r.rows) {
+    if (row.t_ms < a || row.t_ms > b) continue;
+    const last = out[out.length - 1];
+    if (last && last.t === row.t_ms) last.v += (row.samples || 0) * k;
+    else out.push({ t: row.t_ms, v: (row.samples || 0) * k, e: 0 });
+  }
+  return out;
 }
 
 /** @param {HTMLElement} wrap @param {MouseEvent} ev @param {string[]} lines */

@@ -119,14 +119,21 @@ export const CASES = [
         const h = v.hm;
         return { t0: h.t0_ms, q: h.quantum_ms, quanta: h.quanta, rows: h.rows, edges: h.edges_ns, counts: Array.from(h.counts) };
       });
+      // I/Os slower than 10 ms per quantum: most of them (a real run has a
+      // few stray slow I/Os elsewhere) fall in the spike, and so does the peak.
       const slow = [];
       for (let q = 0; q < hm.quanta; q++) {
         let n = 0;
         for (let r = 0; r < hm.rows; r++) if (hm.edges[r] >= 10e6) n += hm.counts[q * hm.rows + r];
-        if (n > 5) slow.push(hm.t0 + q * hm.q);
+        slow.push({ t: hm.t0 + q * hm.q, n });
       }
-      assert.ok(slow.length >= 3, `spike quanta found: ${slow}`);
-      assert.ok(slow.every((t) => t >= s0 - 2000 && t < s1 + 2000), `slow I/O only in the spike ${s0}..${s1}: ${slow}`);
+      const inSpike = (/** @type {number} */ t) => t >= s0 - 1000 && t < s1 + 1000;
+      const total = slow.reduce((a, x) => a + x.n, 0);
+      const inside = slow.filter((x) => inSpike(x.t)).reduce((a, x) => a + x.n, 0);
+      const peak = slow.reduce((a, x) => (x.n > a.n ? x : a));
+      assert.ok(total > 50, `slow I/Os in the demo: ${total}`);
+      assert.ok(inside / total > 0.8, `${inside} of ${total} slow I/Os inside the spike ${s0}..${s1}`);
+      assert.ok(inSpike(peak.t), `busiest slow quantum ${peak.t} inside the spike`);
       // The same in pixels: the top part of the canvas is painted in the
       // spike's columns and empty well before it.
       const yTop = (() => {
@@ -189,7 +196,7 @@ export const CASES = [
         if (view === 'heatmap' || view === 'surface') assert.equal(parsed.images, 1, 'canvas embedded in the SVG');
         const csv = await download(p, '[data-testid=export-view-csv]');
         const lines = csv.bytes.toString('utf8').trim().split('\n');
-        assert.ok(lines.length > 2, `${view} CSV has rows`);
+        assert.ok(lines.length >= 2, `${view} CSV has rows`);
         const header = lines[0].split(',');
         if (view === 'heatmap') assert.deepEqual(header, ['time_ms', 'lat_lo_us', 'lat_hi_us', 'count']);
         else assert.deepEqual(header.slice(0, 5), ['time_ms', 'group', 'samples', 'min', 'mean']);
@@ -257,6 +264,7 @@ export const CASES = [
       clearInterval(poll);
       assert.equal(state, 'ready');
       const t1 = await p.evaluate(() => performance.now());
+      await p.waitForTimeout(1000); // charts finish drawing in slices after ready
       const long = await p.evaluate((t0) => /** @type {any} */ (window).__longtasks.filter((/** @type {any} */ e) => e.start >= t0), t0);
       const withRate = [...seen].filter((t) => /MB\/s/.test(t));
       console.log(`     ${(total / 1e6).toFixed(0)} MB in ${((t1 - t0) / 1000).toFixed(1)} s; ${seen.size} progress texts, e.g. "${withRate[Math.floor(withRate.length / 2)] || ''}"; long tasks: ${JSON.stringify(long)}`);
