@@ -2,6 +2,7 @@
 // store; the app decides what to re-query.
 import { QUANTA, PRESET_PERCENTILES, GROUPINGS, parsePercentiles, sortPercentiles, percentileName } from './options.js';
 import { PALETTES } from '../views/scales.js';
+import { nearestLevel } from '../views/surface-data.js';
 
 /** @param {number} ms */
 export function quantumLabel(ms) {
@@ -139,7 +140,7 @@ export function renderViewToolbar(el, store, info) {
     $('yreset').addEventListener('click', () => store.set({ yZoomNs: null }));
   } else if (s.view === 'surface') {
     const levels = info.surfaceLevels();
-    const idx = Math.max(0, levels.findIndex((p) => Number(p) >= s.surfaceP));
+    const idx = nearestLevel(levels.map(Number), s.surfaceP);
     el.innerHTML = `
       <label>Palette <select id="palette">${Object.keys(PALETTES).map((p) => `<option value="${p}">${p}</option>`).join('')}</select></label>
       <label class="slider">Percentile line <input type="range" id="surface-p" data-testid="surface-slider" min="0" max="${levels.length - 1}" step="1" value="${idx}"> <output id="surface-p-out">p${levels[idx]}</output></label>`;

@@ -38,7 +38,11 @@ export function renderFileTable(el, hostEl, errEl, m) {
     cell(tr, s.jobs);
     cell(tr, s.dirs);
     cell(tr, s.records, 'num');
-    cell(tr, s.repaired);
+    const rep = cell(tr, s.repaired);
+    if (s.notes) {
+      rep.title = s.notes;
+      rep.classList.add('has-detail');
+    }
     const sk = cell(tr, s.skipped ? `${s.skipped} lines` : '—');
     if (s.skippedDetail) {
       sk.title = s.skippedDetail;
@@ -76,7 +80,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
       return d;
     }),
   );
-  const warn = m.sources.filter((s) => fileSummary(s).ok && fileSummary(s).skipped);
+  const warn = m.sources.filter((s) => fileSummary(s).ok && fileSummary(s).skippedDetail);
   for (const s of warn) {
     const d = doc.createElement('div');
     d.className = 'file-warn-msg';

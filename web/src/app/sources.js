@@ -2,7 +2,7 @@
 
 /**
  * @param {any} src Source from engine.loadFiles
- * @returns {{ok: boolean, message: string, format: string, host: string, jobs: string, dirs: string, records: string, repaired: string, skipped: number, skippedDetail: string}}
+ * @returns {{ok: boolean, message: string, format: string, host: string, jobs: string, dirs: string, records: string, repaired: string, skipped: number, skippedDetail: string, notes: string}}
  */
 export function fileSummary(src) {
   const series = src.series || [];
@@ -12,15 +12,21 @@ export function fileSummary(src) {
   const jobs = uniq(series.map((/** @type {any} */ s) => s.job));
   const rep = series.map((/** @type {any} */ s) => !!s.repaired);
   const issues = (src.issues || []).filter((/** @type {any} */ i) => i.count > 0);
-  const skipped = issues.filter((/** @type {any} */ i) => i.severity !== 'info').reduce((a, /** @type {any} */ i) => a + i.count, 0);
+  // Lines are dropped by issues of severity error; warnings adjust values
+  // (repair, saturation, merged duplicates); info is a note.
+  const skipped = issues.filter((/** @type {any} */ i) => i.severity === 'error').reduce((a, /** @type {any} */ i) => a + i.count, 0);
   const ex = src.examples || [];
-  const detail = issues
+  const describe = (/** @type {any[]} */ list) => list
     .map((/** @type {any} */ i) => {
       const e = ex.find((/** @type {any} */ x) => x.issue === i.name);
       const where = e ? ` (e.g. line ${e.line}${e.column ? `, column ${e.column}` : ''}: ${String(e.text).slice(0, 60)})` : '';
       return `${i.count} × ${i.description || i.name}${where}`;
     })
     .join('; ');
+  // The warning list shows skipped lines and warnings other than the repair,
+  // which has its own column (its text is that cell's tooltip).
+  const detail = describe(issues.filter((/** @type {any} */ i) => i.severity === 'error' || (i.severity === 'warning' && i.name !== 'repaired')));
+  const notes = describe(issues.filter((/** @type {any} */ i) => i.severity === 'info' || i.name === 'repaired'));
   return {
     ok,
     message: src.status?.message || '',
@@ -32,6 +38,7 @@ export function fileSummary(src) {
     repaired: !series.length ? '' : rep.every(Boolean) ? 'yes' : rep.some(Boolean) ? 'partly' : 'no',
     skipped,
     skippedDetail: detail,
+    notes,
   };
 }
 

@@ -67,6 +67,8 @@ export class HeatmapView {
       const r = this.lines;
       const k = unitScale(r.unit);
       const pg = g.append('g').attr('class', 'pct-lines').attr('clip-path', `url(#${clipId})`);
+      /** @type {number[]} */
+      const labelYs = [];
       r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => {
         const pts = r.rows.filter((/** @type {any} */ row) => row.p[pi] != null && row.p[pi] * k >= lo && row.p[pi] * k <= hi);
         const line = d3
@@ -78,7 +80,10 @@ export class HeatmapView {
         pg.append('path').attr('d', d).attr('fill', 'none').attr('stroke', '#000').attr('stroke-opacity', 0.5).attr('stroke-width', 3);
         pg.append('path').attr('d', d).attr('fill', 'none').attr('stroke', '#fff').attr('stroke-width', 1.2).attr('stroke-dasharray', pi % 2 ? '4,2' : '');
         const last = pts[pts.length - 1];
-        if (last) {
+        const ly = last ? yNs(last.p[pi] * k) - 3 : 0;
+        // Labels closer than a line height to another one would overprint.
+        if (last && labelYs.every((o) => Math.abs(o - ly) > 11)) {
+          labelYs.push(ly);
           pg.append('text')
             .attr('x', Math.min(f.innerW - 2, x(last.t_ms + r.quantum_ms / 2)))
             .attr('y', yNs(last.p[pi] * k) - 3)

@@ -68,7 +68,14 @@ export class SurfaceView {
     }
     const k = unitScale(r.unit);
     const cl = d3.scaleLog().domain([grid.lo, grid.hi]).range([lh, 0]);
-    lg.append('g').attr('transform', 'translate(12,0)').call(d3.axisRight(cl).ticks(4).tickFormat((t) => formatLatency(Number(t) * k)));
+    // Powers of ten (and 2, 5 when the range is narrow): a log axis's
+    // default ticks crowd into an unreadable column.
+    const dec = Math.log10(grid.hi / grid.lo);
+    const lticks = cl.ticks().filter((t) => {
+      const m = t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9));
+      return dec > 1.5 ? Math.abs(m - 1) < 1e-6 : [1, 2, 5].some((q) => Math.abs(m - q) < 1e-6);
+    });
+    lg.append('g').attr('transform', 'translate(12,0)').call(d3.axisRight(cl).tickValues(lticks).tickFormat((t) => formatLatency(Number(t) * k)));
     lg.append('text').attr('y', lh + 16).attr('fill', c.muted).text('latency');
 
     // The slider's percentile: a line on the surface and its curve below.

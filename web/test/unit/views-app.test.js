@@ -105,13 +105,19 @@ describe('file table summaries', () => {
       { dir: 'read', job: '1', repaired: true },
       { dir: 'write', job: '1', repaired: true },
     ],
-    issues: [{ name: 'bad_number', severity: 'warning', description: 'a field is not a number', count: 2 }],
+    issues: [{ name: 'bad_number', severity: 'error', description: 'a field is not a number', count: 2 }],
     examples: [{ issue: 'bad_number', line: 7, column: 12, text: '1002, 0, 4096, x' }],
   };
   it('summarises one file', () => {
     const s = fileSummary(src);
     expect(s).toMatchObject({ ok: true, format: 'fio-hist (fio3)', host: '10.0.0.1', jobs: '1', dirs: 'rw', records: '38', repaired: 'yes', skipped: 2 });
     expect(s.skippedDetail).toBe('2 × a field is not a number (e.g. line 7, column 12: 1002, 0, 4096, x)');
+  });
+  it('the repair is a note of the repaired column, not a skipped line', () => {
+    const s = fileSummary({ ...src, issues: [{ name: 'repaired', severity: 'warning', description: 'defect repaired', count: 2 }], examples: [] });
+    expect(s.skipped).toBe(0);
+    expect(s.skippedDetail).toBe('');
+    expect(s.notes).toBe('2 × defect repaired');
   });
   it('a failed file keeps its message', () => {
     const s = fileSummary({ name: 'x', status: { ok: false, message: 'line 1: 17 bins; expected one of 1856, 928, ...' }, series: [] });
