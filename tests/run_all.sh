@@ -2,8 +2,9 @@
 # `npm test`: every test of the project, on a fresh Debian 12 machine too.
 #   1. system packages that are missing (compilers, GoogleTest, zlib,
 #      Emscripten, Chromium) and npm packages when node_modules is missing
-#   2. native engine + CLI: build, GoogleTest via ctest (includes the
-#      real-fio-data proofs and the README examples check)
+#   2. native engine + CLI: build (warnings are errors), GoogleTest via ctest
+#      (includes the real-fio-data proofs, CLI and README examples checks),
+#      clang-tidy on core/
 #   3. the same GoogleTest suite compiled to WebAssembly, run under Node
 #   4. the WebAssembly build used by the page, then the JS unit tests (vitest)
 #   5. end-to-end tests in real Chromium (playwright-core)
@@ -17,6 +18,7 @@ need=""
 command -v cmake >/dev/null 2>&1 || need="$need cmake"
 command -v g++ >/dev/null 2>&1 || need="$need g++"
 command -v make >/dev/null 2>&1 || need="$need make"
+command -v clang-tidy >/dev/null 2>&1 || need="$need clang-tidy"
 [ -e /usr/include/zlib.h ] || need="$need zlib1g-dev"
 [ -d /usr/src/googletest ] || need="$need libgtest-dev"
 command -v em++ >/dev/null 2>&1 || need="$need emscripten"
@@ -37,9 +39,12 @@ if [ ! -d node_modules/vite ] || [ ! -d node_modules/vitest ] || [ ! -d node_mod
 fi
 
 say "native build and GoogleTest (ctest)"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 cmake --build build -j"$JOBS"
 ctest --test-dir build --output-on-failure -j"$JOBS"
+
+say "clang-tidy (bugprone-*, performance-*, warnings as errors) on core/"
+find core -name '*.cc' | xargs -P "$JOBS" -n 4 clang-tidy -p build --quiet
 
 say "GoogleTest suite compiled to WebAssembly, under Node"
 sh tests/wasm/run.sh
@@ -49,7 +54,6 @@ sh web/scripts/build-wasm.sh
 npx --no-install vitest run --config web/vitest.config.js
 
 say "end-to-end tests in Chromium"
-npx --no-install vite build --config web/vite.config.js --logLevel warn
 node web/test/e2e/run.mjs
 
 say "all tests passed"

@@ -49,7 +49,7 @@ const char kUsage[] =
 
 const char kFioDefaultPercentiles[] = "1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99";
 constexpr size_t kChunk = size_t{4} << 20;
-constexpr size_t kSniff = 64 * 1024;
+constexpr size_t kSniff = size_t{64} * 1024;
 const double kBlank = std::numeric_limits<double>::quiet_NaN();
 
 struct Options {

@@ -46,7 +46,7 @@ Status walk(const std::string& text, const std::vector<Field>& fields) {
     if (!f) {
       std::string known;
       for (const Field& x : fields) known += (known.empty() ? "" : ", ") + std::string(x.name);
-      return bad(v, "unknown field \"" + key + "\" (known: " + known + ")");
+      return bad(v, std::string("unknown field \"").append(key).append("\" (known: ").append(known).append(")"));
     }
     if (v.is_null()) continue;  // null: keep the default (JSON has no Infinity)
     st = f->handle(key, v);
@@ -120,7 +120,7 @@ Status get_group_by(const std::string& field, const json::Value& v, unsigned* ou
     else if (p == "job") g |= kGroupJob;
     else if (p == "dir") g |= kGroupDir;
     else if (p == "file") g |= kGroupFile;
-    else return bad(v, "\"" + field + "\": unknown grouping \"" + p + "\" (all, host, job, dir, file)");
+    else return bad(v, std::string("\"").append(field).append("\": unknown grouping \"").append(p).append("\" (all, host, job, dir, file)"));
   }
   *out = g;
   return Status::Ok();
@@ -135,7 +135,7 @@ Status get_dirs(const std::string& field, const json::Value& v, unsigned* out) {
     if (p == "r" || p == "read") d |= kDirRead;
     else if (p == "w" || p == "write") d |= kDirWrite;
     else if (p == "t" || p == "trim") d |= kDirTrim;
-    else return bad(v, "\"" + field + "\": unknown direction \"" + p + "\" (r, w, t)");
+    else return bad(v, std::string("\"").append(field).append("\": unknown direction \"").append(p).append("\" (r, w, t)"));
   }
   if (d == 0) return bad(v, "\"" + field + "\" selects no direction");
   *out = d;

@@ -78,7 +78,7 @@ LayoutPtr fio_layout(int version, int coarseness) {
   if ((version != 2 && version != 3) || coarseness < 0 || coarseness > 6) return nullptr;
   static std::mutex mu;
   static std::array<LayoutPtr, 14> cache;
-  const size_t slot = static_cast<size_t>((version == 2 ? 7 : 0) + coarseness);
+  const size_t slot = (version == 2 ? size_t{7} : size_t{0}) + static_cast<size_t>(coarseness);
   std::lock_guard<std::mutex> lock(mu);
   if (!cache[slot]) cache[slot] = make_fio_layout(version, coarseness);
   return cache[slot];

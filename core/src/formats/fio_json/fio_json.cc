@@ -58,7 +58,7 @@ namespace {
 
 // fio's own literal for the client-mode aggregate (client.c).
 const char kAllClients[] = "All clients";
-const size_t kSniffBytes = 64 * 1024;
+const size_t kSniffBytes = size_t{64} * 1024;
 const size_t kExampleChars = 100;
 
 struct Reader {
