@@ -140,6 +140,27 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     expect(h2.quanta).toBeLessThan(h.quanta);
   });
 
+  it('any slice size gives identical results (1 byte, 100 bytes, whole file)', async () => {
+    const small = [1, 2].map((j) => path.join(FIX, 'coarse', `c4_clat_hist.${j}.log`));
+    /** @type {string[]} */
+    const csvs = [];
+    /** @type {string[]} */
+    const sources = [];
+    for (const sliceBytes of [1, 100, 1 << 24]) {
+      await engine.reset();
+      const s = await engine.loadFiles(small.map((p) => fileOf(p)), { sliceBytes });
+      sources.push(JSON.stringify(s));
+      csvs.push(await engine.csv({ group_by: 'job,dir', percentiles: ['50', '99', '100'] }));
+    }
+    expect(csvs[0].split('\n').length).toBeGreaterThan(10);
+    expect(csvs[1]).toBe(csvs[0]);
+    expect(csvs[2]).toBe(csvs[0]);
+    expect(sources[1]).toBe(sources[0]);
+    expect(sources[2]).toBe(sources[0]);
+    await engine.reset();
+    await engine.loadFiles(S1.map((p) => fileOf(p)));
+  });
+
   it('a bad option rejects with the core message, and the engine keeps working', async () => {
     const err = await engine.query({ quantum_ms: -5 }).catch((e) => e);
     expect(err?.name).toBe('EngineError');
