@@ -188,7 +188,7 @@ export class InThreadEngine {
       }
       /** @type {Source} */
       const source = JSON.parse(scratch.finish(h));
-      const bytes = /** @type {Uint8Array} */ (scratch.exportSource(h));
+      const bytes = /** @type {Uint8Array} */ (unwrap(scratch.exportSource(h)));
       done = it.file.size;
       report(source.status.ok ? 'done' : 'error');
       if (opts.export) return { source, bytes };
