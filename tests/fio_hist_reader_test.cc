@@ -195,6 +195,16 @@ TEST(SeriesEncoding, RoundTripsAndValidates) {
   bad.windows[0].total += 1;
   EXPECT_FALSE(bad.valid(1856));
   bad = s;
+  bad = s;
+  // A gap of 2^64 - 1 after bin 0 would wrap around to bin 0 again.
+  bad.data.clear();
+  varint::put(&bad.data, 5);
+  varint::put(&bad.data, 1);
+  varint::put(&bad.data, ~0ull);
+  varint::put(&bad.data, 1);
+  bad.windows = {Window{0, 1000, 2, 0, 2}};
+  EXPECT_FALSE(bad.valid(1856));
+  bad = s;
   bad.data[0] = 0xff;  // a varint running into the next field
   EXPECT_FALSE(bad.valid(1856) && bad.windows[0].total == s.windows[0].total);
 }

@@ -16,8 +16,4 @@ export default defineConfig({
   worker: { format: 'es' },
   server: { host: '127.0.0.1', port: 5173, strictPort: false },
   preview: { host: '127.0.0.1', port: 4173 },
-  test: {
-    include: ['test/unit/**/*.test.js'],
-    environment: 'node',
-  },
 });

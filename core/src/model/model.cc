@@ -63,8 +63,10 @@ bool Series::valid(size_t nbins) const {
           if (!(byte & 0x80)) break;
         }
       }
+      // Check the gap before adding it: a huge gap must not wrap around.
+      if (v[0] >= nbins || (i > 0 && v[0] >= nbins - bin - 1)) return false;
       bin = i == 0 ? v[0] : bin + 1 + v[0];
-      if (bin >= nbins || v[1] == 0 || total + v[1] < total) return false;
+      if (v[1] == 0 || total + v[1] < total) return false;
       total += v[1];
     }
     if (total != w.total) return false;
