@@ -19,7 +19,9 @@ export function fileSummary(src) {
   const describe = (/** @type {any[]} */ list) => list
     .map((/** @type {any} */ i) => {
       const e = ex.find((/** @type {any} */ x) => x.issue === i.name);
-      const where = e ? ` (e.g. line ${e.line}${e.column ? `, column ${e.column}` : ''}: ${String(e.text).slice(0, 60)})` : '';
+      // Examples not tied to a line (line 0: a series-level note) show no position.
+      const at = e && e.line ? `line ${e.line}${e.column ? `, column ${e.column}` : ''}: ` : '';
+      const where = e ? ` (e.g. ${at}${String(e.text).slice(0, 60)})` : '';
       return `${i.count} × ${i.description || i.name}${where}`;
     })
     .join('; ');
@@ -31,7 +33,7 @@ export function fileSummary(src) {
     ok,
     message: src.status?.message || '',
     format: src.format ? `${src.format}${src.layout ? ` (${src.layout})` : ''}` : '?',
-    host: src.host || '',
+    host: src.host || (src.format === 'fio-json' ? 'whole run' : ''),
     jobs: jobs.join(',') || src.job || '',
     dirs: dirs.map((d) => (d === 'read' ? 'r' : d === 'write' ? 'w' : d === 'trim' ? 't' : d)).join(''),
     records: thousands(Number(src.records || 0)),
@@ -51,6 +53,9 @@ export function hostsOf(sources) {
   const m = new Map();
   for (const s of sources) {
     if (s.status && !s.status.ok) continue;
+    // fio json output holds whole-run histograms of several hosts; it is not
+    // part of the time views, so it has no host row (and no offset) here.
+    if (s.format === 'fio-json') continue;
     m.set(s.host || '', (m.get(s.host || '') || 0) + 1);
   }
   return [...m.entries()].sort((a, b) => a[0].localeCompare(b[0], 'en', { numeric: true })).map(([host, files]) => ({ host, files }));

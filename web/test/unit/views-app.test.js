@@ -132,6 +132,19 @@ describe('file table summaries', () => {
       { host: 'h10', files: 1 },
     ]);
   });
+  it('fio json output has no host row and says it covers the whole run', () => {
+    const json = { name: 'run.json', format: 'fio-json', host: '', status: { ok: true, message: '' }, series: [] };
+    expect(hostsOf([json, { host: 'h1', status: { ok: true } }])).toEqual([{ host: 'h1', files: 1 }]);
+    expect(fileSummary(json).host).toBe('whole run');
+  });
+  it('examples without a line show no position', () => {
+    const src = {
+      name: 'a', status: { ok: true }, series: [],
+      issues: [{ name: 'saturated', severity: 'warning', description: 'samples in the last bin', count: 1 }],
+      examples: [{ issue: 'saturated', line: 0, column: 0, text: 'read (job 1): 2 samples' }],
+    };
+    expect(fileSummary(src).skippedDetail).toBe('1 × samples in the last bin (e.g. read (job 1): 2 samples)');
+  });
 });
 
 describe('progress text', () => {
