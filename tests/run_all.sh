@@ -34,8 +34,10 @@ if [ -n "$need" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
 fi
 if [ ! -d node_modules/vite ] || [ ! -d node_modules/vitest ] || [ ! -d node_modules/playwright-core ]; then
-  say "installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund
+  say "installing npm packages (npm install)"
+  # npm install, not npm ci: this registry mirror lacks metadata for other
+  # platforms' optional binaries, which npm ci insists the lock lists.
+  npm install --no-audit --no-fund
 fi
 
 say "native build and GoogleTest (ctest)"

@@ -1,7 +1,7 @@
 #!/bin/sh
 # `npm start`: builds whatever is missing, then serves the page and prints
 # its URL. On a fresh Debian 12 it installs the system packages it needs
-# (only those absent), runs `npm ci` when node_modules is missing, builds the
+# (only those absent), runs `npm install` when node_modules is missing, builds the
 # WebAssembly engine and the native CLI when their outputs are missing, then
 # builds the page with Vite and serves web/dist.
 #
@@ -47,8 +47,10 @@ node -e 'const [a,b]=process.versions.node.split(".").map(Number); process.exit(
 
 # --- npm packages ----------------------------------------------------------
 if [ ! -d node_modules/vite ] || [ ! -d node_modules/d3 ]; then
-  say "installing npm packages (npm ci)"
-  npm ci --no-audit --no-fund
+  say "installing npm packages (npm install)"
+  # npm install, not npm ci: this registry mirror lacks metadata for other
+  # platforms' optional binaries, which npm ci insists the lock lists.
+  npm install --no-audit --no-fund
 fi
 
 # --- WebAssembly engine ------------------------------------------------------
