@@ -136,11 +136,11 @@ export function countNormalizer(mode, counts) {
   if (max <= 0) return () => -1;
   if (mode === 'linear') return (c) => (c > 0 ? Math.max(c / max, 1 / 255) : -1);
   if (mode === 'log') {
-    // Floor the smallest visible count at a tenth of the least non-zero count
-    // so that fractional (overlap-weighted) counts still get a visible shade.
-    let minPos = Infinity;
-    for (let i = 0; i < counts.length; i++) if (counts[i] > 0 && counts[i] < minPos) minPos = counts[i];
-    const lo = Math.log(minPos / 10);
+    // The scale starts at half an I/O: overlap weighting leaves fractional
+    // counts (a window's sliver in the next quantum, the partial last
+    // quantum) that would otherwise stretch the scale down and paint those
+    // cells as brightly as real traffic. They keep the lowest shade.
+    const lo = Math.log(Math.min(0.5, max / 2));
     const span = Math.log(max) - lo;
     return (c) => (c > 0 ? Math.max((Math.log(c) - lo) / span, 1 / 255) : -1);
   }

@@ -74,6 +74,13 @@ describe('colour scales', () => {
     expect(n(100) - n(10)).toBeCloseTo(n(10) - n(1), 12);
     expect(n(1)).toBeGreaterThan(0);
   });
+  it('log: fractional slivers stay at the lowest shade', () => {
+    const n = countNormalizer('log', [0.001, 0.3, 1, 1000]);
+    expect(n(0.001)).toBeCloseTo(1 / 255, 12);
+    expect(n(0.3)).toBeCloseTo(1 / 255, 12);
+    expect(n(1)).toBeGreaterThan(0.05);
+    expect(n(1000)).toBeCloseTo(1, 12);
+  });
   it('false colour: ranks, so rare cells are as visible as common ones', () => {
     const n = countNormalizer('false', [0, 1, 2, 1e6]);
     expect(n(0)).toBe(-1);
