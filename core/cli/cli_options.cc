@@ -97,6 +97,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       if (!value(&v) || v != "fio-histo-log-pctiles")
         return fail(command, "--compat takes fio-histo-log-pctiles");
       o->query.compat_fio_histo_log_pctiles = true;
+    } else if (a == "--no-tail") {
+      o->query.sel.complete_tail = false;
     } else if (a == "--no-repair") {
       o->file.repair = RepairMode::kOff;
     } else if (a == "--repair") {

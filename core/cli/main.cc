@@ -27,6 +27,8 @@ const char kUsage[] =
     "  --method interp|fio      interpolated in the bin (default) or fio's own method\n"
     "  --compat fio-histo-log-pctiles   reproduce fio's tools/hist script\n"
     "  --no-repair | --repair auto|off|force   client/server defect repair (default auto)\n"
+    "  --no-tail                do not add the unlogged last window from fio json+ files\n"
+    "                           given with the logs (added by default when they match)\n"
     "  --fio-version 2|3 --coarseness C        force the bin layout\n"
     "  --format csv|json        (default csv)\n"
     "  --rows N --min L --max L heatmap rows (default 64) and latency bounds in --unit\n"

@@ -61,6 +61,12 @@ Status get_number(const std::string& field, const json::Value& v, double* out) {
   return Status::Ok();
 }
 
+Status get_bool(const std::string& field, const json::Value& v, bool* out) {
+  if (!v.is_bool()) return bad(v, "\"" + field + "\" must be true or false");
+  *out = v.as_bool();
+  return Status::Ok();
+}
+
 Status get_string(const std::string& field, const json::Value& v, std::string* out) {
   if (!v.is_string()) return bad(v, "\"" + field + "\" must be a string");
   *out = v.as_string();
@@ -217,6 +223,8 @@ void selection_fields(Selection* sel, std::vector<Field>* f) {
                 }});
   f->push_back({"from_ms", [sel](const std::string& k, const json::Value& v) { return get_number(k, v, &sel->from_ms); }});
   f->push_back({"to_ms", [sel](const std::string& k, const json::Value& v) { return get_number(k, v, &sel->to_ms); }});
+  f->push_back({"complete_tail",
+                [sel](const std::string& k, const json::Value& v) { return get_bool(k, v, &sel->complete_tail); }});
 }
 
 Status positive(const std::string& field, const json::Value& v, double* out) {

@@ -57,6 +57,12 @@ struct Selection {
   // Only quanta overlapping [from_ms, to_ms) (query time base) are reported.
   double from_ms = -std::numeric_limits<double>::infinity();
   double to_ms = std::numeric_limits<double>::infinity();
+  // fio never logs a job's last, partial window; its json+ output has the
+  // whole run. When json+ output is loaded with the logs, add that window
+  // (last time_ms, runtime] to each matching log series (same host, job and
+  // direction) with counts = json+ bins - logged bins (only when no bin would
+  // go negative). See query/tail.cc.
+  bool complete_tail = true;
 };
 
 struct QueryOptions {

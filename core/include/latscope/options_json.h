@@ -8,10 +8,10 @@
 //    "group_by": "all" | "host,job,dir" (any of host, job, dir, file),
 //    "directions": "r,w,t" (r/read, w/write, t/trim), "method": "interp" | "fio",
 //    "unit": "ns" | "us" | "ms", "offsets": {"127.0.0.2": -3.5},
-//    "exclude_sources": [...], "exclude_hosts": [...], "from_ms": 0, "to_ms": 5000,
+//    "exclude_sources": [...], "exclude_hosts": [...], "from_ms": 0, "to_ms": 5000, "complete_tail": true,
 //    "compat": "fio-histo-log-pctiles"}
 // Heat map fields: quantum_ms, rows, min_ns, max_ns, unit and the selection
-// fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms).
+// fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms, complete_tail).
 // File fields: format ("auto", "fio-hist", "fio-json"), fio_version (0, 2, 3),
 // coarseness (-1 detect, 0..6), repair ("auto" | "off" | "force"), host, job.
 //

@@ -166,6 +166,7 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsig
     }
   }
 
+  if (sel.complete_tail) add_json_tails(sources, plan);
   if (plan->series.empty()) {
     plan->quanta = 0;
     return Status::Ok();

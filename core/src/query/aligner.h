@@ -11,6 +11,7 @@
 // groups x bins, whatever the number of windows or quanta.
 #pragma once
 
+#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,6 +40,8 @@ struct Selected {
 
 struct Plan {
   std::vector<Selected> series;
+  std::deque<Series> extra;  // synthesized windows (the json+ tails), owned here
+  std::vector<std::string> notes;
   std::vector<std::string> groups;
   LayoutPtr layout;  // common layout of the merge
   std::vector<std::unique_ptr<RebinMap>> maps;
@@ -53,6 +56,10 @@ struct Plan {
 // group_by: GroupBy bits (0 = everything in one group "all").
 Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsigned group_by,
                  double quantum_ms, Plan* plan);
+
+// Adds the unlogged last window of each log series that fio's json+ output
+// in `sources` accounts for (Selection::complete_tail). Called by make_plan.
+void add_json_tails(const std::vector<Source>& sources, Plan* plan);
 
 // Streams quanta in order: acc is resized to groups x bins and holds quantum
 // j's merged counts after next(); partial[g] says a series of group g does

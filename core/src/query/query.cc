@@ -14,10 +14,6 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
     if (!(p >= 0 && p <= 100))
       return Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
   if (opts.compat_fio_histo_log_pctiles) return compat_query(sources_, opts, out);
-  for (const Source& s : sources_)
-    if (s.status.ok() && s.format == FileFormat::kFioJson)
-      out->notes.push_back(s.name + ": fio json output holds whole-run histograms only; "
-                                    "not part of the time quanta (use `latscope summary`)");
 
   Plan plan;
   Status st = make_plan(sources_, opts.sel, opts.group_by, opts.quantum_ms, &plan);
@@ -26,6 +22,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   out->absolute_time = plan.absolute_time;
   out->layout_id = plan.layout ? plan.layout->id : "";
   out->diag = plan.diag;
+  out->notes = plan.notes;
   if (!plan.layout) return Status::Ok();
 
   const size_t k = plan.layout->size();
