@@ -20,6 +20,10 @@ import { heatmapCsv } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
 import { formatTime } from '../views/time-axis.js';
 
+/** @typedef {import('./state.js').ViewName} ViewName */
+/** @typedef {{pctiles: PercentilesView, heatmap: HeatmapView, surface: SurfaceView, spectrum: SpectrumView}} Views */
+
+/** @type {ViewName[]} */
 export const VIEWS = ['pctiles', 'heatmap', 'surface', 'spectrum'];
 
 export class App {
@@ -45,6 +49,10 @@ export class App {
     /** @type {AbortController | null} */
     this.abort = null;
     this.$ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
+    // The views need the page's elements, so init() makes them; the page
+    // calls nothing else before init(). (JSDoc's form of TypeScript's `views!`.)
+    /** @type {Views} */
+    this.views = /** @type {Views} */ (/** @type {unknown} */ (undefined));
   }
 
   init() {
@@ -71,7 +79,7 @@ export class App {
     for (const v of VIEWS) this.views[v].frame.message('Load fio histogram logs to begin');
 
     document.querySelectorAll('.tabs [data-view]').forEach((b) =>
-      b.addEventListener('click', () => this.store.set({ view: /** @type {HTMLElement} */ (b).dataset.view })),
+      b.addEventListener('click', () => this.store.set({ view: /** @type {ViewName} */ (/** @type {HTMLElement} */ (b).dataset.view) })),
     );
     this.$('reset-zoom').addEventListener('click', () => this.resetZoom());
     const fileInput = /** @type {HTMLInputElement} */ (this.$('file-input'));
@@ -127,7 +135,7 @@ export class App {
       depth = 0;
       overlay.hidden = true;
       // Entries must be taken synchronously inside the handler.
-      if (e.dataTransfer) itemsFromDataTransfer(e.dataTransfer).then((items) => items.length && this.load(items));
+      if (e.dataTransfer) itemsFromDataTransfer(e.dataTransfer).then((items) => (items.length ? this.load(items) : undefined));
     });
   }
 
@@ -195,7 +203,7 @@ export class App {
       paint();
       prog.hidden = true;
       this.renderFiles();
-      const ok = sources.filter((s) => s.status?.ok !== false);
+      const ok = sources.filter((/** @type {any} */ s) => s.status?.ok !== false);
       const bad = sources.length - ok.length;
       if (!ok.length) {
         this.setStatus('error', `None of the ${sources.length} files could be read — see the errors in the file list.`);
@@ -269,7 +277,7 @@ export class App {
     this.refresh(false);
   }
 
-  /** @param {string} v */
+  /** @param {ViewName} v */
   showView(v) {
     for (const name of VIEWS) {
       this.$(`view-${name}`).hidden = name !== v;
@@ -338,11 +346,12 @@ export class App {
         force = true;
         this.updateRangeText();
       }
-      const view = this.views[s.view];
       if (s.view === 'pctiles') {
+        const view = this.views.pctiles;
         view.setData(this.pct);
         await view.drawing; // "ready" means drawn
       } else if (s.view === 'heatmap') {
+        const view = this.views.heatmap;
         const rows = view.wantedRows();
         let yNs = s.yZoomNs;
         const co = clusterOptions(s);
@@ -357,10 +366,12 @@ export class App {
           view.setData(hm, lines);
         } else view.render();
       } else if (s.view === 'surface') {
+        const view = this.views.surface;
         const so = surfaceOptions(s);
         if (changed('surface', so) || force) view.setData(await e.query(so));
         else view.render();
       } else if (s.view === 'spectrum') {
+        const view = this.views.spectrum;
         const range = s.range || timeExtent(this.pct);
         if (!range) return view.setData(null, null);
         const so = spectrumOptions(s, range, this.sources);
@@ -414,7 +425,8 @@ export class App {
   async exportImage(kind) {
     const s = this.store.state;
     const view = this.views[s.view];
-    await view.drawing; // charts drawn in slices must be complete
+    // Charts drawn in slices must be complete; only the percentiles view draws in slices.
+    await /** @type {{drawing?: Promise<void>}} */ (view).drawing;
     const frame = view.frame;
     const name = `latscope-${s.view}.${kind}`;
     if (kind === 'svg') downloadText(frame.toSVGString(), name, 'image/svg+xml');

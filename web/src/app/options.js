@@ -24,6 +24,7 @@ export const PRESET_PERCENTILES = ['50', '90', '99', '99.9', '100'];
  * @param {string} text @returns {string[]}
  */
 export function parsePercentiles(text) {
+  /** @type {string[]} */
   const out = [];
   for (const tok of text.split(/[\s,;]+/).filter(Boolean)) {
     const t = tok.toLowerCase() === 'max' ? '100' : tok.toLowerCase() === 'median' ? '50' : tok.replace(/^p/i, '');

@@ -14,7 +14,7 @@ export function fileSummary(src) {
   const issues = (src.issues || []).filter((/** @type {any} */ i) => i.count > 0);
   // Lines are dropped by issues of severity error; warnings adjust values
   // (repair, saturation, merged duplicates); info is a note.
-  const skipped = issues.filter((/** @type {any} */ i) => i.severity === 'error').reduce((a, /** @type {any} */ i) => a + i.count, 0);
+  const skipped = issues.filter((/** @type {any} */ i) => i.severity === 'error').reduce((/** @type {number} */ a, /** @type {any} */ i) => a + i.count, 0);
   const ex = src.examples || [];
   const describe = (/** @type {any[]} */ list) => list
     .map((/** @type {any} */ i) => {

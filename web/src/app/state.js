@@ -3,6 +3,8 @@
 // re-queries what depends on them (e.g. the colour palette needs no query).
 import { DEFAULTS } from './options.js';
 
+/** @typedef {'pctiles' | 'heatmap' | 'surface' | 'spectrum'} ViewName */
+
 /**
  * @typedef {object} State
  * @property {number} quantum_ms
@@ -15,7 +17,7 @@ import { DEFAULTS } from './options.js';
  * @property {string[]} exclude_sources
  * @property {string[]} exclude_hosts
  * @property {[number, number] | null} range    brushed time range, ms
- * @property {string} view                     pctiles | heatmap | surface | spectrum
+ * @property {ViewName} view
  * @property {'light'|'dark'} theme
  * @property {boolean} yLog
  * @property {boolean} showMean
@@ -63,10 +65,13 @@ export class Store {
 
   /** @param {Partial<State>} patch */
   set(patch) {
+    /** @type {Set<string>} */
     const changed = new Set();
+    // Keys come from a Partial<State>, so each value fits its key.
+    const state = /** @type {Record<string, unknown>} */ (this.state);
     for (const [k, v] of Object.entries(patch)) {
-      if (JSON.stringify(this.state[k]) !== JSON.stringify(v)) {
-        this.state[k] = v;
+      if (JSON.stringify(state[k]) !== JSON.stringify(v)) {
+        state[k] = v;
         changed.add(k);
       }
     }

@@ -5,7 +5,7 @@
 import * as d3 from 'd3';
 import { formatLatency, unitScale } from './scales.js';
 
-/** @type {{key: string, value: any} | null} */
+/** @type {{key: string, value: ReturnType<typeof readThemeColors>} | null} */
 let themeCache = null;
 
 /**
@@ -47,6 +47,11 @@ export class Frame {
     this.host = host;
     this.margin = o.margin || { top: 12, right: 24, bottom: 36, left: 64 };
     this.fixedHeight = o.height;
+    // Sizes are set by resize() below; declared here so they are numbers.
+    this.width = 0;
+    this.height = 0;
+    this.innerW = 0;
+    this.innerH = 0;
     this.wrap = document.createElement('div');
     this.wrap.className = 'frame';
     host.appendChild(this.wrap);
@@ -109,7 +114,7 @@ export class Frame {
 
   /** Standalone SVG text of the chart (canvas embedded as an image). */
   toSVGString() {
-    const node = /** @type {SVGSVGElement} */ (this.svg.node().cloneNode(true));
+    const node = /** @type {SVGSVGElement} */ (/** @type {SVGSVGElement} */ (this.svg.node()).cloneNode(true));
     node.querySelectorAll('.brush .overlay, .brush .handle, .hover-layer').forEach((n) => n.remove());
     if (this.canvas) {
       const slot = node.querySelector('.image-slot');
@@ -205,7 +210,7 @@ export function latencyScale(log, domain, range) {
 export function latencyAxis(y, unit) {
   const k = unitScale(unit);
   const fmt = (/** @type {number} */ t) => formatLatency(t * k);
-  const ax = d3.axisLeft(y);
+  const ax = d3.axisLeft(/** @type {d3.AxisScale<number>} */ (y));
   if (y.base) {
     const [lo, hi] = y.domain();
     const decades = Math.log10(hi / lo);

@@ -215,7 +215,7 @@ export class HeatmapView {
       this.ctx.onRange(null);
       this.ctx.onYZoom(null);
     });
-    bg.on('mousemove', (ev) => {
+    bg.on('mousemove', (/** @type {MouseEvent} */ ev) => {
       const [px, py] = d3.pointer(ev);
       const cell = cellAt(hm, x.invert(px), yNs.invert(py));
       if (!cell) return hideTip(f.wrap);

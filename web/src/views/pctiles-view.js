@@ -272,7 +272,7 @@ export class PercentilesView {
       });
     const bg = g.append('g').attr('class', 'brush').call(brush);
     bg.on('dblclick', () => this.ctx.onRange(null));
-    bg.on('mousemove', (ev) => {
+    bg.on('mousemove', (/** @type {MouseEvent} */ ev) => {
       const [px] = d3.pointer(ev);
       const t = x.invert(px);
       const q = Math.floor((t - (r.rows[0]?.t_ms ?? 0)) / r.quantum_ms);

@@ -91,7 +91,10 @@ export function formatPercentile(p) {
   return String(Number(p.toFixed(digits)));
 }
 
-/** Palettes offered for dense cells; viridis/cividis are colour-blind safe. */
+/**
+ * Palettes offered for dense cells; viridis/cividis are colour-blind safe.
+ * @type {Record<string, (t: number) => string>} name -> colour interpolator
+ */
 export const PALETTES = {
   viridis: chromatic.interpolateViridis,
   cividis: chromatic.interpolateCividis,

@@ -35,7 +35,7 @@ export class SpectrumView {
     if (!r || !curves.length) return f.message(r ? 'No samples in this range' : 'Load fio histogram logs to begin');
     const g = f.clear();
     const c = themeColors();
-    const ps = r.percentiles.map(Number).filter((p) => p < 100);
+    const ps = r.percentiles.map(Number).filter((/** @type {number} */ p) => p < 100);
     const pHi = Math.max(...ps);
     const uMax = tailCoord(pHi);
     const x = d3.scaleLinear().domain([0, uMax]).range([0, f.innerW]);

@@ -8,6 +8,7 @@ import { tailCoord } from './scales.js';
  * (null for empty quanta), with the positive value range for the colours.
  * @param {any} r query result (rows of one or more groups)
  * @param {number} [group] group index, default the first
+ * @returns {{t0: number, quanta: number, values: (number | null)[][], lo: number, hi: number}}
  */
 export function surfaceGrid(r, group = 0) {
   const rows = r.rows.filter((/** @type {any} */ row) => groupIndex(r, row.group) === group);
@@ -53,12 +54,15 @@ export function nearestLevel(xs, v) {
  * {p, u, v} (u the tail coordinate; p = 100 is left out: shown as the max).
  * Rows of several quanta (when the range spans more than one) are not
  * merged here: the engine must be asked with one quantum covering the range.
- * @param {any} r @returns {{group: string, points: {p: number, u: number, v: number}[], max: number | null}[]}
+ * samples is the chosen row's I/O count (0: no row with I/Os in the range).
+ * @param {any} r @returns {{group: string, points: {p: number, u: number, v: number}[], max: number | null, samples: number}[]}
  */
 export function spectrumCurves(r) {
   return r.groups.map((/** @type {string} */ name, /** @type {number} */ gi) => {
     const row = r.rows.find((/** @type {any} */ x) => groupIndex(r, x.group) === gi && x.samples > 0);
+    /** @type {{p: number, u: number, v: number}[]} */
     const points = [];
+    /** @type {number | null} */
     let max = null;
     if (row) {
       r.percentiles.forEach((/** @type {string} */ ps, /** @type {number} */ i) => {

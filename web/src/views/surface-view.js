@@ -111,7 +111,7 @@ export class SurfaceView {
       .on('end', (ev) => {
         if (!ev.selection) return;
         const [a, b] = ev.selection.map(x.invert);
-        g.select('.brush').call(brush.move, null);
+        /** @type {d3.Selection<SVGGElement, any, any, any>} */ (g.select('.brush')).call(brush.move, null);
         if (b - a >= r.quantum_ms / 4) this.ctx.onRange([a, b]);
       });
     const bg = g.append('g').attr('class', 'brush').call(brush);

@@ -15,7 +15,7 @@ export function timeScale(absolute, domain, range) {
     f.domain = () => s.domain().map((d) => +d);
     f.range = () => s.range();
     f.axisScale = s;
-    f.tickFormat = null;
+    f.tickFormat = /** @type {((t: number) => string) | null} */ (null);
     return f;
   }
   const s = d3.scaleLinear().domain(domain).range(range);
