@@ -6,7 +6,8 @@
 #      (includes the real-fio-data proofs, CLI and README examples checks),
 #      clang-tidy on core/
 #   3. the same GoogleTest suite compiled to WebAssembly, run under Node
-#   4. the WebAssembly build used by the page, then the JS unit tests (vitest)
+#   4. the WebAssembly build used by the page, strict type checking of the
+#      JS (tsc on JSDoc types, web/jsconfig.json), the JS unit tests (vitest)
 #   5. end-to-end tests in real Chromium (playwright-core)
 set -eu
 cd "$(dirname "$0")/.."
@@ -33,7 +34,7 @@ if [ -n "$need" ]; then
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
 fi
-if [ ! -d node_modules/vite ] || [ ! -d node_modules/vitest ] || [ ! -d node_modules/playwright-core ]; then
+if [ ! -d node_modules/vite ] || [ ! -d node_modules/vitest ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/typescript ]; then
   say "installing npm packages (npm install)"
   # npm install, not npm ci: this registry mirror lacks metadata for other
   # platforms' optional binaries, which npm ci insists the lock lists.
@@ -51,8 +52,9 @@ find core -name '*.cc' | xargs -P "$JOBS" -n 4 clang-tidy -p build --quiet
 say "GoogleTest suite compiled to WebAssembly, under Node"
 sh tests/wasm/run.sh
 
-say "WebAssembly engine for the page, JS unit tests (vitest)"
+say "WebAssembly engine for the page, strict type checking of the JS (tsc, JSDoc types), JS unit tests (vitest)"
 sh web/scripts/build-wasm.sh
+npx --no-install tsc -p web/jsconfig.json
 npx --no-install vitest run --config web/vitest.config.js
 
 say "end-to-end tests in Chromium"
