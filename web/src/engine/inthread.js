@@ -29,6 +29,14 @@ import { abortError, EngineError } from './protocol.js';
  * @typedef {object} Source
  * @property {string} name
  * @property {string} format
+ * @property {string} layout      name layout id ('' when none matched)
+ * @property {string} prefix
+ * @property {string} job
+ * @property {string} host
+ * @property {boolean} absolute_time
+ * @property {number} lines
+ * @property {number} records
+ * @property {number} bytes
  * @property {{ok: boolean, message: string}} status
  * @property {any[]} series
  * @property {any[]} issues

@@ -36,6 +36,7 @@ async function pair() {
       return module;
     },
   );
+  /** @type {number[]} */
   const replies = [];
   const proxy = new WorkerProxy({
     postMessage: (m, t) => port2.postMessage(m, /** @type {any} */ (t)),

@@ -39,6 +39,7 @@ describe('readChunks', () => {
   const text = fs.readFileSync(plainPath);
   for (const slice of [7, 4093, 65536, 1 << 24]) {
     it(`returns the file's bytes in slices of ${slice}`, async () => {
+      /** @type {number[]} */
       const seen = [];
       const parts = await collect(
         readChunks(new Blob([text]), { sliceBytes: slice, onBytes: (n) => seen.push(n) }),
@@ -56,6 +57,7 @@ describe('readChunks', () => {
 
   it('inflates gzip and counts stored (compressed) bytes as progress', async () => {
     const gz = fs.readFileSync(gzPath);
+    /** @type {number[]} */
     const seen = [];
     const parts = await collect(readChunks(new Blob([gz]), { sliceBytes: 4096, onBytes: (n) => seen.push(n) }));
     expect(concat(parts).equals(zlib.gunzipSync(gz))).toBe(true);

@@ -84,6 +84,7 @@ describe('view queries', () => {
 describe('store', () => {
   it('notifies the changed keys only', () => {
     const st = new Store(initialState());
+    /** @type {string[][]} */
     const seen = [];
     st.subscribe((c) => seen.push([...c]));
     st.set({ quantum_ms: 1000, unit: 'ms' });
