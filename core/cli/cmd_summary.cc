@@ -81,9 +81,11 @@ int usage_error(const std::string& msg) {
   return 2;
 }
 
-// Shortest decimal that reads back as the same double: fio's exact json
-// values (mean 138175.380375) survive, and bin values stay short. Integral
-// values print whole. The CLI never calls setlocale, so '.' is the point.
+// Shortest decimal (up to 15 significant digits) that reads back as the
+// same double: fio's exact json values (mean 138175.380375) survive, bin
+// values stay short, and a unit conversion's last-bit noise (105376.331 ns /
+// 1000 = 105.37633100000001) is not printed. Integral values print whole.
+// The CLI never calls setlocale, so '.' is the point.
 std::string exact_number(double v) {
   if (!std::isfinite(v)) return "";
   char buf[64];
@@ -91,7 +93,7 @@ std::string exact_number(double v) {
     std::snprintf(buf, sizeof buf, "%.0f", v);
     return buf;
   }
-  for (int digits = 10; digits <= 17; ++digits) {
+  for (int digits = 10; digits <= 15; ++digits) {
     std::snprintf(buf, sizeof buf, "%.*g", digits, v);
     if (std::strtod(buf, nullptr) == v) break;
   }
