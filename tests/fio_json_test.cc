@@ -32,7 +32,7 @@ Status parse_str(const std::string& text, FioJsonReport* r) {
 class S1 : public ::testing::Test {
  protected:
   void SetUp() override {
-    text_ = read_file(std::string(LATSCOPE_SHARED_DATA) + "/fio-s1/s1.json");
+    text_ = read_file(std::string(LATSCOPE_FIXTURES) + "/fio-s1/s1.json");
     if (text_.empty()) GTEST_SKIP() << "shared sample data absent";
     Status st = parse_fio_json("s1.json", text_.data(), text_.size(), &r_);
     ASSERT_TRUE(st.ok()) << st.message;
@@ -364,7 +364,7 @@ class SummaryCli : public ::testing::Test {
  protected:
   void SetUp() override {
     if (cli_path().empty()) GTEST_SKIP() << "latscope CLI not built beside the tests";
-    s1_ = std::string(LATSCOPE_SHARED_DATA) + "/fio-s1/s1.json";
+    s1_ = std::string(LATSCOPE_FIXTURES) + "/fio-s1/s1.json";
     if (!std::filesystem::exists(s1_)) GTEST_SKIP() << "shared sample data absent";
     // main.cc picks the command up with __has_include("cmd_summary.h"): an
     // object compiled before that header existed lacks it until rebuilt.
@@ -410,7 +410,7 @@ TEST_F(SummaryCli, JsonInputGivesFiosOwnNumbers) {
 }
 
 TEST_F(SummaryCli, HistLogsUnitsLabelsAndJsonFormat) {
-  const std::string logs = std::string(LATSCOPE_SHARED_DATA) + "/fio-s1/s1_clat_hist.1.log.127.0.0.1";
+  const std::string logs = std::string(LATSCOPE_FIXTURES) + "/fio-s1/s1_clat_hist.1.log.127.0.0.1";
   CliRun r = run_cli("--unit us --percentiles 50,99.90,100 --format json " + logs);
   ASSERT_EQ(r.rc, 0) << r.err;
   json::Value v;

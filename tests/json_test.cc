@@ -237,7 +237,7 @@ std::string read_file(const std::string& path) {
 // the parser must return (ok or an error with a position), never crash or
 // hang. Run under LATSCOPE_SANITIZE=ON to catch memory errors too.
 TEST(Json, MutatedFioOutputNeverCrashes) {
-  std::string doc = read_file(std::string(LATSCOPE_SHARED_DATA) + "/fio-s1/s1.json");
+  std::string doc = read_file(std::string(LATSCOPE_FIXTURES) + "/fio-s1/s1.json");
   if (doc.empty()) GTEST_SKIP() << "shared sample data absent";
   doc = doc.substr(doc.find("\n{") + 1);
   Value v;

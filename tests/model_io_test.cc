@@ -239,7 +239,7 @@ TEST(ModelIo, ParsedLogsGiveTheSameAnswersAfterTheTrip) {
   for (const char* host : {"127.0.0.1", "127.0.0.2"}) {
     for (int job : {1, 2}) {
       std::string name = "s1_clat_hist." + std::to_string(job) + ".log." + host;
-      std::string text = read_file(std::string(LATSCOPE_SHARED_DATA) + "/fio-s1/" + name);
+      std::string text = read_file(std::string(LATSCOPE_FIXTURES) + "/fio-s1/" + name);
       if (text.empty()) GTEST_SKIP() << "sample data not found: " << name;
       int h = parsed.open_file(name);
       parsed.append(h, text.data(), text.size());
