@@ -7,8 +7,6 @@
 
 namespace latscope {
 
-namespace {
-
 std::unique_ptr<RebinMap> make_rebin(const BinLayout& from, const BinLayout& to) {
   auto m = std::make_unique<RebinMap>();
   const size_t k = to.size();
@@ -45,10 +43,14 @@ std::unique_ptr<RebinMap> make_rebin(const BinLayout& from, const BinLayout& to)
   return m;
 }
 
+namespace {
+
 std::string base_name(const std::string& path) {
   const size_t s = path.find_last_of("/\\");
   return s == std::string::npos ? path : path.substr(s + 1);
 }
+
+}  // namespace
 
 // "job=2" < "job=10": compare digit runs by value.
 bool natural_less(const std::string& a, const std::string& b) {
@@ -87,11 +89,36 @@ std::string group_key(const Source& src, const Series& s, unsigned group_by) {
   return key.empty() ? "all" : key;
 }
 
+namespace {
+
 bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
 }  // namespace
+
+void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out) {
+  if (!src.status.ok() || src.format == FileFormat::kFioJson) return;  // json: whole-run only
+  if (contains(sel.exclude_sources, src.name) || contains(sel.exclude_sources, base_name(src.name)))
+    return;
+  const std::string host = src.id.host.empty() ? "local" : src.id.host;
+  if (contains(sel.exclude_hosts, host) || contains(sel.exclude_hosts, src.id.host)) return;
+  double offset = 0;
+  auto it = sel.offsets_ms.find(src.name);
+  if (it == sel.offsets_ms.end()) it = sel.offsets_ms.find(base_name(src.name));
+  if (it == sel.offsets_ms.end() && !src.id.host.empty()) it = sel.offsets_ms.find(src.id.host);
+  if (it != sel.offsets_ms.end()) offset = it->second;
+  for (const Series& s : src.series) {
+    if (!(sel.dirs & (1u << static_cast<unsigned>(s.dir))) || s.windows.empty()) continue;
+    Selected x;
+    x.src = &src;
+    x.series = &s;
+    x.offset_ms = offset;
+    x.cover_start = s.windows.front().start_ms + offset;
+    x.cover_end = s.windows.back().end_ms + offset;
+    out->push_back(x);
+  }
+}
 
 Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsigned group_by,
                  double quantum_ms, Plan* plan) {
@@ -101,29 +128,10 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsig
 
   std::vector<std::string> keys;
   bool any_abs = false, any_rel = false;
-  for (const Source& src : sources) {
-    if (!src.status.ok() || src.format == FileFormat::kFioJson) continue;  // json: whole-run only
-    if (contains(sel.exclude_sources, src.name) || contains(sel.exclude_sources, base_name(src.name)))
-      continue;
-    const std::string host = src.id.host.empty() ? "local" : src.id.host;
-    if (contains(sel.exclude_hosts, host) || contains(sel.exclude_hosts, src.id.host)) continue;
-    double offset = 0;
-    auto it = sel.offsets_ms.find(src.name);
-    if (it == sel.offsets_ms.end()) it = sel.offsets_ms.find(base_name(src.name));
-    if (it == sel.offsets_ms.end() && !src.id.host.empty()) it = sel.offsets_ms.find(src.id.host);
-    if (it != sel.offsets_ms.end()) offset = it->second;
-    for (const Series& s : src.series) {
-      if (!(sel.dirs & (1u << static_cast<unsigned>(s.dir))) || s.windows.empty()) continue;
-      Selected x;
-      x.src = &src;
-      x.series = &s;
-      x.offset_ms = offset;
-      x.cover_start = s.windows.front().start_ms + offset;
-      x.cover_end = s.windows.back().end_ms + offset;
-      keys.push_back(group_key(src, s, group_by));
-      plan->series.push_back(x);
-      (src.absolute_time ? any_abs : any_rel) = true;
-    }
+  for (const Source& src : sources) select_series(src, sel, &plan->series);
+  for (const Selected& x : plan->series) {
+    keys.push_back(group_key(*x.src, *x.series, group_by));
+    (x.src->absolute_time ? any_abs : any_rel) = true;
   }
   if (any_abs && any_rel)
     plan->diag.add(Issue::kMixedTimeBases, 0, 0,
@@ -186,6 +194,7 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsig
   if (last - first > 50e6)
     return Status::Error(ErrorCode::kInvalidArgument,
                          "quantum too small for the time range: over 50 million quanta");
+  plan->first = first;
   plan->t0 = first * quantum_ms;
   plan->quanta = last > first ? static_cast<size_t>(last - first) : 0;
   return Status::Ok();
@@ -197,7 +206,8 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
   const size_t k = plan_.layout ? plan_.layout->size() : 0;
   acc->assign(plan_.groups.size() * k, 0.0);
   partial->assign(plan_.groups.size(), 0);
-  const double a = plan_.t0 + static_cast<double>(j) * plan_.quantum_ms;
+  // (index) x Q, as the streaming fold computes it (stream.cc): same bits.
+  const double a = (plan_.first + static_cast<double>(j)) * plan_.quantum_ms;
   const double b = a + plan_.quantum_ms;
   for (size_t si = 0; si < plan_.series.size(); ++si) {
     const Selected& x = plan_.series[si];

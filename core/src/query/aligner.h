@@ -46,11 +46,19 @@ struct Plan {
   LayoutPtr layout;  // common layout of the merge
   std::vector<std::unique_ptr<RebinMap>> maps;
   bool absolute_time = false;
+  double first = 0;   // index of the first quantum (its start is first * quantum_ms)
   double t0 = 0;      // start of the first quantum
   size_t quanta = 0;
   double quantum_ms = 1000;
   Diagnostics diag;
 };
+
+// The series of one source that a selection keeps, with offsets applied to
+// their coverage (group left 0).
+void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out);
+std::unique_ptr<RebinMap> make_rebin(const BinLayout& from, const BinLayout& to);
+bool natural_less(const std::string& a, const std::string& b);
+std::string group_key(const Source& src, const Series& s, unsigned group_by);
 
 // Chooses series, groups, the common layout and the quantum grid.
 // group_by: GroupBy bits (0 = everything in one group "all").

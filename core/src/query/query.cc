@@ -35,7 +35,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
     sweep.next(j, &acc, &partial);
     for (size_t g = 0; g < plan.groups.size(); ++g) {
       Row row;
-      row.t_ms = plan.t0 + static_cast<double>(j) * plan.quantum_ms;
+      row.t_ms = (plan.first + static_cast<double>(j)) * plan.quantum_ms;
       row.group = static_cast<uint32_t>(g);
       row.p.resize(np);
       const double* counts = acc.data() + g * k;

@@ -8,128 +8,128 @@
 // host's jobs 1.. in the order its json lists them; see fio_json.h) and same
 // direction, and exactly one log file for that key, so two runs' logs are
 // never completed from one json.
-#include <map>
-#include <tuple>
+#include "query/tail.h"
 
-#include "query/aligner.h"
+#include <map>
 
 namespace latscope {
-namespace {
 
-using Key = std::tuple<std::string, std::string, int>;  // host, job, direction
-
-// A json Series' job is "<host>/<job>" in client mode, "<job>" in local mode.
-Key json_key(const Series& s) {
+TailKey tail_key_of_json(const Series& s) {
   const size_t slash = s.job.rfind('/');
   if (slash == std::string::npos) return {"", s.job, static_cast<int>(s.dir)};
   return {s.job.substr(0, slash), s.job.substr(slash + 1), static_cast<int>(s.dir)};
 }
 
-// The json's fine bins on the log's layout: fio's coarse logs sum 2^c fine
-// bins; fio 2 and 3 layouts never mix within one run.
-bool same_family(const BinLayout& log, const BinLayout& json) {
-  return log.kind == json.kind && json.coarseness == 0;
+TailKey tail_key_of_log(const Source& src, const Series& s) {
+  return {src.id.host, s.job, static_cast<int>(s.dir)};
 }
 
-}  // namespace
+void JsonIndex::add(const Source& src) {
+  if (!src.status.ok() || src.format != FileFormat::kFioJson) return;
+  for (const Series& s : src.series) {
+    series[tail_key_of_json(s)].push_back(&s);
+    source[tail_key_of_json(s)] = &src;
+  }
+}
 
-void add_json_tails(const std::vector<Source>& sources, Plan* plan) {
-  std::map<Key, std::vector<const Series*>> json;
-  std::map<Key, const Source*> json_src;
-  std::map<Key, int> logs;
-  for (const Source& src : sources) {
-    if (!src.status.ok()) continue;
-    for (const Series& s : src.series) {
-      if (src.format == FileFormat::kFioJson) {
-        json[json_key(s)].push_back(&s);
-        json_src[json_key(s)] = &src;
-      } else if (src.format == FileFormat::kFioHist) {
-        ++logs[Key{src.id.host, s.job, static_cast<int>(s.dir)}];
-      }
+TailOutcome json_tail_for(const JsonIndex& json, const Selected& x, Series* tail) {
+  auto it = json.series.find(tail_key_of_log(*x.src, *x.series));
+  if (it == json.series.end()) return TailOutcome::kNoJson;
+  if (it->second.size() != 1) return TailOutcome::kAmbiguous;
+  // The json's runtime is on the job's clock, not the epoch.
+  if (x.src->absolute_time) return TailOutcome::kEpoch;
+  const Series& js = *it->second.front();
+  const BinLayout& L = *x.series->layout;
+  // fio's coarse logs sum 2^c fine bins; fio 2 and 3 layouts never mix in one run.
+  if (L.kind != js.layout->kind || js.layout->coarseness != 0) return TailOutcome::kMismatch;
+  std::vector<int64_t> diff(L.size(), 0);
+  for (const Window& w : js.windows)
+    js.for_each_bin(w, [&](uint32_t b, uint64_t c) {
+      const size_t to = b >> L.coarseness;
+      if (to < diff.size()) diff[to] += static_cast<int64_t>(c);
+    });
+  for (const Window& w : x.series->windows)
+    x.series->for_each_bin(w, [&](uint32_t b, uint64_t c) { diff[b] -= static_cast<int64_t>(c); });
+  std::vector<uint32_t> bins;
+  std::vector<uint64_t> counts;
+  for (size_t b = 0; b < diff.size(); ++b) {
+    if (diff[b] < 0) return TailOutcome::kMismatch;  // an unrepaired client log, another run
+    if (diff[b] > 0) {
+      bins.push_back(static_cast<uint32_t>(b));
+      counts.push_back(static_cast<uint64_t>(diff[b]));
     }
   }
-  if (json.empty()) return;
+  if (bins.empty()) return TailOutcome::kNone;
+  const double start = x.series->windows.back().end_ms;
+  const double end = js.windows.front().end_ms;  // the direction's runtime
+  if (!(end > start)) return TailOutcome::kMismatch;
+  *tail = Series();
+  tail->dir = x.series->dir;
+  tail->job = x.series->job;
+  tail->segment = x.series->segment;
+  tail->layout = x.series->layout;
+  tail->add_window(start, end, bins.data(), counts.data(), static_cast<uint32_t>(bins.size()));
+  return TailOutcome::kAdded;
+}
 
+void TailTally::count(TailOutcome o, const std::string& json_name) {
+  switch (o) {
+    case TailOutcome::kAdded:
+      ++added;
+      if (names.find(json_name) == std::string::npos) names += (names.empty() ? "" : ", ") + json_name;
+      break;
+    case TailOutcome::kMismatch: ++mismatched; break;
+    case TailOutcome::kAmbiguous: ++ambiguous; break;
+    case TailOutcome::kEpoch: ++epoch; break;
+    case TailOutcome::kNone:
+    case TailOutcome::kNoJson: break;
+  }
+}
+
+void TailTally::notes(std::vector<std::string>* out) const {
+  if (added)
+    out->push_back("added the last, unlogged window of " + std::to_string(added) +
+                   " log series from fio's json+ output (" + names + ")");
+  if (mismatched)
+    out->push_back(std::to_string(mismatched) +
+                   " log series hold more than their job's json+ bins (an unrepaired "
+                   "client/server log, or another run): no tail window added for them");
+  if (ambiguous)
+    out->push_back(std::to_string(ambiguous) +
+                   " log series match a json+ job that several loaded logs share: no tail "
+                   "window added for them");
+  if (epoch)
+    out->push_back(std::to_string(epoch) +
+                   " log series have epoch timestamps (log_unix_epoch): json+ runtimes are "
+                   "relative, no tail window added for them");
+}
+
+void add_json_tails(const std::vector<Source>& sources, Plan* plan) {
+  JsonIndex json;
+  std::map<TailKey, int> logs;
+  for (const Source& src : sources) {
+    json.add(src);
+    if (src.status.ok() && src.format == FileFormat::kFioHist)
+      for (const Series& s : src.series) ++logs[tail_key_of_log(src, s)];
+  }
+  if (json.series.empty()) return;
   std::vector<Selected> tails;
-  size_t mismatched = 0, ambiguous = 0, epoch = 0;
-  std::string json_names;
-  std::vector<int64_t> diff;
+  TailTally tally;
   for (Selected& x : plan->series) {
-    if (x.src->format != FileFormat::kFioHist) continue;
-    const Key key{x.src->id.host, x.series->job, static_cast<int>(x.series->dir)};
-    auto it = json.find(key);
-    if (it == json.end()) continue;
-    if (it->second.size() != 1 || logs[key] != 1) {
-      ++ambiguous;
-      continue;
-    }
-    if (x.src->absolute_time) {  // the json's runtime is on the job's clock, not the epoch
-      ++epoch;
-      continue;
-    }
-    const Series& js = *it->second.front();
-    const BinLayout& L = *x.series->layout;
-    if (!same_family(L, *js.layout)) {
-      ++mismatched;
-      continue;
-    }
-    diff.assign(L.size(), 0);
-    for (const Window& w : js.windows)
-      js.for_each_bin(w, [&](uint32_t b, uint64_t c) {
-        const size_t to = b >> L.coarseness;
-        if (to < diff.size()) diff[to] += static_cast<int64_t>(c);
-      });
-    for (const Window& w : x.series->windows)
-      x.series->for_each_bin(w, [&](uint32_t b, uint64_t c) { diff[b] -= static_cast<int64_t>(c); });
-    std::vector<uint32_t> bins;
-    std::vector<uint64_t> counts;
-    bool negative = false;
-    for (size_t b = 0; b < diff.size(); ++b) {
-      if (diff[b] < 0) negative = true;
-      if (diff[b] > 0) {
-        bins.push_back(static_cast<uint32_t>(b));
-        counts.push_back(static_cast<uint64_t>(diff[b]));
-      }
-    }
-    const double start = x.series->windows.back().end_ms;
-    const double end = js.windows.front().end_ms;  // the direction's runtime
-    // Logs that hold more than the json says (an unrepaired client log, another
-    // run) or a runtime that ends before the last logged window: no tail.
-    if (negative || (!bins.empty() && !(end > start))) {
-      ++mismatched;
-      continue;
-    }
-    if (bins.empty()) continue;
+    const TailKey key = tail_key_of_log(*x.src, *x.series);
     Series t;
-    t.dir = x.series->dir;
-    t.job = x.series->job;
-    t.segment = x.series->segment;
-    t.layout = x.series->layout;
-    t.add_window(start, end, bins.data(), counts.data(), static_cast<uint32_t>(bins.size()));
+    TailOutcome o = json_tail_for(json, x, &t);
+    if (o == TailOutcome::kAdded && logs[key] != 1) o = TailOutcome::kAmbiguous;
+    tally.count(o, o == TailOutcome::kAdded ? json.source[key]->name : "");
+    if (o != TailOutcome::kAdded) continue;
     plan->extra.push_back(std::move(t));
     Selected y = x;
     y.series = &plan->extra.back();
-    y.cover_end = end + x.offset_ms;
+    y.cover_end = y.series->windows.back().end_ms + x.offset_ms;
     x.cover_end = y.cover_end;  // the series now reaches the end of the run
     tails.push_back(y);
-    const std::string& name = json_src[key]->name;
-    if (json_names.find(name) == std::string::npos) json_names += (json_names.empty() ? "" : ", ") + name;
   }
-  if (!tails.empty())
-    plan->notes.push_back("added the last, unlogged window of " + std::to_string(tails.size()) +
-                          " log series from fio's json+ output (" + json_names + ")");
-  if (mismatched)
-    plan->notes.push_back(std::to_string(mismatched) +
-                          " log series hold more than their job's json+ bins (an unrepaired "
-                          "client/server log, or another run): no tail window added for them");
-  if (ambiguous)
-    plan->notes.push_back(std::to_string(ambiguous) +
-                          " log series match a json+ job that several loaded logs share: no tail "
-                          "window added for them");
-  if (epoch)
-    plan->notes.push_back(std::to_string(epoch) +
-                          " log series have epoch timestamps (log_unix_epoch): json+ runtimes are "
-                          "relative, no tail window added for them");
+  tally.notes(&plan->notes);
   plan->series.insert(plan->series.end(), tails.begin(), tails.end());
 }
 
