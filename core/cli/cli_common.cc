@@ -2,7 +2,10 @@
 
 #include <zlib.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,7 +20,7 @@ bool parse_double(const std::string& s, double* out) {
   char* end = nullptr;
   errno = 0;
   const double v = std::strtod(s.c_str(), &end);
-  if (errno || *end) return false;
+  if (errno || *end || !std::isfinite(v)) return false;
   *out = v;
   return true;
 }
@@ -58,18 +61,71 @@ void print_diagnostics(const Source& src) {
   }
 }
 
+namespace {
+
+// The engine's own format rule on the first non-blank byte (engine.cc).
+bool looks_like_json(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (!f) return false;
+  char buf[4096];
+  const int n = gzread(f, buf, sizeof buf);
+  gzclose(f);
+  for (int i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(buf[i]);
+    if (std::isspace(c)) continue;
+    return !(std::isdigit(c) || c < 0x20 || c >= 0x7f);
+  }
+  return false;
+}
+
+// Reads one file into a new handle of engine; returns its exit code share.
+int read_into(Engine* engine, const std::string& path, const FileOptions& fopts, std::vector<char>* buf,
+              const Source** out);
+
+}  // namespace
+
+int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts,
+                  const std::function<void(const Source&)>& fn) {
+  std::vector<std::string> ordered;
+  for (const std::string& f : files)
+    if (looks_like_json(f)) ordered.push_back(f);
+  for (const std::string& f : files)
+    if (!looks_like_json(f)) ordered.push_back(f);
+  int rc = 0;
+  std::vector<char> buf(kChunk);
+  for (const std::string& path : ordered) {
+    Engine engine;
+    const Source* src = nullptr;
+    rc = std::max(rc, read_into(&engine, path, fopts, &buf, &src));
+    if (src) fn(*src);
+  }
+  return rc;
+}
+
 // gzopen reads plain files transparently, so one path serves .gz and text.
 int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts) {
   int rc = 0;
   std::vector<char> buf(kChunk);
   for (const std::string& path : files) {
+    const Source* src = nullptr;
+    rc = std::max(rc, read_into(engine, path, fopts, &buf, &src));
+  }
+  return rc;
+}
+
+namespace {
+
+int read_into(Engine* engine, const std::string& path, const FileOptions& fopts, std::vector<char>* bufp,
+              const Source** out) {
+  std::vector<char>& buf = *bufp;
+  int rc = 0;
+  {
     const int h = engine->open_file(path, fopts);
     gzFile f = gzopen(path.c_str(), "rb");
     if (!f) {
       std::fprintf(stderr, "latscope: %s: cannot open: %s\n", path.c_str(), std::strerror(errno));
       engine->finish(h);
-      rc = 2;
-      continue;
+      return 2;
     }
     gzbuffer(f, 1u << 20);
     bool failed = false;
@@ -91,9 +147,12 @@ int load_files(Engine* engine, const std::vector<std::string>& files, const File
     print_diagnostics(src);
     if (!src.status.ok() || failed) rc = 2;
     else if (src.diag.skipped_lines() && rc < 1) rc = 1;
+    *out = &src;
   }
   return rc;
 }
+
+}  // namespace
 
 bool read_whole_file(const std::string& path, std::string* out, std::string* err) {
   gzFile f = gzopen(path.c_str(), "rb");

@@ -3,6 +3,7 @@
 // skipped, 2 a file unusable or a usage error.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,14 @@ namespace latscope::cli {
 // Reads every file into the engine. Returns the exit code so far (0, 1 or 2)
 // after printing per-file diagnostics to stderr.
 int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts);
+
+// Parses each file with its own Engine and hands its Source to fn, then
+// drops it: memory holds one file's model at a time. fio json output is read
+// first (what the engine would take as json: the first non-blank byte is not
+// a digit), so it is at hand when the logs it completes arrive. Same exit
+// codes and diagnostics as load_files.
+int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts,
+                  const std::function<void(const Source&)>& fn);
 
 // Reads a whole file (plain or gzip) into memory; false with *err set on failure.
 bool read_whole_file(const std::string& path, std::string* out, std::string* err);

@@ -3,16 +3,31 @@
 #include "cli_common.h"
 #include "cli_options.h"
 #include "commands.h"
+#include "latscope/stream.h"
 
 namespace latscope::cli {
 
 int cmd_pctiles(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, 2, "pctiles", &o)) return 2;
-  Engine engine;
-  int rc = load_files(&engine, o.files, o.file);
+  int rc = 0;
   QueryResult r;
-  Status st = engine.query(o.query, &r);
+  Status st;
+  if (o.query.compat_fio_histo_log_pctiles) {
+    // The script's semantics need every file's span before any quantum.
+    Engine engine;
+    rc = load_files(&engine, o.files, o.file);
+    st = engine.query(o.query, &r);
+  } else {
+    // Fold each file into the grid and drop it: memory is the output grid
+    // plus one file, whatever the number and size of the inputs.
+    StreamingQuery stream(o.query);
+    rc = for_each_file(o.files, o.file, [&](const Source& s) {
+      const Status added = stream.add(s);
+      if (!added.ok() && st.ok()) st = added;
+    });
+    if (st.ok()) st = stream.finish(&r);
+  }
   if (!st.ok()) {
     std::fprintf(stderr, "latscope pctiles: %s\n", st.message.c_str());
     return 2;

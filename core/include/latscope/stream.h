@@ -1,0 +1,43 @@
+// The memory-bounded path for one query over many files (the CLI's
+// `pctiles`): each parsed source is folded into the query's quantum grid and
+// can then be dropped, so memory is the output grid (groups x quanta x
+// occupied bins) plus the one source being folded, whatever the number or
+// size of the files.
+//
+//   StreamingQuery q(opts);
+//   for each file: parse it (Engine::open_file/append/finish), q.add(source),
+//                  drop it
+//   q.finish(&result)        // the rows Engine::query would give
+//
+// The numbers equal Engine::query's on the same sources in the same order:
+// the same arithmetic and the same order of additions. fio json+ sources must
+// be added before the logs whose unlogged tails they complete. Not for the
+// fio-histo-log-pctiles compat mode, which needs every file's span first; and
+// when bin layouts differ between files the merge is the same but the
+// summation order may differ in the last bits.
+#pragma once
+
+#include <memory>
+
+#include "latscope/engine.h"
+
+namespace latscope {
+
+class StreamingQuery {
+ public:
+  explicit StreamingQuery(const QueryOptions& opts);
+  ~StreamingQuery();
+  StreamingQuery(const StreamingQuery&) = delete;
+  StreamingQuery& operator=(const StreamingQuery&) = delete;
+
+  // Folds a finished source in; it may be destroyed afterwards. Unusable
+  // sources are ignored (their Status is the caller's to report).
+  Status add(const Source& src);
+  Status finish(QueryResult* out);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace latscope

@@ -1,0 +1,329 @@
+// StreamingQuery (stream.h): Engine::query's arithmetic, folded per source.
+//
+// Engine::query sweeps quanta and, for each, adds every selected series'
+// overlapping windows in series order. Here each series is folded as it
+// arrives: for each window, for each quantum it overlaps, the same
+// weight * count is added to the (quantum, group) cell. Per cell that is the
+// same sequence of additions (series in the same order, windows in order,
+// json+ tails last), so the sums are bit for bit the same; quantum edges are
+// index * Q in both.
+#include "latscope/stream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "query/aligner.h"
+#include "query/tail.h"
+
+namespace latscope {
+namespace {
+
+// Counts of one (quantum, group) over a contiguous range of bins.
+struct Cell {
+  uint32_t lo = 0;
+  std::vector<double> v;
+
+  void cover(uint32_t a, uint32_t b) {  // bins [a, b] inclusive
+    if (v.empty()) {
+      lo = a;
+      v.assign(b - a + 1, 0.0);
+      return;
+    }
+    if (a < lo) {
+      v.insert(v.begin(), lo - a, 0.0);
+      lo = a;
+    }
+    if (b >= lo + v.size()) v.resize(b - lo + 1, 0.0);
+  }
+};
+
+// What partial flags and the quantum range need of a folded series.
+struct Coverage {
+  uint32_t group;
+  double start, end;
+  bool absolute;
+};
+
+struct PendingTail {
+  Series tail;
+  TailKey key;
+  uint32_t group;
+  double offset;
+  size_t coverage;  // index into Impl::coverage, extended when the tail is kept
+  std::string json_name;
+};
+
+}  // namespace
+
+struct StreamingQuery::Impl {
+  QueryOptions opts;
+  Status error;
+  std::vector<Source> json_sources;  // small: whole-run histograms only
+  JsonIndex json;
+  std::map<TailKey, int> logs_per_key;
+  std::vector<PendingTail> tails;
+  TailTally tally;
+
+  std::map<std::string, uint32_t> group_ids;
+  std::vector<std::string> group_names;
+  std::vector<Coverage> coverage;
+  std::map<std::string, LayoutPtr> layouts;  // every layout seen, by id
+  LayoutPtr target;
+  std::map<std::string, std::unique_ptr<RebinMap>> rebin;  // onto target, by source layout id
+  std::map<std::pair<int64_t, uint32_t>, Cell> cells;      // (quantum index, group)
+  double skip_before = -HUGE_VAL, skip_after = HUGE_VAL;   // quantum indices outside from/to
+  std::vector<uint32_t> bins;
+  std::vector<uint64_t> counts;
+
+  // The common layout, chosen as make_plan does over the layouts seen so far;
+  // cells already folded move onto a new target (a coarsening is exact).
+  void use_layout(const LayoutPtr& l) {
+    layouts[l->id] = l;
+    LayoutPtr next;
+    if (layouts.size() == 1) {
+      next = l;
+    } else {
+      int c = 0;
+      for (auto& kv : layouts)
+        if (kv.second->kind == LayoutKind::kFio3) c = std::max(c, kv.second->coarseness);
+      next = fio_layout(3, c);
+    }
+    if (target && next->id != target->id) {
+      std::unique_ptr<RebinMap> m = make_rebin(*target, *next);
+      for (auto& kv : cells) {
+        Cell moved;
+        const Cell& old = kv.second;
+        for (size_t i = 0; i < old.v.size(); ++i) {
+          if (old.v[i] == 0) continue;
+          const uint32_t b = old.lo + static_cast<uint32_t>(i);
+          for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) {
+            moved.cover(m->to[r], m->to[r]);
+            moved.v[m->to[r] - moved.lo] += old.v[i] * m->frac[r];
+          }
+        }
+        kv.second = std::move(moved);
+      }
+      rebin.clear();
+    }
+    target = next;
+  }
+
+  const RebinMap* map_for(const BinLayout& l) {
+    if (l.id == target->id) return nullptr;
+    auto& m = rebin[l.id];
+    if (!m) m = make_rebin(l, *target);
+    return m.get();
+  }
+
+  void fold(const Series& s, double offset, uint32_t group) {
+    const RebinMap* m = map_for(*s.layout);
+    const double q = opts.quantum_ms;
+    for (const Window& w : s.windows) {
+      if (w.n == 0) continue;
+      s.decode(w, &bins, &counts);
+      uint32_t bmin, bmax;
+      if (!m) {
+        bmin = bins.front();
+        bmax = bins.back();
+      } else {
+        bmin = UINT32_MAX;
+        bmax = 0;
+        for (uint32_t b : bins)
+          for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) {
+            bmin = std::min(bmin, m->to[r]);
+            bmax = std::max(bmax, m->to[r]);
+          }
+      }
+      const double st = w.start_ms + offset, e = w.end_ms + offset;
+      // From one quantum before floor(st / Q) (in case the division rounded
+      // up) to one past the end; times no grid can hold are skipped, so the
+      // loop always ends (the query's own range check reports them).
+      const double j0 = std::floor((e > st ? st : e) / q) - 1;
+      const double j1 = std::floor(e / q) + 1;
+      if (!std::isfinite(j0) || !std::isfinite(j1) || std::fabs(j1) > 9e15 || j1 - j0 > 50e6) continue;
+      for (double j = j0; j <= j1; ++j) {
+        const double a = j * q;
+        const double b = a + q;
+        double weight;
+        if (e > st) {
+          const double ov = std::min(e, b) - std::max(st, a);
+          if (ov <= 0) continue;
+          weight = ov / (e - st);
+        } else {
+          if (!(e >= a && e < b)) continue;  // an instant
+          weight = 1.0;
+        }
+        if (j < skip_before || j >= skip_after) continue;
+        Cell& c = cells[{static_cast<int64_t>(j), group}];
+        c.cover(bmin, bmax);
+        double* v = c.v.data() - c.lo;
+        if (!m) {
+          for (size_t i = 0; i < bins.size(); ++i) v[bins[i]] += weight * static_cast<double>(counts[i]);
+        } else {
+          for (size_t i = 0; i < bins.size(); ++i) {
+            const double x = weight * static_cast<double>(counts[i]);
+            for (uint32_t r = m->start[bins[i]]; r < m->start[bins[i] + 1]; ++r) v[m->to[r]] += x * m->frac[r];
+          }
+        }
+      }
+    }
+  }
+};
+
+StreamingQuery::StreamingQuery(const QueryOptions& opts) : impl_(std::make_unique<Impl>()) {
+  impl_->opts = opts;
+  const double q = opts.quantum_ms;
+  if (!(q > 0) || !std::isfinite(q))
+    impl_->error = Status::Error(ErrorCode::kInvalidArgument, "quantum must be a positive number of ms");
+  for (double p : opts.percentiles)
+    if (!(p >= 0 && p <= 100))
+      impl_->error = Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
+  if (opts.compat_fio_histo_log_pctiles)
+    impl_->error = Status::Error(ErrorCode::kInvalidArgument,
+                                 "the compat mode needs every file first: use Engine::query");
+  if (impl_->error.ok()) {
+    if (opts.sel.from_ms > -HUGE_VAL) impl_->skip_before = std::floor(opts.sel.from_ms / q);
+    if (opts.sel.to_ms < HUGE_VAL) impl_->skip_after = std::ceil(opts.sel.to_ms / q);
+  }
+}
+
+StreamingQuery::~StreamingQuery() = default;
+
+Status StreamingQuery::add(const Source& src) {
+  Impl& I = *impl_;
+  if (!I.error.ok()) return I.error;
+  if (!src.status.ok()) return Status::Ok();
+  if (src.format == FileFormat::kFioJson) {
+    if (I.opts.sel.complete_tail) {
+      I.json_sources.push_back(src);
+      // Rebuild the index: json_sources may have moved.
+      I.json = JsonIndex();
+      for (const Source& j : I.json_sources) I.json.add(j);
+    }
+    return Status::Ok();
+  }
+  for (const Series& s : src.series) ++I.logs_per_key[tail_key_of_log(src, s)];
+  std::vector<Selected> sel;
+  select_series(src, I.opts.sel, &sel);
+  for (const Selected& x : sel) {
+    const std::string key = group_key(src, *x.series, I.opts.group_by);
+    auto it = I.group_ids.find(key);
+    if (it == I.group_ids.end()) {
+      it = I.group_ids.emplace(key, static_cast<uint32_t>(I.group_names.size())).first;
+      I.group_names.push_back(key);
+    }
+    I.use_layout(x.series->layout);
+    I.coverage.push_back({it->second, x.cover_start, x.cover_end, src.absolute_time});
+    I.fold(*x.series, x.offset_ms, it->second);
+    if (I.opts.sel.complete_tail && !I.json.series.empty()) {
+      PendingTail t;
+      const TailOutcome o = json_tail_for(I.json, x, &t.tail);
+      if (o == TailOutcome::kAdded) {
+        t.key = tail_key_of_log(src, *x.series);
+        t.group = it->second;
+        t.offset = x.offset_ms;
+        t.coverage = I.coverage.size() - 1;
+        t.json_name = I.json.source.at(t.key)->name;
+        I.tails.push_back(std::move(t));
+      } else {
+        I.tally.count(o, "");
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status StreamingQuery::finish(QueryResult* out) {
+  Impl& I = *impl_;
+  *out = QueryResult();
+  out->quantum_ms = I.opts.quantum_ms;
+  if (!I.error.ok()) return I.error;
+
+  // Tails last, as Engine::query appends them after every series.
+  for (PendingTail& t : I.tails) {
+    if (I.logs_per_key[t.key] != 1) {
+      I.tally.count(TailOutcome::kAmbiguous, "");
+      continue;
+    }
+    I.tally.count(TailOutcome::kAdded, t.json_name);
+    I.fold(t.tail, t.offset, t.group);
+    I.coverage[t.coverage].end = t.tail.windows.back().end_ms + t.offset;
+  }
+  I.tally.notes(&out->notes);
+
+  if (I.layouts.size() > 1) {
+    std::string ids;
+    for (auto& kv : I.layouts) ids += (ids.empty() ? "" : ", ") + kv.first;
+    out->diag.add(Issue::kMixedLayouts, 0, 0, "layouts " + ids + " merged onto " + I.target->id);
+  }
+  bool any_abs = false, any_rel = false;
+  for (const Coverage& c : I.coverage) (c.absolute ? any_abs : any_rel) = true;
+  if (any_abs && any_rel)
+    out->diag.add(Issue::kMixedTimeBases, 0, 0,
+                  "some logs have epoch timestamps (log_unix_epoch) and others relative ones");
+  out->absolute_time = any_abs && !any_rel;
+
+  // Groups in natural order, as make_plan lists them.
+  std::vector<std::string> names = I.group_names;
+  std::sort(names.begin(), names.end(), natural_less);
+  out->groups = names;
+  std::vector<uint32_t> order(names.size());  // output index -> folded group id
+  for (size_t g = 0; g < names.size(); ++g) order[g] = I.group_ids[names[g]];
+  if (!I.target || I.coverage.empty()) return Status::Ok();
+  out->layout_id = I.target->id;
+
+  const double q = I.opts.quantum_ms;
+  std::vector<double> max_start(I.group_names.size(), -HUGE_VAL), min_end(I.group_names.size(), HUGE_VAL);
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  for (const Coverage& c : I.coverage) {
+    max_start[c.group] = std::max(max_start[c.group], c.start);
+    min_end[c.group] = std::min(min_end[c.group], c.end);
+    lo = std::min(lo, c.start);
+    hi = std::max(hi, c.end);
+  }
+  double first = std::floor(lo / q);
+  if (!out->absolute_time) first = std::min(first, 0.0);
+  double last = std::ceil(hi / q);
+  if (I.opts.sel.from_ms > -HUGE_VAL) first = std::max(first, std::floor(I.opts.sel.from_ms / q));
+  if (I.opts.sel.to_ms < HUGE_VAL) last = std::min(last, std::ceil(I.opts.sel.to_ms / q));
+  if (last - first > 50e6)
+    return Status::Error(ErrorCode::kInvalidArgument, "quantum too small for the time range: over 50 million quanta");
+
+  const BinLayout& L = *I.target;
+  const size_t np = I.opts.percentiles.size();
+  std::vector<double> dense(L.size(), 0.0);
+  for (double j = first; j < last; ++j) {
+    const double a = j * q, b = a + q;
+    for (size_t g = 0; g < names.size(); ++g) {
+      const uint32_t id = order[g];
+      Row row;
+      row.t_ms = a;
+      row.group = static_cast<uint32_t>(g);
+      row.p.resize(np);
+      if (a < max_start[id] || b > min_end[id]) row.flags |= kFlagPartial;
+      auto it = I.cells.find({static_cast<int64_t>(j), id});
+      bool have = false;
+      if (it != I.cells.end()) {
+        std::fill(dense.begin(), dense.end(), 0.0);
+        std::copy(it->second.v.begin(), it->second.v.end(), dense.begin() + it->second.lo);
+        have = compute_stats(L, dense.data(), &row.stats);
+        I.cells.erase(it);  // each cell is read once: free it as the rows go out
+      }
+      if (!have) {
+        row.flags |= kFlagEmpty;
+      } else {
+        compute_percentiles(L, dense.data(), I.opts.percentiles.data(), np, I.opts.method, row.p.data());
+        for (const PercentileValue& v : row.p) {
+          if (v.few_samples) row.flags |= kFlagFewSamples;
+          if (v.saturated) row.flags |= kFlagSaturated;
+        }
+        if (row.stats.saturated) row.flags |= kFlagSaturated;
+      }
+      out->rows.push_back(std::move(row));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace latscope

@@ -1,0 +1,134 @@
+// StreamingQuery (the CLI's memory-bounded path) gives exactly Engine::query's
+// output on real runs, for every kind of option, while holding only the grid.
+#include "latscope/stream.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "fixture_util.h"
+#include "latscope/report.h"
+#include "test_util.h"
+
+namespace latscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> files_of(const std::string& set, const std::string& needle) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(std::string(LATSCOPE_FIXTURES) + "/" + set)) {
+    const std::string p = e.path().string();
+    if (p.find(needle) != std::string::npos && p.find(".gz") == std::string::npos) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+const std::vector<std::string> kLabels{"p50", "p90", "p99", "p99.9", "p100"};
+
+// Parses each file, feeds the stream and keeps a copy for Engine::query.
+std::string both(const std::vector<std::string>& files, const QueryOptions& o, std::string* streamed) {
+  Engine all;
+  StreamingQuery stream(o);
+  for (const std::string& f : files) {
+    std::string text;
+    EXPECT_TRUE(fixtures::read_file(f, &text)) << f;
+    Engine one;  // a file's own engine, dropped after folding (as the CLI does)
+    const Source& s = testing::feed(&one, f, text);
+    EXPECT_TRUE(stream.add(s).ok());
+    testing::feed(&all, f, text);
+  }
+  QueryResult a, b;
+  EXPECT_TRUE(all.query(o, &a).ok());
+  EXPECT_TRUE(stream.finish(&b).ok());
+  *streamed = pctiles_csv(b, kLabels, Unit::kNs) + "notes:" + std::to_string(b.notes.size()) +
+              (b.notes.empty() ? "" : b.notes[0]);
+  return pctiles_csv(a, kLabels, Unit::kNs) + "notes:" + std::to_string(a.notes.size()) +
+         (a.notes.empty() ? "" : a.notes[0]);
+}
+
+TEST(Stream, SameOutputAsTheStoredModelOnRealRuns) {
+  struct Set {
+    const char* name;
+    std::vector<std::string> files;
+  };
+  std::vector<Set> sets = {
+      {"fio-s1 + json", files_of("fio-s1", "s1.json")},
+      {"local + json", files_of("local", "local.json")},
+      {"cs", files_of("cs", "_clat_hist.")},
+      {"epoch", files_of("epoch", "_clat_hist.")},
+      {"pjl0", files_of("pjl0", "_clat_hist.")},
+      {"coarse", files_of("coarse", "c2_clat_hist.")},
+  };
+  for (const auto& f : files_of("fio-s1", "_clat_hist.")) sets[0].files.push_back(f);
+  for (const auto& f : files_of("local", "_clat_hist.")) sets[1].files.push_back(f);
+
+  std::vector<QueryOptions> opts(7);
+  opts[1].quantum_ms = 250;
+  opts[2].group_by = kGroupHost | kGroupDir;
+  opts[3].sel.dirs = kDirWrite;
+  opts[3].method = Method::kFio;
+  opts[4].sel.from_ms = 3000;
+  opts[4].sel.to_ms = 7500;
+  opts[4].quantum_ms = 700;
+  opts[5].sel.offsets_ms["127.0.0.2"] = -41.5;
+  opts[5].group_by = kGroupJob;
+  opts[6].sel.complete_tail = false;
+  opts[6].percentiles = {0, 1, 99.99};
+  for (const Set& s : sets) {
+    ASSERT_FALSE(s.files.empty()) << s.name;
+    for (size_t i = 0; i < opts.size(); ++i) {
+      SCOPED_TRACE(std::string(s.name) + ", options " + std::to_string(i));
+      std::string streamed;
+      const std::string stored = both(s.files, opts[i], &streamed);
+      EXPECT_EQ(stored, streamed);
+      // (epoch logs hold no quanta in a relative 3-7.5 s range: both empty)
+      if (!(i == 4 && std::string(s.name) == "epoch")) {
+        EXPECT_GT(stored.size(), 100u);
+      }
+    }
+  }
+}
+
+TEST(Stream, MixedLayoutsMergeToTheSameNumbers) {
+  std::vector<std::string> files = files_of("local", "_clat_hist.");
+  for (const auto& f : files_of("coarse", "c4_clat_hist.")) files.push_back(f);
+  std::string streamed;
+  QueryOptions o;
+  QueryResult a, b;
+  Engine all;
+  StreamingQuery stream(o);
+  for (const std::string& f : files) {
+    std::string text;
+    ASSERT_TRUE(fixtures::read_file(f, &text));
+    Engine one;
+    ASSERT_TRUE(stream.add(testing::feed(&one, f, text)).ok());
+    testing::feed(&all, f, text);
+  }
+  ASSERT_TRUE(all.query(o, &a).ok());
+  ASSERT_TRUE(stream.finish(&b).ok());
+  EXPECT_EQ(b.layout_id, "fio3/c4");
+  EXPECT_EQ(b.diag.count(Issue::kMixedLayouts), 1u);
+  ASSERT_EQ(a.rows.size(), b.rows.size());
+  for (size_t r = 0; r < a.rows.size(); ++r) {
+    EXPECT_NEAR(a.rows[r].stats.samples, b.rows[r].stats.samples, 1e-9 * (1 + a.rows[r].stats.samples));
+    for (size_t p = 0; p < a.rows[r].p.size(); ++p)
+      EXPECT_NEAR(a.rows[r].p[p].value_ns, b.rows[r].p[p].value_ns, 1e-9 * a.rows[r].p[p].value_ns);
+  }
+}
+
+TEST(Stream, RejectsTheCompatModeAndBadOptions) {
+  QueryOptions o;
+  o.compat_fio_histo_log_pctiles = true;
+  StreamingQuery s1(o);
+  QueryResult r;
+  EXPECT_FALSE(s1.finish(&r).ok());
+  QueryOptions q;
+  q.quantum_ms = 0;
+  StreamingQuery s2(q);
+  EXPECT_FALSE(s2.finish(&r).ok());
+}
+
+}  // namespace
+}  // namespace latscope
