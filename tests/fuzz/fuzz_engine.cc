@@ -7,6 +7,7 @@
 
 #include "latscope/engine.h"
 #include "latscope/report.h"
+#include "latscope/stream.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1) return 0;
@@ -28,7 +29,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   q.group_by = ctl & 0x7;
   q.method = (ctl & 0x10) ? latscope::Method::kFio : latscope::Method::kInterp;
   latscope::QueryResult r;
-  if (e.query(q, &r).ok()) (void)latscope::pctiles_csv(r, {"p50", "p90", "p99", "p99.9", "p100"}, latscope::Unit::kUs);
+  const std::vector<std::string> labels{"p50", "p90", "p99", "p99.9", "p100"};
+  if (e.query(q, &r).ok()) {
+    // The CLI's streaming fold must give the same text as the stored model.
+    latscope::StreamingQuery stream(q);
+    latscope::QueryResult sr;
+    if (stream.add(s).ok() && stream.finish(&sr).ok() &&
+        latscope::pctiles_csv(sr, labels, latscope::Unit::kUs) != latscope::pctiles_csv(r, labels, latscope::Unit::kUs))
+      __builtin_trap();
+  }
   q.compat_fio_histo_log_pctiles = true;
   (void)e.query(q, &r);
   latscope::HeatmapOptions hm;
