@@ -69,6 +69,10 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsig
 // in `sources` accounts for (Selection::complete_tail). Called by make_plan.
 void add_json_tails(const std::vector<Source>& sources, Plan* plan);
 
+// Stats, percentiles and flags of one quantum and group (counts dense over
+// layout; null when the cell is empty). row->p is sized for opts.percentiles.
+void fill_row(const BinLayout& layout, const double* counts, const QueryOptions& opts, Row* row);
+
 // Streams quanta in order: acc is resized to groups x bins and holds quantum
 // j's merged counts after next(); partial[g] says a series of group g does
 // not cover all of it.

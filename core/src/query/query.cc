@@ -7,6 +7,20 @@ namespace latscope {
 
 Status compat_query(const std::vector<Source>& sources, const QueryOptions& opts, QueryResult* out);
 
+void fill_row(const BinLayout& layout, const double* counts, const QueryOptions& opts, Row* row) {
+  if (!counts || !compute_stats(layout, counts, &row->stats)) {
+    row->flags |= kFlagEmpty;
+    return;
+  }
+  compute_percentiles(layout, counts, opts.percentiles.data(), opts.percentiles.size(), opts.method,
+                      row->p.data());
+  for (const PercentileValue& v : row->p) {
+    if (v.few_samples) row->flags |= kFlagFewSamples;
+    if (v.saturated) row->flags |= kFlagSaturated;
+  }
+  if (row->stats.saturated) row->flags |= kFlagSaturated;
+}
+
 Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   *out = QueryResult();
   out->quantum_ms = opts.quantum_ms;
@@ -40,16 +54,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
       row.p.resize(np);
       const double* counts = acc.data() + g * k;
       if (partial[g]) row.flags |= kFlagPartial;
-      if (!compute_stats(*plan.layout, counts, &row.stats)) {
-        row.flags |= kFlagEmpty;
-      } else {
-        compute_percentiles(*plan.layout, counts, opts.percentiles.data(), np, opts.method, row.p.data());
-        for (const PercentileValue& v : row.p) {
-          if (v.few_samples) row.flags |= kFlagFewSamples;
-          if (v.saturated) row.flags |= kFlagSaturated;
-        }
-        if (row.stats.saturated) row.flags |= kFlagSaturated;
-      }
+      fill_row(*plan.layout, counts, opts, &row);
       out->rows.push_back(std::move(row));
     }
   }

@@ -303,23 +303,14 @@ Status StreamingQuery::finish(QueryResult* out) {
       row.p.resize(np);
       if (a < max_start[id] || b > min_end[id]) row.flags |= kFlagPartial;
       auto it = I.cells.find({static_cast<int64_t>(j), id});
-      bool have = false;
+      const double* counts = nullptr;
       if (it != I.cells.end()) {
         std::fill(dense.begin(), dense.end(), 0.0);
         std::copy(it->second.v.begin(), it->second.v.end(), dense.begin() + it->second.lo);
-        have = compute_stats(L, dense.data(), &row.stats);
+        counts = dense.data();
         I.cells.erase(it);  // each cell is read once: free it as the rows go out
       }
-      if (!have) {
-        row.flags |= kFlagEmpty;
-      } else {
-        compute_percentiles(L, dense.data(), I.opts.percentiles.data(), np, I.opts.method, row.p.data());
-        for (const PercentileValue& v : row.p) {
-          if (v.few_samples) row.flags |= kFlagFewSamples;
-          if (v.saturated) row.flags |= kFlagSaturated;
-        }
-        if (row.stats.saturated) row.flags |= kFlagSaturated;
-      }
+      fill_row(L, counts, I.opts, &row);
       out->rows.push_back(std::move(row));
     }
   }
