@@ -13,6 +13,7 @@
 #include <string>
 
 #include "../core/src/json/json.h"
+#include "latscope/engine.h"
 #include "latscope/fio_json.h"
 
 namespace latscope {
@@ -284,11 +285,12 @@ TEST(FioJson, TextAfterAndSeveralDocuments) {
   EXPECT_EQ(ex[1].column, 78u);  // "tail" after the closing brace
 }
 
+// One rule decides what is json, for the engine, `pctiles` and `summary`.
 TEST(FioJson, Sniffing) {
   const std::string a = "<h> x\n{\n \"fio version\" : \"fio-3.33\"}";
   const std::string b = "1002, 0, 4096, 0, 1\n";
-  EXPECT_TRUE(looks_like_fio_json(a.data(), a.size()));
-  EXPECT_FALSE(looks_like_fio_json(b.data(), b.size()));
+  EXPECT_TRUE(sniff_format(a.data(), a.size()) == FileFormat::kFioJson);
+  EXPECT_FALSE(sniff_format(b.data(), b.size()) == FileFormat::kFioJson);
 }
 
 TEST_F(S1, MutatedInputNeverCrashes) {

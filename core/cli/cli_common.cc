@@ -63,19 +63,14 @@ void print_diagnostics(const Source& src) {
 
 namespace {
 
-// The engine's own format rule on the first non-blank byte (engine.cc).
+// The engine's own format rule (sniff_format) on a file's first bytes.
 bool looks_like_json(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) return false;
   char buf[4096];
   const int n = gzread(f, buf, sizeof buf);
   gzclose(f);
-  for (int i = 0; i < n; ++i) {
-    const unsigned char c = static_cast<unsigned char>(buf[i]);
-    if (std::isspace(c)) continue;
-    return !(std::isdigit(c) || c < 0x20 || c >= 0x7f);
-  }
-  return false;
+  return n > 0 && sniff_format(buf, static_cast<size_t>(n)) == FileFormat::kFioJson;
 }
 
 // Reads one file into a new handle of engine; returns its exit code share.
@@ -86,11 +81,9 @@ int read_into(Engine* engine, const std::string& path, const FileOptions& fopts,
 
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts,
                   const std::function<void(const Source&)>& fn) {
-  std::vector<std::string> ordered;
-  for (const std::string& f : files)
-    if (looks_like_json(f)) ordered.push_back(f);
-  for (const std::string& f : files)
-    if (!looks_like_json(f)) ordered.push_back(f);
+  std::vector<std::string> ordered, logs;
+  for (const std::string& f : files) (looks_like_json(f) ? ordered : logs).push_back(f);
+  ordered.insert(ordered.end(), logs.begin(), logs.end());
   int rc = 0;
   std::vector<char> buf(kChunk);
   for (const std::string& path : ordered) {

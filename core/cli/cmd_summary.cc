@@ -105,12 +105,6 @@ std::string exact_number(double v) {
 // printed exactly.
 std::string number(double v, bool exact) { return exact ? exact_number(v) : format_number(v); }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
 
 // Percentiles and stats of one dense histogram by fio's method.
 void fill_from_bins(const BinLayout& layout, const std::vector<double>& counts, const Options& o,
@@ -221,7 +215,7 @@ int read_one(const std::string& path, const Options& o, std::vector<SummaryRow>*
     if (h < 0 && !is_json) {
       head.append(buf.data(), un);
       if (head.size() < kSniff && n > 0) continue;
-      is_json = looks_like_fio_json(head.data(), head.size());
+      is_json = sniff_format(head.data(), head.size()) == FileFormat::kFioJson;
       if (is_json) {
         text.swap(head);
       } else {

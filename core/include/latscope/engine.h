@@ -36,6 +36,13 @@ struct FileOptions {
   std::string job;        // overrides the job parsed from the name when set
 };
 
+// The format of a file from its first bytes, as open_file detects it: fio
+// histogram lines start with a digit (control or non-ASCII bytes go there
+// too, so binary input is reported line by line); text that starts otherwise
+// ('{', or the "<host> ..." lines of client mode) is fio json. kUnknown while
+// the bytes are all blank.
+FileFormat sniff_format(const char* data, size_t n);
+
 enum GroupBy : unsigned {
   kGroupAll = 0,
   kGroupHost = 1u << 0,

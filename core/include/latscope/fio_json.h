@@ -94,9 +94,4 @@ struct FioJsonReport {
 Status parse_fio_json(const std::string& name, const char* data, size_t size,
                       FioJsonReport* out);
 
-// Cheap content sniffing: true when the text, after leading non-JSON lines,
-// starts a JSON object that mentions "fio version" or "jobs"/"client_stats"
-// within its first 64 KiB.
-bool looks_like_fio_json(const char* data, size_t size);
-
 }  // namespace latscope

@@ -53,6 +53,9 @@ std::string source_json(const Source& s);
 std::string heatmap_json(const HeatmapResult& h);
 std::string heatmap_csv(const HeatmapResult& h, Unit unit);
 
+// A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break.
+std::string csv_field(const std::string& s);
+
 // JSON string escaping for the writers above.
 std::string json_escape(const std::string& s);
 

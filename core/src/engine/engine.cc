@@ -19,6 +19,15 @@ namespace {
 constexpr size_t kMaxJsonBytes = size_t{256} << 20;
 }
 
+FileFormat sniff_format(const char* data, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const unsigned char c = static_cast<unsigned char>(data[i]);
+    if (std::isspace(c)) continue;
+    return (std::isdigit(c) || c < 0x20 || c >= 0x7f) ? FileFormat::kFioHist : FileFormat::kFioJson;
+  }
+  return FileFormat::kUnknown;
+}
+
 Engine::Engine() = default;
 Engine::~Engine() = default;
 
@@ -40,16 +49,8 @@ void Engine::append(int h, const char* data, size_t n) {
   Pending& p = *pending_[h];
   Source& src = sources_[h];
   if (!p.decided) {
-    size_t i = 0;
-    while (i < n && std::isspace(static_cast<unsigned char>(data[i]))) ++i;
     FileFormat f = p.opts.format;
-    if (f == FileFormat::kUnknown && i < n) {
-      const unsigned char c = static_cast<unsigned char>(data[i]);
-      // Digits start every fio histogram line; control or non-ASCII bytes go
-      // there too so binary input is reported line by line. Text that starts
-      // otherwise ('{', or the "<host> ..." lines of client mode) is fio json.
-      f = (std::isdigit(c) || c < 0x20 || c >= 0x7f) ? FileFormat::kFioHist : FileFormat::kFioJson;
-    }
+    if (f == FileFormat::kUnknown) f = sniff_format(data, n);
     if (f != FileFormat::kUnknown) {
       p.decided = true;
       src.format = f;
@@ -62,7 +63,6 @@ void Engine::append(int h, const char* data, size_t n) {
       }
     } else {
       p.text.append(data, n);  // only blanks so far
-      src.bytes += 0;
       return;
     }
   }

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <map>
 
 #include "query/aligner.h"
@@ -59,7 +60,7 @@ struct PendingTail {
 struct StreamingQuery::Impl {
   QueryOptions opts;
   Status error;
-  std::vector<Source> json_sources;  // small: whole-run histograms only
+  std::deque<Source> json_sources;  // small: whole-run histograms; stable addresses for the index
   JsonIndex json;
   std::map<TailKey, int> logs_per_key;
   std::vector<PendingTail> tails;
@@ -197,9 +198,7 @@ Status StreamingQuery::add(const Source& src) {
   if (src.format == FileFormat::kFioJson) {
     if (I.opts.sel.complete_tail) {
       I.json_sources.push_back(src);
-      // Rebuild the index: json_sources may have moved.
-      I.json = JsonIndex();
-      for (const Source& j : I.json_sources) I.json.add(j);
+      I.json.add(I.json_sources.back());
     }
     return Status::Ok();
   }

@@ -63,14 +63,12 @@ std::string flags_text(const Row& row, const std::vector<std::string>& labels) {
   return f;
 }
 
-namespace {
 std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string q = "\"";
   for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
-}  // namespace
 
 std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
   std::string out = "time_ms,group,samples,min,mean";

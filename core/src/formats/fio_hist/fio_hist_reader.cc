@@ -312,10 +312,11 @@ void FioHistReader::finish() {
   const size_t nb = src_->layout->size();
   // Spacing used for the first window of absolute logs (no job start time).
   double file_spacing = 0;
-  for (const Raw& r : raws_) {
+  for (Raw& r : raws_) {
     std::vector<double> t;
     for (const Window& w : r.s.windows) t.push_back(w.end_ms);
-    file_spacing = std::max(file_spacing, median_spacing(t));
+    r.spacing = median_spacing(t);
+    file_spacing = std::max(file_spacing, r.spacing);
   }
   if (file_spacing <= 0) file_spacing = 1000;
 
@@ -354,7 +355,7 @@ void FioHistReader::finish() {
     // 2. Windows (t[k-1], t[k]]; repeated timestamps merge into one window.
     std::vector<double> t(raw.windows.size());
     for (size_t k = 0; k < t.size(); ++k) t[k] = raw.windows[k].end_ms;
-    const double spacing = median_spacing(t) > 0 ? median_spacing(t) : file_spacing;
+    const double spacing = r.spacing > 0 ? r.spacing : file_spacing;
     const double first_start = (!src_->absolute_time && t[0] > 0) ? 0 : t[0] - spacing;
     bool dups = false;
     for (size_t k = 1; k < t.size(); ++k) dups |= t[k] == t[k - 1];

@@ -32,6 +32,7 @@ class FioHistReader {
     Dir dir = Dir::kRead;
     int segment = 0;
     Series s;
+    double spacing = 0;  // median time_ms step (0: unknown), set by finish()
   };
 
  private:

@@ -58,7 +58,6 @@ namespace {
 
 // fio's own literal for the client-mode aggregate (client.c).
 const char kAllClients[] = "All clients";
-const size_t kSniffBytes = size_t{64} * 1024;
 const size_t kExampleChars = 100;
 
 struct Reader {
@@ -390,25 +389,6 @@ Status parse_fio_json(const std::string& name, const char* data, size_t size, Fi
   }
   r.fill_aggregate_bins();
   return Status::Ok();
-}
-
-bool looks_like_fio_json(const char* data, size_t size) {
-  size_t limit = std::min(size, kSniffBytes);
-  size_t pos = 0;
-  while (pos < limit) {
-    const char* nl = static_cast<const char*>(std::memchr(data + pos, '\n', limit - pos));
-    size_t eol = nl ? static_cast<size_t>(nl - data) : limit;
-    size_t first = pos;
-    while (first < eol && is_space(data[first])) ++first;
-    if (first < eol && data[first] == '{') {
-      std::string head(data + first, std::min(size - first, kSniffBytes));
-      return head.find("\"fio version\"") != std::string::npos ||
-             head.find("\"client_stats\"") != std::string::npos ||
-             head.find("\"jobs\"") != std::string::npos;
-    }
-    pos = eol + 1;
-  }
-  return false;
 }
 
 }  // namespace latscope
