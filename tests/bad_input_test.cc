@@ -84,23 +84,29 @@ TEST(BadInput, EmptyFileIsUnusableWithAMessage) {
   EXPECT_NE(s.status.message.find("empty_clat_hist.1.log: empty file"), std::string::npos);
 }
 
-TEST(BadInput, BinaryGarbageIsUnusableNamingLineAndColumn) {
+// Binary data is no latency log: ignored and named, unless its name says it
+// should have been one; then it is a broken log with its own message.
+TEST(BadInput, BinaryGarbageIsIgnoredOrBrokenByName) {
   std::string junk;
   std::mt19937 rng(1);
   for (int i = 0; i < 5000; ++i) junk += static_cast<char>(rng() & 0xff);
   junk[0] = '\x89';
   Engine e;
-  const Source& s = feed(&e, "junk.bin", junk);
-  EXPECT_FALSE(s.status.ok());
-  EXPECT_NE(s.status.message.find("junk.bin:1:"), std::string::npos) << s.status.message;
-  EXPECT_NE(s.status.message.find("not a fio histogram log"), std::string::npos);
+  const Source& a = feed(&e, "junk.bin", junk);
+  EXPECT_TRUE(a.status.ok());
+  EXPECT_TRUE(a.format == FileFormat::kIgnored);
+  EXPECT_EQ(a.ignored, "binary data");
+  const Source& b = feed(&e, "x_clat_hist.1.log", junk);
+  EXPECT_FALSE(b.status.ok());
+  EXPECT_EQ(b.status.message, "x_clat_hist.1.log: named like a fio histogram log but holds binary data; not read")
+      << b.status.message;
 }
 
 TEST(BadInput, TextThatIsNoLayoutIsUnusable) {
   Engine e;
-  const Source& s = feed(&e, "short.log", "1000, 0, 4096, 1, 2, 3\n2000, 0, 4096, 1, 2, 3\n");
+  const Source& s = feed(&e, "short.log", "1000, 0, 4096, 1, 2, 3, 4, 5, 6, 7\n2000, 0, 4096, 1, 2, 3, 4, 5, 6, 7\n");
   EXPECT_FALSE(s.status.ok());
-  EXPECT_NE(s.status.message.find("short.log:1:1: not a fio histogram log: 3 bin columns match no fio layout"),
+  EXPECT_NE(s.status.message.find("short.log:1:1: not a fio histogram log: 7 bin columns match no fio layout"),
             std::string::npos)
       << s.status.message;
 }

@@ -14,6 +14,7 @@
 
 #include "../core/src/json/json.h"
 #include "latscope/engine.h"
+#include "latscope/reader.h"
 #include "latscope/fio_json.h"
 
 namespace latscope {
@@ -289,8 +290,8 @@ TEST(FioJson, TextAfterAndSeveralDocuments) {
 TEST(FioJson, Sniffing) {
   const std::string a = "<h> x\n{\n \"fio version\" : \"fio-3.33\"}";
   const std::string b = "1002, 0, 4096, 0, 1\n";
-  EXPECT_TRUE(sniff_format(a.data(), a.size()) == FileFormat::kFioJson);
-  EXPECT_FALSE(sniff_format(b.data(), b.size()) == FileFormat::kFioJson);
+  EXPECT_TRUE(sniff({"x.json", a.data(), a.size(), true}).format == FileFormat::kFioJson);
+  EXPECT_FALSE(sniff({"x.log", b.data(), b.size(), true}).format == FileFormat::kFioJson);
 }
 
 TEST_F(S1, MutatedInputNeverCrashes) {

@@ -254,7 +254,7 @@ TEST(ModelIo, ParsedLogsGiveTheSameAnswersAfterTheTrip) {
     }
   }
   QueryOptions q;
-  q.group_by = kGroupHost | kGroupDir;
+  q.group_by = GroupBy{"host", "dir"};
   QueryResult a, b;
   ASSERT_TRUE(parsed.query(q, &a).ok());
   ASSERT_TRUE(moved.query(q, &b).ok());

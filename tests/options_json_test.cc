@@ -48,7 +48,7 @@ TEST(OptionsJson, EveryQueryField) {
   EXPECT_EQ(q.percentiles, (std::vector<double>{99.9, 50, 99.9, 0, 100}));
   // Labels keep the text as given, numbers their JSON token.
   EXPECT_EQ(labels, (std::vector<std::string>{"p99.9", "p50", "p99.90", "p0", "p100"}));
-  EXPECT_EQ(q.group_by, static_cast<unsigned>(kGroupHost | kGroupDir));
+  EXPECT_EQ(q.group_by, (GroupBy{"host", "dir"}));
   EXPECT_EQ(q.sel.dirs, static_cast<unsigned>(kDirRead | kDirTrim));
   EXPECT_EQ(q.method, Method::kFio);
   EXPECT_EQ(unit, Unit::kMs);
@@ -65,13 +65,14 @@ TEST(OptionsJson, EveryQueryField) {
 TEST(OptionsJson, GroupByForms) {
   struct Case {
     const char* json;
-    unsigned want;
+    GroupBy want;
   } cases[] = {
-      {R"({"group_by":"all"})", kGroupAll},
-      {R"({"group_by":"file"})", kGroupFile},
-      {R"({"group_by":"host, job ,dir"})", kGroupHost | kGroupJob | kGroupDir},
-      {R"({"group_by":["job","file"]})", kGroupJob | kGroupFile},
-      {R"({"directions":"read,write"})", kGroupAll},
+      {R"({"group_by":"all"})", {}},
+      {R"({"group_by":"file"})", {"file"}},
+      {R"({"group_by":"host, job ,dir"})", {"host", "job", "dir"}},
+      {R"({"group_by":["job","file"]})", {"job", "file"}},
+      {R"({"group_by":"tag,run"})", {"tag", "run"}},
+      {R"({"directions":"read,write"})", {}},
   };
   for (const auto& c : cases) {
     QueryOptions q;
@@ -95,7 +96,7 @@ TEST(OptionsJson, ErrorsNameTheFieldAndPosition) {
       {R"({"percentiles": ["-1"]})", "percentile \"-1\" is not a number in [0, 100]"},
       {R"({"percentiles": ["1e1"]})", "percentile \"1e1\" is not a number"},
       {R"({"percentiles": [true]})", "percentiles must be numbers or strings"},
-      {R"({"group_by": "hosts"})", "unknown grouping \"hosts\""},
+      {R"({"group_by": "host;job"})", "\"group_by\": \"host;job\" is not a list of label names"},
       {R"({"directions": "x"})", "unknown direction \"x\""},
       {R"({"directions": ""})", "unknown direction \"\""},
       {R"({"method": "exact"})", "\"method\" must be \"interp\" or \"fio\""},

@@ -44,7 +44,7 @@ size_t count_repaired(const Engine& e, size_t* total) {
 }
 
 // Samples per 1 s quantum for each group, over the quanta [from, to) ms.
-std::map<std::string, std::vector<double>> samples_per_second(const Engine& e, unsigned group_by,
+std::map<std::string, std::vector<double>> samples_per_second(const Engine& e, const GroupBy& group_by,
                                                               double from, double to) {
   QueryOptions q;
   q.group_by = group_by;
@@ -63,13 +63,13 @@ std::map<std::string, std::vector<double>> samples_per_second(const Engine& e, u
 // (rate_iops=400), 2 jobs per host. Quanta at the edges hold the first and
 // last partial windows, so only [1 s, last full second) is checked.
 void expect_flat_rates(const Engine& e, double to_ms, double per_host_dir, double cluster) {
-  for (const auto& [group, v] : samples_per_second(e, kGroupHost | kGroupDir, 1000, to_ms)) {
+  for (const auto& [group, v] : samples_per_second(e, GroupBy{"host", "dir"}, 1000, to_ms)) {
     ASSERT_GE(v.size(), 4u) << group;
     for (double s : v) {
       EXPECT_NEAR(s, per_host_dir, 0.05 * per_host_dir) << group;
     }
   }
-  const auto all = samples_per_second(e, kGroupAll, 1000, to_ms);
+  const auto all = samples_per_second(e, GroupBy{}, 1000, to_ms);
   ASSERT_EQ(all.size(), 1u);
   const std::vector<double>& v = all.begin()->second;
   for (double s : v) EXPECT_NEAR(s, cluster, 0.05 * cluster);
@@ -151,7 +151,7 @@ TEST(RepairReal, FioS1RatesFlatAfterRepairGrowingBefore) {
   // Windows end at ~19.0 s (of a 20 s run): full seconds 1..18.
   expect_flat_rates(fixed.engine, 19000, 800, 3200);
   // The defect itself, for contrast: raw counts grow ~linearly.
-  const auto v = samples_per_second(raw.engine, kGroupAll, 1000, 19000).begin()->second;
+  const auto v = samples_per_second(raw.engine, GroupBy{}, 1000, 19000).begin()->second;
   EXPECT_GT(v.back(), 5 * v.front());
 }
 

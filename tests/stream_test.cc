@@ -66,14 +66,14 @@ TEST(Stream, SameOutputAsTheStoredModelOnRealRuns) {
 
   std::vector<QueryOptions> opts(7);
   opts[1].quantum_ms = 250;
-  opts[2].group_by = kGroupHost | kGroupDir;
+  opts[2].group_by = GroupBy{"host", "dir"};
   opts[3].sel.dirs = kDirWrite;
   opts[3].method = Method::kFio;
   opts[4].sel.from_ms = 3000;
   opts[4].sel.to_ms = 7500;
   opts[4].quantum_ms = 700;
   opts[5].sel.offsets_ms["127.0.0.2"] = -41.5;
-  opts[5].group_by = kGroupJob;
+  opts[5].group_by = GroupBy{"job"};
   opts[6].sel.complete_tail = false;
   opts[6].percentiles = {0, 1, 99.99};
   for (const Set& s : sets) {

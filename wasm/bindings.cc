@@ -68,9 +68,6 @@ void copy_from_js(const val& bytes, std::vector<char>* buf) {
   val(emscripten::typed_memory_view(n, buf->data())).call<void>("set", bytes);
 }
 
-bool valid(const latscope::Engine& e, int h) {
-  return h >= 0 && static_cast<size_t>(h) < e.sources().size();
-}
 
 class WasmEngine {
  public:
@@ -130,8 +127,9 @@ class WasmEngine {
   }
 
   val exportSource(int handle) const {
-    if (!valid(engine_, handle)) return error(Status::Error(latscope::ErrorCode::kInvalidArgument, "no source with handle " + std::to_string(handle)));
-    std::vector<uint8_t> bytes = latscope::encode_source(engine_.sources()[static_cast<size_t>(handle)]);
+    const int i = engine_.source_index(handle);
+    if (i < 0) return error(Status::Error(latscope::ErrorCode::kInvalidArgument, "no finished file with handle " + std::to_string(handle)));
+    std::vector<uint8_t> bytes = latscope::encode_source(engine_.sources()[static_cast<size_t>(i)]);
     return copy_to_js("Uint8Array", bytes.data(), bytes.size());
   }
 

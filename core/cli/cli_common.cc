@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "latscope/reader.h"
+
 namespace latscope::cli {
 namespace {
 constexpr unsigned kChunk = 4u << 20;
@@ -38,6 +40,10 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 void print_diagnostics(const Source& src) {
+  if (src.format == FileFormat::kIgnored && src.status.ok()) {  // a note, not an error: exit code unchanged
+    std::fprintf(stderr, "latscope: %s: ignored (%s)\n", src.name.c_str(), src.ignored.c_str());
+    return;
+  }
   if (!src.status.ok()) {
     std::fprintf(stderr, "latscope: %s\n", src.status.message.c_str());
     return;
@@ -63,14 +69,15 @@ void print_diagnostics(const Source& src) {
 
 namespace {
 
-// The engine's own format rule (sniff_format) on a file's first bytes.
+// The engine's own sniff (reader.h) on a file's first bytes.
 bool looks_like_json(const std::string& path) {
   gzFile f = gzopen(path.c_str(), "rb");
   if (!f) return false;
-  char buf[4096];
-  const int n = gzread(f, buf, sizeof buf);
+  std::vector<char> buf(kSniffBytes);
+  const int n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()));
+  const bool complete = n >= 0 && static_cast<size_t>(n) < buf.size();
   gzclose(f);
-  return n > 0 && sniff_format(buf, static_cast<size_t>(n)) == FileFormat::kFioJson;
+  return n > 0 && sniff({path, buf.data(), static_cast<size_t>(n), complete}).format == FileFormat::kFioJson;
 }
 
 // Reads one file into a new handle of engine; returns its exit code share.

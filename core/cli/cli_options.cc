@@ -12,20 +12,6 @@ bool fail(const char* command, const std::string& msg) {
   return false;
 }
 
-bool parse_group_by(const std::string& s, unsigned* out) {
-  unsigned g = 0;
-  for (const std::string& part : split(s, ',')) {
-    if (part == "all") continue;
-    if (part == "host") g |= kGroupHost;
-    else if (part == "job") g |= kGroupJob;
-    else if (part == "dir") g |= kGroupDir;
-    else if (part == "file") g |= kGroupFile;
-    else return false;
-  }
-  *out = g;
-  return true;
-}
-
 bool parse_dirs(const std::string& s, unsigned* out) {
   unsigned d = 0;
   for (const std::string& part : split(s, ',')) {
@@ -70,7 +56,7 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       }
     } else if (a == "--group-by") {
       if (!value(&v) || !parse_group_by(v, &o->query.group_by))
-        return fail(command, "--group-by takes all, host, job, dir, file or a comma list");
+        return fail(command, "--group-by takes all or label names, comma-combined (host, job, dir, file, tag, run, kind)");
     } else if (a == "--directions") {
       if (!value(&v) || !parse_dirs(v, &o->query.sel.dirs))
         return fail(command, "--directions takes a comma list of r, w, t");

@@ -32,6 +32,7 @@
 #include "latscope/fio_json.h"
 #include "latscope/options_json.h"
 #include "latscope/percentiles.h"
+#include "latscope/reader.h"
 #include "latscope/report.h"
 
 namespace {
@@ -215,7 +216,7 @@ int read_one(const std::string& path, const Options& o, std::vector<SummaryRow>*
     if (h < 0 && !is_json) {
       head.append(buf.data(), un);
       if (head.size() < kSniff && n > 0) continue;
-      is_json = sniff_format(head.data(), head.size()) == FileFormat::kFioJson;
+      is_json = sniff({path, head.data(), std::min(head.size(), kSniff), n == 0}).format == FileFormat::kFioJson;
       if (is_json) {
         text.swap(head);
       } else {
@@ -250,6 +251,7 @@ int read_one(const std::string& path, const Options& o, std::vector<SummaryRow>*
   rep->format = format_name(src.format);
   rep->status = src.status;
   cli::print_diagnostics(src);
+  if (src.format == FileFormat::kIgnored) return 0;  // named on stderr; no rows
   if (!src.status.ok()) return 2;
   rep->skipped = src.diag.skipped_lines();
   summarize_source(src, o, rows);

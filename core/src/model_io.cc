@@ -5,17 +5,17 @@
 //     u8 kind, str id, i32 coarseness, u8 last_saturates,
 //     fio kinds: nothing more (rebuilt with fio_layout(), id checked)
 //     others:    u32 nbins, f64 lo[], f64 hi[], f64 rep[]
-//   str name, identity (str prefix, kind, job, host, u8 gz)
+//   str name, identity (str prefix, kind, job, host, u8 gz), labels, str ignored
 //   u8 format, i32 layout (-1: none), u8 absolute_time,
 //   u64 lines, records, bytes
 //   status: u8 code, str message
 //   diagnostics: u32 nissues, u64 count[]; u32 nexamples, (u32 issue, u64 line,
 //                u32 column, str text)[]
-//   u32 nseries, series[]: u8 dir, str job, i32 segment, i32 layout,
+//   u32 nseries, series[]: u8 dir, u8 role, labels, str job, i32 segment, i32 layout,
 //     u8 repaired, u64 saturated, u32 nwindows, (f64 start, f64 end, u64 total,
 //     u32 offset, u32 n)[], u32 ndata, u8 data[ndata] (model.h's varint bins)
 //
-// str = u32 length + bytes. Pointers to layouts become indices into the
+// str = u32 length + bytes; labels = u32 n, (str name, str value)[n]. Pointers to layouts become indices into the
 // layout table, so a series that shares its source's layout still shares it
 // after decoding.
 #include "latscope/model_io.h"
@@ -204,8 +204,30 @@ class LayoutTable {
   std::vector<LayoutPtr> list_;
 };
 
+void write_labels(Writer& w, const Labels& l) {
+  w.u32(static_cast<uint32_t>(l.items().size()));
+  for (const auto& kv : l.items()) {
+    w.str(kv.first);
+    w.str(kv.second);
+  }
+}
+
+bool read_labels(Reader& r, Labels* l) {
+  const uint32_t n = r.u32();
+  if (!r.can_read(n, 8)) return false;
+  for (uint32_t i = 0; i < n; ++i) {
+    std::string name = r.str();
+    std::string value = r.str();
+    if (r.failed()) return false;
+    l->set(name, value);
+  }
+  return true;
+}
+
 void write_series(Writer& w, const Series& s, int32_t layout) {
   w.u8(static_cast<uint8_t>(s.dir));
+  w.u8(static_cast<uint8_t>(s.role));
+  write_labels(w, s.labels);
   w.str(s.job);
   w.i32(s.segment);
   w.i32(layout);
@@ -226,6 +248,13 @@ void write_series(Writer& w, const Series& s, int32_t layout) {
 
 bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
   uint8_t dir = r.u8();
+  const uint8_t role = r.u8();
+  if (role > static_cast<uint8_t>(Role::kWholeRun)) {
+    r.fail("bad series role");
+    return false;
+  }
+  s->role = static_cast<Role>(role);
+  if (!read_labels(r, &s->labels)) return false;
   s->job = r.str();
   s->segment = r.i32();
   int32_t layout = r.i32();
@@ -339,6 +368,8 @@ std::vector<uint8_t> encode_source(const Source& src) {
   w.str(src.id.job);
   w.str(src.id.host);
   w.u8(src.id.gz ? 1 : 0);
+  write_labels(w, src.labels);
+  w.str(src.ignored);
   w.u8(static_cast<uint8_t>(src.format));
   w.i32(table.index(src.layout));
   w.u8(src.absolute_time ? 1 : 0);
@@ -388,6 +419,8 @@ Status decode_source(const uint8_t* data, size_t n, Source* out) {
   src.id.job = r.str();
   src.id.host = r.str();
   uint8_t gz = r.u8();
+  if (!read_labels(r, &src.labels)) return fail(r.error());
+  src.ignored = r.str();
   uint8_t format = r.u8();
   int32_t layout = r.i32();
   uint8_t absolute = r.u8();
@@ -398,7 +431,7 @@ Status decode_source(const uint8_t* data, size_t n, Source* out) {
   src.status.message = r.str();
   if (r.failed()) return fail(r.error());
   if (gz > 1 || absolute > 1) return fail("bad flag");
-  if (format > static_cast<uint8_t>(FileFormat::kHdrLog)) return fail("bad file format");
+  if (format > static_cast<uint8_t>(FileFormat::kIgnored)) return fail("bad file format");
   if (code > static_cast<uint8_t>(ErrorCode::kInternal)) return fail("bad status code");
   if (layout < -1 || layout >= static_cast<int32_t>(layouts.size())) {
     return fail("source layout index out of range");

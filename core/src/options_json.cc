@@ -115,20 +115,17 @@ Status get_list(const std::string& field, const json::Value& v, std::vector<std:
   return bad(v, "\"" + field + "\" must be a string like \"a,b\" or an array of strings");
 }
 
-Status get_group_by(const std::string& field, const json::Value& v, unsigned* out) {
+Status get_group_by(const std::string& field, const json::Value& v, GroupBy* out) {
   std::vector<std::string> parts;
   Status st = get_list(field, v, &parts);
   if (!st.ok()) return st;
-  unsigned g = kGroupAll;
-  for (const std::string& p : parts) {
-    if (p == "all") continue;
-    if (p == "host") g |= kGroupHost;
-    else if (p == "job") g |= kGroupJob;
-    else if (p == "dir") g |= kGroupDir;
-    else if (p == "file") g |= kGroupFile;
-    else return bad(v, std::string("\"").append(field).append("\": unknown grouping \"").append(p).append("\" (all, host, job, dir, file)"));
-  }
-  *out = g;
+  std::string joined;
+  for (const std::string& p : parts) joined += (joined.empty() ? "" : ",") + p;
+  GroupBy g;
+  if (!parts.empty() && !parse_group_by(joined, &g))
+    return bad(v, std::string("\"").append(field).append("\": \"").append(joined).append(
+                      "\" is not a list of label names (all, host, job, dir, file, tag, run, kind, ...)"));
+  *out = std::move(g);
   return Status::Ok();
 }
 

@@ -198,7 +198,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "latscope_bench: query: %s\n", st.message.c_str());
     return 2;
   }
-  q.group_by = latscope::kGroupHost;
+  q.group_by = latscope::GroupBy{"host"};
   latscope::QueryResult r_host;
   t0 = Clock::now();
   st = engine->query(q, &r_host);

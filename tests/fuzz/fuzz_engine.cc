@@ -26,7 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)latscope::source_json(s);
   latscope::QueryOptions q;
   q.quantum_ms = (ctl & 8) ? 250 : 1000;
-  q.group_by = ctl & 0x7;
+  static const char* const kLabels[] = {"host", "job", "dir"};
+  for (unsigned b = 0; b < 3; ++b)
+    if (ctl & (1u << b)) q.group_by.push_back(kLabels[b]);
   q.method = (ctl & 0x10) ? latscope::Method::kFio : latscope::Method::kInterp;
   latscope::QueryResult r;
   const std::vector<std::string> labels{"p50", "p90", "p99", "p99.9", "p100"};

@@ -4,6 +4,8 @@
 // WebAssembly shim are thin wrappers around this class.
 //
 //   open_file(name) -> h ; append(h, bytes)* ; finish(h) -> Source
+//   (the format is sniffed from the first bytes by the registry, reader.h;
+//   any number of files may be open at once, in any interleaving)
 //   query(QueryOptions) -> QueryResult        (percentiles over time)
 //   heatmap(HeatmapOptions) -> HeatmapResult  (counts per quantum x latency row)
 //
@@ -34,22 +36,15 @@ struct FileOptions {
   RepairMode repair = RepairMode::kAuto;
   std::string host;       // overrides the host parsed from the name when set
   std::string job;        // overrides the job parsed from the name when set
+  std::string run;        // the file's "run" label when set
 };
 
-// The format of a file from its first bytes, as open_file detects it: fio
-// histogram lines start with a digit (control or non-ASCII bytes go there
-// too, so binary input is reported line by line); text that starts otherwise
-// ('{', or the "<host> ..." lines of client mode) is fio json. kUnknown while
-// the bytes are all blank.
-FileFormat sniff_format(const char* data, size_t n);
-
-enum GroupBy : unsigned {
-  kGroupAll = 0,
-  kGroupHost = 1u << 0,
-  kGroupJob = 1u << 1,
-  kGroupDir = 1u << 2,
-  kGroupFile = 1u << 3,
-};
+// Grouping is by label names (model.h, label_of): "host", "job", "dir",
+// "tag", "run", "kind", "file", ... Empty = one group "all".
+using GroupBy = std::vector<std::string>;
+// Parses "all" | "host,job" (comma-combined label names); false on an empty
+// or malformed name.
+bool parse_group_by(const std::string& text, GroupBy* out);
 
 enum DirMask : unsigned { kDirRead = 1, kDirWrite = 2, kDirTrim = 4, kDirAll = 7 };
 
@@ -57,9 +52,10 @@ enum DirMask : unsigned { kDirRead = 1, kDirWrite = 2, kDirTrim = 4, kDirAll = 7
 struct Selection {
   unsigned dirs = kDirAll;
   std::vector<std::string> exclude_sources;  // Source::name
-  std::vector<std::string> exclude_hosts;
-  // Time offset in ms added to every window of a source, keyed by host or by
-  // Source::name (a file's own entry wins over its host's).
+  std::vector<std::string> exclude_hosts;  // host labels ("local": logs without a host)
+  // Time offset in ms added to every window of a source, keyed by host label
+  // ("local" or "(local)" for logs without a host) or by Source::name or file
+  // name (a file's own entry wins over its host's).
   std::map<std::string, double> offsets_ms;
   // Only quanta overlapping [from_ms, to_ms) (query time base) are reported.
   double from_ms = -std::numeric_limits<double>::infinity();
@@ -75,7 +71,7 @@ struct Selection {
 struct QueryOptions {
   double quantum_ms = 1000;  // any positive value
   std::vector<double> percentiles{50, 90, 99, 99.9, 100};  // each in [0, 100]
-  unsigned group_by = kGroupAll;  // GroupBy bits
+  GroupBy group_by;  // label names; empty: one group "all"
   Method method = Method::kInterp;
   Selection sel;
   // Reproduce tools/hist/fio-histo-log-pctiles.py (time_ms as window start,
@@ -134,14 +130,18 @@ class Engine {
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
-  // Starts a file. Returns its handle (index into sources()).
+  // Starts a file. Returns its handle (not an index into sources()).
   int open_file(const std::string& name, const FileOptions& opts = {});
   // Feeds the next bytes; any chunking gives identical results.
   void append(int handle, const char* data, size_t n);
-  // Ends the file. Its Source (status, series, diagnostics) is final.
+  // Ends the file and appends its Source (status, series, diagnostics; an
+  // ignored file has format kIgnored and Source::ignored) to sources().
   const Source& finish(int handle);
+  // The index in sources() of a finished handle's Source; -1 before finish.
+  int source_index(int handle) const;
 
   // Adds an already parsed source (from another Engine, e.g. another worker).
+  // Returns its index in sources().
   int add_source(Source src);
   const std::vector<Source>& sources() const { return sources_; }
 
@@ -150,8 +150,10 @@ class Engine {
 
  private:
   struct Pending;
+  void decide(Pending& p, bool complete);
   std::vector<Source> sources_;
-  std::vector<std::unique_ptr<Pending>> pending_;
+  std::vector<std::unique_ptr<Pending>> pending_;  // by handle; null once finished
+  std::vector<int> handle_source_;                 // by handle: index in sources_
 };
 
 }  // namespace latscope

@@ -19,6 +19,28 @@
 namespace latscope {
 
 enum class Dir : uint8_t { kRead = 0, kWrite = 1, kTrim = 2 };
+
+// Labels: name=value pairs that say what a series is (docs/model.md):
+//   run, host, job, dir, tag, kind (clat/lat/slat), file, prefix, ...
+// Sources carry the file-level ones, series their own; a series' label is its
+// own value if it has one, else its source's (label_of). Grouping, selection
+// and offsets read labels only, never file names or formats.
+class Labels {
+ public:
+  // Sets (or replaces) a label; an empty value removes it.
+  void set(const std::string& name, const std::string& value);
+  // The value, or nullptr when the label is absent.
+  const std::string* find(const std::string& name) const;
+  const std::vector<std::pair<std::string, std::string>>& items() const { return kv_; }
+  bool operator==(const Labels& o) const { return kv_ == o.kv_; }
+
+ private:
+  std::vector<std::pair<std::string, std::string>> kv_;  // sorted by name
+};
+
+// What a series' windows mean in time: a time series (windows over the run)
+// or one whole-run histogram (fio json+), which time queries never add.
+enum class Role : uint8_t { kTimeSeries = 0, kWholeRun = 1 };
 constexpr int kDirCount = 3;
 const char* dir_name(Dir d);  // "read", "write", "trim"
 
@@ -35,6 +57,8 @@ struct Window {
 // which is what bounds the model at a few hundred bytes per fio window.
 struct Series {
   Dir dir = Dir::kRead;
+  Role role = Role::kTimeSeries;
+  Labels labels;         // the series' own labels (dir, job, tag, ...); see label_of
   std::string job;       // fio job number as in the file name ("1"), or the segment's
   int segment = 0;       // per_job_logs=0: 0-based job segment within the file
   LayoutPtr layout;
@@ -88,7 +112,10 @@ void Series::for_each_bin(const Window& w, F&& f) const {
   }
 }
 
-enum class FileFormat { kUnknown, kFioHist, kFioJson, kHdrLog };
+// Append only: the numeric values travel in the worker transport (model_io).
+// kIgnored: a file that is not a latency log (job file, text, IOPS log); the
+// reason is in Source::ignored and it is neither an error nor data.
+enum class FileFormat { kUnknown, kFioHist, kFioJson, kHdrLog, kFioLat, kIgnored };
 const char* format_name(FileFormat f);
 
 // Identity parsed from fio's file names:
@@ -111,9 +138,21 @@ struct Source {
   uint64_t lines = 0;
   uint64_t records = 0;        // accepted histogram lines
   uint64_t bytes = 0;
+  Labels labels;               // file-level labels (file, host, job, kind, prefix, run)
+  std::string ignored;         // format kIgnored: what the file looks like ("fio job file")
   std::vector<Series> series;
   Diagnostics diag;
   Status status;               // not ok => file unusable, series empty
 };
+
+// A series' label: its own, else its source's; "" when neither has it.
+// "host" of a local-mode log is "local" (fio's client mode names hosts).
+std::string label_of(const Source& src, const Series& s, const std::string& name);
+// The labels of a source's file name and identity (file, prefix, kind, job,
+// host), set by the engine when a file is opened.
+Labels labels_from_identity(const std::string& name, const FileIdentity& id);
+// Fills the labels every series has from its fields (dir, job), keeping any a
+// reader set itself (tag, ...).
+void complete_series_labels(Series* s);
 
 }  // namespace latscope

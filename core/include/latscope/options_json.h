@@ -5,7 +5,7 @@
 //
 // Query fields (all optional; null means the default):
 //   {"quantum_ms": 1000, "percentiles": ["50", 99.9, "100"],
-//    "group_by": "all" | "host,job,dir" (any of host, job, dir, file),
+//    "group_by": "all" | "host,job,dir" (label names: host, job, dir, file, tag, run, kind, ...),
 //    "directions": "r,w,t" (r/read, w/write, t/trim), "method": "interp" | "fio",
 //    "unit": "ns" | "us" | "ms", "offsets": {"127.0.0.2": -3.5},
 //    "exclude_sources": [...], "exclude_hosts": [...], "from_ms": 0, "to_ms": 5000, "complete_tail": true,

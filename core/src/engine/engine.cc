@@ -1,113 +1,125 @@
 #include "latscope/engine.h"
 
-#include <cctype>
-
-#include "formats/fio_hist/fio_hist_reader.h"
+#include "latscope/reader.h"
 
 namespace latscope {
 
-// A file being read: the format is chosen from its first non-blank byte.
+// A file being read. Until the format is known the Source and the first
+// bytes stay here; then a Reader (reader.h) takes the Source over and owns it
+// until finish() moves it into sources_. Nothing points into sources_ while a
+// file is open, so files may be opened, fed and finished in any interleaving.
 struct Engine::Pending {
   FileOptions opts;
-  std::unique_ptr<FioHistReader> hist;
-  std::string text;      // whole-document formats (fio json) are buffered
+  Source src;               // until reader takes it
+  std::string head;         // look-ahead for the sniff, at most kSniffBytes
+  std::unique_ptr<Reader> reader;
   bool decided = false;
-  bool finished = false;
+  uint64_t ignored_bytes = 0;  // bytes of a file that is not a latency log
 };
-
-namespace {
-constexpr size_t kMaxJsonBytes = size_t{256} << 20;
-}
-
-FileFormat sniff_format(const char* data, size_t n) {
-  for (size_t i = 0; i < n; ++i) {
-    const unsigned char c = static_cast<unsigned char>(data[i]);
-    if (std::isspace(c)) continue;
-    return (std::isdigit(c) || c < 0x20 || c >= 0x7f) ? FileFormat::kFioHist : FileFormat::kFioJson;
-  }
-  return FileFormat::kUnknown;
-}
 
 Engine::Engine() = default;
 Engine::~Engine() = default;
 
 int Engine::open_file(const std::string& name, const FileOptions& opts) {
-  Source s;
+  auto p = std::make_unique<Pending>();
+  p->opts = opts;
+  Source& s = p->src;
   s.name = name;
   s.id = parse_fio_file_name(name);
   if (!opts.host.empty()) s.id.host = opts.host;
   if (!opts.job.empty()) s.id.job = opts.job;
-  sources_.push_back(std::move(s));
-  auto p = std::make_unique<Pending>();
-  p->opts = opts;
+  s.labels = labels_from_identity(name, s.id);
+  if (!opts.run.empty()) s.labels.set("run", opts.run);
   pending_.push_back(std::move(p));
-  return static_cast<int>(sources_.size() - 1);
+  handle_source_.push_back(-1);
+  return static_cast<int>(pending_.size() - 1);
+}
+
+void Engine::decide(Pending& p, bool complete) {
+  FileFormat f = p.opts.format;
+  std::string what;
+  if (f == FileFormat::kUnknown) {
+    SniffInput in{p.src.name, p.head.data(), p.head.size(), complete};
+    SniffResult r = sniff(in);
+    f = r.format;
+    what = r.what;
+  }
+  if (f == FileFormat::kUnknown) return;  // all blank so far
+  p.decided = true;
+  p.src.format = f;
+  if (f == FileFormat::kIgnored) {
+    p.src.ignored = what.empty() ? "not a latency log" : what;
+    const std::string promised = name_claims_log(p.src.name);
+    if (!promised.empty() && p.opts.format == FileFormat::kUnknown)
+      p.src.status = Status::Error(ErrorCode::kUnusableFile, p.src.name + ": named like " + promised +
+                                                                 " but holds " + p.src.ignored + "; not read");
+    p.ignored_bytes = p.head.size();
+    std::string().swap(p.head);
+    return;
+  }
+  p.reader = create_reader(f, std::move(p.src), p.opts);
+  if (!p.reader) {  // a forced format with no reader in this build
+    p.src.format = f;
+    p.src.status = Status::Error(ErrorCode::kUnusableFile,
+                                 p.src.name + ": no reader for format " + format_name(f));
+    return;
+  }
+  std::string head;
+  head.swap(p.head);
+  p.reader->append(head.data(), head.size());
 }
 
 void Engine::append(int h, const char* data, size_t n) {
-  if (h < 0 || static_cast<size_t>(h) >= pending_.size() || !pending_[h] || pending_[h]->finished) return;
+  if (h < 0 || static_cast<size_t>(h) >= pending_.size() || !pending_[h]) return;
   Pending& p = *pending_[h];
-  Source& src = sources_[h];
   if (!p.decided) {
-    FileFormat f = p.opts.format;
-    if (f == FileFormat::kUnknown) f = sniff_format(data, n);
-    if (f != FileFormat::kUnknown) {
-      p.decided = true;
-      src.format = f;
-      if (f == FileFormat::kFioHist) p.hist = std::make_unique<FioHistReader>(&src, p.opts);
-      if (!p.text.empty()) {  // leading blanks seen before deciding
-        std::string head;
-        head.swap(p.text);
-        if (p.hist) p.hist->append(head.data(), head.size());
-        else p.text = head;
-      }
-    } else {
-      p.text.append(data, n);  // only blanks so far
-      return;
+    const size_t take = std::min(n, kSniffBytes - p.head.size());
+    p.head.append(data, take);
+    data += take;
+    n -= take;
+    if (p.head.size() < kSniffBytes) return;
+    decide(p, false);
+    if (!p.decided) {  // kSniffBytes of blanks: keep looking, bounded
+      p.ignored_bytes += p.head.size();
+      p.head.clear();
     }
   }
-  if (p.hist) {
-    p.hist->append(data, n);
-  } else {
-    src.bytes += n;
-    if (p.text.size() + n <= kMaxJsonBytes) p.text.append(data, n);
-    else if (src.status.ok())
-      src.status = Status::Error(ErrorCode::kUnusableFile,
-                                 src.name + ": larger than 256 MiB for a JSON document; not read");
-  }
+  if (p.reader) p.reader->append(data, n);
+  else p.ignored_bytes += n;
 }
-
-Status read_fio_json_source(const std::string& text, Source* src);  // formats/fio_json
 
 const Source& Engine::finish(int h) {
   static const Source kNone;
-  if (h < 0 || static_cast<size_t>(h) >= pending_.size() || !pending_[h]) return kNone;
+  if (h < 0 || static_cast<size_t>(h) >= pending_.size()) return kNone;
+  if (!pending_[h]) return handle_source_[h] >= 0 ? sources_[static_cast<size_t>(handle_source_[h])] : kNone;
   Pending& p = *pending_[h];
-  Source& src = sources_[h];
-  if (!p.finished) {
-    p.finished = true;
-    if (p.hist) {
-      p.hist->finish();
-    } else if (!src.status.ok()) {
-      // already unusable
-    } else if (!p.decided) {
+  if (!p.decided) decide(p, true);
+  Source src;
+  if (p.reader) {
+    src = p.reader->finish();
+  } else {
+    src = std::move(p.src);
+    src.bytes = p.ignored_bytes + p.head.size();
+    if (!p.decided && src.status.ok())
       src.status = Status::Error(ErrorCode::kUnusableFile,
-                                 src.name + (src.bytes || !p.text.empty() ? ": only blank characters"
-                                                                          : ": empty file (0 bytes)") +
+                                 src.name + (src.bytes ? ": only blank characters" : ": empty file (0 bytes)") +
                                      "; nothing to read");
-    } else {
-      src.bytes = p.text.size();
-      Status st = read_fio_json_source(p.text, &src);
-      if (!st.ok()) src.status = st;
-    }
-    pending_[h].reset();
   }
-  return src;
+  for (Series& s : src.series) complete_series_labels(&s);
+  pending_[h].reset();
+  sources_.push_back(std::move(src));
+  handle_source_[h] = static_cast<int>(sources_.size() - 1);
+  return sources_.back();
+}
+
+int Engine::source_index(int h) const {
+  if (h < 0 || static_cast<size_t>(h) >= handle_source_.size()) return -1;
+  return handle_source_[h];
 }
 
 int Engine::add_source(Source src) {
+  for (Series& s : src.series) complete_series_labels(&s);
   sources_.push_back(std::move(src));
-  pending_.push_back(nullptr);
   return static_cast<int>(sources_.size() - 1);
 }
 

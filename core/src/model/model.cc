@@ -1,5 +1,6 @@
 #include "latscope/model.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace latscope {
@@ -18,9 +19,51 @@ const char* format_name(FileFormat f) {
     case FileFormat::kFioHist: return "fio-hist";
     case FileFormat::kFioJson: return "fio-json";
     case FileFormat::kHdrLog: return "hdr-log";
+    case FileFormat::kFioLat: return "fio-lat";
+    case FileFormat::kIgnored: return "ignored";
     case FileFormat::kUnknown: break;
   }
   return "unknown";
+}
+
+void Labels::set(const std::string& name, const std::string& value) {
+  auto it = std::lower_bound(kv_.begin(), kv_.end(), name,
+                             [](const std::pair<std::string, std::string>& a, const std::string& n) { return a.first < n; });
+  if (it != kv_.end() && it->first == name) {
+    if (value.empty()) kv_.erase(it);
+    else it->second = value;
+  } else if (!value.empty()) {
+    kv_.insert(it, {name, value});
+  }
+}
+
+const std::string* Labels::find(const std::string& name) const {
+  auto it = std::lower_bound(kv_.begin(), kv_.end(), name,
+                             [](const std::pair<std::string, std::string>& a, const std::string& n) { return a.first < n; });
+  return it != kv_.end() && it->first == name ? &it->second : nullptr;
+}
+
+std::string label_of(const Source& src, const Series& s, const std::string& name) {
+  if (const std::string* v = s.labels.find(name)) return *v;
+  if (const std::string* v = src.labels.find(name)) return *v;
+  if (name == "host") return "local";
+  return "";
+}
+
+Labels labels_from_identity(const std::string& name, const FileIdentity& id) {
+  Labels l;
+  const size_t slash = name.find_last_of("/\\");
+  l.set("file", slash == std::string::npos ? name : name.substr(slash + 1));
+  l.set("prefix", id.prefix);
+  l.set("kind", id.kind);
+  l.set("job", id.job);
+  l.set("host", id.host);
+  return l;
+}
+
+void complete_series_labels(Series* s) {
+  if (!s->labels.find("dir")) s->labels.set("dir", dir_name(s->dir));
+  if (!s->labels.find("job")) s->labels.set("job", s->job);
 }
 
 void Series::add_window(double start_ms, double end_ms, const uint32_t* bins,

@@ -76,16 +76,34 @@ bool natural_less(const std::string& a, const std::string& b) {
   return a.size() - i < b.size() - j;
 }
 
-std::string group_key(const Source& src, const Series& s, unsigned group_by) {
+bool parse_group_by(const std::string& text, GroupBy* out) {
+  GroupBy g;
+  if (text != "all") {
+    size_t a = 0;
+    for (;;) {
+      const size_t c = text.find(',', a);
+      const std::string name = text.substr(a, c == std::string::npos ? std::string::npos : c - a);
+      if (name.empty()) return false;
+      for (char ch : name)
+        if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-')) return false;
+      if (std::find(g.begin(), g.end(), name) == g.end()) g.push_back(name);
+      if (c == std::string::npos) break;
+      a = c + 1;
+    }
+  }
+  *out = std::move(g);
+  return true;
+}
+
+// "host=a;job=1": label values in the order the user named them. A series
+// without the label shows "none" (host: "local", see label_of).
+std::string group_key(const Source& src, const Series& s, const GroupBy& group_by) {
   std::string key;
-  auto add = [&key](const std::string& part) {
+  for (const std::string& name : group_by) {
     if (!key.empty()) key += ';';
-    key += part;
-  };
-  if (group_by & kGroupFile) add("file=" + base_name(src.name));
-  if (group_by & kGroupHost) add("host=" + (src.id.host.empty() ? std::string("local") : src.id.host));
-  if (group_by & kGroupJob) add("job=" + s.job);
-  if (group_by & kGroupDir) add(std::string("dir=") + dir_name(s.dir));
+    std::string v = label_of(src, s, name);
+    key += name + "=" + (v.empty() ? std::string("none") : v);
+  }
   return key.empty() ? "all" : key;
 }
 
@@ -95,21 +113,29 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
   return std::find(v.begin(), v.end(), x) != v.end();
 }
 
+// The page shows logs without a host as "(local)"; the engine's label is
+// "local". Either names them in offsets and exclusions.
+bool host_listed(const std::vector<std::string>& v, const std::string& host) {
+  return contains(v, host) || (host == "local" && contains(v, "(local)"));
+}
+
 }  // namespace
 
 void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out) {
-  if (!src.status.ok() || src.format == FileFormat::kFioJson) return;  // json: whole-run only
-  if (contains(sel.exclude_sources, src.name) || contains(sel.exclude_sources, base_name(src.name)))
-    return;
-  const std::string host = src.id.host.empty() ? "local" : src.id.host;
-  if (contains(sel.exclude_hosts, host) || contains(sel.exclude_hosts, src.id.host)) return;
-  double offset = 0;
-  auto it = sel.offsets_ms.find(src.name);
-  if (it == sel.offsets_ms.end()) it = sel.offsets_ms.find(base_name(src.name));
-  if (it == sel.offsets_ms.end() && !src.id.host.empty()) it = sel.offsets_ms.find(src.id.host);
-  if (it != sel.offsets_ms.end()) offset = it->second;
+  if (!src.status.ok()) return;
+  const std::string file = base_name(src.name);
+  if (contains(sel.exclude_sources, src.name) || contains(sel.exclude_sources, file)) return;
   for (const Series& s : src.series) {
+    if (s.role != Role::kTimeSeries) continue;  // whole-run histograms: tails only (tail.cc)
     if (!(sel.dirs & (1u << static_cast<unsigned>(s.dir))) || s.windows.empty()) continue;
+    const std::string host = label_of(src, s, "host");
+    if (host_listed(sel.exclude_hosts, host)) continue;
+    double offset = 0;
+    auto it = sel.offsets_ms.find(src.name);
+    if (it == sel.offsets_ms.end()) it = sel.offsets_ms.find(file);
+    if (it == sel.offsets_ms.end()) it = sel.offsets_ms.find(host);
+    if (it == sel.offsets_ms.end() && host == "local") it = sel.offsets_ms.find("(local)");
+    if (it != sel.offsets_ms.end()) offset = it->second;
     Selected x;
     x.src = &src;
     x.series = &s;
@@ -120,7 +146,31 @@ void select_series(const Source& src, const Selection& sel, std::vector<Selected
   }
 }
 
-Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsigned group_by,
+Status check_group_by(const std::vector<Selected>& series, const GroupBy& group_by) {
+  for (const std::string& name : group_by) {
+    if (name == "host") continue;  // every series has one ("local")
+    bool found = false;
+    std::vector<std::string> known{"host"};
+    for (const Selected& x : series) {
+      for (const Labels* l : {&x.series->labels, &x.src->labels})
+        for (const auto& kv : l->items()) {
+          if (kv.first == name) found = true;
+          if (!contains(known, kv.first)) known.push_back(kv.first);
+        }
+      if (found) break;
+    }
+    if (!found && !series.empty()) {
+      std::sort(known.begin(), known.end());
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "group by '" + name + "': no selected series has that label (labels: " + list + ")");
+    }
+  }
+  return Status::Ok();
+}
+
+Status make_plan(const std::vector<Source>& sources, const Selection& sel, const GroupBy& group_by,
                  double quantum_ms, Plan* plan) {
   if (!(quantum_ms > 0) || !std::isfinite(quantum_ms))
     return Status::Error(ErrorCode::kInvalidArgument, "quantum must be a positive number of ms");
@@ -129,6 +179,8 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsig
   std::vector<std::string> keys;
   bool any_abs = false, any_rel = false;
   for (const Source& src : sources) select_series(src, sel, &plan->series);
+  Status gst = check_group_by(plan->series, group_by);
+  if (!gst.ok()) return gst;
   for (const Selected& x : plan->series) {
     keys.push_back(group_key(*x.src, *x.series, group_by));
     (x.src->absolute_time ? any_abs : any_rel) = true;

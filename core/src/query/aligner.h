@@ -58,11 +58,13 @@ struct Plan {
 void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out);
 std::unique_ptr<RebinMap> make_rebin(const BinLayout& from, const BinLayout& to);
 bool natural_less(const std::string& a, const std::string& b);
-std::string group_key(const Source& src, const Series& s, unsigned group_by);
+std::string group_key(const Source& src, const Series& s, const GroupBy& group_by);
+// Error naming the labels that exist when a group_by name matches no series.
+Status check_group_by(const std::vector<Selected>& series, const GroupBy& group_by);
 
 // Chooses series, groups, the common layout and the quantum grid.
-// group_by: GroupBy bits (0 = everything in one group "all").
-Status make_plan(const std::vector<Source>& sources, const Selection& sel, unsigned group_by,
+// group_by: label names (empty = everything in one group "all").
+Status make_plan(const std::vector<Source>& sources, const Selection& sel, const GroupBy& group_by,
                  double quantum_ms, Plan* plan);
 
 // Adds the unlogged last window of each log series that fio's json+ output

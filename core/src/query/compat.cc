@@ -157,7 +157,7 @@ Status compat_fio_histo_log_pctiles(const std::vector<const Source*>& sources,
     notes.push_back(tool + " prints a repeated percentile once (its columns shift); latscope "
                            "prints every requested column");
   }
-  if (opts.group_by != kGroupAll) {
+  if (!opts.group_by.empty()) {
     notes.push_back("compat mode sums all files and directions into one group, as " + tool +
                     " does; grouping is ignored");
   }

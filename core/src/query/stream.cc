@@ -13,6 +13,7 @@
 #include <cmath>
 #include <deque>
 #include <map>
+#include <set>
 
 #include "query/aligner.h"
 #include "query/tail.h"
@@ -68,6 +69,8 @@ struct StreamingQuery::Impl {
 
   std::map<std::string, uint32_t> group_ids;
   std::vector<std::string> group_names;
+  std::set<std::string> labels_seen{"host"};  // to name an unknown group_by label at finish
+  bool any_series = false;
   std::vector<Coverage> coverage;
   std::map<std::string, LayoutPtr> layouts;  // every layout seen, by id
   LayoutPtr target;
@@ -206,6 +209,9 @@ Status StreamingQuery::add(const Source& src) {
   std::vector<Selected> sel;
   select_series(src, I.opts.sel, &sel);
   for (const Selected& x : sel) {
+    I.any_series = true;
+    for (const Labels* l : {&x.series->labels, &src.labels})
+      for (const auto& kv : l->items()) I.labels_seen.insert(kv.first);
     const std::string key = group_key(src, *x.series, I.opts.group_by);
     auto it = I.group_ids.find(key);
     if (it == I.group_ids.end()) {
@@ -238,6 +244,13 @@ Status StreamingQuery::finish(QueryResult* out) {
   *out = QueryResult();
   out->quantum_ms = I.opts.quantum_ms;
   if (!I.error.ok()) return I.error;
+  for (const std::string& name : I.opts.group_by)
+    if (I.any_series && !I.labels_seen.count(name)) {
+      std::string list;
+      for (const std::string& k : I.labels_seen) list += (list.empty() ? "" : ", ") + k;
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "group by '" + name + "': no selected series has that label (labels: " + list + ")");
+    }
 
   // Tails last, as Engine::query appends them after every series.
   for (PendingTail& t : I.tails) {

@@ -1,0 +1,98 @@
+// fio's json/json+ output as a model Source: one Series per job and
+// direction holding the job's whole-run bins as a single window (0, runtime]
+// with the role kWholeRun. Time queries do not add these histograms (they
+// would double-count the logs); they take from them the tail window fio never
+// logs (query/tail.cc). A JSON document is parsed whole, so the reader
+// buffers it (bounded by kMaxJsonBytes).
+#include "formats/sniff_util.h"
+#include "latscope/engine.h"
+#include "latscope/fio_json.h"
+#include "latscope/reader.h"
+
+namespace latscope {
+namespace {
+
+constexpr size_t kMaxJsonBytes = size_t{256} << 20;
+
+Status read_fio_json_source(const std::string& text, Source* src) {
+  FioJsonReport rep;
+  Status st = parse_fio_json(src->name, text.data(), text.size(), &rep);
+  src->diag.merge(rep.diag);
+  if (!st.ok()) return st;
+  src->layout = rep.layout;
+  for (const FioJsonJob& job : rep.jobs) {
+    if (job.aggregate) continue;
+    for (const FioJsonDir& d : job.dirs) {
+      if (!d.has_bins || d.bin_index.empty()) continue;
+      Series s;
+      s.dir = d.dir;
+      s.role = Role::kWholeRun;
+      // In client mode one file holds every host's jobs: job "<host>/<n>"
+      // keys the tail match (tail.cc); the labels say host and job apart.
+      s.job = (job.host.empty() ? "" : job.host + "/") + std::to_string(job.job_index);
+      s.labels.set("job", std::to_string(job.job_index));
+      s.labels.set("host", job.host);
+      s.layout = rep.layout;
+      s.add_window(0, static_cast<double>(d.runtime_ms), d.bin_index.data(), d.bin_count.data(),
+                   static_cast<uint32_t>(d.bin_index.size()));
+      for (size_t i = 0; i < d.bin_index.size(); ++i)
+        if (d.bin_index[i] + 1 == rep.layout->size()) s.saturated += d.bin_count[i];
+      src->series.push_back(std::move(s));
+      ++src->records;
+    }
+  }
+  if (src->series.empty())
+    return Status::Error(ErrorCode::kUnusableFile,
+                         src->name + ": fio json without json+ bins (run fio with --output-format=json+)");
+  return Status::Ok();
+}
+
+// fio's json starts with '{'; in client mode fio prints "<host> ..." lines
+// first, and a byte-order mark may lead: "fio version" inside decides then.
+SniffResult sniff_fio_json(const SniffInput& in) {
+  SniffResult r{FileFormat::kFioJson, 0, "fio json output"};
+  const std::string_view b = sniffing::body(in);
+  size_t i = 0;
+  while (i < b.size() && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) ++i;
+  if (i < b.size() && b[i] == '{') r.confidence = 90;
+  else if (b.find("\"fio version\"") != std::string_view::npos) r.confidence = 85;
+  return r;
+}
+
+class FioJsonReader : public Reader {
+ public:
+  explicit FioJsonReader(Source src) : src_(std::move(src)) { src_.format = FileFormat::kFioJson; }
+  void append(const char* data, size_t n) override {
+    src_.bytes += n;
+    if (!src_.status.ok()) return;
+    if (text_.size() + n <= kMaxJsonBytes) {
+      text_.append(data, n);
+    } else {
+      std::string().swap(text_);
+      src_.status = Status::Error(ErrorCode::kUnusableFile,
+                                  src_.name + ": larger than 256 MiB for a JSON document; not read");
+    }
+  }
+  Source finish() override {
+    if (src_.status.ok()) {
+      Status st = read_fio_json_source(text_, &src_);
+      if (!st.ok()) src_.status = st;
+    }
+    std::string().swap(text_);
+    return std::move(src_);
+  }
+
+ private:
+  Source src_;
+  std::string text_;
+};
+
+std::unique_ptr<Reader> create_fio_json(Source src, const FileOptions&) {
+  return std::make_unique<FioJsonReader>(std::move(src));
+}
+
+}  // namespace
+
+FormatEntry fio_json_format() { return {FileFormat::kFioJson, &sniff_fio_json, &create_fio_json}; }
+
+}  // namespace latscope
