@@ -51,6 +51,11 @@ enum class Issue : int {
   kMixedTimeBases,       // absolute (epoch) and relative logs merged together
   kBinaryGarbage,        // NUL or other control bytes in a line
   kJsonNoise,            // json+: text lines before the JSON document (client mode)
+  kHdrMalformedLine,     // .hlog: line is not [Tag=NAME,]start,length,max,payload (tag with spaces, bad number)
+  kHdrBadPayload,        // .hlog: payload does not decode (base64, cookie, zlib, counts)
+  kHdrEndTimestamps,     // .hlog: second column holds interval ends: converted to lengths (per file)
+  kHdrTimeBackwards,     // .hlog: an interval starts before the previous one of its tag (kept)
+  kHdrLenient,           // .hlog: line read through a tolerance Java's reader lacks (kept)
   kCount
 };
 

@@ -24,6 +24,11 @@ constexpr IssueInfo kIssueTable[] = {
     {"mixed-time-bases", Severity::kWarning, "absolute (epoch) and relative timestamps merged: time axis is not meaningful"},
     {"binary-garbage", Severity::kError, "control bytes or an over-long line (not a text log): line skipped"},
     {"json-noise", Severity::kInfo, "text lines before the JSON document (fio client mode) ignored"},
+    {"hdr-malformed-line", Severity::kError, "HdrHistogram log line is not [Tag=NAME,]start,length,max,payload: line skipped"},
+    {"hdr-bad-payload", Severity::kError, "HdrHistogram payload does not decode (base64, cookie, zlib or counts): line skipped"},
+    {"hdr-end-timestamps", Severity::kWarning, "the second column holds interval end times, not lengths: converted to lengths"},
+    {"hdr-time-backwards", Severity::kWarning, "an interval starts before the previous interval of its tag: kept"},
+    {"hdr-lenient", Severity::kInfo, "line read through a tolerance Java's HistogramLogReader lacks (it would stop here): kept"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");
