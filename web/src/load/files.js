@@ -2,6 +2,10 @@
 // <input webkitdirectory>, a drag-and-drop DataTransfer with files and
 // folders) into one flat, sorted list of load items for engine.loadFiles().
 //
+// Hidden files and folders are read (a results folder may be .fio-results;
+// the engine names whatever is no latency log); only OS bookkeeping files and
+// version-control folders are left out, and those are listed with why.
+//
 // Items keep the path relative to the dropped/picked folder as their name:
 // per-host folders often hold identically named logs
 // (hostA/s1_clat_hist.1.log, hostB/s1_clat_hist.1.log), and the path is what
@@ -13,12 +17,49 @@
  * @property {string} name  relative path or file name shown and used as Source name
  */
 
-/** Hidden and OS bookkeeping files are never latency logs. */
-const IGNORED = /(^|\/)(\.[^/]*|__MACOSX|Thumbs\.db|desktop\.ini)(\/|$)/;
+/**
+ * A path the page does not read, with why. A folder (name ends in "/")
+ * stands for every file under it.
+ * @typedef {object} SkippedItem
+ * @property {string} name
+ * @property {string} reason
+ * @property {number} files  files under it (0 when a dropped folder was not walked)
+ */
+
+/**
+ * The items to load and what was left out. Hidden files and folders are
+ * loaded like any other (a results folder may be called .fio-results); the
+ * engine names what is no latency log. Only OS bookkeeping and
+ * version-control folders are left out, and they are listed.
+ * @typedef {object} ItemSelection
+ * @property {LoadItem[]} items
+ * @property {SkippedItem[]} skipped
+ */
+
+const VCS_DIRS = new Set(['.git', '.svn', '.hg']);
+const OS_FILES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
+
+/**
+ * Why a path is not read, or '' when it is. For a left-out folder, `at` is
+ * its path (ending in "/") so that its files are listed once.
+ * @param {string} path
+ * @returns {{reason: string, at: string}}
+ */
+export function skipReason(path) {
+  const parts = path.split('/');
+  for (let i = 0; i < parts.length - 1; i++) {
+    const at = `${parts.slice(0, i + 1).join('/')}/`;
+    if (parts[i] === '__MACOSX') return { reason: 'macOS archive metadata', at };
+    if (VCS_DIRS.has(parts[i])) return { reason: 'version-control folder', at };
+  }
+  const base = parts[parts.length - 1];
+  if (OS_FILES.has(base) || base.startsWith('._')) return { reason: 'operating-system bookkeeping file', at: path };
+  return { reason: '', at: '' };
+}
 
 /** @param {string} path */
 export function isIgnoredPath(path) {
-  return IGNORED.test(path);
+  return skipReason(path).reason !== '';
 }
 
 /**
@@ -36,28 +77,48 @@ export function toLoadItem(f) {
 
 /**
  * Orders items by name (code-unit order, as the shell sorts `latscope pctiles dir/*`
- * in the C locale) and drops hidden files and exact duplicates.
+ * in the C locale), drops exact duplicates and lists what skipReason leaves out.
+ * @param {LoadItem[]} items
+ * @param {SkippedItem[]} [skipped] already left out (folders not walked)
+ * @returns {ItemSelection}
+ */
+export function selectItems(items, skipped = []) {
+  const seen = new Set();
+  const out = [];
+  /** @type {Map<string, SkippedItem>} */
+  const left = new Map(skipped.map((s) => [s.name, { ...s }]));
+  for (const it of items) {
+    const why = skipReason(it.name);
+    if (why.reason) {
+      const s = left.get(why.at) ?? { name: why.at, reason: why.reason, files: 0 };
+      s.files++;
+      left.set(why.at, s);
+      continue;
+    }
+    if (seen.has(it.name)) continue;
+    seen.add(it.name);
+    out.push(it);
+  }
+  const byName = (/** @type {{name: string}} */ a, /** @type {{name: string}} */ b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  return { items: out.sort(byName), skipped: [...left.values()].sort(byName) };
+}
+
+/**
+ * selectItems without the list of what was left out.
  * @param {LoadItem[]} items
  * @returns {LoadItem[]}
  */
 export function sortItems(items) {
-  const seen = new Set();
-  const out = [];
-  for (const it of items) {
-    if (isIgnoredPath(it.name) || seen.has(it.name)) continue;
-    seen.add(it.name);
-    out.push(it);
-  }
-  return out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return selectItems(items).items;
 }
 
 /**
  * From <input type=file multiple> or <input webkitdirectory>.
  * @param {FileList | File[]} list
- * @returns {LoadItem[]}
+ * @returns {ItemSelection}
  */
 export function itemsFromFileList(list) {
-  return sortItems(Array.from(list, toLoadItem));
+  return selectItems(Array.from(list, toLoadItem));
 }
 
 /**
@@ -65,34 +126,43 @@ export function itemsFromFileList(list) {
  * called synchronously inside the drop handler (the entries die with it);
  * the returned promise may be awaited later.
  * @param {DataTransfer} dt
- * @returns {Promise<LoadItem[]>}
+ * @returns {Promise<ItemSelection>}
  */
 export function itemsFromDataTransfer(dt) {
   /** @type {Promise<LoadItem[]>[]} */
   const jobs = [];
+  /** Folders left out without walking them. @type {SkippedItem[]} */
+  const notWalked = [];
   /** @type {File[]} */
   const plain = [];
   const items = dt.items ? Array.from(dt.items) : [];
   for (const item of items) {
     if (item.kind !== 'file') continue;
     const entry = typeof item.webkitGetAsEntry === 'function' ? item.webkitGetAsEntry() : null;
-    if (entry) jobs.push(walkEntry(entry));
+    if (entry) jobs.push(walkEntry(entry, notWalked));
     else {
       const f = item.getAsFile();
       if (f) plain.push(f);
     }
   }
   if (items.length === 0 && dt.files) plain.push(...Array.from(dt.files));
-  return Promise.all(jobs).then((lists) => sortItems([...plain.map(toLoadItem), ...lists.flat()]));
+  return Promise.all(jobs).then((lists) => selectItems([...plain.map(toLoadItem), ...lists.flat()], notWalked));
 }
 
 /**
  * @param {FileSystemEntry} entry
+ * @param {SkippedItem[]} notWalked  receives the folders left out
  * @returns {Promise<LoadItem[]>}
  */
-async function walkEntry(entry) {
+async function walkEntry(entry, notWalked) {
   const path = entry.fullPath.replace(/^\//, '') || entry.name;
-  if (isIgnoredPath(path)) return [];
+  if (entry.isDirectory) {
+    const why = skipReason(`${path}/x`);
+    if (why.reason && why.at === `${path}/`) {
+      notWalked.push({ name: why.at, reason: why.reason, files: 0 });
+      return [];
+    }
+  }
   if (entry.isFile) {
     const file = await new Promise((resolve, reject) =>
       /** @type {FileSystemFileEntry} */ (entry).file(resolve, reject),
@@ -109,6 +179,6 @@ async function walkEntry(entry) {
     if (batch.length === 0) break;
     children.push(...batch);
   }
-  const lists = await Promise.all(children.map(walkEntry));
+  const lists = await Promise.all(children.map((c) => walkEntry(c, notWalked)));
   return lists.flat();
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import zlib from 'node:zlib';
 import { Container, FileFormatError, readChunks, sniffContainer } from '../../src/load/read.js';
-import { itemsFromDataTransfer, itemsFromFileList, sortItems, toLoadItem } from '../../src/load/files.js';
+import { itemsFromDataTransfer, itemsFromFileList, skipReason, sortItems, toLoadItem } from '../../src/load/files.js';
 
 const FIX = new URL('../../../tests/fixtures/', import.meta.url);
 const plainPath = new URL('local/local_clat_hist.1.log', FIX);
@@ -59,18 +59,33 @@ describe('readChunks', () => {
     const gz = fs.readFileSync(gzPath);
     /** @type {number[]} */
     const seen = [];
-    const parts = await collect(readChunks(new Blob([gz]), { sliceBytes: 4096, onBytes: (n) => seen.push(n) }));
+    const parts = await collect(readChunks(new Blob([gz]), { sliceBytes: 1024, onBytes: (n) => seen.push(n) }));
     expect(concat(parts).equals(zlib.gunzipSync(gz))).toBe(true);
     expect(concat(parts).equals(text)).toBe(true); // the fixture is gzip -9 of local/
     expect(parts.length).toBeGreaterThan(1);
     expect(seen.at(-1)).toBe(gz.length);
   });
 
-  it('turns a truncated gzip into a FileFormatError that says so', async () => {
+  it('keeps what a truncated gzip held and says so (the CLI policy)', async () => {
     const gz = fs.readFileSync(gzPath);
     const bad = gz.subarray(0, Math.floor(gz.length / 2));
-    await expect(collect(readChunks(new Blob([bad])))).rejects.toThrow(FileFormatError);
-    await expect(collect(readChunks(new Blob([bad])))).rejects.toThrow(/gzip data is corrupt or truncated/);
+    /** @type {string[]} */
+    const problems = [];
+    const parts = await collect(readChunks(new Blob([bad]), { sliceBytes: 4096, onProblem: (m) => problems.push(m) }));
+    const got = concat(parts);
+    expect(got.length).toBeGreaterThan(0);
+    expect(text.subarray(0, got.length).equals(got)).toBe(true); // a prefix of the real content
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(/gzip stream truncated/);
+    expect(problems[0]).toContain(`the ${got.length} bytes`);
+    expect(problems[0]).toMatch(/read are used$/);
+  });
+
+  it('a gzip that inflates to nothing usable is a FileFormatError', async () => {
+    const notGzip = new Uint8Array([0x1f, 0x8b, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8]);
+    const err = await collect(readChunks(new Blob([notGzip]))).catch((e) => e);
+    expect(err).toBeInstanceOf(FileFormatError);
+    expect(err.message).toMatch(/gzip.*nothing could be read/);
   });
 
   it('refuses xz with a sentence naming the fix', async () => {
@@ -105,28 +120,56 @@ describe('readChunks', () => {
 });
 
 describe('load items', () => {
-  it('uses webkitRelativePath, sorts like the C locale, drops hidden and OS files', () => {
+  it('uses webkitRelativePath, sorts like the C locale, reads hidden folders, lists OS files it leaves out', () => {
     const f = (/** @type {string} */ name, rel = '') => {
       const file = new File(['x'], name);
       if (rel) Object.defineProperty(file, 'webkitRelativePath', { value: rel });
       return file;
     };
-    const items = itemsFromFileList([
+    const sel = itemsFromFileList([
       f('s1_clat_hist.2.log', 'run/hostB/s1_clat_hist.2.log'),
       f('s1_clat_hist.1.log', 'run/hostB/s1_clat_hist.1.log'),
       f('s1_clat_hist.1.log', 'run/Host/s1_clat_hist.1.log'),
       f('.DS_Store', 'run/.DS_Store'),
       f('x.log', 'run/__MACOSX/x.log'),
+      f('y.log', 'run/__MACOSX/y.log'),
       f('a.log'),
     ]);
-    expect(items.map((i) => i.name)).toEqual([
+    expect(sel.items.map((i) => i.name)).toEqual([
       'a.log',
       'run/Host/s1_clat_hist.1.log',
       'run/hostB/s1_clat_hist.1.log',
       'run/hostB/s1_clat_hist.2.log',
     ]);
+    expect(sel.skipped).toEqual([
+      { name: 'run/.DS_Store', reason: 'operating-system bookkeeping file', files: 1 },
+      { name: 'run/__MACOSX/', reason: 'macOS archive metadata', files: 2 },
+    ]);
     expect(toLoadItem({ file: new Blob(['y']), name: 'n' }).name).toBe('n');
     expect(sortItems([{ file: new Blob([]), name: 'b' }, { file: new Blob([]), name: 'b' }]).length).toBe(1);
+  });
+
+  it('a picked folder named .fio-results loads, with its hidden subfolders; .git is listed, not read', () => {
+    const f = (/** @type {string} */ rel) => {
+      const file = new File(['x'], rel.split('/').pop() ?? '');
+      Object.defineProperty(file, 'webkitRelativePath', { value: rel });
+      return file;
+    };
+    const sel = itemsFromFileList([
+      f('.fio-results/s1_clat_hist.1.log'),
+      f('.fio-results/.host2/s1_clat_hist.1.log'),
+      f('.fio-results/.hidden.log'),
+      f('.fio-results/.git/HEAD'),
+      f('.fio-results/.git/config'),
+    ]);
+    expect(sel.items.map((i) => i.name)).toEqual([
+      '.fio-results/.hidden.log',
+      '.fio-results/.host2/s1_clat_hist.1.log',
+      '.fio-results/s1_clat_hist.1.log',
+    ]);
+    expect(sel.skipped).toEqual([{ name: '.fio-results/.git/', reason: 'version-control folder', files: 2 }]);
+    expect(skipReason('.fio-results/x.log').reason).toBe('');
+    expect(skipReason('a/._x.log').reason).toMatch(/bookkeeping/);
   });
 
   it('walks dropped folders recursively, reading every readEntries batch', async () => {
@@ -158,7 +201,7 @@ describe('load items', () => {
       file('run/b.log'),
       file('run/a.log'),
       dir('run/.git', [file('run/.git/HEAD')]),
-      dir('run/h2', [file('run/h2/c.log'), file('run/h2/d.log'), file('run/h2/e.log')]),
+      dir('run/.h2', [file('run/.h2/c.log'), file('run/.h2/d.log'), file('run/.h2/e.log')]),
     ]);
     const loose = new File(['z'], 'z.log');
     const dt = /** @type {any} */ ({
@@ -168,8 +211,10 @@ describe('load items', () => {
         { kind: 'string' },
       ],
     });
-    const items = await itemsFromDataTransfer(dt);
-    expect(items.map((i) => i.name)).toEqual(['run/a.log', 'run/b.log', 'run/h2/c.log', 'run/h2/d.log', 'run/h2/e.log', 'z.log']);
-    expect(await items[2].file.text()).toBe('run/h2/c.log');
+    const { items, skipped } = await itemsFromDataTransfer(dt);
+    // Hidden folders are walked; .git is listed as left out without being read.
+    expect(items.map((i) => i.name)).toEqual(['run/.h2/c.log', 'run/.h2/d.log', 'run/.h2/e.log', 'run/a.log', 'run/b.log', 'z.log']);
+    expect(await items[0].file.text()).toBe('run/.h2/c.log');
+    expect(skipped).toEqual([{ name: 'run/.git/', reason: 'version-control folder', files: 0 }]);
   });
 });

@@ -1,0 +1,72 @@
+// The zlib (RFC 1950) inflater the WebAssembly engine calls synchronously
+// for HdrHistogram payloads (wasm/inflate_fflate.cc, core's inflate.h).
+// loadWasmModule hands it to the Emscripten module as
+// Module.latscopeInflateZlib, in every thread that runs the engine (page
+// workers, the in-thread engine, Node tests); installInflate() also puts it
+// on globalThis for glue loaded some other way.
+//
+// The bytes passed in are a copy made by the C++ side, never a heap view.
+
+import { Unzlib } from 'fflate';
+
+/**
+ * Inflates exactly one zlib stream. Throws with a sentence when the stream
+ * is invalid or truncated, or when the output would exceed maxOut bytes (a
+ * bound against inflation bombs: inflation stops there).
+ * @param {Uint8Array} bytes
+ * @param {number} [maxOut]
+ * @returns {Uint8Array}
+ */
+export function inflateZlib(bytes, maxOut = Infinity) {
+  /** @type {Uint8Array[]} */
+  const parts = [];
+  let total = 0;
+  let ended = false;
+  const z = new Unzlib((chunk, final) => {
+    total += chunk.length;
+    if (total > maxOut) throw new Error(`inflated size over ${maxOut} bytes`);
+    parts.push(chunk);
+    if (final) ended = true;
+  });
+  try {
+    z.push(bytes, true);
+  } catch (e) {
+    const m = /** @type {Error} */ (e).message;
+    if (/^inflated size over/.test(m)) throw e;
+    throw new Error(`not a valid zlib stream (${m})`);
+  }
+  if (!ended) throw new Error('not a valid zlib stream (truncated)');
+  let out = parts[0] ?? new Uint8Array(0);
+  if (parts.length > 1) {
+    out = new Uint8Array(total);
+    let o = 0;
+    for (const p of parts) {
+      out.set(p, o);
+      o += p.length;
+    }
+  }
+  // fflate does not check the Adler-32 trailer; zlib (the native build) does.
+  const n = bytes.length;
+  const want = n >= 4 ? ((bytes[n - 4] << 24) | (bytes[n - 3] << 16) | (bytes[n - 2] << 8) | bytes[n - 1]) >>> 0 : -1;
+  if (adler32(out) !== want) throw new Error('not a valid zlib stream (incorrect data check)');
+  return out;
+}
+
+/** Adler-32 (RFC 1950) of bytes. @param {Uint8Array} b */
+export function adler32(b) {
+  let a = 1;
+  let s = 0;
+  for (let i = 0; i < b.length; ) {
+    // 5552 bytes keep both sums below 2^53 before the modulo (zlib's NMAX).
+    const end = Math.min(b.length, i + 5552);
+    for (; i < end; i++) s += a += b[i];
+    a %= 65521;
+    s %= 65521;
+  }
+  return ((s << 16) | a) >>> 0;
+}
+
+/** Puts inflateZlib where wasm/inflate_fflate.cc looks for it as a fallback. */
+export function installInflate() {
+  /** @type {any} */ (globalThis).latscopeInflateZlib ??= inflateZlib;
+}
