@@ -181,6 +181,13 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& l
   return o;
 }
 
+// {"name":"value",...} in the labels' (sorted) order.
+static std::string labels_json(const Labels& l) {
+  std::string o = "{";
+  for (const auto& kv : l.items()) o += (o.size() > 1 ? "," : "") + json_escape(kv.first) + ":" + json_escape(kv.second);
+  return o + "}";
+}
+
 std::string source_json(const Source& s) {
   std::string o = "{\"name\":" + json_escape(s.name) + ",\"format\":\"" + format_name(s.format) +
                   "\",\"layout\":" + json_escape(s.layout ? s.layout->id : "") +
@@ -188,7 +195,8 @@ std::string source_json(const Source& s) {
                   ",\"host\":" + json_escape(s.id.host) +
                   ",\"absolute_time\":" + (s.absolute_time ? "true" : "false") +
                   ",\"lines\":" + std::to_string(s.lines) + ",\"records\":" + std::to_string(s.records) +
-                  ",\"bytes\":" + std::to_string(s.bytes) + ",\"status\":{\"ok\":" +
+                  ",\"bytes\":" + std::to_string(s.bytes) + ",\"labels\":" + labels_json(s.labels) +
+                  ",\"ignored\":" + json_escape(s.ignored) + ",\"status\":{\"ok\":" +
                   (s.status.ok() ? "true" : "false") + ",\"message\":" + json_escape(s.status.message) +
                   "},\"series\":[";
   for (size_t i = 0; i < s.series.size(); ++i) {
@@ -199,7 +207,9 @@ std::string source_json(const Source& s) {
          ",\"samples\":" + std::to_string(x.total()) + ",\"repaired\":" + (x.repaired ? "true" : "false") +
          ",\"saturated\":" + std::to_string(x.saturated) + ",\"start_ms\":" +
          jnum(x.windows.empty() ? 0 : x.windows.front().start_ms) +
-         ",\"end_ms\":" + jnum(x.windows.empty() ? 0 : x.windows.back().end_ms) + "}";
+         ",\"end_ms\":" + jnum(x.windows.empty() ? 0 : x.windows.back().end_ms) +
+         ",\"role\":\"" + (x.role == Role::kWholeRun ? "whole-run" : "time") + "\",\"labels\":" + labels_json(x.labels) +
+         "}";
   }
   o += "]," + diag_json(s.diag) + "}";
   return o;
@@ -209,7 +219,7 @@ std::string heatmap_json(const HeatmapResult& h) {
   std::string o = "{\"t0_ms\":" + jnum(h.t0_ms) + ",\"quantum_ms\":" + jnum(h.quantum_ms) +
                   ",\"absolute_time\":" + (h.absolute_time ? "true" : "false") +
                   ",\"quanta\":" + std::to_string(h.quanta) + ",\"rows\":" + std::to_string(h.rows) +
-                  ",\"edges_ns\":[";
+                  (h.y == "latency" ? std::string() : ",\"y\":\"" + h.y + "\"") + ",\"edges_ns\":[";
   for (size_t i = 0; i < h.edges_ns.size(); ++i) o += (i ? "," : "") + jnum(h.edges_ns[i]);
   o += "],\"below\":" + jnum(h.below) + ",\"above\":" + jnum(h.above) + ",\"counts\":[";
   for (size_t i = 0; i < h.counts.size(); ++i) o += (i ? "," : "") + jnum(h.counts[i]);
@@ -217,6 +227,17 @@ std::string heatmap_json(const HeatmapResult& h) {
 }
 
 std::string heatmap_csv(const HeatmapResult& h, Unit unit) {
+  if (h.y != "latency") {  // rows by bs or offset, in bytes (docs/formats-fio-lat.md)
+    std::string o = "time_ms," + h.y + "_lo," + h.y + "_hi,count\n";
+    for (uint32_t q = 0; q < h.quanta; ++q)
+      for (uint32_t r = 0; r < h.rows; ++r) {
+        const double c = h.counts[static_cast<size_t>(q) * h.rows + r];
+        if (c <= 0) continue;
+        o += format_number(h.t0_ms + q * h.quantum_ms) + "," + format_number(h.edges_ns[r]) + "," +
+             format_number(h.edges_ns[r + 1]) + "," + format_number(c) + "\n";
+      }
+    return o;
+  }
   std::string o = "time_ms,lat_lo,lat_hi,count\n";
   for (uint32_t q = 0; q < h.quanta; ++q)
     for (uint32_t r = 0; r < h.rows; ++r) {

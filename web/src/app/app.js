@@ -3,13 +3,14 @@
 // engine (a Web Worker by default); a state change re-queries only the views
 // whose engine options changed, and never re-reads files.
 import { Store, initialState } from './state.js';
-import { renderControls, renderViewToolbar, quantumLabel } from './controls.js';
+import { renderControls, renderViewToolbar, quantumLabel, setGroupings } from './controls.js';
 import { renderFileTable } from './file-table.js';
 import { pctilesOptions, clusterOptions, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, SURFACE_LEVELS } from './queries.js';
 import { downloadBlob, downloadText } from './download.js';
 import { installKeys } from './keys.js';
 import { loadDemoItems } from './demo.js';
 import { progressText } from './progress.js';
+import { loadSummary, groupingsFor } from './sources.js';
 import { itemsFromFileList, itemsFromDataTransfer } from '../load/files.js';
 import { PercentilesView } from '../views/pctiles-view.js';
 import { HeatmapView } from '../views/heatmap-view.js';
@@ -33,8 +34,10 @@ export class App {
     this.store = new Store(initialState());
     /** @type {any} */
     this.engine = null;
-    /** @type {any[]} */
+    /** @type {import('../engine/inthread.js').Source[]} */
     this.sources = [];
+    /** Paths left out before loading (OS bookkeeping, .git). @type {import('../load/files.js').SkippedItem[]} */
+    this.skipped = [];
     /** @type {Map<string, any>} */
     this.pending = new Map();
     /** @type {Record<string, string>} engine options last queried, per view */
@@ -84,12 +87,12 @@ export class App {
     this.$('reset-zoom').addEventListener('click', () => this.resetZoom());
     const fileInput = /** @type {HTMLInputElement} */ (this.$('file-input'));
     fileInput.addEventListener('change', () => {
-      if (fileInput.files?.length) this.load(itemsFromFileList(fileInput.files));
+      if (fileInput.files?.length) this.loadSelection(itemsFromFileList(fileInput.files));
       fileInput.value = '';
     });
     const folderInput = /** @type {HTMLInputElement} */ (this.$('folder-input'));
     folderInput.addEventListener('change', () => {
-      if (folderInput.files?.length) this.load(itemsFromFileList(folderInput.files));
+      if (folderInput.files?.length) this.loadSelection(itemsFromFileList(folderInput.files));
       folderInput.value = '';
     });
     this.$('demo-button').addEventListener('click', () => this.loadDemo());
@@ -135,7 +138,7 @@ export class App {
       depth = 0;
       overlay.hidden = true;
       // Entries must be taken synchronously inside the handler.
-      if (e.dataTransfer) itemsFromDataTransfer(e.dataTransfer).then((items) => (items.length ? this.load(items) : undefined));
+      if (e.dataTransfer) itemsFromDataTransfer(e.dataTransfer).then((sel) => this.loadSelection(sel));
     });
   }
 
@@ -150,9 +153,28 @@ export class App {
     }
   }
 
-  /** @param {{file: Blob, name: string}[]} items */
-  async load(items) {
+  /**
+   * Loads what a picker or a drop gave; says so when everything was left out
+   * (never silently nothing).
+   * @param {import('../load/files.js').ItemSelection} sel
+   */
+  loadSelection(sel) {
+    if (sel.items.length) return this.load(sel.items, sel.skipped);
+    if (!sel.skipped.length) return;
+    this.skipped = sel.skipped;
+    this.sources = [];
+    this.pending = new Map();
+    this.renderFiles();
+    this.setStatus('error', `Nothing to read: ${sel.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}.`);
+  }
+
+  /**
+   * @param {{file: Blob, name: string}[]} items
+   * @param {import('../load/files.js').SkippedItem[]} [skipped] left out before loading (listed as ignored)
+   */
+  async load(items, skipped = []) {
     if (!items.length) return;
+    this.skipped = skipped;
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
@@ -203,17 +225,21 @@ export class App {
       paint();
       prog.hidden = true;
       this.renderFiles();
-      const ok = sources.filter((/** @type {any} */ s) => s.status?.ok !== false);
-      const bad = sources.length - ok.length;
-      if (!ok.length) {
-        this.setStatus('error', `None of the ${sources.length} files could be read — see the errors in the file list.`);
+      const sum = loadSummary(sources, this.skipped);
+      // Group-by offers the labels these logs carry; a choice they lack falls back to the cluster.
+      const groupings = groupingsFor(sources);
+      const group_by = groupings.some(([v]) => v === this.store.state.group_by) ? this.store.state.group_by : 'all';
+      setGroupings(this.$('controls'), groupings, group_by);
+      if (group_by !== this.store.state.group_by) this.store.set({ group_by });
+      if (!sum.logs) {
+        this.setStatus('error', sum.text);
         for (const v of VIEWS) this.views[v].frame.message('No readable latency logs');
         return;
       }
       await this.refresh(true);
       if (gen !== this.loadGen) return;
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
-      this.setStatus('ready', `${ok.length} file${ok.length > 1 ? 's' : ''} loaded in ${secs} s${bad ? `, ${bad} with errors (see file list)` : ''}${this.demoNote ? ` — ${this.demoNote}` : ''}`);
+      this.setStatus('ready', `${sum.text} in ${secs} s${this.demoNote ? ` — ${this.demoNote}` : ''}`);
       this.demoNote = '';
     } catch (e) {
       if (gen !== this.loadGen) return;
@@ -238,10 +264,11 @@ export class App {
   }
 
   renderFiles() {
-    const ok = this.sources.filter((s) => s.status?.ok !== false).length;
-    this.$('file-count').textContent = this.sources.length ? `(${ok} of ${this.sources.length} usable)` : this.pending.size ? `(${this.pending.size})` : '';
+    const sum = loadSummary(this.sources, this.skipped);
+    this.$('file-count').textContent = this.sources.length ? `(${sum.logs} of ${sum.logs + sum.broken} logs usable)` : this.pending.size ? `(${this.pending.size})` : '';
     renderFileTable(this.$('file-table'), this.$('host-table'), this.$('file-errors'), {
       sources: this.sources,
+      skipped: this.skipped,
       pending: this.pending,
       state: this.store.state,
       onToggleFile: (name, on) => {

@@ -113,6 +113,27 @@ export function renderControls(el, store) {
 }
 
 /**
+ * Replaces the group-by selector's choices (after a load: the labels the
+ * loaded logs carry) and keeps the store's choice selected.
+ * @param {HTMLElement} el the controls container
+ * @param {[string, string][]} choices value -> title
+ * @param {string} current
+ */
+export function setGroupings(el, choices, current) {
+  const sel = /** @type {HTMLSelectElement} */ (el.querySelector('#group-by'));
+  const doc = sel.ownerDocument;
+  sel.replaceChildren(
+    ...choices.map(([v, title]) => {
+      const o = doc.createElement('option');
+      o.value = v;
+      o.textContent = title;
+      return o;
+    }),
+  );
+  sel.value = current;
+}
+
+/**
  * The toolbar above the visible view: options that only that view has.
  * @param {HTMLElement} el @param {import('./state.js').Store} store @param {{surfaceLevels: () => string[]}} info
  */

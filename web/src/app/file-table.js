@@ -1,13 +1,16 @@
-// The file list: one row per file (format, host, job, directions, records,
+// The file list: one row per log (format, host, job, directions, records,
 // repaired, skipped lines with reasons, load state), include/exclude per
-// file and per host, and a time offset per host.
-import { fileSummary, hostsOf } from './sources.js';
+// file and per host, and a time offset per host. Files that are no latency
+// log (job files, READMEs, IOPS logs, .DS_Store) are not rows: a collapsed
+// list under the table names each with what it looks like. A broken log
+// gets its own message above the table.
+import { fileSummary, hostsOf, isIgnored, LOCAL_HOST } from './sources.js';
 
 /**
  * @param {HTMLElement} el file table container
  * @param {HTMLElement} hostEl host table container
  * @param {HTMLElement} errEl error list container
- * @param {{sources: any[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void}} m
+ * @param {{sources: any[], skipped?: import('../load/files.js').SkippedItem[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void}} m
  */
 export function renderFileTable(el, hostEl, errEl, m) {
   const doc = el.ownerDocument;
@@ -19,6 +22,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
   const seen = new Set();
   for (const src of m.sources) {
     seen.add(src.name);
+    if (isIgnored(src)) continue;
     const s = fileSummary(src);
     const tr = doc.createElement('tr');
     tr.dataset.file = src.name;
@@ -48,8 +52,9 @@ export function renderFileTable(el, hostEl, errEl, m) {
       sk.title = s.skippedDetail;
       sk.classList.add('has-detail');
     }
-    const st = cell(tr, s.ok ? 'loaded' : 'error', s.ok ? 'ok' : 'bad');
+    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'partly read' : 'loaded', s.ok && !src.read_error ? 'ok' : 'bad');
     if (!s.ok) st.title = s.message;
+    else if (src.read_error) st.title = src.read_error;
     tb.appendChild(tr);
   }
   // Files still loading (or failed before the engine returned a Source).
@@ -67,16 +72,21 @@ export function renderFileTable(el, hostEl, errEl, m) {
   }
   table.appendChild(tb);
   el.replaceChildren(table);
+  const ignored = ignoredList(doc, m.sources, m.skipped ?? []);
+  if (ignored) el.appendChild(ignored);
 
-  // Specific errors, visible without hovering.
+  // Specific errors, visible without hovering: broken logs, and logs whose
+  // bytes ended early (truncated or corrupt gzip: the part read is loaded).
   const errs = m.sources.filter((s) => !fileSummary(s).ok).map((s) => ({ name: s.name, message: s.status?.message || 'unreadable' }));
+  for (const s of m.sources) if (fileSummary(s).ok && s.read_error) errs.push({ name: s.name, message: s.read_error });
   for (const [name, p] of m.pending) if (p.state === 'error' && !seen.has(name)) errs.push({ name, message: p.message || 'failed' });
   errEl.replaceChildren(
     ...errs.map((e) => {
       const d = doc.createElement('div');
       d.className = 'file-error-msg';
       d.dataset.file = e.name;
-      d.textContent = `${e.name}: ${e.message}`;
+      // Engine messages usually start with the file's name already.
+      d.textContent = e.message.startsWith(e.name) ? e.message : `${e.name}: ${e.message}`;
       return d;
     }),
   );
@@ -90,7 +100,8 @@ export function renderFileTable(el, hostEl, errEl, m) {
 
   // Hosts: include and offset.
   const hosts = hostsOf(m.sources);
-  if (hosts.length <= 1 && !hosts.some((h) => h.host)) {
+  // One host, or only logs without a host: nothing to align or pick.
+  if (hosts.length === 0 || (hosts.length === 1 && hosts[0].host === LOCAL_HOST)) {
     hostEl.replaceChildren();
     return;
   }
@@ -108,7 +119,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
     const td = doc.createElement('td');
     td.appendChild(cb);
     tr.appendChild(td);
-    cell(tr, h.host || '(local)');
+    cell(tr, h.host);
     cell(tr, String(h.files), 'num');
     const inp = doc.createElement('input');
     inp.type = 'number';
@@ -123,6 +134,42 @@ export function renderFileTable(el, hostEl, errEl, m) {
   }
   ht.appendChild(hb);
   hostEl.replaceChildren(ht);
+}
+
+/**
+ * The files that are no latency log, collapsed: "3 files ignored (not
+ * latency logs)", opening to one line each: name, what it looks like.
+ * @param {Document} doc @param {any[]} sources @param {import('../load/files.js').SkippedItem[]} skipped
+ * @returns {HTMLDetailsElement | null}
+ */
+function ignoredList(doc, sources, skipped) {
+  const rows = [
+    ...sources.filter(isIgnored).map((s) => ({ name: s.name, what: s.ignored || 'not a latency log' })),
+    ...skipped.map((s) => ({ name: s.name, what: `${s.reason}, not read${s.files > 1 ? ` (${s.files} files)` : ''}` })),
+  ];
+  if (!rows.length) return null;
+  const det = doc.createElement('details');
+  det.className = 'ignored-files';
+  det.dataset.testid = 'ignored-files';
+  const sum = doc.createElement('summary');
+  sum.textContent = `${rows.length} file${rows.length > 1 ? 's' : ''} ignored (not latency logs)`;
+  det.appendChild(sum);
+  const ul = doc.createElement('ul');
+  for (const r of rows) {
+    const li = doc.createElement('li');
+    li.dataset.file = r.name;
+    const n = doc.createElement('span');
+    n.className = 'name';
+    n.textContent = r.name;
+    n.title = r.name;
+    const w = doc.createElement('span');
+    w.className = 'what';
+    w.textContent = r.what;
+    li.append(n, w);
+    ul.appendChild(li);
+  }
+  det.appendChild(ul);
+  return det;
 }
 
 /** @param {HTMLTableRowElement} tr @param {string} text @param {string} [cls] */

@@ -80,12 +80,18 @@ export function engineOptions(s, o = {}) {
   return opts;
 }
 
-/** Group-by choices: value understood by the engine -> label. */
+/**
+ * Group-by choices before anything is loaded: value understood by the engine
+ * (label names) -> title. After a load, sources.js groupingsFor lists the
+ * labels the loaded logs carry (tag, run, kind too).
+ * @type {[string, string][]}
+ */
 export const GROUPINGS = [
   ['all', 'cluster'],
   ['host', 'each host'],
   ['job', 'each job'],
   ['dir', 'read vs write'],
+  ['file', 'each file'],
   ['host,dir', 'host × direction'],
   ['host,job', 'host × job'],
 ];

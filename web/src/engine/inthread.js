@@ -24,11 +24,28 @@ import { abortError, EngineError } from './protocol.js';
 /** @typedef {import('./protocol.js').Progress} Progress */
 
 /**
+ * A series of a Source (report.h source_json).
+ * @typedef {object} SourceSeries
+ * @property {string} dir          'read' | 'write' | 'trim'
+ * @property {string} job
+ * @property {number} segment
+ * @property {number} windows
+ * @property {number} samples
+ * @property {boolean} repaired
+ * @property {number} saturated
+ * @property {number} start_ms
+ * @property {number} end_ms
+ * @property {'time'|'whole-run'} role  whole-run: one histogram of the run (fio json+), not in time views
+ * @property {Record<string, string>} labels  the series' own labels (dir, job, tag, kind, ...); a
+ *   name it lacks takes the source's value (core label_of)
+ */
+
+/**
  * One parsed file as the engine describes it (report.h source_json), plus
  * sources that failed before reaching the engine, in the same shape.
  * @typedef {object} Source
  * @property {string} name
- * @property {string} format
+ * @property {string} format      'fio-hist', 'fio-json', ..., 'ignored' (not a latency log), 'unknown'
  * @property {string} layout      name layout id ('' when none matched)
  * @property {string} prefix
  * @property {string} job
@@ -37,10 +54,14 @@ import { abortError, EngineError } from './protocol.js';
  * @property {number} lines
  * @property {number} records
  * @property {number} bytes
+ * @property {Record<string, string>} labels  file-level labels (file, host, job, kind, prefix, run)
+ * @property {string} ignored     format 'ignored': what the file looks like ("fio job file", "text"); else ''
  * @property {{ok: boolean, message: string}} status
- * @property {any[]} series
+ * @property {SourceSeries[]} series
  * @property {any[]} issues
  * @property {any[]} examples
+ * @property {string} [read_error]  set by the JS reader (not the engine): the file's bytes ended early
+ *   (truncated or corrupt gzip); the part read before is loaded and this says what was kept
  */
 
 /**
@@ -88,6 +109,8 @@ export function failedSource(name, bytes, message) {
     lines: 0,
     records: 0,
     bytes,
+    labels: {},
+    ignored: '',
     status: { ok: false, message: `${name}: ${message}` },
     series: [],
     issues: [],
@@ -104,6 +127,8 @@ export class InThreadEngine {
     this.core = new module.Engine();
     /** Sources whose bytes failed before reaching the engine, in load order. @type {Source[]} */
     this.failed = [];
+    /** read_error of loaded sources, by name (the engine does not keep it). @type {Map<string, string>} */
+    this.readErrors = new Map();
   }
 
   /** Size of the WASM memory. It never shrinks, so it is also the peak so far. */
@@ -127,7 +152,7 @@ export class InThreadEngine {
     for (let i = 0; i < items.length; ++i) {
       try {
         const { source, bytes } = await this.parseFile(items[i], { ...opts, export: true });
-        if (bytes) out.push(this.importSource(bytes));
+        if (bytes) out.push(this.importSource(bytes, source.read_error));
         else {
           this.failed.push(source);
           out.push(source);
@@ -148,7 +173,8 @@ export class InThreadEngine {
    * to this engine. A file that fails in JS is recorded in this.failed.
    * @param {File | Blob | LoadItem} file
    * @param {LoadOptions & {export?: boolean}} [opts]
-   * @returns {Promise<{source: Source, bytes?: Uint8Array}>}
+   * @returns {Promise<{source: Source, bytes?: Uint8Array}>} source.read_error says when the
+   *   file's bytes ended early (what was read is in the Source)
    */
   async parseFile(file, opts = {}) {
     const it = toLoadItem(file);
@@ -161,6 +187,7 @@ export class InThreadEngine {
     report('reading');
 
     const scratch = new this.M.Engine();
+    let readError = '';
     try {
       const h = unwrap(scratch.openFile(it.name, JSON.stringify(opts.fileOptions ?? {})));
       try {
@@ -169,6 +196,9 @@ export class InThreadEngine {
           signal,
           onBytes: (n) => {
             done = n;
+          },
+          onProblem: (m) => {
+            readError = m;
           },
         })) {
           scratch.append(h, chunk);
@@ -196,11 +226,12 @@ export class InThreadEngine {
       }
       /** @type {Source} */
       const source = JSON.parse(scratch.finish(h));
+      if (readError) source.read_error = readError;
       const bytes = /** @type {Uint8Array} */ (unwrap(scratch.exportSource(h)));
       done = it.file.size;
       report(source.status.ok ? 'done' : 'error');
       if (opts.export) return { source, bytes };
-      return { source: this.importSource(bytes) };
+      return { source: this.importSource(bytes, readError) };
     } finally {
       scratch.delete();
     }
@@ -209,11 +240,18 @@ export class InThreadEngine {
   /**
    * Adds an encoded Source (from exportSource, possibly in another worker).
    * @param {Uint8Array} bytes
+   * @param {string} [readError] the parse's source.read_error, kept with the source
    * @returns {Source}
    */
-  importSource(bytes) {
+  importSource(bytes, readError = '') {
     const json = unwrap(this.core.importSource(bytes));
-    return JSON.parse(json);
+    /** @type {Source} */
+    const source = JSON.parse(json);
+    if (readError) {
+      source.read_error = readError;
+      this.readErrors.set(source.name, readError);
+    }
+    return source;
   }
 
   /**
@@ -226,7 +264,13 @@ export class InThreadEngine {
 
   /** @returns {Source[]} engine sources then files that failed in JS */
   sources() {
-    return [...JSON.parse(this.core.sources()), ...this.failed];
+    /** @type {Source[]} */
+    const list = JSON.parse(this.core.sources());
+    for (const s of list) {
+      const e = this.readErrors.get(s.name);
+      if (e) s.read_error = e;
+    }
+    return [...list, ...this.failed];
   }
 
   /**
@@ -273,6 +317,7 @@ export class InThreadEngine {
     this.core.delete();
     this.core = new this.M.Engine();
     this.failed = [];
+    this.readErrors.clear();
   }
 
   /** @returns {{wasmBytes: number}} */

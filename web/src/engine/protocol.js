@@ -26,7 +26,7 @@ export const Req = Object.freeze({
    * without, it is added to the worker's engine.
    */
   PARSE_FILE: 'parseFile',
-  /** payload {bytes: Uint8Array} (transferred) -> Source */
+  /** payload {bytes: Uint8Array (transferred), readError?: string} -> Source */
   IMPORT_SOURCE: 'importSource',
   /** payload {source: Source} -> null: lists a file that failed in another worker's JS */
   ADD_FAILED: 'addFailed',

@@ -49,7 +49,7 @@ export function serveEngine(port, loadModule) {
         running.delete(id);
       }
     },
-    [Req.IMPORT_SOURCE]: (p) => need().importSource(p.bytes),
+    [Req.IMPORT_SOURCE]: (p) => need().importSource(p.bytes, p.readError),
     [Req.ADD_FAILED]: (p) => {
       need().addFailed(p.source);
       return null;

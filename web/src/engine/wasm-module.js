@@ -5,6 +5,12 @@
 // factory. We fetch the .wasm ourselves and hand it over through
 // instantiateWasm, because Emscripten 3.1.6 does not recognise a *module*
 // worker (no importScripts) and would then have no way to fetch a fallback.
+//
+// Every module gets the zlib inflater the engine calls for HdrHistogram
+// payloads (inflate.js, wasm/inflate_fflate.cc) as Module.latscopeInflateZlib:
+// in page workers, in the in-thread engine and under Node alike.
+
+import { inflateZlib, installInflate } from './inflate.js';
 
 /** Where build-wasm.sh puts the glue, relative to the page. */
 export const WASM_GLUE = 'wasm/latscope.mjs';
@@ -34,12 +40,14 @@ export function defaultWasmUrl() {
  */
 export async function loadWasmModule(src) {
   const { default: factory } = await import(/* @vite-ignore */ src.url);
-  if (src.wasmBinary) return factory({ wasmBinary: src.wasmBinary });
+  installInflate();
+  if (src.wasmBinary) return factory({ wasmBinary: src.wasmBinary, latscopeInflateZlib: inflateZlib });
   const wasmUrl = new URL(WASM_BINARY, src.url).href;
   // The factory's promise never settles when instantiateWasm fails, so the
   // fetch error rejects our own promise instead.
   return new Promise((resolve, reject) => {
     factory({
+      latscopeInflateZlib: inflateZlib,
       /**
        * @param {WebAssembly.Imports} imports
        * @param {(instance: WebAssembly.Instance, module: WebAssembly.Module) => void} done

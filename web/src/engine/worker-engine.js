@@ -103,7 +103,7 @@ export class WorkerEngine {
             const r = /** @type {{source: Source, bytes?: Uint8Array}} */ (parsed.get(i));
             parsed.delete(i);
             if (r.bytes) {
-              out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes }, { transfer: [r.bytes.buffer] });
+              out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error }, { transfer: [r.bytes.buffer] });
             } else {
               await this.primary.request(Req.ADD_FAILED, { source: r.source });
               out[i] = r.source;

@@ -7,6 +7,7 @@
 // byte with the native CLI's `latscope pctiles` on the same files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -181,18 +182,69 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     expect(await engine.csv({ percentiles: [50, 99] })).toBe(plain);
   });
 
-  it('a malformed file fails with a specific message while the others load', async () => {
+  it('a malformed file fails with a specific message, a non-log is ignored and named, the others load', async () => {
     await engine.reset();
-    const garbage = new File(['this is not a fio log\nat all\n'], 'notes.txt');
+    const notes = new File(['this is not a fio log\nat all\n'], 'notes.txt');
+    const job = fileOf(path.join(FIX, 'local', 'local.fio'));
     const xz = new File([new Uint8Array([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0, 0, 4])], 'run.log.xz');
-    const sources = await engine.loadFiles([fileOf(LOCAL[0]), garbage, xz, fileOf(LOCAL[1])]);
-    expect(sources.map((s) => s.status.ok)).toEqual([true, false, false, true]);
-    expect(sources[1].status.message).toMatch(/notes\.txt/);
-    expect(sources[2].status.message).toMatch(/run\.log\.xz: xz-compressed/);
+    const broken = new File(['1000, 0, 4096, 1, 2, 3\n2000, 0, 4096, 1, 2, 3\n'], 'broken_clat_hist.1.log');
+    const sources = await engine.loadFiles([fileOf(LOCAL[0]), notes, job, xz, broken, fileOf(LOCAL[1])]);
+    expect(sources.map((s) => s.status.ok)).toEqual([true, true, true, false, false, true]);
+    expect(sources.map((s) => s.format)).toEqual(['fio-hist', 'ignored', 'ignored', 'unknown', 'fio-hist', 'fio-hist']);
+    expect(sources[1].ignored).toBe('text');
+    expect(sources[2].ignored).toBe('fio job file');
+    expect(sources[3].status.message).toMatch(/run\.log\.xz: xz-compressed/);
+    expect(sources[4].status.message).toMatch(/broken_clat_hist\.1\.log/);
     const all = await engine.sources();
-    expect(all.length).toBe(4);
-    expect(all.filter((s) => s.status.ok).length).toBe(2);
+    expect(all.length).toBe(6);
+    expect(all.filter((s) => s.status.ok && s.format !== 'ignored').length).toBe(2);
     expect((await engine.query({})).rows.length).toBeGreaterThan(5);
+  });
+
+  it('sources carry labels, the ignored reason and each series\' role and labels', async () => {
+    await engine.reset();
+    const json = fileOf(path.join(FIX, 'fio-s1', 's1.json'));
+    const [log, js] = await engine.loadFiles([fileOf(S1[0], 's1_clat_hist.1.log.127.0.0.1'), json]);
+    expect(log.labels).toMatchObject({ file: 's1_clat_hist.1.log.127.0.0.1', host: '127.0.0.1', job: '1', kind: 'clat', prefix: 's1' });
+    expect(log.ignored).toBe('');
+    expect(log.series.length).toBeGreaterThan(0);
+    for (const x of log.series) {
+      expect(x.role).toBe('time');
+      expect(x.labels).toMatchObject({ dir: x.dir, job: '1' });
+    }
+    expect(js.format).toBe('fio-json');
+    expect(js.series.length).toBeGreaterThan(0);
+    expect(js.series.every((x) => x.role === 'whole-run')).toBe(true);
+  });
+
+  it('the (local) host offset and exclusion reach logs without a host', async () => {
+    await engine.reset();
+    await engine.loadFiles([fileOf(LOCAL[0]), fileOf(S1[0], 's1_clat_hist.1.log.127.0.0.1')]);
+    const base = await engine.query({ group_by: 'host', percentiles: [50] });
+    const shifted = await engine.query({ group_by: 'host', percentiles: [50], offsets: { '(local)': 5000 } });
+    const first = (/** @type {any} */ q, /** @type {string} */ g) => q.rows.find((/** @type {any} */ r) => r.group === g)?.t_ms;
+    expect(base.groups).toContain('host=local');
+    expect(first(shifted, 'host=local') - first(base, 'host=local')).toBe(5000);
+    expect(first(shifted, 'host=127.0.0.1')).toBe(first(base, 'host=127.0.0.1'));
+    const only = await engine.query({ group_by: 'host', percentiles: [50], exclude_hosts: ['(local)'] });
+    expect(only.groups).toEqual(['host=127.0.0.1']);
+  });
+
+  it('a truncated .gz loads the part read and says so; a multi-member .gz loads whole', async () => {
+    await engine.reset();
+    const gz = fs.readFileSync(GZ[0]);
+    const cut = new File([gz.subarray(0, Math.floor(gz.length * 0.6))], 'cut_clat_hist.1.log.gz');
+    const two = new File([zlib.gzipSync(fs.readFileSync(LOCAL[0]).subarray(0, 50000)), zlib.gzipSync(fs.readFileSync(LOCAL[0]).subarray(50000))], 'two_clat_hist.1.log.gz');
+    const [a, b] = await engine.loadFiles([cut, two]);
+    expect(a.status.ok).toBe(true);
+    expect(a.read_error).toMatch(/gzip stream truncated.*bytes.*read are used/);
+    expect(a.records).toBeGreaterThan(0);
+    expect(b.read_error).toBeUndefined();
+    const all = await engine.sources();
+    expect(all[0].read_error).toBe(a.read_error);
+    await engine.reset();
+    const [plain] = await engine.loadFiles([fileOf(LOCAL[0])]);
+    expect(b.records).toBe(plain.records);
   });
 
   it('reports progress per file with bytes/s, ending in done with all bytes', async () => {

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { DEFAULTS, parsePercentiles, sortPercentiles, engineOptions } from '../../src/app/options.js';
 import { initialState, Store } from '../../src/app/state.js';
 import { pctilesOptions, spectrumOptions, snapRange, zoomRange, heatmapOptions, SURFACE_LEVELS, SPECTRUM_LEVELS } from '../../src/app/queries.js';
-import { fileSummary, hostsOf } from '../../src/app/sources.js';
+import { fileSummary, hostsOf, loadSummary, groupingsFor, LOCAL_HOST } from '../../src/app/sources.js';
 import { progressText } from '../../src/app/progress.js';
 
 describe('page defaults are the CLI defaults', () => {
@@ -126,17 +126,31 @@ describe('file table summaries', () => {
     expect(s.message).toMatch(/17 bins/);
     expect(s.repaired).toBe('');
   });
-  it('hosts with file counts, naturally sorted, failed files left out', () => {
+  it('hosts with file counts, naturally sorted, failed and ignored files left out', () => {
     const mk = (/** @type {string} */ host, ok = true) => ({ host, status: { ok, message: '' } });
-    expect(hostsOf([mk('h10'), mk('h2'), mk('h2'), mk('h3', false)])).toEqual([
+    const job = { name: 'job.fio', format: 'ignored', ignored: 'fio job file', host: '', status: { ok: true, message: '' }, series: [] };
+    expect(hostsOf([mk('h10'), mk('h2'), mk('h2'), mk('h3', false), job])).toEqual([
       { host: 'h2', files: 2 },
       { host: 'h10', files: 1 },
     ]);
+  });
+  it('logs without a host are the (local) host, the key the engine accepts in offsets and exclusions', () => {
+    const local = { name: 'local_clat_hist.1.log', format: 'fio-hist', host: '', labels: { file: 'local_clat_hist.1.log', job: '1' }, status: { ok: true }, series: [{ dir: 'read', role: 'time', labels: { dir: 'read', job: '1' } }] };
+    const remote = { ...local, host: 'h1', labels: { ...local.labels, host: 'h1' } };
+    const hosts = hostsOf([local, remote]);
+    expect(hosts).toEqual([{ host: LOCAL_HOST, files: 1 }, { host: 'h1', files: 1 }]);
+    expect(LOCAL_HOST).toBe('(local)');
+    const s = { ...initialState(), offsets: { [LOCAL_HOST]: 1500 }, exclude_hosts: [LOCAL_HOST] };
+    expect(engineOptions(s)).toMatchObject({ offsets: { '(local)': 1500 }, exclude_hosts: ['(local)'] });
   });
   it('fio json output has no host row and says it covers the whole run', () => {
     const json = { name: 'run.json', format: 'fio-json', host: '', status: { ok: true, message: '' }, series: [] };
     expect(hostsOf([json, { host: 'h1', status: { ok: true } }])).toEqual([{ host: 'h1', files: 1 }]);
     expect(fileSummary(json).host).toBe('whole run');
+  });
+  it('a series\' own host label (e.g. a tagged .hlog) counts under that host', () => {
+    const src = { name: 'a.hlog', format: 'hdr-log', host: '', labels: { file: 'a.hlog' }, status: { ok: true }, series: [{ role: 'time', labels: { host: 'db1', tag: 'get' } }, { role: 'time', labels: { tag: 'put' } }] };
+    expect(hostsOf([src])).toEqual([{ host: LOCAL_HOST, files: 1 }, { host: 'db1', files: 1 }]);
   });
   it('examples without a line show no position', () => {
     const src = {
@@ -152,5 +166,40 @@ describe('progress text', () => {
   it('bytes, rate, files and time left', () => {
     expect(progressText(50e6, 200e6, 2, 1, 4)).toBe('50.0 MB of 200.0 MB · 25.0 MB/s · 1 of 4 files · ~0:06 left');
     expect(progressText(0, 1000, 0, 0, 1)).toBe('0 B of 1.0 kB · 0 of 1 files');
+  });
+});
+
+describe('load summary and group-by choices', () => {
+  const ok = { status: { ok: true, message: '' } };
+  const log = (/** @type {string} */ name, /** @type {Record<string, string>} */ labels = {}, /** @type {Record<string, string>[]} */ series = [{}]) => ({
+    ...ok, name, format: 'fio-hist', labels, series: series.map((l) => ({ role: 'time', labels: l })),
+  });
+  const ignored = (/** @type {string} */ name, /** @type {string} */ what) => ({ ...ok, name, format: 'ignored', ignored: what, labels: {}, series: [] });
+  const broken = { name: 'x_clat_hist.1.log', format: 'fio-hist', labels: {}, series: [], status: { ok: false, message: 'x_clat_hist.1.log: 17 bins' } };
+
+  it('counts logs, ignored files and broken logs for the status line', () => {
+    const sum = loadSummary([log('a'), log('b'), ignored('job.fio', 'fio job file'), ignored('README', 'text'), broken]);
+    expect(sum).toMatchObject({ logs: 2, ignored: 2, broken: 1, partial: 0 });
+    expect(sum.text).toBe('2 logs loaded, 2 files ignored, 1 file with errors (see the messages)');
+    expect(loadSummary([log('a')]).text).toBe('1 log loaded');
+  });
+  it('left-out paths count as ignored; a partly read log is said', () => {
+    const sum = loadSummary([{ ...log('a.gz'), read_error: 'gzip stream truncated ...' }], [{ name: 'run/.git/', reason: 'version-control folder', files: 3 }, { name: 'run/.DS_Store', reason: 'operating-system bookkeeping file', files: 1 }]);
+    expect(sum.text).toBe('1 log loaded, 4 files ignored, 1 log read in part (see the messages)');
+  });
+  it('nothing usable: says so (the page shows data-state=error)', () => {
+    const sum = loadSummary([ignored('README', 'text'), broken]);
+    expect(sum.logs).toBe(0);
+    expect(sum.text).toBe('No latency log among the 2 files: 1 file ignored, 1 file with errors (see the messages)');
+  });
+  it('group-by offers host, job, dir, file; tag/run/kind only when the logs carry several values', () => {
+    const base = groupingsFor([log('a', { kind: 'clat', job: '1' }), log('b', { kind: 'clat', job: '2' })]).map(([v]) => v);
+    expect(base).toEqual(['all', 'host', 'job', 'dir', 'file', 'host,dir', 'host,job']);
+    const tagged = groupingsFor([log('t.hlog', { file: 't.hlog' }, [{ tag: 'get' }, { tag: 'put' }]), ignored('README', 'text')]);
+    expect(tagged.map(([v]) => v)).toEqual(['all', 'host', 'job', 'dir', 'file', 'tag', 'host,dir', 'host,job', 'tag,dir']);
+    expect(Object.fromEntries(tagged).tag).toBe('each tag');
+    const kinds = groupingsFor([log('s1_lat.1.log', { kind: 'lat' }), log('s1_clat.1.log', { kind: 'clat' })]).map(([v]) => v);
+    expect(kinds).toContain('kind');
+    expect(kinds).not.toContain('tag');
   });
 });
