@@ -37,6 +37,9 @@ struct FileOptions {
   std::string host;       // overrides the host parsed from the name when set
   std::string job;        // overrides the job parsed from the name when set
   std::string run;        // the file's "run" label when set
+  // HdrHistogram logs carry no unit: ns per recorded value unit (1 = ns,
+  // jHiccup and most writers; 1000 = us, YCSB; 1e6 = ms). docs/formats-hdr.md.
+  double hdr_unit_ns = 1;
 };
 
 // Grouping is by label names (model.h, label_of): "host", "job", "dir",

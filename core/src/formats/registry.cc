@@ -14,6 +14,7 @@ namespace latscope {
 
 FormatEntry fio_hist_format();
 FormatEntry fio_json_format();
+FormatEntry hdr_log_format();
 
 namespace {
 
@@ -41,6 +42,7 @@ const std::vector<FormatEntry>& table() {
   static const std::vector<FormatEntry> kFormats = {
       fio_hist_format(),
       fio_json_format(),
+      hdr_log_format(),
       {FileFormat::kIgnored, &sniff_not_latency_log, nullptr},
   };
   return kFormats;

@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -144,7 +145,7 @@ class LogParser {
 
  private:
   void line(std::string_view text);
-  void interval_line(std::string_view text, bool crlf);
+  void interval_line(std::string_view text);
   void comment_line(std::string_view text);
   void skip(Issue issue, uint32_t column, std::string text);
   void decide_end_column(bool final);
@@ -156,6 +157,9 @@ class LogParser {
   int64_t base_ns_ = 0;
   int64_t start_time_ns_ = 0;  // Java's startTimeSec (first timestamp if no header)
   bool start_time_set_ = false;
+  bool base_seen_ = false;     // a #[BaseTime: line was read
+  std::map<std::string, int64_t> last_ts_;  // per tag, for kHdrTimeBackwards
+  std::string first_error_;    // "line N: ..." of the first skipped line
   std::string partial_;        // an unterminated line kept for the next append
   bool partial_too_long_ = false;
   uint64_t line_no_ = 0;

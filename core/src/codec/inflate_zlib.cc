@@ -1,0 +1,55 @@
+// inflate.h through the system zlib (native builds only; the WebAssembly
+// builds provide their own inflate_zlib, see core/include/latscope/inflate.h).
+#include "latscope/inflate.h"
+
+#include <zlib.h>
+
+namespace latscope {
+
+bool inflate_zlib(const uint8_t* in, size_t n, size_t max_out, std::vector<uint8_t>* out, std::string* err) {
+  out->clear();
+  z_stream z{};
+  if (inflateInit(&z) != Z_OK) {
+    *err = "zlib initialisation failed";
+    return false;
+  }
+  // zlib counts input in uInt: feed in pieces so any size_t length works.
+  const size_t kStep = size_t{1} << 30;
+  size_t fed = 0;
+  uint8_t buf[16384];
+  int rc = Z_OK;
+  bool ok = false;
+  for (;;) {
+    if (z.avail_in == 0 && fed < n) {
+      const size_t take = n - fed < kStep ? n - fed : kStep;
+      z.next_in = const_cast<Bytef*>(in + fed);
+      z.avail_in = static_cast<uInt>(take);
+      fed += take;
+    }
+    z.next_out = buf;
+    z.avail_out = sizeof buf;
+    rc = inflate(&z, Z_NO_FLUSH);
+    const size_t got = sizeof buf - z.avail_out;
+    if (got > max_out - out->size()) {
+      *err = "inflated size over " + std::to_string(max_out) + " bytes";
+      break;
+    }
+    out->insert(out->end(), buf, buf + got);
+    if (rc == Z_STREAM_END) {
+      ok = true;
+      break;
+    }
+    if (rc == Z_NEED_DICT || rc == Z_DATA_ERROR || rc == Z_STREAM_ERROR || rc == Z_MEM_ERROR) {
+      *err = "not a valid zlib stream";
+      break;
+    }
+    if (rc == Z_BUF_ERROR && z.avail_in == 0 && fed == n) {
+      *err = "truncated zlib stream";
+      break;
+    }
+  }
+  inflateEnd(&z);
+  return ok;
+}
+
+}  // namespace latscope

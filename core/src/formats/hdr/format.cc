@@ -1,0 +1,261 @@
+// HdrHistogram interval logs (.hlog) in the registry: sniff, and a Reader
+// that turns each interval into a model window (docs/formats-hdr.md).
+//
+//   Source  <- one .hlog file
+//     Series per (tag, histogram configuration); label tag=NAME when tagged
+//       windows (start, start + length] in ms: relative to the log's
+//       StartTime, or epoch ms when the timestamps are absolute
+//       bins: HdrHistogram indexes over a kHdr layout in ns, sized to the
+//       highest non-empty index of that configuration in the file
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "formats/hdr/hdr_log.h"
+#include "formats/sniff_util.h"
+#include "latscope/engine.h"
+#include "latscope/reader.h"
+
+namespace latscope {
+namespace {
+
+constexpr int64_t kYearNs = int64_t{365} * 24 * 3600 * 1000000000;
+
+// ns -> ms without rounding whole milliseconds (epoch ns exceed 2^53).
+double ms(int64_t ns) {
+  return static_cast<double>(ns / 1000000) + static_cast<double>(ns % 1000000) / 1e6;
+}
+
+bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+// Markers of HistogramLogWriter's output, any of which decides:
+//   #[Histogram log format version 1.3]     #[StartTime: 1441812279.474 ...
+//   "StartTimestamp","Interval_Length",...  Tag=A,0.127,1.007,2.769,HISTF...
+SniffResult sniff_hdr(const SniffInput& in) {
+  SniffResult r{FileFormat::kHdrLog, 0, "HdrHistogram interval log"};
+  const std::string_view b = sniffing::body(in);
+  const std::string base = sniffing::base_name(in.name);
+  const bool named = base.size() > 5 && base.compare(base.size() - 5, 5, ".hlog") == 0;
+  for (std::string_view l : sniffing::lines(in, 64)) {
+    if (l.substr(0, 30) == "#[Histogram log format version" || l.substr(0, 16) == "\"StartTimestamp\"") {
+      r.confidence = 98;
+      return r;
+    }
+    if (l.substr(0, 12) == "#[StartTime:" || l.substr(0, 11) == "#[BaseTime:") r.confidence = std::max(r.confidence, 90);
+    const std::string_view head = l.substr(0, 4096);
+    if (contains(head, ",HISTF") || contains(head, ",DHIST") || contains(head, ",HISTI") ||
+        contains(head, ",HISTi") || contains(head, ",HISTE"))
+      r.confidence = std::max(r.confidence, (head.substr(0, 4) == "Tag=" || named) ? 97 : 92);
+  }
+  // An interval line longer than the look-ahead: only the payload marker shows.
+  if (!r.confidence && (contains(b.substr(0, 4096), ",HISTF") || contains(b.substr(0, 4096), ",DHIST"))) r.confidence = 80;
+  if (!r.confidence && named && !b.empty()) r.confidence = 40;  // the name promises it; the reader says what is wrong
+  return r;
+}
+
+std::string unit_text(double unit_ns) {
+  // "1e0", "1e3", "1e6" for the usual units; %g otherwise.
+  for (int k = 0; k <= 9; ++k)
+    if (unit_ns == std::pow(10.0, k)) return "1e" + std::to_string(k);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", unit_ns);
+  return buf;
+}
+
+std::string config_key(const hdr::Config& c) {
+  std::string k = "d" + std::to_string(c.digits) + ":l" + std::to_string(c.lowest);
+  if (c.is_double) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, ":r%.17g", c.ratio);
+    k += buf;
+  }
+  return k;
+}
+
+class HdrFormatReader : public Reader {
+ public:
+  HdrFormatReader(Source src, const FileOptions& opts)
+      : src_(std::move(src)), unit_ns_(opts.hdr_unit_ns > 0 && std::isfinite(opts.hdr_unit_ns) ? opts.hdr_unit_ns : 1) {}
+
+  void append(const char* data, size_t n) override {
+    src_.bytes += n;
+    parser_.append(data, n);
+    drain();
+  }
+
+  Source finish() override {
+    parser_.finish();
+    drain();
+    src_.format = FileFormat::kHdrLog;
+    src_.lines = parser_.lines();
+    src_.diag.merge(parser_.diagnostics());
+    if (!parser_.status().ok()) {
+      src_.status = parser_.status();
+      return std::move(src_);
+    }
+    if (src_.records == 0) {
+      src_.status = Status::Error(ErrorCode::kUnusableFile, "no HdrHistogram interval with a usable time range");
+      return std::move(src_);
+    }
+    build_layouts();
+    src_.absolute_time = absolute_;
+    for (Pending& p : series_) src_.series.push_back(std::move(p.s));
+    return std::move(src_);
+  }
+
+ private:
+  struct Pending {
+    Series s;
+    std::string key;       // config key
+    int64_t last_end_ns = 0;
+    bool any = false;
+  };
+
+  void origin(const hdr::Interval& iv) {
+    if (origin_set_) return;
+    origin_set_ = true;
+    const hdr::LogHeader& h = parser_.header();
+    switch (parser_.time_base()) {
+      case hdr::TimeBase::kRelative: origin_ns_ = iv.start_time_ns; break;
+      case hdr::TimeBase::kBaseTime:
+        if (h.has_start_time) origin_ns_ = iv.start_time_ns;
+        else absolute_ = true;
+        break;
+      default:
+        // Absolute (Java: base 0). Epoch-looking values stay epoch ms; small
+        // ones (a log without any header) are read as written.
+        absolute_ = iv.abs_start_ns() >= kYearNs;
+        break;
+    }
+  }
+
+  void drain() {
+    hdr::Interval iv;
+    while (parser_.next(&iv)) add(iv);
+  }
+
+  void add(const hdr::Interval& iv) {
+    origin(iv);
+    if (iv.length_ns <= 0) {
+      src_.diag.add(Issue::kHdrMalformedLine, iv.line, 0,
+                    "interval length " + hdr::format_decimal_seconds(iv.length_ns, 3) + " s is not positive: skipped");
+      return;
+    }
+    const int64_t start_ns = iv.abs_start_ns() - origin_ns_;
+    const int64_t end_ns = start_ns + iv.length_ns;
+    const std::string key = config_key(iv.hist.config);
+    configs_.emplace(key, iv.hist.config);
+    Pending& p = series_for(iv.tag, key);
+    uint64_t& top = max_index_[key];
+    bins_.clear();
+    counts_.clear();
+    for (size_t i = 0; i < iv.hist.counts.size(); ++i)
+      if (iv.hist.counts[i]) {
+        bins_.push_back(static_cast<uint32_t>(i));
+        counts_.push_back(iv.hist.counts[i]);
+        top = std::max<uint64_t>(top, i);
+      }
+    ++src_.records;
+    if (!p.any || start_ns >= p.last_end_ns) {
+      p.s.add_window(ms(start_ns), ms(end_ns), bins_.data(), counts_.data(), static_cast<uint32_t>(bins_.size()));
+      p.last_end_ns = end_ns;
+      p.any = true;
+      return;
+    }
+    if (end_ns > p.last_end_ns) {  // overlaps the previous window: keep its counts, start at that window's end
+      src_.diag.add(Issue::kHdrTimeBackwards, iv.line, 0,
+                    "overlaps the previous interval by " + hdr::format_decimal_seconds(p.last_end_ns - start_ns, 3) +
+                        " s: window starts at the previous end");
+      p.s.add_window(ms(p.last_end_ns), ms(end_ns), bins_.data(), counts_.data(),
+                     static_cast<uint32_t>(bins_.size()));
+      p.last_end_ns = end_ns;
+      return;
+    }
+    // Entirely before the previous window's end: its counts join that window.
+    src_.diag.add(Issue::kHdrTimeBackwards, iv.line, 0, "ends before the previous interval: counts merged into it");
+    const Window last = p.s.windows.back();
+    std::vector<uint32_t> b;
+    std::vector<uint64_t> c;
+    p.s.decode(last, &b, &c);
+    std::map<uint32_t, uint64_t> merged;
+    for (size_t i = 0; i < b.size(); ++i) merged[b[i]] += c[i];
+    for (size_t i = 0; i < bins_.size(); ++i) merged[bins_[i]] += counts_[i];
+    p.s.windows.pop_back();
+    p.s.data.resize(last.offset);
+    b.clear();
+    c.clear();
+    for (const auto& kv : merged) {
+      b.push_back(kv.first);
+      c.push_back(kv.second);
+    }
+    p.s.add_window(last.start_ms, last.end_ms, b.data(), c.data(), static_cast<uint32_t>(b.size()));
+  }
+
+  Pending& series_for(const std::string& tag, const std::string& key) {
+    for (Pending& p : series_)
+      if (p.key == key && (p.s.labels.find("tag") ? *p.s.labels.find("tag") : std::string()) == tag) return p;
+    series_.emplace_back();
+    Pending& p = series_.back();
+    p.key = key;
+    p.s.labels.set("tag", tag);
+    // HdrHistogram logs have no I/O direction. Tags named like one (fio data
+    // logged as Tag=read / Tag=write) say it; otherwise the label says so
+    // rather than letting the model's default claim "read".
+    if (tag == "read" || tag == "write" || tag == "trim") {
+      p.s.dir = tag == "read" ? Dir::kRead : tag == "write" ? Dir::kWrite : Dir::kTrim;
+      p.s.labels.set("dir", tag);
+    } else {
+      p.s.labels.set("dir", "unknown");
+    }
+    return p;
+  }
+
+  // One layout per configuration, sized to the highest non-empty index any
+  // interval of that configuration uses (never to the header's highest value).
+  void build_layouts() {
+    std::map<std::string, LayoutPtr> made;
+    for (auto& kv : configs_) {
+      const hdr::Config& c = kv.second;
+      const size_t n = static_cast<size_t>(max_index_[kv.first]) + 1;
+      auto l = std::make_shared<BinLayout>();
+      l->kind = LayoutKind::kHdr;
+      l->id = "hdr:" + kv.first + ":u" + unit_text(unit_ns_) + ":n" + std::to_string(n);
+      const double scale = unit_ns_ * (c.is_double ? c.ratio : 1.0);
+      l->lo.resize(n);
+      l->hi.resize(n);
+      l->rep.resize(n);
+      for (size_t i = 0; i < n; ++i) {
+        const auto idx = static_cast<int64_t>(i);
+        const int64_t lo = c.lowest_equivalent(idx);
+        l->lo[i] = static_cast<double>(lo) * scale;
+        l->hi[i] = (static_cast<double>(lo) + static_cast<double>(c.bucket_width(idx))) * scale;
+        l->rep[i] = static_cast<double>(c.median_equivalent(idx)) * scale;
+      }
+      made[kv.first] = l;
+    }
+    for (Pending& p : series_) p.s.layout = made[p.key];
+    if (made.size() == 1) src_.layout = made.begin()->second;
+  }
+
+  Source src_;
+  double unit_ns_ = 1;
+  hdr::LogParser parser_;
+  bool origin_set_ = false;
+  bool absolute_ = false;
+  int64_t origin_ns_ = 0;
+  std::vector<Pending> series_;
+  std::map<std::string, hdr::Config> configs_;
+  std::map<std::string, uint64_t> max_index_;
+  std::vector<uint32_t> bins_;
+  std::vector<uint64_t> counts_;
+};
+
+std::unique_ptr<Reader> create_hdr(Source src, const FileOptions& opts) {
+  return std::make_unique<HdrFormatReader>(std::move(src), opts);
+}
+
+}  // namespace
+
+FormatEntry hdr_log_format() { return {FileFormat::kHdrLog, &sniff_hdr, &create_hdr}; }
+
+}  // namespace latscope
