@@ -4,9 +4,14 @@
 /** @typedef {import('../engine/inthread.js').Source} Source */
 /** @typedef {import('../load/files.js').SkippedItem} SkippedItem */
 
-/** A file the engine read and found to be no latency log (job file, README, IOPS log). @param {any} src */
+/**
+ * A file the engine read and found to be no latency log (job file, README,
+ * IOPS log). One named like a log that holds something else is broken
+ * instead (format 'ignored' too, but status not ok).
+ * @param {any} src
+ */
 export function isIgnored(src) {
-  return src.format === 'ignored';
+  return src.format === 'ignored' && !isBroken(src);
 }
 
 /** A file that should have been a log and could not be used. @param {any} src */

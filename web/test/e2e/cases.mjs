@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cliPctiles, fixtureFiles, loadThroughInput, waitDone, download, canvasStats, malformedFile, largeLogs } from './helpers.mjs';
+import { cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download, canvasStats, malformedFile, largeLogs, readerLanded, mixedResultsFolder, multiMemberGz } from './helpers.mjs';
 import { SHOTS, WEB } from './paths.mjs';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -30,7 +30,7 @@ function noPageErrors(c) {
   assert.deepEqual(c.errors, [], 'the page logged errors');
 }
 
-/** @type {{name: string, run: (c: Ctx) => Promise<void>}[]} */
+/** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
 export const CASES = [
   {
     name: 'csv export equals the CLI (client/server logs, defaults), no foreign requests',
@@ -95,7 +95,7 @@ export const CASES = [
       const badRow = await c.page.textContent('[data-testid=file-table] tr[data-file$="broken_clat_hist.1.log"]');
       assert.match(badRow || '', /error/);
       const status = await c.page.textContent('[data-testid=status]');
-      assert.match(status || '', /2 files loaded.*1 with errors/);
+      assert.match(status || '', /2 logs loaded, 1 file with errors/);
       const { bytes } = await download(c.page, '[data-testid=export-csv]');
       assert.equal(bytes.toString('utf8'), cliPctiles([], good));
     },
@@ -236,6 +236,89 @@ export const CASES = [
       assert.equal(await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.view), 'surface');
       await p.keyboard.press('?');
       assert.ok(await p.isVisible('[data-testid=help-panel]'), 'help panel open');
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'a mixed .fio-results folder (folder input): logs load, the rest is listed as ignored, the corrupt .gz has its own message',
+    async run(c) {
+      const p = c.page;
+      const have = { hlog: readerLanded('hdr', 'hdr_log_format'), perIo: readerLanded('fio_lat', 'fio_lat_format') };
+      const m = mixedResultsFolder(have);
+      await p.goto(c.url);
+      await p.setInputFiles('[data-testid=folder-input]', m.dir);
+      assert.equal(await waitDone(p), 'ready');
+      const status = (await p.textContent('[data-testid=status]')) || '';
+      // 3 ignored files + the .DS_Store left out; the corrupt .gz is the one error.
+      assert.match(status, new RegExp(`^${m.logs.length} logs loaded, 4 files ignored, 1 file with errors`), status);
+      // Ignored files: collapsed, one line each with what they look like.
+      assert.equal(await p.isVisible('[data-testid=ignored-files] li'), false, 'the list starts collapsed');
+      await p.click('[data-testid=ignored-files] summary');
+      const ignored = await p.$$eval('[data-testid=ignored-files] li', (lis) => lis.map((li) => [/** @type {HTMLElement} */ (li).dataset.file, li.querySelector('.what')?.textContent]));
+      const want = Object.entries(m.ignored).map(([n, what]) => [`.fio-results/${n}`, what]);
+      want.push(['.fio-results/.DS_Store', 'operating-system bookkeeping file, not read']);
+      assert.deepEqual(ignored.sort(), want.sort());
+      // The corrupt .gz: its own message naming it and what is wrong; no other error box.
+      const errs = await p.$$eval('[data-testid=file-errors] .file-error-msg', (ds) => ds.map((d) => d.textContent || ''));
+      assert.equal(errs.length, 1, errs.join(' | '));
+      assert.match(errs[0], /broken_clat_hist\.3\.log\.gz: .*gzip.*nothing could be read/);
+      // The table lists the logs and the broken one, not the ignored files.
+      const rows = await p.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
+      assert.equal(rows.length, m.logs.length + 1, rows.join(' | '));
+      assert.ok(rows.includes('.fio-results/.more/local_clat_hist.2.log'), 'the hidden subfolder was read');
+      // The numbers are the CLI's on the same logs.
+      const { bytes } = await download(p, '[data-testid=export-csv]');
+      assert.equal(bytes.toString('utf8'), cliPctiles([], m.logs));
+      await p.screenshot({ path: path.join(SHOTS, 'mixed-folder.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'a multi-member .gz (cat a.gz b.gz) loads whole: csv equals the CLI',
+    async run(c) {
+      const gz = multiMemberGz();
+      assert.equal(await loadThroughInput(c.page, c.url, [gz]), 'ready');
+      assert.equal(await c.page.$$eval('[data-testid=file-errors] > *', (d) => d.length), 0, 'no message');
+      const { bytes } = await download(c.page, '[data-testid=export-csv]');
+      assert.equal(bytes.toString('utf8'), cliPctiles([], [gz]));
+      assert.equal(bytes.toString('utf8'), cliPctiles([], [fixture('local', 'local_clat_hist.1.log')]));
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'the (local) host offset in the host table: csv equals the CLI with --offset local=MS',
+    async run(c) {
+      const p = c.page;
+      const files = [...fixtureFiles('local', /_clat_hist\./), ...fixtureFiles('cs', /_clat_hist\./)];
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      const hosts = await p.$$eval('[data-testid=host-table] tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.host));
+      assert.ok(hosts.includes('(local)'), hosts.join(','));
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await p.fill('[data-testid=host-table] tr[data-host="(local)"] .offset-input', '3000');
+      await p.press('[data-testid=host-table] tr[data-host="(local)"] .offset-input', 'Enter');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.offsets['(local)'] === 3000);
+      const { bytes } = await download(p, '[data-testid=export-csv]');
+      const expected = cliPctiles(['--group-by', 'host', '--offset', 'local=3000'], files);
+      assert.notEqual(expected, cliPctiles(['--group-by', 'host'], files), 'the offset changes the answer');
+      assert.equal(bytes.toString('utf8'), expected);
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'a tagged .hlog grouped by tag: csv equals `latscope pctiles --group-by tag`',
+    skip: () => (readerLanded('hdr', 'hdr_log_format') ? '' : 'HdrHistogram reader not registered yet'),
+    async run(c) {
+      const p = c.page;
+      const hlog = fixture('hdr-processor', 'sig3-tagged.hlog');
+      assert.equal(await loadThroughInput(p, c.url, [hlog]), 'ready');
+      const choices = await p.$$eval('[data-testid=group-by] option', (os) => os.map((o) => /** @type {HTMLOptionElement} */ (o).value));
+      assert.ok(choices.includes('tag'), `group-by offers tag: ${choices.join(',')}`);
+      await p.selectOption('[data-testid=group-by]', 'tag');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.group_by === 'tag');
+      const { bytes } = await download(p, '[data-testid=export-csv]');
+      const expected = cliPctiles(['--group-by', 'tag'], [hlog]);
+      assert.match(expected.split('\n')[1], /tag=/);
+      assert.equal(bytes.toString('utf8'), expected);
       noPageErrors(c);
     },
   },

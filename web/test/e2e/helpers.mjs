@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
+import zlib from 'node:zlib';
 import { REPO, OUT, FIXTURES } from './paths.mjs';
 
 /** The native CLI whose output the page must reproduce. */
@@ -142,4 +143,56 @@ export function largeLogs(files, mbEach) {
     fs.closeSync(fd);
   }
   return out;
+}
+
+/** Whether the engine registers a reader (core/src/formats/<dir>/ and a line in registry.cc). @param {string} dir @param {string} entry */
+export function readerLanded(dir, entry) {
+  const reg = path.join(REPO, 'core/src/formats/registry.cc');
+  return fs.existsSync(path.join(REPO, 'core/src/formats', dir)) && fs.existsSync(reg) && fs.readFileSync(reg, 'utf8').includes(`${entry}(),`);
+}
+
+/**
+ * A results folder as fio leaves it, named .fio-results (hidden), with a
+ * hidden subfolder: histogram logs, json+ output, the job file, a README, an
+ * IOPS log, a .DS_Store, a corrupt .gz, and when their readers have landed a
+ * tagged .hlog and a per-I/O log. Returns the folder and its parts.
+ * @param {{hlog: boolean, perIo: boolean}} have
+ */
+export function mixedResultsFolder(have) {
+  const dir = path.join(OUT, 'mixed', '.fio-results');
+  fs.rmSync(path.join(OUT, 'mixed'), { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, '.more'), { recursive: true });
+  const put = (/** @type {string} */ name, /** @type {string | Buffer} */ bytes) => {
+    fs.writeFileSync(path.join(dir, name), bytes);
+    return path.join(dir, name);
+  };
+  const logs = [
+    put('local_clat_hist.1.log', fs.readFileSync(fixture('local', 'local_clat_hist.1.log'))),
+    put('.more/local_clat_hist.2.log', fs.readFileSync(fixture('local', 'local_clat_hist.2.log'))),
+    put('local.json', fs.readFileSync(fixture('local', 'local.json'))),
+  ];
+  if (have.hlog) logs.push(put('sig3-tagged.hlog', fs.readFileSync(fixture('hdr-processor', 'sig3-tagged.hlog'))));
+  if (have.perIo) logs.push(put('s1_clat.1.log.127.0.0.1', fs.readFileSync(fixture('fio-s1', 's1_clat.1.log.127.0.0.1'))));
+  const ignored = {
+    'job.fio': 'fio job file',
+    README: 'text',
+    'local_iops.1.log': 'fio IOPS log: not latency',
+  };
+  put('job.fio', fs.readFileSync(fixture('local', 'local.fio')));
+  put('README', 'Results of the nightly fio run.\nSee job.fio for the parameters.\n');
+  put('local_iops.1.log', Array.from({ length: 20 }, (_, i) => `${(i + 1) * 1000}, ${900 + i}, 0, 4096, 0`).join('\n') + '\n');
+  put('.DS_Store', Buffer.from([0, 0, 0, 1, 0x42, 0x75, 0x64, 0x31, 0, 0, 0x10, 0]));
+  // A gzip header followed by bytes that are no deflate data.
+  const corrupt = put('broken_clat_hist.3.log.gz', Buffer.concat([zlib.gzipSync(Buffer.alloc(0)).subarray(0, 10), Buffer.from('this is not deflate data at all, just text', 'utf8')]));
+  return { dir, logs, ignored, corrupt };
+}
+
+/** cat a.gz b.gz of a log split in two (a multi-member gzip stream). */
+export function multiMemberGz() {
+  const text = fs.readFileSync(fixture('local', 'local_clat_hist.1.log'));
+  const cut = text.indexOf('\n', Math.floor(text.length / 2)) + 1;
+  fs.mkdirSync(path.join(OUT, 'mm'), { recursive: true });
+  const p = path.join(OUT, 'mm', 'local_clat_hist.1.log.gz');
+  fs.writeFileSync(p, Buffer.concat([zlib.gzipSync(text.subarray(0, cut)), zlib.gzipSync(text.subarray(cut))]));
+  return p;
 }

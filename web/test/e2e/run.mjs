@@ -56,6 +56,11 @@ async function main() {
   try {
     for (const c of CASES) {
       if (filter && !c.name.includes(filter)) continue;
+      const why = c.skip?.();
+      if (why) {
+        console.log(`skip ${c.name}: ${why}`);
+        continue;
+      }
       ran++;
       const page = await context.newPage();
       /** @type {string[]} */

@@ -187,6 +187,10 @@ describe('load summary and group-by choices', () => {
     const sum = loadSummary([{ ...log('a.gz'), read_error: 'gzip stream truncated ...' }], [{ name: 'run/.git/', reason: 'version-control folder', files: 3 }, { name: 'run/.DS_Store', reason: 'operating-system bookkeeping file', files: 1 }]);
     expect(sum.text).toBe('1 log loaded, 4 files ignored, 1 log read in part (see the messages)');
   });
+  it('a file named like a log that holds something else is broken, not ignored', () => {
+    const named = { name: 'x_clat_hist.1.log', format: 'ignored', ignored: 'text', labels: {}, series: [], status: { ok: false, message: 'x_clat_hist.1.log: named like a fio histogram log but holds text; not read' } };
+    expect(loadSummary([log('a'), named])).toMatchObject({ logs: 1, ignored: 0, broken: 1 });
+  });
   it('nothing usable: says so (the page shows data-state=error)', () => {
     const sum = loadSummary([ignored('README', 'text'), broken]);
     expect(sum.logs).toBe(0);
