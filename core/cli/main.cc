@@ -14,6 +14,7 @@ const char kUsage[] =
     "  pctiles   latency percentiles per time quantum and group (CSV or JSON)\n"
     "  summary   whole-run percentiles per job and direction, by fio's method\n"
     "  heatmap   I/O counts per (time quantum, log-spaced latency row)\n"
+    "  hdr       HdrHistogram's HistogramLogProcessor on an .hlog, byte for byte\n"
     "\n"
     "pctiles / heatmap options:\n"
     "  --quantum MS             time quantum in ms (default 1000)\n"
@@ -47,6 +48,7 @@ int main(int argc, char** argv) {
   if (!std::strcmp(cmd, "pctiles")) return latscope::cli::cmd_pctiles(argc, argv);
   if (!std::strcmp(cmd, "heatmap")) return latscope::cli::cmd_heatmap(argc, argv);
   if (!std::strcmp(cmd, "summary")) return cmd_summary(argc, argv);
+  if (!std::strcmp(cmd, "hdr")) return latscope::cli::cmd_hdr(argc, argv);
   std::fprintf(stderr, "latscope: unknown command '%s'\n%s", cmd, kUsage);
   return 2;
 }
