@@ -75,6 +75,21 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       (a == "--from" ? o->query.sel.from_ms : o->query.sel.to_ms) = ms;
     } else if (a == "--unit") {
       if (!value(&v) || !parse_unit(v, &o->unit)) return fail(command, "--unit takes ns, us or ms");
+    } else if (a == "--method" && i + 1 < argc && std::string(argv[i + 1]) == "exact") {
+      ++i;  // fio per-I/O logs: exact nearest-rank percentiles (docs/formats-fio-lat.md)
+      o->query.method = Method::kExact;
+    } else if (a == "--kind") {
+      if (!value(&v)) return fail(command, "--kind takes clat, lat or slat (comma-combinable)");
+      o->query.sel.kinds.clear();
+      for (const std::string& k : split(v, ',')) {
+        if (k != "clat" && k != "lat" && k != "slat")
+          return fail(command, "--kind takes clat, lat or slat (comma-combinable), not '" + k + "'");
+        o->query.sel.kinds.push_back(k);
+      }
+    } else if (a == "--y") {
+      if (!value(&v) || (v != "latency" && v != "bs" && v != "offset"))
+        return fail(command, "--y takes latency, bs or offset (bs and offset: fio per-I/O logs)");
+      o->y = v == "bs" ? HeatmapOptions::Y::kBs : v == "offset" ? HeatmapOptions::Y::kOffset : HeatmapOptions::Y::kLatency;
     } else if (a == "--method") {
       if (!value(&v) || (v != "interp" && v != "fio"))
         return fail(command, "--method takes interp or fio");

@@ -16,6 +16,7 @@ struct Options {
   Unit unit = Unit::kUs;
   std::string format = "csv";
   uint32_t rows = 64;          // heatmap
+  HeatmapOptions::Y y = HeatmapOptions::Y::kLatency;  // heatmap --y
   double min_lat = 0, max_lat = 0;  // heatmap bounds, in `unit`
   std::vector<std::string> files;
 };

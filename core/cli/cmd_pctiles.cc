@@ -51,6 +51,7 @@ int cmd_heatmap(int argc, char** argv) {
   HeatmapOptions h;
   h.quantum_ms = o.query.quantum_ms;
   h.rows = o.rows;
+  h.y = o.y;
   h.sel = o.query.sel;
   const double to_ns = o.unit == Unit::kNs ? 1 : o.unit == Unit::kUs ? 1e3 : 1e6;
   h.min_ns = o.min_lat * to_ns;

@@ -13,7 +13,8 @@
 //                u32 column, str text)[]
 //   u32 nseries, series[]: u8 dir, u8 role, labels, str job, i32 segment, i32 layout,
 //     u8 repaired, u64 saturated, u32 nwindows, (f64 start, f64 end, u64 total,
-//     u32 offset, u32 n)[], u32 ndata, u8 data[ndata] (model.h's varint bins)
+//     u32 offset, u32 n)[], u32 ndata, u8 data[ndata] (model.h's varint bins),
+//     u8 per_io, u32 n, u64 io_ns[n], u32 n, u32 io_bs[n], u32 n, u64 io_offset[n]
 //
 // str = u32 length + bytes; labels = u32 n, (str name, str value)[n]. Pointers to layouts become indices into the
 // layout table, so a series that shares its source's layout still shares it
@@ -244,6 +245,14 @@ void write_series(Writer& w, const Series& s, int32_t layout) {
   // The windows' bins are already a compact byte string (model.h varints).
   w.u32(static_cast<uint32_t>(s.data.size()));
   w.raw(s.data.data(), s.data.size());
+  // Per-I/O values (fio per-I/O logs, docs/formats-fio-lat.md).
+  w.u8(s.per_io ? 1 : 0);
+  w.u32(static_cast<uint32_t>(s.io_ns.size()));
+  for (uint64_t v : s.io_ns) w.u64(v);
+  w.u32(static_cast<uint32_t>(s.io_bs.size()));
+  for (uint32_t v : s.io_bs) w.u32(v);
+  w.u32(static_cast<uint32_t>(s.io_offset.size()));
+  for (uint64_t v : s.io_offset) w.u64(v);
 }
 
 bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
@@ -286,6 +295,25 @@ bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
   uint32_t nbytes = r.u32();
   if (!r.can_read(nbytes, 1)) return false;
   r.bytes(&s->data, nbytes);
+  if (r.failed()) return false;
+  const uint8_t per_io = r.u8();
+  if (per_io > 1) {
+    r.fail("bad per-I/O flag");
+    return false;
+  }
+  s->per_io = per_io != 0;
+  const uint32_t nns = r.u32();
+  if (!r.can_read(nns, 8)) return false;
+  s->io_ns.resize(nns);
+  for (uint64_t& v : s->io_ns) v = r.u64();
+  const uint32_t nbs = r.u32();
+  if (!r.can_read(nbs, 4)) return false;
+  s->io_bs.resize(nbs);
+  for (uint32_t& v : s->io_bs) v = r.u32();
+  const uint32_t noff = r.u32();
+  if (!r.can_read(noff, 8)) return false;
+  s->io_offset.resize(noff);
+  for (uint64_t& v : s->io_offset) v = r.u64();
   if (r.failed()) return false;
 
   // Every window's varints must stay inside data, decode to ascending bins
@@ -355,7 +383,8 @@ std::vector<uint8_t> encode_source(const Source& src) {
 
   Writer w;
   size_t estimate = 4096;
-  for (const Series& s : src.series) estimate += 64 + s.windows.size() * 32 + s.data.size();
+  for (const Series& s : src.series)
+    estimate += 64 + s.windows.size() * 32 + s.data.size() + s.io_ns.size() * 20;
   w.reserve(estimate);
   w.raw(kMagic, sizeof kMagic);
   w.u32(kSourceEncodingVersion);

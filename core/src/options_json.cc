@@ -211,6 +211,16 @@ Status get_offsets(const std::string& field, const json::Value& v, std::map<std:
 // Fields shared by queries and heat maps.
 void selection_fields(Selection* sel, std::vector<Field>* f) {
   f->push_back({"directions", [sel](const std::string& k, const json::Value& v) { return get_dirs(k, v, &sel->dirs); }});
+  f->push_back({"kinds", [sel](const std::string& k, const json::Value& v) {  // "clat" or ["clat", "lat"]
+                  std::vector<std::string> kinds;
+                  Status st = get_list(k, v, &kinds);
+                  if (!st.ok()) return st;
+                  for (const std::string& x : kinds)
+                    if (x != "clat" && x != "lat" && x != "slat")
+                      return bad(v, "\"" + k + "\": unknown kind \"" + x + "\" (clat, lat, slat)");
+                  sel->kinds = kinds;
+                  return Status::Ok();
+                }});
   f->push_back({"offsets", [sel](const std::string& k, const json::Value& v) { return get_offsets(k, v, &sel->offsets_ms); }});
   f->push_back({"exclude_sources", [sel](const std::string& k, const json::Value& v) {
                   return get_string_list(k, v, &sel->exclude_sources);
@@ -280,6 +290,7 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                  if (!st.ok()) return st;
                  if (s == "interp") q.method = Method::kInterp;
                  else if (s == "fio") q.method = Method::kFio;
+                 else if (s == "exact") q.method = Method::kExact;  // fio per-I/O logs
                  else return bad(v, "\"" + k + "\" must be \"interp\" or \"fio\"");
                  return Status::Ok();
                }});
@@ -321,6 +332,16 @@ Status parse_heatmap_options_json(const std::string& json, HeatmapOptions* out, 
     };
   };
   f.push_back({"min_ns", bound(&h.min_ns)});
+  f.push_back({"y", [&h](const std::string& k, const json::Value& v) {  // fio per-I/O logs: bs, offset
+                 std::string s;
+                 Status st = get_string(k, v, &s);
+                 if (!st.ok()) return st;
+                 if (s == "latency") h.y = HeatmapOptions::Y::kLatency;
+                 else if (s == "bs") h.y = HeatmapOptions::Y::kBs;
+                 else if (s == "offset") h.y = HeatmapOptions::Y::kOffset;
+                 else return bad(v, "\"" + k + "\" must be \"latency\", \"bs\" or \"offset\"");
+                 return Status::Ok();
+               }});
   f.push_back({"max_ns", bound(&h.max_ns)});
   f.push_back({"unit", [&u](const std::string& k, const json::Value& v) { return get_unit(k, v, &u); }});
   selection_fields(&h.sel, &f);
@@ -342,6 +363,7 @@ Status parse_file_options_json(const std::string& json, FileOptions* out) {
                  else if (s == format_name(FileFormat::kFioHist)) o.format = FileFormat::kFioHist;
                  else if (s == format_name(FileFormat::kFioJson)) o.format = FileFormat::kFioJson;
                  else if (s == format_name(FileFormat::kHdrLog)) o.format = FileFormat::kHdrLog;
+                 else if (s == format_name(FileFormat::kFioLat)) o.format = FileFormat::kFioLat;
                  else return bad(v, "\"" + k + "\" must be \"auto\", \"fio-hist\", \"fio-json\" or \"hdr-log\"");
                  return Status::Ok();
                }});

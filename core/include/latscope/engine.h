@@ -34,6 +34,10 @@ struct FileOptions {
   int fio_version = 0;    // 0: detect from the column count; 2 or 3 to force
   int coarseness = -1;    // -1: detect; 0..6 to force (with fio_version)
   RepairMode repair = RepairMode::kAuto;
+  // fio per-I/O logs: keep at most this many exact values (with bs and
+  // offset) for Method::kExact and bs/offset heat maps; the engine counts it
+  // across all its files (model.h, kMaxPerIoSamples). Bins are always kept.
+  uint64_t max_per_io_samples = kMaxPerIoSamples;
   std::string host;       // overrides the host parsed from the name when set
   std::string job;        // overrides the job parsed from the name when set
   std::string run;        // the file's "run" label when set
@@ -54,6 +58,11 @@ enum DirMask : unsigned { kDirRead = 1, kDirWrite = 2, kDirTrim = 4, kDirAll = 7
 // Which data a query sees and how its clocks are shifted.
 struct Selection {
   unsigned dirs = kDirAll;
+  // Latency kinds (label "kind": clat, lat, slat; series without one count as
+  // clat, as fio's histogram logs and json+ are). Empty: when the selection
+  // holds several kinds, clat only (else lat, else slat), with a note naming
+  // what was left out: lat, clat and slat are never merged silently.
+  std::vector<std::string> kinds;
   std::vector<std::string> exclude_sources;  // Source::name
   std::vector<std::string> exclude_hosts;  // host labels ("local": logs without a host)
   // Time offset in ms added to every window of a source, keyed by host label
@@ -76,6 +85,9 @@ struct QueryOptions {
   std::vector<double> percentiles{50, 90, 99, 99.9, 100};  // each in [0, 100]
   GroupBy group_by;  // label names; empty: one group "all"
   Method method = Method::kInterp;
+  // Method::kExact: at most this many per-I/O values held by a query
+  // (StreamingQuery); beyond it percentiles come from bins, with a note.
+  uint64_t max_per_io_samples = kMaxPerIoSamples;
   Selection sel;
   // Reproduce tools/hist/fio-histo-log-pctiles.py (time_ms as window start,
   // its test start/end, all directions summed). See compat.h.
@@ -112,6 +124,10 @@ struct HeatmapOptions {
   uint32_t rows = 64;   // latency rows, log-spaced
   double min_ns = 0;    // 0: the data's min
   double max_ns = 0;    // 0: the data's max
+  // The y axis: latency (any input), or from fio per-I/O logs only the block
+  // size (rows: powers of two, [2^k, 2^(k+1)) bytes) or the offset (rows:
+  // `rows` equal ranges of [0, max offset]). docs/formats-fio-lat.md.
+  enum class Y { kLatency, kBs, kOffset } y = Y::kLatency;
   Selection sel;
 };
 
@@ -124,6 +140,7 @@ struct HeatmapResult {
   std::vector<double> edges_ns;  // rows + 1 ascending row edges
   std::vector<double> counts;    // quanta * rows, time-major: counts[q * rows + r]
   double below = 0, above = 0;   // samples outside [edges.front(), edges.back())
+  std::string y = "latency";     // "latency" (edges in ns), "bs" or "offset" (edges in bytes)
 };
 
 class Engine {

@@ -66,6 +66,17 @@ struct Series {
   std::vector<uint8_t> data;       // the windows' bins, varint-coded
   bool repaired = false;           // client/server accumulation defect repaired
   uint64_t saturated = 0;          // samples in a saturating last bin
+  // Per-I/O series (fio per-I/O logs, docs/formats-fio-lat.md): windows are
+  // instants (t, t] holding the I/Os of one completion ms. io_ns, io_bs and
+  // io_offset hold each I/O's exact latency, block size and offset in window
+  // order (window i's windows[i].total I/Os follow window i-1's); all empty
+  // when not kept (beyond kMaxPerIoSamples); io_offset also when the log has
+  // no offset column.
+  bool per_io = false;
+  std::vector<uint64_t> io_ns;
+  std::vector<uint32_t> io_bs;
+  std::vector<uint64_t> io_offset;
+  bool has_io_values() const { return per_io && !io_ns.empty(); }
 
   // Appends a window; bins strictly ascending, counts > 0.
   void add_window(double start_ms, double end_ms, const uint32_t* bins, const uint64_t* counts,
@@ -117,6 +128,13 @@ void Series::for_each_bin(const Window& w, F&& f) const {
 // reason is in Source::ignored and it is neither an error nor data.
 enum class FileFormat { kUnknown, kFioHist, kFioJson, kHdrLog, kFioLat, kIgnored };
 const char* format_name(FileFormat f);
+
+// How many per-I/O values (latency + bs + offset, ~20 bytes each) an engine
+// keeps across all its per-I/O logs, and a streaming query across its
+// inputs: 32 Mi I/Os (~640 MiB). Beyond it the bins stay exact but
+// Method::kExact falls back to bins and bs/offset heat maps refuse, saying so
+// (docs/formats-fio-lat.md, "Memory").
+constexpr uint64_t kMaxPerIoSamples = uint64_t{32} << 20;
 
 // Identity parsed from fio's file names:
 //   <prefix>_clat_hist.<job>.log[.<host>][.gz]   (also _lat_hist, _slat_hist)

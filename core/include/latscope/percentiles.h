@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "latscope/layout.h"
 
@@ -14,6 +15,8 @@ enum class Method {
   kInterp,  // seed 000: linear interpolation inside the bin holding the rank
   kFio,     // fio's own: representative value of the first bin whose
             // cumulative count >= p/100 * N, compared as fio does (x87 80-bit)
+  kExact,   // fio per-I/O logs: nearest rank over the exact values (see
+            // exact_percentiles); on bins (no per-I/O values) as kInterp
 };
 
 struct Stats {
@@ -45,5 +48,16 @@ bool compute_percentiles(const BinLayout& layout, const double* counts,
 // product rounded to a 64-bit significand (see percentiles.cc), independent
 // of the platform's long double (binary128 in WebAssembly). p in [0, 100].
 bool fio_threshold_reached(uint64_t sum, double p, uint64_t n);
+
+// Exact statistics of raw latencies (ns; sorted in place): samples = count,
+// min/max/mean exact, percentile p = the smallest value with at least p% of
+// the values at or below it (nearest rank: the k-th smallest, k =
+// ceil(p/100 * N) >= 1, p taken as a decimal with up to 6 digits after the
+// point so that 99.9 of 1000 is exactly rank 999). err_ns is 0. Returns
+// false (outputs untouched) when values is empty.
+bool exact_percentiles(std::vector<uint64_t>* values, const double* ps, size_t np, Stats* stats,
+                       PercentileValue* out);
+// The 1-based nearest rank k of percentile p among n values (as above).
+uint64_t exact_rank(double p, uint64_t n);
 
 }  // namespace latscope

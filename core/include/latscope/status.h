@@ -56,6 +56,7 @@ enum class Issue : int {
   kHdrEndTimestamps,     // .hlog: second column holds interval ends: converted to lengths (per file)
   kHdrTimeBackwards,     // .hlog: an interval starts before the previous one of its tag (kept)
   kHdrLenient,           // .hlog: line read through a tolerance Java's reader lacks (kept)
+  kPerIoBudget,          // per-I/O log: exact values beyond the sample budget not kept (bins kept)
   kCount
 };
 

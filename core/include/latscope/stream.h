@@ -17,7 +17,11 @@
 // summation order may differ in the last bits.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "latscope/engine.h"
 
@@ -36,6 +40,13 @@ class StreamingQuery {
   Status finish(QueryResult* out);
 
  private:
+  // Selection::kinds empty: one query per latency kind (lat, clat and slat
+  // are never merged silently); finish keeps the default kind and says so.
+  Status add_by_kind(const Source& src);
+  Status finish_by_kind(QueryResult* out);
+  std::map<std::string, std::unique_ptr<StreamingQuery>> kinds_;
+  std::set<std::string> kinds_present_;
+  std::vector<Source> kinds_json_;  // json+ output, replayed into each kind's query
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

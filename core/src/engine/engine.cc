@@ -3,6 +3,29 @@
 #include "latscope/reader.h"
 
 namespace latscope {
+namespace {
+
+// The engine-wide per-I/O budget (model.h, kMaxPerIoSamples): a per-I/O log
+// whose exact values would pass it keeps its bins only, and says so.
+void enforce_per_io_budget(const std::vector<Source>& have, uint64_t budget, Source* src) {
+  uint64_t mine = 0, used = 0;
+  for (const Series& s : src->series) mine += s.io_ns.size();
+  if (mine == 0) return;
+  for (const Source& o : have)
+    for (const Series& s : o.series) used += s.io_ns.size();
+  if (used + mine <= budget) return;
+  for (Series& s : src->series) {
+    std::vector<uint64_t>().swap(s.io_ns);
+    std::vector<uint32_t>().swap(s.io_bs);
+    std::vector<uint64_t>().swap(s.io_offset);
+  }
+  src->diag.add(Issue::kPerIoBudget, 0, 0,
+                std::to_string(mine) + " I/Os with " + std::to_string(used) + " already kept pass the budget of " +
+                    std::to_string(budget) + " per-I/O values: exact values, bs and offsets of this file not kept "
+                    "(--method exact falls back to bins; bs/offset heat maps leave it out)");
+}
+
+}  // namespace
 
 // A file being read. Until the format is known the Source and the first
 // bytes stay here; then a Reader (reader.h) takes the Source over and owns it
@@ -106,6 +129,7 @@ const Source& Engine::finish(int h) {
                                      "; nothing to read");
   }
   for (Series& s : src.series) complete_series_labels(&s);
+  enforce_per_io_budget(sources_, p.opts.max_per_io_samples, &src);
   pending_[h].reset();
   sources_.push_back(std::move(src));
   handle_source_[h] = static_cast<int>(sources_.size() - 1);
@@ -119,6 +143,7 @@ int Engine::source_index(int h) const {
 
 int Engine::add_source(Source src) {
   for (Series& s : src.series) complete_series_labels(&s);
+  enforce_per_io_budget(sources_, kMaxPerIoSamples, &src);
   sources_.push_back(std::move(src));
   return static_cast<int>(sources_.size() - 1);
 }

@@ -14,6 +14,7 @@ namespace latscope {
 
 FormatEntry fio_hist_format();
 FormatEntry fio_json_format();
+FormatEntry fio_lat_format();
 FormatEntry hdr_log_format();
 
 namespace {
@@ -42,6 +43,7 @@ const std::vector<FormatEntry>& table() {
   static const std::vector<FormatEntry> kFormats = {
       fio_hist_format(),
       fio_json_format(),
+      fio_lat_format(),
       hdr_log_format(),
       {FileFormat::kIgnored, &sniff_not_latency_log, nullptr},
   };
@@ -80,10 +82,10 @@ bool all_blank(const SniffInput& in) {
 std::string name_claims_log(const std::string& name) {
   const std::string b = sniffing::base_name(name);
   const FileIdentity id = parse_fio_file_name(name);
-  if (!id.kind.empty()) return "a fio histogram log";
-  if (b.size() > 5 && b.compare(b.size() - 5, 5, ".hlog") == 0) return "an HdrHistogram interval log";
   for (const char* k : {"_lat.", "_clat.", "_slat."})
     if (name_has(b, k) && name_has(b, ".log")) return "a fio per-I/O latency log";
+  if (!id.kind.empty()) return "a fio histogram log";
+  if (b.size() > 5 && b.compare(b.size() - 5, 5, ".hlog") == 0) return "an HdrHistogram interval log";
   return "";
 }
 

@@ -114,6 +114,12 @@ bool Series::valid(size_t nbins) const {
     }
     if (total != w.total) return false;
   }
+  if (!io_ns.empty() || !io_bs.empty() || !io_offset.empty()) {
+    uint64_t ios = 0;
+    for (const Window& w : windows) ios += w.total;
+    if (!per_io || io_ns.size() != ios || io_bs.size() != ios || (!io_offset.empty() && io_offset.size() != ios))
+      return false;
+  }
   return pos == data.size();
 }
 
@@ -159,7 +165,28 @@ FileIdentity parse_fio_file_name(const std::string& path) {
     }
     return id;
   }
-  // Not a fio histogram name: keep the base name as the prefix for grouping.
+  // fio per-I/O logs (docs/formats-fio-lat.md): <prefix>_<kind>.<job>.log[.<host>],
+  // per_job_logs=0: <prefix>_<kind>.log.
+  for (const char* kind : {"clat", "slat", "lat"}) {
+    const std::string marker = std::string("_") + kind + ".";
+    const size_t m = base.rfind(marker);
+    if (m == std::string::npos) continue;
+    std::string rest = base.substr(m + marker.size());  // "2.log.127.0.0.1" or "log"
+    const size_t dot = rest.find('.');
+    const std::string first = rest.substr(0, dot);
+    std::string job;
+    if (all_digits(first)) {
+      job = first;
+      rest = dot == std::string::npos ? "" : rest.substr(dot + 1);
+    }
+    if (rest.compare(0, 3, "log") != 0 || (rest.size() > 3 && rest[3] != '.')) continue;
+    id.prefix = base.substr(0, m);
+    id.kind = kind;
+    id.job = job;
+    if (rest.size() > 4) id.host = rest.substr(4);
+    return id;
+  }
+  // Not a fio log name: keep the base name as the prefix for grouping.
   id.prefix = base;
   return id;
 }

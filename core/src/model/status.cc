@@ -29,6 +29,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"hdr-end-timestamps", Severity::kWarning, "the second column holds interval end times, not lengths: converted to lengths"},
     {"hdr-time-backwards", Severity::kWarning, "an interval starts before the previous interval of its tag: kept"},
     {"hdr-lenient", Severity::kInfo, "line read through a tolerance Java's HistogramLogReader lacks (it would stop here): kept"},
+    {"per-io-budget", Severity::kWarning, "per-I/O values beyond the sample budget are not kept: --method exact and bs/offset heat maps fall back or refuse (bins kept)"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <map>
 
+#include "query/per_io.h"
+
 namespace latscope {
 
 std::unique_ptr<RebinMap> make_rebin(const BinLayout& from, const BinLayout& to) {
@@ -128,6 +130,7 @@ void select_series(const Source& src, const Selection& sel, std::vector<Selected
   for (const Series& s : src.series) {
     if (s.role != Role::kTimeSeries) continue;  // whole-run histograms: tails only (tail.cc)
     if (!(sel.dirs & (1u << static_cast<unsigned>(s.dir))) || s.windows.empty()) continue;
+    if (!sel.kinds.empty() && !contains(sel.kinds, kind_of(src, s))) continue;
     const std::string host = label_of(src, s, "host");
     if (host_listed(sel.exclude_hosts, host)) continue;
     double offset = 0;
@@ -142,6 +145,7 @@ void select_series(const Source& src, const Selection& sel, std::vector<Selected
     x.offset_ms = offset;
     x.cover_start = s.windows.front().start_ms + offset;
     x.cover_end = s.windows.back().end_ms + offset;
+    if (s.per_io) x.cover_end += 1;  // a per-I/O stamp t (ms, truncated) covers [t, t + 1)
     out->push_back(x);
   }
 }
@@ -179,6 +183,7 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   std::vector<std::string> keys;
   bool any_abs = false, any_rel = false;
   for (const Source& src : sources) select_series(src, sel, &plan->series);
+  if (sel.kinds.empty()) keep_default_kind(&plan->series, &plan->notes);  // per_io.h
   Status gst = check_group_by(plan->series, group_by);
   if (!gst.ok()) return gst;
   for (const Selected& x : plan->series) {
@@ -252,9 +257,14 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   return Status::Ok();
 }
 
-Sweep::Sweep(const Plan& plan) : plan_(plan), cursor_(plan.series.size(), 0) {}
+Sweep::Sweep(const Plan& plan) : plan_(plan), cursor_(plan.series.size(), 0), io_at_(plan.series.size(), 0) {}
 
-void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial) {
+void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial,
+                 std::vector<std::vector<uint64_t>>* raw) {
+  if (raw) {
+    raw->resize(plan_.groups.size());
+    for (std::vector<uint64_t>& r : *raw) r.clear();
+  }
   const size_t k = plan_.layout ? plan_.layout->size() : 0;
   acc->assign(plan_.groups.size() * k, 0.0);
   partial->assign(plan_.groups.size(), 0);
@@ -267,9 +277,15 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
     const std::vector<Window>& w = x.series->windows;
     size_t& c = cursor_[si];
     // Windows ending at or before a cannot reach this quantum or later ones.
-    while (c < w.size() && w[c].end_ms + x.offset_ms <= a) ++c;
+    // An instant (t, t] at t == a belongs to this quantum (a <= t < b).
+    while (c < w.size() && (w[c].end_ms + x.offset_ms < a ||
+                            (w[c].end_ms + x.offset_ms == a && w[c].end_ms > w[c].start_ms)))
+      io_at_[si] += w[c++].total;
+    uint64_t io = io_at_[si];
     double* g = acc->data() + x.group * k;
     for (size_t i = c; i < w.size(); ++i) {
+      const uint64_t io_first = io;  // window i's first I/O in io_ns (per-I/O series)
+      io += w[i].total;
       const double s = w[i].start_ms + x.offset_ms, e = w[i].end_ms + x.offset_ms;
       if (s >= b) break;
       double weight;
@@ -280,6 +296,10 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
       } else {
         weight = (e >= a && e < b) ? 1.0 : 0.0;  // an instant
         if (weight == 0) continue;
+        if (raw && x.series->has_io_values()) {
+          const uint64_t* v = x.series->io_ns.data() + io_first;
+          (*raw)[x.group].insert((*raw)[x.group].end(), v, v + w[i].total);
+        }
       }
       if (!x.rebin) {
         x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) { g[bin] += weight * static_cast<double>(n); });

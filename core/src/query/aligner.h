@@ -81,11 +81,15 @@ void fill_row(const BinLayout& layout, const double* counts, const QueryOptions&
 class Sweep {
  public:
   explicit Sweep(const Plan& plan);
-  void next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial);
+  // raw (optional, Method::kExact): per group, the per-I/O values (ns) of
+  // the quantum's instant windows of series that keep them.
+  void next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial,
+            std::vector<std::vector<uint64_t>>* raw = nullptr);
 
  private:
   const Plan& plan_;
   std::vector<size_t> cursor_;
+  std::vector<uint64_t> io_at_;  // per series: index of window cursor_'s first I/O in io_ns
 };
 
 }  // namespace latscope

@@ -3,6 +3,7 @@
 
 #include "latscope/engine.h"
 #include "query/aligner.h"
+#include "query/per_io.h"
 
 namespace latscope {
 
@@ -22,6 +23,7 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   out->absolute_time = plan.absolute_time;
   out->t0_ms = plan.t0;
   out->rows = opts.rows;
+  if (opts.y != HeatmapOptions::Y::kLatency) return io_heatmap(plan, opts, out);  // bs / offset: per_io.h
   if (!plan.layout || plan.quanta == 0) {
     out->edges_ns.assign(opts.rows + 1, 0);
     return Status::Ok();

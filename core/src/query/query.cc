@@ -2,6 +2,7 @@
 
 #include "latscope/engine.h"
 #include "query/aligner.h"
+#include "query/per_io.h"
 
 namespace latscope {
 
@@ -38,15 +39,17 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   out->diag = plan.diag;
   out->notes = plan.notes;
   if (!plan.layout) return Status::Ok();
+  const bool exact = opts.method == Method::kExact && exact_possible(plan.series, opts.max_per_io_samples, &out->notes);  // per_io.h
 
   const size_t k = plan.layout->size();
   const size_t np = opts.percentiles.size();
   Sweep sweep(plan);
   std::vector<double> acc;
   std::vector<uint8_t> partial;
+  std::vector<std::vector<uint64_t>> raw;
   out->rows.reserve(plan.quanta * plan.groups.size());
   for (size_t j = 0; j < plan.quanta; ++j) {
-    sweep.next(j, &acc, &partial);
+    sweep.next(j, &acc, &partial, exact ? &raw : nullptr);
     for (size_t g = 0; g < plan.groups.size(); ++g) {
       Row row;
       row.t_ms = (plan.first + static_cast<double>(j)) * plan.quantum_ms;
@@ -54,7 +57,8 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
       row.p.resize(np);
       const double* counts = acc.data() + g * k;
       if (partial[g]) row.flags |= kFlagPartial;
-      fill_row(*plan.layout, counts, opts, &row);
+      if (exact) fill_row_exact(&raw[g], opts, &row);
+      else fill_row(*plan.layout, counts, opts, &row);
       out->rows.push_back(std::move(row));
     }
   }

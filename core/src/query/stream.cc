@@ -16,6 +16,7 @@
 #include <set>
 
 #include "query/aligner.h"
+#include "query/per_io.h"
 #include "query/tail.h"
 
 namespace latscope {
@@ -25,6 +26,7 @@ namespace {
 struct Cell {
   uint32_t lo = 0;
   std::vector<double> v;
+  std::vector<uint64_t> io;  // Method::kExact: the cell's per-I/O values (ns)
 
   void cover(uint32_t a, uint32_t b) {  // bins [a, b] inclusive
     if (v.empty()) {
@@ -60,6 +62,12 @@ struct PendingTail {
 
 struct StreamingQuery::Impl {
   QueryOptions opts;
+  // Method::kExact (query/per_io.h): series folded without per-I/O values
+  // (or twice: a synthesized copy), values held, past the budget.
+  size_t io_missing = 0;
+  uint64_t io_kept = 0;
+  bool io_over = false;
+  std::set<const Series*> io_folded;
   Status error;
   std::deque<Source> json_sources;  // small: whole-run histograms; stable addresses for the index
   JsonIndex json;
@@ -106,6 +114,7 @@ struct StreamingQuery::Impl {
             moved.v[m->to[r] - moved.lo] += old.v[i] * m->frac[r];
           }
         }
+        moved.io.swap(kv.second.io);  // per-I/O values do not depend on the layout
         kv.second = std::move(moved);
       }
       rebin.clear();
@@ -123,7 +132,21 @@ struct StreamingQuery::Impl {
   void fold(const Series& s, double offset, uint32_t group) {
     const RebinMap* m = map_for(*s.layout);
     const double q = opts.quantum_ms;
+    bool keep_io = false;
+    if (opts.method == Method::kExact) {
+      if (!s.has_io_values() || !io_folded.insert(&s).second) {
+        ++io_missing;
+      } else if (!io_over && (io_kept += s.io_ns.size()) > opts.max_per_io_samples) {
+        io_over = true;  // the query would hold too many values: bins only
+        for (auto& kv : cells) std::vector<uint64_t>().swap(kv.second.io);
+      } else {
+        keep_io = !io_over;
+      }
+    }
+    uint64_t io_next = 0;
     for (const Window& w : s.windows) {
+      const uint64_t io_first = io_next;  // window w's first I/O in s.io_ns
+      io_next += w.total;
       if (w.n == 0) continue;
       s.decode(w, &bins, &counts);
       uint32_t bmin, bmax;
@@ -161,6 +184,10 @@ struct StreamingQuery::Impl {
         if (j < skip_before || j >= skip_after) continue;
         Cell& c = cells[{static_cast<int64_t>(j), group}];
         c.cover(bmin, bmax);
+        if (keep_io && !(e > st)) {  // per-I/O windows are instants
+          c.io.insert(c.io.end(), s.io_ns.begin() + static_cast<ptrdiff_t>(io_first),
+                      s.io_ns.begin() + static_cast<ptrdiff_t>(io_first + w.total));
+        }
         double* v = c.v.data() - c.lo;
         if (!m) {
           for (size_t i = 0; i < bins.size(); ++i) v[bins[i]] += weight * static_cast<double>(counts[i]);
@@ -195,6 +222,7 @@ StreamingQuery::StreamingQuery(const QueryOptions& opts) : impl_(std::make_uniqu
 StreamingQuery::~StreamingQuery() = default;
 
 Status StreamingQuery::add(const Source& src) {
+  if (impl_->opts.sel.kinds.empty() && impl_->error.ok()) return add_by_kind(src);
   Impl& I = *impl_;
   if (!I.error.ok()) return I.error;
   if (!src.status.ok()) return Status::Ok();
@@ -240,6 +268,7 @@ Status StreamingQuery::add(const Source& src) {
 }
 
 Status StreamingQuery::finish(QueryResult* out) {
+  if (impl_->opts.sel.kinds.empty() && impl_->error.ok() && !kinds_.empty()) return finish_by_kind(out);
   Impl& I = *impl_;
   *out = QueryResult();
   out->quantum_ms = I.opts.quantum_ms;
@@ -263,6 +292,12 @@ Status StreamingQuery::finish(QueryResult* out) {
     I.coverage[t.coverage].end = t.tail.windows.back().end_ms + t.offset;
   }
   I.tally.notes(&out->notes);
+  bool exact = false;  // as exact_possible decides for Engine::query (per_io.h)
+  if (I.opts.method == Method::kExact) {
+    if (I.io_missing) out->notes.push_back(exact_fallback_note(I.io_missing));
+    else if (I.io_over) out->notes.push_back(exact_budget_note(I.opts.max_per_io_samples));
+    else exact = true;
+  }
 
   if (I.layouts.size() > 1) {
     std::string ids;
@@ -316,17 +351,61 @@ Status StreamingQuery::finish(QueryResult* out) {
       if (a < max_start[id] || b > min_end[id]) row.flags |= kFlagPartial;
       auto it = I.cells.find({static_cast<int64_t>(j), id});
       const double* counts = nullptr;
+      std::vector<uint64_t> io;
       if (it != I.cells.end()) {
+        io.swap(it->second.io);
         std::fill(dense.begin(), dense.end(), 0.0);
         std::copy(it->second.v.begin(), it->second.v.end(), dense.begin() + it->second.lo);
         counts = dense.data();
         I.cells.erase(it);  // each cell is read once: free it as the rows go out
       }
-      fill_row(L, counts, I.opts, &row);
+      if (exact) fill_row_exact(&io, I.opts, &row);
+      else fill_row(L, counts, I.opts, &row);
       out->rows.push_back(std::move(row));
     }
   }
   return Status::Ok();
+}
+
+// Selection::kinds empty: each latency kind folds into a query of its own
+// (kinds = {kind}), json+ output into every one; finish shows the default
+// kind and names the others, as make_plan does (query/per_io.h).
+Status StreamingQuery::add_by_kind(const Source& src) {
+  if (!src.status.ok()) return Status::Ok();
+  if (src.format == FileFormat::kFioJson) {
+    if (!impl_->opts.sel.complete_tail) return Status::Ok();
+    kinds_json_.push_back(src);
+    for (auto& kv : kinds_) {
+      const Status st = kv.second->add(src);
+      if (!st.ok()) return st;
+    }
+    return Status::Ok();
+  }
+  // Unselected logs too: they count in the json+ tail ambiguity rule.
+  if (src.series.empty()) return Status::Ok();
+  const std::string kind = kind_of(src, src.series.front());
+  std::vector<Selected> sel;
+  select_series(src, impl_->opts.sel, &sel);
+  if (!sel.empty()) kinds_present_.insert(kind);
+  std::unique_ptr<StreamingQuery>& q = kinds_[kind];
+  if (!q) {
+    QueryOptions o = impl_->opts;
+    o.sel.kinds = {kind};
+    q = std::make_unique<StreamingQuery>(o);
+    for (const Source& j : kinds_json_) {
+      const Status st = q->add(j);
+      if (!st.ok()) return st;
+    }
+  }
+  return q->add(src);
+}
+
+Status StreamingQuery::finish_by_kind(QueryResult* out) {
+  const std::string kept = default_kind(kinds_present_);
+  auto it = kinds_present_.empty() ? kinds_.begin() : kinds_.find(kept);
+  const Status st = it->second->finish(out);
+  if (st.ok() && kinds_present_.size() > 1) out->notes.insert(out->notes.begin(), kinds_note(kinds_present_, kept));
+  return st;
 }
 
 }  // namespace latscope

@@ -21,7 +21,8 @@ TailKey tail_key_of_json(const Series& s) {
 }
 
 TailKey tail_key_of_log(const Source& src, const Series& s) {
-  return {src.id.host, s.job, static_cast<int>(s.dir)};
+  // Per-I/O logs hold every I/O, no unlogged tail: a key no json+ job has.
+  return {src.id.host, s.job, static_cast<int>(s.dir) + (s.per_io ? 16 : 0)};
 }
 
 void JsonIndex::add(const Source& src) {

@@ -182,4 +182,46 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
   return true;
 }
 
+// Nearest rank with p as a decimal of at most 6 fractional digits: k is the
+// smallest integer with k * 1e8 >= round(p * 1e6) * n, in integers.
+uint64_t exact_rank(double p, uint64_t n) {
+  if (n == 0) return 0;
+  const double pc = std::clamp(p, 0.0, 100.0);
+  const auto pm = static_cast<uint64_t>(std::llround(pc * 1e6));  // <= 1e8
+  uint64_t k;
+  if (n < (uint64_t{1} << 36)) {
+    const uint64_t num = pm * n;  // < 2^63
+    k = num / 100000000u + (num % 100000000u ? 1 : 0);
+  } else {
+    const u128 num = static_cast<u128>(pm) * n;
+    k = static_cast<uint64_t>(num / 100000000u + (num % 100000000u ? 1 : 0));
+  }
+  return std::clamp<uint64_t>(k, 1, n);
+}
+
+bool exact_percentiles(std::vector<uint64_t>* values, const double* ps, size_t np, Stats* stats,
+                       PercentileValue* out) {
+  std::vector<uint64_t>& v = *values;
+  if (v.empty()) return false;
+  std::sort(v.begin(), v.end());
+  const uint64_t n = v.size();
+  // An integer sum: the same mean whatever the order the values came in.
+  u128 sum = 0;
+  for (uint64_t x : v) sum += x;
+  stats->samples = static_cast<double>(n);
+  stats->min_ns = static_cast<double>(v.front());
+  stats->max_ns = static_cast<double>(v.back());
+  // One correctly rounded division: the same bits natively and in WASM.
+  stats->mean_ns = static_cast<double>(sum) / static_cast<double>(n);
+  stats->saturated = false;
+  for (size_t j = 0; j < np; ++j) {
+    PercentileValue& o = out[j];
+    o.value_ns = static_cast<double>(v[exact_rank(ps[j], n) - 1]);
+    o.err_ns = 0;
+    o.saturated = false;
+    o.few_samples = few_samples(static_cast<double>(n), std::clamp(ps[j], 0.0, 100.0));
+  }
+  return true;
+}
+
 }  // namespace latscope

@@ -1,0 +1,343 @@
+// fio per-I/O latency logs: see fio_lat_reader.h and docs/formats-fio-lat.md.
+#include "formats/fio_lat/fio_lat_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+
+namespace latscope {
+namespace {
+
+constexpr size_t kMaxLine = 4096;  // 7 fields of 20 digits are < 200 bytes
+constexpr size_t kMaxCols = 7;
+// ms since the epoch: past ~3 years of run time the clock is absolute
+// (log_unix_epoch=1), as for histogram logs.
+constexpr uint64_t kEpochThresholdMs = 100000000000ull;
+// fio's priorities fit 16 bits (ioprio class << 13 | level); larger values in
+// a priority's place are offsets (fio 2) or issue times (fio master).
+constexpr uint64_t kMaxPrio = 0xffff;
+// Values this large (ns) cannot come from a clock: ~292 years.
+constexpr uint64_t kMaxValue = uint64_t{1} << 63;
+
+std::string what_column(size_t i) {
+  static const char* const kNames[] = {"time_ms", "value", "ddir", "bs", "column 5", "column 6", "column 7"};
+  return i < kMaxCols ? kNames[i] : "column";
+}
+
+}  // namespace
+
+uint32_t fio_value_to_bin(uint64_t v) {
+  // fio stat.c plat_val_to_idx: values < 128 are their own bin; above, 64
+  // bins per power of two, the last bin (1855) holds everything larger.
+  if (v < 128) return static_cast<uint32_t>(v);
+  const uint32_t msb = 63u - static_cast<uint32_t>(__builtin_clzll(v));
+  const uint32_t error_bits = msb - kFioGroupBits;
+  const uint32_t base = (error_bits + 1) << kFioGroupBits;
+  const uint32_t idx = base + static_cast<uint32_t>((v >> error_bits) & 63u);
+  return std::min(idx, kFio3Bins - 1);
+}
+
+FioLatReader::FioLatReader(Source* src, const FileOptions& opts) : src_(src), opts_(opts) {
+  src_->format = FileFormat::kFioLat;
+  src_->layout = fio_layout(3, 0);
+  keep_values_ = opts.max_per_io_samples > 0;
+}
+
+void FioLatReader::skip(Issue issue, uint32_t column, const std::string& what) {
+  src_->diag.add(issue, line_no_, column, what);
+}
+
+void FioLatReader::append(const char* data, size_t n) {
+  src_->bytes += n;
+  const char* p = data;
+  const char* end = data + n;
+  while (p < end) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    if (!nl) {
+      if (!discarding_) {
+        partial_.append(p, static_cast<size_t>(end - p));
+        if (partial_.size() > kMaxLine) {
+          ++line_no_;
+          skip(Issue::kBinaryGarbage, 1, "line longer than 4 KiB (not a per-I/O log line): skipped");
+          partial_.clear();
+          discarding_ = true;
+        }
+      }
+      return;
+    }
+    if (discarding_) {
+      discarding_ = false;
+    } else if (!partial_.empty()) {
+      partial_.append(p, static_cast<size_t>(nl - p));
+      if (partial_.size() > kMaxLine) {
+        ++line_no_;
+        skip(Issue::kBinaryGarbage, 1, "line longer than 4 KiB (not a per-I/O log line): skipped");
+      } else {
+        parse_line(partial_.data(), partial_.data() + partial_.size(), false);
+      }
+      partial_.clear();
+    } else {
+      parse_line(p, nl, false);
+    }
+    p = nl + 1;
+  }
+}
+
+// Column meaning from the first good line (docs/formats-fio-lat.md, "Columns").
+void FioLatReader::decide_columns(size_t ncols, const uint64_t* f, const bool* hex) {
+  ncols_ = ncols;
+  version_ = opts_.fio_version ? opts_.fio_version : 3;
+  offset_col_ = -1;
+  if (ncols == 4) {
+    if (!opts_.fio_version) version_ = 2;  // fio 3 always writes a priority
+  } else if (ncols == 5) {
+    // fio 3: prio; fio 2 with log_offset=1: offset.
+    if (opts_.fio_version == 2 || (!opts_.fio_version && !hex[4] && f[4] > kMaxPrio)) {
+      version_ = 2;
+      offset_col_ = 4;
+    }
+  } else if (ncols == 6) {
+    // fio 3 log_offset=1: offset, prio; fio master log_issue_time=1: prio, issue_time.
+    if (!(hex[4] || (!hex[5] && f[5] > kMaxPrio))) offset_col_ = 4;
+  } else {
+    offset_col_ = 4;  // offset, prio, issue_time
+  }
+}
+
+FioLatReader::Open& FioLatReader::open_for(Dir d) {
+  for (Open& o : open_)
+    if (o.segment == segment_ && o.dir == d) return o;
+  open_.emplace_back();
+  Open& o = open_.back();
+  o.segment = segment_;
+  o.dir = d;
+  o.s.dir = d;
+  o.s.job = src_->id.job;
+  o.s.segment = segment_;
+  o.s.layout = src_->layout;
+  o.s.per_io = true;
+  return o;
+}
+
+// The pending ms of a series becomes one instant window (t, t].
+void FioLatReader::flush(Open& o) {
+  if (!o.have_t || o.bins.empty()) return;
+  std::sort(o.bins.begin(), o.bins.end());
+  std::vector<uint32_t> b;
+  std::vector<uint64_t> c;
+  for (uint32_t x : o.bins) {
+    if (!b.empty() && b.back() == x) ++c.back();
+    else {
+      b.push_back(x);
+      c.push_back(1);
+    }
+  }
+  const double t = static_cast<double>(o.t);
+  o.s.add_window(t, t, b.data(), c.data(), static_cast<uint32_t>(b.size()));
+  o.bins.clear();
+}
+
+void FioLatReader::drop_values(const char* why) {
+  if (!keep_values_) return;
+  keep_values_ = false;
+  for (Open& o : open_) {
+    std::vector<uint64_t>().swap(o.s.io_ns);
+    std::vector<uint32_t>().swap(o.s.io_bs);
+    std::vector<uint64_t>().swap(o.s.io_offset);
+  }
+  src_->diag.add(Issue::kPerIoBudget, line_no_, 0, why);
+}
+
+void FioLatReader::parse_line(const char* b, const char* e, bool last_without_newline) {
+  ++line_no_;
+  ++src_->lines;
+  if (e > b && e[-1] == '\r') {
+    --e;
+    src_->diag.add_count(Issue::kCarriageReturn, 1);
+  }
+  uint64_t f[kMaxCols] = {0, 0, 0, 0, 0, 0, 0};
+  bool hex[kMaxCols] = {false, false, false, false, false, false, false};
+  size_t n = 0;
+  const char* p = b;
+  while (p < e && (*p == ' ' || *p == '\t')) ++p;
+  if (p == e) {
+    src_->diag.add_count(Issue::kEmptyLine, 1);
+    return;
+  }
+  for (;;) {
+    while (p < e && (*p == ' ' || *p == '\t')) ++p;
+    const uint32_t col = static_cast<uint32_t>(p - b) + 1;
+    if (n == kMaxCols) {
+      skip(Issue::kColumnCount, col, "more than 7 columns: not a per-I/O log line; skipped");
+      return;
+    }
+    if (p < e && *p == '-') {
+      skip(Issue::kNegativeValue, col, what_column(n) + " is negative; line skipped");
+      return;
+    }
+    uint64_t v = 0;
+    const char* d = p;
+    if (e - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {  // fio's 0x%04x priority
+      p += 2;
+      d = p;
+      while (p < e && std::isxdigit(static_cast<unsigned char>(*p))) {
+        if (v >> 60) {
+          skip(Issue::kOverflow, col, what_column(n) + " does not fit in 64 bits; line skipped");
+          return;
+        }
+        const char c = *p++;
+        v = v * 16 + static_cast<uint64_t>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+      }
+      hex[n] = true;
+    } else {
+      while (p < e && static_cast<unsigned>(*p - '0') < 10u) {
+        const uint64_t digit = static_cast<uint64_t>(*p - '0');
+        if (v > (UINT64_MAX - digit) / 10) {
+          skip(Issue::kOverflow, col, what_column(n) + " does not fit in 64 bits; line skipped");
+          return;
+        }
+        v = v * 10 + digit;
+        ++p;
+      }
+    }
+    if (p == d) {
+      bool control = false;
+      for (const char* q = b; q < e; ++q)
+        if (static_cast<unsigned char>(*q) < 0x20 && *q != '\t') control = true;
+      if (control) skip(Issue::kBinaryGarbage, col, "control bytes in the line (not a text log); skipped");
+      else if (last_without_newline) skip(Issue::kTruncatedLine, col, "last line ends early (file cut off?); skipped");
+      else skip(Issue::kNotANumber, col, what_column(n) + " is not an unsigned integer; line skipped");
+      return;
+    }
+    f[n++] = v;
+    while (p < e && (*p == ' ' || *p == '\t')) ++p;
+    if (p == e) break;
+    if (*p != ',') {
+      skip(Issue::kNotANumber, static_cast<uint32_t>(p - b) + 1,
+           what_column(n - 1) + " is not an unsigned integer; line skipped");
+      return;
+    }
+    ++p;
+  }
+  if (n < 4 || (ncols_ && n != ncols_)) {
+    if (last_without_newline && (n < ncols_ || n < 4)) {
+      skip(Issue::kTruncatedLine, static_cast<uint32_t>(e - b) + 1,
+           "last line has " + std::to_string(n) + " columns (file cut off?); skipped");
+    } else {
+      skip(Issue::kColumnCount, 1,
+           std::to_string(n) + " columns where " + (ncols_ ? "the file's lines have " + std::to_string(ncols_)
+                                                            : std::string("a per-I/O log line has 4 to 7")) +
+               "; skipped");
+    }
+    return;
+  }
+  if (f[2] > 2) {
+    skip(Issue::kBadDirection, 1, "ddir " + std::to_string(f[2]) + " is not 0, 1 or 2; line skipped");
+    return;
+  }
+  if (!ncols_) {
+    decide_columns(n, f, hex);
+    // fio's log_avg_msec windows are written with bs 0 (stat.c
+    // __add_stat_to_log): no real I/O has a zero block size.
+    averaged_ = f[3] == 0;
+    if (f[0] >= kEpochThresholdMs) src_->absolute_time = true;
+  }
+  const uint64_t t = f[0];
+  const Dir dir = static_cast<Dir>(f[2]);
+  const int di = static_cast<int>(f[2]);
+  if (averaged_) {
+    ++avg_lines_;
+    if (have_last_[di] && t > last_t_[di] && (avg_step_ == 0 || t - last_t_[di] < avg_step_))
+      avg_step_ = t - last_t_[di];
+    last_t_[di] = t;
+    have_last_[di] = true;
+    return;
+  }
+  if (f[3] == 0) {
+    skip(Issue::kNotANumber, 1, "bs is 0 (a log_avg_msec window line among I/O lines?); line skipped");
+    return;
+  }
+  if (f[3] > UINT32_MAX) {
+    skip(Issue::kOverflow, 1, "bs " + std::to_string(f[3]) + " is larger than 4 GiB; line skipped");
+    return;
+  }
+  uint64_t ns = f[1];
+  if (version_ == 2) {
+    if (ns > kMaxValue / 1000) {
+      skip(Issue::kOverflow, 1, "value does not fit in 64 bits in ns; line skipped");
+      return;
+    }
+    ns *= 1000;
+  } else if (ns > kMaxValue) {
+    skip(Issue::kOverflow, 1, "value larger than 2^63 ns; line skipped");
+    return;
+  }
+  if (have_last_[di] && t < last_t_[di]) {
+    // Timestamps restart: per_job_logs=0 appends the next job's log.
+    for (Open& o : open_) flush(o);
+    ++segment_;
+    std::fill(std::begin(have_last_), std::end(have_last_), false);
+    src_->diag.add(Issue::kTimeRestart, line_no_, 1,
+                   "time_ms " + std::to_string(t) + " after " + std::to_string(last_t_[di]) + ": job segment " +
+                       std::to_string(segment_ + 1) + " starts here");
+  }
+  last_t_[di] = t;
+  have_last_[di] = true;
+  Open& o = open_for(dir);
+  if (o.have_t && o.t != t) flush(o);
+  o.t = t;
+  o.have_t = true;
+  const uint32_t bin = fio_value_to_bin(ns);
+  o.bins.push_back(bin);
+  if (bin == kFio3Bins - 1) ++o.s.saturated;
+  ++src_->records;
+  if (keep_values_) {
+    if (kept_ >= opts_.max_per_io_samples) {
+      drop_values(("more than " + std::to_string(opts_.max_per_io_samples) +
+                   " I/Os: exact values, bs and offsets are not kept beyond the per-I/O budget; "
+                   "--method exact and bs/offset heat maps are unavailable for this file (bins are kept)")
+                      .c_str());
+    } else {
+      ++kept_;
+      o.s.io_ns.push_back(ns);
+      o.s.io_bs.push_back(static_cast<uint32_t>(f[3]));
+      if (offset_col_ >= 0) o.s.io_offset.push_back(f[offset_col_]);
+    }
+  }
+}
+
+void FioLatReader::finish() {
+  if (!partial_.empty() && !discarding_) parse_line(partial_.data(), partial_.data() + partial_.size(), true);
+  partial_.clear();
+  if (averaged_) {
+    src_->series.clear();
+    std::string step = avg_step_ ? "every " + std::to_string(avg_step_) + " ms" : "per window";
+    src_->status = Status::Error(
+        ErrorCode::kUnusableFile,
+        src_->name + ": a fio log_avg_msec log (bs column 0, one line per direction " + step +
+            "): each line is a window's average (or max) latency, not an I/O, so no percentile can be "
+            "computed from it; not read (log every I/O: write_lat_log without log_avg_msec; or use "
+            "write_hist_log)");
+    return;
+  }
+  std::sort(open_.begin(), open_.end(), [](const Open& a, const Open& b) {
+    return a.segment != b.segment ? a.segment < b.segment : a.dir < b.dir;
+  });
+  for (Open& o : open_) {
+    flush(o);
+    if (o.s.windows.empty()) continue;
+    if (o.s.saturated)
+      src_->diag.add(Issue::kSaturated, 0, 0,
+                     std::to_string(o.s.saturated) + " I/Os of " + dir_name(o.dir) +
+                         " in fio's last bin (>= 17.05 s): exact values kept, binned views show a lower bound");
+    if (segment_ > 0) o.s.labels.set("segment", std::to_string(o.segment));
+    src_->series.push_back(std::move(o.s));
+  }
+  open_.clear();
+  if (src_->records == 0 && src_->status.ok())
+    src_->status = Status::Error(ErrorCode::kUnusableFile,
+                                 src_->name + ":" + std::to_string(line_no_) +
+                                     ": no usable I/O line (time_ms, value, ddir, bs[, offset], prio); not read");
+}
+
+}  // namespace latscope

@@ -1,0 +1,71 @@
+// Streaming reader for fio per-I/O latency logs (write_lat_log), see
+// docs/formats-fio-lat.md. One line per I/O, as fio writes it:
+//
+//   time_ms, value, ddir, bs[, offset], prio[, issue_time]      fio 3 (ns)
+//   time_ms, value, ddir, bs[, offset]                          fio 2 (us)
+//
+// Each I/O goes into fio's fine bins (fio 3 layout, ns) of an instant window
+// (t, t] at its stamp t: the I/Os of one direction stamped in the same ms make
+// one window, so memory is per occupied ms, not per I/O. The exact values (and
+// bs/offset) are kept per series up to a budget (FileOptions::
+// max_per_io_samples) for Method::kExact and the bs/offset heat maps.
+// Lines may be split anywhere across append() calls.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "latscope/engine.h"
+#include "latscope/model.h"
+
+namespace latscope {
+
+class FioLatReader {
+ public:
+  FioLatReader(Source* src, const FileOptions& opts);
+  void append(const char* data, size_t n);
+  void finish();
+
+ private:
+  // A series being built: one (job segment, direction).
+  struct Open {
+    int segment = 0;
+    Dir dir = Dir::kRead;
+    Series s;
+    bool have_t = false;
+    uint64_t t = 0;               // the ms of the pending window
+    std::vector<uint32_t> bins;   // bins of its I/Os (unsorted)
+  };
+
+  void parse_line(const char* b, const char* e, bool last_without_newline);
+  void decide_columns(size_t ncols, const uint64_t* f, const bool* hex);
+  void flush(Open& o);
+  Open& open_for(Dir d);
+  void drop_values(const char* why);
+  void skip(Issue issue, uint32_t column, const std::string& what);
+
+  Source* src_;
+  FileOptions opts_;
+  std::string partial_;
+  bool discarding_ = false;
+  uint64_t line_no_ = 0;
+  size_t ncols_ = 0;       // 0 until the first good line
+  int version_ = 3;        // 2: values in us, 3: ns
+  int offset_col_ = -1;    // index of the offset column, -1: none
+  bool averaged_ = false;  // log_avg_msec log: window averages, not I/Os
+  bool keep_values_ = true;
+  uint64_t kept_ = 0;
+  std::vector<Open> open_;  // every (segment, direction) so far
+  int segment_ = 0;
+  uint64_t last_t_[kDirCount] = {0, 0, 0};
+  bool have_last_[kDirCount] = {false, false, false};
+  uint64_t avg_lines_ = 0;
+  uint64_t avg_step_ = 0;  // smallest positive same-direction time step of an averaged log
+};
+
+// fio's plat_val_to_idx: the fine (fio 3) bin of a value.
+uint32_t fio_value_to_bin(uint64_t v);
+
+}  // namespace latscope
