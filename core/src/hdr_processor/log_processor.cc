@@ -65,6 +65,19 @@ struct LogProcessor::Impl {
   std::string line_head_;  // the current line's first bytes (for the DHIST ratio)
   uint64_t line_no_ = 0;
   bool line_long_ = false;
+  // Blank lines, as Java's Scanner (delimiters [ ,\r\n], one skipped per
+  // token) meets them: one "" line between two lines is stepped over; a second
+  // one in a row, or a "\r" line, ends the reading there; a single "" line
+  // at the very end makes Java fail ("line appears to be malformed") before it
+  // writes the distribution.
+  uint64_t blank_run_ = 0;
+  uint64_t blank_stop_line_ = 0;
+  bool ends_with_single_blank_ = false;
+  uint64_t stop_line() const {
+    const uint64_t a = parser_.java_stop_line();
+    if (a == 0) return blank_stop_line_;
+    return blank_stop_line_ == 0 ? a : std::min(a, blank_stop_line_);
+  }
   // Processing state (HistogramLogProcessor.run()).
   std::unique_ptr<Accumulated> acc_;
   double first_start_time_ = 0.0;
@@ -178,8 +191,22 @@ void LogProcessor::Impl::scan_lines(const char* data, size_t n) {
       line_head_.append(data + i, take);
       if (line_head_.size() >= kLineHeadBytes) line_long_ = true;
     }
-    if (!nl) return;
+    if (!nl) {
+      ends_with_single_blank_ = false;
+      return;
+    }
     ++line_no_;
+    const bool empty = line_head_.empty();
+    if (empty || line_head_ == "\r") {
+      if ((!empty && blank_run_ == 0) || blank_run_ == 1) {
+        if (blank_stop_line_ == 0) blank_stop_line_ = line_no_;
+      }
+      ++blank_run_;
+      ends_with_single_blank_ = empty && blank_run_ == 1;
+    } else {
+      blank_run_ = 0;
+      ends_with_single_blank_ = false;
+    }
     const size_t d = line_head_.find("DHIST");
     if (d != std::string::npos) {
       const size_t sep = line_head_.find_last_of(", ", d);
@@ -219,7 +246,7 @@ void LogProcessor::Impl::output_start_time(double start_time_sec) {
 }
 
 void LogProcessor::Impl::process(hdr::Interval&& iv) {
-  const uint64_t stop = parser_.java_stop_line();
+  const uint64_t stop = stop_line();
   if (stop != 0 && iv.line >= stop) {
     halted_ = true;
     r_.warnings.push_back(line_prefix(stop) + "Java's HistogramLogReader stops reading at this line; so does latscope hdr");
@@ -398,8 +425,15 @@ ProcessorResult LogProcessor::Impl::finish() {
     drain();
   }
   for (const auto& ex : parser_.diagnostics().examples()) {
-    if (parser_.java_stop_line() != 0 && ex.line > parser_.java_stop_line()) continue;
+    if (stop_line() != 0 && ex.line > stop_line()) continue;
     r_.warnings.push_back(line_prefix(ex.line) + ex.text);
+  }
+  if (!halted_ && r_.error.empty() && ends_with_single_blank_ && stop_line() == 0) {
+    r_.error = line_prefix(line_no_) +
+               "Java's HistogramLogProcessor fails at this blank last line (\"Log file parsing error ...: line "
+               "appears to be malformed\") and writes no distribution; latscope hdr writes what Java writes";
+    r_.listing.clear();
+    return std::move(r_);
   }
   if (o_.list_tags) {
     std::sort(tags_.begin(), tags_.end());
