@@ -25,6 +25,10 @@ const S1 = ['1.log.127.0.0.1', '1.log.127.0.0.2', '2.log.127.0.0.1', '2.log.127.
 );
 const LOCAL = [1, 2].map((j) => path.join(FIX, 'local', `local_clat_hist.${j}.log`));
 const GZ = [1, 2].map((j) => path.join(FIX, 'gz', `local_clat_hist.${j}.log.gz`));
+/** A tagged HdrHistogram log, once the hdr reader is registered (core/src/formats/registry.cc). */
+const HLOG = fs.readFileSync(path.join(ROOT, 'core/src/formats/registry.cc'), 'utf8').includes('hdr_log_format(),')
+  ? path.join(FIX, 'hdr-processor', 'sig3-tagged.hlog')
+  : null;
 
 /** A File held in memory (Node's disk-backed blobs cannot cross worker_threads). */
 function fileOf(/** @type {string} */ p, name = path.basename(p)) {
@@ -228,6 +232,18 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     expect(first(shifted, 'host=127.0.0.1')).toBe(first(base, 'host=127.0.0.1'));
     const only = await engine.query({ group_by: 'host', percentiles: [50], exclude_hosts: ['(local)'] });
     expect(only.groups).toEqual(['host=127.0.0.1']);
+  });
+
+  it.skipIf(!HLOG)('a tagged .hlog loads (its zlib payloads inflated by fflate, called from WASM) with tag labels', async () => {
+    await engine.reset();
+    const [src] = await engine.loadFiles([fileOf(/** @type {string} */ (HLOG))]);
+    expect(src.status).toEqual({ ok: true, message: '' });
+    expect(src.format).toBe('hdr-log');
+    const tags = src.series.map((x) => x.labels.tag).filter(Boolean).sort();
+    expect(tags).toEqual(['read', 'write']);
+    const q = await engine.query({ group_by: 'tag', percentiles: [50] });
+    expect(q.groups).toEqual(expect.arrayContaining(['tag=read', 'tag=write']));
+    if (hasCli) expect(await engine.csv({ group_by: 'tag' })).toBe(cli(['--group-by', 'tag', /** @type {string} */ (HLOG)]));
   });
 
   it('a truncated .gz loads the part read and says so; a multi-member .gz loads whole', async () => {
