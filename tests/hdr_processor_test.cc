@@ -36,7 +36,7 @@ std::vector<std::string> words(const std::string& line) {
   return w;
 }
 
-hp::ProcessorResult run(const std::string& log, hp::ProcessorOptions o, size_t chunk = 0) {
+hp::ProcessorResult run(const std::string& log, const hp::ProcessorOptions& o, size_t chunk = 0) {
   hp::LogProcessor p(o);
   if (chunk == 0) chunk = log.size() + 1;
   for (size_t i = 0; i < log.size(); i += chunk) p.append(log.data() + i, std::min(chunk, log.size() - i));

@@ -306,7 +306,7 @@ bool JHistogram::shift_values_left(int32_t orders) {
     for (int32_t from = 1; from < half_; ++from) {
       const int64_t to_value = jshl(value_from_index(from), orders);
       const int32_t to_index = counts_index(to_value);
-      const auto phys = static_cast<size_t>(from + shift);
+      const size_t phys = static_cast<size_t>(from) + static_cast<size_t>(shift);
       const int64_t c = counts_[phys];
       counts_[static_cast<size_t>(to_index)] = c;
       counts_[phys] = 0;

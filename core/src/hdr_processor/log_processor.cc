@@ -129,14 +129,16 @@ bool parse_processor_args(const std::vector<std::string>& args, ProcessorOptions
     } else if (a == "-percentilesOutputTicksPerHalf" || a == "-mwpl") {
       int32_t t = 0;
       if (!java_parse_int(v, &t)) {
-        *err = a + ": '" + v + "' is not an integer";
+        *err = a;
+        *err += ": '" + v + "' is not an integer";
         return false;
       }
       if (a == "-mwpl") {
         o->mw_length_ms = t;
         o->moving_window = true;
       } else if (t <= 0) {
-        *err = a + " must be at least 1 (Java loops forever or fails with " + v + ")";
+        *err = a;
+        *err += " must be at least 1 (Java loops forever or fails with " + v + ")";
         return false;
       } else {
         o->ticks_per_half = t;
@@ -144,7 +146,8 @@ bool parse_processor_args(const std::vector<std::string>& args, ProcessorOptions
     } else {
       double d = 0;
       if (!java_parse_double(v, &d)) {
-        *err = a + ": '" + v + "' is not a number";
+        *err = a;
+        *err += ": '" + v + "' is not a number";
         return false;
       }
       if (a == "-start") o->range_start_sec = d;
