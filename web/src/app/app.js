@@ -239,7 +239,7 @@ export class App {
       await this.refresh(true);
       if (gen !== this.loadGen) return;
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
-      this.setStatus('ready', `${sum.text} in ${secs} s${this.demoNote ? ` — ${this.demoNote}` : ''}`);
+      this.setStatus('ready', `${loadSummary(sources, this.skipped, `in ${secs} s`).text}${this.demoNote ? ` — ${this.demoNote}` : ''}`);
       this.demoNote = '';
     } catch (e) {
       if (gen !== this.loadGen) return;

@@ -14,6 +14,10 @@ import { fileSummary, hostsOf, isIgnored, LOCAL_HOST } from './sources.js';
  */
 export function renderFileTable(el, hostEl, errEl, m) {
   const doc = el.ownerDocument;
+  // Names are shown without the folder they all share (".fio-results/"):
+  // the column is narrow. The full path is the tooltip and data-file.
+  const common = commonFolder([...m.sources.map((s) => s.name), ...m.pending.keys(), ...(m.skipped ?? []).map((s) => s.name)]);
+  const short = (/** @type {string} */ name) => name.slice(common.length) || name;
   const table = doc.createElement('table');
   table.className = 'file-table';
   table.innerHTML =
@@ -36,7 +40,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
     const td0 = doc.createElement('td');
     td0.appendChild(cb);
     tr.appendChild(td0);
-    cell(tr, src.name, 'name').title = src.name;
+    cell(tr, short(src.name), 'name').title = src.name;
     cell(tr, s.format);
     cell(tr, s.host);
     cell(tr, s.jobs);
@@ -64,7 +68,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
     tr.dataset.file = name;
     tr.className = p.state === 'error' ? 'file-error' : 'pending';
     tr.appendChild(doc.createElement('td'));
-    cell(tr, name, 'name');
+    cell(tr, short(name), 'name').title = name;
     for (let i = 0; i < 7; i++) cell(tr, '');
     const pct = p.bytesTotal ? ` ${Math.floor((100 * p.bytesDone) / p.bytesTotal)}%` : '';
     cell(tr, p.state === 'error' ? 'error' : `${p.state}${pct}`, p.state === 'error' ? 'bad' : '');
@@ -72,7 +76,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
   }
   table.appendChild(tb);
   el.replaceChildren(table);
-  const ignored = ignoredList(doc, m.sources, m.skipped ?? []);
+  const ignored = ignoredList(doc, m.sources, m.skipped ?? [], short);
   if (ignored) el.appendChild(ignored);
 
   // Specific errors, visible without hovering: broken logs, and logs whose
@@ -140,9 +144,10 @@ export function renderFileTable(el, hostEl, errEl, m) {
  * The files that are no latency log, collapsed: "3 files ignored (not
  * latency logs)", opening to one line each: name, what it looks like.
  * @param {Document} doc @param {any[]} sources @param {import('../load/files.js').SkippedItem[]} skipped
+ * @param {(name: string) => string} short the name as shown
  * @returns {HTMLDetailsElement | null}
  */
-function ignoredList(doc, sources, skipped) {
+function ignoredList(doc, sources, skipped, short) {
   const rows = [
     ...sources.filter(isIgnored).map((s) => ({ name: s.name, what: s.ignored || 'not a latency log' })),
     ...skipped.map((s) => ({ name: s.name, what: `${s.reason}, not read${s.files > 1 ? ` (${s.files} files)` : ''}` })),
@@ -160,7 +165,7 @@ function ignoredList(doc, sources, skipped) {
     li.dataset.file = r.name;
     const n = doc.createElement('span');
     n.className = 'name';
-    n.textContent = r.name;
+    n.textContent = short(r.name);
     n.title = r.name;
     const w = doc.createElement('span');
     w.className = 'what';
@@ -170,6 +175,17 @@ function ignoredList(doc, sources, skipped) {
   }
   det.appendChild(ul);
   return det;
+}
+
+/**
+ * The folder every name is in ("run/" for run/a.log and run/h2/b.log), or ''.
+ * @param {string[]} names
+ */
+export function commonFolder(names) {
+  if (!names.length) return '';
+  let p = names[0].slice(0, names[0].lastIndexOf('/') + 1);
+  for (const n of names) while (p && !n.startsWith(p)) p = p.slice(0, p.slice(0, -1).lastIndexOf('/') + 1);
+  return p;
 }
 
 /** @param {HTMLTableRowElement} tr @param {string} text @param {string} [cls] */

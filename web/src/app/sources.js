@@ -28,9 +28,10 @@ export function isLog(src) {
  * Counts for the status line: "3 logs loaded, 2 files ignored, 1 file with errors".
  * Skipped paths (OS bookkeeping, .git folders) count as ignored files.
  * @param {any[]} sources @param {SkippedItem[]} [skipped]
+ * @param {string} [took] e.g. "in 1.6 s", placed after the log count
  * @returns {{logs: number, ignored: number, broken: number, partial: number, text: string}}
  */
-export function loadSummary(sources, skipped = []) {
+export function loadSummary(sources, skipped = [], took = '') {
   const logs = sources.filter(isLog).length;
   const ignored = sources.filter(isIgnored).length + skipped.reduce((a, s) => a + Math.max(1, s.files), 0);
   const broken = sources.filter(isBroken).length;
@@ -42,7 +43,7 @@ export function loadSummary(sources, skipped = []) {
   if (partial) parts.push(`${n(partial, 'log')} read in part`);
   const rest = parts.length ? `${parts.join(', ')}${broken || partial ? ' (see the messages)' : ''}` : '';
   const text = logs
-    ? `${n(logs, 'log')} loaded${rest ? `, ${rest}` : ''}`
+    ? `${n(logs, 'log')} loaded${took ? ` ${took}` : ''}${rest ? `, ${rest}` : ''}`
     : `No latency log among the ${n(sources.length + skipped.length, 'file')}${rest ? `: ${rest}` : ''}`;
   return { logs, ignored, broken, partial, text };
 }

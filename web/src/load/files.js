@@ -53,7 +53,7 @@ export function skipReason(path) {
     if (VCS_DIRS.has(parts[i])) return { reason: 'version-control folder', at };
   }
   const base = parts[parts.length - 1];
-  if (OS_FILES.has(base) || base.startsWith('._')) return { reason: 'operating-system bookkeeping file', at: path };
+  if (OS_FILES.has(base) || base.startsWith('._')) return { reason: 'OS bookkeeping file', at: path };
   return { reason: '', at: '' };
 }
 

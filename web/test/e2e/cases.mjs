@@ -95,7 +95,7 @@ export const CASES = [
       const badRow = await c.page.textContent('[data-testid=file-table] tr[data-file$="broken_clat_hist.1.log"]');
       assert.match(badRow || '', /error/);
       const status = await c.page.textContent('[data-testid=status]');
-      assert.match(status || '', /2 logs loaded, 1 file with errors/);
+      assert.match(status || '', /2 logs loaded in [\d.]+ s, 1 file with errors/);
       const { bytes } = await download(c.page, '[data-testid=export-csv]');
       assert.equal(bytes.toString('utf8'), cliPctiles([], good));
     },
@@ -250,13 +250,13 @@ export const CASES = [
       assert.equal(await waitDone(p), 'ready');
       const status = (await p.textContent('[data-testid=status]')) || '';
       // 3 ignored files + the .DS_Store left out; the corrupt .gz is the one error.
-      assert.match(status, new RegExp(`^${m.logs.length} logs loaded, 4 files ignored, 1 file with errors`), status);
+      assert.match(status, new RegExp(`^${m.logs.length} logs loaded in [\\d.]+ s, 4 files ignored, 1 file with errors`), status);
       // Ignored files: collapsed, one line each with what they look like.
       assert.equal(await p.isVisible('[data-testid=ignored-files] li'), false, 'the list starts collapsed');
       await p.click('[data-testid=ignored-files] summary');
       const ignored = await p.$$eval('[data-testid=ignored-files] li', (lis) => lis.map((li) => [/** @type {HTMLElement} */ (li).dataset.file, li.querySelector('.what')?.textContent]));
       const want = Object.entries(m.ignored).map(([n, what]) => [`.fio-results/${n}`, what]);
-      want.push(['.fio-results/.DS_Store', 'operating-system bookkeeping file, not read']);
+      want.push(['.fio-results/.DS_Store', 'OS bookkeeping file, not read']);
       assert.deepEqual(ignored.sort(), want.sort());
       // The corrupt .gz: its own message naming it and what is wrong; no other error box.
       const errs = await p.$$eval('[data-testid=file-errors] .file-error-msg', (ds) => ds.map((d) => d.textContent || ''));

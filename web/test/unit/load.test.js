@@ -142,7 +142,7 @@ describe('load items', () => {
       'run/hostB/s1_clat_hist.2.log',
     ]);
     expect(sel.skipped).toEqual([
-      { name: 'run/.DS_Store', reason: 'operating-system bookkeeping file', files: 1 },
+      { name: 'run/.DS_Store', reason: 'OS bookkeeping file', files: 1 },
       { name: 'run/__MACOSX/', reason: 'macOS archive metadata', files: 2 },
     ]);
     expect(toLoadItem({ file: new Blob(['y']), name: 'n' }).name).toBe('n');

@@ -182,9 +182,10 @@ describe('load summary and group-by choices', () => {
     expect(sum).toMatchObject({ logs: 2, ignored: 2, broken: 1, partial: 0 });
     expect(sum.text).toBe('2 logs loaded, 2 files ignored, 1 file with errors (see the messages)');
     expect(loadSummary([log('a')]).text).toBe('1 log loaded');
+    expect(loadSummary([log('a'), broken], [], 'in 0.4 s').text).toBe('1 log loaded in 0.4 s, 1 file with errors (see the messages)');
   });
   it('left-out paths count as ignored; a partly read log is said', () => {
-    const sum = loadSummary([{ ...log('a.gz'), read_error: 'gzip stream truncated ...' }], [{ name: 'run/.git/', reason: 'version-control folder', files: 3 }, { name: 'run/.DS_Store', reason: 'operating-system bookkeeping file', files: 1 }]);
+    const sum = loadSummary([{ ...log('a.gz'), read_error: 'gzip stream truncated ...' }], [{ name: 'run/.git/', reason: 'version-control folder', files: 3 }, { name: 'run/.DS_Store', reason: 'OS bookkeeping file', files: 1 }]);
     expect(sum.text).toBe('1 log loaded, 4 files ignored, 1 log read in part (see the messages)');
   });
   it('a file named like a log that holds something else is broken, not ignored', () => {
@@ -205,5 +206,16 @@ describe('load summary and group-by choices', () => {
     const kinds = groupingsFor([log('s1_lat.1.log', { kind: 'lat' }), log('s1_clat.1.log', { kind: 'clat' })]).map(([v]) => v);
     expect(kinds).toContain('kind');
     expect(kinds).not.toContain('tag');
+  });
+});
+
+describe('file table names', () => {
+  it('are shown without the folder they all share', async () => {
+    const { commonFolder } = await import('../../src/app/file-table.js');
+    expect(commonFolder(['.fio-results/a.log', '.fio-results/.more/b.log', '.fio-results/.more/'])).toBe('.fio-results/');
+    expect(commonFolder(['run/h1/a.log', 'run/h2/a.log'])).toBe('run/');
+    expect(commonFolder(['a.log', 'run/b.log'])).toBe('');
+    expect(commonFolder(['run/a.log'])).toBe('run/');
+    expect(commonFolder([])).toBe('');
   });
 });
