@@ -78,7 +78,8 @@ int cmd_hdr(int argc, char** argv) {
   if (input.empty()) {
     data.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   } else if (!read_whole_file(input, &data, &err)) {
-    std::fprintf(stderr, "latscope hdr: %s: %s\n", input.c_str(), err.c_str());
+    // read_whole_file's message names the file already.
+    std::fprintf(stderr, "latscope hdr: %s\n", err.c_str());
     return 2;
   }
   hdr_processor::LogProcessor p(o);
