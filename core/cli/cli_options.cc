@@ -75,6 +75,12 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       (a == "--from" ? o->query.sel.from_ms : o->query.sel.to_ms) = ms;
     } else if (a == "--unit") {
       if (!value(&v) || !parse_unit(v, &o->unit)) return fail(command, "--unit takes ns, us or ms");
+    } else if (a == "--method" && i + 1 < argc && std::string(argv[i + 1]) == "hdr") {
+      ++i;  // HdrHistogram's getValueAtPercentile (docs/formats-hdr.md)
+      o->query.method = Method::kHdr;
+    } else if (a == "--hdr-unit") {
+      if (!value(&v) || (v != "ns" && v != "us" && v != "ms")) return fail(command, "--hdr-unit takes ns, us or ms");
+      o->file.hdr_unit_ns = v == "ns" ? 1 : v == "us" ? 1e3 : 1e6;  // HdrHistogram values carry no unit
     } else if (a == "--method" && i + 1 < argc && std::string(argv[i + 1]) == "exact") {
       ++i;  // fio per-I/O logs: exact nearest-rank percentiles (docs/formats-fio-lat.md)
       o->query.method = Method::kExact;

@@ -27,6 +27,8 @@ const char kUsage[] =
     "  --from MS --to MS        only quanta overlapping [from, to)\n"
     "  --unit ns|us|ms          output unit (default us)\n"
     "  --method interp|fio      interpolated in the bin (default) or fio's own method\n"
+    "  --method hdr             HdrHistogram's percentiles (highest equivalent value; .hlog)\n"
+    "  --hdr-unit ns|us|ms      unit of HdrHistogram log values (default ns; YCSB writes us)\n"
     "  --compat fio-histo-log-pctiles   reproduce fio's tools/hist script\n"
     "  --no-repair | --repair auto|off|force   client/server defect repair (default auto)\n"
     "  --no-tail                do not add the unlogged last window from fio json+ files\n"

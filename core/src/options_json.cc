@@ -290,6 +290,7 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                  if (!st.ok()) return st;
                  if (s == "interp") q.method = Method::kInterp;
                  else if (s == "fio") q.method = Method::kFio;
+                 else if (s == "hdr") q.method = Method::kHdr;  // HdrHistogram logs (docs/formats-hdr.md)
                  else if (s == "exact") q.method = Method::kExact;  // fio per-I/O logs
                  else return bad(v, "\"" + k + "\" must be \"interp\" or \"fio\"");
                  return Status::Ok();
@@ -393,6 +394,16 @@ Status parse_file_options_json(const std::string& json, FileOptions* out) {
                }});
   f.push_back({"host", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.host); }});
   f.push_back({"job", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.job); }});
+  f.push_back({"hdr_unit", [&o](const std::string& k, const json::Value& v) {  // HdrHistogram values carry no unit
+                 std::string s;
+                 Status st = get_string(k, v, &s);
+                 if (!st.ok()) return st;
+                 if (s == "ns") o.hdr_unit_ns = 1;
+                 else if (s == "us") o.hdr_unit_ns = 1e3;
+                 else if (s == "ms") o.hdr_unit_ns = 1e6;
+                 else return bad(v, "\"" + k + "\" must be \"ns\", \"us\" or \"ms\"");
+                 return Status::Ok();
+               }});
   Status st = walk(json, f);
   if (!st.ok()) return st;
   *out = std::move(o);

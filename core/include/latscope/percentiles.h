@@ -17,6 +17,10 @@ enum class Method {
             // cumulative count >= p/100 * N, compared as fio does (x87 80-bit)
   kExact,   // fio per-I/O logs: nearest rank over the exact values (see
             // exact_percentiles); on bins (no per-I/O values) as kInterp
+  kHdr,     // HdrHistogram's getValueAtPercentile: first bin whose cumulative
+            // count >= max(1, ceil(nextDown(p)/100 * N)), reported as the bin's
+            // highest equivalent value hi - value_step_ns (lo for p = 0);
+            // mean from rep (median equivalent). docs/formats-hdr.md.
 };
 
 struct Stats {
@@ -48,6 +52,18 @@ bool compute_percentiles(const BinLayout& layout, const double* counts,
 // product rounded to a 64-bit significand (see percentiles.cc), independent
 // of the platform's long double (binary128 in WebAssembly). p in [0, 100].
 bool fio_threshold_reached(uint64_t sum, double p, uint64_t n);
+
+// The smallest step between two values a layout's producer can record, in
+// ns: the "1" in HdrHistogram's highestEquivalentValue = next bin's lowest - 1.
+// HdrHistogram layouts carry it in their id (":u<ns per value unit>" times
+// ":r<DoubleHistogram ratio>"); fio 3 layouts 1 ns, fio 2 layouts 1000 ns
+// (fio's integer units); 0 for other layouts (then Method::kHdr reports hi).
+double value_step_ns(const BinLayout& layout);
+// Method::kHdr's statistics over stats computed by compute_stats: mean from
+// each bin's rep (HdrHistogram's median equivalent value) and max = the
+// highest equivalent value of the last non-empty bin (hi - value_step_ns).
+void hdr_stats(const BinLayout& layout, const double* counts, Stats* stats);
+
 
 // Exact statistics of raw latencies (ns; sorted in place): samples = count,
 // min/max/mean exact, percentile p = the smallest value with at least p% of

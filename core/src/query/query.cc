@@ -13,6 +13,7 @@ void fill_row(const BinLayout& layout, const double* counts, const QueryOptions&
     row->flags |= kFlagEmpty;
     return;
   }
+  if (opts.method == Method::kHdr) hdr_stats(layout, counts, &row->stats);  // docs/formats-hdr.md
   compute_percentiles(layout, counts, opts.percentiles.data(), opts.percentiles.size(), opts.method,
                       row->p.data());
   for (const PercentileValue& v : row->p) {

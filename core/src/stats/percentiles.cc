@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <string>
 
 namespace latscope {
 namespace {
@@ -52,6 +54,13 @@ void round_to_64(u128 v, u128 rem, u128 den, int exp, uint64_t* mant, int* out_e
 // being exact in binary.
 bool few_samples(double n, double p) { return p > 0 && p < 100 && n * (100 - p) < 100 * (1 - 1e-9); }
 
+// HdrHistogram's getValueAtPercentile rank: max(1, ceil(nextDown(p)/100 * N))
+// (nextDown keeps p = 100 * k / N from rounding up past the k-th value).
+double hdr_count_at(double p, double n) {
+  const double q = std::clamp(std::nextafter(p, -HUGE_VAL), 0.0, 100.0);
+  return std::max(1.0, std::ceil(q / 100.0 * n));
+}
+
 }  // namespace
 
 // fio stat.c: `while (sum >= ((long double) plist[j].u.f / 100.0 * nr))`.
@@ -84,6 +93,47 @@ bool fio_threshold_reached(uint64_t sum, double p, uint64_t n) {
   const int s = -e2;
   if (s >= 64) return sum >= 1;  // threshold < 1 (m2 < 2^64)
   return (u128{sum} << s) >= u128{m2};
+}
+
+double value_step_ns(const BinLayout& layout) {
+  switch (layout.kind) {
+    case LayoutKind::kFio3: return 1;
+    case LayoutKind::kFio2: return 1000;
+    case LayoutKind::kHdr: {
+      // "hdr:d3:l1:u1e0:n2048" or "hdr:d2:l1:r0.0009765625:u1e0:n512"
+      double unit = 1, ratio = 1;
+      size_t pos = 0;
+      const std::string& id = layout.id;
+      while (pos < id.size()) {
+        size_t end = id.find(':', pos);
+        if (end == std::string::npos) end = id.size();
+        const std::string tok = id.substr(pos, end - pos);
+        if (tok.size() > 1 && (tok[0] == 'u' || tok[0] == 'r')) {
+          char* e = nullptr;
+          const double v = std::strtod(tok.c_str() + 1, &e);
+          if (e == tok.c_str() + tok.size() && v > 0 && std::isfinite(v)) (tok[0] == 'u' ? unit : ratio) = v;
+        }
+        pos = end + 1;
+      }
+      return unit * ratio;
+    }
+    case LayoutKind::kCustom: break;
+  }
+  return 0;
+}
+
+void hdr_stats(const BinLayout& layout, const double* counts, Stats* stats) {
+  double n = 0, weighted = 0;
+  size_t last = layout.size();
+  for (size_t i = 0; i < layout.size(); ++i) {
+    if (counts[i] <= 0) continue;
+    n += counts[i];
+    weighted += counts[i] * layout.rep[i];
+    last = i;
+  }
+  if (!(n > 0)) return;
+  stats->mean_ns = weighted / n;
+  if (!stats->saturated) stats->max_ns = layout.hi[last] - value_step_ns(layout);
 }
 
 bool compute_stats(const BinLayout& layout, const double* counts, Stats* out) {
@@ -122,6 +172,7 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
   // overlap-weighted quanta are fractional and use plain double arithmetic.
   const bool exact = integral && n < 18446744073709551616.0;
   const uint64_t n_int = exact ? static_cast<uint64_t>(n) : 0;
+  const double step = method == Method::kHdr ? value_step_ns(layout) : 0;
 
   // Visit percentiles in ascending order so one pass over the bins answers all.
   constexpr size_t kMaxStack = 256;
@@ -145,6 +196,8 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
         if (method == Method::kFio) {
           hit = exact ? fio_threshold_reached(static_cast<uint64_t>(cum), p, n_int)
                       : cum >= p / 100.0 * n;
+        } else if (method == Method::kHdr) {
+          hit = c > 0 && cum >= hdr_count_at(p, n);
         } else {
           // first non-empty bin whose cumulative count reaches the rank
           hit = c > 0 && cum >= p / 100.0 * n;
@@ -157,6 +210,8 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
         v.few_samples = few_samples(n, p);
         if (method == Method::kFio) {
           v.value_ns = layout.rep[i];
+        } else if (method == Method::kHdr && !sat) {
+          v.value_ns = p == 0 ? layout.lo[i] : layout.hi[i] - step;
         } else if (sat) {
           v.value_ns = layout.lo[i];  // no upper edge: report the lower bound
         } else {
@@ -177,6 +232,7 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
       const double p = ps[order_buf[j]];
       v.few_samples = few_samples(n, p);
       v.value_ns = method == Method::kFio ? layout.rep[i] : (sat ? layout.lo[i] : layout.hi[i]);
+      if (method == Method::kHdr && !sat) v.value_ns = layout.hi[i] - step;
     }
   }
   return true;

@@ -57,8 +57,10 @@ bool check_config(const Config& c, std::string* err) {
 // recorded by any writer).
 int64_t max_indexes(const Config& c) {
   const int32_t half_mag = c.sub_bucket_half_count_magnitude();
-  const int64_t buckets = 63 - (c.unit_magnitude() + half_mag + 1);  // bucket b holds values < 2^(b+unit+half_mag+1)
-  return (buckets + 1) << half_mag;
+  // Bucket b holds values below subBucketCount << (b + unitMag) <= 2^63;
+  // index = (b + 1) * half + (sub - half), so b_max + 2 halves of indexes.
+  const int64_t b_max = 63 - (c.unit_magnitude() + half_mag + 1);
+  return (b_max + 2) << half_mag;
 }
 
 class Counts {

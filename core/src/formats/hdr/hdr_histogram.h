@@ -33,7 +33,8 @@ struct Config {
   // Integer value range of bucket index i: [lowest_equivalent, next_non_equivalent).
   int64_t lowest_equivalent(int64_t i) const;
   int64_t bucket_width(int64_t i) const;
-  int64_t highest_equivalent(int64_t i) const { return lowest_equivalent(i) + bucket_width(i) - 1; }
+  // (width - 1) first: the top bucket ends at exactly 2^63 - 1 without overflow.
+  int64_t highest_equivalent(int64_t i) const { return lowest_equivalent(i) + (bucket_width(i) - 1); }
   int64_t median_equivalent(int64_t i) const { return lowest_equivalent(i) + (bucket_width(i) >> 1); }
   // The index whose range holds value v (HdrHistogram's countsArrayIndex).
   int64_t index_of(int64_t v) const;
