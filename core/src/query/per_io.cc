@@ -49,11 +49,8 @@ std::string exact_budget_note(uint64_t budget) {
 bool exact_possible(const std::vector<Selected>& series, uint64_t budget, std::vector<std::string>* notes) {
   size_t without = 0;
   uint64_t values = 0;
-  std::set<const Series*> seen;
   for (const Selected& x : series) {
-    // A series selected twice is a synthesized copy (coordinated-omission
-    // correction): its I/Os are not the recorded ones.
-    if (!x.series->has_io_values() || !seen.insert(x.series).second) ++without;
+    if (!x.series->has_io_values()) ++without;
     else values += x.series->io_ns.size();
   }
   if (without) notes->push_back(exact_fallback_note(without));

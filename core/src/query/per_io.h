@@ -30,8 +30,8 @@ void keep_default_kind(std::vector<Selected>* series, std::vector<std::string>* 
 // the notes when `without` series lack them, or when they pass the budget.
 std::string exact_fallback_note(size_t without);
 std::string exact_budget_note(uint64_t budget);
-// True when every selected series keeps its per-I/O values (and none is
-// selected twice); else adds exact_fallback_note to notes.
+// True when every selected series keeps its per-I/O values and they fit the
+// budget; else adds the note saying why percentiles come from bins.
 bool exact_possible(const std::vector<Selected>& series, uint64_t budget, std::vector<std::string>* notes);
 // Row of Method::kExact from a quantum's values (sorted in place).
 void fill_row_exact(std::vector<uint64_t>* values, const QueryOptions& opts, Row* row);

@@ -62,12 +62,11 @@ struct PendingTail {
 
 struct StreamingQuery::Impl {
   QueryOptions opts;
-  // Method::kExact (query/per_io.h): series folded without per-I/O values
-  // (or twice: a synthesized copy), values held, past the budget.
+  // Method::kExact (query/per_io.h): series folded without per-I/O values,
+  // values held, past the budget.
   size_t io_missing = 0;
   uint64_t io_kept = 0;
   bool io_over = false;
-  std::set<const Series*> io_folded;
   Status error;
   std::deque<Source> json_sources;  // small: whole-run histograms; stable addresses for the index
   JsonIndex json;
@@ -134,7 +133,7 @@ struct StreamingQuery::Impl {
     const double q = opts.quantum_ms;
     bool keep_io = false;
     if (opts.method == Method::kExact) {
-      if (!s.has_io_values() || !io_folded.insert(&s).second) {
+      if (!s.has_io_values()) {
         ++io_missing;
       } else if (!io_over && (io_kept += s.io_ns.size()) > opts.max_per_io_samples) {
         io_over = true;  // the query would hold too many values: bins only

@@ -246,9 +246,7 @@ void FioLatReader::parse_line(const char* b, const char* e, bool last_without_ne
   const Dir dir = static_cast<Dir>(f[2]);
   const int di = static_cast<int>(f[2]);
   if (averaged_) {
-    ++avg_lines_;
-    if (have_last_[di] && t > last_t_[di] && (avg_step_ == 0 || t - last_t_[di] < avg_step_))
-      avg_step_ = t - last_t_[di];
+    if (have_last_[di] && t > last_t_[di] && avg_steps_.size() < 4096) avg_steps_.push_back(t - last_t_[di]);
     last_t_[di] = t;
     have_last_[di] = true;
     return;
@@ -311,7 +309,14 @@ void FioLatReader::finish() {
   partial_.clear();
   if (averaged_) {
     src_->series.clear();
-    std::string step = avg_step_ ? "every " + std::to_string(avg_step_) + " ms" : "per window";
+    // fio stamps a window when an I/O notices log_avg_msec has passed: the
+    // steps jitter above the interval; their median is a fair estimate.
+    std::string step = "per window";
+    if (!avg_steps_.empty()) {
+      std::nth_element(avg_steps_.begin(), avg_steps_.begin() + static_cast<ptrdiff_t>(avg_steps_.size() / 2),
+                       avg_steps_.end());
+      step = "about every " + std::to_string(avg_steps_[avg_steps_.size() / 2]) + " ms";
+    }
     src_->status = Status::Error(
         ErrorCode::kUnusableFile,
         src_->name + ": a fio log_avg_msec log (bs column 0, one line per direction " + step +
@@ -330,7 +335,9 @@ void FioLatReader::finish() {
       src_->diag.add(Issue::kSaturated, 0, 0,
                      std::to_string(o.s.saturated) + " I/Os of " + dir_name(o.dir) +
                          " in fio's last bin (>= 17.05 s): exact values kept, binned views show a lower bound");
-    if (segment_ > 0) o.s.labels.set("segment", std::to_string(o.segment));
+    // As for histogram logs: per_job_logs=0 segments are jobs 1, 2, ...
+    if (o.s.job.empty()) o.s.job = std::to_string(o.segment + 1);
+    else if (segment_ > 0) o.s.job += "#" + std::to_string(o.segment + 1);
     src_->series.push_back(std::move(o.s));
   }
   open_.clear();

@@ -61,8 +61,7 @@ class FioLatReader {
   int segment_ = 0;
   uint64_t last_t_[kDirCount] = {0, 0, 0};
   bool have_last_[kDirCount] = {false, false, false};
-  uint64_t avg_lines_ = 0;
-  uint64_t avg_step_ = 0;  // smallest positive same-direction time step of an averaged log
+  std::vector<uint64_t> avg_steps_;  // same-direction time steps of an averaged log (first 4096)
 };
 
 // fio's plat_val_to_idx: the fine (fio 3) bin of a value.
