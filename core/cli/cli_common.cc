@@ -1,7 +1,5 @@
 #include "cli_common.h"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -10,11 +8,12 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "input.h"
 #include "latscope/reader.h"
 
 namespace latscope::cli {
 namespace {
-constexpr unsigned kChunk = 4u << 20;
+constexpr size_t kChunk = size_t{4} << 20;
 }
 
 bool parse_double(const std::string& s, double* out) {
@@ -39,13 +38,67 @@ std::vector<std::string> split(const std::string& s, char sep) {
   return out;
 }
 
+// docs/input-robustness.md, "Names on the terminal".
+std::string printable(std::string_view s) {
+  static const char* kHex = "0123456789abcdef";
+  std::string out;
+  out.reserve(s.size());
+  auto hex = [&](unsigned char c) {
+    out += "\\x";
+    out += kHex[c >> 4];
+    out += kHex[c & 15];
+  };
+  const size_t n = s.size();
+  for (size_t i = 0; i < n;) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      if (c < 0x20 || c == 0x7f) hex(c);
+      else out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    // A well-formed UTF-8 sequence is kept unless it encodes a C1 control
+    // (U+0080..U+009F: 8-bit CSI and friends) or a bidirectional override
+    // (U+202A..U+202E, U+2066..U+2069), which reorder what follows.
+    size_t len = c >= 0xF0 && c <= 0xF4 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c <= 0xDF ? 2 : 0;
+    if (c > 0xF4) len = 0;
+    bool ok = len > 0 && i + len <= n;
+    uint32_t cp = ok ? (c & (0x7F >> len)) : 0;
+    for (size_t k = 1; ok && k < len; ++k) {
+      const unsigned char d = static_cast<unsigned char>(s[i + k]);
+      if ((d & 0xC0) != 0x80) ok = false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    if (ok && ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+               (cp >= 0xD800 && cp <= 0xDFFF)))
+      ok = false;  // overlong, out of range or a surrogate
+    const bool control = cp <= 0x9F || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+    if (!ok) {
+      hex(c);
+      ++i;
+      continue;
+    }
+    for (size_t k = 0; k < len; ++k) {
+      if (control) hex(static_cast<unsigned char>(s[i + k]));
+      else out += s[i + k];
+    }
+    i += len;
+  }
+  return out;
+}
+
+void say(const std::string& line) {
+  const std::string p = printable(line) + "\n";
+  std::fwrite(p.data(), 1, p.size(), stderr);
+}
+
 void print_diagnostics(const Source& src) {
   if (src.format == FileFormat::kIgnored && src.status.ok()) {  // a note, not an error: exit code unchanged
-    std::fprintf(stderr, "latscope: %s: ignored (%s)\n", src.name.c_str(), src.ignored.c_str());
+    say("latscope: " + src.name + ": ignored (" + src.ignored + ")");
     return;
   }
   if (!src.status.ok()) {
-    std::fprintf(stderr, "latscope: %s\n", src.status.message.c_str());
+    say("latscope: " + src.status.message);
     return;
   }
   for (int i = 0; i < static_cast<int>(Issue::kCount); ++i) {
@@ -53,127 +106,158 @@ void print_diagnostics(const Source& src) {
     const uint64_t n = src.diag.count(is);
     if (!n) continue;
     const IssueInfo& info = issue_info(is);
-    std::fprintf(stderr, "latscope: %s: %s x%llu: %s\n", src.name.c_str(), info.name,
-                 static_cast<unsigned long long>(n), info.description);
+    say("latscope: " + src.name + ": " + info.name + " x" + std::to_string(n) + ": " + info.description);
     if (info.severity == Severity::kInfo) continue;  // harmless: the count is enough
     for (const IssueExample& e : src.diag.examples())
       if (e.issue == is) {
         if (e.line)
-          std::fprintf(stderr, "  %s:%llu:%u: %s\n", src.name.c_str(),
-                       static_cast<unsigned long long>(e.line), e.column, e.text.c_str());
+          say("  " + src.name + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " + e.text);
         else
-          std::fprintf(stderr, "  %s: %s\n", src.name.c_str(), e.text.c_str());
+          say("  " + src.name + ": " + e.text);
       }
   }
 }
 
-namespace {
-
-// The engine's own sniff (reader.h) on a file's first bytes.
-bool looks_like_json(const std::string& path) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) return false;
-  std::vector<char> buf(kSniffBytes);
-  const int n = gzread(f, buf.data(), static_cast<unsigned>(buf.size()));
-  const bool complete = n >= 0 && static_cast<size_t>(n) < buf.size();
-  gzclose(f);
-  return n > 0 && sniff({path, buf.data(), static_cast<size_t>(n), complete}).format == FileFormat::kFioJson;
+int print_query_notes(const std::vector<std::string>& notes, const Diagnostics& diag) {
+  for (const std::string& note : notes) say("latscope: note: " + note);
+  Source q;  // query-time issues (mixed layouts, ...) printed like a file's
+  q.name = "(merge)";
+  q.diag = diag;
+  print_diagnostics(q);
+  return diag.count(Issue::kMixedTimeBases) ? 1 : 0;
 }
 
-// Reads one file into a new handle of engine; returns its exit code share.
-int read_into(Engine* engine, const std::string& path, const FileOptions& fopts, std::vector<char>* buf,
-              const Source** out);
+int report_input(const Input& in) {
+  if (!in.note().empty()) say("latscope: " + in.name() + ": note: " + in.note());
+  if (!in.problem().empty()) say("latscope: " + in.name() + ": " + in.problem());
+  return static_cast<int>(in.level());
+}
+
+std::vector<std::string> inputs(const std::vector<std::string>& files) {
+  std::vector<std::string> out;
+  bool have_stdin = false;
+  for (const std::string& f : files) {
+    if (f == "-") {
+      if (have_stdin) {
+        say("latscope: '-' (standard input) named more than once: read once");
+        continue;
+      }
+      have_stdin = true;
+    }
+    out.push_back(f);
+  }
+  return out;
+}
+
+namespace {
+
+// The engine's own sniff (reader.h) on an input's first bytes (peeked: a
+// standard input stays readable from its start).
+bool looks_like_json(Input* in) {
+  const std::string& head = in->peek(kSniffBytes);
+  const bool complete = head.size() < kSniffBytes;
+  return !head.empty() &&
+         sniff({in->name(), head.data(), head.size(), complete}).format == FileFormat::kFioJson;
+}
+
+bool looks_like_json(const std::string& path) {
+  Input in;
+  std::string err;
+  return in.open(path, &err) && looks_like_json(&in);
+}
+
+// Reads one input into a new handle of engine; returns its exit code share.
+// `opened`: an input already opened (standard input), else path is opened.
+int read_into(Engine* engine, const std::string& path, Input* opened, const FileOptions& fopts,
+              std::vector<char>* bufp, const Source** out) {
+  std::vector<char>& buf = *bufp;
+  Input own;
+  Input* in = opened;
+  if (!in) {
+    in = &own;
+    std::string err;
+    if (!in->open(path, &err)) {
+      say("latscope: " + path + ": " + err);
+      return 2;
+    }
+  }
+  const int h = engine->open_file(in->name(), fopts);
+  for (;;) {
+    const size_t n = in->read(buf.data(), buf.size());
+    if (n == 0) break;
+    engine->append(h, buf.data(), n);
+  }
+  int rc = report_input(*in);
+  const Source& src = engine->finish(h);
+  *out = &src;
+  // Nothing came out of the input: its own message says why (no "empty file").
+  if (in->level() == InputLevel::kUnusable) return 2;
+  print_diagnostics(src);
+  if (!src.status.ok()) rc = 2;
+  else if (src.diag.skipped_lines()) rc = std::max(rc, 1);
+  return rc;
+}
 
 }  // namespace
 
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts,
                   const std::function<void(const Source&)>& fn) {
+  // Standard input is opened once and its look-ahead kept for the read.
+  Input std_in;
+  bool std_in_open = false;
   std::vector<std::string> ordered, logs;
-  for (const std::string& f : files) (looks_like_json(f) ? ordered : logs).push_back(f);
+  for (const std::string& f : inputs(files)) {
+    bool json = false;
+    if (f == "-") {
+      std::string err;
+      std_in_open = std_in.open(f, &err);
+      json = std_in_open && looks_like_json(&std_in);
+    } else {
+      json = looks_like_json(f);
+    }
+    (json ? ordered : logs).push_back(f);
+  }
   ordered.insert(ordered.end(), logs.begin(), logs.end());
   int rc = 0;
   std::vector<char> buf(kChunk);
   for (const std::string& path : ordered) {
     Engine engine;
     const Source* src = nullptr;
-    rc = std::max(rc, read_into(&engine, path, fopts, &buf, &src));
+    rc = std::max(rc, read_into(&engine, path, path == "-" && std_in_open ? &std_in : nullptr, fopts, &buf, &src));
     if (src) fn(*src);
   }
   return rc;
 }
 
-// gzopen reads plain files transparently, so one path serves .gz and text.
+// Plain and gzip inputs take the same path (input.h).
 int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts) {
   int rc = 0;
   std::vector<char> buf(kChunk);
-  for (const std::string& path : files) {
+  for (const std::string& path : inputs(files)) {
     const Source* src = nullptr;
-    rc = std::max(rc, read_into(engine, path, fopts, &buf, &src));
+    rc = std::max(rc, read_into(engine, path, nullptr, fopts, &buf, &src));
   }
   return rc;
 }
-
-namespace {
-
-int read_into(Engine* engine, const std::string& path, const FileOptions& fopts, std::vector<char>* bufp,
-              const Source** out) {
-  std::vector<char>& buf = *bufp;
-  int rc = 0;
-  {
-    const int h = engine->open_file(path, fopts);
-    gzFile f = gzopen(path.c_str(), "rb");
-    if (!f) {
-      std::fprintf(stderr, "latscope: %s: cannot open: %s\n", path.c_str(), std::strerror(errno));
-      engine->finish(h);
-      return 2;
-    }
-    gzbuffer(f, 1u << 20);
-    bool failed = false;
-    for (;;) {
-      const int n = gzread(f, buf.data(), kChunk);
-      if (n < 0) {
-        int errnum = 0;
-        const char* msg = gzerror(f, &errnum);
-        std::fprintf(stderr, "latscope: %s: read error: %s; the part read so far is used\n",
-                     path.c_str(), msg);
-        failed = true;
-        break;
-      }
-      if (n == 0) break;
-      engine->append(h, buf.data(), static_cast<size_t>(n));
-    }
-    gzclose(f);
-    const Source& src = engine->finish(h);
-    print_diagnostics(src);
-    if (!src.status.ok() || failed) rc = 2;
-    else if (src.diag.skipped_lines() && rc < 1) rc = 1;
-    *out = &src;
-  }
-  return rc;
-}
-
-}  // namespace
 
 bool read_whole_file(const std::string& path, std::string* out, std::string* err) {
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) {
-    *err = path + ": cannot open: " + std::strerror(errno);
+  Input in;
+  out->clear();
+  if (!in.open(path, err)) {
+    *err = path + ": " + *err;
     return false;
   }
   std::vector<char> buf(kChunk);
-  out->clear();
   for (;;) {
-    const int n = gzread(f, buf.data(), kChunk);
-    if (n < 0) {
-      int e = 0;
-      *err = path + ": read error: " + gzerror(f, &e);
-      gzclose(f);
-      return false;
-    }
+    const size_t n = in.read(buf.data(), buf.size());
     if (n == 0) break;
-    out->append(buf.data(), static_cast<size_t>(n));
+    out->append(buf.data(), n);
   }
-  gzclose(f);
+  if (in.level() == InputLevel::kUnusable) {
+    *err = in.name() + ": " + in.problem();
+    return false;
+  }
+  report_input(in);  // a damaged input's readable part is used, and said so
   return true;
 }
 

@@ -1,15 +1,33 @@
-// Shared by the CLI commands: reading files (plain or .gz) into an Engine and
-// reporting each file's diagnostics on stderr. Exit codes: 0 ok, 1 lines
-// skipped, 2 a file unusable or a usage error.
+// Shared by the CLI commands: reading files (plain or .gz, "-" for standard
+// input; input.h) into an Engine and reporting each file's diagnostics on
+// stderr. Exit codes: 0 ok, 1 something was left out (lines skipped, series
+// of another time base, the unreadable rest of a damaged .gz), 2 a file
+// unusable or a usage error (docs/input-robustness.md).
 #pragma once
 
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "latscope/engine.h"
 
 namespace latscope::cli {
+
+class Input;
+
+// File names and file contents are untrusted: every line the CLI writes to
+// stderr goes through say(), which escapes control bytes, C1 controls,
+// bidirectional overrides and invalid UTF-8 as \xNN (printable()), so no
+// name can move the cursor, recolour or rewrite the terminal.
+std::string printable(std::string_view s);
+void say(const std::string& line);  // printable(line) + '\n' on stderr
+
+// Prints an input's note and problem (named); returns its exit share.
+int report_input(const Input& in);
+
+// The inputs in order, "-" (standard input) kept once (a note otherwise).
+std::vector<std::string> inputs(const std::vector<std::string>& files);
 
 // Reads every file into the engine. Returns the exit code so far (0, 1 or 2)
 // after printing per-file diagnostics to stderr.
@@ -23,11 +41,17 @@ int load_files(Engine* engine, const std::vector<std::string>& files, const File
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts,
                   const std::function<void(const Source&)>& fn);
 
-// Reads a whole file (plain or gzip) into memory; false with *err set on failure.
+// Reads a whole file (plain or gzip, "-" standard input) into memory; false
+// with *err set when nothing usable could be read. A damaged .gz's readable
+// part is returned, with its problem printed (report_input).
 bool read_whole_file(const std::string& path, std::string* out, std::string* err);
 
 // Prints a source's status and issue counters (with first examples) to stderr.
 void print_diagnostics(const Source& src);
+// Prints a query's notes and query-time issues (as a source "(merge)");
+// returns 1 when the query left selected series out (another time base),
+// else 0.
+int print_query_notes(const std::vector<std::string>& notes, const Diagnostics& diag);
 
 bool parse_double(const std::string& s, double* out);
 std::vector<std::string> split(const std::string& s, char sep);

@@ -8,7 +8,7 @@ namespace latscope::cli {
 namespace {
 
 bool fail(const char* command, const std::string& msg) {
-  std::fprintf(stderr, "latscope %s: %s (see latscope --help)\n", command, msg.c_str());
+  say(std::string("latscope ") + command + ": " + msg + " (see latscope --help)");
   return false;
 }
 

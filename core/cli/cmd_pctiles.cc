@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdio>
 
 #include "cli_common.h"
@@ -29,14 +30,10 @@ int cmd_pctiles(int argc, char** argv) {
     if (st.ok()) st = stream.finish(&r);
   }
   if (!st.ok()) {
-    std::fprintf(stderr, "latscope pctiles: %s\n", st.message.c_str());
+    say("latscope pctiles: " + st.message);
     return 2;
   }
-  for (const auto& note : r.notes) std::fprintf(stderr, "latscope: note: %s\n", note.c_str());
-  Source q;  // query-time issues (mixed layouts, ...) printed like a file's
-  q.name = "(merge)";
-  q.diag = r.diag;
-  print_diagnostics(q);
+  rc = std::max(rc, print_query_notes(r.notes, r.diag));
   const std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) + "\n"
                                              : pctiles_csv(r, o.pct_labels, o.unit);
   std::fwrite(out.data(), 1, out.size(), stdout);
@@ -59,9 +56,10 @@ int cmd_heatmap(int argc, char** argv) {
   HeatmapResult r;
   Status st = engine.heatmap(h, &r);
   if (!st.ok()) {
-    std::fprintf(stderr, "latscope heatmap: %s\n", st.message.c_str());
+    say("latscope heatmap: " + st.message);
     return 2;
   }
+  rc = std::max(rc, print_query_notes(r.notes, r.diag));
   const std::string out = o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit);
   std::fwrite(out.data(), 1, out.size(), stdout);
   return rc;

@@ -16,8 +16,7 @@
 //    Client mode's "All clients" entry is reported with job "all".
 #include "cmd_summary.h"
 
-#include <zlib.h>
-
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +27,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "input.h"
 #include "latscope/engine.h"
 #include "latscope/fio_json.h"
 #include "latscope/options_json.h"
@@ -43,10 +43,12 @@ const char kUsage[] =
     "usage: latscope summary [--format csv|json] [--unit ns|us|ms] [--percentiles LIST]\n"
     "                        [--repair auto|off|force] FILE...\n"
     "  FILE: fio histogram logs (write_hist_log) or fio --output-format=json/json+ output,\n"
-    "        plain or .gz. One row per file, host, job and direction.\n"
+    "        plain or .gz; - for standard input. One row per file, host, job and direction.\n"
+    "        CSV text cells starting with = + - @ (a formula to spreadsheets) get a leading '.\n"
     "  --percentiles LIST  default: fio's 1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99\n"
     "  --unit              default ns\n"
-    "exit status: 0 ok, 1 lines were skipped (see stderr), 2 a file is unusable\n";
+    "exit status: 0 ok, 1 something was left out (skipped lines, the unreadable rest of a\n"
+    "  damaged .gz; see stderr), 2 a file is unusable\n";
 
 const char kFioDefaultPercentiles[] = "1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99";
 constexpr size_t kChunk = size_t{4} << 20;
@@ -78,8 +80,18 @@ struct FileReport {
 };
 
 int usage_error(const std::string& msg) {
-  std::fprintf(stderr, "latscope summary: %s\n%s", msg.c_str(), kUsage);
+  cli::say("latscope summary: " + msg);
+  std::fputs(kUsage, stderr);
   return 2;
+}
+
+// A CSV text cell: a value starting with = + - @ (or a tab or carriage
+// return) is a formula to Excel, LibreOffice and Google Sheets, so it gets a
+// leading apostrophe (OWASP's rule); then RFC 4180 quoting (csv_field).
+// docs/input-robustness.md, "CSV cells".
+std::string csv_text(const std::string& s) {
+  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos) return csv_field("'" + s);
+  return csv_field(s);
 }
 
 // Shortest decimal (up to 15 significant digits) that reads back as the
@@ -187,75 +199,63 @@ void print_json_diagnostics(const std::string& path, const FioJsonReport& r, con
   cli::print_diagnostics(s);
 }
 
-// Reads one file: returns 0, 1 (lines skipped) or 2 (unusable).
-int read_one(const std::string& path, const Options& o, std::vector<SummaryRow>* rows, FileReport* rep) {
-  rep->name = path;
-  // gzopen reads plain files too, so .gz and text take the same path.
-  gzFile f = gzopen(path.c_str(), "rb");
-  if (!f) {
-    rep->status = Status::Error(ErrorCode::kUnusableFile, path + ": cannot open: " + std::strerror(errno));
-    std::fprintf(stderr, "latscope: %s\n", rep->status.message.c_str());
-    return 2;
+// Reads one input: returns 0, 1 (something left out) or 2 (unusable).
+// `opened`: standard input, already opened; else path is opened here.
+int read_one(const std::string& path, cli::Input* opened, const Options& o, std::vector<SummaryRow>* rows,
+             FileReport* rep) {
+  cli::Input own;
+  cli::Input* in = opened;
+  rep->name = path == "-" ? "(stdin)" : path;
+  if (!in) {
+    in = &own;
+    std::string err;
+    if (!in->open(path, &err)) {
+      rep->status = Status::Error(ErrorCode::kUnusableFile, path + ": " + err);
+      cli::say("latscope: " + rep->status.message);
+      return 2;
+    }
   }
-  gzbuffer(f, 1u << 20);
+  const std::string& name = in->name();
+  // The first bytes decide the format (the registry's sniff, reader.h).
+  const std::string head = in->peek(kSniff);
+  const bool is_json =
+      !head.empty() && sniff({name, head.data(), head.size(), head.size() < kSniff}).format == FileFormat::kFioJson;
   std::vector<char> buf(kChunk);
-  std::string head;  // the first bytes decide the format
   Engine engine;
   int h = -1;
-  bool is_json = false;
   std::string text;  // whole json document
-  Status read_error;
+  if (!is_json) h = engine.open_file(name, o.file);
   for (;;) {
-    const int n = gzread(f, buf.data(), static_cast<unsigned>(kChunk));
-    if (n < 0) {
-      int errnum = 0;
-      read_error = Status::Error(ErrorCode::kUnusableFile, path + ": read error: " + gzerror(f, &errnum));
-      break;
-    }
-    const size_t un = static_cast<size_t>(n);
-    if (h < 0 && !is_json) {
-      head.append(buf.data(), un);
-      if (head.size() < kSniff && n > 0) continue;
-      is_json = sniff({path, head.data(), std::min(head.size(), kSniff), n == 0}).format == FileFormat::kFioJson;
-      if (is_json) {
-        text.swap(head);
-      } else {
-        h = engine.open_file(path, o.file);
-        engine.append(h, head.data(), head.size());
-        std::string().swap(head);
-      }
-    } else if (n > 0) {
-      if (is_json) text.append(buf.data(), un);
-      else engine.append(h, buf.data(), un);
-    }
+    const size_t n = in->read(buf.data(), buf.size());
     if (n == 0) break;
+    if (is_json) text.append(buf.data(), n);
+    else engine.append(h, buf.data(), n);
   }
-  gzclose(f);
-  if (!read_error.ok()) {
-    rep->status = read_error;
-    std::fprintf(stderr, "latscope: %s\n", read_error.message.c_str());
+  int rc = cli::report_input(*in);
+  if (in->level() == cli::InputLevel::kUnusable) {
+    rep->status = Status::Error(ErrorCode::kUnusableFile, name + ": " + in->problem());
     return 2;
   }
   if (is_json) {
     rep->format = format_name(FileFormat::kFioJson);
     FioJsonReport r;
-    Status st = parse_fio_json(path, text.data(), text.size(), &r);
+    Status st = parse_fio_json(name, text.data(), text.size(), &r);
     rep->status = st;
-    print_json_diagnostics(path, r, st);
+    print_json_diagnostics(name, r, st);
     if (!st.ok()) return 2;
     rep->skipped = r.diag.skipped_lines();
-    summarize_json(path, r, o, rows);
-    return rep->skipped ? 1 : 0;
+    summarize_json(name, r, o, rows);
+    return std::max(rc, rep->skipped ? 1 : 0);
   }
   const Source& src = engine.finish(h);
   rep->format = format_name(src.format);
   rep->status = src.status;
   cli::print_diagnostics(src);
-  if (src.format == FileFormat::kIgnored) return 0;  // named on stderr; no rows
+  if (src.format == FileFormat::kIgnored) return rc;  // named on stderr; no rows
   if (!src.status.ok()) return 2;
   rep->skipped = src.diag.skipped_lines();
   summarize_source(src, o, rows);
-  return rep->skipped ? 1 : 0;
+  return std::max(rc, rep->skipped ? 1 : 0);
 }
 
 std::string render_csv(const std::vector<SummaryRow>& rows, const Options& o) {
@@ -263,7 +263,7 @@ std::string render_csv(const std::vector<SummaryRow>& rows, const Options& o) {
   for (const std::string& l : o.labels) out += "," + csv_field(l);
   out += "\n";
   for (const SummaryRow& r : rows) {
-    out += csv_field(r.file) + "," + csv_field(r.host) + "," + csv_field(r.job) + "," + r.dir + "," +
+    out += csv_text(r.file) + "," + csv_text(r.host) + "," + csv_text(r.job) + "," + r.dir + "," +
            std::to_string(r.samples);
     for (double v : {r.min_ns, r.mean_ns, r.max_ns}) out += "," + number(ns_to_unit(v, o.unit), r.exact);
     for (double v : r.p) out += "," + number(ns_to_unit(v, o.unit), r.exact);
@@ -374,9 +374,15 @@ int cmd_summary(int argc, char** argv) {
   int rc = 0;
   std::vector<SummaryRow> rows;
   std::vector<FileReport> files;
-  for (const std::string& path : o.files) {
+  cli::Input std_in;  // "-": standard input, once (cli::inputs)
+  for (const std::string& path : cli::inputs(o.files)) {
     FileReport rep;
-    const int r = read_one(path, o, &rows, &rep);
+    cli::Input* opened = nullptr;
+    if (path == "-") {
+      std::string open_err;
+      if (std_in.open(path, &open_err)) opened = &std_in;
+    }
+    const int r = read_one(path, opened, o, &rows, &rep);
     if (r > rc) rc = r;
     files.push_back(std::move(rep));
   }

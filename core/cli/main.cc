@@ -1,7 +1,9 @@
 // latscope CLI: a thin shell over the engine (core/). See README.md.
 #include <cstdio>
 #include <cstring>
+#include <string>
 
+#include "cli_common.h"
 #include "cmd_summary.h"
 #include "commands.h"
 
@@ -37,7 +39,9 @@ const char kUsage[] =
     "  --format csv|json        (default csv)\n"
     "  --rows N --min L --max L heatmap rows (default 64) and latency bounds in --unit\n"
     "\n"
-    "exit status: 0 ok, 1 lines were skipped (see stderr), 2 a file is unusable\n";
+    "FILE: a path, or - for standard input (plain or gzip)\n"
+    "exit status: 0 ok, 1 something was left out (skipped lines, series of another time\n"
+    "  base, the unreadable rest of a damaged .gz; see stderr), 2 a file is unusable\n";
 
 }  // namespace
 
@@ -51,6 +55,7 @@ int main(int argc, char** argv) {
   if (!std::strcmp(cmd, "heatmap")) return latscope::cli::cmd_heatmap(argc, argv);
   if (!std::strcmp(cmd, "summary")) return cmd_summary(argc, argv);
   if (!std::strcmp(cmd, "hdr")) return latscope::cli::cmd_hdr(argc, argv);
-  std::fprintf(stderr, "latscope: unknown command '%s'\n%s", cmd, kUsage);
+  latscope::cli::say(std::string("latscope: unknown command '") + cmd + "'");
+  std::fputs(kUsage, stderr);
   return 2;
 }

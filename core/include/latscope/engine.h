@@ -140,6 +140,8 @@ struct HeatmapResult {
   std::vector<double> edges_ns;  // rows + 1 ascending row edges
   std::vector<double> counts;    // quanta * rows, time-major: counts[q * rows + r]
   double below = 0, above = 0;   // samples outside [edges.front(), edges.back())
+  std::vector<std::string> notes;  // e.g. series of another time base left out (as QueryResult)
+  Diagnostics diag;                // query-time issues (mixed layouts, mixed time bases)
   std::string y = "latency";     // "latency" (edges in ns), "bs" or "offset" (edges in bytes)
 };
 

@@ -42,6 +42,11 @@ class Labels {
 // or one whole-run histogram (fio json+), which time queries never add.
 enum class Role : uint8_t { kTimeSeries = 0, kWholeRun = 1 };
 constexpr int kDirCount = 3;
+// The largest count, sum of a line's counts, or running total of a series a
+// reader accepts: 2^53, the last integer a double (the queries' arithmetic,
+// the page's numbers) holds exactly. Beyond it a line is an Issue::kOverflow
+// (docs/input-robustness.md, "Counts").
+constexpr uint64_t kMaxCount = uint64_t{1} << 53;
 const char* dir_name(Dir d);  // "read", "write", "trim"
 
 struct Window {

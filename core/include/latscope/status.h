@@ -38,7 +38,7 @@ enum class Issue : int {
   kColumnCount,          // line's column count differs from the file's layout
   kNotANumber,           // a field is not an unsigned integer
   kNegativeValue,        // a field is negative
-  kOverflow,             // a field does not fit in 64 bits
+  kOverflow,             // a field does not fit in 64 bits, or counts sum above kMaxCount (2^53)
   kBadDirection,         // ddir not 0, 1 or 2
   kEmptyLine,            // blank line (info only)
   kCarriageReturn,       // CRLF line endings (info only, line kept)
@@ -48,7 +48,7 @@ enum class Issue : int {
   kRepaired,             // client/server accumulation defect repaired (per series)
   kRepairInconsistent,   // repair chosen but a repaired count went negative (clamped)
   kMixedLayouts,         // files with different bin layouts merged by re-binning
-  kMixedTimeBases,       // absolute (epoch) and relative logs merged together
+  kMixedTimeBases,       // epoch and relative logs selected together: the minority left out
   kBinaryGarbage,        // NUL or other control bytes in a line
   kJsonNoise,            // json+: text lines before the JSON document (client mode)
   kHdrMalformedLine,     // .hlog: line is not [Tag=NAME,]start,length,max,payload (tag with spaces, bad number)
@@ -57,6 +57,7 @@ enum class Issue : int {
   kHdrTimeBackwards,     // .hlog: an interval starts before the previous one of its tag (kept)
   kHdrLenient,           // .hlog: line read through a tolerance Java's reader lacks (kept)
   kPerIoBudget,          // per-I/O log: exact values beyond the sample budget not kept (bins kept)
+  kTimeBaseChange,       // fio log: a line on the other clock (epoch vs relative) than most lines: skipped
   kCount
 };
 

@@ -48,7 +48,14 @@ class StreamingQuery {
   std::set<std::string> kinds_present_;
   std::vector<Source> kinds_json_;  // json+ output, replayed into each kind's query
   struct Impl;
+  StreamingQuery(const QueryOptions& opts, bool epoch_part);
+  Status add_part(const Source& src);
+  Status finish_part(QueryResult* out);
   std::unique_ptr<Impl> impl_;
+  // Logs on the epoch clock (log_unix_epoch) fold into a part of their own;
+  // finish shows the time base most selected series have, as Engine::query
+  // does (core/src/query/time_base.h). Null in that part itself.
+  std::unique_ptr<StreamingQuery> epoch_;
 };
 
 }  // namespace latscope

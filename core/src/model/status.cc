@@ -11,7 +11,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"column-count", Severity::kError, "line has a different number of columns than the file's bin layout: line skipped"},
     {"not-a-number", Severity::kError, "a field is not an unsigned integer: line skipped"},
     {"negative-value", Severity::kError, "a field is negative: line skipped"},
-    {"overflow", Severity::kError, "a field does not fit in 64 bits: line skipped"},
+    {"overflow", Severity::kError, "a count, or a sum of counts in a line or series, is above 2^53 (or a field does not fit in 64 bits): line skipped"},
     {"bad-direction", Severity::kError, "ddir is not 0 (read), 1 (write) or 2 (trim): line skipped"},
     {"empty-line", Severity::kInfo, "blank line ignored"},
     {"crlf", Severity::kInfo, "CRLF line ending: carriage return ignored, line kept"},
@@ -21,7 +21,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"repaired", Severity::kWarning, "client/server accumulation defect detected and repaired (d[k] = r[k] - r[k-2])"},
     {"repair-inconsistent", Severity::kWarning, "repair forced but a repaired count went negative: clamped to 0"},
     {"mixed-layouts", Severity::kWarning, "inputs use different bin layouts: merged by re-binning onto a common layout"},
-    {"mixed-time-bases", Severity::kWarning, "absolute (epoch) and relative timestamps merged: time axis is not meaningful"},
+    {"mixed-time-bases", Severity::kWarning, "some selected logs have epoch timestamps (log_unix_epoch) and others relative ones: the time base most series have is shown, the other series are left out (named in a note)"},
     {"binary-garbage", Severity::kError, "control bytes or an over-long line (not a text log): line skipped"},
     {"json-noise", Severity::kInfo, "text lines before the JSON document (fio client mode) ignored"},
     {"hdr-malformed-line", Severity::kError, "HdrHistogram log line is not [Tag=NAME,]start,length,max,payload: line skipped"},
@@ -30,6 +30,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"hdr-time-backwards", Severity::kWarning, "an interval starts before the previous interval of its tag: kept"},
     {"hdr-lenient", Severity::kInfo, "line read through a tolerance Java's HistogramLogReader lacks (it would stop here): kept"},
     {"per-io-budget", Severity::kWarning, "per-I/O values beyond the sample budget are not kept: --method exact and bs/offset heat maps fall back or refuse (bins kept)"},
+    {"time-base-change", Severity::kError, "time_ms switches between epoch ms (log_unix_epoch) and ms since the job's start inside one file: lines on the clock fewer lines use are skipped"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "query/per_io.h"
+#include "query/time_base.h"
 
 namespace latscope {
 
@@ -174,6 +175,23 @@ Status check_group_by(const std::vector<Selected>& series, const GroupBy& group_
   return Status::Ok();
 }
 
+namespace {
+
+// Epoch and relative logs never share a time axis: the series of the time
+// base fewer selected series have are left out and named (time_base.h).
+void keep_one_time_base(Plan* plan) {
+  TimeBaseTally tb;
+  for (const Selected& x : plan->series) tb.count(*x.src, 1);
+  if (!tb.mixed()) return;
+  tb.report(&plan->notes, &plan->diag);
+  const bool epoch = tb.kept() == 1;
+  plan->series.erase(std::remove_if(plan->series.begin(), plan->series.end(),
+                                    [epoch](const Selected& x) { return x.src->absolute_time != epoch; }),
+                     plan->series.end());
+}
+
+}  // namespace
+
 Status make_plan(const std::vector<Source>& sources, const Selection& sel, const GroupBy& group_by,
                  double quantum_ms, Plan* plan) {
   if (!(quantum_ms > 0) || !std::isfinite(quantum_ms))
@@ -184,15 +202,13 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   bool any_abs = false, any_rel = false;
   for (const Source& src : sources) select_series(src, sel, &plan->series);
   if (sel.kinds.empty()) keep_default_kind(&plan->series, &plan->notes);  // per_io.h
+  keep_one_time_base(plan);  // time_base.h
   Status gst = check_group_by(plan->series, group_by);
   if (!gst.ok()) return gst;
   for (const Selected& x : plan->series) {
     keys.push_back(group_key(*x.src, *x.series, group_by));
     (x.src->absolute_time ? any_abs : any_rel) = true;
   }
-  if (any_abs && any_rel)
-    plan->diag.add(Issue::kMixedTimeBases, 0, 0,
-                   "some logs have epoch timestamps (log_unix_epoch) and others relative ones");
   plan->absolute_time = any_abs && !any_rel;
 
   // Groups in natural order.

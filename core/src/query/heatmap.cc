@@ -21,6 +21,8 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   if (!st.ok()) return st;
   out->quantum_ms = opts.quantum_ms;
   out->absolute_time = plan.absolute_time;
+  out->notes = plan.notes;
+  out->diag = plan.diag;
   out->t0_ms = plan.t0;
   out->rows = opts.rows;
   if (opts.y != HeatmapOptions::Y::kLatency) return io_heatmap(plan, opts, out);  // bs / offset: per_io.h

@@ -18,6 +18,7 @@
 #include "query/aligner.h"
 #include "query/per_io.h"
 #include "query/tail.h"
+#include "query/time_base.h"
 
 namespace latscope {
 namespace {
@@ -73,6 +74,9 @@ struct StreamingQuery::Impl {
   std::map<TailKey, int> logs_per_key;
   std::vector<PendingTail> tails;
   TailTally tally;
+  TimeBaseTally time_bases;             // the outer query: selected series per time base
+  std::vector<std::string> time_notes;  // the part shown: what the other time base left out
+  Diagnostics time_diag;
 
   std::map<std::string, uint32_t> group_ids;
   std::vector<std::string> group_names;
@@ -201,7 +205,11 @@ struct StreamingQuery::Impl {
   }
 };
 
-StreamingQuery::StreamingQuery(const QueryOptions& opts) : impl_(std::make_unique<Impl>()) {
+StreamingQuery::StreamingQuery(const QueryOptions& opts) : StreamingQuery(opts, false) {
+  epoch_.reset(new StreamingQuery(opts, true));  // NOLINT(modernize-make-unique): private constructor
+}
+
+StreamingQuery::StreamingQuery(const QueryOptions& opts, bool /*epoch_part*/) : impl_(std::make_unique<Impl>()) {
   impl_->opts = opts;
   const double q = opts.quantum_ms;
   if (!(q > 0) || !std::isfinite(q))
@@ -220,8 +228,7 @@ StreamingQuery::StreamingQuery(const QueryOptions& opts) : impl_(std::make_uniqu
 
 StreamingQuery::~StreamingQuery() = default;
 
-Status StreamingQuery::add(const Source& src) {
-  if (impl_->opts.sel.kinds.empty() && impl_->error.ok()) return add_by_kind(src);
+Status StreamingQuery::add_part(const Source& src) {
   Impl& I = *impl_;
   if (!I.error.ok()) return I.error;
   if (!src.status.ok()) return Status::Ok();
@@ -266,8 +273,7 @@ Status StreamingQuery::add(const Source& src) {
   return Status::Ok();
 }
 
-Status StreamingQuery::finish(QueryResult* out) {
-  if (impl_->opts.sel.kinds.empty() && impl_->error.ok() && !kinds_.empty()) return finish_by_kind(out);
+Status StreamingQuery::finish_part(QueryResult* out) {
   Impl& I = *impl_;
   *out = QueryResult();
   out->quantum_ms = I.opts.quantum_ms;
@@ -290,6 +296,8 @@ Status StreamingQuery::finish(QueryResult* out) {
     I.fold(t.tail, t.offset, t.group);
     I.coverage[t.coverage].end = t.tail.windows.back().end_ms + t.offset;
   }
+  out->notes.insert(out->notes.end(), I.time_notes.begin(), I.time_notes.end());
+  out->diag.merge(I.time_diag);
   I.tally.notes(&out->notes);
   bool exact = false;  // as exact_possible decides for Engine::query (per_io.h)
   if (I.opts.method == Method::kExact) {
@@ -305,9 +313,6 @@ Status StreamingQuery::finish(QueryResult* out) {
   }
   bool any_abs = false, any_rel = false;
   for (const Coverage& c : I.coverage) (c.absolute ? any_abs : any_rel) = true;
-  if (any_abs && any_rel)
-    out->diag.add(Issue::kMixedTimeBases, 0, 0,
-                  "some logs have epoch timestamps (log_unix_epoch) and others relative ones");
   out->absolute_time = any_abs && !any_rel;
 
   // Groups in natural order, as make_plan lists them.
@@ -364,6 +369,36 @@ Status StreamingQuery::finish(QueryResult* out) {
     }
   }
   return Status::Ok();
+}
+
+// The outer query routes each log to the part of its time base; json+
+// output serves both. Every log counts in both parts' tail ambiguity rule,
+// as add_json_tails counts every loaded log (tail.cc).
+Status StreamingQuery::add(const Source& src) {
+  if (impl_->opts.sel.kinds.empty() && impl_->error.ok()) return add_by_kind(src);
+  if (!epoch_) return add_part(src);
+  Impl& I = *impl_;
+  if (!I.error.ok()) return I.error;
+  if (!src.status.ok()) return Status::Ok();
+  if (src.format == FileFormat::kFioJson) {
+    const Status st = epoch_->add_part(src);
+    return st.ok() ? add_part(src) : st;
+  }
+  Impl& other = src.absolute_time ? I : *epoch_->impl_;
+  for (const Series& s : src.series) ++other.logs_per_key[tail_key_of_log(src, s)];
+  std::vector<Selected> sel;
+  select_series(src, I.opts.sel, &sel);
+  I.time_bases.count(src, sel.size());
+  return src.absolute_time ? epoch_->add_part(src) : add_part(src);
+}
+
+Status StreamingQuery::finish(QueryResult* out) {
+  if (impl_->opts.sel.kinds.empty() && impl_->error.ok() && !kinds_.empty()) return finish_by_kind(out);
+  if (!epoch_) return finish_part(out);
+  const TimeBaseTally& tb = impl_->time_bases;
+  StreamingQuery& shown = tb.kept() == 1 ? *epoch_ : *this;
+  tb.report(&shown.impl_->time_notes, &shown.impl_->time_diag);
+  return shown.finish_part(out);
 }
 
 // Selection::kinds empty: each latency kind folds into a query of its own

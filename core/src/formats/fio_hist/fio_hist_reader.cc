@@ -88,10 +88,11 @@ void FioHistReader::skip(Issue issue, uint32_t column, const std::string& what) 
   src_->diag.add(issue, line_no_, column, what);
 }
 
-FioHistReader::Raw& FioHistReader::raw_for(int segment, Dir dir) {
+FioHistReader::Raw& FioHistReader::raw_for(int base, int segment, Dir dir) {
   for (auto& r : raws_)
-    if (r.segment == segment && r.dir == dir) return r;
+    if (r.base == base && r.segment == segment && r.dir == dir) return r;
   raws_.emplace_back();
+  raws_.back().base = base;
   raws_.back().segment = segment;
   raws_.back().dir = dir;
   return raws_.back();
@@ -222,6 +223,11 @@ bool FioHistReader::parse_fields(const char* b, const char* e, bool last_without
 void FioHistReader::parse_line(const char* b, const char* e, bool last_without_newline) {
   ++line_no_;
   ++src_->lines;
+  // A UTF-8 byte-order mark before the first line (an editor's save) is no
+  // part of it (docs/input-robustness.md, "Byte-order marks").
+  if (line_no_ == 1 && e - b >= 3 && static_cast<unsigned char>(b[0]) == 0xEF &&
+      static_cast<unsigned char>(b[1]) == 0xBB && static_cast<unsigned char>(b[2]) == 0xBF)
+    b += 3;
   if (!parse_fast(b, e) && !parse_fields(b, e, last_without_newline)) return;
 
   const size_t nbins = cols_;
@@ -251,25 +257,70 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
   const double t = static_cast<double>(meta_[0]);
   const Dir dir = static_cast<Dir>(meta_[1]);
   const int d = static_cast<int>(meta_[1]);
-  if (first_record_) {
-    src_->absolute_time = t >= kEpochThresholdMs;
-    first_record_ = false;
+  // Each clock (epoch ms or ms since the job's start) has its own segments:
+  // a line on the other clock is no new job (finish keeps one clock).
+  const int base = t >= kEpochThresholdMs ? 1 : 0;
+  // Counts beyond kMaxCount, in a line or in its series, are refused before
+  // anything is kept (docs/input-robustness.md, "Counts").
+  uint64_t sum = 0;
+  for (uint32_t i = 0; i < nnz_; ++i) {
+    if (line_counts_[i] > kMaxCount - sum) {
+      skip(Issue::kOverflow, 1,
+           "column " + std::to_string(line_bins_[i] + 4) + ": count " + std::to_string(line_counts_[i]) +
+               (sum ? " brings the line's sum past 2^53" : " is above 2^53") + "; line skipped");
+      return;
+    }
+    sum += line_counts_[i];
   }
   // Within one job a direction's timestamps never go back; when they do, the
   // next job of a per_job_logs=0 file has begun.
-  if (have_t_[d] && t < last_t_[d]) {
-    ++segment_;
-    std::fill(std::begin(have_t_), std::end(have_t_), false);
+  bool restart = false;
+  if (have_t_[base][d] && t < last_t_[base][d]) restart = true;
+  Raw& raw = raw_for(base, segment_[base] + (restart ? 1 : 0), dir);
+  if (raw.total > kMaxCount - sum) {
+    skip(Issue::kOverflow, 1,
+         "the " + std::string(dir_name(dir)) + " counts of this job sum past 2^53 with this line's " +
+             std::to_string(sum) + "; line skipped");
+    return;
+  }
+  if (restart) {
+    ++segment_[base];
+    std::fill(std::begin(have_t_[base]), std::end(have_t_[base]), false);
     src_->diag.add(Issue::kTimeRestart, line_no_, 1,
                    "time_ms " + std::to_string(meta_[0]) + " after " +
-                       std::to_string(static_cast<uint64_t>(last_t_[d])) + ": job segment " +
-                       std::to_string(segment_ + 1) + " starts here");
+                       std::to_string(static_cast<uint64_t>(last_t_[base][d])) + ": job segment " +
+                       std::to_string(segment_[base] + 1) + " starts here");
   }
-  have_t_[d] = true;
-  last_t_[d] = t;
+  have_t_[base][d] = true;
+  last_t_[base][d] = t;
+  if (first_base_ < 0) first_base_ = base;
+  if (base_records_[base]++ == 0) base_first_line_[base] = line_no_;
 
-  raw_for(segment_, dir).s.add_window(0, t, line_bins_.data(), line_counts_.data(), nnz_);
+  raw.total += sum;
+  raw.s.add_window(0, t, line_bins_.data(), line_counts_.data(), nnz_);
   ++src_->records;
+}
+
+// One file, one clock: the time base most records have (ties: the first
+// record's) is the file's; the other clock's lines are skipped and counted
+// as kTimeBaseChange. Epoch timestamps that turn relative (or back) are a
+// damaged or concatenated log, not a new job.
+void FioHistReader::keep_one_time_base() {
+  if (first_base_ < 0) return;
+  int keep = first_base_;
+  if (base_records_[1 - keep] > base_records_[keep]) keep = 1 - keep;
+  src_->absolute_time = keep == 1;
+  const int drop = 1 - keep;
+  const uint64_t n = base_records_[drop];
+  if (n == 0) return;
+  const char* kClock[2] = {"ms since the job's start", "epoch ms (log_unix_epoch)"};
+  src_->diag.add(Issue::kTimeBaseChange, base_first_line_[drop], 1,
+                 std::to_string(n) + " line(s) from here on have time_ms in " + kClock[drop] + " but " +
+                     std::to_string(base_records_[keep]) + " in " + kClock[keep] + ": those lines skipped");
+  src_->diag.add_count(Issue::kTimeBaseChange, n - 1);
+  src_->records -= n;
+  raws_.erase(std::remove_if(raws_.begin(), raws_.end(), [drop](const Raw& r) { return r.base == drop; }),
+              raws_.end());
 }
 
 namespace {
@@ -293,6 +344,7 @@ void FioHistReader::finish() {
     parse_line(partial_.data(), partial_.data() + partial_.size(), true);
     partial_.clear();
   }
+  keep_one_time_base();
   if (src_->records == 0) {
     std::string why;
     if (src_->bytes == 0) {

@@ -31,7 +31,9 @@ class FioHistReader {
   struct Raw {
     Dir dir = Dir::kRead;
     int segment = 0;
+    int base = 0;  // time base of its lines: 0 relative, 1 epoch (kEpochThresholdMs)
     Series s;
+    uint64_t total = 0;  // its accepted counts, kept <= kMaxCount
     double spacing = 0;  // median time_ms step (0: unknown), set by finish()
   };
 
@@ -41,7 +43,9 @@ class FioHistReader {
   bool parse_fields(const char* b, const char* e, bool last_without_newline);
   bool parse_fast(const char* b, const char* e);
   void skip(Issue issue, uint32_t column, const std::string& what);
-  Raw& raw_for(int segment, Dir dir);
+  Raw& raw_for(int base, int segment, Dir dir);
+  // Keeps the lines of the time base most lines have (docs/input-robustness.md).
+  void keep_one_time_base();
 
   Source* src_;
   FileOptions opts_;
@@ -55,10 +59,15 @@ class FioHistReader {
   std::vector<uint32_t> line_bins_;
   std::vector<uint64_t> line_counts_;
   std::vector<Raw> raws_;
-  int segment_ = 0;
-  double last_t_[kDirCount] = {0, 0, 0};
-  bool have_t_[kDirCount] = {false, false, false};
-  bool first_record_ = true;
+  // Per time base (0 relative, 1 epoch): segment and last time_ms per
+  // direction, records, and the first record's line. A file's time base is
+  // the one most of its lines have; lines on the other clock are skipped.
+  int segment_[2] = {0, 0};
+  double last_t_[2][kDirCount] = {};
+  bool have_t_[2][kDirCount] = {};
+  uint64_t base_records_[2] = {0, 0};
+  uint64_t base_first_line_[2] = {0, 0};
+  int first_base_ = -1;  // time base of the first record
 };
 
 }  // namespace latscope

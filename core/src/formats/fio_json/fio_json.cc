@@ -161,8 +161,9 @@ struct Reader {
         continue;
       }
       if (c == 0) continue;
-      if (d->bins_total > UINT64_MAX - c) {
-        skipped(Issue::kOverflow, v, "bin " + k + ": total count overflows 64 bits; bin skipped");
+      // Sums stay within kMaxCount (2^53) as in the logs (docs/input-robustness.md).
+      if (c > kMaxCount - d->bins_total) {
+        skipped(Issue::kOverflow, v, "bin " + k + ": the direction's bin counts sum past 2^53; bin skipped");
         continue;
       }
       d->bins_total += c;
@@ -297,6 +298,10 @@ struct Reader {
             usable = false;
             continue;
           }
+          if (d->bins_total > kMaxCount - total) {  // the jobs' sum would pass 2^53: no aggregate bins
+            usable = false;
+            continue;
+          }
           for (size_t i = 0; i < d->bin_index.size(); ++i) sum[d->bin_index[i]] += d->bin_count[i];
           total += d->bins_total;
         }
@@ -337,6 +342,11 @@ Status parse_fio_json(const std::string& name, const char* data, size_t size, Fi
   r.out = out;
   size_t pos = 0;
   uint64_t line = 1;
+  // A UTF-8 byte-order mark before the document (an editor's or PowerShell's
+  // save) is skipped, as the sniff does (docs/input-robustness.md).
+  if (size >= 3 && static_cast<unsigned char>(data[0]) == 0xEF && static_cast<unsigned char>(data[1]) == 0xBB &&
+      static_cast<unsigned char>(data[2]) == 0xBF)
+    pos = 3;
   while (pos < size) {
     const char* nl = static_cast<const char*>(std::memchr(data + pos, '\n', size - pos));
     size_t eol = nl ? static_cast<size_t>(nl - data) : size;
