@@ -3,8 +3,18 @@
 // the demo logs are plain files in public/ (wasm/, demo/), copied as is.
 import { defineConfig } from 'vite';
 
+// The dev server injects inline styles and talks to the page over a
+// WebSocket, which index.html's Content-Security-Policy forbids: `vite` (dev)
+// serves the page without that meta tag; builds keep it (docs/security.md).
+const cspOnlyInBuilds = {
+  name: 'latscope-csp-only-in-builds',
+  apply: /** @type {'serve'} */ ('serve'),
+  transformIndexHtml: (/** @type {string} */ html) => html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, ''),
+};
+
 export default defineConfig({
   root: new URL('.', import.meta.url).pathname,
+  plugins: [cspOnlyInBuilds],
   base: './',
   publicDir: 'public',
   build: {

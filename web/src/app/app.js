@@ -12,6 +12,11 @@ import { loadDemoItems } from './demo.js';
 import { progressText } from './progress.js';
 import { loadSummary, groupingsFor } from './sources.js';
 import { itemsFromFileList, itemsFromDataTransfer } from '../load/files.js';
+import { fetchItems, urlFileName } from '../load/remote.js';
+import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
+import { encodeLinkData, decodeLinkData, MAX_LINK_CHARS, kb } from './link.js';
+import { installEmbed } from './embed.js';
+import { narrowConnectSrc } from './csp.js';
 import { PercentilesView } from '../views/pctiles-view.js';
 import { HeatmapView } from '../views/heatmap-view.js';
 import { SurfaceView } from '../views/surface-view.js';
@@ -26,6 +31,19 @@ import { formatTime } from '../views/time-axis.js';
 
 /** @type {ViewName[]} */
 export const VIEWS = ['pctiles', 'heatmap', 'surface', 'spectrum'];
+
+/** State keys the fragment carries (url-state.js). */
+const URL_KEYS = new Set(Object.keys(FIELD_OF));
+
+/**
+ * What to do once a load finished: the view state a link or a posted
+ * message asked for (applied after the load's own reset), and errors of
+ * URLs that failed while the others load.
+ * @typedef {object} LoadExtras
+ * @property {Partial<import('./state.js').State>} [after]
+ * @property {string[]} [fetchErrors]
+ * @property {{urls: string[], data: string, demo: boolean}} [origin] where the data came from (kept in the fragment)
+ */
 
 export class App {
   /** @param {{createEngine: (o: any) => Promise<any>}} engineApi */
@@ -51,6 +69,20 @@ export class App {
     this.forceNext = false;
     /** @type {AbortController | null} */
     this.abort = null;
+    /** Where the loaded data came from: re-written into every fragment so reload keeps it. */
+    this.origin = { urls: /** @type {string[]} */ ([]), data: '', demo: false };
+    /** Errors of URLs that failed (shown with the file errors). @type {string[]} */
+    this.fetchErrors = [];
+    /** The fragment last read or written (popstate/hashchange of our own writes are ignored). */
+    this.lastHash = '';
+    /** True while a fragment is being applied: its store changes write no history. */
+    this.applyingUrl = false;
+    /** The theme is in the fragment only once chosen (in this tab or by the link). */
+    this.themeInUrl = false;
+    /** connect-src was narrowed to 'self' at start (csp.js). */
+    this.narrowed = false;
+    /** Last history write, to coalesce drags and held keys into one entry. */
+    this.lastWrite = { t: 0, keys: '' };
     this.$ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
     // The views need the page's elements, so init() makes them; the page
     // calls nothing else before init(). (JSDoc's form of TypeScript's `views!`.)
@@ -60,7 +92,12 @@ export class App {
 
   init() {
     const st = this.store;
-    const saved = localStorage.getItem('latscope-theme');
+    let saved = null;
+    try {
+      saved = localStorage.getItem('latscope-theme');
+    } catch {
+      /* storage refused (sandboxed iframe): the system preference */
+    }
     const dark = saved ? saved === 'dark' : window.matchMedia?.('(prefers-color-scheme: dark)').matches;
     st.set({ theme: dark ? 'dark' : 'light' });
     document.documentElement.dataset.theme = st.state.theme;
@@ -114,8 +151,199 @@ export class App {
       clearTimeout(rt);
       rt = window.setTimeout(() => this.onResize(), 120);
     });
-    if (location.hash === '#demo') this.loadDemo();
-    window.addEventListener('hashchange', () => location.hash === '#demo' && this.loadDemo());
+    this.$('copy-link').addEventListener('click', () => this.copyLink(false));
+    this.$('copy-link-data').addEventListener('click', () => this.copyLink(true));
+    st.subscribe((changed) => this.writeUrl(changed));
+    this.applyLocation(true);
+    window.addEventListener('popstate', () => this.applyLocation(false));
+    window.addEventListener('hashchange', () => this.applyLocation(false));
+    installEmbed(this);
+  }
+
+  // ---------------------------------------------------------------- URL
+
+  /**
+   * Reads the fragment (and on the first call `?url=`): applies its view
+   * state and loads what it names (URLs, a link's data, the demo) when that
+   * differs from what is loaded. Untrusted: what is malformed is ignored
+   * with a console note.
+   * @param {boolean} first
+   */
+  applyLocation(first) {
+    if (!first && location.hash === this.lastHash) return;
+    this.lastHash = location.hash;
+    const frag = parseFragment(location.hash, { search: first ? location.search : '', base: document.baseURI });
+    for (const n of frag.notes) console.warn(`latscope: link: ${n}`);
+    if (first) this.narrowed = narrowConnectSrc(document, frag.urls.length > 0);
+    else if (this.narrowed && frag.urls.length) {
+      // This page may only talk to its own origin: start afresh without that narrowing.
+      location.reload();
+      return;
+    }
+    /** @type {Record<string, any>} */
+    const state = { ...urlDefaults(this.store.state.theme), ...frag.state };
+    if (frag.state.theme) this.themeInUrl = true;
+    const origin = { urls: frag.urls, data: frag.data, demo: frag.demo && !frag.data && !frag.urls.length };
+    const same = JSON.stringify(origin) === JSON.stringify(this.origin);
+    const wants = origin.urls.length || origin.data || origin.demo;
+    // Fields that depend on the data (range, exclusions, offsets, groups) wait for the load.
+    this.applyState(wants && !same ? withoutDataFields(state) : state);
+    if (same || !wants) return;
+    if (origin.data) this.loadLinkData(origin.data, state);
+    else if (origin.urls.length) this.loadUrls(origin.urls, state);
+    else this.loadDemo(state);
+  }
+
+  /** @param {Partial<import('./state.js').State>} state */
+  applyState(state) {
+    const theme = this.store.state.theme;
+    this.applyingUrl = true;
+    try {
+      this.store.set(state);
+    } finally {
+      this.applyingUrl = false;
+    }
+    if (theme !== this.store.state.theme) for (const v of VIEWS) this.views[v].render();
+  }
+
+  /** The fragment for the current state and data. */
+  fragment() {
+    return stateToFragment(this.store.state, { urls: this.origin.urls, data: this.origin.data, demo: this.origin.demo, theme: this.themeInUrl });
+  }
+
+  /**
+   * Writes the state into the fragment: a new history entry per committed
+   * change (Back undoes it), replacing the entry while a drag or a held key
+   * repeats the same change.
+   * @param {Set<string>} changed
+   */
+  writeUrl(changed) {
+    if (this.applyingUrl) return;
+    const keys = [...changed].filter((k) => URL_KEYS.has(k));
+    if (!keys.length) return;
+    if (changed.has('theme')) this.themeInUrl = true;
+    const frag = this.fragment();
+    if (`#${frag}` === location.hash) return;
+    if (!location.hash && frag === 'v=1') return;
+    const now = performance.now();
+    const sig = keys.sort().join(',');
+    const drag = sig === 'surfaceP' || (sig === this.lastWrite.keys && now - this.lastWrite.t < 400);
+    this.lastWrite = { t: now, keys: sig };
+    const url = `${location.pathname}${location.search}#${frag}`;
+    if (drag) history.replaceState(null, '', url);
+    else history.pushState(null, '', url);
+    this.lastHash = location.hash;
+  }
+
+  /** @param {Partial<import('./state.js').State>} [after] */
+  async loadUrls(/** @type {string[]} */ urls, after) {
+    this.abort?.abort();
+    const abort = new AbortController();
+    this.abort = abort;
+    const gen = ++this.loadGen;
+    const n = urls.length;
+    this.setStatus('loading', `Fetching ${n === 1 ? urlFileName(urls[0]) : `${n} URLs`}…`);
+    const prog = this.$('progress');
+    prog.hidden = false;
+    /** @type {Map<string, {done: number, total: number}>} */
+    const got = new Map(urls.map((u) => [u, { done: 0, total: 0 }]));
+    const t0 = performance.now();
+    try {
+      const r = await fetchItems(urls, {
+        signal: abort.signal,
+        onProgress: (p) => {
+          if (gen !== this.loadGen) return;
+          got.set(p.url, { done: p.bytesDone, total: p.bytesTotal });
+          let done = 0;
+          let total = 0;
+          for (const g of got.values()) {
+            done += g.done;
+            total += Math.max(g.total, g.done);
+          }
+          const ready = [...got.values()].filter((g) => g.total && g.done >= g.total).length;
+          /** @type {HTMLElement} */ (this.$('progress-fill')).style.width = `${total ? (100 * done) / total : 0}%`;
+          this.$('progress-text').textContent = `fetching: ${progressText(done, total, (performance.now() - t0) / 1000, ready, urls.length)}`;
+        },
+      });
+      if (gen !== this.loadGen) return;
+      const origin = { urls, data: '', demo: false };
+      if (!r.items.length) {
+        prog.hidden = true;
+        this.origin = origin;
+        this.fetchErrors = r.errors;
+        this.sources = [];
+        this.pending = new Map();
+        this.skipped = r.skipped;
+        this.renderFiles();
+        this.setStatus('error', r.errors.length ? `Nothing loaded: ${r.errors.join(' ')}` : 'Nothing to read at the URL.');
+        return;
+      }
+      await this.load(r.items, r.skipped, { after, fetchErrors: [...r.errors, ...r.notes], origin });
+    } catch (e) {
+      if (gen !== this.loadGen) return;
+      prog.hidden = true;
+      const err = /** @type {Error} */ (e);
+      this.setStatus('error', err.name === 'AbortError' ? 'Loading cancelled.' : `Loading failed: ${err.message}`);
+    }
+  }
+
+  /**
+   * Opens the data of a "link with data" (d=).
+   * @param {string} data @param {Partial<import('./state.js').State>} [after]
+   */
+  async loadLinkData(data, after) {
+    let encoded;
+    try {
+      encoded = decodeLinkData(data);
+    } catch (e) {
+      this.setStatus('error', `The link's data cannot be read: ${/** @type {Error} */ (e).message}.`);
+      return;
+    }
+    await this.load([], [], { after, origin: { urls: [], data, demo: false }, encoded });
+  }
+
+  /**
+   * "Copy link" (the view, and the URLs the data came from) or "Copy link
+   * with data" (the loaded data in the fragment when it fits ~64 KB).
+   * @param {boolean} withData
+   */
+  async copyLink(withData) {
+    const out = /** @type {HTMLInputElement} */ (this.$('link-output'));
+    const say = (/** @type {string} */ t) => {
+      this.$('link-status').textContent = t;
+    };
+    out.value = '';
+    const base = `${location.origin}${location.pathname}`;
+    let link;
+    let what;
+    if (!withData) {
+      link = `${base}${location.search}#${this.fragment()}`;
+      what = this.origin.urls.length || this.origin.data || this.origin.demo ? 'the view and where its data comes from' : 'the view only (the files stay here: use "Copy link with data")';
+    } else {
+      if (!this.engine || !this.sources.length) return say('Load logs first.');
+      const ex = await this.engine.exportSources();
+      const logs = loadSummary(this.sources, this.skipped).logs;
+      const alternatives = 'Instead: put the files (or a .tar.gz / .zip of the folder) on a web server that sends Access-Control-Allow-Origin and share a link with #url=…, or send the files themselves.';
+      if (!ex.complete) return say(`The loaded data is too large for a link (${kb(ex.bytes)} before compression; a link holds up to ${kb(MAX_LINK_CHARS)}). ${alternatives}`);
+      const enc = encodeLinkData(ex.sources);
+      const frag = stateToFragment(this.store.state, { data: enc.data, theme: this.themeInUrl });
+      link = `${base}#${frag}`;
+      if (link.length > MAX_LINK_CHARS) {
+        return say(`The data of ${logs} log${logs === 1 ? '' : 's'} is ${kb(enc.compressedBytes)} compressed (${kb(link.length)} as a link); links hold up to ${kb(MAX_LINK_CHARS)}. ${alternatives}`);
+      }
+      what = `${kb(link.length)}: the parsed histograms of ${logs} log${logs === 1 ? '' : 's'} (${kb(enc.rawBytes)}, ${kb(enc.compressedBytes)} compressed) and the view. It holds file names and host names, not the logs' text, and opens with no server but this page`;
+    }
+    out.value = link;
+    out.hidden = false;
+    let copied = false;
+    try {
+      await navigator.clipboard.writeText(link);
+      copied = true;
+    } catch {
+      /* no clipboard permission: the link is in the box */
+    }
+    say(`${copied ? 'Link copied' : 'Link ready (copy it from the box)'} — ${what}.`);
+    out.select();
   }
 
   // ---------------------------------------------------------------- loading
@@ -142,12 +370,13 @@ export class App {
     });
   }
 
-  async loadDemo() {
+  /** @param {Partial<import('./state.js').State>} [after] view state a link asked for */
+  async loadDemo(after) {
     this.setStatus('loading', 'Fetching the demo logs…');
     try {
       const { items, note } = await loadDemoItems();
       this.demoNote = note;
-      await this.load(items);
+      await this.load(items, [], { after, origin: { urls: [], data: '', demo: true } });
     } catch (e) {
       this.setStatus('error', `Demo data unavailable: ${/** @type {Error} */ (e).message}`);
     }
@@ -171,10 +400,20 @@ export class App {
   /**
    * @param {{file: Blob, name: string}[]} items
    * @param {import('../load/files.js').SkippedItem[]} [skipped] left out before loading (listed as ignored)
+   * @param {LoadExtras & {encoded?: import('../engine/kept.js').EncodedSource[]}} [extras]
+   *   encoded: a link's data (encoded Sources) instead of items
    */
-  async load(items, skipped = []) {
-    if (!items.length) return;
+  async load(items, skipped = [], extras = {}) {
+    const encoded = extras.encoded;
+    if (!items.length && !encoded?.length) return;
     this.skipped = skipped;
+    this.fetchErrors = extras.fetchErrors ?? [];
+    const origin = extras.origin ?? { urls: [], data: '', demo: false };
+    const originChanged = JSON.stringify(origin) !== JSON.stringify(this.origin);
+    this.origin = origin;
+    // Files picked here replace what a link named: the fragment stops naming it.
+    if (originChanged) this.writeOrigin();
+    if (encoded) items = encoded.map((x) => ({ name: x.name, file: new Blob([/** @type {BlobPart} */ (x.bytes)]) }));
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
@@ -184,7 +423,7 @@ export class App {
     this.sources = [];
     this.pct = null;
     this.keys = {};
-    this.store.set({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null });
+    this.applyState({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null });
     this.setStatus('loading', `Reading ${items.length} file${items.length > 1 ? 's' : ''}…`);
     const prog = this.$('progress');
     prog.hidden = false;
@@ -211,7 +450,7 @@ export class App {
     try {
       if (!this.engine) this.engine = await this.engineApi.createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)) });
       else if (this.engine.reset) await this.engine.reset();
-      const sources = await this.engine.loadFiles(items, {
+      const sources = encoded ? await this.engine.importSources(encoded) : await this.engine.loadFiles(items, {
         signal: abort.signal,
         onProgress: (/** @type {any} */ p) => {
           if (gen !== this.loadGen) return;
@@ -228,9 +467,13 @@ export class App {
       const sum = loadSummary(sources, this.skipped);
       // Group-by offers the labels these logs carry; a choice they lack falls back to the cluster.
       const groupings = groupingsFor(sources);
-      const group_by = groupings.some(([v]) => v === this.store.state.group_by) ? this.store.state.group_by : 'all';
+      const after = extras.after ?? {};
+      const want = after.group_by ?? this.store.state.group_by;
+      const group_by = groupings.some(([v]) => v === want) ? want : 'all';
       setGroupings(this.$('controls'), groupings, group_by);
-      if (group_by !== this.store.state.group_by) this.store.set({ group_by });
+      // A link's state: what depends on the data is applied now that it is here.
+      if (extras.after) this.applyState({ ...after, group_by });
+      else if (group_by !== this.store.state.group_by) this.store.set({ group_by });
       if (!sum.logs) {
         this.setStatus('error', sum.text);
         for (const v of VIEWS) this.views[v].frame.message('No readable latency logs');
@@ -239,6 +482,7 @@ export class App {
       await this.refresh(true);
       if (gen !== this.loadGen) return;
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      this.writeOrigin();
       this.setStatus('ready', `${loadSummary(sources, this.skipped, `in ${secs} s`).text}${this.demoNote ? ` — ${this.demoNote}` : ''}`);
       this.demoNote = '';
     } catch (e) {
@@ -263,6 +507,14 @@ export class App {
     el.textContent = text;
   }
 
+  /** Rewrites the current history entry's fragment after the data's origin changed. */
+  writeOrigin() {
+    const frag = this.fragment();
+    if (`#${frag}` === location.hash || (!location.hash && frag === 'v=1')) return;
+    history.replaceState(null, '', `${location.pathname}${location.search}#${frag}`);
+    this.lastHash = location.hash;
+  }
+
   renderFiles() {
     const sum = loadSummary(this.sources, this.skipped);
     this.$('file-count').textContent = this.sources.length ? `(${sum.logs} of ${sum.logs + sum.broken} logs usable)` : this.pending.size ? `(${this.pending.size})` : '';
@@ -285,6 +537,14 @@ export class App {
       },
       onOffset: (host, ms) => this.store.set({ offsets: { ...this.store.state.offsets, [host]: ms } }),
     });
+    // URLs that failed (CORS, HTTP errors) while the others loaded.
+    const errEl = this.$('file-errors');
+    for (const m of this.fetchErrors) {
+      const d = document.createElement('div');
+      d.className = 'file-error-msg fetch-error';
+      d.textContent = m;
+      errEl.prepend(d);
+    }
   }
 
   // ---------------------------------------------------------------- views
@@ -294,7 +554,11 @@ export class App {
     const s = this.store.state;
     if (changed.has('theme')) {
       document.documentElement.dataset.theme = s.theme;
-      localStorage.setItem('latscope-theme', s.theme);
+      try {
+        localStorage.setItem('latscope-theme', s.theme);
+      } catch {
+        /* storage refused (sandboxed iframe) */
+      }
     }
     if (changed.has('view')) this.showView(s.view);
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('offsets')) this.renderFiles();
@@ -487,4 +751,25 @@ export class App {
     const range = s.range || timeExtent(this.pct);
     if (range) downloadText(await this.engine.csv(spectrumOptions(s, range, this.sources)), 'latscope-spectrum.csv', 'text/csv');
   }
+}
+
+/**
+ * The fragment's fields at their defaults: a fragment that lacks a field
+ * means the default (Back to an earlier entry restores it). The theme stays
+ * the viewer's unless the fragment names one.
+ * @param {'light'|'dark'} theme
+ */
+function urlDefaults(theme) {
+  const s = initialState();
+  /** @type {Record<string, any>} */
+  const out = {};
+  for (const k of URL_KEYS) out[k] = /** @type {Record<string, any>} */ (s)[k];
+  out.theme = theme;
+  return out;
+}
+
+/** The state without the fields that need the data (applied after the load). @param {Record<string, any>} s */
+function withoutDataFields(s) {
+  const { range, exclude_sources, exclude_hosts, offsets, group_by, ...rest } = s;
+  return rest;
 }

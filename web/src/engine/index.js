@@ -9,6 +9,9 @@
 //   await engine.csv(opts)      -> CSV string, byte-identical to `latscope pctiles`
 //   await engine.heatmap(opts)  -> {t0_ms, quantum_ms, quanta, rows, edges_ns, ..., counts: Float64Array}
 //   await engine.sources()      -> Source[]
+//   await engine.exportSources() -> {sources: [{name, bytes, readError}], complete}: the encoded
+//                                  Sources loaded (model_io), for "Copy link with data"
+//   await engine.importSources(list) -> Source[]: adds encoded Sources (a link's data)
 //   await engine.reset()        -> drop every source
 //   await engine.memory()       -> {wasmBytes}
 //   engine.terminate()
@@ -37,6 +40,8 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<string>} csv
  * @property {(opts?: object) => Promise<any>} heatmap
  * @property {() => Promise<import('./inthread.js').Source[]>} sources
+ * @property {() => Promise<import('./kept.js').EncodedSources>} exportSources
+ * @property {(list: import('./kept.js').EncodedSource[]) => Promise<import('./inthread.js').Source[]>} importSources
  * @property {() => Promise<void>} reset
  * @property {() => Promise<{wasmBytes: number}>} memory
  * @property {() => void} terminate
@@ -83,6 +88,15 @@ function asyncFacade(e) {
     csv: async (o) => e.csv(o),
     heatmap: async (o) => e.heatmap(o),
     sources: async () => e.sources(),
+    exportSources: async () => e.exportSources(),
+    importSources(list) {
+      const run = loading.then(() => e.importSources(list));
+      loading = run.then(
+        () => {},
+        () => {},
+      );
+      return run;
+    },
     reset: async () => {
       await loading;
       e.reset();

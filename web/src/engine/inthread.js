@@ -19,6 +19,7 @@
 import { readChunks, FileFormatError } from '../load/read.js';
 import { toLoadItem } from '../load/files.js';
 import { abortError, EngineError } from './protocol.js';
+import { KeptSources } from './kept.js';
 
 /** @typedef {import('../load/files.js').LoadItem} LoadItem */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -129,6 +130,8 @@ export class InThreadEngine {
     this.failed = [];
     /** read_error of loaded sources, by name (the engine does not keep it). @type {Map<string, string>} */
     this.readErrors = new Map();
+    /** Copies of the encoded Sources loaded (for "Copy link with data"), bounded. */
+    this.kept = new KeptSources();
   }
 
   /** Size of the WASM memory. It never shrinks, so it is also the peak so far. */
@@ -152,7 +155,10 @@ export class InThreadEngine {
     for (let i = 0; i < items.length; ++i) {
       try {
         const { source, bytes } = await this.parseFile(items[i], { ...opts, export: true });
-        if (bytes) out.push(this.importSource(bytes, source.read_error));
+        if (bytes) {
+          this.kept.add(source.name, bytes, source.read_error);
+          out.push(this.importSource(bytes, source.read_error));
+        }
         else {
           this.failed.push(source);
           out.push(source);
@@ -254,6 +260,23 @@ export class InThreadEngine {
     return source;
   }
 
+  /** @returns {import('./kept.js').EncodedSources} the encoded Sources loaded, in load order */
+  exportSources() {
+    return this.kept.list();
+  }
+
+  /**
+   * Adds encoded Sources (from exportSources, possibly of another page).
+   * @param {import('./kept.js').EncodedSource[]} list
+   * @returns {Source[]}
+   */
+  importSources(list) {
+    return list.map((x) => {
+      this.kept.add(x.name, x.bytes, x.readError);
+      return this.importSource(x.bytes, x.readError);
+    });
+  }
+
   /**
    * Records a failed file (from another worker) so that sources() lists it.
    * @param {Source} source
@@ -318,6 +341,7 @@ export class InThreadEngine {
     this.core = new this.M.Engine();
     this.failed = [];
     this.readErrors.clear();
+    this.kept.clear();
   }
 
   /** @returns {{wasmBytes: number}} */

@@ -16,6 +16,7 @@
 import { toLoadItem } from '../load/files.js';
 import { WorkerProxy } from './proxy.js';
 import { Req, abortError } from './protocol.js';
+import { KeptSources } from './kept.js';
 
 /** @typedef {import('./inthread.js').Source} Source */
 /** @typedef {import('./inthread.js').LoadOptions} LoadOptions */
@@ -54,6 +55,8 @@ export class WorkerEngine {
     this.primary = new WorkerProxy(this.spawn());
     /** Serialises loads: a second loadFiles waits for the first. @type {Promise<unknown>} */
     this.loading = Promise.resolve();
+    /** Copies of the encoded Sources loaded (for "Copy link with data"), bounded. */
+    this.kept = new KeptSources();
   }
 
   /**
@@ -103,6 +106,7 @@ export class WorkerEngine {
             const r = /** @type {{source: Source, bytes?: Uint8Array}} */ (parsed.get(i));
             parsed.delete(i);
             if (r.bytes) {
+              this.kept.add(r.source.name, r.bytes, r.source.read_error);
               out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error }, { transfer: [r.bytes.buffer] });
             } else {
               await this.primary.request(Req.ADD_FAILED, { source: r.source });
@@ -146,6 +150,34 @@ export class WorkerEngine {
     }
   }
 
+  /**
+   * The encoded Sources of everything loaded, in load order (see KeptSources).
+   * @returns {Promise<import('./kept.js').EncodedSources>}
+   */
+  async exportSources() {
+    return this.kept.list();
+  }
+
+  /**
+   * Adds encoded Sources (from exportSources, possibly of another page).
+   * @param {import('./kept.js').EncodedSource[]} list
+   * @returns {Promise<Source[]>}
+   */
+  importSources(list) {
+    const run = this.loading.then(async () => {
+      /** @type {Source[]} */
+      const out = [];
+      for (const x of list) {
+        this.kept.add(x.name, x.bytes, x.readError);
+        const bytes = x.bytes.slice();
+        out.push(await this.primary.request(Req.IMPORT_SOURCE, { bytes, readError: x.readError }, { transfer: [bytes.buffer] }));
+      }
+      return out;
+    });
+    this.loading = run.catch(() => {});
+    return run;
+  }
+
   /** @returns {Promise<Source[]>} */
   sources() {
     return this.primary.request(Req.SOURCES);
@@ -169,6 +201,7 @@ export class WorkerEngine {
 
   /** Drops every source (after any running load). @returns {Promise<void>} */
   reset() {
+    this.kept.clear();
     const run = this.loading.then(() => this.primary.request(Req.RESET));
     this.loading = run.catch(() => {});
     return run;

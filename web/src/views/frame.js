@@ -92,7 +92,9 @@ export class Frame {
   clear() {
     this.svg.selectAll('*').remove();
     const c = themeColors();
-    this.svg.attr('style', `color:${c.fg};font-family:${c.font};font-size:11px`);
+    // Through the CSSOM, not a style attribute: the page's CSP allows no inline
+    // style attributes (the serialized SVG still carries them).
+    this.svg.style('color', c.fg).style('font-family', c.font).style('font-size', '11px');
     this.svg.append('rect').attr('class', 'bg').attr('width', this.width).attr('height', this.height).attr('fill', c.bg);
     // The canvas sits under the SVG in the page; in exports it is embedded here.
     this.imageSlot = this.svg.append('g').attr('class', 'image-slot');
@@ -126,6 +128,17 @@ export class Frame {
       img.setAttribute('preserveAspectRatio', 'none');
       img.setAttribute('href', this.canvas.toDataURL('image/png'));
       slot?.appendChild(img);
+    }
+    // Style attributes become SVG presentation attributes (color, font-size,
+    // display, ...): the PNG export draws this SVG as an image, which the
+    // page's CSP (no inline styles) would render unstyled.
+    for (const el of [node, ...node.querySelectorAll('[style]')]) {
+      const st = /** @type {SVGElement} */ (el).style;
+      for (let i = st.length - 1; i >= 0; i--) {
+        const prop = st[i];
+        if (!el.hasAttribute(prop)) el.setAttribute(prop, st.getPropertyValue(prop));
+      }
+      el.removeAttribute('style');
     }
     node.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
     node.setAttribute('version', '1.1');

@@ -1,0 +1,162 @@
+// Loading from URLs (#url=, ?url=): each URL is fetched with progress,
+// archives are unpacked (archive.js), and the files become load items like
+// picked ones. Several URLs are several runs: each gets its own folder in
+// the names (the URL's file name), so identically named logs of runs A and
+// B stay apart and "each file" tells them apart.
+//
+// A fetch refused by CORS rejects with an opaque TypeError ("Failed to
+// fetch"), the same as a server that is down. To say which, a second
+// request in no-cors mode is made: if it resolves (an opaque response), the
+// server answered and only its Access-Control-Allow-Origin header is
+// missing, and the message says what it must send.
+import { expandDownload } from './archive.js';
+import { abortError } from '../engine/protocol.js';
+
+/**
+ * @typedef {object} FetchProgress
+ * @property {string} url
+ * @property {number} bytesDone
+ * @property {number} bytesTotal  0 when the server sent no Content-Length
+ * @property {'fetching'|'done'|'error'} state
+ */
+
+/** The last path part of a URL, decoded ("run1.tar.gz"), or its host. @param {string} url */
+export function urlFileName(url) {
+  const u = new URL(url);
+  const last = u.pathname.split('/').filter(Boolean).pop() || '';
+  let n = last;
+  try {
+    n = decodeURIComponent(last);
+  } catch {
+    /* keep it encoded */
+  }
+  n = n.replace(/[\u0000-\u001f\u007f/\\]/g, '_'); // eslint-disable-line no-control-regex
+  return n || u.host || 'download';
+}
+
+/** "run1.tar.gz" -> "run1" (the folder a run's files are shown under). @param {string} name */
+export function runName(name) {
+  return name.replace(/\.(tar\.gz|tgz|tar|zip|gz)$/i, '') || name;
+}
+
+/**
+ * The sentence for a failed fetch of `url` from a page at `pageOrigin`.
+ * @param {string} url @param {string} pageOrigin @param {'cors'|'unreachable'|'mixed'} why
+ */
+export function fetchFailureText(url, pageOrigin, why) {
+  const origin = new URL(url).origin;
+  if (why === 'cors') {
+    return (
+      `${url}: the server answered, but the browser keeps the answer from this page because it allows no other origin (CORS). ` +
+      `The server at ${origin} must send the header "Access-Control-Allow-Origin: ${pageOrigin}" (or "*") with the file; ` +
+      'or download the file and open it here.'
+    );
+  }
+  if (why === 'mixed') return `${url}: an https page may not load http:// URLs (mixed content); serve the file over https, or download it and open it here.`;
+  return `${url}: could not be reached (network error, unknown host, or refused by the page's policy); download it and open it here.`;
+}
+
+/**
+ * Fetches one URL with progress; throws with a sentence.
+ * @param {string} url
+ * @param {{signal?: AbortSignal, onProgress?: (p: FetchProgress) => void, pageOrigin?: string, fetch?: typeof fetch}} [o]
+ * @returns {Promise<Blob>}
+ */
+export async function fetchBlob(url, o = {}) {
+  const f = o.fetch ?? fetch;
+  const pageOrigin = o.pageOrigin ?? globalThis.location?.origin ?? '';
+  /** @type {Response} */
+  let res;
+  try {
+    res = await f(url, { mode: 'cors', credentials: 'omit', referrerPolicy: 'no-referrer', signal: o.signal });
+  } catch (e) {
+    if (/** @type {Error} */ (e).name === 'AbortError' || o.signal?.aborted) throw abortError();
+    if (pageOrigin.startsWith('https:') && url.startsWith('http:')) throw new Error(fetchFailureText(url, pageOrigin, 'mixed'));
+    let reachable = false;
+    try {
+      await f(url, { mode: 'no-cors', credentials: 'omit', referrerPolicy: 'no-referrer', signal: o.signal });
+      reachable = true;
+    } catch {
+      /* unreachable */
+    }
+    throw new Error(fetchFailureText(url, pageOrigin, reachable ? 'cors' : 'unreachable'));
+  }
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
+  const total = Number(res.headers.get('content-length')) || 0;
+  o.onProgress?.({ url, bytesDone: 0, bytesTotal: total, state: 'fetching' });
+  if (!res.body) {
+    const b = await res.blob();
+    o.onProgress?.({ url, bytesDone: b.size, bytesTotal: b.size, state: 'done' });
+    return b;
+  }
+  const reader = res.body.getReader();
+  /** @type {Uint8Array[]} */
+  const parts = [];
+  let done = 0;
+  for (;;) {
+    if (o.signal?.aborted) {
+      reader.cancel().catch(() => {});
+      throw abortError();
+    }
+    const r = await reader.read();
+    if (r.done) break;
+    parts.push(r.value);
+    done += r.value.length;
+    o.onProgress?.({ url, bytesDone: done, bytesTotal: Math.max(total, done), state: 'fetching' });
+  }
+  o.onProgress?.({ url, bytesDone: done, bytesTotal: done, state: 'done' });
+  return new Blob(/** @type {BlobPart[]} */ (parts));
+}
+
+/**
+ * Fetches every URL (one after another: a page should not open many
+ * connections to one server at once) and unpacks archives.
+ * @param {string[]} urls
+ * @param {{signal?: AbortSignal, onProgress?: (p: FetchProgress) => void, fetch?: typeof fetch, pageOrigin?: string}} [o]
+ * @returns {Promise<{items: import('./files.js').LoadItem[], skipped: import('./files.js').SkippedItem[], errors: string[], notes: string[]}>}
+ *   errors: URLs that failed (each a sentence); the others load
+ */
+export async function fetchItems(urls, o = {}) {
+  /** @type {import('./files.js').LoadItem[]} */
+  const items = [];
+  /** @type {import('./files.js').SkippedItem[]} */
+  const skipped = [];
+  /** @type {string[]} */
+  const errors = [];
+  /** @type {string[]} */
+  const notes = [];
+  const names = urls.map(urlFileName);
+  // Several runs: each under its own folder; identical names get a number.
+  /** @type {Map<string, number>} */
+  const used = new Map();
+  for (let i = 0; i < urls.length; i++) {
+    const url = urls[i];
+    try {
+      const blob = await fetchBlob(url, o);
+      let folder = '';
+      if (urls.length > 1) {
+        const base = runName(names[i]);
+        const k = (used.get(base) ?? 0) + 1;
+        used.set(base, k);
+        folder = k > 1 ? `${base}-${k}` : base;
+      }
+      const x = await expandDownload(names[i], blob, { folder, signal: o.signal });
+      // A plain file keeps its own name (host suffixes are read from it);
+      // one named like an earlier URL's goes under its URL's folder.
+      for (const it of x.items) {
+        if (!x.archive && items.some((p) => p.name === it.name)) {
+          const dir = new URL(url).pathname.split('/').filter(Boolean).slice(-2, -1)[0] || `url${i + 1}`;
+          it.name = `${dir}/${it.name}`;
+          if (items.some((p) => p.name === it.name)) it.name = `url${i + 1}/${names[i]}`;
+        }
+        items.push(it);
+      }
+      skipped.push(...x.skipped);
+      if (x.note) notes.push(`${names[i]}: ${x.note}`);
+    } catch (e) {
+      if (/** @type {Error} */ (e).name === 'AbortError') throw e;
+      errors.push(/** @type {Error} */ (e).message);
+    }
+  }
+  return { items, skipped, errors, notes };
+}

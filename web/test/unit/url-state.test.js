@@ -1,0 +1,105 @@
+// The view state in the URL fragment: round trips, and a fragment as
+// untrusted input (each field validated on its own, never thrown).
+import { describe, it, expect } from 'vitest';
+import { parseFragment, stateToFragment, parseViewState, checkLoadUrl, FRAGMENT_VERSION } from '../../src/app/url-state.js';
+import { initialState } from '../../src/app/state.js';
+
+describe('url-state', () => {
+  it('a fresh state is just the version', () => {
+    expect(stateToFragment(initialState())).toBe(`v=${FRAGMENT_VERSION}`);
+    expect(parseFragment('#v=1')).toEqual({ state: {}, urls: [], data: '', demo: false, notes: [] });
+  });
+
+  it('round-trips every field the controls can set', () => {
+    const s = {
+      ...initialState(),
+      view: /** @type {const} */ ('heatmap'),
+      percentiles: ['50', '99', '99.99', '100'],
+      quantum_ms: 5000,
+      range: /** @type {[number, number]} */ ([12000, 30000]),
+      group_by: 'host,dir',
+      directions: 'r,w',
+      unit: 'ms',
+      method: 'fio',
+      exclude_sources: ['run a/h1,x_clat_hist.1.log', 'h2:50%.log'],
+      exclude_hosts: ['10.0.0.2'],
+      offsets: { '(local)': 3000, 'fe80::1': -250 },
+      yLog: false,
+      showMean: false,
+      showBand: false,
+      sla: [500, 2000.5],
+      palette: 'magma',
+      colorMode: /** @type {const} */ ('false'),
+      clipOutliers: true,
+      heatLines: false,
+      surfaceP: 99.9,
+      theme: /** @type {const} */ ('dark'),
+    };
+    const frag = stateToFragment(s, { theme: true });
+    const r = parseFragment(`#${frag}`);
+    expect(r.notes).toEqual([]);
+    const { yZoomNs, ...want } = s;
+    expect(yZoomNs).toBeNull();
+    expect(r.state).toEqual(want);
+  });
+
+  it('keeps url= and d= and #demo', () => {
+    const frag = stateToFragment(initialState(), { urls: ['https://ci.example/a b/run1.tar.gz?x=1&y=2', 'http://h/r2.zip'], data: 'AbC-_9', demo: true });
+    const r = parseFragment(frag, { base: 'https://page.example/latscope/' });
+    expect(r.urls).toEqual(['https://ci.example/a%20b/run1.tar.gz?x=1&y=2', 'http://h/r2.zip']);
+    expect(r.data).toBe('AbC-_9');
+    expect(r.demo).toBe(true);
+    expect(parseFragment('#demo').demo).toBe(true);
+  });
+
+  it('reads ?url= from the query string, relative to the page', () => {
+    const r = parseFragment('', { search: '?url=logs/a.log&url=https://x.example/b.gz', base: 'https://page.example/app/' });
+    expect(r.urls).toEqual(['https://page.example/app/logs/a.log', 'https://x.example/b.gz']);
+  });
+
+  it('ignores unknown and malformed fields, one by one, with a note each', () => {
+    const r = parseFragment(
+      '#v=1&view=<img src=x onerror=alert(1)>&q=1234&p=50,99,<script>&t=5,1&g=host&g=job&dir=r,x&unit=s&palette=__proto__&theme=x"onload=1' +
+        '&sla=-1&sp=101&ylog=yes&off=h:1e400&xf=%00bad&constructor=1&__proto__=1&url=javascript:alert(1)&url=data:text/html,x&d=<b>',
+    );
+    expect(r.state).toEqual({ group_by: 'host' });
+    expect(r.urls).toEqual([]);
+    expect(r.data).toBe('');
+    const text = r.notes.join('\n');
+    for (const f of ['view=', 'q=', 'p=', 't=', 'dir=', 'unit=', 'palette=', 'theme=', 'sla=', 'sp=', 'ylog=', 'off=', 'xf=', '"constructor"', '"__proto__"', 'javascript:', 'data:', 'd= is not', 'a second g=']) {
+      expect(text).toContain(f);
+    }
+    expect(Object.getPrototypeOf(r.state)).toBe(Object.prototype);
+    // Notes quote at most 60 characters of what was written.
+    expect(parseFragment(`#view=${'x'.repeat(500)}`).notes[0].length).toBeLessThan(140);
+  });
+
+  it('never throws, whatever the input', () => {
+    const nasty = ['#%', '#%E0%A4%A', '#&&&==&', '#v=2&view=surface', '#v=abc', `#${'a=1&'.repeat(10000)}`, '#off=:5,a:', '#xf=%E0%A4%A', null, undefined, 42];
+    for (const h of nasty) {
+      const r = parseFragment(/** @type {any} */ (h));
+      expect(Array.isArray(r.notes)).toBe(true);
+    }
+    expect(parseFragment('#v=2&view=surface').state).toEqual({ view: 'surface' });
+    expect(parseFragment('#v=2&view=surface').notes[0]).toMatch(/newer latscope/);
+    expect(parseFragment(`#${'x'.repeat(2 << 20)}`).notes[0]).toMatch(/over/);
+  });
+
+  it('accepts only http(s) URLs without credentials', () => {
+    expect(checkLoadUrl('https://a.example/x.log', 'https://p/')).toBe('https://a.example/x.log');
+    for (const bad of ['javascript:alert(1)', 'file:///etc/passwd', 'blob:https://p/1', 'https://u:p@a.example/x', 'ftp://a/x']) {
+      expect(() => checkLoadUrl(bad, 'https://p/')).toThrow();
+    }
+  });
+
+  it('a posted view state: object or fragment string, validated the same way', () => {
+    expect(parseViewState({ view: 'spectrum', percentiles: ['50', '99.9'], q: 2000, bogus: 1 })).toEqual({
+      state: { view: 'spectrum', percentiles: ['50', '99.9'], quantum_ms: 2000 },
+      notes: ['unknown field "bogus" ignored'],
+    });
+    expect(parseViewState('view=surface&palette=magma').state).toEqual({ view: 'surface', palette: 'magma' });
+    expect(parseViewState({ view: '<svg onload=alert(1)>' }).state).toEqual({});
+    expect(parseViewState([1, 2]).notes.length).toBe(1);
+    expect(parseViewState(undefined)).toEqual({ state: {}, notes: [] });
+  });
+});
