@@ -61,5 +61,131 @@ check "heatmap json shape" 0 $?
 node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")); if (!r.rows.length) process.exit(1);' "$TMP/p.json"
 check "pctiles json parses" 0 $?
 
+# --- Hostile input (docs/input-robustness.md) ---------------------------
+lacks() {  # name file text: the file must not contain text
+  if grep -qF -- "$3" "$2"; then echo "FAIL $1: has '$3'"; fails=$((fails + 1)); else echo "ok   $1"; fi
+}
+same() {  # name a b
+  if cmp -s "$2" "$3"; then echo "ok   $1"; else echo "FAIL $1: $2 and $3 differ"; fails=$((fails + 1)); fi
+}
+L1="$FIX/local/local_clat_hist.1.log"
+"$BIN" pctiles "$L1" >"$TMP/ref.csv" 2>/dev/null
+
+# gzip: members one after another (cat a.gz b.gz, as pigz/bgzip write) are one text.
+head -n 9 "$L1" | gzip -c >"$TMP/m1.gz"
+tail -n +10 "$L1" | gzip -c >"$TMP/m2.gz"
+cat "$TMP/m1.gz" "$TMP/m2.gz" >"$TMP/multi_clat_hist.1.log.gz"
+"$BIN" pctiles "$TMP/multi_clat_hist.1.log.gz" >"$TMP/out" 2>"$TMP/err"
+check "multi-member gzip exits 0" 0 $?
+same "multi-member gzip == plain" "$TMP/out" "$TMP/ref.csv"
+gzip -c "$L1" >"$TMP/full.gz"
+size=$(wc -c <"$TMP/full.gz")
+# A cut trailer: all text there, unverified -> used, said, exit 1.
+head -c $((size - 4)) "$TMP/full.gz" >"$TMP/cut_clat_hist.1.log.gz"
+"$BIN" pctiles "$TMP/cut_clat_hist.1.log.gz" >"$TMP/out" 2>"$TMP/err"
+check "gzip without its trailer exits 1" 1 $?
+contains "gzip truncation named" "$TMP/err" "cut_clat_hist.1.log.gz: gzip stream truncated after"
+contains "gzip truncation says what was kept" "$TMP/err" "bytes of text read are used"
+same "text of a cut trailer still used" "$TMP/out" "$TMP/ref.csv"
+# Cut in the middle: the lines read are used, the cut line counted.
+head -c $((size / 2)) "$TMP/full.gz" >"$TMP/half_clat_hist.1.log.gz"
+"$BIN" pctiles "$TMP/half_clat_hist.1.log.gz" >"$TMP/out" 2>"$TMP/err"
+check "gzip cut in the middle exits 1" 1 $?
+contains "half gzip: truncation" "$TMP/err" "gzip stream truncated after"
+contains "half gzip: cut line counted" "$TMP/err" "truncated-line x1"
+lacks "half gzip: no 'empty file'" "$TMP/err" "empty file"
+# Trailing junk after a complete member.
+{ cat "$TMP/full.gz"; printf 'junk!'; } >"$TMP/junk_clat_hist.1.log.gz"
+"$BIN" pctiles "$TMP/junk_clat_hist.1.log.gz" >"$TMP/out" 2>"$TMP/err"
+check "gzip + trailing junk exits 1" 1 $?
+contains "trailing junk named" "$TMP/err" "5 bytes of data that is not gzip after the end of the gzip stream ignored"
+same "text before junk used" "$TMP/out" "$TMP/ref.csv"
+# A CRC mismatch: the text is used, and said to be corrupt.
+{ head -c $((size - 8)) "$TMP/full.gz"; printf '\377\377\377\377'; tail -c 4 "$TMP/full.gz"; } >"$TMP/crc_clat_hist.1.log.gz"
+"$BIN" pctiles "$TMP/crc_clat_hist.1.log.gz" >"$TMP/out" 2>"$TMP/err"
+check "gzip CRC mismatch exits 1" 1 $?
+contains "CRC mismatch named" "$TMP/err" "gzip member 1 fails its CRC-32 check"
+lacks "CRC mismatch: no 'empty file'" "$TMP/err" "empty file"
+# gzip magic and nothing valid after it: unusable, one message.
+printf '\037\213\011garbage' >"$TMP/bad_clat_hist.1.log.gz"
+"$BIN" pctiles "$L1" "$TMP/bad_clat_hist.1.log.gz" >"$TMP/out" 2>"$TMP/err"
+check "invalid gzip exits 2" 2 $?
+contains "invalid gzip named" "$TMP/err" "bad_clat_hist.1.log.gz: not a valid gzip stream"
+lacks "invalid gzip: no 'empty file'" "$TMP/err" "empty file"
+same "invalid gzip blocks no other file" "$TMP/out" "$TMP/ref.csv"
+# Plain text named .gz: read, and said so.
+cp "$L1" "$TMP/plain_clat_hist.1.log.gz"
+"$BIN" pctiles "$TMP/plain_clat_hist.1.log.gz" >"$TMP/out" 2>"$TMP/err"
+check "plain text named .gz exits 0" 0 $?
+contains "plain text named .gz said" "$TMP/err" "named .gz but holds no gzip data"
+# summary takes the same path.
+"$BIN" summary "$TMP/crc_clat_hist.1.log.gz" >"$TMP/out" 2>"$TMP/err"
+check "summary on a CRC mismatch exits 1" 1 $?
+contains "summary names the CRC mismatch" "$TMP/err" "fails its CRC-32 check"
+
+# '-' is standard input (plain or gzip) for pctiles, heatmap and summary.
+"$BIN" pctiles - <"$L1" >"$TMP/out" 2>"$TMP/err"
+check "pctiles - exits 0" 0 $?
+same "pctiles - == file" "$TMP/out" "$TMP/ref.csv"
+"$BIN" pctiles - <"$TMP/full.gz" >"$TMP/out" 2>"$TMP/err"
+same "pctiles - (gzip) == file" "$TMP/out" "$TMP/ref.csv"
+"$BIN" heatmap "$L1" >"$TMP/h1" 2>/dev/null
+"$BIN" heatmap - <"$L1" >"$TMP/h2" 2>/dev/null
+same "heatmap - == file" "$TMP/h1" "$TMP/h2"
+"$BIN" summary - <"$L1" >"$TMP/out" 2>"$TMP/err"
+check "summary - exits 0" 0 $?
+contains "summary names standard input" "$TMP/out" "(stdin),,1,read,3602"
+# json+ on standard input still completes the logs given as files.
+"$BIN" pctiles "$FIX/local/local.json" "$L1" >"$TMP/j1" 2>/dev/null
+"$BIN" pctiles - "$L1" <"$FIX/local/local.json" >"$TMP/j2" 2>/dev/null
+same "json+ on stdin == as a file" "$TMP/j1" "$TMP/j2"
+
+# Byte-order marks and damaged first lines do not change what a file is.
+{ printf '\357\273\277'; cat "$FIX/local/local.json"; } >"$TMP/bom.json"
+"$BIN" summary "$TMP/bom.json" >"$TMP/out" 2>"$TMP/err"
+check "json+ with a BOM exits 0" 0 $?
+if [ "$(grep -c ',read,\|,write,' "$TMP/out")" -eq 4 ]; then echo "ok   json+ with a BOM has its 4 rows"; else echo "FAIL json+ with a BOM rows"; cat "$TMP/out" "$TMP/err"; fails=$((fails + 1)); fi
+{ printf '\357\273\277'; cat "$L1"; } >"$TMP/bom_clat_hist.1.log"
+"$BIN" pctiles "$TMP/bom_clat_hist.1.log" >"$TMP/out" 2>"$TMP/err"
+check "histogram log with a BOM exits 0" 0 $?
+same "BOM costs no line" "$TMP/out" "$TMP/ref.csv"
+sed '1s/^/-/' "$L1" >"$TMP/minus.log"
+"$BIN" pctiles "$TMP/minus.log" >"$TMP/out" 2>"$TMP/err"
+check "first line '-': one line skipped, exit 1" 1 $?
+contains "first line '-' counted" "$TMP/err" "minus.log: negative-value x1"
+sed '1s/^[0-9]*/nan/' "$L1" >"$TMP/nan.log"
+"$BIN" pctiles "$TMP/nan.log" >"$TMP/out" 2>"$TMP/err"
+check "first line 'nan': one line skipped, exit 1" 1 $?
+contains "first line 'nan' counted" "$TMP/err" "nan.log: not-a-number x1"
+
+# Epoch and relative logs together: the majority's time axis, the rest named, exit 1.
+"$BIN" pctiles "$FIX"/epoch/epoch_clat_hist.*.log "$L1" >"$TMP/out" 2>"$TMP/err"
+check "mixed time bases exit 1" 1 $?
+contains "mixed time bases: left-out file named" "$TMP/err" "left out: $L1"
+contains "mixed time bases: counted" "$TMP/err" "mixed-time-bases x2"
+if [ "$(wc -l <"$TMP/out")" -gt 3 ] && ! grep -q '^0,' "$TMP/out"; then echo "ok   mixed time bases: epoch rows shown"; else echo "FAIL mixed time bases rows"; fails=$((fails + 1)); fi
+"$BIN" heatmap "$FIX"/epoch/epoch_clat_hist.*.log "$L1" >"$TMP/out" 2>"$TMP/err"
+check "heatmap: mixed time bases exit 1" 1 $?
+contains "heatmap: left-out file named" "$TMP/err" "left out: $L1"
+
+# A count of 2^64-1 is an overflow line, never a wrapped total.
+sed '2s/, 0, 0, 0,/, 18446744073709551615, 0, 0,/' "$L1" >"$TMP/ovf_clat_hist.1.log"
+"$BIN" summary "$TMP/ovf_clat_hist.1.log" >"$TMP/out" 2>"$TMP/err"
+check "2^64-1 count: line skipped, exit 1" 1 $?
+contains "2^64-1 count is overflow" "$TMP/err" "overflow x1"
+
+# Names are untrusted: control bytes never reach the terminal raw, and a
+# summary CSV cell never starts a formula.
+evil=$(printf 'evil\033[2J\033]0;pwned\007_clat_hist.1.log')
+printf '1000, 0, 4096, 1\n' >"$TMP/$evil"
+"$BIN" pctiles "$TMP/$evil" >"$TMP/out" 2>"$TMP/err"
+check "hostile name exits 2" 2 $?
+contains "hostile name escaped" "$TMP/err" 'evil\x1b[2J\x1b]0;pwned\x07_clat_hist.1.log'
+lacks "no raw ESC on stderr" "$TMP/err" "$(printf '\033')"
+cp "$L1" "$TMP/=1+2_clat_hist.1.log"
+(cd "$TMP" && "$BIN" summary --percentiles 50 "=1+2_clat_hist.1.log") >"$TMP/out" 2>"$TMP/err"
+contains "formula cell neutralised" "$TMP/out" "'=1+2_clat_hist.1.log,,1,read,"
+if grep -q '^=' "$TMP/out"; then echo "FAIL a CSV line starts with ="; fails=$((fails + 1)); else echo "ok   no CSV line starts with ="; fi
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "input.h"
 #include "latscope/reader.h"
 
@@ -90,6 +92,21 @@ std::string printable(std::string_view s) {
 void say(const std::string& line) {
   const std::string p = printable(line) + "\n";
   std::fwrite(p.data(), 1, p.size(), stderr);
+}
+
+void write_out(const std::string& text) {
+  if (!isatty(fileno(stdout))) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    return;
+  }
+  size_t a = 0;
+  while (a < text.size()) {
+    size_t nl = text.find('\n', a);
+    if (nl == std::string::npos) nl = text.size();
+    const std::string line = printable(std::string_view(text).substr(a, nl - a)) + (nl < text.size() ? "\n" : "");
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    a = nl + 1;
+  }
 }
 
 void print_diagnostics(const Source& src) {

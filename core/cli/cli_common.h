@@ -22,6 +22,10 @@ class Input;
 // name can move the cursor, recolour or rewrite the terminal.
 std::string printable(std::string_view s);
 void say(const std::string& line);  // printable(line) + '\n' on stderr
+// Writes a command's output to stdout: exact when redirected; on a terminal
+// each line through printable() (as ls shows odd names), so a name in a CSV
+// cell cannot act on the terminal either.
+void write_out(const std::string& text);
 
 // Prints an input's note and problem (named); returns its exit share.
 int report_input(const Input& in);

@@ -41,12 +41,12 @@ const char kHdrUsage[] =
 bool write_file(const std::string& path, const std::string& text) {
   FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) {
-    std::fprintf(stderr, "latscope hdr: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
+    say("latscope hdr: cannot write " + path + ": " + std::strerror(errno));  // names escaped (cli_common.h)
     return false;
   }
   const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   if (std::fclose(f) != 0 || !ok) {
-    std::fprintf(stderr, "latscope hdr: cannot write %s\n", path.c_str());
+    say("latscope hdr: cannot write " + path);
     return false;
   }
   return true;
@@ -62,7 +62,8 @@ int cmd_hdr(int argc, char** argv) {
   std::string err;
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (!hdr_processor::parse_processor_args(args, &o, &input, &output, &help, &err)) {
-    std::fprintf(stderr, "latscope hdr: %s\n%s", err.c_str(), kHdrUsage);
+    say("latscope hdr: " + err);
+    std::fputs(kHdrUsage, stderr);
     return 2;
   }
   if (help) {
@@ -79,13 +80,14 @@ int cmd_hdr(int argc, char** argv) {
     data.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   } else if (!read_whole_file(input, &data, &err)) {
     // read_whole_file's message names the file already.
-    std::fprintf(stderr, "latscope hdr: %s\n", err.c_str());
+    say("latscope hdr: " + err);
     return 2;
   }
   hdr_processor::LogProcessor p(o);
   p.append(data.data(), data.size());
   const hdr_processor::ProcessorResult r = p.finish();
-  for (const auto& w : r.warnings) std::fprintf(stderr, "latscope hdr: %s: %s\n", name.c_str(), w.c_str());
+  const std::string prefix = "latscope hdr: " + name + ": ";
+  for (const auto& w : r.warnings) say(prefix + w);
 
   int rc = r.warnings.empty() ? 0 : 1;
   if (o.list_tags) {
@@ -96,7 +98,7 @@ int cmd_hdr(int argc, char** argv) {
     std::fwrite(r.hgrm.data(), 1, r.hgrm.size(), stdout);
   }
   if (!r.error.empty()) {
-    std::fprintf(stderr, "latscope hdr: %s: %s\n", name.c_str(), r.error.c_str());
+    say("latscope hdr: " + name + ": " + r.error);
     rc = 2;
   }
   return rc;

@@ -36,7 +36,7 @@ int cmd_pctiles(int argc, char** argv) {
   rc = std::max(rc, print_query_notes(r.notes, r.diag));
   const std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) + "\n"
                                              : pctiles_csv(r, o.pct_labels, o.unit);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_out(out);
   return rc;
 }
 
@@ -61,7 +61,7 @@ int cmd_heatmap(int argc, char** argv) {
   }
   rc = std::max(rc, print_query_notes(r.notes, r.diag));
   const std::string out = o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  write_out(out);
   return rc;
 }
 

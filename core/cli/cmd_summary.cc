@@ -387,6 +387,6 @@ int cmd_summary(int argc, char** argv) {
     files.push_back(std::move(rep));
   }
   const std::string out = o.format == "json" ? render_json(rows, files, o) : render_csv(rows, o);
-  std::fwrite(out.data(), 1, out.size(), stdout);
+  cli::write_out(out);
   return rc;
 }

@@ -167,9 +167,15 @@ Status check_group_by(const std::vector<Selected>& series, const GroupBy& group_
     if (!found && !series.empty()) {
       std::sort(known.begin(), known.end());
       std::string list;
-      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      return Status::Error(ErrorCode::kInvalidArgument,
-                           "group by '" + name + "': no selected series has that label (labels: " + list + ")");
+      for (const std::string& k : known) {
+        list += list.empty() ? "" : ", ";
+        list += k;
+      }
+      std::string msg = "group by '" + name;
+      msg += "': no selected series has that label (labels: ";
+      msg += list;
+      msg += ")";
+      return Status::Error(ErrorCode::kInvalidArgument, msg);
     }
   }
   return Status::Ok();

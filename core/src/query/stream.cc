@@ -281,9 +281,15 @@ Status StreamingQuery::finish_part(QueryResult* out) {
   for (const std::string& name : I.opts.group_by)
     if (I.any_series && !I.labels_seen.count(name)) {
       std::string list;
-      for (const std::string& k : I.labels_seen) list += (list.empty() ? "" : ", ") + k;
-      return Status::Error(ErrorCode::kInvalidArgument,
-                           "group by '" + name + "': no selected series has that label (labels: " + list + ")");
+      for (const std::string& k : I.labels_seen) {
+        list += list.empty() ? "" : ", ";
+        list += k;
+      }
+      std::string msg = "group by '" + name;
+      msg += "': no selected series has that label (labels: ";
+      msg += list;
+      msg += ")";
+      return Status::Error(ErrorCode::kInvalidArgument, msg);
     }
 
   // Tails last, as Engine::query appends them after every series.
@@ -410,7 +416,7 @@ Status StreamingQuery::add_by_kind(const Source& src) {
     if (!impl_->opts.sel.complete_tail) return Status::Ok();
     kinds_json_.push_back(src);
     for (auto& kv : kinds_) {
-      const Status st = kv.second->add(src);
+      Status st = kv.second->add(src);
       if (!st.ok()) return st;
     }
     return Status::Ok();
@@ -427,7 +433,7 @@ Status StreamingQuery::add_by_kind(const Source& src) {
     o.sel.kinds = {kind};
     q = std::make_unique<StreamingQuery>(o);
     for (const Source& j : kinds_json_) {
-      const Status st = q->add(j);
+      Status st = q->add(j);
       if (!st.ok()) return st;
     }
   }
@@ -437,7 +443,7 @@ Status StreamingQuery::add_by_kind(const Source& src) {
 Status StreamingQuery::finish_by_kind(QueryResult* out) {
   const std::string kept = default_kind(kinds_present_);
   auto it = kinds_present_.empty() ? kinds_.begin() : kinds_.find(kept);
-  const Status st = it->second->finish(out);
+  Status st = it->second->finish(out);
   if (st.ok() && kinds_present_.size() > 1) out->notes.insert(out->notes.begin(), kinds_note(kinds_present_, kept));
   return st;
 }
