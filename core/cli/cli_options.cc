@@ -69,6 +69,11 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
     } else if (a == "--exclude-host") {
       if (!value(&v)) return fail(command, "--exclude-host needs a host");
       o->query.sel.exclude_hosts.push_back(v);
+    } else if (a == "--co-interval") {
+      double ms;
+      if (!value(&v) || !parse_double(v, &ms) || !(ms > 0))
+        return fail(command, "--co-interval takes the expected interval between samples in ms (> 0)");
+      o->query.sel.co_interval_ms = ms;
     } else if (a == "--from" || a == "--to") {
       double ms;
       if (!value(&v) || !parse_double(v, &ms)) return fail(command, a + " needs a time in ms");

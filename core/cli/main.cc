@@ -27,6 +27,8 @@ const char kUsage[] =
     "  --offset NAME=MS         shift a host's or a file's clock by MS (repeatable)\n"
     "  --exclude-host HOST      leave a host out (repeatable)\n"
     "  --from MS --to MS        only quanta overlapping [from, to)\n"
+    "  --co-interval MS         coordinated-omission correction for this expected interval\n"
+    "                           between samples: every group twice, co=uncorrected and co=corrected\n"
     "  --unit ns|us|ms          output unit (default us)\n"
     "  --method interp|fio      interpolated in the bin (default) or fio's own method\n"
     "  --method hdr             HdrHistogram's percentiles (highest equivalent value; .hlog)\n"

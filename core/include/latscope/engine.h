@@ -78,6 +78,11 @@ struct Selection {
   // direction) with counts = json+ bins - logged bins (only when no bin would
   // go negative). See query/tail.cc.
   bool complete_tail = true;
+  // Coordinated-omission correction (docs/coordinated-omission.md): > 0 adds
+  // HdrHistogram's correction for this expected interval between samples.
+  // Every group then appears twice, labelled co=uncorrected and co=corrected,
+  // side by side; the correction never replaces the recorded data.
+  double co_interval_ms = 0;
 };
 
 struct QueryOptions {

@@ -17,7 +17,9 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   if (opts.min_ns < 0 || opts.max_ns < 0 || (opts.max_ns > 0 && opts.min_ns >= opts.max_ns))
     return Status::Error(ErrorCode::kInvalidArgument, "latency bounds need 0 <= min < max");
   Plan plan;
-  Status st = make_plan(sources_, opts.sel, GroupBy{}, opts.quantum_ms, &plan);
+  Selection sel = opts.sel;
+  sel.co_interval_ms = 0;  // the heat map shows what was recorded (co.h: corrections sit beside it)
+  Status st = make_plan(sources_, sel, GroupBy{}, opts.quantum_ms, &plan);
   if (!st.ok()) return st;
   out->quantum_ms = opts.quantum_ms;
   out->absolute_time = plan.absolute_time;
