@@ -275,7 +275,9 @@ export class App {
         this.pending = new Map();
         this.skipped = r.skipped;
         this.renderFiles();
-        this.setStatus('error', r.errors.length ? `Nothing loaded: ${r.errors.join(' ')}` : 'Nothing to read at the URL.');
+        // The sentences (CORS, HTTP status) are under Files; the status line stays short.
+        this.setStatus('error', r.errors.length ? `Nothing loaded: ${r.errors.length === 1 ? 'the URL' : `all ${r.errors.length} URLs`} failed (see the message under Files).` : 'Nothing to read at the URL.');
+        for (const v of VIEWS) this.views[v].frame.message('Nothing loaded from the URL');
         return;
       }
       await this.load(r.items, r.skipped, { after, fetchErrors: [...r.errors, ...r.notes], origin });

@@ -272,8 +272,9 @@ export class InThreadEngine {
    */
   importSources(list) {
     return list.map((x) => {
+      const source = this.importSource(x.bytes, x.readError);
       this.kept.add(x.name, x.bytes, x.readError);
-      return this.importSource(x.bytes, x.readError);
+      return source;
     });
   }
 

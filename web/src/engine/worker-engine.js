@@ -168,9 +168,9 @@ export class WorkerEngine {
       /** @type {Source[]} */
       const out = [];
       for (const x of list) {
-        this.kept.add(x.name, x.bytes, x.readError);
         const bytes = x.bytes.slice();
         out.push(await this.primary.request(Req.IMPORT_SOURCE, { bytes, readError: x.readError }, { transfer: [bytes.buffer] }));
+        this.kept.add(x.name, x.bytes, x.readError);
       }
       return out;
     });

@@ -10,6 +10,7 @@
 // server answered and only its Access-Control-Allow-Origin header is
 // missing, and the message says what it must send.
 import { expandDownload } from './archive.js';
+import { selectItems } from './files.js';
 import { abortError } from '../engine/protocol.js';
 
 /**
@@ -158,5 +159,7 @@ export async function fetchItems(urls, o = {}) {
       errors.push(/** @type {Error} */ (e).message);
     }
   }
-  return { items, skipped, errors, notes };
+  // In code-unit order over all runs, as picked files are (the CLI's order).
+  const sel = selectItems(items, skipped);
+  return { items: sel.items, skipped: sel.skipped, errors, notes };
 }

@@ -15,6 +15,7 @@ import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { serveStatic } from './server.mjs';
 import { CASES } from './cases.mjs';
+import { SHARE_CASES } from './cases-share.mjs';
 import { WEB, REPO, OUT, SHOTS } from './paths.mjs';
 
 const CHROMIUM_ARGS = [
@@ -54,7 +55,7 @@ async function main() {
   let failed = 0;
   let ran = 0;
   try {
-    for (const c of CASES) {
+    for (const c of [...CASES, ...SHARE_CASES]) {
       if (filter && !c.name.includes(filter)) continue;
       const why = c.skip?.();
       if (why) {

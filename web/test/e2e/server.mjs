@@ -20,12 +20,16 @@ const TYPES = {
 
 /**
  * @param {string} root directory to serve
- * @returns {Promise<{url: string, close: () => Promise<void>}>}
+ * @param {{cors?: boolean}} [opts] cors: send Access-Control-Allow-Origin: * (a data server for #url= loads)
+ * @returns {Promise<{url: string, close: () => Promise<void>, requests: string[]}>}
  */
-export function serveStatic(root) {
+export function serveStatic(root, opts = {}) {
+  /** @type {string[]} */
+  const requests = [];
   const base = path.resolve(root);
   const server = http.createServer((req, res) => {
     const u = new URL(req.url || '/', 'http://x');
+    requests.push(u.pathname);
     let p = path.normalize(path.join(base, decodeURIComponent(u.pathname)));
     if (!p.startsWith(base)) {
       res.writeHead(403).end();
@@ -34,13 +38,14 @@ export function serveStatic(root) {
     if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
     fs.stat(p, (err, st) => {
       if (err || !st.isFile()) {
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        res.writeHead(404, { 'content-type': 'text/plain', ...(opts.cors ? { 'access-control-allow-origin': '*' } : {}) }).end('not found');
         return;
       }
       res.writeHead(200, {
         'content-type': TYPES[path.extname(p)] || 'application/octet-stream',
         'content-length': st.size,
         'cache-control': 'no-store',
+        ...(opts.cors ? { 'access-control-allow-origin': '*' } : {}),
       });
       fs.createReadStream(p).pipe(res);
     });
@@ -50,6 +55,7 @@ export function serveStatic(root) {
       const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
       resolve({
         url: `http://127.0.0.1:${port}/`,
+        requests,
         close: () => new Promise((r) => server.close(() => r())),
       });
     });

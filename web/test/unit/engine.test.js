@@ -186,6 +186,23 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     expect(await engine.csv({ percentiles: [50, 99] })).toBe(plain);
   });
 
+  it('exportSources / importSources (a link\'s data) give the same Sources and the same CSV', async () => {
+    await engine.reset();
+    const loaded = await engine.loadFiles([...S1, GZ[0]].map((p) => fileOf(p)));
+    const csv = await engine.csv({ group_by: 'host', percentiles: [50, 99.9] });
+    const ex = await engine.exportSources();
+    expect(ex.complete).toBe(true);
+    expect(ex.sources.map((x) => x.name)).toEqual(loaded.map((x) => x.name));
+    await engine.reset();
+    expect((await engine.exportSources()).sources).toEqual([]);
+    const again = await engine.importSources(ex.sources);
+    expect(again.map((x) => [x.name, x.records])).toEqual(loaded.map((x) => [x.name, x.records]));
+    expect(await engine.csv({ group_by: 'host', percentiles: [50, 99.9] })).toBe(csv);
+    // A corrupt encoded Source is refused by the engine with its message.
+    await engine.reset();
+    await expect(engine.importSources([{ name: 'x', bytes: ex.sources[0].bytes.subarray(0, 20) }])).rejects.toThrow();
+  });
+
   it('a malformed file fails with a specific message, a non-log is ignored and named, the others load', async () => {
     await engine.reset();
     const notes = new File(['this is not a fio log\nat all\n'], 'notes.txt');

@@ -1,0 +1,202 @@
+// Issue 6 §3, §4: archives fetched from URLs (tar, tar.gz, zip), fetch
+// failures explained (CORS), the link-with-data payload, embedding messages.
+import { describe, it, expect } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { zipSync } from 'fflate';
+import { untar, isTar, expandDownload, cleanPath, unzipFiles } from '../../src/load/archive.js';
+import { fetchBlob, fetchItems, urlFileName, runName } from '../../src/load/remote.js';
+import { encodeLinkData, decodeLinkData, framePayload, unframePayload, base64url, fromBase64url } from '../../src/app/link.js';
+import { checkFiles, allowedOrigins } from '../../src/app/embed.js';
+import { KeptSources, MAX_KEPT_BYTES } from '../../src/engine/kept.js';
+
+const FIX = path.resolve(__dirname, '../../../tests/fixtures');
+
+/** A tar made by the system's tar (GNU or bsdtar) from a folder of files. @param {Record<string, string>} files @param {string[]} [args] */
+function makeTar(files, args = []) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-tar-'));
+  for (const [n, t] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, 'src', n)), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'src', n), t);
+  }
+  const out = path.join(dir, 'a.tar');
+  execFileSync('tar', ['cf', out, ...args, '-C', path.join(dir, 'src'), ...Object.keys(files).map((n) => n.split('/')[0]).filter((v, i, a) => a.indexOf(v) === i)]);
+  const b = new Uint8Array(fs.readFileSync(out));
+  fs.rmSync(dir, { recursive: true, force: true });
+  return b;
+}
+
+const td = new TextDecoder();
+
+describe('archives', () => {
+  it('untar: files with their paths, folders skipped; long names (GNU and pax)', () => {
+    const long = `run/${'d'.repeat(120)}/${'x'.repeat(90)}_clat_hist.1.log`;
+    const files = { 'run/a_clat_hist.1.log': '1000, 0, 4096, 1\n', 'run/h/.hidden.log': 'hidden\n', [long]: 'long\n' };
+    for (const fmt of [[], ['--format=pax'], ['--format=gnu']]) {
+      const b = makeTar(files, fmt);
+      expect(isTar(b)).toBe(true);
+      const got = untar(b).map((f) => [f.name, td.decode(f.bytes)]).sort();
+      expect(got).toEqual(Object.entries(files).sort());
+    }
+  });
+
+  it('untar refuses a broken header and a truncated entry, with a sentence', () => {
+    const b = makeTar({ 'r/a.log': 'x'.repeat(2000) });
+    const bad = b.slice();
+    bad[148] = 0x39; // checksum field: '9' is not octal
+    expect(() => untar(bad)).toThrow(/checksum/);
+    expect(() => untar(b.subarray(0, 1024))).toThrow(/truncated inside "r\/a.log"/);
+    expect(isTar(new TextEncoder().encode('1000, 0, 4096, 0, 0, 0\n'.repeat(40)))).toBe(false);
+  });
+
+  it('cleanPath drops ., .. and empty parts', () => {
+    expect(cleanPath('./a//b/../c/')).toBe('a/b/c');
+    expect(cleanPath('/../../etc/passwd')).toBe('etc/passwd');
+  });
+
+  it('expandDownload: .tar.gz and .zip become the files inside (OS bookkeeping listed); a .gz log stays whole', async () => {
+    const log = fs.readFileSync(path.join(FIX, 'local/local_clat_hist.1.log'));
+    const tar = makeTar({ 'run/local_clat_hist.1.log': log.toString(), 'run/.DS_Store': 'x', 'run/README': 'r' });
+    const tgz = await expandDownload('run.tar.gz', new Blob([zlib.gzipSync(tar)]), { folder: 'A' });
+    expect(tgz.archive).toBe('tar.gz');
+    expect(tgz.items.map((i) => i.name)).toEqual(['A/run/README', 'A/run/local_clat_hist.1.log']);
+    expect(tgz.skipped).toEqual([{ name: 'A/run/.DS_Store', reason: 'OS bookkeeping file', files: 1 }]);
+    expect(Buffer.from(await tgz.items[1].file.arrayBuffer()).equals(log)).toBe(true);
+
+    const zip = zipSync({ 'run/': new Uint8Array(0), 'run/local_clat_hist.1.log': new Uint8Array(log), '__MACOSX/run/._x': new Uint8Array(3) });
+    const z = await expandDownload('run.zip', new Blob([zip]));
+    expect(z.archive).toBe('zip');
+    expect(z.items.map((i) => i.name)).toEqual(['run/local_clat_hist.1.log']);
+    expect(z.skipped.map((s) => s.reason)).toEqual(['macOS archive metadata']);
+
+    const gz = await expandDownload('x_clat_hist.1.log.gz', new Blob([zlib.gzipSync(log)]));
+    expect(gz.archive).toBe('');
+    expect(gz.items.map((i) => i.name)).toEqual(['x_clat_hist.1.log.gz']);
+    const plain = await expandDownload('x.log', new Blob([log]), { folder: 'B' });
+    expect(plain.items.map((i) => i.name)).toEqual(['x.log']);
+  });
+
+  it('a zip that claims to unpack too far stops with a sentence before inflating', () => {
+    const zip = zipSync({ 'a.log': new Uint8Array(1 << 10) }, { level: 9 });
+    expect(unzipFiles(zip).map((f) => f.bytes.length)).toEqual([1024]);
+    // The central directory's uncompressed size (offset 24 of its entry) says 2.4 GB.
+    const v = new DataView(zip.buffer, zip.byteOffset);
+    let at = -1;
+    for (let i = zip.length - 22; i >= 0; i--) if (v.getUint32(i, true) === 0x02014b50) at = i;
+    expect(at).toBeGreaterThan(0);
+    v.setUint32(at + 24, 0x90000000, true);
+    expect(() => unzipFiles(zip)).toThrow(/unpacks to over/);
+  });
+});
+
+describe('URLs', () => {
+  it('names: the last path part, decoded and made safe; run folders', () => {
+    expect(urlFileName('https://ci.example/job/42/artifacts/run%201.tar.gz?x=1')).toBe('run 1.tar.gz');
+    expect(urlFileName('https://ci.example/')).toBe('ci.example');
+    expect(urlFileName('https://h/a%2Fb%00c.log')).toBe('a_b_c.log');
+    expect(runName('run1.tar.gz')).toBe('run1');
+    expect(runName('x.zip')).toBe('x');
+  });
+
+  /** A fetch whose cors request fails like a CORS refusal, and whose no-cors request succeeds. */
+  const corsRefused = /** @type {any} */ (async (/** @type {string} */ _u, /** @type {any} */ init) => {
+    if (init.mode === 'cors') throw new TypeError('Failed to fetch');
+    return new Response(null, { status: 200 });
+  });
+  const down = /** @type {any} */ (async () => {
+    throw new TypeError('Failed to fetch');
+  });
+
+  it('a CORS refusal says which header the server must send; a dead server says it cannot be reached', async () => {
+    await expect(fetchBlob('https://data.example/a.log', { fetch: corsRefused, pageOrigin: 'https://page.example' })).rejects.toThrow(
+      /CORS.*The server at https:\/\/data\.example must send the header "Access-Control-Allow-Origin: https:\/\/page\.example" \(or "\*"\)/,
+    );
+    await expect(fetchBlob('https://data.example/a.log', { fetch: down, pageOrigin: 'https://page.example' })).rejects.toThrow(/could not be reached/);
+    await expect(fetchBlob('http://data.example/a.log', { fetch: down, pageOrigin: 'https://page.example' })).rejects.toThrow(/mixed content/);
+  });
+
+  it('fetchItems: progress, HTTP errors per URL, two runs in two folders, sorted', async () => {
+    const log = fs.readFileSync(path.join(FIX, 'local/local_clat_hist.1.log'));
+    const tar = makeTar({ 'r/local_clat_hist.1.log': log.toString() });
+    /** @type {Record<string, Uint8Array>} */
+    const served = { 'https://d/run1.tar': tar, 'https://d/run2.tar.gz': zlib.gzipSync(tar), 'https://d/a/x.log': log, 'https://d/b/x.log': log };
+    const f = /** @type {any} */ (async (/** @type {string} */ u) => (served[u] ? new Response(/** @type {BodyInit} */ (/** @type {unknown} */ (served[u])), { headers: { 'content-length': String(served[u].length) } }) : new Response('no', { status: 404, statusText: 'Not Found' })));
+    /** @type {any[]} */
+    const prog = [];
+    const r = await fetchItems(['https://d/run2.tar.gz', 'https://d/run1.tar', 'https://d/missing.log', 'https://d/a/x.log', 'https://d/b/x.log'], { fetch: f, onProgress: (p) => prog.push(p) });
+    expect(r.errors).toEqual(['https://d/missing.log: HTTP 404 Not Found']);
+    expect(r.items.map((i) => i.name)).toEqual(['b/x.log', 'run1/r/local_clat_hist.1.log', 'run2/r/local_clat_hist.1.log', 'x.log']);
+    expect(prog.filter((p) => p.state === 'done').length).toBe(4);
+    expect(prog.at(-1)).toMatchObject({ state: 'done', bytesDone: log.length, bytesTotal: log.length });
+  });
+});
+
+describe('link with data', () => {
+  const sources = [
+    { name: 'h1/a_clat_hist.1.log', bytes: Uint8Array.from([1, 2, 3, 250, 0]) },
+    { name: 'é/<b>.log', bytes: new Uint8Array(300).fill(7), readError: 'gzip stream truncated' },
+  ];
+
+  it('frames and compresses the encoded Sources; decodes them back', () => {
+    expect(unframePayload(framePayload(sources))).toEqual(sources);
+    const enc = encodeLinkData(sources);
+    expect(enc.data).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(enc.compressedBytes).toBeLessThan(enc.rawBytes);
+    expect(decodeLinkData(enc.data)).toEqual(sources);
+  });
+
+  it('base64url round trip over every byte value', () => {
+    const b = Uint8Array.from({ length: 1000 }, (_, i) => (i * 7) % 256);
+    expect(fromBase64url(base64url(b))).toEqual(b);
+  });
+
+  it('untrusted link data: every malformation is a sentence, never a crash', () => {
+    const raw = framePayload(sources);
+    const bad = [
+      '', 'AAAA', base64url(Uint8Array.from([1, 2, 3])),
+      base64url(zlib.deflateRawSync(raw.subarray(0, raw.length - 5))),
+      base64url(zlib.deflateRawSync(Buffer.concat([Buffer.from('LSLK'), Buffer.from([2, 1, 0])]))),
+      base64url(zlib.deflateRawSync(Buffer.from('XXXX\x01\x01\x00'))),
+      base64url(zlib.deflateRawSync(Buffer.from([0x4c, 0x53, 0x4c, 0x4b, 1, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))),
+    ];
+    for (const d of bad) expect(() => decodeLinkData(d)).toThrow(/link data/);
+    expect(() => decodeLinkData('a+b')).toThrow(/base64url/);
+  });
+
+  it('kept Sources are bounded: past the bound the list says it is incomplete', () => {
+    const k = new KeptSources();
+    k.add('a', new Uint8Array(10));
+    expect(k.list()).toMatchObject({ complete: true, bytes: 10 });
+    k.add('b', new Uint8Array(MAX_KEPT_BYTES));
+    expect(k.list()).toEqual({ sources: [], complete: false, bytes: 10 + MAX_KEPT_BYTES });
+    k.clear();
+    expect(k.list().complete).toBe(true);
+  });
+});
+
+describe('embedding messages', () => {
+  it('checkFiles accepts {name, data} with bytes, a Blob or text; refuses the rest with a sentence', async () => {
+    const r = checkFiles([
+      { name: '/a.log', data: new Uint8Array([49, 50]).buffer },
+      { name: 'b.log', data: new Uint8Array([1, 2, 3, 4]).subarray(1, 3) },
+      { name: 'c.log', data: new Blob(['x']) },
+      { name: 'd.log', data: 'text' },
+    ]);
+    expect(r.error).toBe('');
+    expect(r.items.map((i) => [i.name, i.file.size])).toEqual([['a.log', 2], ['b.log', 2], ['c.log', 1], ['d.log', 4]]);
+    expect(checkFiles('x').error).toMatch(/array/);
+    expect(checkFiles([]).error).toMatch(/empty/);
+    expect(checkFiles([{ name: '', data: 'x' }]).error).toMatch(/name/);
+    expect(checkFiles([{ name: 'a\u0000b', data: 'x' }]).error).toMatch(/name/);
+    expect(checkFiles([{ name: 'a', data: { length: 3 } }]).error).toMatch(/data must be/);
+    expect(checkFiles([null]).error).toMatch(/name/);
+  });
+
+  it('?embedOrigin= gives an allow-list of origins', () => {
+    expect(allowedOrigins('')).toBeNull();
+    expect(allowedOrigins('?embedOrigin=https://a.example/x,https://b.example:8443&embedOrigin=javascript:1')).toEqual(['https://a.example', 'https://b.example:8443']);
+  });
+});
