@@ -163,7 +163,7 @@ export class App {
   // ---------------------------------------------------------------- URL
 
   /**
-   * Reads the fragment (and on the first call `?url=`): applies its view
+   * Reads the fragment and `?url=`: applies its view
    * state and loads what it names (URLs, a link's data, the demo) when that
    * differs from what is loaded. Untrusted: what is malformed is ignored
    * with a console note.
@@ -172,7 +172,7 @@ export class App {
   applyLocation(first) {
     if (!first && location.hash === this.lastHash) return;
     this.lastHash = location.hash;
-    const frag = parseFragment(location.hash, { search: first ? location.search : '', base: document.baseURI });
+    const frag = parseFragment(location.hash, { search: location.search, base: document.baseURI });
     for (const n of frag.notes) console.warn(`latscope: link: ${n}`);
     if (first) this.narrowed = narrowConnectSrc(document, frag.urls.length > 0);
     else if (this.narrowed && frag.urls.length) {

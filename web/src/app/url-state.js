@@ -249,7 +249,9 @@ export function parseFragment(hash, o = {}) {
         return;
       }
       try {
-        out.urls.push(checkLoadUrl(v, base));
+        const u = checkLoadUrl(v, base);
+        // ?url= and the fragment the page wrote from it name the same URL once.
+        if (!out.urls.includes(u)) out.urls.push(u);
       } catch (e) {
         out.notes.push(`${where} ${shown(v)} ignored: ${/** @type {Error} */ (e).message}`);
       }

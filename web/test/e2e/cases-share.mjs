@@ -75,6 +75,17 @@ export const SHARE_CASES = [
       assert.equal(s.quantum_ms, 5000);
       await p.goForward();
       await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.view === 'heatmap');
+      // The demo's data is over 64 KB as a link: the page says so, gives the
+      // size and the alternatives, and makes no link.
+      await p.click('[data-testid=copy-link-data]');
+      await p.waitForFunction(() => document.querySelector('[data-testid=link-status]')?.textContent);
+      const said = (await p.textContent('[data-testid=link-status]')) || '';
+      assert.match(said, /^The data of 5 logs is [\d.]+ KB compressed \([\d.]+ KB as a link\); links hold up to 64\.0 KB\. Instead: .*#url=/, said);
+      assert.equal(await p.inputValue('[data-testid=link-output]'), '');
+      // "Copy link" of the demo: the view and `demo`.
+      await p.click('[data-testid=copy-link]');
+      await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value);
+      assert.match(await p.inputValue('[data-testid=link-output]'), /#v=1&demo&view=heatmap&q=5000$/);
       // The CSV after a reload with a zoom range equals the CLI's for that state.
       await p.evaluate(() => (location.hash = '#v=1&demo&q=2000&p=50,99.9&g=host'));
       await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.quantum_ms === 2000);
@@ -107,6 +118,12 @@ export const SHARE_CASES = [
           csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
           assert.equal(csv, cliPctiles([], S1()), arch);
         }
+        // A #url= typed into a page opened without one (whose requests were
+        // narrowed to its own origin): the page starts afresh and loads it.
+        await p.goto(c.url);
+        await p.evaluate((u) => (location.hash = `#url=${u}`), `${data.url}local_clat_hist.1.log`);
+        await p.waitForFunction(() => /** @type {any} */ (window).latscope?.sources.length > 0, null, { timeout: 30000 });
+        assert.equal(await waitDone(p), 'ready');
         // Two URLs: two runs, each under its own folder; "each file" tells them apart.
         await p.goto(`${c.url}#v=1&g=file&url=${data.url}run1.tar.gz&url=${data.url}local_clat_hist.1.log`);
         assert.equal(await waitDone(p), 'ready');

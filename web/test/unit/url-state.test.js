@@ -55,6 +55,9 @@ describe('url-state', () => {
   it('reads ?url= from the query string, relative to the page', () => {
     const r = parseFragment('', { search: '?url=logs/a.log&url=https://x.example/b.gz', base: 'https://page.example/app/' });
     expect(r.urls).toEqual(['https://page.example/app/logs/a.log', 'https://x.example/b.gz']);
+    // The fragment the page writes repeats them: each URL is loaded once.
+    const again = parseFragment('#v=1&url=https://x.example/b.gz', { search: '?url=https://x.example/b.gz', base: 'https://page.example/' });
+    expect(again.urls).toEqual(['https://x.example/b.gz']);
   });
 
   it('ignores unknown and malformed fields, one by one, with a note each', () => {
