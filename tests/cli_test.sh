@@ -187,5 +187,27 @@ cp "$L1" "$TMP/=1+2_clat_hist.1.log"
 contains "formula cell neutralised" "$TMP/out" "'=1+2_clat_hist.1.log,,1,read,"
 if grep -q '^=' "$TMP/out"; then echo "FAIL a CSV line starts with ="; fails=$((fails + 1)); else echo "ok   no CSV line starts with ="; fi
 
+# fio per-I/O logs (docs/formats-fio-lat.md): kinds, exact percentiles, bs heat map.
+FL="$FIX"/fio_lat
+"$BIN" pctiles --quantum 100000 "$FL"/fl_clat.1.log "$FL"/fl_lat.1.log "$FL"/fl_slat.1.log >"$TMP/out" 2>"$TMP/err"
+check "per-I/O logs of three kinds exit 0" 0 $?
+contains "kinds: what was left out is said" "$TMP/err" "latency kinds lat, slat left out"
+ios=$(wc -l <"$FL"/fl_clat.1.log)
+contains "kinds: clat only by default" "$TMP/out" "0,all,$ios,"
+"$BIN" pctiles --kind lat --method exact --quantum 100000 "$FL"/fl_clat.1.log "$FL"/fl_lat.1.log >"$TMP/out" 2>"$TMP/err"
+check "--kind lat --method exact exit 0" 0 $?
+lacks "--kind lat: no note" "$TMP/err" "left out"
+"$BIN" pctiles --method exact "$FL"/fl_clat.1.log "$FL"/fl_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
+contains "exact with a histogram log falls back, saying so" "$TMP/err" "percentiles from bins (interp) instead"
+"$BIN" heatmap --y bs --quantum 100000 "$FL"/fl_clat.1.log >"$TMP/out" 2>"$TMP/err"
+check "heatmap --y bs exit 0" 0 $?
+contains "heatmap --y bs header" "$TMP/out" "time_ms,bs_lo,bs_hi,count"
+"$BIN" heatmap --y offset "$FL"/fl_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
+check "heatmap --y offset without a per-I/O log exits 2" 2 $?
+contains "heatmap --y offset: why" "$TMP/err" "no fio per-I/O latency log"
+"$BIN" pctiles "$FL"/avg_clat.1.log >"$TMP/out" 2>"$TMP/err"
+check "log_avg_msec log exits 2" 2 $?
+contains "log_avg_msec log: the reason" "$TMP/err" "log_avg_msec"
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

@@ -10,6 +10,7 @@
 
 #include "fixture_util.h"
 #include "latscope/model_io.h"
+#include "latscope/options_json.h"
 #include "latscope/report.h"
 #include "latscope/stream.h"
 #include "test_util.h"
@@ -368,6 +369,24 @@ TEST(FioLatQuery, WorkerEncodingKeepsPerIoValues) {
   EXPECT_FALSE(decode_source(b2.data(), b2.size(), &d).ok());
   // Truncations never crash.
   for (size_t n = 0; n < bytes.size(); n += 97) EXPECT_FALSE(decode_source(bytes.data(), n, &d).ok());
+}
+
+TEST(FioLatQuery, OptionsJsonSpellings) {
+  QueryOptions q;
+  std::vector<std::string> labels;
+  Unit u;
+  ASSERT_TRUE(parse_query_options_json(R"({"method": "exact", "kinds": "clat,lat"})", &q, &labels, &u).ok());
+  EXPECT_EQ(q.method, Method::kExact);
+  EXPECT_EQ(q.sel.kinds, (std::vector<std::string>{"clat", "lat"}));
+  EXPECT_FALSE(parse_query_options_json(R"({"kinds": ["hist"]})", &q, &labels, &u).ok());
+  HeatmapOptions h;
+  ASSERT_TRUE(parse_heatmap_options_json(R"({"y": "offset", "kinds": ["slat"]})", &h, &u).ok());
+  EXPECT_EQ(h.y, HeatmapOptions::Y::kOffset);
+  EXPECT_EQ(h.sel.kinds, (std::vector<std::string>{"slat"}));
+  EXPECT_FALSE(parse_heatmap_options_json(R"({"y": "size"})", &h, &u).ok());
+  FileOptions f;
+  ASSERT_TRUE(parse_file_options_json(R"({"format": "fio-lat"})", &f).ok());
+  EXPECT_EQ(f.format, FileFormat::kFioLat);
 }
 
 }  // namespace
