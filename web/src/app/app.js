@@ -230,8 +230,13 @@ export class App {
     const drag = sig === 'surfaceP' || (sig === this.lastWrite.keys && now - this.lastWrite.t < 400);
     this.lastWrite = { t: now, keys: sig };
     const url = `${location.pathname}${location.search}#${frag}`;
-    if (drag) history.replaceState(null, '', url);
-    else history.pushState(null, '', url);
+    try {
+      if (drag) history.replaceState(null, '', url);
+      else history.pushState(null, '', url);
+    } catch (e) {
+      // Some hosts refuse history writes (an opaque-origin frame): the state stays in the page.
+      console.warn(`latscope: the URL could not be updated (${/** @type {Error} */ (e).message})`);
+    }
     this.lastHash = location.hash;
   }
 
@@ -513,7 +518,11 @@ export class App {
   writeOrigin() {
     const frag = this.fragment();
     if (`#${frag}` === location.hash || (!location.hash && frag === 'v=1')) return;
-    history.replaceState(null, '', `${location.pathname}${location.search}#${frag}`);
+    try {
+      history.replaceState(null, '', `${location.pathname}${location.search}#${frag}`);
+    } catch {
+      /* see writeUrl */
+    }
     this.lastHash = location.hash;
   }
 

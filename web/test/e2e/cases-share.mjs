@@ -335,6 +335,11 @@ export const SHARE_CASES = [
       assert.ok(c.errors.some((e) => /inline script/.test(e)), 'the CSP refused the inline script');
       assert.ok(c.errors.some((e) => /Refused to connect/.test(e)), "the CSP (connect-src 'self') refused the request");
       assert.deepEqual(dialogs, [], 'no alert ran');
+      // The help dialog's <form method="dialog"> still closes under form-action.
+      await p.keyboard.press('?');
+      assert.ok(await p.isVisible('[data-testid=help-panel]'));
+      await p.click('[data-testid=help-panel] form button');
+      assert.equal(await p.isVisible('[data-testid=help-panel]'), false, 'help closed');
       await p.screenshot({ path: path.join(SHOTS, 'xss-corpus.png') });
       // Only the CSP's own reports are console errors.
       assert.ok(c.errors.every((e) => /Content Security Policy/.test(e)), c.errors.join('\n'));
