@@ -23,7 +23,8 @@ constexpr int64_t kYearNs = int64_t{365} * 24 * 3600 * 1000000000;
 
 // ns -> ms without rounding whole milliseconds (epoch ns exceed 2^53).
 double ms(int64_t ns) {
-  return static_cast<double>(ns / 1000000) + static_cast<double>(ns % 1000000) / 1e6;
+  const int64_t whole = ns / 1000000;
+  return static_cast<double>(whole) + static_cast<double>(ns - whole * 1000000) / 1e6;
 }
 
 bool contains(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
@@ -141,8 +142,12 @@ class HdrFormatReader : public Reader {
                     "interval length " + hdr::format_decimal_seconds(iv.length_ns, 3) + " s is not positive: skipped");
       return;
     }
-    const int64_t start_ns = iv.abs_start_ns() - origin_ns_;
-    const int64_t end_ns = start_ns + iv.length_ns;
+    int64_t start_ns = 0, end_ns = 0;
+    if (__builtin_sub_overflow(iv.abs_start_ns(), origin_ns_, &start_ns) ||
+        __builtin_add_overflow(start_ns, iv.length_ns, &end_ns)) {
+      src_.diag.add(Issue::kHdrMalformedLine, iv.line, 0, "interval time out of range: skipped");
+      return;
+    }
     const std::string key = config_key(iv.hist.config);
     configs_.emplace(key, iv.hist.config);
     Pending& p = series_for(iv.tag, key);

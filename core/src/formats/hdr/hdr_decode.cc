@@ -230,11 +230,11 @@ bool decode_base64(std::string_view text, std::vector<uint8_t>* out, std::string
     }
     const int v = base64_value(ch);
     if (v < 0 || pad) {
-      std::string c = (static_cast<unsigned char>(ch) >= 0x20 && static_cast<unsigned char>(ch) < 0x7f)
-                          ? std::string(1, ch)
-                          : hex32(static_cast<unsigned char>(ch)).substr(8);
-      if (v >= 0) c = "'" + c + "' after padding";
-      else c = "character '" + c + "'";
+      const bool printable = static_cast<unsigned char>(ch) >= 0x20 && static_cast<unsigned char>(ch) < 0x7f;
+      std::string c = v >= 0 ? "'" : "character '";
+      if (printable) c += ch;
+      else c += "0x" + hex32(static_cast<unsigned char>(ch)).substr(8);
+      c += v >= 0 ? "' after padding" : "'";
       *err = "invalid base64 " + c + " at payload column " + std::to_string(i + 1);
       return false;
     }

@@ -55,7 +55,8 @@ bool parse_decimal_seconds(std::string_view t, int64_t* ns) {
   if (i != t.size() || digits + fdigits == 0) return false;
   for (size_t k = fdigits; k < 9; ++k) frac *= 10;
   const uint64_t v = whole * 1000000000 + frac;
-  if (v > kLimit) return false;
+  // Below 2^62 ns (year 2116): sums and differences of two values stay in int64.
+  if (v >= (kLimit >> 1) + 1) return false;
   *ns = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
   return true;
 }
@@ -288,6 +289,12 @@ void LogParser::interval_line(std::string_view text) {
   }
   iv.base_ns = base_ns_;
   iv.start_time_ns = start_time_ns_;
+  int64_t abs = 0, off = 0;
+  if (__builtin_add_overflow(iv.timestamp_ns, iv.base_ns, &abs) || __builtin_sub_overflow(abs, iv.start_time_ns, &off) ||
+      __builtin_add_overflow(abs, iv.second_ns, &off)) {
+    skip(Issue::kHdrMalformedLine, static_cast<uint32_t>(col), "timestamps out of range (beyond +-292 years): skipped");
+    return;
+  }
   std::string err;
   if (!decode_payload(f[3], opts_.max_inflated_bytes, &iv.hist, &iv.encoding, &err)) {
     skip(Issue::kHdrBadPayload, static_cast<uint32_t>(col), err + ": skipped");
@@ -334,8 +341,10 @@ void LogParser::decide_end_column(bool final) {
         if (spacing > 0) {
           const int64_t tol = std::max<int64_t>(2000000, spacing / 20);
           ++pairs;
-          if (std::llabs((a.second_ns - a.timestamp_ns) - spacing) <= tol) ++end_match;
-          if (std::llabs(a.second_ns - spacing) <= tol) ++len_match;
+          // In double: a difference of differences may leave int64.
+          const double sp = static_cast<double>(spacing), t = static_cast<double>(tol);
+          if (std::fabs(static_cast<double>(a.second_ns - a.timestamp_ns) - sp) <= t) ++end_match;
+          if (std::fabs(static_cast<double>(a.second_ns) - sp) <= t) ++len_match;
         }
       }
       prev[iv.tag] = &iv;
