@@ -253,6 +253,13 @@ export class App {
     /** @type {Map<string, {done: number, total: number}>} */
     const got = new Map(urls.map((u) => [u, { done: 0, total: 0 }]));
     const t0 = performance.now();
+    // The file table lists each URL while it downloads (as files while they are read).
+    this.sources = [];
+    this.skipped = [];
+    this.fetchErrors = [];
+    this.pending = new Map(urls.map((u) => [u, { state: 'queued', bytesDone: 0, bytesTotal: 0 }]));
+    this.renderFiles();
+    let lastTable = 0;
     try {
       const r = await fetchItems(urls, {
         signal: abort.signal,
@@ -268,6 +275,11 @@ export class App {
           const ready = [...got.values()].filter((g) => g.total && g.done >= g.total).length;
           /** @type {HTMLElement} */ (this.$('progress-fill')).style.width = `${total ? (100 * done) / total : 0}%`;
           this.$('progress-text').textContent = `fetching: ${progressText(done, total, (performance.now() - t0) / 1000, ready, urls.length)}`;
+          this.pending.set(p.url, { state: p.state === 'done' ? 'fetched' : 'fetching', bytesDone: p.bytesDone, bytesTotal: p.bytesTotal });
+          if (p.state === 'done' || performance.now() - lastTable > 330) {
+            lastTable = performance.now();
+            this.renderFiles();
+          }
         },
       });
       if (gen !== this.loadGen) return;
