@@ -42,6 +42,8 @@ export const FIELD_OF = {
   directions: 'dir',
   unit: 'unit',
   method: 'method',
+  kinds: 'kind',
+  co_interval_ms: 'co',
   exclude_sources: 'xf',
   exclude_hosts: 'xh',
   offsets: 'off',
@@ -53,6 +55,7 @@ export const FIELD_OF = {
   colorMode: 'color',
   clipOutliers: 'clip',
   heatLines: 'hlines',
+  heatY: 'hy',
   surfaceP: 'sp',
   theme: 'theme',
 };
@@ -155,7 +158,22 @@ const PARSE = {
     return v;
   },
   method: (v) => {
-    if (!['interp', 'fio'].includes(v)) throw new Error('not interp or fio');
+    // The engine's methods; the app falls back when the loaded logs do not allow one (exact: per-I/O logs).
+    if (!['interp', 'fio', 'hdr', 'exact'].includes(v)) throw new Error('not interp, fio, hdr or exact');
+    return v;
+  },
+  kinds: (v) => {
+    const k = list(v);
+    if (k.some((x) => !['clat', 'lat', 'slat'].includes(x)) || new Set(k).size !== k.length) throw new Error('not clat, lat, slat');
+    return k.join(',');
+  },
+  co_interval_ms: (v) => {
+    const ms = num(v);
+    if (!(ms >= 0 && ms <= 1e7)) throw new Error('not 0 (off) or an interval in ms');
+    return ms;
+  },
+  heatY: (v) => {
+    if (!['latency', 'bs', 'offset'].includes(v)) throw new Error('not latency, bs or offset');
     return v;
   },
   exclude_sources: (v) => [...new Set(list(v).map((x) => name(x)))],
@@ -333,6 +351,9 @@ function defaults() {
     clipOutliers: false,
     heatLines: true,
     surfaceP: 99,
+    kinds: '',
+    co_interval_ms: 0,
+    heatY: 'latency',
   };
 }
 

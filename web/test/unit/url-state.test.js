@@ -1,7 +1,7 @@
 // The view state in the URL fragment: round trips, and a fragment as
 // untrusted input (each field validated on its own, never thrown).
 import { describe, it, expect } from 'vitest';
-import { parseFragment, stateToFragment, parseViewState, checkLoadUrl, FRAGMENT_VERSION } from '../../src/app/url-state.js';
+import { parseFragment, stateToFragment, parseViewState, checkLoadUrl, FRAGMENT_VERSION, FIELD_OF } from '../../src/app/url-state.js';
 import { initialState } from '../../src/app/state.js';
 
 describe('url-state', () => {
@@ -20,7 +20,7 @@ describe('url-state', () => {
       group_by: 'host,dir',
       directions: 'r,w',
       unit: 'ms',
-      method: 'fio',
+      method: 'hdr',
       exclude_sources: ['run a/h1,x_clat_hist.1.log', 'h2:50%.log'],
       exclude_hosts: ['10.0.0.2'],
       offsets: { '(local)': 3000, 'fe80::1': -250 },
@@ -35,12 +35,14 @@ describe('url-state', () => {
       surfaceP: 99.9,
       theme: /** @type {const} */ ('dark'),
     };
-    const frag = stateToFragment(s, { theme: true });
+    const more = { kinds: 'clat,lat', co_interval_ms: 2.5, heatY: 'bs' };
+    const frag = stateToFragment(/** @type {any} */ ({ ...s, ...more }), { theme: true });
     const r = parseFragment(`#${frag}`);
     expect(r.notes).toEqual([]);
-    const { yZoomNs, ...want } = s;
-    expect(yZoomNs).toBeNull();
+    // Every field the fragment carries comes back; nothing else is in it.
+    const want = Object.fromEntries(Object.keys(FIELD_OF).map((k) => [k, /** @type {any} */ ({ ...s, ...more })[k]]));
     expect(r.state).toEqual(want);
+    expect(Object.keys(FIELD_OF)).not.toContain('yZoomNs');
   });
 
   it('keeps url= and d= and #demo', () => {
