@@ -105,8 +105,14 @@ void FioLatReader::decide_columns(size_t ncols, const uint64_t* f, const bool* h
 }
 
 FioLatReader::Open& FioLatReader::open_for(Dir d) {
-  for (Open& o : open_)
-    if (o.segment == segment_ && o.dir == d) return o;
+  const size_t di = static_cast<size_t>(d);
+  if (cur_[di] < open_.size() && open_[cur_[di]].segment == segment_) return open_[cur_[di]];
+  for (size_t i = 0; i < open_.size(); ++i)
+    if (open_[i].segment == segment_ && open_[i].dir == d) {
+      cur_[di] = i;
+      return open_[i];
+    }
+  cur_[di] = open_.size();
   open_.emplace_back();
   Open& o = open_.back();
   o.segment = segment_;
@@ -122,9 +128,11 @@ FioLatReader::Open& FioLatReader::open_for(Dir d) {
 // The pending ms of a series becomes one instant window (t, t].
 void FioLatReader::flush(Open& o) {
   if (!o.have_t || o.bins.empty()) return;
-  std::sort(o.bins.begin(), o.bins.end());
-  std::vector<uint32_t> b;
-  std::vector<uint64_t> c;
+  std::vector<uint32_t>& b = win_bins_;
+  std::vector<uint64_t>& c = win_counts_;
+  b.clear();
+  c.clear();
+  if (o.bins.size() > 1) std::sort(o.bins.begin(), o.bins.end());
   for (uint32_t x : o.bins) {
     if (!b.empty() && b.back() == x) ++c.back();
     else {

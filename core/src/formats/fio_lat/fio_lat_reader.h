@@ -58,6 +58,9 @@ class FioLatReader {
   bool keep_values_ = true;
   uint64_t kept_ = 0;
   std::vector<Open> open_;  // every (segment, direction) so far
+  size_t cur_[kDirCount] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};  // open_ index of each direction's current series
+  std::vector<uint32_t> win_bins_;  // scratch of flush()
+  std::vector<uint64_t> win_counts_;
   int segment_ = 0;
   uint64_t last_t_[kDirCount] = {0, 0, 0};
   bool have_last_[kDirCount] = {false, false, false};
