@@ -272,7 +272,7 @@ bool exact_percentiles(std::vector<uint64_t>* values, const double* ps, size_t n
   stats->saturated = false;
   for (size_t j = 0; j < np; ++j) {
     PercentileValue& o = out[j];
-    o.value_ns = static_cast<double>(v[exact_rank(ps[j], n) - 1]);
+    o.value_ns = static_cast<double>(v[static_cast<size_t>(exact_rank(ps[j], n) - 1)]);
     o.err_ns = 0;
     o.saturated = false;
     o.few_samples = few_samples(static_cast<double>(n), std::clamp(ps[j], 0.0, 100.0));
