@@ -3,9 +3,10 @@
 // engine (a Web Worker by default); a state change re-queries only the views
 // whose engine options changed, and never re-reads files.
 import { Store, initialState } from './state.js';
-import { renderControls, renderViewToolbar, quantumLabel, setGroupings } from './controls.js';
+import { renderControls, renderViewToolbar, quantumLabel, setGroupings, setInputChoices } from './controls.js';
 import { renderFileTable } from './file-table.js';
-import { pctilesOptions, clusterOptions, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, SURFACE_LEVELS } from './queries.js';
+import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, SURFACE_LEVELS } from './queries.js';
+import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded } from './methods.js';
 import { downloadBlob, downloadText } from './download.js';
 import { installKeys } from './keys.js';
 import { loadDemoItems } from './demo.js';
@@ -493,6 +494,7 @@ export class App {
       // A link's state: what depends on the data is applied now that it is here.
       if (extras.after) this.applyState({ ...after, group_by });
       else if (group_by !== this.store.state.group_by) this.store.set({ group_by });
+      this.fitInputChoices();
       if (!sum.logs) {
         this.setStatus('error', sum.text);
         for (const v of VIEWS) this.views[v].frame.message('No readable latency logs');
@@ -585,10 +587,72 @@ export class App {
     }
     if (changed.has('view')) this.showView(s.view);
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('offsets')) this.renderFiles();
-    if (changed.has('yZoomNs') || changed.has('clipOutliers') || changed.has('view')) renderViewToolbar(this.$('view-toolbar'), this.store, { surfaceLevels: () => SURFACE_LEVELS });
+    if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('method') || changed.has('kinds')) this.updateInputChoices();
+    if (['yZoomNs', 'clipOutliers', 'view', 'heatY', 'co_interval_ms'].some((k) => changed.has(k))) {
+      renderViewToolbar(this.$('view-toolbar'), this.store, this.toolbarInfo());
+      this.relayout();
+    }
     if (changed.has('range') || changed.has('quantum_ms')) this.updateRangeText();
     if (!this.sources.length) return;
     this.refresh(false);
+  }
+
+  /** What the view toolbars need from the loaded data. */
+  toolbarInfo() {
+    return { surfaceLevels: () => SURFACE_LEVELS, perIo: () => perIoLoaded(this.sources || []) };
+  }
+
+  /**
+   * After a load: choices the new inputs do not allow fall back (exact
+   * without per-I/O logs -> interp, a kind not loaded -> the default, rows by
+   * bs/offset without per-I/O logs -> latency), then the selectors show
+   * what is possible.
+   */
+  fitInputChoices() {
+    const s = this.store.state;
+    /** @type {Partial<import('./state.js').State>} */
+    const patch = {};
+    if (s.method === 'exact' && !exactAllowed(this.sources, s)) patch.method = 'interp';
+    if (s.kinds && !kindsOf(this.sources).includes(s.kinds)) patch.kinds = '';
+    if (s.heatY !== 'latency' && !perIoLoaded(this.sources)) patch.heatY = 'latency';
+    if (Object.keys(patch).length) this.store.set(patch);
+    this.updateInputChoices();
+    renderViewToolbar(this.$('view-toolbar'), this.store, this.toolbarInfo());
+    this.relayout();
+  }
+
+  /** Method and kind selectors for the loaded, selected inputs. */
+  updateInputChoices() {
+    const s = this.store.state;
+    setInputChoices(this.$('controls'), methodChoices(this.sources, s), kindChoices(kindsOf(this.sources)), s);
+  }
+
+  /**
+   * The engine's notes on the shown query (kinds left out, exact falling
+   * back to bins, series of another time base), under the view toolbar.
+   * @param {any} r query result
+   */
+  showNotes(r) {
+    const el = this.$('query-notes');
+    const notes = /** @type {string[]} */ (r?.notes || []);
+    const text = notes.join('\n');
+    if (el.dataset.text === text) return;
+    el.dataset.text = text;
+    el.hidden = !notes.length;
+    el.replaceChildren(...notes.map((n) => Object.assign(document.createElement('div'), { textContent: `Note: ${n}` })));
+    this.relayout();
+  }
+
+  /**
+   * After something above the charts changed height (notes, a toolbar that
+   * wraps): the visible chart takes the new size and is drawn again.
+   */
+  relayout() {
+    const view = this.views?.[this.store.state.view];
+    if (!view || !view.frame.resize()) return;
+    this.keys = {};
+    if (this.sources.length) this.refresh(true);
+    else view.render();
   }
 
   /** @param {ViewName} v */
@@ -597,7 +661,7 @@ export class App {
       this.$(`view-${name}`).hidden = name !== v;
       document.querySelector(`.tabs [data-view="${name}"]`)?.setAttribute('aria-selected', String(name === v));
     }
-    renderViewToolbar(this.$('view-toolbar'), this.store, { surfaceLevels: () => SURFACE_LEVELS });
+    renderViewToolbar(this.$('view-toolbar'), this.store, this.toolbarInfo());
     const view = this.views?.[v];
     if (view && view.frame.resize()) view.render();
   }
@@ -659,6 +723,7 @@ export class App {
         }
         force = true;
         this.updateRangeText();
+        this.showNotes(this.pct);
       }
       if (s.view === 'pctiles') {
         const view = this.views.pctiles;
@@ -671,12 +736,12 @@ export class App {
         const co = clusterOptions(s);
         if (force || changed('heatmap', [heatmapOptions(s, rows, yNs), s.clipOutliers, co])) {
           let hm = await e.heatmap(heatmapOptions(s, rows, yNs));
-          if (s.clipOutliers && !yNs && hm.quanta) {
+          if (s.clipOutliers && !yNs && hm.quanta && s.heatY === 'latency') {
             // The full range first, then again up to the 99.9th percentile row.
             yNs = [hm.edges_ns[0], clipTopNs(hm, 0.001)];
             hm = await e.heatmap(heatmapOptions(s, rows, yNs));
           }
-          const lines = s.group_by === 'all' ? this.pct : await e.query(co);
+          const lines = s.heatY !== 'latency' ? null : pctilesAreCluster(s) ? this.pct : await e.query(co);
           view.setData(hm, lines);
         } else view.render();
       } else if (s.view === 'surface') {

@@ -3,6 +3,7 @@
 import { QUANTA, PRESET_PERCENTILES, GROUPINGS, parsePercentiles, sortPercentiles, percentileName } from './options.js';
 import { PALETTES } from '../views/scales.js';
 import { nearestLevel } from '../views/surface-data.js';
+import { METHODS, HEAT_Y, parseCoInterval } from './methods.js';
 
 /** @param {number} ms */
 export function quantumLabel(ms) {
@@ -36,8 +37,15 @@ export function renderControls(el, store) {
     </fieldset>
     <div class="row2">
       <label>Unit <select id="unit" data-testid="unit"><option value="ns">ns</option><option value="us">µs</option><option value="ms">ms</option></select></label>
-      <label title="interp: interpolate inside the bin (seed 000); fio: fio's own bin value">Method <select id="method" data-testid="method"><option value="interp">interp</option><option value="fio">fio</option></select></label>
+      <label title="How a percentile is read from the data">Method <select id="method" data-testid="method">${METHODS.map(([v, l, t]) => `<option value="${v}" title="${t}">${l}</option>`).join('')}</select></label>
     </div>
+    <label id="kinds-row" hidden title="fio per-I/O logs: lat = slat + clat of each I/O, so kinds are never merged silently">Latency kind
+      <select id="kinds" data-testid="kinds"></select>
+    </label>
+    <label title="Coordinated-omission correction (HdrHistogram's expected interval): percentiles and spectrum show corrected (dashed) beside recorded; the heat map stays on recorded data">CO expected interval (ms)
+      <input id="co-interval" data-testid="co-interval" inputmode="decimal" placeholder="off (e.g. 1)" autocomplete="off">
+    </label>
+    <div id="co-error" class="error-text" role="alert"></div>
     <fieldset><legend>Display</legend>
       <div class="chips">
         <label class="chip"><input type="checkbox" id="ylog"> log y</label>
@@ -62,6 +70,8 @@ export function renderControls(el, store) {
     });
     $('unit').value = st.unit;
     $('method').value = st.method;
+    $('kinds').value = st.kinds;
+    if (document.activeElement !== $('co-interval')) $('co-interval').value = st.co_interval_ms > 0 ? String(st.co_interval_ms) : '';
     $('ylog').checked = st.yLog;
     $('mean').checked = st.showMean;
     $('band').checked = st.showBand;
@@ -99,6 +109,16 @@ export function renderControls(el, store) {
   );
   $('unit').addEventListener('change', () => store.set({ unit: $('unit').value }));
   $('method').addEventListener('change', () => store.set({ method: $('method').value }));
+  $('kinds').addEventListener('change', () => store.set({ kinds: $('kinds').value }));
+  $('co-interval').addEventListener('change', () => {
+    try {
+      const v = parseCoInterval($('co-interval').value);
+      $('co-error').textContent = '';
+      store.set({ co_interval_ms: v });
+    } catch (e) {
+      $('co-error').textContent = /** @type {Error} */ (e).message;
+    }
+  });
   $('ylog').addEventListener('change', () => store.set({ yLog: $('ylog').checked }));
   $('mean').addEventListener('change', () => store.set({ showMean: $('mean').checked }));
   $('band').addEventListener('change', () => store.set({ showBand: $('band').checked }));
@@ -134,37 +154,84 @@ export function setGroupings(el, choices, current) {
 }
 
 /**
+ * After a load or a change of the selection: which methods the inputs allow
+ * (exact only on per-I/O logs, the reason as the option's title) and the
+ * latency kinds to choose from (the row is hidden unless several are loaded).
+ * @param {HTMLElement} el the controls container
+ * @param {import('./methods.js').Choice[]} methods
+ * @param {[string, string][]} kinds value -> title ([] hides the selector)
+ * @param {import('./state.js').State} st
+ */
+export function setInputChoices(el, methods, kinds, st) {
+  const sel = /** @type {HTMLSelectElement} */ (el.querySelector('#method'));
+  for (const m of methods) {
+    const o = /** @type {HTMLOptionElement | null} */ (sel.querySelector(`option[value="${m.value}"]`));
+    if (!o) continue;
+    o.disabled = m.disabled;
+    o.title = m.title;
+    o.textContent = m.disabled ? `${m.label} (per-I/O logs only)` : m.label;
+  }
+  const blocked = methods.find((m) => m.value === st.method && m.disabled);
+  sel.title = blocked ? blocked.title : methods.find((m) => m.value === st.method)?.title || '';
+  sel.value = st.method;
+  const row = /** @type {HTMLElement} */ (el.querySelector('#kinds-row'));
+  const ks = /** @type {HTMLSelectElement} */ (el.querySelector('#kinds'));
+  const doc = ks.ownerDocument;
+  ks.replaceChildren(
+    ...kinds.map(([v, title]) => {
+      const o = doc.createElement('option');
+      o.value = v;
+      o.textContent = title;
+      return o;
+    }),
+  );
+  row.hidden = kinds.length < 2;
+  ks.value = st.kinds;
+}
+
+/**
  * The toolbar above the visible view: options that only that view has.
- * @param {HTMLElement} el @param {import('./state.js').Store} store @param {{surfaceLevels: () => string[]}} info
+ * @param {HTMLElement} el @param {import('./state.js').Store} store @param {{surfaceLevels: () => string[], perIo?: () => boolean}} info
  */
 export function renderViewToolbar(el, store, info) {
   const s = store.state;
   if (s.view === 'heatmap') {
+    const perIo = !!info.perIo?.();
+    const yChoices = HEAT_Y.map(([v, l]) => `<option value="${v}" ${v !== 'latency' && !perIo ? 'disabled title="needs fio per-I/O logs (write_lat_log)"' : ''}>${l}</option>`).join('');
     el.innerHTML = `
+      <label title="Rows by latency, or by block size / offset of each I/O (fio per-I/O logs)">Rows <select id="heat-y" data-testid="heat-y">${yChoices}</select></label>
       <label>Colour <select id="color-mode" data-testid="color-mode"><option value="linear">linear</option><option value="log">logarithmic</option><option value="false">false colour</option></select></label>
       <label>Palette <select id="palette" data-testid="palette">${Object.keys(PALETTES)
         .map((p) => `<option value="${p}">${p}${p === 'viridis' || p === 'cividis' ? ' (colour-blind safe)' : ''}</option>`)
         .join('')}</select></label>
-      <label class="chip"><input type="checkbox" id="clip" data-testid="clip-outliers"> clip top 0.1% outliers</label>
-      <label class="chip"><input type="checkbox" id="hlines"> percentile lines</label>
-      <button type="button" class="button small" id="yreset" ${s.yZoomNs ? '' : 'disabled'}>Reset latency zoom</button>
-      <span class="muted">drag a box to zoom time and latency</span>`;
+      <label class="chip latency-only"><input type="checkbox" id="clip" data-testid="clip-outliers"> clip top 0.1% outliers</label>
+      <label class="chip latency-only"><input type="checkbox" id="hlines"> percentile lines</label>
+      <button type="button" class="button small latency-only" id="yreset" ${s.yZoomNs ? '' : 'disabled'}>Reset latency zoom</button>
+      <span class="muted">${s.heatY === 'latency' ? 'drag a box to zoom time and latency' : 'drag to zoom time'}</span>
+      ${s.co_interval_ms > 0 ? `<span class="muted co-note" data-testid="heat-co-note">recorded data: no coordinated-omission correction here</span>` : ''}`;
     const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (el.querySelector(`#${id}`));
+    $('heat-y').value = perIo || s.heatY === 'latency' ? s.heatY : 'latency';
+    $('heat-y').addEventListener('change', () => store.set({ heatY: /** @type {any} */ ($('heat-y').value), yZoomNs: null }));
+    // Clipping, percentile lines and the latency zoom belong to latency rows.
+    if (s.heatY !== 'latency') el.querySelectorAll('.latency-only').forEach((x) => x.remove());
     $('color-mode').value = s.colorMode;
     $('palette').value = s.palette;
-    $('clip').checked = s.clipOutliers;
-    $('hlines').checked = s.heatLines;
+    if (s.heatY === 'latency') {
+      $('clip').checked = s.clipOutliers;
+      $('hlines').checked = s.heatLines;
+      $('clip').addEventListener('change', () => store.set({ clipOutliers: $('clip').checked, yZoomNs: null }));
+      $('hlines').addEventListener('change', () => store.set({ heatLines: $('hlines').checked }));
+      $('yreset').addEventListener('click', () => store.set({ yZoomNs: null }));
+    }
     $('color-mode').addEventListener('change', () => store.set({ colorMode: /** @type {any} */ ($('color-mode').value) }));
     $('palette').addEventListener('change', () => store.set({ palette: $('palette').value }));
-    $('clip').addEventListener('change', () => store.set({ clipOutliers: $('clip').checked, yZoomNs: null }));
-    $('hlines').addEventListener('change', () => store.set({ heatLines: $('hlines').checked }));
-    $('yreset').addEventListener('click', () => store.set({ yZoomNs: null }));
   } else if (s.view === 'surface') {
     const levels = info.surfaceLevels();
     const idx = nearestLevel(levels.map(Number), s.surfaceP);
     el.innerHTML = `
       <label>Palette <select id="palette">${Object.keys(PALETTES).map((p) => `<option value="${p}">${p}</option>`).join('')}</select></label>
-      <label class="slider">Percentile line <input type="range" id="surface-p" data-testid="surface-slider" min="0" max="${levels.length - 1}" step="1" value="${idx}"> <output id="surface-p-out">p${levels[idx]}</output></label>`;
+      <label class="slider">Percentile line <input type="range" id="surface-p" data-testid="surface-slider" min="0" max="${levels.length - 1}" step="1" value="${idx}"> <output id="surface-p-out">p${levels[idx]}</output></label>${s.co_interval_ms > 0 ? `
+      <span class="muted co-note">recorded data: no coordinated-omission correction here</span>` : ''}`;
     const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (el.querySelector(`#${id}`));
     $('palette').value = s.palette;
     $('palette').addEventListener('change', () => store.set({ palette: $('palette').value }));
@@ -174,8 +241,8 @@ export function renderViewToolbar(el, store, info) {
       store.set({ surfaceP: Number(p) });
     });
   } else if (s.view === 'spectrum') {
-    el.innerHTML = `<span class="muted">Distribution of the brushed time range (whole run when none), one curve per group of "Lines per". x: 1/(1−p) log axis.</span>`;
+    el.innerHTML = `<span class="muted">Distribution of the brushed time range (whole run when none), one curve per group of "Lines per". x: 1/(1−p) log axis.${s.co_interval_ms > 0 ? ' Dashed: corrected for coordinated omission.' : ''}</span>`;
   } else {
-    el.innerHTML = `<span class="muted">Drag across the chart to zoom all views to a time range; double-click to reset. Orange marks: quanta with too few I/Os for a percentile.</span>`;
+    el.innerHTML = `<span class="muted">Drag across the chart to zoom all views to a time range; double-click to reset. Orange marks: quanta with too few I/Os for a percentile.${s.co_interval_ms > 0 ? ' Dashed: corrected for coordinated omission; IOPS: recorded.' : ''}</span>`;
   }
 }

@@ -69,6 +69,8 @@ export function engineOptions(s, o = {}) {
     method: s.method,
     unit: s.unit,
   };
+  if (s.kinds) opts.kinds = s.kinds;
+  if (s.co_interval_ms > 0) opts.co_interval_ms = s.co_interval_ms;
   const offsets = Object.fromEntries(Object.entries(s.offsets).filter(([, v]) => Number(v) !== 0));
   if (Object.keys(offsets).length) opts.offsets = offsets;
   if (s.exclude_sources.length) opts.exclude_sources = s.exclude_sources.slice();

@@ -14,14 +14,30 @@ export function pctilesOptions(s) {
   return engineOptions(s);
 }
 
-/** The cluster's percentiles, for lines over the heat map. @param {import('./state.js').State} s */
+/**
+ * Engine options without the coordinated-omission correction: the heat map
+ * and the surface show what was recorded.
+ * @param {import('./state.js').State} s
+ */
+function recorded(s) {
+  const o = engineOptions(s);
+  delete o.co_interval_ms;
+  return o;
+}
+
+/** The cluster's percentiles (recorded), for lines over the heat map. @param {import('./state.js').State} s */
 export function clusterOptions(s) {
-  return { ...engineOptions(s), group_by: 'all' };
+  return { ...recorded(s), group_by: 'all' };
+}
+
+/** Whether the percentiles query can serve as the heat map's lines (one recorded cluster group). @param {import('./state.js').State} s */
+export function pctilesAreCluster(s) {
+  return s.group_by === 'all' && !(s.co_interval_ms > 0);
 }
 
 /** @param {import('./state.js').State} s */
 export function surfaceOptions(s) {
-  return { ...engineOptions(s), group_by: 'all', percentiles: SURFACE_LEVELS.slice() };
+  return { ...recorded(s), group_by: 'all', percentiles: SURFACE_LEVELS.slice() };
 }
 
 /**
@@ -30,11 +46,13 @@ export function surfaceOptions(s) {
  * @param {import('./state.js').State} s @param {number} rows @param {[number, number] | null} yNs
  */
 export function heatmapOptions(s, rows, yNs) {
-  const o = engineOptions(s);
+  const o = recorded(s);
   delete o.percentiles;
   delete o.method;
   delete o.group_by;
   delete o.unit;
+  // Rows by block size or offset (per-I/O logs): bytes, no latency bounds.
+  if (s.heatY === 'bs' || s.heatY === 'offset') return { ...o, rows, y: s.heatY };
   return { ...o, rows, min_ns: yNs ? yNs[0] : 0, max_ns: yNs ? yNs[1] : 0 };
 }
 

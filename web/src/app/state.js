@@ -13,6 +13,8 @@ import { DEFAULTS } from './options.js';
  * @property {string} directions
  * @property {string} method
  * @property {string} unit
+ * @property {string} kinds                    latency kinds ('' = the engine's default: clat when several)
+ * @property {number} co_interval_ms           coordinated-omission expected interval (0 = off)
  * @property {Record<string, number>} offsets   host or file name -> ms
  * @property {string[]} exclude_sources
  * @property {string[]} exclude_hosts
@@ -28,6 +30,7 @@ import { DEFAULTS } from './options.js';
  * @property {boolean} clipOutliers
  * @property {boolean} heatLines               percentile lines over the heat map
  * @property {[number, number] | null} yZoomNs heat map latency range
+ * @property {'latency'|'bs'|'offset'} heatY    heat map rows (bs/offset: per-I/O logs)
  * @property {number} surfaceP                 percentile picked on the surface
  */
 
@@ -36,6 +39,8 @@ export function initialState() {
   return {
     ...DEFAULTS,
     percentiles: DEFAULTS.percentiles.slice(),
+    kinds: '',
+    co_interval_ms: 0,
     offsets: {},
     exclude_sources: [],
     exclude_hosts: [],
@@ -51,6 +56,7 @@ export function initialState() {
     clipOutliers: false,
     heatLines: true,
     yZoomNs: null,
+    heatY: 'latency',
     surfaceP: 99,
   };
 }

@@ -35,12 +35,15 @@ export function cellAt(hm, t, ns) {
 
 /**
  * CSV of the heat map cells in [from, to) (all quanta when omitted):
- * time_ms,lat_lo_<unit>,lat_hi_<unit>,count — one line per non-empty cell.
+ * time_ms,lat_lo_<unit>,lat_hi_<unit>,count — one line per non-empty cell
+ * (time_ms,bs_lo,bs_hi,count in bytes for rows by block size or offset).
  * @param {any} hm @param {string} unit ns|us|ms @param {[number, number] | null} [range]
  */
 export function heatmapCsv(hm, unit, range = null) {
-  const k = unit === 'ns' ? 1 : unit === 'ms' ? 1e6 : 1e3;
-  const lines = [`time_ms,lat_lo_${unit},lat_hi_${unit},count`];
+  // Rows by block size or offset are bytes, as `latscope heatmap --y bs|offset` writes them.
+  const bytes = hm.y === 'bs' || hm.y === 'offset';
+  const k = bytes ? 1 : unit === 'ns' ? 1 : unit === 'ms' ? 1e6 : 1e3;
+  const lines = [bytes ? `time_ms,${hm.y}_lo,${hm.y}_hi,count` : `time_ms,lat_lo_${unit},lat_hi_${unit},count`];
   for (let q = 0; q < hm.quanta; q++) {
     const t = hm.t0_ms + q * hm.quantum_ms;
     if (range && (t + hm.quantum_ms <= range[0] || t >= range[1])) continue;

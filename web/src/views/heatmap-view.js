@@ -9,6 +9,10 @@ import { paletteLut, countNormalizer, formatLatency, unitScale } from './scales.
 import { showTip, hideTip } from './pctiles-view.js';
 import { cellAt } from './heatmap-data.js';
 import { percentileName } from '../app/options.js';
+import { formatBytes } from '../app/methods.js';
+
+/** Axis titles of rows by bytes (per-I/O logs): HeatmapResult::y. @type {Record<string, string>} */
+const Y_TITLE = { bs: 'block size', offset: 'offset' };
 
 export class HeatmapView {
   /**
@@ -45,25 +49,40 @@ export class HeatmapView {
     const c = themeColors();
     const dom = s.range || this.ctx.extent() || [hm.t0_ms, hm.t0_ms + hm.quanta * hm.quantum_ms];
     const x = timeScale(hm.absolute_time, dom, [0, f.innerW]);
-    const lo = Math.max(1e-9, hm.edges_ns[0]);
+    // Rows by block size (powers of two: a log2 axis) or offset (equal
+    // ranges from 0: linear) hold bytes; latency rows are log-spaced ns.
+    /** @type {'latency'|'bs'|'offset'} */
+    const yKind = hm.y === 'bs' || hm.y === 'offset' ? hm.y : 'latency';
+    const lo = yKind === 'offset' ? hm.edges_ns[0] : Math.max(1e-9, hm.edges_ns[0]);
     const hi = hm.edges_ns[hm.rows];
-    const yNs = d3.scaleLog().domain([lo, hi]).range([f.innerH, 0]);
+    const yNs = yKind === 'offset' ? d3.scaleLinear().domain([lo, hi]).range([f.innerH, 0]) : d3.scaleLog().base(yKind === 'bs' ? 2 : 10).domain([lo, hi]).range([f.innerH, 0]);
 
     this.paint(hm, dom, s);
 
-    const ax = d3.axisLeft(yNs).tickFormat((t) => formatLatency(Number(t)));
-    const decades = Math.log10(hi / lo);
-    ax.tickValues(yNs.ticks().filter((t) => {
-      const m = t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9));
-      return decades > 2.5 ? Math.abs(m - 1) < 1e-6 : [1, 2, 5].some((k) => Math.abs(m - k) < 1e-6);
-    }));
-    g.append('g').attr('class', 'axis y-axis').call(ax);
-    axisLabel(g, 'latency', -58, f.innerH / 2, -90);
+    if (yKind === 'latency') {
+      const ax = d3.axisLeft(yNs).tickFormat((t) => formatLatency(Number(t)));
+      const decades = Math.log10(hi / lo);
+      ax.tickValues(/** @type {any} */ (yNs).ticks().filter((/** @type {number} */ t) => {
+        const m = t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9));
+        return decades > 2.5 ? Math.abs(m - 1) < 1e-6 : [1, 2, 5].some((k) => Math.abs(m - k) < 1e-6);
+      }));
+      g.append('g').attr('class', 'axis y-axis').call(ax);
+      axisLabel(g, 'latency', -58, f.innerH / 2, -90);
+    } else {
+      // A block-size row [2^k, 2^(k+1)) is labelled at its middle by its size
+      // (fio's sizes are powers of two: one size per row); offsets at round values.
+      const ticks = byteTicks(yKind, hm.edges_ns, f.innerH);
+      const mid = yKind === 'bs' && ticks.length === hm.rows + 1;
+      const at = mid ? ticks.slice(0, -1).map((e) => Math.SQRT2 * e) : ticks;
+      const ax = d3.axisLeft(yNs).tickValues(at).tickFormat((t) => formatBytes(mid ? Number(t) / Math.SQRT2 : Number(t)));
+      g.append('g').attr('class', 'axis y-axis').call(ax);
+      axisLabel(g, yKind === 'bs' ? 'block size (bytes)' : 'offset (bytes)', -58, f.innerH / 2, -90);
+    }
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
     const clipId = `clip-h-${Math.random().toString(36).slice(2)}`;
     f.svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', f.innerW).attr('height', f.innerH);
-    if (s.heatLines && this.lines && this.lines.rows.length) {
+    if (yKind === 'latency' && s.heatLines && this.lines && this.lines.rows.length) {
       const r = this.lines;
       const k = unitScale(r.unit);
       const pg = g.append('g').attr('class', 'pct-lines').attr('clip-path', `url(#${clipId})`);
@@ -106,7 +125,7 @@ export class HeatmapView {
         .attr('fill', c.muted)
         .text(`${d3.format(',.0f')(hm.above)} samples above, ${d3.format(',.0f')(hm.below)} below the shown range`);
     }
-    this.interact(g, x, yNs, hm);
+    this.interact(g, x, yNs, hm, yKind);
   }
 
   /** Paints the cells of the visible time range onto the canvas. */
@@ -191,7 +210,7 @@ export class HeatmapView {
   }
 
   /** 2-D brush: x sets the shared time range, y zooms latency. Hover tooltip. */
-  interact(/** @type {any} */ g, /** @type {any} */ x, /** @type {any} */ yNs, /** @type {any} */ hm) {
+  interact(/** @type {any} */ g, /** @type {any} */ x, /** @type {any} */ yNs, /** @type {any} */ hm, /** @type {'latency'|'bs'|'offset'} */ yKind) {
     const f = this.frame;
     const brush = d3
       .brush()
@@ -207,7 +226,7 @@ export class HeatmapView {
         const ty = [yNs.invert(y1), yNs.invert(y0)];
         const wide = x1 - x0 > 6;
         const tall = y1 - y0 > 6;
-        if (tall && ty[1] / ty[0] > 1.05) this.ctx.onYZoom(/** @type {[number, number]} */ (ty));
+        if (yKind === 'latency' && tall && ty[1] / ty[0] > 1.05) this.ctx.onYZoom(/** @type {[number, number]} */ (ty));
         if (wide && tx[1] - tx[0] >= hm.quantum_ms / 4) this.ctx.onRange(/** @type {[number, number]} */ (tx));
       });
     const bg = g.append('g').attr('class', 'brush').call(brush);
@@ -221,11 +240,32 @@ export class HeatmapView {
       if (!cell) return hideTip(f.wrap);
       showTip(f.wrap, ev, [
         `${formatTime(cell.t0, hm.absolute_time)} … ${formatTime(cell.t1, hm.absolute_time)}`,
-        `latency ${formatLatency(cell.lo)} … ${formatLatency(cell.hi)}`,
+        yKind === 'latency' ? `latency ${formatLatency(cell.lo)} … ${formatLatency(cell.hi)}` : `${Y_TITLE[yKind]} ${formatBytes(cell.lo)} … ${formatBytes(cell.hi)}`,
         `count ${d3.format(',.1f')(cell.count)} (${d3.format('.2%')(cell.share)} of column)`,
         `${d3.format(',.1f')(cell.iops)} IOPS in this cell`,
       ]);
     });
     bg.on('mouseleave', () => hideTip(f.wrap));
   }
+}
+
+/**
+ * Ticks of a bytes axis: for block sizes the row edges (powers of two),
+ * thinned to about one per 24 px; for offsets ~6 round binary values.
+ * @param {'bs'|'offset'} kind @param {number[]} edges @param {number} h plot height px
+ * @returns {number[]}
+ */
+export function byteTicks(kind, edges, h) {
+  const lo = edges[0];
+  const hi = edges[edges.length - 1];
+  if (kind === 'bs') {
+    const step = Math.max(1, Math.ceil(edges.length / Math.max(1, Math.floor(h / 24))));
+    return edges.filter((_, i) => i % step === 0);
+  }
+  // A step of 2^k bytes (or 3·2^k... kept simple: 2^k) giving 4..8 ticks.
+  let step = Math.pow(2, Math.max(0, Math.floor(Math.log2(Math.max(1, (hi - lo) / 6)))));
+  while ((hi - lo) / step > 8) step *= 2;
+  const out = [];
+  for (let t = Math.ceil(lo / step) * step; t <= hi; t += step) out.push(t);
+  return out;
 }

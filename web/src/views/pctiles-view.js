@@ -7,7 +7,11 @@ import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid,
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { seriesMeta, seriesPoints, slaViolations, fewFlagged, runsOf, decimate } from './pctiles-data.js';
+import { seriesMeta, seriesPoints, slaViolations, fewFlagged, runsOf, decimate, groupIndex } from './pctiles-data.js';
+import { coPairs } from '../app/methods.js';
+
+/** Dash of the coordinated-omission-corrected lines (recorded ones are solid). */
+export const CO_DASH = '7,4';
 
 const STRIP_H = 70;
 const GAP = 28;
@@ -103,9 +107,20 @@ export class PercentilesView {
       .attr('fill', c.warn)
       .attr('opacity', 0.15);
 
-    const groupColor = (/** @type {number} */ gi, /** @type {number} */ pi) =>
-      r.groups.length > 1 ? GROUP_COLORS[gi % 10] : GROUP_COLORS[pi % 10];
-    const dash = (/** @type {number} */ pi) => (r.groups.length > 1 ? ['', '6,3', '2,2', '8,3,2,3', '1,3'][pi % 5] : '');
+    // With coordinated-omission correction every group comes twice
+    // (co=uncorrected, co=corrected): a pair shares its colour and the
+    // corrected half is dashed.
+    const co = coPairs(r.groups);
+    const coOn = co.of.some((x) => x.co);
+    const nBase = co.bases.length;
+    const nP = r.percentiles.length;
+    const groupColor = (/** @type {number} */ gi, /** @type {number} */ pi) => {
+      const b = co.of[gi]?.base ?? gi;
+      if (coOn && nBase > 1) return GROUP_COLORS[(b * nP + pi) % 10];
+      return nBase > 1 ? GROUP_COLORS[b % 10] : GROUP_COLORS[pi % 10];
+    };
+    const dash = (/** @type {number} */ pi, /** @type {number} */ gi = 0) =>
+      coOn ? (co.of[gi]?.corrected ? CO_DASH : '') : r.groups.length > 1 ? ['', '6,3', '2,2', '8,3,2,3', '1,3'][pi % 5] : '';
     const mid = (/** @type {number} */ t) => x(t + r.quantum_ms / 2);
 
     // Bands need a few pixels per quantum to read as bands; when zoomed out
@@ -154,7 +169,8 @@ export class PercentilesView {
           .attr('fill', 'none')
           .attr('stroke', se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi))
           .attr('stroke-width', se.kind === 'mean' ? 1.2 : 1.6)
-          .attr('stroke-dasharray', se.kind === 'mean' ? '4,3' : dash(se.pi));
+          .attr('stroke-dasharray', se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi))
+          .attr('data-co', coOn ? (co.of[se.gi]?.corrected ? 'corrected' : 'uncorrected') : null);
         if (performance.now() - t0 > 12) {
           await nextTask();
           t0 = performance.now();
@@ -187,7 +203,7 @@ export class PercentilesView {
 
     // Samples / IOPS strip with "few samples" marks.
     const sg = g.append('g').attr('class', 'strip').attr('transform', `translate(0,${mainH + GAP})`);
-    const iops = aggregateIops(r, dom);
+    const iops = aggregateIops(r, dom, coOn ? (/** @type {any} */ row) => !co.of[groupIndex(r, row.group)]?.corrected : null);
     let ymax = 1;
     for (const d of iops) if (inView(d.t) && /** @type {number} */ (d.v) > ymax) ymax = /** @type {number} */ (d.v);
     const ys = d3.scaleLinear().domain([0, ymax]).range([STRIP_H, 0]).nice();
@@ -221,7 +237,7 @@ export class PercentilesView {
     }
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
-    this.legend(g, r, s.showMean, groupColor, dash);
+    this.legend(g, r, s.showMean, groupColor, dash, coOn ? { bases: co.bases, interval: s.co_interval_ms } : null);
     if (s.showBand && !bandsShown) {
       g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text('error bands appear when zoomed in (≥ 3 px per quantum)');
     }
@@ -229,17 +245,30 @@ export class PercentilesView {
     await drawSeries();
   }
 
-  /** @param {any} g @param {any} r @param {boolean} withMean @param {Function} color @param {Function} dash */
-  legend(g, r, withMean, color, dash) {
+  /**
+   * @param {any} g @param {any} r @param {boolean} withMean @param {Function} color @param {Function} dash
+   * @param {{bases: string[], interval: number} | null} co groups paired by coordinated-omission correction
+   */
+  legend(g, r, withMean, color, dash, co) {
     const c = themeColors();
     const items = [];
-    if (r.groups.length > 1) {
+    if (co) {
+      // Colours: percentiles (one base group) or group × percentile; line style: recorded or corrected.
+      if (co.bases.length > 1) {
+        const gi = (/** @type {number} */ b) => r.groups.findIndex((/** @type {string} */ _g, /** @type {number} */ i) => coPairs(r.groups).of[i].base === b);
+        co.bases.forEach((name, b) => r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: `${name} ${percentileName(p)}`, color: color(gi(b), pi), dash: '' })));
+      } else {
+        r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: percentileName(p), color: color(0, pi), dash: '' }));
+      }
+      items.push({ label: 'recorded (co=uncorrected)', color: c.fg, dash: '' });
+      items.push({ label: `corrected for coordinated omission, interval ${co.interval} ms`, color: c.fg, dash: CO_DASH });
+    } else if (r.groups.length > 1) {
       r.groups.forEach((/** @type {string} */ name, /** @type {number} */ gi) => items.push({ label: name, color: color(gi, 0), dash: '' }));
       r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: percentileName(p), color: c.fg, dash: dash(pi) }));
     } else {
       r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: percentileName(p), color: color(0, pi), dash: '' }));
     }
-    if (withMean) items.push({ label: 'mean', color: c.muted, dash: '4,3' });
+    if (withMean) items.push({ label: co ? 'mean (dotted: corrected)' : 'mean', color: c.muted, dash: '4,3' });
     const lg = g.append('g').attr('class', 'legend').attr('transform', 'translate(0,-22)');
     let xo = 0;
     for (const it of items) {
@@ -309,17 +338,19 @@ function fmtVal(v) {
 
 /**
  * IOPS per quantum summed over groups, near the visible range. Rows come
- * ordered by time, then group: one pass, summing runs of equal t_ms.
- * @param {any} r @param {[number, number]} dom
+ * ordered by time, then group: one pass, summing runs of equal t_ms. `keep`
+ * leaves rows out (the corrected half of a coordinated-omission pair counts
+ * I/Os nobody issued).
+ * @param {any} r @param {[number, number]} dom @param {((row: any) => boolean) | null} [keep]
  * @returns {{t: number, v: number, e: number}[]}
  */
-function aggregateIops(r, dom) {
+function aggregateIops(r, dom, keep = null) {
   const out = [];
   const k = 1000 / r.quantum_ms;
   const a = dom[0] - 2 * r.quantum_ms;
   const b = dom[1] + r.quantum_ms;
   for (const row of r.rows) {
-    if (row.t_ms < a || row.t_ms > b) continue;
+    if (row.t_ms < a || row.t_ms > b || (keep && !keep(row))) continue;
     const last = out[out.length - 1];
     if (last && last.t === row.t_ms) last.v += (row.samples || 0) * k;
     else out.push({ t: row.t_ms, v: (row.samples || 0) * k, e: 0 });

@@ -7,6 +7,8 @@ import { formatTime } from './time-axis.js';
 import { tailCoord, tailTicks, tailInverse, formatLatency, unitScale, unitLabel, formatPercentile } from './scales.js';
 import { showTip, hideTip } from './pctiles-view.js';
 import { spectrumCurves } from './surface-data.js';
+import { coPairs } from '../app/methods.js';
+import { CO_DASH } from './pctiles-view.js';
 
 export class SpectrumView {
   /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store}} ctx */
@@ -66,23 +68,46 @@ export class SpectrumView {
       .defined((/** @type {any} */ p) => !s.yLog || p.v > 0)
       .x((/** @type {any} */ p) => x(p.u))
       .y((/** @type {any} */ p) => y(p.v));
+    // Coordinated-omission pairs (co=uncorrected, co=corrected) share a
+    // colour; the corrected curve is dashed and its max marked hollow.
+    const co = coPairs(curves.map((cv) => cv.group));
+    const style = curves.map((cv, i) => ({ col: GROUP_COLORS[co.of[i].base % 10], corrected: co.of[i].corrected }));
+    /** @type {number[]} */
+    const maxYs = [];
     curves.forEach((cv, i) => {
-      const col = GROUP_COLORS[i % 10];
-      g.append('path').attr('class', 'spectrum-line').attr('d', line(/** @type {any} */ (cv.points))).attr('fill', 'none').attr('stroke', col).attr('stroke-width', 1.8);
+      const { col, corrected } = style[i];
+      g.append('path')
+        .attr('class', 'spectrum-line')
+        .attr('data-co', co.of[i].co ? (corrected ? 'corrected' : 'uncorrected') : null)
+        .attr('d', line(/** @type {any} */ (cv.points)))
+        .attr('fill', 'none')
+        .attr('stroke', col)
+        .attr('stroke-width', corrected ? 2.2 : 1.8)
+        .attr('stroke-dasharray', corrected ? CO_DASH : '');
       if (cv.max != null && (!s.yLog || cv.max > 0)) {
-        g.append('circle').attr('cx', f.innerW).attr('cy', y(cv.max)).attr('r', 3.5).attr('fill', col);
-        g.append('text').attr('x', f.innerW - 6).attr('y', y(cv.max) - 6).attr('text-anchor', 'end').attr('fill', col).text(`max ${formatLatency(cv.max * k)}`);
+        const my = y(cv.max);
+        g.append('circle').attr('cx', f.innerW).attr('cy', my).attr('r', 3.5).attr('fill', corrected ? 'none' : col).attr('stroke', col).attr('stroke-width', 1.5);
+        // Equal maxima (a pair's max is the same I/O) are labelled once.
+        if (maxYs.every((o) => Math.abs(o - my) > 11)) {
+          maxYs.push(my);
+          g.append('text').attr('x', f.innerW - 6).attr('y', my - 6).attr('text-anchor', 'end').attr('fill', col).text(`max ${formatLatency(cv.max * k)}`);
+        }
       }
     });
     // Legend + range caption.
     const lg = g.append('g').attr('class', 'legend').attr('transform', 'translate(0,-24)');
     let xo = 0;
-    curves.forEach((cv, i) => {
+    // Recorded before corrected in the legend; a corrected curve says how many samples the correction added.
+    const order = curves.map((_, i) => i).sort((a, b) => co.of[a].base - co.of[b].base || Number(co.of[a].corrected) - Number(co.of[b].corrected));
+    order.forEach((i) => {
+      const cv = curves[i];
       const it = lg.append('g').attr('transform', `translate(${xo},0)`);
-      it.append('rect').attr('y', 2).attr('width', 14).attr('height', 8).attr('fill', GROUP_COLORS[i % 10]);
-      const label = `${cv.group} (${d3.format(',.0f')(cv.samples)} I/Os)`;
-      it.append('text').attr('x', 18).attr('y', 10).attr('fill', 'currentColor').text(label);
-      xo += 30 + textWidth(label);
+      it.append('line').attr('x1', 0).attr('x2', 18).attr('y1', 6).attr('y2', 6).attr('stroke', style[i].col).attr('stroke-width', 2.5).attr('stroke-dasharray', style[i].corrected ? CO_DASH : '');
+      const what = co.of[i].co ? `${co.bases[co.of[i].base] === 'all' ? '' : `${co.bases[co.of[i].base]} `}${style[i].corrected ? `corrected (interval ${s.co_interval_ms} ms)` : 'recorded'}` : cv.group;
+      const pair = co.of[i].corrected ? curves.find((_, j) => co.of[j].base === co.of[i].base && co.of[j].co && !co.of[j].corrected) : null;
+      const label = pair ? `${what} (${d3.format(',.0f')(cv.samples)} samples, ${d3.format(',.0f')(cv.samples - pair.samples)} added)` : `${what} (${d3.format(',.0f')(cv.samples)} I/Os)`;
+      it.append('text').attr('x', 22).attr('y', 10).attr('fill', 'currentColor').text(label);
+      xo += 34 + textWidth(label);
     });
     const rg = this.range;
     g.append('text')

@@ -16,6 +16,7 @@ import { build } from 'vite';
 import { serveStatic } from './server.mjs';
 import { CASES } from './cases.mjs';
 import { SHARE_CASES } from './cases-share.mjs';
+import { METHOD_CASES } from './cases-methods.mjs';
 import { WEB, REPO, OUT, SHOTS } from './paths.mjs';
 
 const CHROMIUM_ARGS = [
@@ -55,7 +56,7 @@ async function main() {
   let failed = 0;
   let ran = 0;
   try {
-    for (const c of [...CASES, ...SHARE_CASES]) {
+    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES]) {
       if (filter && !c.name.includes(filter)) continue;
       const why = c.skip?.();
       if (why) {
