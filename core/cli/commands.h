@@ -3,5 +3,7 @@
 namespace latscope::cli {
 int cmd_pctiles(int argc, char** argv);
 int cmd_heatmap(int argc, char** argv);
-int cmd_hdr(int argc, char** argv);  // cmd_hdr.cc: HistogramLogProcessor
+int cmd_hdr(int argc, char** argv);
+int cmd_reduce(int argc, char** argv);  // cmd_result.cc: result files (docs/result-format.md)
+int cmd_merge(int argc, char** argv);  // cmd_hdr.cc: HistogramLogProcessor
 }  // namespace latscope::cli

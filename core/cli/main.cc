@@ -17,6 +17,9 @@ const char kUsage[] =
     "  summary   whole-run percentiles per job and direction, by fio's method\n"
     "  heatmap   I/O counts per (time quantum, log-spaced latency row)\n"
     "  hdr       HdrHistogram's HistogramLogProcessor on an .hlog, byte for byte\n"
+    "  reduce    logs aligned and added into one result file: reduce [--quantum MS]\n"
+    "            [--keep LABELS] FILE... -o OUT (docs/result-format.md)\n"
+    "  merge     result files added into one: merge RESULT... -o OUT\n"
     "\n"
     "pctiles / heatmap options:\n"
     "  --quantum MS             time quantum in ms (default 1000)\n"
@@ -57,6 +60,8 @@ int main(int argc, char** argv) {
   if (!std::strcmp(cmd, "heatmap")) return latscope::cli::cmd_heatmap(argc, argv);
   if (!std::strcmp(cmd, "summary")) return cmd_summary(argc, argv);
   if (!std::strcmp(cmd, "hdr")) return latscope::cli::cmd_hdr(argc, argv);
+  if (!std::strcmp(cmd, "reduce")) return latscope::cli::cmd_reduce(argc, argv);
+  if (!std::strcmp(cmd, "merge")) return latscope::cli::cmd_merge(argc, argv);
   latscope::cli::say(std::string("latscope: unknown command '") + cmd + "'");
   std::fputs(kUsage, stderr);
   return 2;

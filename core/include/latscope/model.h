@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,14 @@ struct Series {
   std::vector<uint8_t> data;       // the windows' bins, varint-coded
   bool repaired = false;           // client/server accumulation defect repaired
   uint64_t saturated = 0;          // samples in a saturating last bin
+  // Result files (docs/result-format.md, "Reading a result"): counts are
+  // fixed point with this many fractional bits (0: whole I/Os; queries
+  // multiply by 2^-count_frac_bits), and full_* is where every log folded
+  // into the series had data (the `partial` flag), when it differs from the
+  // windows' span (NaN: the windows').
+  uint8_t count_frac_bits = 0;
+  double full_start_ms = std::numeric_limits<double>::quiet_NaN();
+  double full_end_ms = std::numeric_limits<double>::quiet_NaN();
   // Per-I/O series (fio per-I/O logs, docs/formats-fio-lat.md): windows are
   // instants (t, t] holding the I/Os of one completion ms. io_ns, io_bs and
   // io_offset hold each I/O's exact latency, block size and offset in window
@@ -131,7 +140,8 @@ void Series::for_each_bin(const Window& w, F&& f) const {
 // Append only: the numeric values travel in the worker transport (model_io).
 // kIgnored: a file that is not a latency log (job file, text, IOPS log); the
 // reason is in Source::ignored and it is neither an error nor data.
-enum class FileFormat { kUnknown, kFioHist, kFioJson, kHdrLog, kFioLat, kIgnored };
+// kResult: a latscope result file (docs/result-format.md).
+enum class FileFormat { kUnknown, kFioHist, kFioJson, kHdrLog, kFioLat, kIgnored, kResult };
 const char* format_name(FileFormat f);
 
 // How many per-I/O values (latency + bs + offset, ~20 bytes each) an engine

@@ -27,6 +27,8 @@
 
 namespace latscope {
 
+struct Result;  // result.h
+
 class StreamingQuery {
  public:
   explicit StreamingQuery(const QueryOptions& opts);
@@ -38,19 +40,25 @@ class StreamingQuery {
   // sources are ignored (their Status is the caller's to report).
   Status add(const Source& src);
   Status finish(QueryResult* out);
+  // Instead of finish: the folded grid itself as a result (result.h,
+  // docs/result-format.md), one series per label set of QueryOptions::group_by
+  // (labels a series lacks are left out; {"*"} keeps every label), each cell
+  // quantized once to fixed point. Every latency kind folded is kept: pass
+  // "kind" in group_by to keep them apart. notes/diag as finish's.
+  Status finish_result(Result* out, std::vector<std::string>* notes, Diagnostics* diag);
 
  private:
   // Selection::kinds empty: one query per latency kind (lat, clat and slat
   // are never merged silently); finish keeps the default kind and says so.
   Status add_by_kind(const Source& src);
-  Status finish_by_kind(QueryResult* out);
+  Status finish_by_kind(QueryResult* out, Result* res = nullptr);
   std::map<std::string, std::unique_ptr<StreamingQuery>> kinds_;
   std::set<std::string> kinds_present_;
   std::vector<Source> kinds_json_;  // json+ output, replayed into each kind's query
   struct Impl;
   StreamingQuery(const QueryOptions& opts, bool epoch_part);
   Status add_part(const Source& src);
-  Status finish_part(QueryResult* out);
+  Status finish_part(QueryResult* out, Result* res = nullptr);
   std::unique_ptr<Impl> impl_;
   // Logs on the epoch clock (log_unix_epoch) fold into a part of their own;
   // finish shows the time base most selected series have, as Engine::query

@@ -16,6 +16,7 @@ FormatEntry fio_hist_format();
 FormatEntry fio_json_format();
 FormatEntry fio_lat_format();
 FormatEntry hdr_log_format();
+FormatEntry result_format();
 
 namespace {
 
@@ -45,6 +46,7 @@ const std::vector<FormatEntry>& table() {
       fio_json_format(),
       fio_lat_format(),
       hdr_log_format(),
+      result_format(),
       {FileFormat::kIgnored, &sniff_not_latency_log, nullptr},
   };
   return kFormats;

@@ -21,6 +21,7 @@ const char* format_name(FileFormat f) {
     case FileFormat::kHdrLog: return "hdr-log";
     case FileFormat::kFioLat: return "fio-lat";
     case FileFormat::kIgnored: return "ignored";
+    case FileFormat::kResult: return "result";
     case FileFormat::kUnknown: break;
   }
   return "unknown";

@@ -147,6 +147,9 @@ void select_series(const Source& src, const Selection& sel, std::vector<Selected
     x.cover_start = s.windows.front().start_ms + offset;
     x.cover_end = s.windows.back().end_ms + offset;
     if (s.per_io) x.cover_end += 1;  // a per-I/O stamp t (ms, truncated) covers [t, t + 1)
+    x.full_start = std::isnan(s.full_start_ms) ? x.cover_start : s.full_start_ms + offset;
+    x.full_end = std::isnan(s.full_end_ms) ? x.cover_end : s.full_end_ms + offset;
+    x.unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));
     out->push_back(x);
   }
 }
@@ -295,7 +298,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
   const double b = a + plan_.quantum_ms;
   for (size_t si = 0; si < plan_.series.size(); ++si) {
     const Selected& x = plan_.series[si];
-    if (a < x.cover_start || b > x.cover_end) (*partial)[x.group] = 1;
+    if (a < x.full_start || b > x.full_end) (*partial)[x.group] = 1;
     const std::vector<Window>& w = x.series->windows;
     size_t& c = cursor_[si];
     // Windows ending at or before a cannot reach this quantum or later ones.
@@ -324,11 +327,11 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
         }
       }
       if (!x.rebin) {
-        x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) { g[bin] += weight * static_cast<double>(n); });
+        x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) { g[bin] += weight * (static_cast<double>(n) * x.unit); });
       } else {
         const RebinMap& m = *x.rebin;
         x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) {
-          const double v = weight * static_cast<double>(n);
+          const double v = weight * (static_cast<double>(n) * x.unit);
           for (uint32_t r = m.start[bin]; r < m.start[bin + 1]; ++r) g[m.to[r]] += v * m.frac[r];
         });
       }

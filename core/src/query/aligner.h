@@ -36,6 +36,8 @@ struct Selected {
   uint32_t group = 0;
   const RebinMap* rebin = nullptr;  // null: same layout as the target
   double cover_start = 0, cover_end = 0;  // shifted coverage of its windows
+  double full_start = 0, full_end = 0;    // where it has data for the partial flag (Series::full_*)
+  double unit = 1;                        // one count in I/Os (Series::count_frac_bits)
 };
 
 struct Plan {

@@ -15,6 +15,7 @@
 #include <map>
 #include <set>
 
+#include "latscope/result.h"
 #include "query/aligner.h"
 #include "query/per_io.h"
 #include "query/tail.h"
@@ -48,7 +49,21 @@ struct Coverage {
   uint32_t group;
   double start, end;
   bool absolute;
+  double full_start, full_end;  // for the partial flag (Selected::full_*)
 };
+
+// A series' group: the key rows show (group_key) and, for finish_result, its
+// label set: the group_by labels it has, or every label for {"*"}.
+std::string result_group(const Source& src, const Series& s, const GroupBy& by, Labels* kept) {
+  if (by.size() == 1 && by[0] == "*") {
+    for (const Labels* l : {&src.labels, &s.labels})
+      for (const auto& kv : l->items()) kept->set(kv.first, label_of(src, s, kv.first));
+    kept->set("host", label_of(src, s, "host"));
+    return labels_text(*kept);
+  }
+  for (const std::string& name : by) kept->set(name, label_of(src, s, name));
+  return group_key(src, s, by);
+}
 
 struct PendingTail {
   Series tail;
@@ -80,6 +95,7 @@ struct StreamingQuery::Impl {
 
   std::map<std::string, uint32_t> group_ids;
   std::vector<std::string> group_names;
+  std::vector<Labels> group_labels;  // finish_result: each group's label set
   std::set<std::string> labels_seen{"host"};  // to name an unknown group_by label at finish
   bool any_series = false;
   std::vector<Coverage> coverage;
@@ -132,8 +148,56 @@ struct StreamingQuery::Impl {
     return m.get();
   }
 
+  // The grid quantized once into a result (result.h): one series per group.
+  Status to_result(Result* r) {
+    *r = Result();
+    r->quantum_ms = opts.quantum_ms;
+    bool any_abs = false, any_rel = false;
+    for (const Coverage& c : coverage) (c.absolute ? any_abs : any_rel) = true;
+    r->absolute_time = any_abs && !any_rel;
+    if (!target) return Status::Ok();
+    std::vector<ResultSeries> s(group_names.size());
+    std::vector<uint8_t> seen(group_names.size(), 0);
+    for (const Coverage& c : coverage) {
+      ResultSeries& x = s[c.group];
+      if (!seen[c.group]) {
+        x.span_start_ms = c.start;
+        x.span_end_ms = c.end;
+        x.full_start_ms = c.full_start;
+        x.full_end_ms = c.full_end;
+        seen[c.group] = 1;
+      }
+      x.span_start_ms = std::min(x.span_start_ms, c.start);
+      x.span_end_ms = std::max(x.span_end_ms, c.end);
+      x.full_start_ms = std::max(x.full_start_ms, c.full_start);
+      x.full_end_ms = std::min(x.full_end_ms, c.full_end);
+    }
+    for (size_t g = 0; g < s.size(); ++g) {
+      s[g].labels = group_labels[g];
+      s[g].layout = target;
+    }
+    for (auto& kv : cells) {
+      ResultCell cell;
+      cell.quantum = kv.first.first;
+      const Cell& c = kv.second;
+      for (size_t i = 0; i < c.v.size(); ++i) {
+        const double units = std::round(c.v[i] * kResultOne);
+        if (!(units >= 1)) continue;
+        if (!(units < 18446744073709551616.0))
+          return Status::Error(ErrorCode::kInvalidArgument, "a count too large for a result (over 2^36 I/Os in one cell)");
+        cell.bins.push_back(c.lo + static_cast<uint32_t>(i));
+        cell.counts.push_back(static_cast<uint64_t>(units));
+      }
+      if (!cell.bins.empty()) s[kv.first.second].cells.push_back(std::move(cell));
+    }
+    r->series = std::move(s);
+    r->normalize();
+    return Status::Ok();
+  }
+
   void fold(const Series& s, double offset, uint32_t group) {
     const RebinMap* m = map_for(*s.layout);
+    const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));  // model.h
     const double q = opts.quantum_ms;
     bool keep_io = false;
     if (opts.method == Method::kExact) {
@@ -193,10 +257,10 @@ struct StreamingQuery::Impl {
         }
         double* v = c.v.data() - c.lo;
         if (!m) {
-          for (size_t i = 0; i < bins.size(); ++i) v[bins[i]] += weight * static_cast<double>(counts[i]);
+          for (size_t i = 0; i < bins.size(); ++i) v[bins[i]] += weight * (static_cast<double>(counts[i]) * unit);
         } else {
           for (size_t i = 0; i < bins.size(); ++i) {
-            const double x = weight * static_cast<double>(counts[i]);
+            const double x = weight * (static_cast<double>(counts[i]) * unit);
             for (uint32_t r = m->start[bins[i]]; r < m->start[bins[i] + 1]; ++r) v[m->to[r]] += x * m->frac[r];
           }
         }
@@ -246,14 +310,16 @@ Status StreamingQuery::add_part(const Source& src) {
     I.any_series = true;
     for (const Labels* l : {&x.series->labels, &src.labels})
       for (const auto& kv : l->items()) I.labels_seen.insert(kv.first);
-    const std::string key = group_key(src, *x.series, I.opts.group_by);
+    Labels kept;
+    const std::string key = result_group(src, *x.series, I.opts.group_by, &kept);
     auto it = I.group_ids.find(key);
     if (it == I.group_ids.end()) {
       it = I.group_ids.emplace(key, static_cast<uint32_t>(I.group_names.size())).first;
       I.group_names.push_back(key);
+      I.group_labels.push_back(kept);
     }
     I.use_layout(x.series->layout);
-    I.coverage.push_back({it->second, x.cover_start, x.cover_end, src.absolute_time});
+    I.coverage.push_back({it->second, x.cover_start, x.cover_end, src.absolute_time, x.full_start, x.full_end});
     I.fold(*x.series, x.offset_ms, it->second);
     if (I.opts.sel.complete_tail && !I.json.series.empty()) {
       PendingTail t;
@@ -273,13 +339,13 @@ Status StreamingQuery::add_part(const Source& src) {
   return Status::Ok();
 }
 
-Status StreamingQuery::finish_part(QueryResult* out) {
+Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   Impl& I = *impl_;
   *out = QueryResult();
   out->quantum_ms = I.opts.quantum_ms;
   if (!I.error.ok()) return I.error;
   for (const std::string& name : I.opts.group_by)
-    if (I.any_series && !I.labels_seen.count(name)) {
+    if (!res && I.any_series && !I.labels_seen.count(name)) {
       std::string list;
       for (const std::string& k : I.labels_seen) {
         list += list.empty() ? "" : ", ";
@@ -300,7 +366,7 @@ Status StreamingQuery::finish_part(QueryResult* out) {
     }
     I.tally.count(TailOutcome::kAdded, t.json_name);
     I.fold(t.tail, t.offset, t.group);
-    I.coverage[t.coverage].end = t.tail.windows.back().end_ms + t.offset;
+    I.coverage[t.coverage].end = I.coverage[t.coverage].full_end = t.tail.windows.back().end_ms + t.offset;
   }
   out->notes.insert(out->notes.end(), I.time_notes.begin(), I.time_notes.end());
   out->diag.merge(I.time_diag);
@@ -325,6 +391,7 @@ Status StreamingQuery::finish_part(QueryResult* out) {
   std::vector<std::string> names = I.group_names;
   std::sort(names.begin(), names.end(), natural_less);
   out->groups = names;
+  if (res) return I.to_result(res);
   std::vector<uint32_t> order(names.size());  // output index -> folded group id
   for (size_t g = 0; g < names.size(); ++g) order[g] = I.group_ids[names[g]];
   if (!I.target || I.coverage.empty()) return Status::Ok();
@@ -334,8 +401,8 @@ Status StreamingQuery::finish_part(QueryResult* out) {
   std::vector<double> max_start(I.group_names.size(), -HUGE_VAL), min_end(I.group_names.size(), HUGE_VAL);
   double lo = HUGE_VAL, hi = -HUGE_VAL;
   for (const Coverage& c : I.coverage) {
-    max_start[c.group] = std::max(max_start[c.group], c.start);
-    min_end[c.group] = std::min(min_end[c.group], c.end);
+    max_start[c.group] = std::max(max_start[c.group], c.full_start);
+    min_end[c.group] = std::min(min_end[c.group], c.full_end);
     lo = std::min(lo, c.start);
     hi = std::max(hi, c.end);
   }
@@ -440,7 +507,36 @@ Status StreamingQuery::add_by_kind(const Source& src) {
   return q->add(src);
 }
 
-Status StreamingQuery::finish_by_kind(QueryResult* out) {
+Status StreamingQuery::finish_result(Result* out, std::vector<std::string>* notes, Diagnostics* diag) {
+  *out = Result();
+  out->quantum_ms = impl_->opts.quantum_ms;
+  QueryResult qr;
+  Status st;
+  if (impl_->opts.sel.kinds.empty() && impl_->error.ok() && !kinds_.empty()) {
+    st = finish_by_kind(&qr, out);
+  } else if (!epoch_) {
+    st = finish_part(&qr, out);
+  } else {
+    const TimeBaseTally& tb = impl_->time_bases;
+    StreamingQuery& shown = tb.kept() == 1 ? *epoch_ : *this;
+    tb.report(&shown.impl_->time_notes, &shown.impl_->time_diag);
+    st = shown.finish_part(&qr, out);
+  }
+  notes->insert(notes->end(), qr.notes.begin(), qr.notes.end());
+  diag->merge(qr.diag);
+  return st;
+}
+
+Status StreamingQuery::finish_by_kind(QueryResult* out, Result* res) {
+  if (res) {  // a result keeps every kind (label "kind" tells them apart)
+    for (auto& kv : kinds_) {
+      Result r;
+      Status st = kv.second->finish_result(&r, &out->notes, &out->diag);
+      if (st.ok()) st = merge(res, r);
+      if (!st.ok()) return st;
+    }
+    return Status::Ok();
+  }
   const std::string kept = default_kind(kinds_present_);
   auto it = kinds_present_.empty() ? kinds_.begin() : kinds_.find(kept);
   Status st = it->second->finish(out);

@@ -36,6 +36,8 @@ void JsonIndex::add(const Source& src) {
 TailOutcome json_tail_for(const JsonIndex& json, const Selected& x, Series* tail) {
   auto it = json.series.find(tail_key_of_log(*x.src, *x.series));
   if (it == json.series.end()) return TailOutcome::kNoJson;
+  // A result's series (docs/result-format.md) is no log of one job: it has no tail.
+  if (x.series->count_frac_bits) return TailOutcome::kNoJson;
   if (it->second.size() != 1) return TailOutcome::kAmbiguous;
   // The json's runtime is on the job's clock, not the epoch.
   if (x.src->absolute_time) return TailOutcome::kEpoch;
@@ -128,6 +130,7 @@ void add_json_tails(const std::vector<Source>& sources, Plan* plan) {
     y.series = &plan->extra.back();
     y.cover_end = y.series->windows.back().end_ms + x.offset_ms;
     x.cover_end = y.cover_end;  // the series now reaches the end of the run
+    x.full_end = y.full_end = y.cover_end;
     tails.push_back(y);
   }
   tally.notes(&plan->notes);

@@ -1,0 +1,153 @@
+// `latscope reduce` and `latscope merge`: result files (docs/result-format.md).
+//
+//   reduce [--quantum MS] [--keep LABELS] [pctiles selection options] FILE... -o OUT
+//   merge RESULT... -o OUT
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "cli_common.h"
+#include "cli_options.h"
+#include "commands.h"
+#include "latscope/result.h"
+#include "latscope/stream.h"
+
+namespace latscope::cli {
+namespace {
+
+bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string* err) {
+  FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) {
+    *err = "cannot open " + path + " for writing";
+    return false;
+  }
+  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  if (std::fclose(f) != 0 || !ok) {
+    *err = "cannot write " + path;
+    return false;
+  }
+  return true;
+}
+
+// Takes "-o OUT" (and, for reduce, "--keep LABELS") out of argv; the rest is
+// for parse_options.
+bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest, std::string* out,
+                std::string* keep) {
+  rest->assign(argv, argv + 2);
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if ((a == "-o" || a == "--output") && i + 1 < argc) {
+      *out = argv[++i];
+    } else if (a == "--keep" && keep && i + 1 < argc) {
+      *keep = argv[++i];
+      if (keep->empty()) *keep = "-";
+    } else {
+      rest->push_back(argv[i]);
+    }
+  }
+  if (out->empty()) {
+    say(std::string("latscope ") + cmd + ": -o OUT is required");
+    return false;
+  }
+  return true;
+}
+
+int write_result(const char* cmd, const Result& r, const std::string& out, uint64_t in_bytes) {
+  std::vector<uint8_t> bytes;
+  Status st = encode_result(r, &deflate_zlib, &bytes);
+  std::string err;
+  if (!st.ok() || !write_file(out, bytes, &err)) {
+    say(std::string("latscope ") + cmd + ": " + (st.ok() ? err : st.message));
+    return 2;
+  }
+  say(std::string("latscope ") + cmd + ": " + out + ": " + std::to_string(r.series.size()) + " label sets, " +
+      std::to_string(r.cells()) + " cells, " + std::to_string(bytes.size()) + " bytes (inputs " +
+      std::to_string(in_bytes) + " bytes)");
+  return 0;
+}
+
+}  // namespace
+
+int cmd_reduce(int argc, char** argv) {
+  std::vector<char*> rest;
+  std::string out, keep;
+  if (!split_args(argc, argv, "reduce", &rest, &out, &keep)) return 2;
+  Options o;
+  if (!parse_options(static_cast<int>(rest.size()), rest.data(), 2, "reduce", &o)) return 2;
+  // --keep: the labels that survive (others are merged away); "kind" always
+  // survives, so lat, clat and slat never add up. No --keep: every label.
+  if (keep.empty()) {
+    o.query.group_by = {"*"};
+  } else if (keep == "-" || keep == "none") {
+    o.query.group_by = {"kind"};
+  } else {
+    GroupBy g;
+    if (!parse_group_by(keep, &g) || g.empty()) {
+      say("latscope reduce: --keep takes label names, comma-combined (host, job, dir, tag, ...), or none");
+      return 2;
+    }
+    if (std::find(g.begin(), g.end(), "kind") == g.end()) g.push_back("kind");
+    o.query.group_by = g;
+  }
+  StreamingQuery stream(o.query);
+  Status st;
+  uint64_t in_bytes = 0;
+  int rc = for_each_file(o.files, o.file, [&](const Source& s) {
+    in_bytes += s.bytes;
+    const Status added = stream.add(s);
+    if (!added.ok() && st.ok()) st = added;
+  });
+  Result r;
+  std::vector<std::string> notes;
+  Diagnostics diag;
+  if (st.ok()) st = stream.finish_result(&r, &notes, &diag);
+  if (!st.ok()) {
+    say("latscope reduce: " + st.message);
+    return 2;
+  }
+  rc = std::max(rc, print_query_notes(notes, diag));
+  if (r.series.empty()) {
+    say("latscope reduce: no counts selected; nothing written");
+    return 2;
+  }
+  return std::max(rc, write_result("reduce", r, out, in_bytes));
+}
+
+int cmd_merge(int argc, char** argv) {
+  std::vector<char*> rest;
+  std::string out;
+  if (!split_args(argc, argv, "merge", &rest, &out, nullptr)) return 2;
+  if (rest.size() <= 2) {
+    say("latscope merge: no result files given");
+    return 2;
+  }
+  Result acc;
+  bool first = true;
+  uint64_t in_bytes = 0;
+  for (size_t i = 2; i < rest.size(); ++i) {
+    const std::string path = rest[i];
+    std::string bytes, err;
+    if (!read_whole_file(path, &bytes, &err)) {
+      say("latscope merge: " + path + ": " + err);
+      return 2;
+    }
+    in_bytes += bytes.size();
+    Result r;
+    Status st = decode_result(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &r);
+    if (st.ok() && first) {
+      acc = std::move(r);
+      first = false;
+      continue;
+    }
+    if (st.ok()) st = merge(&acc, r);
+    if (!st.ok()) {
+      say("latscope merge: " + path + ": " + st.message);
+      return 2;
+    }
+  }
+  for (const std::string& n : acc.notes) say("latscope merge: note: " + n);
+  return write_result("merge", acc, out, in_bytes);
+}
+
+}  // namespace latscope::cli

@@ -1,0 +1,484 @@
+// The result file: encode (version 1) and decode (every version so far).
+// The byte layout is specified in docs/result-format.md; this file follows
+// it section by section. Decoding is for untrusted bytes: every length is
+// checked against what remains, every index against its table, and each
+// error names the part of the file it is in.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <string>
+#include <utility>
+
+#include "latscope/inflate.h"
+#include "latscope/result.h"
+
+namespace latscope {
+namespace {
+
+constexpr char kIndexMagic[4] = {'L', 'S', 'I', 'X'};
+constexpr char kEndMagic[8] = {'L', 'S', 'R', 'E', 'S', 'E', 'N', 'D'};
+constexpr uint32_t kMaxLayouts = 4096;
+constexpr uint32_t kMaxBins = uint32_t{1} << 22;
+
+class Out {
+ public:
+  explicit Out(std::vector<uint8_t>* b) : b_(b) {}
+  void u8(uint8_t v) { b_->push_back(v); }
+  void u32(uint32_t v) {
+    for (int i = 0; i < 4; ++i) b_->push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void u64(uint64_t v) {
+    for (int i = 0; i < 8; ++i) b_->push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+  void i64(int64_t v) { u64(static_cast<uint64_t>(v)); }
+  void f64(double v) {
+    uint64_t u;
+    std::memcpy(&u, &v, 8);
+    u64(u);
+  }
+  void str(const std::string& s) {
+    u32(static_cast<uint32_t>(s.size()));
+    b_->insert(b_->end(), s.begin(), s.end());
+  }
+  void var(uint64_t v) { varint::put(b_, v); }
+  void bytes(const void* p, size_t n) {
+    const auto* c = static_cast<const uint8_t*>(p);
+    b_->insert(b_->end(), c, c + n);
+  }
+
+ private:
+  std::vector<uint8_t>* b_;
+};
+
+// Checked reader over untrusted bytes: after the first failure every read
+// returns 0 and ok() is false; what() says what was being read.
+class In {
+ public:
+  In(const uint8_t* p, size_t n) : p_(p), n_(n) {}
+  bool ok() const { return ok_; }
+  size_t pos() const { return i_; }
+  size_t left() const { return n_ - i_; }
+  const std::string& what() const { return what_; }
+  bool need(size_t k, const char* what) {
+    if (!ok_) return false;
+    if (k > n_ - i_) {
+      ok_ = false;
+      what_ = std::string("truncated (") + what + " at byte " + std::to_string(i_) + ")";
+      return false;
+    }
+    return true;
+  }
+  void fail(const std::string& why) {
+    if (ok_) what_ = why + " (at byte " + std::to_string(i_) + ")";
+    ok_ = false;
+  }
+  uint8_t u8(const char* w) {
+    if (!need(1, w)) return 0;
+    return p_[i_++];
+  }
+  uint32_t u32(const char* w) {
+    if (!need(4, w)) return 0;
+    uint32_t v = 0;
+    for (int k = 0; k < 4; ++k) v |= static_cast<uint32_t>(p_[i_ + k]) << (8 * k);
+    i_ += 4;
+    return v;
+  }
+  uint64_t u64(const char* w) {
+    if (!need(8, w)) return 0;
+    uint64_t v = 0;
+    for (int k = 0; k < 8; ++k) v |= static_cast<uint64_t>(p_[i_ + k]) << (8 * k);
+    i_ += 8;
+    return v;
+  }
+  int64_t i64(const char* w) { return static_cast<int64_t>(u64(w)); }
+  double f64(const char* w) {
+    const uint64_t u = u64(w);
+    double v;
+    std::memcpy(&v, &u, 8);
+    return v;
+  }
+  std::string str(const char* w) {
+    const uint32_t k = u32(w);
+    if (!need(k, w)) return std::string();
+    std::string s(reinterpret_cast<const char*>(p_ + i_), k);
+    i_ += k;
+    return s;
+  }
+  uint64_t var(const char* w) {
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      const uint8_t b = u8(w);
+      if (!ok_) return 0;
+      v |= static_cast<uint64_t>(b & 0x7f) << shift;
+      if (!(b & 0x80)) {
+        if (shift == 63 && b > 1) break;
+        return v;
+      }
+    }
+    fail(std::string("bad varint (") + w + ")");
+    return 0;
+  }
+  const uint8_t* here() const { return p_ + i_; }
+  void skip(size_t k) { i_ += k; }
+
+ private:
+  const uint8_t* p_;
+  size_t n_;
+  size_t i_ = 0;
+  bool ok_ = true;
+  std::string what_;
+};
+
+Status bad(const std::string& where, const std::string& why) {
+  return Status::Error(ErrorCode::kUnusableFile, "result: " + where + ": " + why);
+}
+
+void put_layout(Out* o, const BinLayout& l) {
+  o->u8(static_cast<uint8_t>(l.kind));
+  o->str(l.id);
+  o->u32(static_cast<uint32_t>(l.coarseness));
+  o->u8(l.last_saturates ? 1 : 0);
+  if (l.kind == LayoutKind::kFio3 || l.kind == LayoutKind::kFio2) return;
+  o->u32(static_cast<uint32_t>(l.size()));
+  for (const std::vector<double>* v : {&l.lo, &l.hi, &l.rep})
+    for (double x : *v) o->f64(x);
+}
+
+bool get_layout(In* in, LayoutPtr* out, std::string* why) {
+  const uint8_t kind = in->u8("layout kind");
+  const std::string id = in->str("layout id");
+  const uint32_t coarse = in->u32("layout coarseness");
+  const uint8_t sat = in->u8("layout saturation");
+  if (!in->ok()) return false;
+  if (kind == static_cast<uint8_t>(LayoutKind::kFio3) || kind == static_cast<uint8_t>(LayoutKind::kFio2)) {
+    const int version = kind == static_cast<uint8_t>(LayoutKind::kFio3) ? 3 : 2;
+    if (coarse > 6) {
+      *why = "fio layout coarseness " + std::to_string(coarse) + " outside 0..6";
+      return false;
+    }
+    LayoutPtr l = fio_layout(version, static_cast<int>(coarse));
+    if (l->id != id) {
+      *why = "layout id '" + id + "' does not match its kind (" + l->id + ")";
+      return false;
+    }
+    *out = l;
+    return true;
+  }
+  if (kind > static_cast<uint8_t>(LayoutKind::kCustom)) {
+    *why = "unknown layout kind " + std::to_string(kind);
+    return false;
+  }
+  const uint32_t n = in->u32("layout size");
+  if (!in->ok()) return false;
+  if (n == 0 || n > kMaxBins || static_cast<uint64_t>(n) * 24 > in->left()) {
+    *why = "layout '" + id + "' claims " + std::to_string(n) + " bins";
+    return false;
+  }
+  auto l = std::make_shared<BinLayout>();
+  l->kind = static_cast<LayoutKind>(kind);
+  l->id = id;
+  l->coarseness = static_cast<int>(std::min<uint32_t>(coarse, 64));
+  l->last_saturates = sat != 0;
+  for (std::vector<double>* v : {&l->lo, &l->hi, &l->rep}) {
+    v->resize(n);
+    for (uint32_t i = 0; i < n; ++i) (*v)[i] = in->f64("layout edges");
+  }
+  for (uint32_t i = 0; i < n; ++i)
+    if (!std::isfinite(l->lo[i]) || !std::isfinite(l->hi[i]) || l->hi[i] < l->lo[i] ||
+        (i && l->lo[i] < l->lo[i - 1])) {
+      *why = "layout '" + id + "': bin " + std::to_string(i) + " has bad edges";
+      return false;
+    }
+  *out = l;
+  return true;
+}
+
+Status deflated(DeflateFn deflate, const std::vector<uint8_t>& raw, Out* o, const char* what) {
+  std::vector<uint8_t> z;
+  if (!deflate(raw.data(), raw.size(), &z))
+    return Status::Error(ErrorCode::kInternal, std::string("result: deflate failed (") + what + ")");
+  o->u32(static_cast<uint32_t>(z.size()));
+  o->bytes(z.data(), z.size());
+  return Status::Ok();
+}
+
+int64_t floor_div(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+// ---- version 1 ----
+
+Status decode_v1(In* in, size_t max_inflated, Result* out) {
+  *out = Result();
+  // Header block.
+  const uint32_t hz = in->u32("header length");
+  if (!in->need(hz, "header")) return bad("header", in->what());
+  std::vector<uint8_t> head;
+  std::string err;
+  if (!inflate_zlib(in->here(), hz, max_inflated, &head, &err)) return bad("header", err);
+  in->skip(hz);
+  In h(head.data(), head.size());
+  const uint32_t flags = h.u32("flags");
+  out->absolute_time = (flags & 1) != 0;
+  out->quantum_ms = h.f64("quantum");
+  const uint32_t frac = h.u32("fraction bits");
+  const uint32_t qpb = h.u32("quanta per block");
+  if (!h.ok()) return bad("header", h.what());
+  if (!(out->quantum_ms > 0) || !std::isfinite(out->quantum_ms))
+    return bad("header", "quantum is not a positive number of ms");
+  if (frac != static_cast<uint32_t>(kResultFracBits))
+    return bad("header", "counts with " + std::to_string(frac) + " fractional bits (this reader: " +
+                             std::to_string(kResultFracBits) + ")");
+  if (qpb == 0) return bad("header", "zero quanta per block");
+  const uint32_t nl = h.u32("layout count");
+  if (!h.ok()) return bad("header", h.what());
+  if (nl > kMaxLayouts) return bad("header", std::to_string(nl) + " layouts");
+  std::vector<LayoutPtr> layouts(nl);
+  for (uint32_t i = 0; i < nl; ++i) {
+    std::string why;
+    if (!get_layout(&h, &layouts[i], &why))
+      return bad("header, layout " + std::to_string(i), h.ok() ? why : h.what());
+  }
+  const uint32_t ns = h.u32("series count");
+  if (!h.ok()) return bad("header", h.what());
+  if (static_cast<uint64_t>(ns) * 40 > h.left()) return bad("header", std::to_string(ns) + " series do not fit");
+  out->series.resize(ns);
+  for (uint32_t i = 0; i < ns; ++i) {
+    ResultSeries& s = out->series[i];
+    const uint32_t nlab = h.u32("label count");
+    if (!h.ok() || static_cast<uint64_t>(nlab) * 8 > h.left()) return bad("series " + std::to_string(i), "bad labels");
+    std::string prev;
+    for (uint32_t k = 0; k < nlab; ++k) {
+      std::string name = h.str("label name");
+      std::string value = h.str("label value");
+      if (!h.ok()) return bad("series " + std::to_string(i), h.what());
+      if (name.empty() || value.empty() || (k && name <= prev))
+        return bad("series " + std::to_string(i), "labels empty or not in order");
+      prev = name;
+      s.labels.set(name, value);
+    }
+    const uint32_t li = h.u32("series layout");
+    s.span_start_ms = h.f64("coverage");
+    s.span_end_ms = h.f64("coverage");
+    s.full_start_ms = h.f64("coverage");
+    s.full_end_ms = h.f64("coverage");
+    if (!h.ok()) return bad("series " + std::to_string(i), h.what());
+    if (li >= nl) return bad("series " + std::to_string(i), "layout " + std::to_string(li) + " not in the table");
+    s.layout = layouts[li];
+    for (double v : {s.span_start_ms, s.span_end_ms, s.full_start_ms, s.full_end_ms})
+      if (!std::isfinite(v)) return bad("series " + std::to_string(i), "coverage is not finite");
+    if (s.span_end_ms < s.span_start_ms) return bad("series " + std::to_string(i), "coverage ends before it starts");
+  }
+  if (h.left()) return bad("header", std::to_string(h.left()) + " bytes after the series table");
+
+  // Blocks, up to the index.
+  struct Seen {
+    int64_t first, last;
+    uint64_t offset;
+    uint32_t zlen, cells;
+  };
+  std::vector<Seen> seen;
+  std::vector<uint8_t> block;
+  int64_t prev_block = INT64_MIN;
+  for (;;) {
+    if (in->left() >= 4 && std::memcmp(in->here(), kIndexMagic, 4) == 0) break;
+    const std::string where = "block " + std::to_string(seen.size());
+    const uint64_t offset = in->pos();
+    const uint32_t z = in->u32("block length");
+    if (!in->need(z, "block data")) return bad(where, in->what());
+    if (!inflate_zlib(in->here(), z, max_inflated, &block, &err)) return bad(where, err);
+    in->skip(z);
+    In b(block.data(), block.size());
+    const int64_t first = b.i64("block first quantum");
+    const uint32_t nc = b.u32("cell count");
+    if (!b.ok()) return bad(where, b.what());
+    if (first % static_cast<int64_t>(qpb) != 0 || first <= prev_block)
+      return bad(where, "first quantum " + std::to_string(first) + " out of order or off the block grid");
+    prev_block = first;
+    if (static_cast<uint64_t>(nc) * 3 > b.left()) return bad(where, std::to_string(nc) + " cells do not fit");
+    int64_t last = first;
+    for (uint32_t c = 0; c < nc; ++c) {
+      const uint64_t si = b.var("cell series");
+      const uint64_t dq = b.var("cell quantum");
+      const uint64_t nb = b.var("cell bins");
+      if (!b.ok()) return bad(where, b.what());
+      if (si >= ns) return bad(where, "cell " + std::to_string(c) + ": series " + std::to_string(si) + " not in the table");
+      if (dq >= qpb) return bad(where, "cell " + std::to_string(c) + ": quantum outside its block");
+      ResultSeries& s = out->series[si];
+      if (nb == 0 || nb > s.layout->size() || nb * 2 > b.left())
+        return bad(where, "cell " + std::to_string(c) + ": " + std::to_string(nb) + " bins");
+      ResultCell cell;
+      cell.quantum = first + static_cast<int64_t>(dq);
+      last = std::max(last, cell.quantum);
+      if (!s.cells.empty() && s.cells.back().quantum >= cell.quantum)
+        return bad(where, "cell " + std::to_string(c) + ": quanta of a series not ascending");
+      uint64_t bin = 0;
+      for (uint64_t k = 0; k < nb; ++k) {
+        const uint64_t gap = b.var("bin");
+        const uint64_t n = b.var("count");
+        if (!b.ok()) return bad(where, b.what());
+        bin = k == 0 ? gap : bin + 1 + gap;
+        if (gap >= s.layout->size() || bin >= s.layout->size() || n == 0)
+          return bad(where, "cell " + std::to_string(c) + ": bin beyond the layout or empty count");
+        cell.bins.push_back(static_cast<uint32_t>(bin));
+        cell.counts.push_back(n);
+      }
+      s.cells.push_back(std::move(cell));
+    }
+    if (b.left()) return bad(where, std::to_string(b.left()) + " bytes after its cells");
+    if (!std::isfinite(static_cast<double>(last) * out->quantum_ms) ||
+        std::fabs(static_cast<double>(last)) > 9e15)
+      return bad(where, "quantum index out of range");
+    seen.push_back({first, last, offset, z, nc});
+  }
+
+  // Index: must describe exactly the blocks read.
+  const uint64_t index_at = in->pos();
+  in->skip(4);
+  const uint32_t nb = in->u32("index block count");
+  if (!in->ok()) return bad("index", in->what());
+  if (nb != seen.size())
+    return bad("index", "lists " + std::to_string(nb) + " blocks, the file has " + std::to_string(seen.size()));
+  for (uint32_t i = 0; i < nb; ++i) {
+    const int64_t first = in->i64("index");
+    const int64_t last = in->i64("index");
+    const uint64_t off = in->u64("index");
+    const uint32_t z = in->u32("index");
+    const uint32_t nc = in->u32("index");
+    if (!in->ok()) return bad("index", in->what());
+    const Seen& s = seen[i];
+    if (first != s.first || last != s.last || off != s.offset || z != s.zlen || nc != s.cells)
+      return bad("index", "entry " + std::to_string(i) + " does not match block " + std::to_string(i));
+  }
+  const uint64_t back = in->u64("trailer");
+  if (!in->need(8, "trailer")) return bad("trailer", in->what());
+  if (back != index_at || std::memcmp(in->here(), kEndMagic, 8) != 0)
+    return bad("trailer", "does not point at the index or lacks the end mark");
+  in->skip(8);
+  if (in->left()) return bad("trailer", std::to_string(in->left()) + " bytes after the end mark");
+  return Status::Ok();
+}
+
+}  // namespace
+
+bool is_result_file(const char* data, size_t n) {
+  return n >= sizeof kResultMagic && std::memcmp(data, kResultMagic, sizeof kResultMagic) == 0;
+}
+
+Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* out, uint32_t quanta_per_block) {
+  out->clear();
+  if (quanta_per_block == 0) quanta_per_block = 1;
+  Out o(out);
+  o.bytes(kResultMagic, sizeof kResultMagic);
+  o.u32(kResultVersion);
+
+  std::vector<uint8_t> head;
+  Out h(&head);
+  h.u32(r.absolute_time ? 1 : 0);
+  h.f64(r.quantum_ms);
+  h.u32(static_cast<uint32_t>(kResultFracBits));
+  h.u32(quanta_per_block);
+  std::map<std::string, uint32_t> layout_index;
+  std::vector<const BinLayout*> layouts;
+  for (const ResultSeries& s : r.series)
+    if (layout_index.emplace(s.layout->id, static_cast<uint32_t>(layouts.size())).second)
+      layouts.push_back(s.layout.get());
+  h.u32(static_cast<uint32_t>(layouts.size()));
+  for (const BinLayout* l : layouts) put_layout(&h, *l);
+  h.u32(static_cast<uint32_t>(r.series.size()));
+  for (const ResultSeries& s : r.series) {
+    h.u32(static_cast<uint32_t>(s.labels.items().size()));
+    for (const auto& kv : s.labels.items()) {
+      h.str(kv.first);
+      h.str(kv.second);
+    }
+    h.u32(layout_index[s.layout->id]);
+    h.f64(s.span_start_ms);
+    h.f64(s.span_end_ms);
+    h.f64(s.full_start_ms);
+    h.f64(s.full_end_ms);
+  }
+  Status st = deflated(deflate, head, &o, "header");
+  if (!st.ok()) return st;
+
+  // Cells by block: (block, quantum, series) order.
+  struct Ref {
+    int64_t block, quantum;
+    uint32_t series;
+    const ResultCell* cell;
+  };
+  std::vector<Ref> refs;
+  for (size_t si = 0; si < r.series.size(); ++si)
+    for (const ResultCell& c : r.series[si].cells)
+      refs.push_back({floor_div(c.quantum, quanta_per_block), c.quantum, static_cast<uint32_t>(si), &c});
+  std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
+    if (a.block != b.block) return a.block < b.block;
+    if (a.quantum != b.quantum) return a.quantum < b.quantum;
+    return a.series < b.series;
+  });
+  std::vector<uint8_t> index;
+  Out ix(&index);
+  uint32_t nblocks = 0;
+  for (size_t i = 0; i < refs.size();) {
+    size_t j = i;
+    while (j < refs.size() && refs[j].block == refs[i].block) ++j;
+    std::vector<uint8_t> raw;
+    Out b(&raw);
+    const int64_t first = refs[i].block * static_cast<int64_t>(quanta_per_block);
+    b.i64(first);
+    b.u32(static_cast<uint32_t>(j - i));
+    for (size_t k = i; k < j; ++k) {
+      const ResultCell& c = *refs[k].cell;
+      b.var(refs[k].series);
+      b.var(static_cast<uint64_t>(c.quantum - first));
+      b.var(c.bins.size());
+      for (size_t t = 0; t < c.bins.size(); ++t) {
+        b.var(t == 0 ? c.bins[0] : c.bins[t] - c.bins[t - 1] - 1);
+        b.var(c.counts[t]);
+      }
+    }
+    const uint64_t offset = out->size();
+    st = deflated(deflate, raw, &o, "block");
+    if (!st.ok()) return st;
+    ix.i64(first);
+    ix.i64(refs[j - 1].quantum);
+    ix.u64(offset);
+    ix.u32(static_cast<uint32_t>(out->size() - offset - 4));
+    ix.u32(static_cast<uint32_t>(j - i));
+    ++nblocks;
+    i = j;
+  }
+  const uint64_t index_at = out->size();
+  o.bytes(kIndexMagic, 4);
+  o.u32(nblocks);
+  o.bytes(index.data(), index.size());
+  o.u64(index_at);
+  o.bytes(kEndMagic, sizeof kEndMagic);
+  return Status::Ok();
+}
+
+Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_inflated) {
+  *out = Result();
+  In in(data, n);
+  if (n < sizeof kResultMagic || std::memcmp(data, kResultMagic, sizeof kResultMagic) != 0)
+    return bad("file", "no result magic (LSRESULT)");
+  in.skip(sizeof kResultMagic);
+  const uint32_t version = in.u32("version");
+  if (!in.ok()) return bad("file", in.what());
+  // Each version has its decoder; older ones migrate into the current Result
+  // (docs/result-format.md, "Versions").
+  Status st;
+  switch (version) {
+    case 1: st = decode_v1(&in, max_inflated, out); break;
+    default:
+      return bad("file", "version " + std::to_string(version) + " (this latscope reads version 1" +
+                             (version > kResultVersion ? "; a newer latscope wrote it)" : ")"));
+  }
+  if (!st.ok()) *out = Result();
+  return st;
+}
+
+}  // namespace latscope
