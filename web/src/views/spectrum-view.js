@@ -90,7 +90,8 @@ export class SpectrumView {
         // Equal maxima (a pair's max is the same I/O) are labelled once.
         if (maxYs.every((o) => Math.abs(o - my) > 11)) {
           maxYs.push(my);
-          g.append('text').attr('x', f.innerW - 6).attr('y', my - 6).attr('text-anchor', 'end').attr('fill', col).text(`max ${formatLatency(cv.max * k)}`);
+          // Near the top the label goes below the dot, clear of the range caption.
+          g.append('text').attr('x', f.innerW - 6).attr('y', my < 16 ? my + 16 : my - 6).attr('text-anchor', 'end').attr('fill', col).text(`max ${formatLatency(cv.max * k)}`);
         }
       }
     });
