@@ -91,7 +91,7 @@ export class SpectrumView {
         if (maxYs.every((o) => Math.abs(o - my) > 11)) {
           maxYs.push(my);
           // Near the top the label goes below the dot, clear of the range caption.
-          g.append('text').attr('x', f.innerW - 6).attr('y', my < 16 ? my + 16 : my - 6).attr('text-anchor', 'end').attr('fill', col).text(`max ${formatLatency(cv.max * k)}`);
+          g.append('text').attr('x', f.innerW - 6).attr('y', my < 16 ? my + 16 : my - 6).attr('text-anchor', 'end').attr('fill', col).attr('stroke', c.bg).attr('stroke-width', 3).attr('paint-order', 'stroke').text(`max ${formatLatency(cv.max * k)}`);
         }
       }
     });
