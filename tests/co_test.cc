@@ -10,6 +10,7 @@
 #include <random>
 
 #include "latscope/report.h"
+#include "latscope/stream.h"
 #include "test_util.h"
 
 namespace latscope {
@@ -98,6 +99,31 @@ TEST(Co, QueryShowsBothSideBySideAndKeepsTheRecordedNumbers) {
       EXPECT_NEAR(r.stats.samples, 104, 0.5);
       EXPECT_GT(r.p[1].value_ns, 1e6);
     }
+}
+
+// Corrected samples are not I/Os: method exact falls back to bins, says so,
+// and the stored query and the streaming fold agree.
+TEST(Co, ExactMethodFallsBackWhenCorrecting) {
+  std::string log;
+  for (int t = 1; t <= 3000; t += 3) log += std::to_string(t) + ", " + std::to_string(50000 + 37 * t) + ", 0, 4096, 0\n";
+  Engine e;
+  const Source& s = testing::feed(&e, "x_clat.1.log", log);
+  ASSERT_TRUE(s.status.ok()) << s.status.message;
+  QueryOptions q;
+  q.method = Method::kExact;
+  q.sel.co_interval_ms = 0.01;
+  QueryResult r;
+  ASSERT_TRUE(e.query(q, &r).ok());
+  bool said = false;
+  for (const std::string& n : r.notes) said |= n.find("coordinated-omission") != std::string::npos;
+  EXPECT_TRUE(said);
+  StreamingQuery st(q);
+  ASSERT_TRUE(st.add(s).ok());
+  QueryResult r2;
+  ASSERT_TRUE(st.finish(&r2).ok());
+  const std::vector<std::string> labels{"p50", "p90", "p99", "p99.9", "p100"};
+  EXPECT_EQ(pctiles_csv(r2, labels, Unit::kNs), pctiles_csv(r, labels, Unit::kNs));
+  EXPECT_EQ(r2.notes, r.notes);
 }
 
 }  // namespace

@@ -99,7 +99,7 @@ TEST(OptionsJson, ErrorsNameTheFieldAndPosition) {
       {R"({"group_by": "host;job"})", "\"group_by\": \"host;job\" is not a list of label names"},
       {R"({"directions": "x"})", "unknown direction \"x\""},
       {R"({"directions": ""})", "unknown direction \"\""},
-      {R"({"method": "nearest"})", "\"method\" must be \"interp\" or \"fio\""},  // "exact": fio per-I/O logs
+      {R"({"method": "nearest"})", "\"method\" must be one of interp, fio, hdr or exact"},  // "exact": fio per-I/O logs
       {R"({"unit": "s"})", "\"unit\" must be \"ns\", \"us\" or \"ms\""},
       {R"({"offsets": {"h": "1"}})", "\"offsets.h\" must be a finite number"},
       {R"({"offsets": [1]})", "\"offsets\" must be an object"},

@@ -4,7 +4,7 @@
 #      Emscripten, Chromium) and npm packages when node_modules is missing
 #   2. native engine + CLI: build (warnings are errors), GoogleTest via ctest
 #      (includes the real-fio-data proofs, CLI and README examples checks),
-#      clang-tidy on core/
+#      clang-tidy on core/; the GoogleTest suite again under ASan+UBSan
 #   3. the same GoogleTest suite compiled to WebAssembly, run under Node
 #   4. the WebAssembly build used by the page, strict type checking of the
 #      JS (tsc on JSDoc types, web/jsconfig.json), the JS unit tests (vitest)
@@ -45,6 +45,12 @@ say "native build and GoogleTest (ctest)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 cmake --build build -j"$JOBS"
 ctest --test-dir build --output-on-failure -j"$JOBS"
+
+say "ASan+UBSan: the GoogleTest suite again, sanitized (readers own their data; hostile inputs)"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLATSCOPE_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$JOBS" --target latscope_tests
+(cd tests && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+  ../build-asan/tests/latscope_tests --gtest_brief=1)
 
 say "clang-tidy (bugprone-*, performance-*, warnings as errors) on core/"
 find core -name '*.cc' | xargs -P "$JOBS" -n 4 clang-tidy -p build --quiet

@@ -80,15 +80,9 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       (a == "--from" ? o->query.sel.from_ms : o->query.sel.to_ms) = ms;
     } else if (a == "--unit") {
       if (!value(&v) || !parse_unit(v, &o->unit)) return fail(command, "--unit takes ns, us or ms");
-    } else if (a == "--method" && i + 1 < argc && std::string(argv[i + 1]) == "hdr") {
-      ++i;  // HdrHistogram's getValueAtPercentile (docs/formats-hdr.md)
-      o->query.method = Method::kHdr;
     } else if (a == "--hdr-unit") {
       if (!value(&v) || (v != "ns" && v != "us" && v != "ms")) return fail(command, "--hdr-unit takes ns, us or ms");
       o->file.hdr_unit_ns = v == "ns" ? 1 : v == "us" ? 1e3 : 1e6;  // HdrHistogram values carry no unit
-    } else if (a == "--method" && i + 1 < argc && std::string(argv[i + 1]) == "exact") {
-      ++i;  // fio per-I/O logs: exact nearest-rank percentiles (docs/formats-fio-lat.md)
-      o->query.method = Method::kExact;
     } else if (a == "--kind") {
       if (!value(&v)) return fail(command, "--kind takes clat, lat or slat (comma-combinable)");
       o->query.sel.kinds.clear();
@@ -102,9 +96,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
         return fail(command, "--y takes latency, bs or offset (bs and offset: fio per-I/O logs)");
       o->y = v == "bs" ? HeatmapOptions::Y::kBs : v == "offset" ? HeatmapOptions::Y::kOffset : HeatmapOptions::Y::kLatency;
     } else if (a == "--method") {
-      if (!value(&v) || (v != "interp" && v != "fio"))
-        return fail(command, "--method takes interp or fio");
-      o->query.method = v == "fio" ? Method::kFio : Method::kInterp;
+      if (!value(&v) || !parse_method(v, &o->query.method))
+        return fail(command, std::string("--method takes ") + kMethodNames);
     } else if (a == "--compat") {
       if (!value(&v) || v != "fio-histo-log-pctiles")
         return fail(command, "--compat takes fio-histo-log-pctiles");

@@ -171,13 +171,16 @@ void summarize_source(const Source& src, const Options& o, std::vector<SummaryRo
   for (const Series& s : src.series) {
     if (!s.layout) continue;
     std::vector<double> counts(s.layout->size(), 0.0);
-    uint64_t total = 0;
+    // Result files keep fixed-point counts (model.h, count_frac_bits).
+    const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));
+    double sum = 0;
     for (const Window& w : s.windows) {
       s.for_each_bin(w, [&](uint32_t b, uint64_t c) {
-        counts[b] += static_cast<double>(c);
-        total += c;
+        counts[b] += static_cast<double>(c) * unit;
+        sum += static_cast<double>(c) * unit;
       });
     }
+    const auto total = static_cast<uint64_t>(std::llround(sum));
     SummaryRow row;
     row.file = src.name;
     row.host = src.id.host;

@@ -12,7 +12,7 @@
 //   diagnostics: u32 nissues, u64 count[]; u32 nexamples, (u32 issue, u64 line,
 //                u32 column, str text)[]
 //   u32 nseries, series[]: u8 dir, u8 role, labels, str job, i32 segment, i32 layout,
-//     u8 repaired, u64 saturated, u32 nwindows, (f64 start, f64 end, u64 total,
+//     u8 repaired, u64 saturated, u8 count_frac_bits, f64 full_start, f64 full_end, u32 nwindows, (f64 start, f64 end, u64 total,
 //     u32 offset, u32 n)[], u32 ndata, u8 data[ndata] (model.h's varint bins),
 //     u8 per_io, u32 n, u64 io_ns[n], u32 n, u32 io_bs[n], u32 n, u64 io_offset[n]
 //
@@ -234,6 +234,9 @@ void write_series(Writer& w, const Series& s, int32_t layout) {
   w.i32(layout);
   w.u8(s.repaired ? 1 : 0);
   w.u64(s.saturated);
+  w.u8(s.count_frac_bits);
+  w.f64(s.full_start_ms);
+  w.f64(s.full_end_ms);
   w.u32(static_cast<uint32_t>(s.windows.size()));
   for (const Window& win : s.windows) {
     w.f64(win.start_ms);
@@ -269,7 +272,14 @@ bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
   int32_t layout = r.i32();
   uint8_t repaired = r.u8();
   s->saturated = r.u64();
+  s->count_frac_bits = r.u8();
+  s->full_start_ms = r.f64();
+  s->full_end_ms = r.f64();
   if (r.failed()) return false;
+  if (s->count_frac_bits > 62) {
+    r.fail("bad count scale");
+    return false;
+  }
   if (dir >= kDirCount || repaired > 1) {
     r.fail("bad series direction or flag");
     return false;

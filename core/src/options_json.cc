@@ -294,11 +294,8 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                  std::string s;
                  Status st = get_string(k, v, &s);
                  if (!st.ok()) return st;
-                 if (s == "interp") q.method = Method::kInterp;
-                 else if (s == "fio") q.method = Method::kFio;
-                 else if (s == "hdr") q.method = Method::kHdr;  // HdrHistogram logs (docs/formats-hdr.md)
-                 else if (s == "exact") q.method = Method::kExact;  // fio per-I/O logs
-                 else return bad(v, "\"" + k + "\" must be \"interp\" or \"fio\"");
+                 if (!parse_method(s, &q.method))
+                   return bad(v, "\"" + k + "\" must be one of " + kMethodNames);
                  return Status::Ok();
                }});
   f.push_back({"unit", [&u](const std::string& k, const json::Value& v) { return get_unit(k, v, &u); }});

@@ -1,10 +1,11 @@
 // Statistics and percentiles of one dense histogram (counts over a BinLayout).
 // All values are in nanoseconds. One pass over the bins answers a whole list
-// of percentiles without allocating (HOUSE_STYLE 6).
+// of percentiles without allocating.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "latscope/layout.h"
@@ -22,6 +23,11 @@ enum class Method {
             // highest equivalent value hi - value_step_ns (lo for p = 0);
             // mean from rep (median equivalent). docs/formats-hdr.md.
 };
+// The one spelling of methods for the CLI and the options JSON:
+// "interp", "fio", "hdr" (docs/formats-hdr.md), "exact" (docs/formats-fio-lat.md).
+constexpr const char* kMethodNames = "interp, fio, hdr or exact";
+bool parse_method(const std::string& name, Method* out);
+
 
 struct Stats {
   double samples = 0;   // may be fractional after overlap weighting
@@ -63,7 +69,6 @@ double value_step_ns(const BinLayout& layout);
 // each bin's rep (HdrHistogram's median equivalent value) and max = the
 // highest equivalent value of the last non-empty bin (hi - value_step_ns).
 void hdr_stats(const BinLayout& layout, const double* counts, Stats* stats);
-
 
 // Exact statistics of raw latencies (ns; sorted in place): samples = count,
 // min/max/mean exact, percentile p = the smallest value with at least p% of

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "query/layout_merge.h"
 #include "query/per_io.h"
 #include "query/time_base.h"
 
@@ -108,6 +109,17 @@ std::string group_key(const Source& src, const Series& s, const GroupBy& group_b
     key += name + "=" + (v.empty() ? std::string("none") : v);
   }
   return key.empty() ? "all" : key;
+}
+
+std::string co_key(const std::string& key, bool corrected) {
+  const char* co = corrected ? "co=corrected" : "co=uncorrected";
+  return key == "all" ? std::string(co) : key + ";" + co;
+}
+
+bool co_interval_ns(const Selection& sel, double* ns) {
+  if (!(sel.co_interval_ms > 0) || !std::isfinite(sel.co_interval_ms)) return false;
+  *ns = sel.co_interval_ms * 1e6;
+  return true;
 }
 
 namespace {
@@ -214,8 +226,25 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   keep_one_time_base(plan);  // time_base.h
   Status gst = check_group_by(plan->series, group_by);
   if (!gst.ok()) return gst;
+  double co_ns = 0;
+  const bool co = co_interval_ns(sel, &co_ns);
+  if (co) {  // each series twice: as recorded, and corrected (co.h)
+    std::map<const BinLayout*, CoCorrector*> made;
+    const size_t n = plan->series.size();
+    for (size_t i = 0; i < n; ++i) {
+      Selected y = plan->series[i];
+      const LayoutPtr& l = y.series->layout;
+      if (!made.count(l.get())) {
+        plan->correctors.push_back(std::make_unique<CoCorrector>(l, co_ns));
+        made[l.get()] = plan->correctors.back().get();
+      }
+      y.co = made[l.get()];
+      plan->series.push_back(y);
+    }
+  }
   for (const Selected& x : plan->series) {
-    keys.push_back(group_key(*x.src, *x.series, group_by));
+    keys.push_back(co ? co_key(group_key(*x.src, *x.series, group_by), x.co != nullptr)
+                      : group_key(*x.src, *x.series, group_by));
     (x.src->absolute_time ? any_abs : any_rel) = true;
   }
   plan->absolute_time = any_abs && !any_rel;
@@ -229,21 +258,13 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
     plan->series[i].group = static_cast<uint32_t>(
         std::lower_bound(uniq.begin(), uniq.end(), keys[i], natural_less) - uniq.begin());
 
-  // Common layout: the shared one, else the coarsest fio 3 layout present (a
-  // coarsening is exact), else fio 3 fine bins.
+  // Common layout: query/layout_merge.h.
   std::map<std::string, LayoutPtr> layouts;
   for (const Selected& x : plan->series) layouts[x.series->layout->id] = x.series->layout;
-  if (layouts.size() == 1) {
-    plan->layout = layouts.begin()->second;
-  } else if (layouts.size() > 1) {
-    int c = 0;
-    for (auto& kv : layouts)
-      if (kv.second->kind == LayoutKind::kFio3) c = std::max(c, kv.second->coarseness);
-    plan->layout = fio_layout(3, c);
-    std::string ids;
-    for (auto& kv : layouts) ids += (ids.empty() ? "" : ", ") + kv.first;
-    plan->diag.add(Issue::kMixedLayouts, 0, 0,
-                   "layouts " + ids + " merged onto " + plan->layout->id);
+  if (!layouts.empty()) plan->layout = merge_layout(layouts);
+  if (layouts.size() > 1) {
+    const std::string what = describe_layout_merge(layouts, *plan->layout);
+    if (!what.empty()) plan->diag.add(Issue::kMixedLayouts, 0, 0, what);
     std::map<std::string, const RebinMap*> made;
     for (Selected& x : plan->series) {
       const std::string& id = x.series->layout->id;
@@ -326,7 +347,19 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
           (*raw)[x.group].insert((*raw)[x.group].end(), v, v + w[i].total);
         }
       }
-      if (!x.rebin) {
+      if (x.co) {
+        x.series->decode(w[i], &bins_, &counts_);
+        x.co->correct(bins_, counts_, &cbins_, &ccounts_);
+        for (size_t t = 0; t < cbins_.size(); ++t) {
+          const double v = weight * (static_cast<double>(ccounts_[t]) * x.unit);
+          if (!x.rebin) {
+            g[cbins_[t]] += v;
+          } else {
+            const RebinMap& m = *x.rebin;
+            for (uint32_t r = m.start[cbins_[t]]; r < m.start[cbins_[t] + 1]; ++r) g[m.to[r]] += v * m.frac[r];
+          }
+        }
+      } else if (!x.rebin) {
         x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) { g[bin] += weight * (static_cast<double>(n) * x.unit); });
       } else {
         const RebinMap& m = *x.rebin;

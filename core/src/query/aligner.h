@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "latscope/engine.h"
+#include "query/co.h"
 
 namespace latscope {
 
@@ -35,6 +36,7 @@ struct Selected {
   double offset_ms = 0;
   uint32_t group = 0;
   const RebinMap* rebin = nullptr;  // null: same layout as the target
+  CoCorrector* co = nullptr;        // set: add the coordinated-omission correction (co.h)
   double cover_start = 0, cover_end = 0;  // shifted coverage of its windows
   double full_start = 0, full_end = 0;    // where it has data for the partial flag (Series::full_*)
   double unit = 1;                        // one count in I/Os (Series::count_frac_bits)
@@ -47,6 +49,7 @@ struct Plan {
   std::vector<std::string> groups;
   LayoutPtr layout;  // common layout of the merge
   std::vector<std::unique_ptr<RebinMap>> maps;
+  std::vector<std::unique_ptr<CoCorrector>> correctors;  // one per source layout
   bool absolute_time = false;
   double first = 0;   // index of the first quantum (its start is first * quantum_ms)
   double t0 = 0;      // start of the first quantum
@@ -61,6 +64,12 @@ void select_series(const Source& src, const Selection& sel, std::vector<Selected
 std::unique_ptr<RebinMap> make_rebin(const BinLayout& from, const BinLayout& to);
 bool natural_less(const std::string& a, const std::string& b);
 std::string group_key(const Source& src, const Series& s, const GroupBy& group_by);
+// With coordinated-omission correction on, a group's key gains co=corrected
+// or co=uncorrected (every group appears twice, side by side).
+std::string co_key(const std::string& key, bool corrected);
+// The expected interval of Selection::co_interval_ms in ns; false when off.
+bool co_interval_ns(const Selection& sel, double* ns);
+
 // Error naming the labels that exist when a group_by name matches no series.
 Status check_group_by(const std::vector<Selected>& series, const GroupBy& group_by);
 
@@ -92,6 +101,8 @@ class Sweep {
   const Plan& plan_;
   std::vector<size_t> cursor_;
   std::vector<uint64_t> io_at_;  // per series: index of window cursor_'s first I/O in io_ns
+  std::vector<uint32_t> bins_, cbins_;     // scratch for corrected windows
+  std::vector<uint64_t> counts_, ccounts_;
 };
 
 }  // namespace latscope

@@ -50,7 +50,7 @@ bool exact_possible(const std::vector<Selected>& series, uint64_t budget, std::v
   size_t without = 0;
   uint64_t values = 0;
   for (const Selected& x : series) {
-    if (!x.series->has_io_values()) ++without;
+    if (!x.series->has_io_values() || x.co) ++without;  // corrected copies are no I/Os (co.h)
     else values += x.series->io_ns.size();
   }
   if (without) notes->push_back(exact_fallback_note(without));

@@ -17,6 +17,7 @@
 
 #include "latscope/result.h"
 #include "query/aligner.h"
+#include "query/layout_merge.h"
 #include "query/per_io.h"
 #include "query/tail.h"
 #include "query/time_base.h"
@@ -69,6 +70,7 @@ struct PendingTail {
   Series tail;
   TailKey key;
   uint32_t group;
+  CoCorrector* co = nullptr;
   double offset;
   size_t coverage;  // index into Impl::coverage, extended when the tail is kept
   std::string json_name;
@@ -96,7 +98,10 @@ struct StreamingQuery::Impl {
   std::map<std::string, uint32_t> group_ids;
   std::vector<std::string> group_names;
   std::vector<Labels> group_labels;  // finish_result: each group's label set
-  std::set<std::string> labels_seen{"host"};  // to name an unknown group_by label at finish
+  std::set<std::string> labels_seen{"host"};
+  std::map<const BinLayout*, std::unique_ptr<CoCorrector>> correctors;  // by source layout
+  std::vector<uint32_t> cbins;   // scratch for corrected windows
+  std::vector<uint64_t> ccounts;  // to name an unknown group_by label at finish
   bool any_series = false;
   std::vector<Coverage> coverage;
   std::map<std::string, LayoutPtr> layouts;  // every layout seen, by id
@@ -111,15 +116,7 @@ struct StreamingQuery::Impl {
   // cells already folded move onto a new target (a coarsening is exact).
   void use_layout(const LayoutPtr& l) {
     layouts[l->id] = l;
-    LayoutPtr next;
-    if (layouts.size() == 1) {
-      next = l;
-    } else {
-      int c = 0;
-      for (auto& kv : layouts)
-        if (kv.second->kind == LayoutKind::kFio3) c = std::max(c, kv.second->coarseness);
-      next = fio_layout(3, c);
-    }
+    const LayoutPtr next = merge_layout(layouts);  // query/layout_merge.h
     if (target && next->id != target->id) {
       std::unique_ptr<RebinMap> m = make_rebin(*target, *next);
       for (auto& kv : cells) {
@@ -195,13 +192,19 @@ struct StreamingQuery::Impl {
     return Status::Ok();
   }
 
-  void fold(const Series& s, double offset, uint32_t group) {
+  CoCorrector* corrector_for(const LayoutPtr& l, double interval_ns) {
+    std::unique_ptr<CoCorrector>& c = correctors[l.get()];
+    if (!c) c = std::make_unique<CoCorrector>(l, interval_ns);
+    return c.get();
+  }
+
+  void fold(const Series& s, double offset, uint32_t group, CoCorrector* co) {
     const RebinMap* m = map_for(*s.layout);
     const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));  // model.h
     const double q = opts.quantum_ms;
     bool keep_io = false;
     if (opts.method == Method::kExact) {
-      if (!s.has_io_values()) {
+      if (!s.has_io_values() || co) {  // corrected copies are no I/Os (co.h)
         ++io_missing;
       } else if (!io_over && (io_kept += s.io_ns.size()) > opts.max_per_io_samples) {
         io_over = true;  // the query would hold too many values: bins only
@@ -216,6 +219,11 @@ struct StreamingQuery::Impl {
       io_next += w.total;
       if (w.n == 0) continue;
       s.decode(w, &bins, &counts);
+      if (co) {
+        co->correct(bins, counts, &cbins, &ccounts);
+        bins.swap(cbins);
+        counts.swap(ccounts);
+      }
       uint32_t bmin, bmax;
       if (!m) {
         bmin = bins.front();
@@ -306,33 +314,42 @@ Status StreamingQuery::add_part(const Source& src) {
   for (const Series& s : src.series) ++I.logs_per_key[tail_key_of_log(src, s)];
   std::vector<Selected> sel;
   select_series(src, I.opts.sel, &sel);
+  double co_ns = 0;
+  const bool co = co_interval_ns(I.opts.sel, &co_ns);
   for (const Selected& x : sel) {
     I.any_series = true;
     for (const Labels* l : {&x.series->labels, &src.labels})
       for (const auto& kv : l->items()) I.labels_seen.insert(kv.first);
-    Labels kept;
-    const std::string key = result_group(src, *x.series, I.opts.group_by, &kept);
-    auto it = I.group_ids.find(key);
-    if (it == I.group_ids.end()) {
-      it = I.group_ids.emplace(key, static_cast<uint32_t>(I.group_names.size())).first;
-      I.group_names.push_back(key);
-      I.group_labels.push_back(kept);
-    }
-    I.use_layout(x.series->layout);
-    I.coverage.push_back({it->second, x.cover_start, x.cover_end, src.absolute_time, x.full_start, x.full_end});
-    I.fold(*x.series, x.offset_ms, it->second);
-    if (I.opts.sel.complete_tail && !I.json.series.empty()) {
-      PendingTail t;
-      const TailOutcome o = json_tail_for(I.json, x, &t.tail);
-      if (o == TailOutcome::kAdded) {
-        t.key = tail_key_of_log(src, *x.series);
-        t.group = it->second;
-        t.offset = x.offset_ms;
-        t.coverage = I.coverage.size() - 1;
-        t.json_name = I.json.source.at(t.key)->name;
-        I.tails.push_back(std::move(t));
-      } else {
-        I.tally.count(o, "");
+    // With coordinated-omission correction each series is folded twice, as
+    // recorded and corrected, into groups co=uncorrected / co=corrected.
+    for (int corrected = 0; corrected <= (co ? 1 : 0); ++corrected) {
+      Labels kept;
+      const std::string base = result_group(src, *x.series, I.opts.group_by, &kept);
+      const std::string key = co ? co_key(base, corrected != 0) : base;
+      auto it = I.group_ids.find(key);
+      if (it == I.group_ids.end()) {
+        it = I.group_ids.emplace(key, static_cast<uint32_t>(I.group_names.size())).first;
+        I.group_names.push_back(key);
+        I.group_labels.push_back(kept);
+      }
+      CoCorrector* cc = corrected ? I.corrector_for(x.series->layout, co_ns) : nullptr;
+      I.use_layout(x.series->layout);
+      I.coverage.push_back({it->second, x.cover_start, x.cover_end, src.absolute_time, x.full_start, x.full_end});
+      I.fold(*x.series, x.offset_ms, it->second, cc);
+      if (I.opts.sel.complete_tail && !I.json.series.empty()) {
+        PendingTail t;
+        const TailOutcome o = json_tail_for(I.json, x, &t.tail);
+        if (o == TailOutcome::kAdded) {
+          t.key = tail_key_of_log(src, *x.series);
+          t.group = it->second;
+          t.co = cc;
+          t.offset = x.offset_ms;
+          t.coverage = I.coverage.size() - 1;
+          t.json_name = I.json.source.at(t.key)->name;
+          I.tails.push_back(std::move(t));
+        } else {
+          I.tally.count(o, "");
+        }
       }
     }
   }
@@ -365,7 +382,7 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       continue;
     }
     I.tally.count(TailOutcome::kAdded, t.json_name);
-    I.fold(t.tail, t.offset, t.group);
+    I.fold(t.tail, t.offset, t.group, t.co);
     I.coverage[t.coverage].end = I.coverage[t.coverage].full_end = t.tail.windows.back().end_ms + t.offset;
   }
   out->notes.insert(out->notes.end(), I.time_notes.begin(), I.time_notes.end());
@@ -379,9 +396,8 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   }
 
   if (I.layouts.size() > 1) {
-    std::string ids;
-    for (auto& kv : I.layouts) ids += (ids.empty() ? "" : ", ") + kv.first;
-    out->diag.add(Issue::kMixedLayouts, 0, 0, "layouts " + ids + " merged onto " + I.target->id);
+    const std::string what = describe_layout_merge(I.layouts, *I.target);
+    if (!what.empty()) out->diag.add(Issue::kMixedLayouts, 0, 0, what);
   }
   bool any_abs = false, any_rel = false;
   for (const Coverage& c : I.coverage) (c.absolute ? any_abs : any_rel) = true;

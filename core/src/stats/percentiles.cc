@@ -6,6 +6,15 @@
 #include <string>
 
 namespace latscope {
+
+bool parse_method(const std::string& name, Method* out) {
+  if (name == "interp") *out = Method::kInterp;
+  else if (name == "fio") *out = Method::kFio;
+  else if (name == "hdr") *out = Method::kHdr;
+  else if (name == "exact") *out = Method::kExact;
+  else return false;
+  return true;
+}
 namespace {
 
 __extension__ typedef unsigned __int128 u128;  // exact x87 emulation needs 128-bit products

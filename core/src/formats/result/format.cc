@@ -109,7 +109,8 @@ class ResultReader : public Reader {
   }
 
  private:
-  static constexpr size_t kMaxBytes = size_t{1} << 32 >> (sizeof(size_t) < 8 ? 2 : 0);
+  // 4 GiB natively, 1 GiB in WebAssembly (32-bit size_t, 4 GiB of memory in all).
+  static constexpr size_t kMaxBytes = sizeof(size_t) < 8 ? size_t{1} << 30 : static_cast<size_t>(uint64_t{1} << 32);
   Source src_;
   std::vector<uint8_t> bytes_;
   bool over_ = false;
