@@ -1,4 +1,4 @@
-// Bin layouts: the "configuration" half of the histogram model (HOUSE_STYLE 6).
+// Bin layouts: the "configuration" half of the histogram model.
 // Every input format describes its bins as a BinLayout; counts live elsewhere
 // (model.h). Everything downstream reads only lo/hi/rep, never the format.
 #pragma once

@@ -13,7 +13,7 @@
 namespace latscope {
 
 enum class Method {
-  kInterp,  // seed 000: linear interpolation inside the bin holding the rank
+  kInterp,  // linear interpolation inside the bin holding the rank
   kFio,     // fio's own: representative value of the first bin whose
             // cumulative count >= p/100 * N, compared as fio does (x87 80-bit)
   kExact,   // fio per-I/O logs: nearest rank over the exact values (see

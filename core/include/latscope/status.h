@@ -1,4 +1,4 @@
-// Errors are values. Two tiers (HOUSE_STYLE 4-5):
+// Errors are values. Two tiers:
 //  * Status: a whole file (or request) is unusable -> one message naming
 //    file:line:column and what was wrong.
 //  * Diagnostics: a line was skipped or a value adjusted -> counted under a

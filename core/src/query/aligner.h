@@ -1,7 +1,7 @@
 // Alignment of stored windows onto time quanta and their merge into groups.
 //
 //   window (s, e] of a series, shifted by its offset, spreads its counts over
-//   quanta [t0 + jQ, t0 + (j+1)Q) in proportion to the overlap (seed 002):
+//   quanta [t0 + jQ, t0 + (j+1)Q) in proportion to the overlap:
 //
 //        s        e
 //   -----(========]-----      weight in quantum j = |(s,e] n [a,b)| / (e - s)

@@ -1,5 +1,5 @@
 // The engine API the views use. One interface, two implementations
-// (HOUSE_STYLE 9):
+//:
 //
 //   const engine = await createEngine({ mode: 'worker' })   // the page: Web Workers
 //   const engine = await createEngine({ mode: 'inthread' }) // tests, benchmarks

@@ -1,4 +1,4 @@
-// The one worker protocol (HOUSE_STYLE 11), shared by the worker side
+// The one worker protocol, shared by the worker side
 // (serve.js) and the main-thread side (proxy.js).
 //
 //   main thread                                   worker

@@ -1,4 +1,4 @@
-// Latency heat map (seed 004): x time, y latency (log), colour = I/O count
+// Latency heat map: x time, y latency (log), colour = I/O count
 // of the cell. Cells are painted into an offscreen canvas of quanta x rows
 // pixels and stretched onto the plot: the engine's rows are log-spaced, so
 // they are evenly spaced on the log y axis and one drawImage places them all.

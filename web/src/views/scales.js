@@ -1,5 +1,5 @@
 // Pure scale helpers shared by the views: the tail-expanding percentile axis
-// (seed 001/003), latency colour scales for dense canvas cells (seed 004) and
+//, latency colour scales for dense canvas cells and
 // the outlier clip of the heat map's y range. No DOM here, so vitest covers it.
 import * as d3 from 'd3';
 import * as chromatic from 'd3-scale-chromatic';
@@ -127,7 +127,7 @@ export function paletteLut(name, reverse = false) {
  *  log:    log1p(count) / log1p(max)
  *  false:  rank of the count among the distinct non-zero counts (histogram
  *          equalisation): any non-zero cell is clearly visible, at the price
- *          that shades no longer compare counts (seed 004's false colour).
+ *          that shades no longer compare counts.
  * Zero cells map to -1 (drawn as background).
  * @param {'linear'|'log'|'false'} mode
  * @param {ArrayLike<number>} counts

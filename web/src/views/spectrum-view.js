@@ -1,4 +1,4 @@
-// Percentile spectrum (seed 003, HdrHistogram's plot): x = percentile on a
+// Percentile spectrum: x = percentile on a
 // 1/(1-p) log axis, y = latency, one curve per group for the selected time
 // range (the whole run when nothing is brushed). The max is a dot at the end.
 import * as d3 from 'd3';

@@ -1,4 +1,4 @@
-// Percentile surface (seed 001): x time, y percentile on a tail-expanding
+// Percentile surface: x time, y percentile on a tail-expanding
 // axis (-log10(1-p): 50, 90, 99, 99.9, 99.99 equally spaced), colour =
 // latency. The levels come from the engine evenly spaced on that axis, so
 // the surface is a quanta x levels image stretched onto the plot. A slider
