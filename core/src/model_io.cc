@@ -261,7 +261,7 @@ void write_series(Writer& w, const Series& s, int32_t layout) {
 bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
   uint8_t dir = r.u8();
   const uint8_t role = r.u8();
-  if (role > static_cast<uint8_t>(Role::kWholeRun)) {
+  if (role > static_cast<uint8_t>(Role::kWindowValues)) {
     r.fail("bad series role");
     return false;
   }

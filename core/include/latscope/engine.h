@@ -104,6 +104,9 @@ enum RowFlags : uint32_t {
   kFlagFewSamples = 1u << 1, // some percentile lacks samples (see PercentileValue)
   kFlagSaturated = 1u << 2,  // some value is a lower bound (fio's last bin)
   kFlagPartial = 1u << 3,    // some selected series has no window covering part of the quantum
+  // fio log_avg_msec window values (Role::kWindowValues): samples counts
+  // windows, min/mean/max are over their values, percentiles are blank.
+  kFlagWindowValues = 1u << 4,
 };
 
 struct Row {

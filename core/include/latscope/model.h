@@ -40,8 +40,13 @@ class Labels {
 };
 
 // What a series' windows mean in time: a time series (windows over the run)
-// or one whole-run histogram (fio json+), which time queries never add.
-enum class Role : uint8_t { kTimeSeries = 0, kWholeRun = 1 };
+// or one whole-run histogram (fio json+), which time queries never add; or
+// the window values of a fio log_avg_msec log (docs/formats-fio-lat.md): one
+// instant window (t, t] per logged line, holding one count in the bin of the
+// line's value, and io_ns[i] the value (ns) of window i, a window's average
+// (or max) latency, not an I/O: queries show their mean and max per quantum,
+// never percentiles (query/window_values.h).
+enum class Role : uint8_t { kTimeSeries = 0, kWholeRun = 1, kWindowValues = 2 };
 constexpr int kDirCount = 3;
 // The largest count, sum of a line's counts, or running total of a series a
 // reader accepts: 2^53, the last integer a double (the queries' arithmetic,

@@ -57,6 +57,12 @@ class StreamingQuery {
   std::vector<Source> kinds_json_;  // json+ output, replayed into each kind's query
   struct Impl;
   StreamingQuery(const QueryOptions& opts, bool epoch_part);
+  // add / finish without the window values of fio log_avg_msec logs, which
+  // add keeps aside (window_values_) and finish shows as Engine::query does
+  // (core/src/query/window_values.h).
+  Status add_folded(const Source& src);
+  Status finish_folded(QueryResult* out);
+  std::vector<Source> window_values_;
   Status add_part(const Source& src);
   Status finish_part(QueryResult* out, Result* res = nullptr);
   std::unique_ptr<Impl> impl_;

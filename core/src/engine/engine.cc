@@ -8,13 +8,16 @@ namespace {
 // The engine-wide per-I/O budget (model.h, kMaxPerIoSamples): a per-I/O log
 // whose exact values would pass it keeps its bins only, and says so.
 void enforce_per_io_budget(const std::vector<Source>& have, uint64_t budget, Source* src) {
+  // Window values (Role::kWindowValues) are one per logged line, not per-I/O values.
+  auto io_values = [](const Series& s) { return s.role == Role::kWindowValues ? 0 : s.io_ns.size(); };
   uint64_t mine = 0, used = 0;
-  for (const Series& s : src->series) mine += s.io_ns.size();
+  for (const Series& s : src->series) mine += io_values(s);
   if (mine == 0) return;
   for (const Source& o : have)
-    for (const Series& s : o.series) used += s.io_ns.size();
+    for (const Series& s : o.series) used += io_values(s);
   if (used + mine <= budget) return;
   for (Series& s : src->series) {
+    if (s.role == Role::kWindowValues) continue;
     std::vector<uint64_t>().swap(s.io_ns);
     std::vector<uint32_t>().swap(s.io_bs);
     std::vector<uint64_t>().swap(s.io_offset);

@@ -115,7 +115,9 @@ bool Series::valid(size_t nbins) const {
     }
     if (total != w.total) return false;
   }
-  if (!io_ns.empty() || !io_bs.empty() || !io_offset.empty()) {
+  if (role == Role::kWindowValues) {  // one value per window, nothing else per I/O
+    if (per_io || io_ns.size() != windows.size() || !io_bs.empty() || !io_offset.empty()) return false;
+  } else if (!io_ns.empty() || !io_bs.empty() || !io_offset.empty()) {
     uint64_t ios = 0;
     for (const Window& w : windows) ios += w.total;
     if (!per_io || io_ns.size() != ios || io_bs.size() != ios || (!io_offset.empty() && io_offset.size() != ios))

@@ -136,12 +136,12 @@ bool host_listed(const std::vector<std::string>& v, const std::string& host) {
 
 }  // namespace
 
-void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out) {
+void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out, Role role) {
   if (!src.status.ok()) return;
   const std::string file = base_name(src.name);
   if (contains(sel.exclude_sources, src.name) || contains(sel.exclude_sources, file)) return;
   for (const Series& s : src.series) {
-    if (s.role != Role::kTimeSeries) continue;  // whole-run histograms: tails only (tail.cc)
+    if (s.role != role) continue;  // whole-run histograms: tails only (tail.cc); window values: window_values.h
     if (!(sel.dirs & (1u << static_cast<unsigned>(s.dir))) || s.windows.empty()) continue;
     if (!sel.kinds.empty() && !contains(sel.kinds, kind_of(src, s))) continue;
     const std::string host = label_of(src, s, "host");

@@ -59,8 +59,9 @@ struct Plan {
 };
 
 // The series of one source that a selection keeps, with offsets applied to
-// their coverage (group left 0).
-void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out);
+// their coverage (group left 0); of `role` (time series by default).
+void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out,
+                   Role role = Role::kTimeSeries);
 std::unique_ptr<RebinMap> make_rebin(const BinLayout& from, const BinLayout& to);
 bool natural_less(const std::string& a, const std::string& b);
 std::string group_key(const Source& src, const Series& s, const GroupBy& group_by);

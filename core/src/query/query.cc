@@ -1,8 +1,10 @@
 #include <cmath>
+#include <utility>
 
 #include "latscope/engine.h"
 #include "query/aligner.h"
 #include "query/per_io.h"
+#include "query/window_values.h"
 
 namespace latscope {
 
@@ -34,11 +36,15 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   Plan plan;
   Status st = make_plan(sources_, opts.sel, opts.group_by, opts.quantum_ms, &plan);
   if (!st.ok()) return st;
+  std::vector<Selected> window_values;  // fio log_avg_msec logs (query/window_values.h)
+  for (const Source& src : sources_) select_window_values(src, opts.sel, &window_values);
+  if (plan.series.empty() && !window_values.empty()) return window_value_query(std::move(window_values), opts, out);
   out->groups = plan.groups;
   out->absolute_time = plan.absolute_time;
   out->layout_id = plan.layout ? plan.layout->id : "";
   out->diag = plan.diag;
   out->notes = plan.notes;
+  if (!window_values.empty()) out->notes.push_back(window_values_left_out_note(window_values.size()));
   if (!plan.layout) return Status::Ok();
   const bool exact = opts.method == Method::kExact && exact_possible(plan.series, opts.max_per_io_samples, &out->notes);  // per_io.h
 

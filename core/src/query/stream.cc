@@ -14,6 +14,7 @@
 #include <deque>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "latscope/result.h"
 #include "query/aligner.h"
@@ -21,6 +22,7 @@
 #include "query/per_io.h"
 #include "query/tail.h"
 #include "query/time_base.h"
+#include "query/window_values.h"
 
 namespace latscope {
 namespace {
@@ -464,6 +466,22 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
 // output serves both. Every log counts in both parts' tail ambiguity rule,
 // as add_json_tails counts every loaded log (tail.cc).
 Status StreamingQuery::add(const Source& src) {
+  if (src.status.ok() && std::any_of(src.series.begin(), src.series.end(),
+                                     [](const Series& s) { return s.role == Role::kWindowValues; })) {
+    Source kept;  // what select_window_values and group keys read
+    kept.name = src.name;
+    kept.id = src.id;
+    kept.format = src.format;
+    kept.absolute_time = src.absolute_time;
+    kept.labels = src.labels;
+    for (const Series& s : src.series)
+      if (s.role == Role::kWindowValues) kept.series.push_back(s);
+    window_values_.push_back(std::move(kept));
+  }
+  return add_folded(src);
+}
+
+Status StreamingQuery::add_folded(const Source& src) {
   if (impl_->opts.sel.kinds.empty() && impl_->error.ok()) return add_by_kind(src);
   if (!epoch_) return add_part(src);
   Impl& I = *impl_;
@@ -482,6 +500,16 @@ Status StreamingQuery::add(const Source& src) {
 }
 
 Status StreamingQuery::finish(QueryResult* out) {
+  std::vector<Selected> window_values;  // as Engine::query (query/window_values.h)
+  for (const Source& src : window_values_) select_window_values(src, impl_->opts.sel, &window_values);
+  Status st = finish_folded(out);
+  if (!st.ok() || window_values.empty()) return st;
+  if (out->groups.empty()) return window_value_query(std::move(window_values), impl_->opts, out);
+  out->notes.push_back(window_values_left_out_note(window_values.size()));
+  return st;
+}
+
+Status StreamingQuery::finish_folded(QueryResult* out) {
   if (impl_->opts.sel.kinds.empty() && impl_->error.ok() && !kinds_.empty()) return finish_by_kind(out);
   if (!epoch_) return finish_part(out);
   const TimeBaseTally& tb = impl_->time_bases;
@@ -499,7 +527,7 @@ Status StreamingQuery::add_by_kind(const Source& src) {
     if (!impl_->opts.sel.complete_tail) return Status::Ok();
     kinds_json_.push_back(src);
     for (auto& kv : kinds_) {
-      Status st = kv.second->add(src);
+      Status st = kv.second->add_folded(src);
       if (!st.ok()) return st;
     }
     return Status::Ok();
@@ -516,11 +544,11 @@ Status StreamingQuery::add_by_kind(const Source& src) {
     o.sel.kinds = {kind};
     q = std::make_unique<StreamingQuery>(o);
     for (const Source& j : kinds_json_) {
-      Status st = q->add(j);
+      Status st = q->add_folded(j);
       if (!st.ok()) return st;
     }
   }
-  return q->add(src);
+  return q->add_folded(src);
 }
 
 Status StreamingQuery::finish_result(Result* out, std::vector<std::string>* notes, Diagnostics* diag) {
@@ -555,7 +583,7 @@ Status StreamingQuery::finish_by_kind(QueryResult* out, Result* res) {
   }
   const std::string kept = default_kind(kinds_present_);
   auto it = kinds_present_.empty() ? kinds_.begin() : kinds_.find(kept);
-  Status st = it->second->finish(out);
+  Status st = it->second->finish_folded(out);
   if (st.ok() && kinds_present_.size() > 1) out->notes.insert(out->notes.begin(), kinds_note(kinds_present_, kept));
   return st;
 }

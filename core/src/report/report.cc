@@ -60,6 +60,7 @@ std::string flags_text(const Row& row, const std::vector<std::string>& labels) {
   }
   if (row.flags & kFlagSaturated) add("sat");
   if (row.flags & kFlagPartial) add("partial");
+  if (row.flags & kFlagWindowValues) add("avg");
   return f;
 }
 
@@ -83,7 +84,8 @@ std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& la
     out += format_number(empty ? 0 : row.stats.samples);
     auto val = [&](double ns) { return empty ? std::string() : format_number(ns_to_unit(ns, unit)); };
     out += "," + val(row.stats.min_ns) + "," + val(row.stats.mean_ns);
-    for (const auto& p : row.p) out += "," + val(p.value_ns);
+    const bool no_p = row.flags & kFlagWindowValues;  // window averages: no percentile
+    for (const auto& p : row.p) out += "," + (no_p ? std::string() : val(p.value_ns));
     out += "," + val(row.stats.max_ns) + "," + flags_text(row, labels) + "\n";
   }
   return out;
@@ -170,9 +172,11 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& l
     o += "{\"t_ms\":" + jnum(row.t_ms) + ",\"group\":" + json_escape(r.groups[row.group]) +
          ",\"samples\":" + jnum(empty ? 0 : row.stats.samples) + ",\"min\":" + val(row.stats.min_ns) +
          ",\"mean\":" + val(row.stats.mean_ns) + ",\"max\":" + val(row.stats.max_ns) + ",\"p\":[";
-    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + val(row.p[j].value_ns);
+    const bool no_p = row.flags & kFlagWindowValues;  // window averages: no percentile
+    auto pval = [&](double ns) { return no_p ? std::string("null") : val(ns); };
+    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].value_ns);
     o += "],\"err\":[";
-    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + val(row.p[j].err_ns);
+    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].err_ns);
     o += "],\"flags\":" + json_escape(flags_text(row, labels)) + "}";
   }
   o += "],\"notes\":[";

@@ -121,7 +121,8 @@ FioLatReader::Open& FioLatReader::open_for(Dir d) {
   o.s.job = src_->id.job;
   o.s.segment = segment_;
   o.s.layout = src_->layout;
-  o.s.per_io = true;
+  o.s.per_io = !averaged_;
+  if (averaged_) o.s.role = Role::kWindowValues;  // log_avg_msec: window values (model.h)
   return o;
 }
 
@@ -253,13 +254,11 @@ void FioLatReader::parse_line(const char* b, const char* e, bool last_without_ne
   const uint64_t t = f[0];
   const Dir dir = static_cast<Dir>(f[2]);
   const int di = static_cast<int>(f[2]);
-  if (averaged_) {
-    if (have_last_[di] && t > last_t_[di] && avg_steps_.size() < 4096) avg_steps_.push_back(t - last_t_[di]);
-    last_t_[di] = t;
-    have_last_[di] = true;
+  if (averaged_ && f[3] != 0) {
+    skip(Issue::kNotANumber, 1, "bs is not 0 in a log_avg_msec log (an I/O line among window lines?); line skipped");
     return;
   }
-  if (f[3] == 0) {
+  if (!averaged_ && f[3] == 0) {
     skip(Issue::kNotANumber, 1, "bs is 0 (a log_avg_msec window line among I/O lines?); line skipped");
     return;
   }
@@ -290,6 +289,14 @@ void FioLatReader::parse_line(const char* b, const char* e, bool last_without_ne
   last_t_[di] = t;
   have_last_[di] = true;
   Open& o = open_for(dir);
+  if (averaged_) {  // one window value: an instant (t, t] of its own (model.h, Role::kWindowValues)
+    const uint32_t bin = fio_value_to_bin(ns);
+    const uint64_t one = 1;
+    o.s.add_window(static_cast<double>(t), static_cast<double>(t), &bin, &one, 1);
+    o.s.io_ns.push_back(ns);
+    ++src_->records;
+    return;
+  }
   if (o.have_t && o.t != t) flush(o);
   o.t = t;
   o.have_t = true;
@@ -315,24 +322,6 @@ void FioLatReader::parse_line(const char* b, const char* e, bool last_without_ne
 void FioLatReader::finish() {
   if (!partial_.empty() && !discarding_) parse_line(partial_.data(), partial_.data() + partial_.size(), true);
   partial_.clear();
-  if (averaged_) {
-    src_->series.clear();
-    // fio stamps a window when an I/O notices log_avg_msec has passed: the
-    // steps jitter above the interval; their median is a fair estimate.
-    std::string step = "per window";
-    if (!avg_steps_.empty()) {
-      std::nth_element(avg_steps_.begin(), avg_steps_.begin() + static_cast<ptrdiff_t>(avg_steps_.size() / 2),
-                       avg_steps_.end());
-      step = "about every " + std::to_string(avg_steps_[avg_steps_.size() / 2]) + " ms";
-    }
-    src_->status = Status::Error(
-        ErrorCode::kUnusableFile,
-        src_->name + ": a fio log_avg_msec log (bs column 0, one line per direction " + step +
-            "): each line is a window's average (or max) latency, not an I/O, so no percentile can be "
-            "computed from it; not read (log every I/O: write_lat_log without log_avg_msec; or use "
-            "write_hist_log)");
-    return;
-  }
   std::sort(open_.begin(), open_.end(), [](const Open& a, const Open& b) {
     return a.segment != b.segment ? a.segment < b.segment : a.dir < b.dir;
   });

@@ -9,6 +9,8 @@
 // one window, so memory is per occupied ms, not per I/O. The exact values (and
 // bs/offset) are kept per series up to a budget (FileOptions::
 // max_per_io_samples) for Method::kExact and the bs/offset heat maps.
+// A log_avg_msec log (bs 0 on its first line: each line a window's average,
+// or max, latency) becomes series of Role::kWindowValues instead (model.h).
 // Lines may be split anywhere across append() calls.
 #pragma once
 
@@ -54,7 +56,7 @@ class FioLatReader {
   size_t ncols_ = 0;       // 0 until the first good line
   int version_ = 3;        // 2: values in us, 3: ns
   int offset_col_ = -1;    // index of the offset column, -1: none
-  bool averaged_ = false;  // log_avg_msec log: window averages, not I/Os
+  bool averaged_ = false;  // log_avg_msec log: window values (Role::kWindowValues), not I/Os
   bool keep_values_ = true;
   uint64_t kept_ = 0;
   std::vector<Open> open_;  // every (segment, direction) so far
@@ -64,7 +66,6 @@ class FioLatReader {
   int segment_ = 0;
   uint64_t last_t_[kDirCount] = {0, 0, 0};
   bool have_last_[kDirCount] = {false, false, false};
-  std::vector<uint64_t> avg_steps_;  // same-direction time steps of an averaged log (first 4096)
 };
 
 // fio's plat_val_to_idx: the fine (fio 3) bin of a value.

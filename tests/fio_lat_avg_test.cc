@@ -1,0 +1,172 @@
+// fio log_avg_msec logs (docs/formats-fio-lat.md, "Averaged logs"): window
+// values shown over time (mean and max per quantum, flag avg), never
+// percentiles; Engine::query and StreamingQuery print the same.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fixture_util.h"
+#include "latscope/engine.h"
+#include "latscope/report.h"
+#include "latscope/stream.h"
+#include "test_util.h"
+
+namespace latscope {
+namespace {
+
+const std::vector<std::string> kLabels{"p50", "p90", "p99", "p99.9", "p100"};
+
+std::string avg_path(const char* kind) {
+  return std::string(LATSCOPE_FIXTURES) + "/fio_lat/avg_" + kind + ".1.log";
+}
+
+std::string read(const std::string& path) {
+  std::string text;
+  EXPECT_TRUE(fixtures::read_file(path, &text)) << path;
+  return text;
+}
+
+struct Expect {
+  double n = 0, sum = 0, max = 0;
+};
+
+// Independently of the reader: the file's lines (fio 3: values in ns) per
+// (quantum, direction).
+std::map<std::pair<long long, int>, Expect> expected(const std::string& text, double quantum_ms) {
+  std::map<std::pair<long long, int>, Expect> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    unsigned long long t = 0, v = 0, dir = 0, bs = 0;
+    if (std::sscanf(line.c_str(), "%llu, %llu, %llu, %llu", &t, &v, &dir, &bs) != 4) continue;
+    EXPECT_EQ(bs, 0u) << line;
+    Expect& e = out[{static_cast<long long>(std::floor(static_cast<double>(t) / quantum_ms)), static_cast<int>(dir)}];
+    e.n += 1;
+    e.sum += static_cast<double>(v);
+    e.max = std::max(e.max, static_cast<double>(v));
+  }
+  return out;
+}
+
+TEST(FioLatAvg, ReadAsWindowValues) {
+  Engine e;
+  const Source& s = testing::feed(&e, avg_path("clat"), read(avg_path("clat")));
+  ASSERT_TRUE(s.status.ok()) << s.status.message;
+  ASSERT_FALSE(s.series.empty());
+  for (const Series& x : s.series) {
+    EXPECT_EQ(x.role, Role::kWindowValues);
+    EXPECT_FALSE(x.per_io);
+    EXPECT_EQ(x.io_ns.size(), x.windows.size());
+  }
+}
+
+TEST(FioLatAvg, MeanAndMaxPerQuantumFromTheLines) {
+  const std::string text = read(avg_path("clat"));
+  for (double q : {250.0, 500.0, 1000.0}) {
+    Engine e;
+    testing::feed(&e, avg_path("clat"), text);
+    QueryOptions o;
+    o.quantum_ms = q;
+    o.group_by = {"dir"};
+    QueryResult r;
+    ASSERT_TRUE(e.query(o, &r).ok());
+    ASSERT_EQ(r.groups, (std::vector<std::string>{"dir=read", "dir=write"}));
+    const auto want = expected(text, q);
+    size_t seen = 0;
+    for (const Row& row : r.rows) {
+      EXPECT_TRUE(row.flags & kFlagWindowValues);
+      const auto it = want.find({static_cast<long long>(std::floor(row.t_ms / q)), static_cast<int>(row.group)});
+      if (it == want.end()) {
+        EXPECT_TRUE(row.flags & kFlagEmpty) << row.t_ms;
+        continue;
+      }
+      ++seen;
+      EXPECT_FALSE(row.flags & kFlagEmpty) << row.t_ms;
+      EXPECT_DOUBLE_EQ(row.stats.samples, it->second.n) << q << " " << row.t_ms;
+      EXPECT_DOUBLE_EQ(row.stats.mean_ns, it->second.sum / it->second.n) << q << " " << row.t_ms;
+      EXPECT_DOUBLE_EQ(row.stats.max_ns, it->second.max) << q << " " << row.t_ms;
+    }
+    EXPECT_EQ(seen, want.size()) << q;
+  }
+}
+
+TEST(FioLatAvg, PercentilesBlankFlagAvgAndNote) {
+  Engine e;
+  testing::feed(&e, avg_path("clat"), read(avg_path("clat")));
+  QueryResult r;
+  ASSERT_TRUE(e.query(QueryOptions(), &r).ok());
+  ASSERT_FALSE(r.rows.empty());
+  bool note = false;
+  for (const std::string& n : r.notes)
+    if (n.find("percentiles cannot be computed from window averages") != std::string::npos) note = true;
+  EXPECT_TRUE(note);
+  const std::string csv = pctiles_csv(r, kLabels, Unit::kNs);
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);  // header
+  while (std::getline(in, line)) {
+    EXPECT_NE(line.find(",,,,,"), std::string::npos) << line;  // the five percentile columns
+    EXPECT_NE(line.find("avg"), std::string::npos) << line;
+  }
+  EXPECT_NE(pctiles_json(r, kLabels, Unit::kNs).find("\"p\":[null,null,null,null,null]"), std::string::npos);
+}
+
+std::string text_of(const QueryResult& r) {
+  std::string o = pctiles_csv(r, kLabels, Unit::kNs);
+  for (const std::string& n : r.notes) o += "note: " + n + "\n";
+  return o;
+}
+
+TEST(FioLatAvg, StoredEqualsStreamed) {
+  std::vector<QueryOptions> opts(4);
+  opts[1].quantum_ms = 333;
+  opts[1].group_by = {"dir"};
+  opts[2].sel.kinds = {"lat", "slat"};
+  opts[2].group_by = {"kind"};
+  opts[3].sel.offsets_ms["avg_clat.1.log"] = 120;
+  opts[3].sel.from_ms = 500;
+  for (const QueryOptions& o : opts) {
+    Engine all;
+    StreamingQuery stream(o);
+    for (const char* kind : {"clat", "lat", "slat"}) {
+      const std::string text = read(avg_path(kind));
+      Engine one;
+      EXPECT_TRUE(stream.add(testing::feed(&one, avg_path(kind), text)).ok());
+      testing::feed(&all, avg_path(kind), text);
+    }
+    QueryResult a, b;
+    ASSERT_TRUE(all.query(o, &a).ok());
+    ASSERT_TRUE(stream.finish(&b).ok());
+    EXPECT_FALSE(a.rows.empty());
+    EXPECT_EQ(text_of(a), text_of(b));
+  }
+}
+
+TEST(FioLatAvg, LeftOutBesideIoLogsWithANote) {
+  const std::string io = std::string(LATSCOPE_FIXTURES) + "/fio_lat/fl_clat.1.log";
+  QueryOptions o;
+  Engine all;
+  StreamingQuery stream(o);
+  for (const std::string& f : {avg_path("clat"), io}) {
+    const std::string text = read(f);
+    Engine one;
+    EXPECT_TRUE(stream.add(testing::feed(&one, f, text)).ok());
+    testing::feed(&all, f, text);
+  }
+  QueryResult a, b;
+  ASSERT_TRUE(all.query(o, &a).ok());
+  ASSERT_TRUE(stream.finish(&b).ok());
+  EXPECT_EQ(text_of(a), text_of(b));
+  EXPECT_NE(text_of(a).find("log_avg_msec series (window averages, not I/Os) left out"), std::string::npos);
+  for (const Row& row : a.rows) EXPECT_FALSE(row.flags & kFlagWindowValues);
+}
+
+}  // namespace
+}  // namespace latscope
