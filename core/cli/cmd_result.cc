@@ -129,7 +129,7 @@ int cmd_merge(int argc, char** argv) {
     const std::string path = rest[i];
     std::string bytes, err;
     if (!read_whole_file(path, &bytes, &err)) {
-      say("latscope merge: " + path + ": " + err);
+      say(std::string("latscope merge: ").append(path).append(": ").append(err));
       return 2;
     }
     in_bytes += bytes.size();

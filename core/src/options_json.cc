@@ -217,7 +217,8 @@ void selection_fields(Selection* sel, std::vector<Field>* f) {
                   if (!st.ok()) return st;
                   for (const std::string& x : kinds)
                     if (x != "clat" && x != "lat" && x != "slat")
-                      return bad(v, "\"" + k + "\": unknown kind \"" + x + "\" (clat, lat, slat)");
+                      return bad(v, std::string("\"").append(k).append("\": unknown kind \"").append(x).append(
+                                        "\" (clat, lat, slat)"));
                   sel->kinds = kinds;
                   return Status::Ok();
                 }});
