@@ -307,7 +307,7 @@ Status decode_v1(In* in, size_t max_inflated, Result* out) {
       if (!b.ok()) return bad(where, b.what());
       if (si >= ns) return bad(where, "cell " + std::to_string(c) + ": series " + std::to_string(si) + " not in the table");
       if (dq >= qpb) return bad(where, "cell " + std::to_string(c) + ": quantum outside its block");
-      ResultSeries& s = out->series[si];
+      ResultSeries& s = out->series[static_cast<size_t>(si)];  // si < ns: fits size_t
       if (nb == 0 || nb > s.layout->size() || nb * 2 > b.left())
         return bad(where, "cell " + std::to_string(c) + ": " + std::to_string(nb) + " bins");
       ResultCell cell;
