@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "formats/fio_hist/fio_hist_reader.h"
+#include "formats/owning_reader.h"
 #include "formats/sniff_util.h"
 #include "latscope/engine.h"
 #include "latscope/reader.h"
@@ -42,22 +43,8 @@ SniffResult sniff_fio_hist(const SniffInput& in) {
   return r;
 }
 
-class FioHistFormatReader : public Reader {
- public:
-  FioHistFormatReader(Source src, const FileOptions& opts) : src_(std::move(src)), reader_(&src_, opts) {}
-  void append(const char* data, size_t n) override { reader_.append(data, n); }
-  Source finish() override {
-    reader_.finish();
-    return std::move(src_);
-  }
-
- private:
-  Source src_;            // owned until finish(); reader_ points at it
-  FioHistReader reader_;  // declared after src_: constructed with its address
-};
-
 std::unique_ptr<Reader> create_fio_hist(Source src, const FileOptions& opts) {
-  return std::make_unique<FioHistFormatReader>(std::move(src), opts);
+  return create_owning_reader<FioHistReader>(std::move(src), opts);
 }
 
 }  // namespace

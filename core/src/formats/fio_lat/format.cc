@@ -3,6 +3,7 @@
 #include <cctype>
 
 #include "formats/fio_lat/fio_lat_reader.h"
+#include "formats/owning_reader.h"
 #include "formats/sniff_util.h"
 #include "latscope/engine.h"
 #include "latscope/reader.h"
@@ -61,22 +62,8 @@ SniffResult sniff_fio_lat(const SniffInput& in) {
   return r;
 }
 
-class FioLatFormatReader : public Reader {
- public:
-  FioLatFormatReader(Source src, const FileOptions& opts) : src_(std::move(src)), reader_(&src_, opts) {}
-  void append(const char* data, size_t n) override { reader_.append(data, n); }
-  Source finish() override {
-    reader_.finish();
-    return std::move(src_);
-  }
-
- private:
-  Source src_;           // owned until finish(); reader_ points at it
-  FioLatReader reader_;  // declared after src_: constructed with its address
-};
-
 std::unique_ptr<Reader> create_fio_lat(Source src, const FileOptions& opts) {
-  return std::make_unique<FioLatFormatReader>(std::move(src), opts);
+  return create_owning_reader<FioLatReader>(std::move(src), opts);
 }
 
 }  // namespace
