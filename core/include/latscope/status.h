@@ -58,6 +58,7 @@ enum class Issue : int {
   kHdrLenient,           // .hlog: line read through a tolerance Java's reader lacks (kept)
   kPerIoBudget,          // per-I/O log: exact values beyond the sample budget not kept (bins kept)
   kTimeBaseChange,       // fio log: a line on the other clock (epoch vs relative) than most lines: skipped
+  kTsvMalformedRow,      // long table (TSV): a row with bad fields (count, bin, time, columns): skipped
   kCount
 };
 
