@@ -3,6 +3,7 @@
 //   0	1000	read	clat	fio3	1033	12.5
 #include "formats/tsv/tsv_table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -91,11 +92,10 @@ LayoutPtr layout_for_id(const std::string& id) {
 
 bool is_header(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-  int found = 0;
-  for (const Field& f : split_tabs(line))
-    for (const char* name : {"t_ms", "quantum_ms", "layout", "bin", "count"})
-      if (f.text == name) ++found;
-  return found == 5;
+  const std::vector<Field> fields = split_tabs(line);
+  for (const char* name : {"t_ms", "quantum_ms", "layout", "bin", "count"})
+    if (std::none_of(fields.begin(), fields.end(), [&](const Field& f) { return f.text == name; })) return false;
+  return true;
 }
 
 void TableParser::append(const char* data, size_t n) {
