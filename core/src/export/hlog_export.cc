@@ -250,7 +250,7 @@ Status export_hlog(const Result& r, DeflateFn deflate, std::string* out, HlogExp
       std::snprintf(max_text, sizeof max_text, "%.3f",
                     top < 0 ? 0.0 : static_cast<double>(h.config.highest_equivalent(top)) / 1e6);
       if (tagged) o += "Tag=" + g.tag + ",";
-      o += start + "," + length + "," + max_text + "," + payload + "\n";
+      o.append(start).append(",").append(length).append(",").append(max_text).append(",").append(payload).append("\n");
       ++report->intervals;
     }
   }
