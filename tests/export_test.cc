@@ -447,6 +447,9 @@ TEST(ExportTsv, StructuralErrorsFailTheTable) {
   EXPECT_EQ(st.message, "line 2:8: unknown layout id 'fio9' (fio3, fio3/cN, fio2, fio2/cN or hdr:dD:lL:uU:nN)");
   st = parse_table("t_ms\tquantum_ms\tlayout\tbin\tcount\n0\t1000\tfio3\t1\t1\n0\t500\tfio3\t1\t1\n", &r);
   EXPECT_EQ(st.message.substr(0, 45), "line 3:3: quantum_ms 500 differs from line 2'");
+  st = parse_table("t_ms\tquantum_ms\tlayout\tbin\tcount\n0\t1000\tfio3\t1\t1\nt_ms\tquantum_ms\thost\tlayout\tbin\tcount\n",
+                   &r);
+  EXPECT_EQ(st.message, "line 3:1: a second header with other columns than line 1's");
   st = parse_table("t_ms\tquantum_ms\tlayout\tbin\tcount\n", &r);
   EXPECT_EQ(st.message, "the table has no readable row");
   st = parse_table("t_ms\tquantum_ms\tlayout\tbin\tcount\tbin\n", &r);

@@ -138,7 +138,8 @@ std::vector<uint64_t> round_cell(const std::map<int64_t, uint64_t>& units, std::
   ++rep->cells_rounded;
   const uint64_t target = (total + (uint64_t{1} << (kResultFracBits - 1))) >> kResultFracBits;
   std::stable_sort(rem.begin(), rem.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (uint64_t k = 0; k < target - floors && k < rem.size(); ++k) ++whole[rem[k].second];
+  const uint64_t deficit = target - floors;  // <= rem.size(): each remainder is < 1
+  for (size_t k = 0; k < rem.size() && k < deficit; ++k) ++whole[rem[k].second];
   for (size_t i = 0; i < whole.size(); ++i) {
     const uint64_t exact = units.at((*indexes)[i]);
     const uint64_t written = whole[i] << kResultFracBits;

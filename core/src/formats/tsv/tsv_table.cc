@@ -144,9 +144,14 @@ void TableParser::line(std::string_view l) {
     diag_.add(Issue::kEmptyLine, line_no_, 0, "");
     return;
   }
-  if (!have_header_) header(l);
-  else if (is_header(l)) return;  // a concatenated table's header: read on (checked equal below)
-  else row(l);
+  if (!have_header_) {
+    header(l);
+  } else if (is_header(l)) {
+    // A concatenated table's header: read on when its columns are the same.
+    if (l != header_text_) fail(1, "a second header with other columns than line 1's");
+  } else {
+    row(l);
+  }
 }
 
 void TableParser::header(std::string_view l) {
@@ -171,6 +176,7 @@ void TableParser::header(std::string_view l) {
     else if (name == "count") count_col_ = col;
     else label_cols_.emplace_back(col, name);
   }
+  header_text_ = std::string(l);
   have_header_ = true;
 }
 

@@ -49,6 +49,7 @@ class TableParser {
   Diagnostics diag_;
   Status status_;
   bool have_header_ = false;
+  std::string header_text_;
   int t_col_ = -1, q_col_ = -1, layout_col_ = -1, bin_col_ = -1, count_col_ = -1;
   std::vector<std::pair<int, std::string>> label_cols_;  // column, label name
   size_t ncols_ = 0;
