@@ -143,8 +143,9 @@ std::map<int64_t, uint64_t> to_bins(const hdr::Histogram& h, const BinLayout& l)
     const double lo = static_cast<double>(h.config.lowest_equivalent(i));
     const double hi = lo + static_cast<double>(h.config.bucket_width(i));
     const auto it = std::upper_bound(l.lo.begin(), l.lo.end(), lo);
-    int64_t b = static_cast<int64_t>(it - l.lo.begin()) - 1;
-    if (b < 0 || !(hi <= l.hi[b] || (l.last_saturates && b + 1 == static_cast<int64_t>(l.size())))) b = -1;
+    const size_t above = static_cast<size_t>(it - l.lo.begin());  // bins with lo <= the bucket's lo
+    int64_t b = static_cast<int64_t>(above) - 1;
+    if (above == 0 || !(hi <= l.hi[above - 1] || (l.last_saturates && above == l.size()))) b = -1;
     bins[b] += h.counts[i];
   }
   return bins;
