@@ -10,11 +10,11 @@
 #include "cli_common.h"
 #include "cli_options.h"
 #include "commands.h"
+#include "reduce.h"
 #include "latscope/result.h"
 #include "latscope/stream.h"
 
 namespace latscope::cli {
-namespace {
 
 bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string* err) {
   FILE* f = std::fopen(path.c_str(), "wb");
@@ -30,8 +30,6 @@ bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std:
   return true;
 }
 
-// Takes "-o OUT" (and, for reduce, "--keep LABELS") out of argv; the rest is
-// for parse_options.
 bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest, std::string* out,
                 std::string* keep) {
   rest->assign(argv, argv + 2);
@@ -53,6 +51,8 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
   return true;
 }
 
+namespace {
+
 int write_result(const char* cmd, const Result& r, const std::string& out, uint64_t in_bytes) {
   std::vector<uint8_t> bytes;
   Status st = encode_result(r, &deflate_zlib, &bytes);
@@ -69,12 +69,11 @@ int write_result(const char* cmd, const Result& r, const std::string& out, uint6
 
 }  // namespace
 
-int cmd_reduce(int argc, char** argv) {
-  std::vector<char*> rest;
-  std::string out, keep;
-  if (!split_args(argc, argv, "reduce", &rest, &out, &keep)) return 2;
+int reduce_inputs(const char* cmd, std::vector<char*>* rest, const std::string& keep, Result* r,
+                  uint64_t* in_bytes) {
+  const std::string who = std::string("latscope ") + cmd;
   Options o;
-  if (!parse_options(static_cast<int>(rest.size()), rest.data(), 2, "reduce", &o)) return 2;
+  if (!parse_options(static_cast<int>(rest->size()), rest->data(), 2, cmd, &o)) return 2;
   // --keep: the labels that survive (others are merged away); "kind" always
   // survives, so lat, clat and slat never add up. No --keep: every label.
   if (keep.empty()) {
@@ -84,7 +83,7 @@ int cmd_reduce(int argc, char** argv) {
   } else {
     GroupBy g;
     if (!parse_group_by(keep, &g) || g.empty()) {
-      say("latscope reduce: --keep takes label names, comma-combined (host, job, dir, tag, ...), or none");
+      say(who + ": --keep takes label names, comma-combined (host, job, dir, tag, ...), or none");
       return 2;
     }
     if (std::find(g.begin(), g.end(), "kind") == g.end()) g.push_back("kind");
@@ -92,25 +91,35 @@ int cmd_reduce(int argc, char** argv) {
   }
   StreamingQuery stream(o.query);
   Status st;
-  uint64_t in_bytes = 0;
+  *in_bytes = 0;
   int rc = for_each_file(o.files, o.file, o.jobs, [&](const Source& s) {
-    in_bytes += s.bytes;
+    *in_bytes += s.bytes;
     const Status added = stream.add(s);
     if (!added.ok() && st.ok()) st = added;
   });
-  Result r;
   std::vector<std::string> notes;
   Diagnostics diag;
-  if (st.ok()) st = stream.finish_result(&r, &notes, &diag);
+  if (st.ok()) st = stream.finish_result(r, &notes, &diag);
   if (!st.ok()) {
-    say("latscope reduce: " + st.message);
+    say(who + ": " + st.message);
     return 2;
   }
   rc = std::max(rc, print_query_notes(notes, diag));
-  if (r.series.empty()) {
-    say("latscope reduce: no counts selected; nothing written");
+  if (r->series.empty()) {
+    say(who + ": no counts selected; nothing written");
     return 2;
   }
+  return rc;
+}
+
+int cmd_reduce(int argc, char** argv) {
+  std::vector<char*> rest;
+  std::string out, keep;
+  if (!split_args(argc, argv, "reduce", &rest, &out, &keep)) return 2;
+  Result r;
+  uint64_t in_bytes = 0;
+  const int rc = reduce_inputs("reduce", &rest, keep, &r, &in_bytes);
+  if (rc >= 2) return rc;
   return std::max(rc, write_result("reduce", r, out, in_bytes));
 }
 

@@ -21,6 +21,8 @@ const char kUsage[] =
     "  reduce    logs aligned and added into one result file: reduce [--quantum MS]\n"
     "            [--keep LABELS] FILE... -o OUT (docs/result-format.md)\n"
     "  merge     result files added into one: merge RESULT... -o OUT\n"
+    "  export    logs reduced (as reduce) and written for other tools: export --format\n"
+    "            hlog|tsv [--quantum MS] [--keep LABELS] FILE... -o OUT (docs/export-formats.md)\n"
     "\n"
     "pctiles / heatmap options:\n"
     "  --quantum MS             time quantum in ms (default 1000)\n"
@@ -70,6 +72,7 @@ int run(int argc, char** argv) {
   if (!std::strcmp(cmd, "hdr")) return latscope::cli::cmd_hdr(argc, argv);
   if (!std::strcmp(cmd, "reduce")) return latscope::cli::cmd_reduce(argc, argv);
   if (!std::strcmp(cmd, "merge")) return latscope::cli::cmd_merge(argc, argv);
+  if (!std::strcmp(cmd, "export")) return latscope::cli::cmd_export(argc, argv);
   latscope::cli::say(std::string("latscope: unknown command '") + cmd + "'");
   std::fputs(kUsage, stderr);
   return 2;
