@@ -22,8 +22,8 @@ constexpr const char* kReportDataMarker = "<script type=\"application/json\" id=
 std::string base64_encode(const uint8_t* data, size_t n);
 
 // A JSON string literal that is also safe inside an HTML <script> element:
-// "</" becomes "<\/" and "<!--" becomes "\u003c!--", so no name can end the
-// element or open an HTML comment in it.
+// "</" becomes "<\/", any other '<' "\u003c" and '>' "\u003e", so no name
+// can end the element, open an HTML comment in it or look like a tag.
 std::string script_json_string(const std::string& s);
 
 // Replaces the marker's null with the data object. Errors (template without

@@ -34,13 +34,17 @@ std::string script_json_string(const std::string& s) {
   o.reserve(j.size());
   for (size_t i = 0; i < j.size(); ++i) {
     // Inside <script>, "</" may close the element (HTML's script data state)
-    // and "<!--" enters the escaped state; both are plain text in JSON once
-    // escaped, and the page's JSON.parse reads them back unchanged.
+    // and "<!--" enters the escaped state: "</" is written "<\/" (the
+    // template contract, docs/ci-reports.md) and every other '<' and '>' as
+    // \u003c / \u003e, so no tag-like text from a name stands in the page.
+    // JSON.parse reads all of them back unchanged.
     if (j[i] == '<' && i + 1 < j.size() && j[i + 1] == '/') {
       o += "<\\/";
       ++i;
-    } else if (j.compare(i, 4, "<!--") == 0) {
+    } else if (j[i] == '<') {
       o += "\\u003c";
+    } else if (j[i] == '>') {
+      o += "\\u003e";
     } else {
       o += j[i];
     }

@@ -96,9 +96,13 @@ std::string heatmap_svg(const HeatmapResult& h, const SvgContext& ctx) {
        svg::num(kBarWidth) + "\" height=\"" + svg::num(kBottom - kTop) + "\" fill=\"url(#counts)\" stroke=\"#333333\"/>\n";
   o += "<text x=\"" + svg::num(kBarLeft) + "\" y=\"" + svg::num(kTop - 8) + "\">I/Os</text>\n";
   if (cmax > 0) {
-    std::vector<double> ticks = svg::log_ticks(cmin, cmax);
-    if (ticks.empty() || ticks.front() > cmin * 1.5) ticks.insert(ticks.begin(), cmin);
-    if (ticks.back() < cmax / 1.5) ticks.push_back(cmax);
+    // The smallest and largest count, and the decades between them that do
+    // not crowd those two labels (12 px apart at least).
+    std::vector<double> ticks{cmin};
+    for (double c : svg::log_ticks(cmin, cmax))
+      if ((kBottom - kTop) * (shade(c) - shade(ticks.back())) >= 12 && (kBottom - kTop) * (1 - shade(c)) >= 12)
+        ticks.push_back(c);
+    if (cmax > cmin) ticks.push_back(cmax);
     for (double c : ticks) {
       const double yy = kBottom - (kBottom - kTop) * shade(c);
       o += "<text x=\"" + svg::num(kBarLeft + kBarWidth + 4) + "\" y=\"" + svg::num(yy + 4) + "\">" +
