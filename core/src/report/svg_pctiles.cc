@@ -142,8 +142,9 @@ std::string pctiles_svg(const QueryResult& r, const std::vector<std::string>& la
   // Legend: three columns below the plot.
   size_t item = 0;
   auto legend = [&](const std::string& swatch, const std::string& label) {
-    const double lx = kLeft + kLegendCol * static_cast<double>(item % 3);
-    const double ly = kLegendTop + kLegendRow * static_cast<double>(item / 3);
+    const size_t col = item % 3, row = item / 3;  // three entries per legend line
+    const double lx = kLeft + kLegendCol * static_cast<double>(col);
+    const double ly = kLegendTop + kLegendRow * static_cast<double>(row);
     o += "<line x1=\"" + svg::num(lx) + "\" x2=\"" + svg::num(lx + 24) + "\" y1=\"" + svg::num(ly - 4) + "\" y2=\"" +
          svg::num(ly - 4) + "\" stroke-width=\"2\" " + swatch + "/>\n<text x=\"" + svg::num(lx + 30) + "\" y=\"" +
          svg::num(ly) + "\">" + svg::text(label) + "</text>\n";
