@@ -173,7 +173,7 @@ TEST(SlaMarkdown, VerdictTableAndEscaping) {
   const std::string md = sla_markdown(r, rules, rep, "1 input (a_b.log)");
   EXPECT_EQ(md.rfind("## latscope SLA: FAIL\n", 0), 0u) << md;
   EXPECT_NE(md.find("1 input \\(a\\_b.log\\)"), std::string::npos) << md;
-  EXPECT_NE(md.find("| p99&lt;=5ms | 1 / 4 (25%) | 7 ms | 2000 ms, file=&lt;img src=x onerror=alert\\(1\\)&gt;\\|x |"),
+  EXPECT_NE(md.find("| `p99<=5ms` | 1 / 4 (25%) | 7 ms | 2000 ms, file=&lt;img src=x onerror=alert\\(1\\)&gt;\\|x |"),
             std::string::npos)
       << md;
   EXPECT_EQ(md.find("<img"), std::string::npos);

@@ -62,6 +62,7 @@ struct SlaRuleOutcome {
   bool has_worst = false;  // worst_*: the evaluated row with the highest value
   double worst_ns = 0;
   size_t worst_row = 0;
+  bool worst_few = false;  // that row has too few samples for the percentile
 };
 
 struct SlaReport {

@@ -152,6 +152,7 @@ SlaReport evaluate_sla(const QueryResult& q, const std::vector<double>& percenti
         o.has_worst = true;
         o.worst_ns = v;
         o.worst_row = i;
+        o.worst_few = few;
       }
       const bool violated = rule.strict ? !(v < rule.threshold_ns) : !(v <= rule.threshold_ns);
       if (!violated) continue;
@@ -223,11 +224,13 @@ std::string sla_markdown(const QueryResult& q, const std::vector<SlaRule>& rules
   for (size_t k = 0; k < rules.size(); ++k) {
     const SlaRule& rule = rules[k];
     const SlaRuleOutcome& out = rep.rules[k];
-    o += "| " + markdown_escape(rule.text) + " | " + std::to_string(out.violated) + " / " +
+    // parse_sla admits only p<digits>, max, <, =, digits, '.' and a unit:
+    // nothing in a rule can end a code span.
+    o += "| `" + rule.text + "` | " + std::to_string(out.violated) + " / " +
          std::to_string(out.evaluated) + " (" + percent(out.violated, out.evaluated) + "%) | ";
     if (out.has_worst) {
       const Row& row = q.rows[out.worst_row];
-      o += in_unit(out.worst_ns, rule) + " | " + format_number(row.t_ms) + " ms, " +
+      o += in_unit(out.worst_ns, rule) + (out.worst_few ? " (few samples)" : "") + " | " + format_number(row.t_ms) + " ms, " +
            markdown_escape(q.groups[row.group]) + " |\n";
     } else {
       o += "- | no samples |\n";
