@@ -94,7 +94,7 @@ std::string heatmap_svg(const HeatmapResult& h, const SvgContext& ctx) {
     o += "<stop offset=\"" + svg::num(i / 8.0) + "\" stop-color=\"" + colour(i / 8.0) + "\"/>";
   o += "</linearGradient></defs>\n<rect x=\"" + svg::num(kBarLeft) + "\" y=\"" + svg::num(kTop) + "\" width=\"" +
        svg::num(kBarWidth) + "\" height=\"" + svg::num(kBottom - kTop) + "\" fill=\"url(#counts)\" stroke=\"#333333\"/>\n";
-  o += "<text x=\"" + svg::num(kBarLeft) + "\" y=\"" + svg::num(kTop - 8) + "\">I/Os</text>\n";
+  o += "<text x=\"" + svg::num(kBarLeft) + "\" y=\"" + svg::num(kTop - 16) + "\">I/Os</text>\n";
   if (cmax > 0) {
     // The smallest and largest count, and the decades between them that do
     // not crowd those two labels (12 px apart at least).

@@ -16,7 +16,7 @@ const char* const kColours[] = {"#0072b2", "#e69f00", "#009e73", "#cc79a7",
                                 "#56b4e9", "#d55e00", "#f0e442", "#000000"};
 
 constexpr double kWidth = 960, kLeft = 80, kRight = 930, kTop = 74, kBottom = 394;
-constexpr double kLegendTop = 440, kLegendRow = 18, kLegendCol = 280;
+constexpr double kLegendTop = 456, kLegendRow = 18, kLegendCol = 280;
 
 }  // namespace
 
