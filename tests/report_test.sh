@@ -61,6 +61,11 @@ check "SLA over every quantum exits 3" 3 $?
 contains "SLA listing capped" "$TMP/err" "SLA ... 9 more"
 contains "SLA: all violated" "$TMP/err" "p90<1ns: 19 of 19 quanta violated (100%)"
 
+# A gate that sees no distribution fails: fio log_avg_msec logs hold window averages only.
+"$BIN" pctiles --sla 'p99<=1s' "$FIX/fio_lat/avg_clat.1.log" >"$TMP/out" 2>"$TMP/err"
+check "SLA with nothing to judge exits 3" 3 $?
+contains "SLA with nothing to judge: said" "$TMP/err" "p99<=1s: 0 of 0 quanta violated (0%); no quantum has samples to judge: the rule fails"
+
 # --- latscope report --------------------------------------------------------
 cp "$FIX/report/stand-in.html" "$TMP/tpl.html"
 # shellcheck disable=SC2086

@@ -155,6 +155,19 @@ TEST(SlaEvaluate, ExtraPercentilesLeaveTheCsvUnchanged) {
   EXPECT_EQ(pctiles_csv(more, labels, Unit::kUs), pctiles_csv(plain, labels, Unit::kUs));
 }
 
+TEST(SlaEvaluate, NothingToJudgeFails) {
+  QueryResult r;
+  r.groups = {"all"};
+  Row row;
+  row.flags = kFlagEmpty;
+  row.p = {PercentileValue{}};
+  r.rows = {row};
+  const SlaReport rep = evaluate_sla(r, {99}, rules_of("p99<=5ms"));
+  EXPECT_TRUE(rep.violations.empty());
+  EXPECT_EQ(rep.rules[0].evaluated, 0u);
+  EXPECT_FALSE(rep.pass());
+}
+
 TEST(SlaMarkdown, VerdictTableAndEscaping) {
   QueryResult r;
   r.quantum_ms = 1000;

@@ -68,7 +68,8 @@ struct SlaRuleOutcome {
 struct SlaReport {
   std::vector<SlaRuleOutcome> rules;        // parallel to the rules
   std::vector<SlaViolation> violations;     // by rule, then row order (time, group)
-  bool pass() const { return violations.empty(); }
+  bool unjudged = false;  // some rule had no row to judge: a gate that saw no data fails
+  bool pass() const { return violations.empty() && !unjudged; }
 };
 
 // percentiles: the query's QueryOptions::percentiles (rows' p parallel to it);

@@ -159,6 +159,7 @@ SlaReport evaluate_sla(const QueryResult& q, const std::vector<double>& percenti
       ++o.violated;
       rep.violations.push_back({k, i, v, few, sat});
     }
+    if (o.evaluated == 0) rep.unjudged = true;
   }
   return rep;
 }
@@ -186,7 +187,7 @@ std::vector<std::string> sla_listing(const QueryResult& q, const std::vector<Sla
     std::string sum = rule.text + ": " + std::to_string(o.violated) + " of " + std::to_string(o.evaluated) + " " +
                       quanta_word(o.evaluated) + " violated (" + percent(o.violated, o.evaluated) + "%)";
     if (o.few) sum += "; " + std::to_string(o.few) + " with few samples for " + rule.what;
-    if (o.evaluated == 0) sum += "; no quantum has samples to judge";
+    if (o.evaluated == 0) sum += "; no quantum has samples to judge: the rule fails";
     lines.push_back(sum);
   }
   return lines;
