@@ -90,7 +90,7 @@ int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r
   StreamingQuery stream(o.query);
   Status st;
   *in_bytes = 0;
-  int rc = for_each_file(o.files, o.file, [&](const Source& s) {
+  int rc = for_each_file(o.files, o.file, o.jobs, [&](const Source& s) {
     *in_bytes += s.bytes;
     const Status added = stream.add(s);
     if (!added.ok() && st.ok()) st = added;
