@@ -26,6 +26,14 @@ std::string colour(double f) {  // f in [0, 1]
   return b;
 }
 
+// A colour-bar label: three significant digits (0.000612, 1107), enough to
+// tell the ticks apart; the cells themselves carry the engine's counts.
+double three_digits(double v) {
+  if (!(v > 0)) return v;
+  const double scale = std::pow(10.0, 2 - std::floor(std::log10(v)));
+  return scale < 1 ? std::round(v) : std::round(v * scale) / scale;
+}
+
 constexpr double kWidth = 1000, kLeft = 80, kRight = 860, kTop = 74, kBottom = 394, kHeight = 444;
 constexpr double kBarLeft = 890, kBarWidth = 16;
 
@@ -106,7 +114,7 @@ std::string heatmap_svg(const HeatmapResult& h, const SvgContext& ctx) {
     for (double c : ticks) {
       const double yy = kBottom - (kBottom - kTop) * shade(c);
       o += "<text x=\"" + svg::num(kBarLeft + kBarWidth + 4) + "\" y=\"" + svg::num(yy + 4) + "\">" +
-           svg::text(format_number(std::round(c * 1000) / 1000)) + "</text>\n";
+           svg::text(format_number(three_digits(c))) + "</text>\n";
     }
   }
   return o + "</svg>\n";
