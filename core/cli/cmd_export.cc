@@ -32,8 +32,10 @@ int cmd_export(int argc, char** argv) {
   if (!split_args(static_cast<int>(args.size()), args.data(), "export", &rest, &out, &keep)) return 2;
   Result r;
   uint64_t in_bytes = 0;
-  int rc = reduce_inputs("export", &rest, keep, &r, &in_bytes);
-  if (rc >= 2) return rc;
+  Options o;
+  if (!parse_options(static_cast<int>(rest.size()), rest.data(), 2, "export", &o)) return 2;
+  int rc = reduce_inputs(o, keep, "export", &r, &in_bytes);
+  if (rc < 0) return 2;
   std::string text;
   Status st;
   if (format == "tsv") {

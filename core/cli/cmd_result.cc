@@ -10,9 +10,9 @@
 #include "cli_common.h"
 #include "cli_options.h"
 #include "commands.h"
-#include "reduce.h"
 #include "latscope/result.h"
 #include "latscope/stream.h"
+#include "reduce.h"
 
 namespace latscope::cli {
 
@@ -30,6 +30,8 @@ bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std:
   return true;
 }
 
+// Takes "-o OUT" (and, for reduce, "--keep LABELS") out of argv; the rest is
+// for parse_options.
 bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest, std::string* out,
                 std::string* keep) {
   rest->assign(argv, argv + 2);
@@ -69,11 +71,8 @@ int write_result(const char* cmd, const Result& r, const std::string& out, uint6
 
 }  // namespace
 
-int reduce_inputs(const char* cmd, std::vector<char*>* rest, const std::string& keep, Result* r,
-                  uint64_t* in_bytes) {
-  const std::string who = std::string("latscope ") + cmd;
-  Options o;
-  if (!parse_options(static_cast<int>(rest->size()), rest->data(), 2, cmd, &o)) return 2;
+int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes) {
+  const std::string prefix = std::string("latscope ") + cmd + ": ";
   // --keep: the labels that survive (others are merged away); "kind" always
   // survives, so lat, clat and slat never add up. No --keep: every label.
   if (keep.empty()) {
@@ -83,8 +82,8 @@ int reduce_inputs(const char* cmd, std::vector<char*>* rest, const std::string& 
   } else {
     GroupBy g;
     if (!parse_group_by(keep, &g) || g.empty()) {
-      say(who + ": --keep takes label names, comma-combined (host, job, dir, tag, ...), or none");
-      return 2;
+      say(prefix + "--keep takes label names, comma-combined (host, job, dir, tag, ...), or none");
+      return -1;
     }
     if (std::find(g.begin(), g.end(), "kind") == g.end()) g.push_back("kind");
     o.query.group_by = g;
@@ -101,13 +100,13 @@ int reduce_inputs(const char* cmd, std::vector<char*>* rest, const std::string& 
   Diagnostics diag;
   if (st.ok()) st = stream.finish_result(r, &notes, &diag);
   if (!st.ok()) {
-    say(who + ": " + st.message);
-    return 2;
+    say(prefix + st.message);
+    return -1;
   }
   rc = std::max(rc, print_query_notes(notes, diag));
   if (r->series.empty()) {
-    say(who + ": no counts selected; nothing written");
-    return 2;
+    say(prefix + "no counts selected; nothing written");
+    return -1;
   }
   return rc;
 }
@@ -116,10 +115,12 @@ int cmd_reduce(int argc, char** argv) {
   std::vector<char*> rest;
   std::string out, keep;
   if (!split_args(argc, argv, "reduce", &rest, &out, &keep)) return 2;
+  Options o;
+  if (!parse_options(static_cast<int>(rest.size()), rest.data(), 2, "reduce", &o)) return 2;
   Result r;
   uint64_t in_bytes = 0;
-  const int rc = reduce_inputs("reduce", &rest, keep, &r, &in_bytes);
-  if (rc >= 2) return rc;
+  const int rc = reduce_inputs(o, keep, "reduce", &r, &in_bytes);
+  if (rc < 0) return 2;
   return std::max(rc, write_result("reduce", r, out, in_bytes));
 }
 
