@@ -16,6 +16,29 @@ import { OUT, SHOTS, WEB } from './paths.mjs';
 const S1 = () => fixtureFiles('fio-s1', /^s1_clat_hist\./);
 const state = (/** @type {import('playwright-core').Page} */ p) => p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
 
+/**
+ * Two pctiles CSVs with the same rows and flags whose numbers agree to the
+ * result file's precision (docs/result-format.md, "Precision": ~1e-9
+ * relative; a CSV prints 10 significant digits).
+ * @param {string} a @param {string} b
+ */
+function sameWithinResultPrecision(a, b) {
+  const ra = a.trim().split('\n');
+  const rb = b.trim().split('\n');
+  assert.equal(ra.length, rb.length, 'rows');
+  ra.forEach((line, i) => {
+    const x = line.split(',');
+    const y = rb[i].split(',');
+    assert.equal(x.length, y.length, `row ${i} columns`);
+    x.forEach((v, k) => {
+      const n = Number(v);
+      const m = Number(y[k]);
+      if (v === '' || Number.isNaN(n)) assert.equal(v, y[k], `row ${i} column ${k}`);
+      else assert.ok(Math.abs(n - m) <= 1e-8 * Math.max(1, Math.abs(m)), `row ${i} column ${k}: ${v} vs ${y[k]}`);
+    });
+  });
+}
+
 /** @param {Ctx} c */
 function noPageErrors(c) {
   assert.deepEqual(c.errors, [], 'the page logged errors');
@@ -170,7 +193,7 @@ export const SHARE_CASES = [
     },
   },
   {
-    name: 'copy link with data: the link opens in a new page with no server but the page; its csv equals the original',
+    name: 'copy link with data: a result file in the link; opens in a new page with no other request; csv equals `latscope pctiles` on that result and the original within the result precision',
     async run(c) {
       const p = c.page;
       const files = S1();
@@ -184,7 +207,7 @@ export const SHARE_CASES = [
       await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value !== '');
       const link = await p.inputValue('[data-testid=link-output]');
       const said = (await p.textContent('[data-testid=link-status]')) || '';
-      assert.match(said, /^Link (copied|ready).* [\d.]+ KB: the parsed histograms of 4 logs/, said);
+      assert.match(said, /^Link (copied|ready).* [\d.]+ KB: a result file of 4 logs \([\d.]+ KB: quanta of 2 s, labels host, dir, kind\)/, said);
       assert.ok(link.length < 64 * 1024, `link length ${link.length}`);
       assert.match(link, /#v=1&q=2000&g=host&d=[A-Za-z0-9_-]+$/);
       console.log(`     link with data: ${link.length} characters; ${said}`);
@@ -202,7 +225,11 @@ export const SHARE_CASES = [
         const s = await state(q);
         assert.deepEqual([s.quantum_ms, s.group_by], [2000, 'host']);
         const again = (await download(q, '[data-testid=export-csv]')).bytes.toString('utf8');
-        assert.equal(again, original);
+        // The link's result, as the CLI reads it: the same CSV byte for byte.
+        const lsr = path.join(OUT, 'link-result.lsr');
+        fs.writeFileSync(lsr, Buffer.from(await p.evaluate(async () => [...(await /** @type {any} */ (window).latscope.resultFile()).bytes])));
+        assert.equal(again, cliPctiles(['--quantum', '2000', '--group-by', 'host'], [lsr]));
+        sameWithinResultPrecision(again, original);
         assert.deepEqual(foreign, []);
       } finally {
         await q.close();
