@@ -37,5 +37,7 @@ export default defineConfig({
     chunkSizeWarningLimit: 4000,
     rollupOptions: { output: { inlineDynamicImports: true } },
   },
-  worker: { format: 'es', rollupOptions: { output: { inlineDynamicImports: true } } },
+  // A classic worker: Chromium does not start a module worker from a blob:
+  // URL of a file:// page (an opaque origin); the bundle has no imports left.
+  worker: { format: 'iife', rollupOptions: { output: { inlineDynamicImports: true } } },
 });

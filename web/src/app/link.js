@@ -4,22 +4,22 @@
 //
 // What the link carries: a result file (docs/result-format.md, "LSRESULT",
 // written by the engine's encode_result at the page's quantum, keeping the
-// labels the page groups by), with a display name. Framed, compressed with
-// deflate-raw (fflate) and written in base64url:
+// labels the page groups by), with a display name. Framed and written in
+// base64url:
 //
 //   "LSLK" u8 version=1 u8 kind=2 (result) varint len + UTF-8 name, then the result file's bytes
+//
+// Not compressed again: the result's header and blocks are zlib streams
+// already, and a second deflate made links longer (a 4-log result of
+// 24,496 bytes: 24,506 as deflate-raw level 9; docs/embedding.md §3).
 //
 // (Kind 1, the engine's encoded Sources of earlier builds, is no longer
 // written or read: a link of kind 1 says it was made by another version.)
 // The result format is versioned and migrated by every later reader, so such
 // a link outlives the page's version. A link is at most MAX_LINK_CHARS long;
 // beyond that the page offers the result file for download instead.
-import { deflateSync, inflateSync } from 'fflate';
-
 /** The longest link with data the page makes (browsers and chat tools cope with this much). */
 export const MAX_LINK_CHARS = 64 * 1024;
-/** Inflated payload bound when reading a link (a link is untrusted). */
-export const MAX_PAYLOAD_BYTES = 64 * 1024 * 1024;
 
 const MAGIC = [0x4c, 0x53, 0x4c, 0x4b]; // "LSLK"
 const VERSION = 1;
@@ -117,12 +117,11 @@ export function fromBase64url(s) {
 /**
  * The `d=` value for a result file.
  * @param {LinkResult} r
- * @returns {{data: string, rawBytes: number, compressedBytes: number}}
+ * @returns {{data: string, bytes: number}} bytes: the framed payload's size
  */
 export function encodeLinkData(r) {
   const raw = framePayload(r);
-  const z = deflateSync(raw, { level: 9, mem: 8 });
-  return { data: base64url(z), rawBytes: raw.length, compressedBytes: z.length };
+  return { data: base64url(raw), bytes: raw.length };
 }
 
 /**
@@ -132,16 +131,7 @@ export function encodeLinkData(r) {
  * @returns {LinkResult}
  */
 export function decodeLinkData(data) {
-  const z = fromBase64url(data);
-  let raw;
-  try {
-    raw = inflateSync(z);
-  } catch (e) {
-    throw new Error(`the link data is corrupt (${/** @type {Error} */ (e).message})`);
-  }
-  // A link of 64 KB cannot legitimately inflate past this.
-  if (raw.length > MAX_PAYLOAD_BYTES) throw new Error('the link data inflates too far');
-  return unframePayload(raw);
+  return unframePayload(fromBase64url(data));
 }
 
 /** 65536 -> "64.0 KB" @param {number} n */

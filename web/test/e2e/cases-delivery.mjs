@@ -110,7 +110,7 @@ export const DELIVERY_CASES = [
     },
   },
   {
-    name: 'latscope.html from file:// with every network request refused: a real log through the file input, views render, csv equals the CLI, inline script refused',
+    name: 'latscope.html from file:// with every network request refused: a real log through the file input, views render, csv equals the CLI, inline script refused, a link with data opens',
     async run(c) {
       const p = c.page;
       const attempted = await offline(c, async () => {
@@ -131,6 +131,21 @@ export const DELIVERY_CASES = [
           return /** @type {any} */ (window).__xss;
         });
         assert.equal(xss, undefined);
+        // Copy link with data works from file:// too: the link is this file plus the result.
+        await p.click('[data-testid=copy-link-data]');
+        await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value !== '');
+        const link = await p.inputValue('[data-testid=link-output]');
+        assert.ok(link.startsWith(`${pathToFileURL(SINGLE()).href}#v=1&`), link.slice(0, 120));
+        const q = await c.context.newPage();
+        try {
+          await q.goto(link);
+          assert.equal(await waitDone(q), 'ready');
+          const lsr = path.join(OUT, 'single-link.lsr');
+          fs.writeFileSync(lsr, Buffer.from(await p.evaluate(async () => [...(await /** @type {any} */ (window).latscope.resultFile()).bytes])));
+          assert.equal((await download(q, '[data-testid=export-csv]')).bytes.toString('utf8'), cliPctiles([], [lsr]));
+        } finally {
+          await q.close();
+        }
       });
       assert.deepEqual(attempted, [], 'network requests attempted');
       const files = await p.evaluate(() => [...document.querySelectorAll('script[src], link[href]')].map((e) => e.getAttribute('src') || e.getAttribute('href')));
@@ -143,7 +158,7 @@ export const DELIVERY_CASES = [
     name: 'latscope.html with an embedded result (latscope report): loads it from file:// offline with its name and view; csv equals `latscope pctiles` on the result file',
     async run(c) {
       const lsr = cliResult();
-      const name = 'nightly <b>run</b> 42.lsr';
+      const name = 'nightly <img src=x> run 42.lsr';
       // `latscope report` escapes < as \u003c so the text cannot close the element.
       const json = JSON.stringify({ version: 1, name, result: fs.readFileSync(lsr).toString('base64'), view: { view: 'heatmap', q: 2000, p: '50,99,99.9', g: 'job' } }).replace(/</g, '\\u003c');
       const page = withData(json, 'report-local.html');
@@ -155,7 +170,7 @@ export const DELIVERY_CASES = [
         assert.deepEqual([s.view, s.quantum_ms, s.percentiles, s.group_by], ['heatmap', 2000, ['50', '99', '99.9'], 'job']);
         const table = (await p.textContent('[data-testid=file-table]')) || '';
         assert.ok(table.includes(name), `the file table names the result: ${table.slice(0, 200)}`);
-        assert.equal(await p.locator('[data-testid=file-table] b').count(), 0, 'the name is text, not markup');
+        assert.equal(await p.locator('img[src=x]').count(), 0, 'the name is text, not markup');
         const csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
         assert.equal(csv, cliPctiles(['--quantum', '2000', '--percentiles', '50,99,99.9', '--group-by', 'job'], [lsr]));
         await p.waitForTimeout(400);

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { zipSync } from 'fflate';
-import { cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download } from './helpers.mjs';
+import { cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download } from './helpers.mjs';
 import { serveStatic } from './server.mjs';
 import { OUT, SHOTS, WEB } from './paths.mjs';
 
@@ -234,6 +234,33 @@ export const SHARE_CASES = [
       } finally {
         await q.close();
       }
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'copy link with data beyond 64 KB: says the size, offers the result file (.lsr); the CLI reads it as its own reduce of the same logs',
+    async run(c) {
+      const p = c.page;
+      const files = S1();
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.selectOption('[data-testid=quantum]', '100');
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await p.waitForFunction(() => /g=host/.test(location.hash));
+      assert.equal(await p.isVisible('[data-testid=download-result]'), false);
+      await p.click('[data-testid=copy-link-data]');
+      await p.waitForFunction(() => /over the/.test(document.querySelector('[data-testid=link-status]')?.textContent || ''));
+      const said = (await p.textContent('[data-testid=link-status]')) || '';
+      assert.match(said, /^The link would be [\d.]+ KB, over the 64\.0 KB a link holds: a result file of 4 logs \([\d.]+ KB: quanta of 100 ms, labels host, dir, kind\)\. Download the result file instead/, said);
+      assert.equal(await p.inputValue('[data-testid=link-output]'), '');
+      const got = await download(p, '[data-testid=download-result]');
+      assert.match(got.name, /^latscope-4-logs-100ms\.lsr$/);
+      assert.equal(got.bytes.subarray(0, 8).toString('latin1'), 'LSRESULT');
+      const mine = path.join(OUT, 'download-result.lsr');
+      const theirs = path.join(OUT, 'cli-reduce-s1-100.lsr');
+      fs.writeFileSync(mine, got.bytes);
+      execFileSync(cliPath(), ['reduce', '--quantum', '100', '--keep', 'host,dir', ...files, '-o', theirs], { stdio: 'ignore' });
+      const args = ['--quantum', '100', '--group-by', 'host'];
+      assert.equal(cliPctiles(args, [mine]), cliPctiles(args, [theirs]));
       noPageErrors(c);
     },
   },
