@@ -83,6 +83,8 @@ export class App {
     this.themeInUrl = false;
     /** connect-src was narrowed to 'self' at start (csp.js). */
     this.narrowed = false;
+    /** The page was opened with data embedded in it (embedded-data.js). */
+    this.embedded = false;
     /** Last history write, to coalesce drags and held keys into one entry. */
     this.lastWrite = { t: 0, keys: '' };
     this.$ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -220,6 +222,7 @@ export class App {
     const state = { ...urlDefaults(this.store.state.theme), ...em.view, ...frag.state };
     this.applyState(withoutDataFields(state));
     const r = /** @type {{name: string, bytes: Uint8Array}} */ (em.result);
+    this.embedded = true;
     this.load([{ name: r.name, file: new Blob([/** @type {BlobPart} */ (r.bytes)]) }], [], { after: state });
     return true;
   }
@@ -392,7 +395,11 @@ export class App {
     let what;
     if (!withData) {
       link = `${base}${location.search}#${this.fragment()}`;
-      what = this.origin.urls.length || this.origin.data || this.origin.demo ? 'the view and where its data comes from' : 'the view only (the files stay here: use "Copy link with data")';
+      what = this.origin.urls.length || this.origin.data || this.origin.demo
+        ? 'the view and where its data comes from'
+        : this.embedded
+          ? 'the view (this page carries its data)'
+          : 'the view only (the files stay here: use "Copy link with data")';
     } else {
       if (!this.engine || !loadSummary(this.sources, this.skipped).logs) return say('Load logs first.');
       let r;
