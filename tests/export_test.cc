@@ -30,17 +30,7 @@
 namespace latscope {
 namespace {
 
-namespace fs = std::filesystem;
-
-std::vector<std::string> fixture_files(const std::string& set, const std::string& needle) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(std::string(LATSCOPE_FIXTURES) + "/" + set)) {
-    const std::string p = e.path().string();
-    if (p.find(needle) != std::string::npos && p.find(".gz") == std::string::npos) out.push_back(p);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using fixtures::files_of;
 
 Result reduce_files(const std::vector<std::string>& files, double q, GroupBy keep) {
   QueryOptions o;
@@ -154,7 +144,7 @@ std::map<int64_t, uint64_t> to_bins(const hdr::Histogram& h, const BinLayout& l)
 TEST(ExportHlog, LosslessWhenWindowsNestInTheQuanta) {
   // 20 s quanta: every 1 s window of the 10 s run lies inside one quantum,
   // so every count is whole and must arrive bin for bin.
-  const Result r = reduce_files(fixture_files("local", "_clat_hist"), 20000, {"dir"});
+  const Result r = reduce_files(files_of("local", "_clat_hist"), 20000, {"dir"});
   ASSERT_EQ(r.series.size(), 2u);
   std::string log;
   HlogExportReport rep;
@@ -186,7 +176,7 @@ TEST(ExportHlog, LosslessWhenWindowsNestInTheQuanta) {
 
 TEST(ExportHlog, FractionalCellsKeepTheirTotalsToTheNearestIo) {
   // 1 s quanta over windows that end at 1002, 2003, ... ms: fractions.
-  const Result r = reduce_files(fixture_files("fio-s1", "_clat_hist"), 1000, {"kind"});
+  const Result r = reduce_files(files_of("fio-s1", "_clat_hist"), 1000, {"kind"});
   ASSERT_EQ(r.series.size(), 1u);
   std::string log;
   HlogExportReport rep;
@@ -229,7 +219,7 @@ std::vector<double> samples_of(const std::string& name, const std::string& text,
 }
 
 TEST(ExportHlog, LatscopeReadsItBackWithTheSameCountsPerQuantum) {
-  const Result r = reduce_files(fixture_files("fio-s1", "_clat_hist"), 1000, {"kind"});
+  const Result r = reduce_files(files_of("fio-s1", "_clat_hist"), 1000, {"kind"});
   std::string log;
   HlogExportReport rep;
   ASSERT_TRUE(export_hlog(r, &deflate_zlib, &log, &rep).ok());
@@ -262,7 +252,7 @@ TEST(ExportHlog, TagsEscapeCommasWhitespaceAndPercent) {
 }
 
 TEST(ExportHlog, SeveralLabelSetsAreTagged) {
-  const Result r = reduce_files(fixture_files("local", "_clat_hist"), 1000, {"dir", "kind"});
+  const Result r = reduce_files(files_of("local", "_clat_hist"), 1000, {"dir", "kind"});
   std::string log;
   HlogExportReport rep;
   ASSERT_TRUE(export_hlog(r, &deflate_zlib, &log, &rep).ok());
@@ -339,7 +329,7 @@ void expect_same_counts(const Result& a, const Result& b) {
 
 TEST(ExportTsv, ReadsBackToTheSameResultInAnyChunking) {
   for (const char* set : {"fio-s1", "epoch", "coarse"}) {
-    const Result r = reduce_files(fixture_files(set, "_clat_hist"), 1000, {"*"});
+    const Result r = reduce_files(files_of(set, "_clat_hist"), 1000, {"*"});
     std::string text;
     ASSERT_TRUE(export_tsv(r, &text).ok());
     for (size_t chunk : {size_t{0}, size_t{1}, size_t{100}}) {
@@ -366,7 +356,7 @@ TEST(ExportTsv, HdrLayoutsReadBackFromTheirIds) {
 }
 
 TEST(ExportTsv, ShuffledAndSplitRowsAddUp) {
-  const Result r = reduce_files(fixture_files("local", "_clat_hist"), 1000, {"dir"});
+  const Result r = reduce_files(files_of("local", "_clat_hist"), 1000, {"dir"});
   std::string text;
   ASSERT_TRUE(export_tsv(r, &text).ok());
   std::istringstream in(text);
@@ -458,7 +448,7 @@ TEST(ExportTsv, StructuralErrorsFailTheTable) {
 }
 
 TEST(ExportTsv, TheRegistryDetectsTheTableByItsHeader) {
-  const Result r = reduce_files(fixture_files("local", "_clat_hist"), 1000, {"dir"});
+  const Result r = reduce_files(files_of("local", "_clat_hist"), 1000, {"dir"});
   std::string text;
   ASSERT_TRUE(export_tsv(r, &text).ok());
   SniffInput in;

@@ -22,6 +22,18 @@
 namespace latscope {
 namespace fixtures {
 
+// The files of fixture set `set` whose path contains `needle`, sorted;
+// .gz copies left out.
+inline std::vector<std::string> files_of(const std::string& set, const std::string& needle) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(std::string(LATSCOPE_FIXTURES) + "/" + set)) {
+    const std::string p = e.path().string();
+    if (p.find(needle) != std::string::npos && p.find(".gz") == std::string::npos) out.push_back(p);
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 // One output of fio-histo-log-pctiles.py as stored in <set>/reference/:
 //   # python3 fio-histo-log-pctiles.py <args>     (our first line: the command)
 //   time quantum = 1 sec

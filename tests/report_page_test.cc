@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "codec/base64.h"
 #include "fixture_util.h"
 #include "latscope/report_page.h"
 #include "latscope/svg.h"

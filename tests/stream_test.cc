@@ -13,17 +13,7 @@
 namespace latscope {
 namespace {
 
-namespace fs = std::filesystem;
-
-std::vector<std::string> files_of(const std::string& set, const std::string& needle) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::directory_iterator(std::string(LATSCOPE_FIXTURES) + "/" + set)) {
-    const std::string p = e.path().string();
-    if (p.find(needle) != std::string::npos && p.find(".gz") == std::string::npos) out.push_back(p);
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
+using fixtures::files_of;
 
 const std::vector<std::string> kLabels{"p50", "p90", "p99", "p99.9", "p100"};
 

@@ -18,9 +18,6 @@ namespace latscope {
 
 constexpr const char* kReportDataMarker = "<script type=\"application/json\" id=\"latscope-data\">null</script>";
 
-// Standard base64 (RFC 4648 section 4, '=' padded).
-std::string base64_encode(const uint8_t* data, size_t n);
-
 // A JSON string literal that is also safe inside an HTML <script> element:
 // "</" becomes "<\/", any other '<' "\u003c" and '>' "\u003e", so no name
 // can end the element, open an HTML comment in it or look like a tag.

@@ -3,6 +3,7 @@
 // ByteBuffer.
 #include "formats/hdr/hdr_encode.h"
 
+#include "codec/base64.h"
 #include "formats/hdr/hdr_decode.h"
 
 namespace latscope::hdr {
@@ -31,30 +32,6 @@ void put_zigzag(std::vector<uint8_t>* o, int64_t v) {
 }
 
 }  // namespace
-
-std::string encode_base64(const uint8_t* p, size_t n) {
-  static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((n + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= n; i += 3) {
-    const uint32_t v = (uint32_t{p[i]} << 16) | (uint32_t{p[i + 1]} << 8) | p[i + 2];
-    for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(v >> s) & 63];
-  }
-  if (n - i == 1) {
-    const uint32_t v = uint32_t{p[i]} << 16;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += "==";
-  } else if (n - i == 2) {
-    const uint32_t v = (uint32_t{p[i]} << 16) | (uint32_t{p[i + 1]} << 8);
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
 
 bool encode_payload(const Histogram& h, DeflateFn deflate, std::string* base64) {
   // Java's encodeIntoByteBuffer: counts up to the index of the max value.
@@ -93,7 +70,7 @@ bool encode_payload(const Histogram& h, DeflateFn deflate, std::string* base64) 
   put32(&env, kV2Compressed | 0x10);
   put32(&env, static_cast<uint32_t>(z.size()));
   env.insert(env.end(), z.begin(), z.end());
-  *base64 = encode_base64(env.data(), env.size());
+  *base64 = base64_encode(env.data(), env.size());
   return true;
 }
 

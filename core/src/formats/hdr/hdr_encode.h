@@ -15,8 +15,6 @@
 
 namespace latscope::hdr {
 
-// RFC 4648 base64, standard alphabet, '=' padded (java.util.Base64).
-std::string encode_base64(const uint8_t* p, size_t n);
 
 // h.counts in logical index order (trailing zeros are not written); config
 // digits/lowest/highest as given (highest must be >= 2 * lowest and cover the
