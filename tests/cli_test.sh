@@ -223,7 +223,7 @@ if grep -q '^0,job=2,0,' "$TMP/out" && grep -q '^500,job=2,[1-9]' "$TMP/out"; th
 "$BIN" pctiles --quantum 100 "$FIX"/place/place_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
 check "finer quantum exits 0" 0 $?
 contains "finer quantum is warned" "$TMP/err" "the quantum (100 ms) is finer than the logging interval of 50"
-contains "finer rows are flagged" "$TMP/out" ",finer"
+contains "finer rows are flagged" "$TMP/out" ";finer"
 "$BIN" pctiles --quantum 500 "$FIX"/place/place_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
 if grep -q finer "$TMP/out" "$TMP/err"; then echo "FAIL the logs' own interval flagged finer"; fails=$((fails + 1)); else echo "ok   no finer at the logs' interval"; fi
 # A quantum longer than the run: one partial row with the data.
