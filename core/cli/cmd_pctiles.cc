@@ -17,13 +17,13 @@ int cmd_pctiles(int argc, char** argv) {
   if (o.query.compat_fio_histo_log_pctiles) {
     // The script's semantics need every file's span before any quantum.
     Engine engine;
-    rc = load_files(&engine, o.files, o.file);
+    rc = load_files(&engine, o.files, o.file, o.jobs);
     st = engine.query(o.query, &r);
   } else {
     // Fold each file into the grid and drop it: memory is the output grid
     // plus one file, whatever the number and size of the inputs.
     StreamingQuery stream(o.query);
-    rc = for_each_file(o.files, o.file, [&](const Source& s) {
+    rc = for_each_file(o.files, o.file, o.jobs, [&](const Source& s) {
       const Status added = stream.add(s);
       if (!added.ok() && st.ok()) st = added;
     });
@@ -44,7 +44,7 @@ int cmd_heatmap(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, 2, "heatmap", &o)) return 2;
   Engine engine;
-  int rc = load_files(&engine, o.files, o.file);
+  int rc = load_files(&engine, o.files, o.file, o.jobs);
   HeatmapOptions h;
   h.quantum_ms = o.query.quantum_ms;
   h.rows = o.rows;

@@ -103,6 +103,10 @@ struct QueryOptions {
   // Reproduce tools/hist/fio-histo-log-pctiles.py (time_ms as window start,
   // its test start/end, all directions summed). See compat.h.
   bool compat_fio_histo_log_pctiles = false;
+  // min, max, p0 and p100 only from windows lying mostly in the quantum
+  // (docs/extremes.md); false: from every overlapping window, as a result
+  // file's cells, which hold no window geometry, give them.
+  bool window_extremes = true;
 };
 
 enum RowFlags : uint32_t {
@@ -184,6 +188,9 @@ class Engine {
   // Returns its index in sources().
   int add_source(Source src);
   const std::vector<Source>& sources() const { return sources_; }
+  // Moves every finished source out (to add_source them to another engine);
+  // the engine keeps none.
+  std::vector<Source> take_sources() { return std::move(sources_); }
 
   Status query(const QueryOptions& opts, QueryResult* out) const;
   Status heatmap(const HeatmapOptions& opts, HeatmapResult* out) const;

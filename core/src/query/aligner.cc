@@ -327,6 +327,17 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   return Status::Ok();
 }
 
+void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst) {
+  double cum = 0, done = 0;
+  const uint32_t first = m.start[bin], end = m.start[bin + 1];
+  for (uint32_t r = first; r < end; ++r) {
+    cum += m.frac[r];
+    const double upto = r + 1 == end ? x : on_result_grid(x * cum);
+    dst[m.to[r]] += upto - done;
+    done = upto;
+  }
+}
+
 Sweep::Sweep(const Plan& plan) : plan_(plan), cursor_(plan.series.size(), 0), io_at_(plan.series.size(), 0) {}
 
 void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flags, std::vector<ExtremeBins>* ext,
@@ -362,14 +373,11 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
       io += w[i].total;
       const double s = w[i].start_ms + x.offset_ms, e = w[i].end_ms + x.offset_ms;
       if (s >= b) break;
-      double weight;
+      Share share;
       if (e > s) {
-        const double ov = std::min(e, b) - std::max(s, a);
-        if (ov <= 0) continue;
-        weight = ov / (e - s);
+        if (!share.set(s, e, a, b)) continue;
       } else {
-        weight = (e >= a && e < b) ? 1.0 : 0.0;  // an instant
-        if (weight == 0) continue;
+        if (!(e >= a && e < b)) continue;  // an instant
         if (raw && x.series->has_io_values()) {
           const uint64_t* v = x.series->io_ns.data() + io_first;
           (*raw)[x.group].insert((*raw)[x.group].end(), v, v + w[i].total);
@@ -377,36 +385,22 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
       }
       // docs/extremes.md: only windows mostly in the quantum carry its extremes.
       const bool extremes = counts_for_extremes(s, e, a, b);
+      const auto add = [&](uint32_t bin, uint64_t n) {
+        const double v = share.of(static_cast<double>(n) * x.unit);
+        if (!x.rebin) g[bin] += v;
+        else add_rebinned(*x.rebin, bin, v, g);
+        if (extremes) {
+          if (!x.rebin) xb.add(bin);
+          else
+            for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r) xb.add(x.rebin->to[r]);
+        }
+      };
       if (x.co) {
         x.series->decode(w[i], &bins_, &counts_);
         x.co->correct(bins_, counts_, &cbins_, &ccounts_);
-        for (size_t t = 0; t < cbins_.size(); ++t) {
-          const double v = weight * (static_cast<double>(ccounts_[t]) * x.unit);
-          if (!x.rebin) {
-            g[cbins_[t]] += v;
-            if (extremes) xb.add(cbins_[t]);
-          } else {
-            const RebinMap& m = *x.rebin;
-            for (uint32_t r = m.start[cbins_[t]]; r < m.start[cbins_[t] + 1]; ++r) {
-              g[m.to[r]] += v * m.frac[r];
-              if (extremes) xb.add(m.to[r]);
-            }
-          }
-        }
-      } else if (!x.rebin) {
-        x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) {
-          g[bin] += weight * (static_cast<double>(n) * x.unit);
-          if (extremes) xb.add(bin);
-        });
+        for (size_t t = 0; t < cbins_.size(); ++t) add(cbins_[t], ccounts_[t]);
       } else {
-        const RebinMap& m = *x.rebin;
-        x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) {
-          const double v = weight * (static_cast<double>(n) * x.unit);
-          for (uint32_t r = m.start[bin]; r < m.start[bin + 1]; ++r) {
-            g[m.to[r]] += v * m.frac[r];
-            if (extremes) xb.add(m.to[r]);
-          }
-        });
+        x.series->for_each_bin(w[i], add);
       }
     }
   }

@@ -19,7 +19,7 @@ void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& 
   if (opts.method == Method::kHdr) hdr_stats(layout, counts, &row->stats);  // docs/formats-hdr.md
   compute_percentiles(layout, counts, opts.percentiles.data(), opts.percentiles.size(), opts.method,
                       row->p.data());
-  limit_extremes(layout, ext, opts.method, row);  // docs/extremes.md
+  if (opts.window_extremes) limit_extremes(layout, ext, opts.method, row);  // docs/extremes.md
   for (const PercentileValue& v : row->p) {
     if (v.few_samples) row->flags |= kFlagFewSamples;
     if (v.saturated) row->flags |= kFlagSaturated;
