@@ -188,6 +188,31 @@ export const DELIVERY_CASES = [
     },
   },
   {
+    name: '`latscope report` on real logs with the built latscope.html as template: opens from file:// offline; csv equals `latscope pctiles` on the logs; the SLA verdict is written',
+    async run(c) {
+      const html = path.join(OUT, 'report-cli.html');
+      const md = path.join(OUT, 'report-cli.md');
+      execFileSync(cliPath(), ['report', '--template', SINGLE(), '--sla', 'p99<=1s', '--sla-summary', 'md', md, ...LOCAL(), '-o', html], { stdio: 'ignore' });
+      assert.match(fs.readFileSync(md, 'utf8'), /PASS/);
+      const p = c.page;
+      const attempted = await offline(c, async () => {
+        await p.goto(pathToFileURL(html).href);
+        assert.equal(await waitDone(p), 'ready', await p.textContent('[data-testid=status]'));
+        const s = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+        const table = (await p.textContent('[data-testid=file-table]')) || '';
+        assert.ok(table.includes('local_clat_hist.1.log'), `the file table names the report's input: ${table.slice(0, 200)}`);
+        const csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
+        const args = ['--quantum', String(s.quantum_ms), '--percentiles', s.percentiles.join(',')];
+        if (s.group_by && s.group_by !== 'all') args.push('--group-by', s.group_by);
+        assert.equal(csv, cliPctiles(args, LOCAL()), 'the report page answers as pctiles on the logs');
+        await viewsRender(p);
+        await p.screenshot({ path: path.join(SHOTS, 'report-cli.png') });
+      });
+      assert.deepEqual(attempted, [], 'network requests attempted');
+      assert.deepEqual(c.errors, []);
+    },
+  },
+  {
     name: 'latscope.html with bad embedded data: one sentence, the page stays usable',
     async run(c) {
       const p = c.page;
