@@ -210,6 +210,26 @@ check "log_avg_msec log exits 0 (window values over time)" 0 $?
 contains "log_avg_msec log: no percentiles, the reason" "$TMP/err" "percentiles cannot be computed from window averages"
 contains "log_avg_msec log: mean/max rows flagged avg" "$TMP/out" ",,,,,2627.512,avg"
 
+# Late-start jobs placed from json+ (docs/placement.md): job 2 of place/
+# has startdelay=2; its rows start at 2000 and stderr says so.
+"$BIN" pctiles --quantum 500 --group-by job "$FIX"/place/place.json "$FIX"/place/place_clat_hist.1.log "$FIX"/place/place_clat_hist.2.log >"$TMP/out" 2>"$TMP/err"
+check "placed run exits 0" 0 $?
+contains "placement is said" "$TMP/err" "placed late-start jobs by their startdelay in place.json: place_clat_hist.2.log +2000 ms"
+if grep -q '^1500,job=2,0,' "$TMP/out" && grep -q '^2000,job=2,[1-9]' "$TMP/out"; then echo "ok   job 2 starts at 2000"; else echo "FAIL job 2 not placed"; cat "$TMP/out"; fails=$((fails + 1)); fi
+"$BIN" pctiles --quantum 500 --group-by job --offset job:2=500 "$FIX"/place/place.json "$FIX"/place/place_clat_hist.2.log >"$TMP/out" 2>"$TMP/err"
+if grep -q '^0,job=2,0,' "$TMP/out" && grep -q '^500,job=2,[1-9]' "$TMP/out"; then echo "ok   --offset job:2 replaces the placement"; else echo "FAIL --offset job:2"; cat "$TMP/out"; fails=$((fails + 1)); fi
+
+# A quantum finer than the logs' interval (500 ms): warned, rows flagged finer.
+"$BIN" pctiles --quantum 100 "$FIX"/place/place_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
+check "finer quantum exits 0" 0 $?
+contains "finer quantum is warned" "$TMP/err" "the quantum (100 ms) is finer than the logging interval of 50"
+contains "finer rows are flagged" "$TMP/out" ";finer"
+"$BIN" pctiles --quantum 500 "$FIX"/place/place_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
+if grep -q finer "$TMP/out" "$TMP/err"; then echo "FAIL the logs' own interval flagged finer"; fails=$((fails + 1)); else echo "ok   no finer at the logs' interval"; fi
+# A quantum longer than the run: one partial row with the data.
+"$BIN" pctiles --quantum 600000 "$FIX"/place/place_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
+if [ "$(wc -l <"$TMP/out")" -eq 2 ] && grep -q '^0,all,[1-9].*partial' "$TMP/out"; then echo "ok   quantum longer than the run: one partial row"; else echo "FAIL quantum longer than the run"; cat "$TMP/out"; fails=$((fails + 1)); fi
+
 # -j: files parsed on threads give what one thread gives: stdout, stderr
 # (messages in input order) and exit code, with a damaged and an unusable file
 # among good ones, standard input, json+ and .gz (docs/parallel-parse.md).

@@ -24,10 +24,14 @@ using fixtures::files_of;
 
 const std::vector<std::string> kLabels{"p50", "p90", "p99", "p99.9", "p100"};
 
+// Extremes from every overlapping window: a result's cells keep counts, not
+// which window lay mostly in the quantum (docs/extremes.md), so logs and
+// results agree on min/max only under that rule.
 QueryOptions query_at(double q, GroupBy g = {}) {
   QueryOptions o;
   o.quantum_ms = q;
   o.group_by = std::move(g);
+  o.window_extremes = false;
   return o;
 }
 
@@ -138,12 +142,21 @@ TEST(Result, MergeOfReducesEqualsTheUnionInAnyOrder) {
 
 // A window's shares of the quanta Q inside a quantum kQ add up to its share
 // of kQ exactly (telescoping, aligner.h): equal text again.
+// A result holds no record of its logs' interval: 500 ms quanta over fio-s1's
+// 1 s windows are flagged finer on the logs (docs/quanta.md; `reduce` says so
+// when it writes the result), not on the result read back.
+std::string without_finer(std::string csv) {
+  for (size_t at; (at = csv.find(";finer")) != std::string::npos;) csv.erase(at, 6);
+  for (size_t at; (at = csv.find(",finer")) != std::string::npos;) csv.erase(at + 1, 5);
+  return csv;
+}
+
 TEST(Result, ReduceAtQThenQueryAtAMultipleEqualsTheLogs) {
   const std::vector<std::string> files = files_of("fio-s1", "_clat_hist.");
   const Result r = reduce(files, 500, {"host", "dir"});
   for (double q : {500.0, 1000.0, 2500.0, 10000.0})
     for (const GroupBy& g : {GroupBy{}, GroupBy{"dir"}, GroupBy{"host", "dir"}})
-      EXPECT_EQ(pctiles_of_files(files, query_at(q, g)), pctiles_of_result(encode(r), query_at(q, g)));
+      EXPECT_EQ(without_finer(pctiles_of_files(files, query_at(q, g))), pctiles_of_result(encode(r), query_at(q, g)));
 }
 
 TEST(Result, MergeIsAssociativeAndCommutative) {

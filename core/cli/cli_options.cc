@@ -72,7 +72,7 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       const size_t eq = value(&v) ? v.rfind('=') : std::string::npos;
       double ms;
       if (eq == std::string::npos || !parse_double(v.substr(eq + 1), &ms))
-        return fail(command, "--offset takes NAME=MS (NAME a host or a file)");
+        return fail(command, "--offset takes NAME=MS (NAME a host, a file, or job:N / job:HOST/N)");
       o->query.sel.offsets_ms[v.substr(0, eq)] = ms;
     } else if (a == "--exclude-host") {
       if (!value(&v)) return fail(command, "--exclude-host needs a host");
@@ -112,6 +112,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       o->query.compat_fio_histo_log_pctiles = true;
     } else if (a == "--no-tail") {
       o->query.sel.complete_tail = false;
+    } else if (a == "--no-place") {
+      o->query.sel.place_jobs = false;
     } else if (a == "--no-repair") {
       o->file.repair = RepairMode::kOff;
     } else if (a == "--repair") {

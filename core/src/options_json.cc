@@ -233,6 +233,8 @@ void selection_fields(Selection* sel, std::vector<Field>* f) {
   f->push_back({"to_ms", [sel](const std::string& k, const json::Value& v) { return get_number(k, v, &sel->to_ms); }});
   f->push_back({"complete_tail",
                 [sel](const std::string& k, const json::Value& v) { return get_bool(k, v, &sel->complete_tail); }});
+  f->push_back({"place_jobs",
+                [sel](const std::string& k, const json::Value& v) { return get_bool(k, v, &sel->place_jobs); }});
   f->push_back({"co_interval_ms", [sel](const std::string& k, const json::Value& v) {
                   Status st = get_number(k, v, &sel->co_interval_ms);
                   if (st.ok() && !(sel->co_interval_ms >= 0))

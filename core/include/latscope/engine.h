@@ -66,9 +66,15 @@ struct Selection {
   std::vector<std::string> exclude_sources;  // Source::name
   std::vector<std::string> exclude_hosts;  // host labels ("local": logs without a host)
   // Time offset in ms added to every window of a source, keyed by host label
-  // ("local" or "(local)" for logs without a host) or by Source::name or file
-  // name (a file's own entry wins over its host's).
+  // ("local" or "(local)" for logs without a host), by job ("job:N" for a
+  // local job, "job:HOST/N") or by Source::name or file name (a file's own
+  // entry wins over its job's, which wins over its host's).
   std::map<std::string, double> offsets_ms;
+  // fio starts a job with startdelay late but stamps its logs from its own
+  // start: when fio's json+ output is loaded, shift each log of such a job by
+  // its startdelay (added to a host offset; not when an offset names the
+  // file or job). docs/placement.md.
+  bool place_jobs = true;
   // Only quanta overlapping [from_ms, to_ms) (query time base) are reported.
   double from_ms = -std::numeric_limits<double>::infinity();
   double to_ms = std::numeric_limits<double>::infinity();
@@ -97,6 +103,10 @@ struct QueryOptions {
   // Reproduce tools/hist/fio-histo-log-pctiles.py (time_ms as window start,
   // its test start/end, all directions summed). See compat.h.
   bool compat_fio_histo_log_pctiles = false;
+  // min, max, p0 and p100 only from windows lying mostly in the quantum
+  // (docs/extremes.md); false: from every overlapping window, as a result
+  // file's cells, which hold no window geometry, give them.
+  bool window_extremes = true;
 };
 
 enum RowFlags : uint32_t {
@@ -107,6 +117,10 @@ enum RowFlags : uint32_t {
   // fio log_avg_msec window values (Role::kWindowValues): samples counts
   // windows, min/mean/max are over their values, percentiles are blank.
   kFlagWindowValues = 1u << 4,
+  // The quantum is shorter than the logging interval of a selected series
+  // covering it: that series' counts are an even share of its window
+  // (docs/quanta.md).
+  kFlagFiner = 1u << 5,
 };
 
 struct Row {

@@ -69,6 +69,12 @@ struct FioJsonJob {
   // 0 for the aggregate entry.
   int job_index = 0;
   int groupid = 0;
+  // fio's startdelay for this job ("job options", else "global options") as
+  // written ("2", "500ms"; empty: none) and in ms: where the job's own clock,
+  // which stamps its logs, starts on the run's (docs/placement.md). NaN when
+  // fio chose it at random (a range "1-5") or the text is not a fio time.
+  std::string start_delay;
+  double start_delay_ms = 0;
   bool aggregate = false;  // client mode "All clients" entry
   uint32_t line = 0;       // where the job object starts in the file
   uint32_t column = 0;
@@ -93,5 +99,10 @@ struct FioJsonReport {
 // "client_stats". A single bad bin or percentile entry is skipped and counted.
 Status parse_fio_json(const std::string& name, const char* data, size_t size,
                       FioJsonReport* out);
+
+// A fio time option's text in ms, as fio reads startdelay: a decimal number
+// with an optional unit us/usec, ms/msec, s/sec, m/min, h/hour, d/day (any
+// case; none: seconds). False for anything else, ranges ("1-5") included.
+bool parse_fio_seconds(const std::string& text, double* ms);
 
 }  // namespace latscope

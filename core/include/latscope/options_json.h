@@ -9,9 +9,10 @@
 //    "directions": "r,w,t" (r/read, w/write, t/trim), "method": "interp" | "fio",
 //    "unit": "ns" | "us" | "ms", "offsets": {"127.0.0.2": -3.5},
 //    "exclude_sources": [...], "exclude_hosts": [...], "from_ms": 0, "to_ms": 5000, "complete_tail": true,
+//    "place_jobs": true (docs/placement.md),
 //    "compat": "fio-histo-log-pctiles"}
 // Heat map fields: quantum_ms, rows, min_ns, max_ns, unit and the selection
-// fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms, complete_tail).
+// fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms, complete_tail, place_jobs).
 // File fields: format ("auto", "fio-hist", "fio-json"), fio_version (0, 2, 3),
 // coarseness (-1 detect, 0..6), repair ("auto" | "off" | "force"), host, job.
 //

@@ -4,7 +4,7 @@
 // pctiles CSV header: time_ms,group,samples,min,mean,p<P>...,max,flags
 //   one p<P> column per requested percentile written as given (p50, p99.9);
 //   values in the chosen unit; empty quanta leave value fields blank.
-// flags: ';'-separated tokens: empty | few:p99.9|p99.99 | sat | partial
+// flags: ';'-separated tokens: empty | few:p99.9|p99.99 | sat | partial | avg | finer
 #pragma once
 
 #include <string>

@@ -6,8 +6,10 @@
 #include <cstdio>
 #include <map>
 
+#include "query/interval.h"
 #include "query/layout_merge.h"
 #include "query/per_io.h"
+#include "query/placement.h"
 #include "query/time_base.h"
 
 namespace latscope {
@@ -148,8 +150,15 @@ void select_series(const Source& src, const Selection& sel, std::vector<Selected
     const std::string host = label_of(src, s, "host");
     if (host_listed(sel.exclude_hosts, host)) continue;
     double offset = 0;
+    // A file's entry wins over its job's ("job:N", "job:HOST/N"), which wins
+    // over its host's (docs/placement.md).
     auto it = sel.offsets_ms.find(src.name);
     if (it == sel.offsets_ms.end()) it = sel.offsets_ms.find(file);
+    if (it == sel.offsets_ms.end() && !s.job.empty()) {
+      it = sel.offsets_ms.find("job:" + host + "/" + s.job);
+      if (it == sel.offsets_ms.end() && host == "local") it = sel.offsets_ms.find("job:" + s.job);
+    }
+    const bool named = it != sel.offsets_ms.end();
     if (it == sel.offsets_ms.end()) it = sel.offsets_ms.find(host);
     if (it == sel.offsets_ms.end() && host == "local") it = sel.offsets_ms.find("(local)");
     if (it != sel.offsets_ms.end()) offset = it->second;
@@ -163,6 +172,8 @@ void select_series(const Source& src, const Selection& sel, std::vector<Selected
     x.full_start = std::isnan(s.full_start_ms) ? x.cover_start : s.full_start_ms + offset;
     x.full_end = std::isnan(s.full_end_ms) ? x.cover_end : s.full_end_ms + offset;
     x.unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));
+    x.interval_ms = logging_interval_ms(s);
+    x.offset_named = named;
     out->push_back(x);
   }
 }
@@ -225,6 +236,19 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   for (const Source& src : sources) select_series(src, sel, &plan->series);
   if (sel.kinds.empty()) keep_default_kind(&plan->series, &plan->notes);  // per_io.h
   keep_one_time_base(plan);  // time_base.h
+  if (sel.place_jobs) {  // placement.h
+    JsonIndex json;
+    for (const Source& src : sources) json.add(src);
+    PlacementTally placed;
+    place_series(json, plan->series.begin(), plan->series.end(), &placed);
+    placed.notes(&plan->notes);
+  }
+  LateStartCheck late;
+  for (const Selected& x : plan->series) late.see(x);
+  late.notes(&plan->notes);
+  FinerTally finer;  // interval.h
+  for (const Selected& x : plan->series) finer.count(x.interval_ms, quantum_ms, x.src->name);
+  finer.notes(quantum_ms, &plan->notes);
   Status gst = check_group_by(plan->series, group_by);
   if (!gst.ok()) return gst;
   double co_ns = 0;
@@ -342,7 +366,7 @@ size_t Sweep::next_busy(size_t j) const {
 
 Sweep::Sweep(const Plan& plan) : plan_(plan), cursor_(plan.series.size(), 0), io_at_(plan.series.size(), 0) {}
 
-void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial,
+void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flags, std::vector<ExtremeBins>* ext,
                  std::vector<std::vector<uint64_t>>* raw) {
   if (raw) {
     raw->resize(plan_.groups.size());
@@ -350,13 +374,16 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
   }
   const size_t k = plan_.layout ? plan_.layout->size() : 0;
   acc->assign(plan_.groups.size() * k, 0.0);
-  partial->assign(plan_.groups.size(), 0);
+  flags->assign(plan_.groups.size(), 0);
+  ext->assign(plan_.groups.size(), ExtremeBins());
   // (index) x Q, as the streaming fold computes it (stream.cc): same bits.
   const double a = (plan_.first + static_cast<double>(j)) * plan_.quantum_ms;
   const double b = a + plan_.quantum_ms;
   for (size_t si = 0; si < plan_.series.size(); ++si) {
     const Selected& x = plan_.series[si];
-    if (a < x.full_start || b > x.full_end) (*partial)[x.group] = 1;
+    if (a < x.full_start || b > x.full_end) (*flags)[x.group] |= kFlagPartial;
+    if (finer_than_interval(x.interval_ms, plan_.quantum_ms) && a < x.cover_end && b > x.cover_start)
+      (*flags)[x.group] |= kFlagFiner;
     const std::vector<Window>& w = x.series->windows;
     size_t& c = cursor_[si];
     // Windows ending at or before a cannot reach this quantum or later ones.
@@ -366,6 +393,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
       io_at_[si] += w[c++].total;
     uint64_t io = io_at_[si];
     double* g = acc->data() + x.group * k;
+    ExtremeBins& xb = (*ext)[x.group];
     for (size_t i = c; i < w.size(); ++i) {
       const uint64_t io_first = io;  // window i's first I/O in io_ns (per-I/O series)
       io += w[i].total;
@@ -381,10 +409,17 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
           (*raw)[x.group].insert((*raw)[x.group].end(), v, v + w[i].total);
         }
       }
+      // docs/extremes.md: only windows mostly in the quantum carry its extremes.
+      const bool extremes = counts_for_extremes(s, e, a, b);
       const auto add = [&](uint32_t bin, uint64_t n) {
         const double v = share.of(static_cast<double>(n) * x.unit);
         if (!x.rebin) g[bin] += v;
         else add_rebinned(*x.rebin, bin, v, g);
+        if (extremes) {
+          if (!x.rebin) xb.add(bin);
+          else
+            for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r) xb.add(x.rebin->to[r]);
+        }
       };
       if (x.co) {
         x.series->decode(w[i], &bins_, &counts_);

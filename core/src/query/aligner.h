@@ -21,6 +21,7 @@
 #include "latscope/engine.h"
 #include "latscope/result.h"
 #include "query/co.h"
+#include "query/extremes.h"
 
 namespace latscope {
 
@@ -69,6 +70,9 @@ struct Selected {
   double cover_start = 0, cover_end = 0;  // shifted coverage of its windows
   double full_start = 0, full_end = 0;    // where it has data for the partial flag (Series::full_*)
   double unit = 1;                        // one count in I/Os (Series::count_frac_bits)
+  double interval_ms = 0;                 // logging interval (query/interval.h); 0: instants
+  bool offset_named = false;  // the selection names an offset for its file or job (not only its host)
+  bool placed = false;        // shifted by its job's startdelay (placement.h)
 };
 
 struct Plan {
@@ -124,17 +128,21 @@ constexpr double kMaxHeatmapCells = 50e6;
 
 // Stats, percentiles and flags of one quantum and group (counts dense over
 // layout; null when the cell is empty). row->p is sized for opts.percentiles.
-void fill_row(const BinLayout& layout, const double* counts, const QueryOptions& opts, Row* row);
+// ext: the bins the quantum's extremes may come from (extremes.h).
+void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
+              Row* row);
 
 // Streams quanta in order: acc is resized to groups x bins and holds quantum
-// j's merged counts after next(); partial[g] says a series of group g does
-// not cover all of it.
+// j's merged counts after next(); flags[g] holds kFlagPartial when a series
+// of group g does not cover all of it and kFlagFiner when the quantum is
+// finer than the logging interval of a series covering it (interval.h); ext[g] the bins its extremes may come from
+// (extremes.h).
 class Sweep {
  public:
   explicit Sweep(const Plan& plan);
   // raw (optional, Method::kExact): per group, the per-I/O values (ns) of
   // the quantum's instant windows of series that keep them.
-  void next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial,
+  void next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flags, std::vector<ExtremeBins>* ext,
             std::vector<std::vector<uint64_t>>* raw = nullptr);
   // The first quantum index >= j that a remaining window with a count
   // overlaps (plan.quanta when none): where next() has something to add.

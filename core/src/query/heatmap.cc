@@ -112,9 +112,10 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   out->counts.assign(plan.quanta * opts.rows, 0.0);
   Sweep sweep(plan);
   std::vector<double> acc;
-  std::vector<uint8_t> partial;
+  std::vector<uint32_t> flags;
+  std::vector<ExtremeBins> ext;  // unused by heat maps: they show counts
   for (size_t j = 0; j < plan.quanta; ++j) {
-    sweep.next(j, &acc, &partial);
+    sweep.next(j, &acc, &flags, &ext);
     double* dst = out->counts.data() + j * opts.rows;
     for (size_t i = 0; i < k; ++i) {
       const double c = acc[i];

@@ -10,7 +10,8 @@ namespace latscope {
 
 Status compat_query(const std::vector<Source>& sources, const QueryOptions& opts, QueryResult* out);
 
-void fill_row(const BinLayout& layout, const double* counts, const QueryOptions& opts, Row* row) {
+void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
+              Row* row) {
   if (!counts || !compute_stats(layout, counts, &row->stats)) {
     row->flags |= kFlagEmpty;
     return;
@@ -18,6 +19,7 @@ void fill_row(const BinLayout& layout, const double* counts, const QueryOptions&
   if (opts.method == Method::kHdr) hdr_stats(layout, counts, &row->stats);  // docs/formats-hdr.md
   compute_percentiles(layout, counts, opts.percentiles.data(), opts.percentiles.size(), opts.method,
                       row->p.data());
+  if (opts.window_extremes) limit_extremes(layout, ext, opts.method, row);  // docs/extremes.md
   for (const PercentileValue& v : row->p) {
     if (v.few_samples) row->flags |= kFlagFewSamples;
     if (v.saturated) row->flags |= kFlagSaturated;
@@ -52,7 +54,8 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   const size_t np = opts.percentiles.size();
   Sweep sweep(plan);
   std::vector<double> acc;
-  std::vector<uint8_t> partial;
+  std::vector<uint32_t> flags;
+  std::vector<ExtremeBins> ext;
   std::vector<std::vector<uint64_t>> raw;
   out->rows.reserve(plan.quanta * plan.groups.size());
   for (size_t j = 0; j < plan.quanta; ++j) {
@@ -63,16 +66,16 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
       j = busy - 1;
       continue;
     }
-    sweep.next(j, &acc, &partial, exact ? &raw : nullptr);
+    sweep.next(j, &acc, &flags, &ext, exact ? &raw : nullptr);
     for (size_t g = 0; g < plan.groups.size(); ++g) {
       Row row;
       row.t_ms = (plan.first + static_cast<double>(j)) * plan.quantum_ms;
       row.group = static_cast<uint32_t>(g);
       row.p.resize(np);
       const double* counts = acc.data() + g * k;
-      if (partial[g]) row.flags |= kFlagPartial;
+      row.flags |= flags[g];
       if (exact) fill_row_exact(&raw[g], opts, &row);
-      else fill_row(*plan.layout, counts, opts, &row);
+      else fill_row(*plan.layout, counts, ext[g], opts, &row);
       out->rows.push_back(std::move(row));
     }
   }

@@ -18,8 +18,10 @@
 
 #include "latscope/result.h"
 #include "query/aligner.h"
+#include "query/interval.h"
 #include "query/layout_merge.h"
 #include "query/per_io.h"
+#include "query/placement.h"
 #include "query/tail.h"
 #include "query/time_base.h"
 #include "query/window_values.h"
@@ -32,6 +34,7 @@ struct Cell {
   uint32_t lo = 0;
   std::vector<double> v;
   std::vector<uint64_t> io;  // Method::kExact: the cell's per-I/O values (ns)
+  ExtremeBins ext;           // where its extremes may come from (query/extremes.h)
 
   void cover(uint32_t a, uint32_t b) {  // bins [a, b] inclusive
     if (v.empty()) {
@@ -53,6 +56,7 @@ struct Coverage {
   double start, end;
   bool absolute;
   double full_start, full_end;  // for the partial flag (Selected::full_*)
+  double interval;              // for the finer flag (Selected::interval_ms)
 };
 
 // A series' group: the key rows show (group_key) and, for finish_result, its
@@ -93,6 +97,9 @@ struct StreamingQuery::Impl {
   std::map<TailKey, int> logs_per_key;
   std::vector<PendingTail> tails;
   TailTally tally;
+  FinerTally finer;  // query/interval.h
+  PlacementTally placed;  // query/placement.h
+  LateStartCheck late;
   TimeBaseTally time_bases;             // the outer query: selected series per time base
   std::vector<std::string> time_notes;  // the part shown: what the other time base left out
   Diagnostics time_diag;
@@ -131,6 +138,9 @@ struct StreamingQuery::Impl {
           add_rebinned(*m, b, old.v[i], moved.v.data() - moved.lo);
         }
         moved.io.swap(kv.second.io);  // per-I/O values do not depend on the layout
+        if (old.ext.any())  // every target bin the old extreme bins spread into, as Sweep adds them
+          for (uint32_t b : {old.ext.lo, old.ext.hi})
+            for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) moved.ext.add(m->to[r]);
         kv.second = std::move(moved);
       }
       rebin.clear();
@@ -256,6 +266,11 @@ struct StreamingQuery::Impl {
         if (j < skip_before || j >= skip_after) continue;
         Cell& c = cells[{static_cast<int64_t>(j), group}];
         c.cover(bmin, bmax);
+        // docs/extremes.md: only windows mostly in the quantum carry its extremes.
+        if (counts_for_extremes(st, e, a, b)) {
+          c.ext.add(bmin);
+          c.ext.add(bmax);
+        }
         if (keep_io && !(e > st)) {  // per-I/O windows are instants
           c.io.insert(c.io.end(), s.io_ns.begin() + static_cast<ptrdiff_t>(io_first),
                       s.io_ns.begin() + static_cast<ptrdiff_t>(io_first + w.total));
@@ -299,7 +314,7 @@ Status StreamingQuery::add_part(const Source& src) {
   if (!I.error.ok()) return I.error;
   if (!src.status.ok()) return Status::Ok();
   if (src.format == FileFormat::kFioJson) {
-    if (I.opts.sel.complete_tail) {
+    if (I.opts.sel.complete_tail || I.opts.sel.place_jobs) {
       I.json_sources.push_back(src);
       I.json.add(I.json_sources.back());
     }
@@ -308,10 +323,13 @@ Status StreamingQuery::add_part(const Source& src) {
   for (const Series& s : src.series) ++I.logs_per_key[tail_key_of_log(src, s)];
   std::vector<Selected> sel;
   select_series(src, I.opts.sel, &sel);
+  if (I.opts.sel.place_jobs) place_series(I.json, sel.begin(), sel.end(), &I.placed);  // as make_plan
+  for (const Selected& x : sel) I.late.see(x);
   double co_ns = 0;
   const bool co = co_interval_ns(I.opts.sel, &co_ns);
   for (const Selected& x : sel) {
     I.any_series = true;
+    I.finer.count(x.interval_ms, I.opts.quantum_ms, src.name);
     for (const Labels* l : {&x.series->labels, &src.labels})
       for (const auto& kv : l->items()) I.labels_seen.insert(kv.first);
     // With coordinated-omission correction each series is folded twice, as
@@ -328,7 +346,8 @@ Status StreamingQuery::add_part(const Source& src) {
       }
       CoCorrector* cc = corrected ? I.corrector_for(x.series->layout, co_ns) : nullptr;
       I.use_layout(x.series->layout);
-      I.coverage.push_back({it->second, x.cover_start, x.cover_end, src.absolute_time, x.full_start, x.full_end});
+      I.coverage.push_back(
+          {it->second, x.cover_start, x.cover_end, src.absolute_time, x.full_start, x.full_end, x.interval_ms});
       I.fold(*x.series, x.offset_ms, it->second, cc);
       if (I.opts.sel.complete_tail && !I.json.series.empty()) {
         PendingTail t;
@@ -380,6 +399,9 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
     I.coverage[t.coverage].end = I.coverage[t.coverage].full_end = t.tail.windows.back().end_ms + t.offset;
   }
   out->notes.insert(out->notes.end(), I.time_notes.begin(), I.time_notes.end());
+  I.placed.notes(&out->notes);
+  I.late.notes(&out->notes);
+  I.finer.notes(I.opts.quantum_ms, &out->notes);
   out->diag.merge(I.time_diag);
   I.tally.notes(&out->notes);
   bool exact = false;  // as exact_possible decides for Engine::query (per_io.h)
@@ -410,7 +432,9 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   const double q = I.opts.quantum_ms;
   std::vector<double> max_start(I.group_names.size(), -HUGE_VAL), min_end(I.group_names.size(), HUGE_VAL);
   double lo = HUGE_VAL, hi = -HUGE_VAL;
+  std::vector<std::vector<std::pair<double, double>>> finer(I.group_names.size());  // spans of finer series
   for (const Coverage& c : I.coverage) {
+    if (finer_than_interval(c.interval, q)) finer[c.group].emplace_back(c.start, c.end);
     max_start[c.group] = std::max(max_start[c.group], c.full_start);
     min_end[c.group] = std::min(min_end[c.group], c.full_end);
     lo = std::min(lo, c.start);
@@ -444,10 +468,14 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       row.group = static_cast<uint32_t>(g);
       row.p.resize(np);
       if (a < max_start[id] || b > min_end[id]) row.flags |= kFlagPartial;
+      for (const std::pair<double, double>& c : finer[id])  // as Sweep::next decides it (aligner.cc)
+        if (a < c.second && b > c.first) row.flags |= kFlagFiner;
       auto it = I.cells.find({static_cast<int64_t>(j), id});
       const double* counts = nullptr;
       std::vector<uint64_t> io;
+      ExtremeBins ext;
       if (it != I.cells.end()) {
+        ext = it->second.ext;
         io.swap(it->second.io);
         std::fill(dense.begin(), dense.end(), 0.0);
         std::copy(it->second.v.begin(), it->second.v.end(), dense.begin() + it->second.lo);
@@ -455,7 +483,7 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
         I.cells.erase(it);  // each cell is read once: free it as the rows go out
       }
       if (exact) fill_row_exact(&io, I.opts, &row);
-      else fill_row(L, counts, I.opts, &row);
+      else fill_row(L, counts, ext, I.opts, &row);
       out->rows.push_back(std::move(row));
     }
   }
@@ -524,7 +552,7 @@ Status StreamingQuery::finish_folded(QueryResult* out) {
 Status StreamingQuery::add_by_kind(const Source& src) {
   if (!src.status.ok()) return Status::Ok();
   if (src.format == FileFormat::kFioJson) {
-    if (!impl_->opts.sel.complete_tail) return Status::Ok();
+    if (!impl_->opts.sel.complete_tail && !impl_->opts.sel.place_jobs) return Status::Ok();
     kinds_json_.push_back(src);
     for (auto& kv : kinds_) {
       Status st = kv.second->add_folded(src);

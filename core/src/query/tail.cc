@@ -64,7 +64,9 @@ TailOutcome json_tail_for(const JsonIndex& json, const Selected& x, Series* tail
   }
   if (bins.empty()) return TailOutcome::kNone;
   const double start = x.series->windows.back().end_ms;
-  const double end = js.windows.front().end_ms;  // the direction's runtime
+  // The direction's runtime: the json+ window is (startdelay, startdelay + runtime]
+  // on the run's clock (docs/placement.md); the log is on the job's.
+  const double end = js.windows.front().end_ms - js.windows.front().start_ms;
   if (!(end > start)) return TailOutcome::kMismatch;
   *tail = Series();
   tail->dir = x.series->dir;

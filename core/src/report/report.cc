@@ -61,6 +61,7 @@ std::string flags_text(const Row& row, const std::vector<std::string>& labels) {
   if (row.flags & kFlagSaturated) add("sat");
   if (row.flags & kFlagPartial) add("partial");
   if (row.flags & kFlagWindowValues) add("avg");
+  if (row.flags & kFlagFiner) add("finer");
   return f;
 }
 

@@ -23,7 +23,7 @@ import { PercentilesView } from '../views/pctiles-view.js';
 import { HeatmapView } from '../views/heatmap-view.js';
 import { SurfaceView } from '../views/surface-view.js';
 import { SpectrumView } from '../views/spectrum-view.js';
-import { timeExtent } from '../views/pctiles-data.js';
+import { timeExtent, anyFiner } from '../views/pctiles-data.js';
 import { heatmapCsv } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
 import { formatTime } from '../views/time-axis.js';
@@ -697,6 +697,8 @@ export class App {
    * @param {any} r query result
    */
   showNotes(r) {
+    const finer = this.$('quantum-finer');  // beside the quantum selector (docs/quanta.md)
+    if (finer) finer.hidden = !anyFiner(r);
     const el = this.$('query-notes');
     const notes = /** @type {string[]} */ (r?.notes || []);
     const text = notes.join('\n');

@@ -20,6 +20,7 @@ export function renderControls(el, store) {
     <label>Time quantum
       <select id="quantum" data-testid="quantum">${QUANTA.map((q) => `<option value="${q}">${quantumLabel(q)}</option>`).join('')}</select>
     </label>
+    <div id="quantum-finer" class="muted" data-testid="quantum-finer" role="note" hidden>Finer than the logs' interval: each quantum shows an even share of a log window (rows flagged finer).</div>
     <fieldset><legend>Percentiles</legend>
       <div class="chips" id="preset-pcts">${PRESET_PERCENTILES.map((p) => `<label class="chip"><input type="checkbox" value="${p}"> ${percentileName(p)}</label>`).join('')}</div>
       <input id="extra-pcts" data-testid="extra-percentiles" placeholder="more, e.g. 99.99 99.999" autocomplete="off">

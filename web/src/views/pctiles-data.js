@@ -81,6 +81,15 @@ export function slaViolations(r, sla) {
 }
 
 /**
+ * Whether any quantum is finer than a log's interval (flag "finer",
+ * docs/quanta.md): its counts are an even share of a longer window.
+ * @param {any} r @returns {boolean}
+ */
+export function anyFiner(r) {
+  return (r?.rows || []).some((/** @type {any} */ row) => String(row.flags || '').split(';').includes('finer'));
+}
+
+/**
  * Quanta whose flags say some percentile lacks samples ("few:p99.9|p99.99").
  * @param {any} r @returns {{t: number, which: string}[]}
  */

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { seriesOf, slaViolations, fewFlagged, timeExtent, groupIndex, runsOf, decimate } from '../../src/views/pctiles-data.js';
+import { seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, groupIndex, runsOf, decimate } from '../../src/views/pctiles-data.js';
 import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
@@ -45,6 +45,12 @@ describe('percentiles view data', () => {
       { t: 0, which: 'p99' },
       { t: 1000, which: 'p99.9, p99.99' },
     ]);
+  });
+  it('finer flag: a quantum shorter than a log window (docs/quanta.md)', () => {
+    expect(anyFiner(result)).toBe(false);
+    expect(anyFiner({ rows: [{ t_ms: 0, flags: 'few:p99;finer' }] })).toBe(true);
+    expect(anyFiner({ rows: [{ t_ms: 0, flags: 'partial' }] })).toBe(false);
+    expect(anyFiner(null)).toBe(false);
   });
   it('decimation keeps spikes and gaps, at most 2 points per pixel column', () => {
     const pts = [];

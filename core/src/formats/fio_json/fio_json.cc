@@ -22,6 +22,9 @@
 #include "latscope/fio_json.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -30,6 +33,30 @@
 #include "json/json.h"
 
 namespace latscope {
+
+bool parse_fio_seconds(const std::string& text, double* ms) {
+  size_t i = 0;
+  while (i < text.size() && (std::isdigit(static_cast<unsigned char>(text[i])) || text[i] == '.')) ++i;
+  if (i == 0) return false;
+  char* end = nullptr;
+  const std::string num = text.substr(0, i);
+  const double v = std::strtod(num.c_str(), &end);
+  if (end != num.c_str() + num.size() || !(v >= 0) || !std::isfinite(v)) return false;
+  std::string unit;
+  for (size_t k = i; k < text.size(); ++k) unit += static_cast<char>(std::tolower(static_cast<unsigned char>(text[k])));
+  static const struct {
+    const char* name;
+    double ms;
+  } kUnits[] = {{"", 1000},      {"s", 1000},   {"sec", 1000},     {"ms", 1},       {"msec", 1},
+                {"us", 1e-3},    {"usec", 1e-3}, {"m", 60000},     {"min", 60000},  {"h", 3600000},
+                {"hour", 3600000}, {"d", 86400000}, {"day", 86400000}};
+  for (const auto& u : kUnits)
+    if (unit == u.name) {
+      *ms = v * u.ms;
+      return true;
+    }
+  return false;
+}
 
 std::vector<uint64_t> FioJsonDir::dense(size_t nbins) const {
   std::vector<uint64_t> d(nbins, 0);
@@ -239,6 +266,11 @@ struct Reader {
     }
     if (!jobs->is_array()) return unusable(*jobs, std::string(client ? "\"client_stats\"" : "\"jobs\"") + " is not an array");
     if (client) out->client_mode = true;
+    // startdelay: fio writes every option as a string ("2", "500ms").
+    std::string global_delay;
+    if (const json::Value* g = root.find("global options"))
+      if (const json::Value* v = g->is_object() ? g->find("startdelay") : nullptr)
+        if (v->is_string()) global_delay = v->as_string();
     std::map<std::string, int> per_host;  // job numbers restart per host (one fio process each)
     for (const FioJsonJob& j : out->jobs) {
       if (!j.aggregate) per_host[j.host] = std::max(per_host[j.host], j.job_index);
@@ -260,6 +292,12 @@ struct Reader {
       }
       job.aggregate = client && job.jobname == kAllClients;
       if (!job.aggregate) job.job_index = ++per_host[job.host];
+      job.start_delay = global_delay;
+      if (const json::Value* o = jv.find("job options"))
+        if (const json::Value* v = o->is_object() ? o->find("startdelay") : nullptr)
+          if (v->is_string()) job.start_delay = v->as_string();
+      if (!job.start_delay.empty() && !parse_fio_seconds(job.start_delay, &job.start_delay_ms))
+        job.start_delay_ms = std::numeric_limits<double>::quiet_NaN();
       static const struct {
         const char* key;
         Dir dir;

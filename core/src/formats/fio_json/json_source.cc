@@ -1,9 +1,13 @@
 // fio's json/json+ output as a model Source: one Series per job and
-// direction holding the job's whole-run bins as a single window (0, runtime]
-// with the role kWholeRun. Time queries do not add these histograms (they
+// direction holding the job's whole-run bins as a single window
+// (startdelay, startdelay + runtime] on the run's clock (docs/placement.md;
+// a random startdelay counts as 0 and the series gets the label
+// startdelay=<fio's text>) with the role kWholeRun. Time queries do not add these histograms (they
 // would double-count the logs); they take from them the tail window fio never
 // logs (query/tail.cc). A JSON document is parsed whole, so the reader
 // buffers it (bounded by kMaxJsonBytes).
+#include <cmath>
+
 #include "formats/sniff_util.h"
 #include "latscope/engine.h"
 #include "latscope/fio_json.h"
@@ -33,7 +37,9 @@ Status read_fio_json_source(const std::string& text, Source* src) {
       s.labels.set("job", std::to_string(job.job_index));
       s.labels.set("host", job.host);
       s.layout = rep.layout;
-      s.add_window(0, static_cast<double>(d.runtime_ms), d.bin_index.data(), d.bin_count.data(),
+      const double delay = std::isfinite(job.start_delay_ms) ? job.start_delay_ms : 0;
+      if (!std::isfinite(job.start_delay_ms)) s.labels.set("startdelay", job.start_delay);
+      s.add_window(delay, delay + static_cast<double>(d.runtime_ms), d.bin_index.data(), d.bin_count.data(),
                    static_cast<uint32_t>(d.bin_index.size()));
       for (size_t i = 0; i < d.bin_index.size(); ++i)
         if (d.bin_index[i] + 1 == rep.layout->size()) s.saturated += d.bin_count[i];

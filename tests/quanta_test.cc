@@ -1,0 +1,90 @@
+// Quanta finer than the logs, and longer than the run (docs/quanta.md), in
+// both query paths, on the real place/ run (log_hist_msec=500).
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "fixture_util.h"
+#include "latscope/engine.h"
+#include "latscope/stream.h"
+#include "query/interval.h"
+
+namespace latscope {
+namespace {
+
+namespace fx = fixtures;
+
+void both(const std::vector<std::string>& files, const QueryOptions& o, QueryResult* stored, QueryResult* streamed) {
+  Engine e;
+  ASSERT_TRUE(fx::load(&e, files, FileOptions()));
+  ASSERT_TRUE(e.query(o, stored).ok());
+  StreamingQuery sq(o);
+  for (const Source& s : e.sources()) ASSERT_TRUE(sq.add(s).ok());
+  ASSERT_TRUE(sq.finish(streamed).ok());
+}
+
+const std::vector<std::string> kRun = {fx::path("place/place_clat_hist.1.log"), fx::path("place/place_clat_hist.2.log")};
+
+TEST(Quanta, LoggingIntervalIsTheMedianWindow) {
+  Engine e;
+  ASSERT_TRUE(fx::load(&e, {kRun[0]}, FileOptions()));
+  const double iv = logging_interval_ms(e.sources()[0].series[0]);
+  EXPECT_GE(iv, 500);  // fio stamps at the first completion after 500 ms
+  EXPECT_LT(iv, 510);
+  EXPECT_FALSE(finer_than_interval(iv, 500));
+  EXPECT_FALSE(finer_than_interval(iv, 480));  // within fio's stamping slack
+  EXPECT_TRUE(finer_than_interval(iv, 250));
+}
+
+TEST(Quanta, FinerThanTheLogsIsFlaggedAndSaid) {
+  QueryOptions o;
+  o.quantum_ms = 100;
+  QueryResult a, b;
+  both(kRun, o, &a, &b);
+  ASSERT_FALSE(a.rows.empty());
+  ASSERT_EQ(a.rows.size(), b.rows.size());
+  for (size_t i = 0; i < a.rows.size(); ++i) {
+    EXPECT_EQ(a.rows[i].flags, b.rows[i].flags);
+    if (!(a.rows[i].flags & kFlagEmpty)) {
+      EXPECT_TRUE(a.rows[i].flags & kFlagFiner) << a.rows[i].t_ms;
+    }
+  }
+  EXPECT_EQ(a.notes, b.notes);
+  bool said = false;
+  for (const std::string& n : a.notes)
+    said = said || (n.find("the quantum (100 ms) is finer than the logging interval of 50") != std::string::npos &&
+                    n.find("place_clat_hist.1.log, place_clat_hist.2.log") != std::string::npos);
+  EXPECT_TRUE(said) << (a.notes.empty() ? "" : a.notes[0]);
+
+  o.quantum_ms = 500;  // the logs' own interval: no flag, no note
+  both(kRun, o, &a, &b);
+  for (const Row& r : a.rows) EXPECT_FALSE(r.flags & kFlagFiner);
+  for (const std::string& n : a.notes) EXPECT_EQ(n.find("finer"), std::string::npos);
+}
+
+// A quantum longer than the run is one partial quantum holding every I/O.
+TEST(Quanta, LongerThanTheRunIsOnePartialQuantum) {
+  QueryOptions o;
+  o.quantum_ms = 60000;
+  o.percentiles = {50, 100};
+  QueryResult a, b;
+  both(kRun, o, &a, &b);
+  for (const QueryResult* r : {&a, &b}) {
+    ASSERT_EQ(r->rows.size(), 1u);
+    const Row& row = r->rows[0];
+    EXPECT_EQ(row.t_ms, 0);
+    EXPECT_TRUE(row.flags & kFlagPartial);
+    EXPECT_FALSE(row.flags & kFlagEmpty);
+    Engine e;
+    ASSERT_TRUE(fx::load(&e, kRun, FileOptions()));
+    uint64_t total = 0;
+    for (const Source& s : e.sources())
+      for (const Series& x : s.series) total += x.total();
+    EXPECT_NEAR(row.stats.samples, static_cast<double>(total), 1e-6);
+  }
+}
+
+}  // namespace
+}  // namespace latscope
