@@ -14,8 +14,9 @@ int cmd_pctiles(int argc, char** argv) {
   int rc = 0;
   QueryResult r;
   Status st;
-  if (o.query.compat_fio_histo_log_pctiles) {
-    // The script's semantics need every file's span before any quantum.
+  if (o.query.compat_fio_histo_log_pctiles || o.query.adaptive_accuracy > 0) {
+    // The script's semantics, and adaptive quanta, need every file's
+    // windows before any quantum.
     Engine engine;
     rc = load_files(&engine, o.files, o.file);
     st = engine.query(o.query, &r);
@@ -35,7 +36,7 @@ int cmd_pctiles(int argc, char** argv) {
   }
   rc = std::max(rc, print_query_notes(r.notes, r.diag));
   const std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) + "\n"
-                                             : pctiles_csv(r, o.pct_labels, o.unit);
+                                             : pctiles_csv(r, o.pct_labels, o.unit, o.bounds);
   write_out(out);
   return rc;
 }

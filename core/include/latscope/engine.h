@@ -97,6 +97,12 @@ struct QueryOptions {
   // Reproduce tools/hist/fio-histo-log-pctiles.py (time_ms as window start,
   // its test start/end, all directions summed). See compat.h.
   bool compat_fio_histo_log_pctiles = false;
+  // > 0: adaptive quanta instead of fixed ones (docs/uncertainty.md). Each
+  // group's windows, whole and in time order, are added until the 95% band
+  // of the highest requested percentile below 100 has a rank half-width of
+  // at most this fraction of the I/Os expected above that percentile,
+  // (hi - lo) / 2 <= accuracy * n (1 - p/100). quantum_ms is then unused.
+  double adaptive_accuracy = 0;
 };
 
 enum RowFlags : uint32_t {
@@ -107,6 +113,9 @@ enum RowFlags : uint32_t {
   // fio log_avg_msec window values (Role::kWindowValues): samples counts
   // windows, min/mean/max are over their values, percentiles are blank.
   kFlagWindowValues = 1u << 4,
+  // Adaptive quanta: the group's I/Os, all of them, do not reach the
+  // requested accuracy (QueryOptions::adaptive_accuracy).
+  kFlagShort = 1u << 5,
 };
 
 struct Row {
@@ -115,6 +124,7 @@ struct Row {
   Stats stats;
   std::vector<PercentileValue> p;  // parallel to QueryOptions::percentiles
   uint32_t flags = 0;
+  double width_ms = 0;  // adaptive quanta: the quantum's width (it covers [t_ms, t_ms + width_ms])
 };
 
 struct QueryResult {
@@ -122,6 +132,7 @@ struct QueryResult {
   std::vector<Row> rows;            // ordered by time, then group
   double quantum_ms = 1000;
   bool absolute_time = false;       // t_ms are epoch ms
+  bool adaptive = false;            // rows are adaptive quanta (Row::width_ms)
   std::string layout_id;            // layout the groups were merged on
   std::vector<std::string> notes;   // e.g. compat: where the script would crash
   Diagnostics diag;                 // query-time issues (mixed layouts, ...)

@@ -303,6 +303,38 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   return Status::Ok();
 }
 
+double add_window(const Selected& x, const Window& w, double weight, double* g, WindowScratch* s) {
+  double added = 0;
+  if (x.co) {
+    x.series->decode(w, &s->bins, &s->counts);
+    x.co->correct(s->bins, s->counts, &s->cbins, &s->ccounts);
+    for (size_t t = 0; t < s->cbins.size(); ++t) {
+      const double v = weight * (static_cast<double>(s->ccounts[t]) * x.unit);
+      added += v;
+      if (!x.rebin) {
+        g[s->cbins[t]] += v;
+      } else {
+        const RebinMap& m = *x.rebin;
+        for (uint32_t r = m.start[s->cbins[t]]; r < m.start[s->cbins[t] + 1]; ++r) g[m.to[r]] += v * m.frac[r];
+      }
+    }
+  } else if (!x.rebin) {
+    x.series->for_each_bin(w, [&](uint32_t bin, uint64_t n) {
+      const double v = weight * (static_cast<double>(n) * x.unit);
+      added += v;
+      g[bin] += v;
+    });
+  } else {
+    const RebinMap& m = *x.rebin;
+    x.series->for_each_bin(w, [&](uint32_t bin, uint64_t n) {
+      const double v = weight * (static_cast<double>(n) * x.unit);
+      added += v;
+      for (uint32_t r = m.start[bin]; r < m.start[bin + 1]; ++r) g[m.to[r]] += v * m.frac[r];
+    });
+  }
+  return added;
+}
+
 Sweep::Sweep(const Plan& plan) : plan_(plan), cursor_(plan.series.size(), 0), io_at_(plan.series.size(), 0) {}
 
 void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial,
@@ -347,27 +379,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
           (*raw)[x.group].insert((*raw)[x.group].end(), v, v + w[i].total);
         }
       }
-      if (x.co) {
-        x.series->decode(w[i], &bins_, &counts_);
-        x.co->correct(bins_, counts_, &cbins_, &ccounts_);
-        for (size_t t = 0; t < cbins_.size(); ++t) {
-          const double v = weight * (static_cast<double>(ccounts_[t]) * x.unit);
-          if (!x.rebin) {
-            g[cbins_[t]] += v;
-          } else {
-            const RebinMap& m = *x.rebin;
-            for (uint32_t r = m.start[cbins_[t]]; r < m.start[cbins_[t] + 1]; ++r) g[m.to[r]] += v * m.frac[r];
-          }
-        }
-      } else if (!x.rebin) {
-        x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) { g[bin] += weight * (static_cast<double>(n) * x.unit); });
-      } else {
-        const RebinMap& m = *x.rebin;
-        x.series->for_each_bin(w[i], [&](uint32_t bin, uint64_t n) {
-          const double v = weight * (static_cast<double>(n) * x.unit);
-          for (uint32_t r = m.start[bin]; r < m.start[bin + 1]; ++r) g[m.to[r]] += v * m.frac[r];
-        });
-      }
+      add_window(x, w[i], weight, g, &scratch_);
     }
   }
 }

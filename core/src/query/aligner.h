@@ -87,6 +87,17 @@ void add_json_tails(const std::vector<Source>& sources, Plan* plan);
 // layout; null when the cell is empty). row->p is sized for opts.percentiles.
 void fill_row(const BinLayout& layout, const double* counts, const QueryOptions& opts, Row* row);
 
+// Scratch for decoding and correcting one window (add_window).
+struct WindowScratch {
+  std::vector<uint32_t> bins, cbins;
+  std::vector<uint64_t> counts, ccounts;
+};
+
+// Adds weight x window w of series x (coordinated-omission correction and
+// re-binning applied as x says) to g, one group's dense counts over the
+// plan's layout. Returns the count added.
+double add_window(const Selected& x, const Window& w, double weight, double* g, WindowScratch* s);
+
 // Streams quanta in order: acc is resized to groups x bins and holds quantum
 // j's merged counts after next(); partial[g] says a series of group g does
 // not cover all of it.
@@ -102,8 +113,7 @@ class Sweep {
   const Plan& plan_;
   std::vector<size_t> cursor_;
   std::vector<uint64_t> io_at_;  // per series: index of window cursor_'s first I/O in io_ns
-  std::vector<uint32_t> bins_, cbins_;     // scratch for corrected windows
-  std::vector<uint64_t> counts_, ccounts_;
+  WindowScratch scratch_;
 };
 
 }  // namespace latscope
