@@ -210,5 +210,22 @@ check "log_avg_msec log exits 0 (window values over time)" 0 $?
 contains "log_avg_msec log: no percentiles, the reason" "$TMP/err" "percentiles cannot be computed from window averages"
 contains "log_avg_msec log: mean/max rows flagged avg" "$TMP/out" ",,,,,2627.512,avg"
 
+# Sampling bands and adaptive quanta (docs/uncertainty.md).
+"$BIN" pctiles --bounds --percentiles 50,99.9 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
+check "pctiles --bounds exit 0" 0 $?
+contains "--bounds columns after each percentile" "$TMP/out" "time_ms,group,samples,min,mean,p50,p50_lo,p50_hi,p99.9,p99.9_lo,p99.9_hi,max,flags"
+# p99.9 of ~1,600 I/Os per second has no upper bound: p99.9_hi blank; every
+# band holds its value (lo <= value <= hi; a blank hi is unbounded).
+awk -F, 'NR > 1 && $6 != "" { if ($7 + 0 > $6 + 0 || ($8 != "" && $6 + 0 > $8 + 0) || $10 + 0 > $9 + 0 || $11 != "") bad = 1 } END { exit bad }' "$TMP/out"
+check "bands hold their values; p99.9 of 1 s unbounded above" 0 $?
+"$BIN" pctiles --adaptive --percentiles 50,99 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
+check "pctiles --adaptive exit 0" 0 $?
+contains "--adaptive adds width_ms" "$TMP/out" "time_ms,width_ms,group,samples"
+"$BIN" pctiles --adaptive 0.3 --percentiles 100 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
+check "--adaptive with p100 only exits 2" 2 $?
+contains "--adaptive with p100 only: why" "$TMP/err" "need a percentile below 100"
+"$BIN" pctiles --adaptive 0 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
+check "--adaptive 0 exits 2" 2 $?
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

@@ -74,7 +74,13 @@ std::string csv_field(const std::string& s) {
 
 std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& labels, Unit unit, bool bounds) {
   std::string out = r.adaptive ? "time_ms,width_ms,group,samples,min,mean" : "time_ms,group,samples,min,mean";
-  for (const auto& l : labels) out += bounds ? "," + l + "," + l + "_lo," + l + "_hi" : "," + l;
+  for (const auto& l : labels) {
+    out += "," + l;
+    if (!bounds) continue;
+    out += "," + l;
+    out += "_lo," + l;
+    out += "_hi";
+  }
   out += ",max,flags\n";
   for (const Row& row : r.rows) {
     const bool empty = row.flags & kFlagEmpty;
