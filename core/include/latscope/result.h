@@ -9,12 +9,13 @@
 //          +- cells: quantum index j (covers [j*Q, (j+1)*Q)) -> sparse bins
 //
 // Counts are unsigned fixed point with kResultFracBits fractional bits, so
-// merge() is integer addition: exact, associative and commutative. The
-// streaming fold (stream.h) produces the grid in doubles and quantizes it
-// once into a Result (to_result); percentiles of a result file are within
-// 2^-(kResultFracBits+1) I/O per cell of those of its logs.
+// merge() is integer addition: exact, associative and commutative. Every
+// query counts in these units (query/aligner.h, Share): the streaming fold
+// converts its grid into a Result without rounding anything, and a result
+// file answers every query exactly as its logs do (docs/result-format.md).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ namespace latscope {
 // one bin of one quantum and label set).
 constexpr int kResultFracBits = 28;
 constexpr double kResultOne = static_cast<double>(uint64_t{1} << kResultFracBits);
+
+// A count in result units (2^-kResultFracBits I/O), rounded to the nearest.
+inline double result_units(double count) { return std::round(count * kResultOne); }
 
 struct ResultCell {
   int64_t quantum = 0;             // index j: the cell covers [j*Q, (j+1)*Q)

@@ -123,7 +123,7 @@ Status adaptive_query(const std::vector<Source>& sources, const QueryOptions& op
       for (size_t i = from; i < c; ++i) {
         const Selected& x = plan.series[it[i].series];
         const Window& w = x.series->windows[it[i].window];
-        add_window(x, w, 1.0, dense.data(), &scratch);
+        add_window(x, w, Share(), dense.data(), &scratch);  // whole windows
         if (exact && x.series->has_io_values()) {
           const uint64_t* v = x.series->io_ns.data() + it[i].io_first;
           raw.insert(raw.end(), v, v + w.total);

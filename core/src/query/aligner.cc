@@ -303,34 +303,31 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   return Status::Ok();
 }
 
-double add_window(const Selected& x, const Window& w, double weight, double* g, WindowScratch* s) {
+void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst) {
+  double cum = 0, done = 0;
+  const uint32_t first = m.start[bin], end = m.start[bin + 1];
+  for (uint32_t r = first; r < end; ++r) {
+    cum += m.frac[r];
+    const double upto = r + 1 == end ? x : on_result_grid(x * cum);
+    dst[m.to[r]] += upto - done;
+    done = upto;
+  }
+}
+
+double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s) {
   double added = 0;
+  const auto add = [&](uint32_t bin, uint64_t n) {
+    const double v = share.of(static_cast<double>(n) * x.unit);
+    added += v;
+    if (!x.rebin) g[bin] += v;
+    else add_rebinned(*x.rebin, bin, v, g);
+  };
   if (x.co) {
     x.series->decode(w, &s->bins, &s->counts);
     x.co->correct(s->bins, s->counts, &s->cbins, &s->ccounts);
-    for (size_t t = 0; t < s->cbins.size(); ++t) {
-      const double v = weight * (static_cast<double>(s->ccounts[t]) * x.unit);
-      added += v;
-      if (!x.rebin) {
-        g[s->cbins[t]] += v;
-      } else {
-        const RebinMap& m = *x.rebin;
-        for (uint32_t r = m.start[s->cbins[t]]; r < m.start[s->cbins[t] + 1]; ++r) g[m.to[r]] += v * m.frac[r];
-      }
-    }
-  } else if (!x.rebin) {
-    x.series->for_each_bin(w, [&](uint32_t bin, uint64_t n) {
-      const double v = weight * (static_cast<double>(n) * x.unit);
-      added += v;
-      g[bin] += v;
-    });
+    for (size_t t = 0; t < s->cbins.size(); ++t) add(s->cbins[t], s->ccounts[t]);
   } else {
-    const RebinMap& m = *x.rebin;
-    x.series->for_each_bin(w, [&](uint32_t bin, uint64_t n) {
-      const double v = weight * (static_cast<double>(n) * x.unit);
-      added += v;
-      for (uint32_t r = m.start[bin]; r < m.start[bin + 1]; ++r) g[m.to[r]] += v * m.frac[r];
-    });
+    x.series->for_each_bin(w, add);
   }
   return added;
 }
@@ -366,20 +363,17 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* parti
       io += w[i].total;
       const double s = w[i].start_ms + x.offset_ms, e = w[i].end_ms + x.offset_ms;
       if (s >= b) break;
-      double weight;
+      Share share;
       if (e > s) {
-        const double ov = std::min(e, b) - std::max(s, a);
-        if (ov <= 0) continue;
-        weight = ov / (e - s);
+        if (!share.set(s, e, a, b)) continue;
       } else {
-        weight = (e >= a && e < b) ? 1.0 : 0.0;  // an instant
-        if (weight == 0) continue;
+        if (!(e >= a && e < b)) continue;  // an instant
         if (raw && x.series->has_io_values()) {
           const uint64_t* v = x.series->io_ns.data() + io_first;
           (*raw)[x.group].insert((*raw)[x.group].end(), v, v + w[i].total);
         }
       }
-      add_window(x, w[i], weight, g, &scratch_);
+      add_window(x, w[i], share, g, &scratch_);
     }
   }
 }

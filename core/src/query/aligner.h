@@ -11,12 +11,15 @@
 // groups x bins, whatever the number of windows or quanta.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <deque>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "latscope/engine.h"
+#include "latscope/result.h"
 #include "query/co.h"
 
 namespace latscope {
@@ -29,6 +32,32 @@ struct RebinMap {
   std::vector<uint32_t> to;
   std::vector<double> frac;
 };
+
+// Counts in a quantum are whole result units (2^-28 I/O; docs/result-format.md,
+// "Counts: fixed point"). A window's share of a quantum is its cumulative
+// share up to the quantum's end minus that up to its start, each rounded to
+// a unit, so the shares of any split of a window add up exactly to its count,
+// and every sum of shares is exact whatever its order: the logs, their
+// result files and any merge of those give the same counts, bit for bit.
+inline double on_result_grid(double io) { return std::round(io * kResultOne) / kResultOne; }
+
+struct Share {
+  double before = 0, upto = 1;  // fractions of the window before the quantum's start, end
+  // Share of the window (s, e] in the quantum [a, b), s < e; false: none.
+  bool set(double s, double e, double a, double b) {
+    if (!(std::min(e, b) > std::max(s, a))) return false;
+    before = a > s ? (a - s) / (e - s) : 0;
+    upto = b < e ? (b - s) / (e - s) : 1;
+    return true;
+  }
+  double of(double n) const {
+    return before == 0 && upto == 1 ? n : on_result_grid(n * upto) - on_result_grid(n * before);
+  }
+};
+
+// Adds x (whole units) to dst over the target bins of source bin `bin`,
+// split by m's fractions in the same telescoping way (exact in total).
+void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst);
 
 struct Selected {
   const Source* src = nullptr;
@@ -93,10 +122,10 @@ struct WindowScratch {
   std::vector<uint64_t> counts, ccounts;
 };
 
-// Adds weight x window w of series x (coordinated-omission correction and
+// Adds share of window w of series x (coordinated-omission correction and
 // re-binning applied as x says) to g, one group's dense counts over the
-// plan's layout. Returns the count added.
-double add_window(const Selected& x, const Window& w, double weight, double* g, WindowScratch* s);
+// plan's layout; a default Share adds the whole window. Returns the count added.
+double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s);
 
 // Streams quanta in order: acc is resized to groups x bins and holds quantum
 // j's merged counts after next(); partial[g] says a series of group g does

@@ -127,10 +127,8 @@ struct StreamingQuery::Impl {
         for (size_t i = 0; i < old.v.size(); ++i) {
           if (old.v[i] == 0) continue;
           const uint32_t b = old.lo + static_cast<uint32_t>(i);
-          for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) {
-            moved.cover(m->to[r], m->to[r]);
-            moved.v[m->to[r] - moved.lo] += old.v[i] * m->frac[r];
-          }
+          for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) moved.cover(m->to[r], m->to[r]);
+          add_rebinned(*m, b, old.v[i], moved.v.data() - moved.lo);
         }
         moved.io.swap(kv.second.io);  // per-I/O values do not depend on the layout
         kv.second = std::move(moved);
@@ -180,7 +178,7 @@ struct StreamingQuery::Impl {
       cell.quantum = kv.first.first;
       const Cell& c = kv.second;
       for (size_t i = 0; i < c.v.size(); ++i) {
-        const double units = std::round(c.v[i] * kResultOne);
+        const double units = result_units(c.v[i]);
         if (!(units >= 1)) continue;
         if (!(units < 18446744073709551616.0))
           return Status::Error(ErrorCode::kInvalidArgument, "a count too large for a result (over 2^36 I/Os in one cell)");
@@ -249,14 +247,11 @@ struct StreamingQuery::Impl {
       for (double j = j0; j <= j1; ++j) {
         const double a = j * q;
         const double b = a + q;
-        double weight;
+        Share share;
         if (e > st) {
-          const double ov = std::min(e, b) - std::max(st, a);
-          if (ov <= 0) continue;
-          weight = ov / (e - st);
-        } else {
-          if (!(e >= a && e < b)) continue;  // an instant
-          weight = 1.0;
+          if (!share.set(st, e, a, b)) continue;
+        } else if (!(e >= a && e < b)) {
+          continue;  // an instant
         }
         if (j < skip_before || j >= skip_after) continue;
         Cell& c = cells[{static_cast<int64_t>(j), group}];
@@ -266,13 +261,10 @@ struct StreamingQuery::Impl {
                       s.io_ns.begin() + static_cast<ptrdiff_t>(io_first + w.total));
         }
         double* v = c.v.data() - c.lo;
-        if (!m) {
-          for (size_t i = 0; i < bins.size(); ++i) v[bins[i]] += weight * (static_cast<double>(counts[i]) * unit);
-        } else {
-          for (size_t i = 0; i < bins.size(); ++i) {
-            const double x = weight * (static_cast<double>(counts[i]) * unit);
-            for (uint32_t r = m->start[bins[i]]; r < m->start[bins[i] + 1]; ++r) v[m->to[r]] += x * m->frac[r];
-          }
+        for (size_t i = 0; i < bins.size(); ++i) {
+          const double x = share.of(static_cast<double>(counts[i]) * unit);
+          if (!m) v[bins[i]] += x;
+          else add_rebinned(*m, bins[i], x, v);
         }
       }
     }
