@@ -29,14 +29,14 @@ namespace fx = fixtures;
 // double is software binary128 in WebAssembly, far too slow for 10^6 terms,
 // and the summation error (~1e-10) is far below what a 2.5% comparison needs.
 std::vector<double> binomial_cdf(uint64_t n, double p) {
-  std::vector<double> cdf(n + 1);
+  std::vector<double> cdf(static_cast<size_t>(n) + 1);
   double cum = 0;
   const double lp = std::log(p), lq = std::log1p(-p), nk = static_cast<double>(n);
   const double lgn = std::lgamma(nk + 1);
   for (uint64_t k = 0; k <= n; ++k) {
     const double kk = static_cast<double>(k);
     cum += std::exp(lgn - std::lgamma(kk + 1) - std::lgamma(nk - kk + 1) + kk * lp + (nk - kk) * lq);
-    cdf[k] = cum;
+    cdf[static_cast<size_t>(k)] = cum;
   }
   return cdf;
 }
@@ -46,10 +46,10 @@ RankBand brute_band(const std::vector<double>& cdf, uint64_t n) {
   RankBand b;
   b.lo = 0;  // the largest l with P(B <= l - 1) <= 2.5%
   for (uint64_t l = 1; l <= n; ++l)
-    if (cdf[l - 1] <= kBandTail) b.lo = l;
+    if (cdf[static_cast<size_t>(l - 1)] <= kBandTail) b.lo = l;
   b.hi = n + 1;  // the smallest u with P(B >= u) = 1 - P(B <= u - 1) <= 2.5%
   for (uint64_t u = n; u >= 1; --u) {
-    if (1 - cdf[u - 1] <= kBandTail) b.hi = u;
+    if (1 - cdf[static_cast<size_t>(u - 1)] <= kBandTail) b.hi = u;
     else break;
   }
   return b;
@@ -57,8 +57,8 @@ RankBand brute_band(const std::vector<double>& cdf, uint64_t n) {
 
 double coverage(const std::vector<double>& cdf, const RankBand& b) {
   // P(lo <= B <= hi - 1)
-  const double below = b.lo >= 1 ? cdf[b.lo - 1] : 0;
-  return cdf[b.hi - 1] - below;
+  const double below = b.lo >= 1 ? cdf[static_cast<size_t>(b.lo - 1)] : 0;
+  return cdf[static_cast<size_t>(b.hi - 1)] - below;
 }
 
 TEST(RankBand, ExactEqualsBruteForce) {

@@ -41,18 +41,24 @@ RankBand rank_band_exact(uint64_t n, double pct) {
   if (degenerate(n, p, &b)) return b;
   const double nd = static_cast<double>(n), q = 1 - p;
   const double mean = nd * p, sd = std::sqrt(nd * p * q);
-  // Mass beyond mean -+ (12 sd + 30) is below 1e-19 (Bernstein's
-  // inequality), far under the 2.5% compared with: the sums start there.
-  const double reach = 12 * sd + 30;
-  const double lstep = std::log(p / q);
+  // Mass beyond mean -+ t, t = 7 sd + 30, is below exp(-t^2 / (2 (sd^2 + t/3)))
+  // < 1e-10 (Bernstein's inequality), far under the 2.5% it is compared
+  // with: the sums start there.
+  const double reach = 7 * sd + 30;
+  const double ratio = p / q, lratio = std::log(ratio);
+  // Terms below e^-690 (~1e-300) add nothing a double can hold: skipped in
+  // log space until the terms are representable, then multiplied along.
+  constexpr double kTiny = -690;
 
   // lo: the smallest k with P(B <= k) > 2.5% (then P(B <= lo - 1) <= 2.5%).
   double k = std::max(0.0, std::floor(mean - reach));
-  double lp = log_pmf(nd, k, p), cum = 0;
+  double lp = log_pmf(nd, k, p);
+  for (; lp < kTiny && k < nd; k += 1) lp += std::log((nd - k) / (k + 1)) + lratio;
+  double pm = std::exp(lp), cum = 0;
   for (;; k += 1) {
-    cum += std::exp(lp);
+    cum += pm;
     if (cum > kBandTail || k >= nd) break;
-    lp += std::log((nd - k) / (k + 1)) + lstep;
+    pm *= (nd - k) / (k + 1) * ratio;
   }
   b.lo = static_cast<uint64_t>(k);
 
@@ -60,11 +66,13 @@ RankBand rank_band_exact(uint64_t n, double pct) {
   // until the upper tail P(B >= k) passes 2.5%: then u = k + 1.
   k = std::min(nd, std::ceil(mean + reach));
   lp = log_pmf(nd, k, p);
+  for (; lp < kTiny && k > 0; k -= 1) lp += std::log(k / (nd - k + 1)) - lratio;
+  pm = std::exp(lp);
   double tail = 0;
   for (;; k -= 1) {
-    tail += std::exp(lp);
+    tail += pm;
     if (tail > kBandTail || k <= 0) break;
-    lp += std::log(k / (nd - k + 1)) - lstep;
+    pm *= k / (nd - k + 1) / ratio;
   }
   b.hi = static_cast<uint64_t>(k) + 1;
   return b;
