@@ -4,7 +4,7 @@
 import { percentileName } from '../app/options.js';
 
 /**
- * @typedef {{t: number, v: number | null, e: number, lo: number | null, hi: number | null}} Point
+ * @typedef {{t: number, v: number | null, e: number, lo?: number | null, hi?: number | null}} Point
  *   time ms, value, bin-width error, and the 95% sampling band [lo, hi] (result unit; hi null:
  *   unbounded, too few I/Os above the percentile; lo/hi null: no band known). docs/uncertainty.md
  * @typedef {{kind: 'p'|'mean', gi: number, pi: number, label: string, points: Point[]}} Series
@@ -62,7 +62,7 @@ export function seriesPoints(r, m) {
 /**
  * The tooltip's sampling band: " · 95% 80.1 … 130", or " · 95% 80.1 … ∞ (too
  * few I/Os above)" when nothing bounds it from above; '' when none is known.
- * @param {{lo: number | null, hi: number | null}} pt @param {(v: number) => string} fmt
+ * @param {{lo?: number | null, hi?: number | null}} pt @param {(v: number) => string} fmt
  */
 export function bandText(pt, fmt) {
   if (pt.lo == null) return '';
