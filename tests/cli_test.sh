@@ -227,5 +227,34 @@ contains "--adaptive with p100 only: why" "$TMP/err" "need a percentile below 10
 "$BIN" pctiles --adaptive 0 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
 check "--adaptive 0 exits 2" 2 $?
 
+# -j: files parsed on threads give what one thread gives: stdout, stderr
+# (messages in input order) and exit code, with a damaged and an unusable file
+# among good ones, standard input, json+ and .gz (docs/parallel-parse.md).
+same_as_j1() {  # name command args... (files after the options)
+  name=$1; shift
+  cat "$FIX/local/local_clat_hist.2.log" | "$BIN" "$@" -j 1 >"$TMP/j1.out" 2>"$TMP/j1.err"; rc1=$?
+  cat "$FIX/local/local_clat_hist.2.log" | "$BIN" "$@" -j 4 >"$TMP/j4.out" 2>"$TMP/j4.err"; rc4=$?
+  if cmp -s "$TMP/j1.out" "$TMP/j4.out" && cmp -s "$TMP/j1.err" "$TMP/j4.err" && [ "$rc1" = "$rc4" ] &&
+    [ -s "$TMP/j1.out" ] && [ -s "$TMP/j1.err" ]; then
+    echo "ok   $name: -j 4 = -j 1"
+  else
+    echo "FAIL $name: -j 4 differs from -j 1 (exit $rc4 vs $rc1)"; diff "$TMP/j1.err" "$TMP/j4.err" | head; fails=$((fails + 1))
+  fi
+}
+JFILES="$FIX/fio-s1/s1_clat_hist.1.log.127.0.0.1 $TMP/dmg_clat_hist.1.log - $FIX/local/local.json $FIX/fio-s1/s1_clat_hist.2.log.127.0.0.2 $TMP/junk_clat_hist.1.log $FIX/local/local_clat_hist.1.log"
+gzip -c "$FIX/local/local_clat_hist.2.log" >"$TMP/gz_clat_hist.3.log.gz"
+# shellcheck disable=SC2086
+same_as_j1 "pctiles" pctiles --group-by file $JFILES "$TMP/gz_clat_hist.3.log.gz"
+# shellcheck disable=SC2086
+same_as_j1 "heatmap" heatmap $JFILES
+# shellcheck disable=SC2086
+same_as_j1 "pctiles --compat (stored engine)" pctiles --compat fio-histo-log-pctiles $JFILES
+"$BIN" reduce -j 1 "$FIX"/local/local_clat_hist.* -o "$TMP/j1.lsr" 2>/dev/null
+"$BIN" reduce -j 3 "$FIX"/local/local_clat_hist.* -o "$TMP/j3.lsr" 2>/dev/null
+if cmp -s "$TMP/j1.lsr" "$TMP/j3.lsr"; then echo "ok   reduce: -j 3 = -j 1, byte for byte"; else echo "FAIL reduce -j 3 differs"; fails=$((fails + 1)); fi
+"$BIN" pctiles -j 0 "$FIX/local/local_clat_hist.1.log" >"$TMP/out" 2>"$TMP/err"
+check "-j 0 is a usage error" 2 $?
+contains "-j 0: why" "$TMP/err" "-j needs a number of files to parse at once"
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

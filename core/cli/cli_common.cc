@@ -7,6 +7,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
+#include <future>
+#include <memory>
+#include <thread>
 
 #include <unistd.h>
 
@@ -16,7 +20,10 @@
 namespace latscope::cli {
 namespace {
 constexpr size_t kChunk = size_t{4} << 20;
-}
+// Lines say() writes while a file is parsed on a worker thread: kept with the
+// file and printed when its turn comes, so stderr reads as with one thread.
+thread_local std::vector<std::string>* t_messages = nullptr;
+}  // namespace
 
 bool parse_double(const std::string& s, double* out) {
   if (s.empty()) return false;
@@ -90,8 +97,9 @@ std::string printable(std::string_view s) {
 }
 
 void say(const std::string& line) {
-  const std::string p = printable(line) + "\n";
-  std::fwrite(p.data(), 1, p.size(), stderr);
+  std::string p = printable(line) + "\n";
+  if (t_messages) t_messages->push_back(std::move(p));
+  else std::fwrite(p.data(), 1, p.size(), stderr);
 }
 
 void write_out(const std::string& text) {
@@ -217,7 +225,69 @@ int read_into(Engine* engine, const std::string& path, Input* opened, const File
 
 }  // namespace
 
-int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts,
+namespace {
+
+// One input parsed by its own engine, with what it said and its exit share.
+struct Parsed {
+  std::unique_ptr<Engine> engine = std::make_unique<Engine>();
+  const Source* src = nullptr;
+  int rc = 0;
+  std::vector<std::string> messages;
+};
+
+Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopts) {
+  Parsed p;
+  std::vector<char> buf(kChunk);
+  t_messages = &p.messages;
+  p.rc = read_into(p.engine.get(), path, opened, fopts, &buf, &p.src);
+  t_messages = nullptr;
+  return p;
+}
+
+// Parses the inputs on up to `jobs` threads and hands each to fn in input
+// order, its messages printed first: output, stderr and exit code are those
+// of one thread. At most `jobs` parsed files wait in memory besides the one
+// fn holds.
+int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const FileOptions& fopts, int jobs,
+                   const std::function<void(Parsed&)>& fn) {
+  int rc = 0;
+  const auto deliver = [&](Parsed& p) {
+    for (const std::string& m : p.messages) std::fwrite(m.data(), 1, m.size(), stderr);
+    rc = std::max(rc, p.rc);
+    fn(p);
+  };
+  if (jobs <= 1) {
+    for (const std::string& path : paths) {
+      Parsed p = parse_one(path, path == "-" ? std_in : nullptr, fopts);
+      deliver(p);
+    }
+    return rc;
+  }
+  std::deque<std::future<Parsed>> running;
+  size_t next = 0;
+  const auto launch = [&] {
+    const std::string& path = paths[next++];
+    running.push_back(std::async(std::launch::async, parse_one, std::cref(path), path == "-" ? std_in : nullptr,
+                                 std::cref(fopts)));
+  };
+  while (next < paths.size() && running.size() < static_cast<size_t>(jobs)) launch();
+  while (!running.empty()) {
+    Parsed p = running.front().get();
+    running.pop_front();
+    if (next < paths.size()) launch();
+    deliver(p);
+  }
+  return rc;
+}
+
+}  // namespace
+
+int default_jobs() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n ? static_cast<int>(std::min(n, 64u)) : 1;
+}
+
+int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
                   const std::function<void(const Source&)>& fn) {
   // Standard input is opened once and its look-ahead kept for the read.
   Input std_in;
@@ -235,26 +305,16 @@ int for_each_file(const std::vector<std::string>& files, const FileOptions& fopt
     (json ? ordered : logs).push_back(f);
   }
   ordered.insert(ordered.end(), logs.begin(), logs.end());
-  int rc = 0;
-  std::vector<char> buf(kChunk);
-  for (const std::string& path : ordered) {
-    Engine engine;
-    const Source* src = nullptr;
-    rc = std::max(rc, read_into(&engine, path, path == "-" && std_in_open ? &std_in : nullptr, fopts, &buf, &src));
-    if (src) fn(*src);
-  }
-  return rc;
+  return parse_in_order(ordered, std_in_open ? &std_in : nullptr, fopts, jobs, [&](Parsed& p) {
+    if (p.src) fn(*p.src);
+  });
 }
 
 // Plain and gzip inputs take the same path (input.h).
-int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts) {
-  int rc = 0;
-  std::vector<char> buf(kChunk);
-  for (const std::string& path : inputs(files)) {
-    const Source* src = nullptr;
-    rc = std::max(rc, read_into(engine, path, nullptr, fopts, &buf, &src));
-  }
-  return rc;
+int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs) {
+  return parse_in_order(inputs(files), nullptr, fopts, jobs, [&](Parsed& p) {
+    for (Source& s : p.engine->take_sources()) engine->add_source(std::move(s));
+  });
 }
 
 bool read_whole_file(const std::string& path, std::string* out, std::string* err) {

@@ -33,16 +33,20 @@ int report_input(const Input& in);
 // The inputs in order, "-" (standard input) kept once (a note otherwise).
 std::vector<std::string> inputs(const std::vector<std::string>& files);
 
+// -j: files parsed at once (each by its own engine on its own thread); the
+// output, stderr and exit code are those of -j 1 (docs/parallel-parse.md).
+int default_jobs();  // the machine's cores
+
 // Reads every file into the engine. Returns the exit code so far (0, 1 or 2)
 // after printing per-file diagnostics to stderr.
-int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts);
+int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs);
 
 // Parses each file with its own Engine and hands its Source to fn, then
 // drops it: memory holds one file's model at a time. fio json output is read
 // first (what the engine would take as json: the first non-blank byte is not
 // a digit), so it is at hand when the logs it completes arrive. Same exit
-// codes and diagnostics as load_files.
-int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts,
+// codes and diagnostics as load_files. Memory: `jobs` files' models.
+int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
                   const std::function<void(const Source&)>& fn);
 
 // Reads a whole file (plain or gzip, "-" standard input) into memory; false

@@ -40,6 +40,14 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       break;
     } else if (a.size() < 2 || a[0] != '-') {
       o->files.push_back(a);
+    } else if (a == "-j" || a == "--jobs" || (a.rfind("-j", 0) == 0 && a.size() > 2 && a[2] != '-')) {
+      // -j N, -jN, --jobs N: files parsed at once (cli_common.h)
+      double n = 0;
+      if (a.size() > 2 && a[1] == 'j') v = a.substr(2);
+      else if (!value(&v)) v.clear();
+      if (!parse_double(v, &n) || n < 1 || n > 1024 || n != static_cast<int>(n))
+        return fail(command, "-j needs a number of files to parse at once, 1 to 1024");
+      o->jobs = static_cast<int>(n);
     } else if (a == "--quantum") {
       if (!value(&v) || !parse_double(v, &o->query.quantum_ms) || !(o->query.quantum_ms > 0))
         return fail(command, "--quantum needs a positive number of milliseconds");
@@ -150,6 +158,7 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
   if (o->files.empty()) return fail(command, "no input files");
   if (o->query.compat_fio_histo_log_pctiles && (o->bounds || o->query.adaptive_accuracy > 0))
     return fail(command, "--compat fio-histo-log-pctiles reproduces the script: no --bounds or --adaptive");
+  if (o->jobs == 0) o->jobs = default_jobs();
   return true;
 }
 

@@ -23,6 +23,7 @@ struct Options {
   uint32_t rows = 64;          // heatmap
   HeatmapOptions::Y y = HeatmapOptions::Y::kLatency;  // heatmap --y
   double min_lat = 0, max_lat = 0;  // heatmap bounds, in `unit`
+  int jobs = 0;  // -j N: files parsed at once; 0 = default_jobs()
   std::vector<std::string> files;
 };
 

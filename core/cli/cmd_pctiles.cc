@@ -18,13 +18,13 @@ int cmd_pctiles(int argc, char** argv) {
     // The script's semantics, and adaptive quanta, need every file's
     // windows before any quantum.
     Engine engine;
-    rc = load_files(&engine, o.files, o.file);
+    rc = load_files(&engine, o.files, o.file, o.jobs);
     st = engine.query(o.query, &r);
   } else {
     // Fold each file into the grid and drop it: memory is the output grid
     // plus one file, whatever the number and size of the inputs.
     StreamingQuery stream(o.query);
-    rc = for_each_file(o.files, o.file, [&](const Source& s) {
+    rc = for_each_file(o.files, o.file, o.jobs, [&](const Source& s) {
       const Status added = stream.add(s);
       if (!added.ok() && st.ok()) st = added;
     });
@@ -45,7 +45,7 @@ int cmd_heatmap(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, 2, "heatmap", &o)) return 2;
   Engine engine;
-  int rc = load_files(&engine, o.files, o.file);
+  int rc = load_files(&engine, o.files, o.file, o.jobs);
   HeatmapOptions h;
   h.quantum_ms = o.query.quantum_ms;
   h.rows = o.rows;

@@ -93,7 +93,7 @@ int cmd_reduce(int argc, char** argv) {
   StreamingQuery stream(o.query);
   Status st;
   uint64_t in_bytes = 0;
-  int rc = for_each_file(o.files, o.file, [&](const Source& s) {
+  int rc = for_each_file(o.files, o.file, o.jobs, [&](const Source& s) {
     in_bytes += s.bytes;
     const Status added = stream.add(s);
     if (!added.ok() && st.ok()) st = added;

@@ -1,6 +1,7 @@
 // latscope CLI: a thin shell over the engine (core/). See README.md.
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 
 #include "cli_common.h"
@@ -49,6 +50,8 @@ const char kUsage[] =
     "                           given with the logs (added by default when they match)\n"
     "  --fio-version 2|3 --coarseness C        force the bin layout\n"
     "  --format csv|json        (default csv)\n"
+    "  -j N                     files parsed at once (default: the machine's cores);\n"
+    "                           the same output as -j 1\n"
     "  --rows N --min L --max L heatmap rows (default 64) and latency bounds in --unit\n"
     "\n"
     "FILE: a path, or - for standard input (plain or gzip)\n"
@@ -57,7 +60,9 @@ const char kUsage[] =
 
 }  // namespace
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
   if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h")) {
     std::fputs(kUsage, argc < 2 ? stderr : stdout);
     return argc < 2 ? 2 : 0;
@@ -72,4 +77,18 @@ int main(int argc, char** argv) {
   latscope::cli::say(std::string("latscope: unknown command '") + cmd + "'");
   std::fputs(kUsage, stderr);
   return 2;
+}
+
+}  // namespace
+
+// The engine bounds what it allocates for any input (docs/input-robustness.md);
+// should memory still run out, the user reads a sentence, not an abort.
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    latscope::cli::say("latscope: out of memory; fewer files at once (-j 1), a coarser --quantum or fewer groups "
+                       "need less");
+    return 2;
+  }
 }

@@ -185,6 +185,9 @@ class Engine {
   // Returns its index in sources().
   int add_source(Source src);
   const std::vector<Source>& sources() const { return sources_; }
+  // Moves every finished source out (to add_source them to another engine);
+  // the engine keeps none.
+  std::vector<Source> take_sources() { return std::move(sources_); }
 
   Status query(const QueryOptions& opts, QueryResult* out) const;
   Status heatmap(const HeatmapOptions& opts, HeatmapResult* out) const;
