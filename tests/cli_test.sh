@@ -226,6 +226,8 @@ check "--adaptive with p100 only exits 2" 2 $?
 contains "--adaptive with p100 only: why" "$TMP/err" "need a percentile below 100"
 "$BIN" pctiles --adaptive 0 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
 check "--adaptive 0 exits 2" 2 $?
+"$BIN" pctiles --adaptive "$FL"/avg_clat.1.log >"$TMP/out" 2>"$TMP/err"
+contains "--adaptive on log_avg_msec logs says they are left out" "$TMP/err" "log_avg_msec series (window averages, not I/Os) left out"
 
 # -j: files parsed on threads give what one thread gives: stdout, stderr
 # (messages in input order) and exit code, with a damaged and an unusable file

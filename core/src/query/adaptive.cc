@@ -17,6 +17,7 @@
 #include "latscope/uncertainty.h"
 #include "query/aligner.h"
 #include "query/per_io.h"
+#include "query/window_values.h"
 
 namespace latscope {
 
@@ -67,6 +68,9 @@ Status adaptive_query(const std::vector<Source>& sources, const QueryOptions& op
   out->layout_id = plan.layout ? plan.layout->id : "";
   out->diag = plan.diag;
   out->notes = plan.notes;
+  std::vector<Selected> window_values;  // fio log_avg_msec logs hold no I/Os to count (query/window_values.h)
+  for (const Source& src : sources) select_window_values(src, opts.sel, &window_values);
+  if (!window_values.empty()) out->notes.push_back(window_values_left_out_note(window_values.size()));
   if (!plan.layout) return Status::Ok();
   const bool exact = opts.method == Method::kExact && exact_possible(plan.series, opts.max_per_io_samples, &out->notes);
 
