@@ -26,6 +26,9 @@ command -v em++ >/dev/null 2>&1 || need="$need emscripten"
 [ -x /usr/bin/chromium ] || need="$need chromium"
 command -v node >/dev/null 2>&1 || need="$need nodejs"
 command -v npm >/dev/null 2>&1 || need="$need npm"
+# Java's HistogramLogProcessor reads what `latscope export --format hlog` writes.
+command -v java >/dev/null 2>&1 || need="$need default-jre-headless"
+[ -r /usr/share/java/hdrhistogram.jar ] || need="$need libhdrhistogram-java"
 if [ -n "$need" ]; then
   say "installing system packages:$need"
   SUDO=""

@@ -14,6 +14,8 @@
 //   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view)
 //   exportSource(handle)  -> Uint8Array (copy)  encode_source (model_io.h)
 //   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
+//   encodeResult(optionsJson)  -> Uint8Array (copy)  StreamingQuery::finish_result +
+//                                           encode_result: a result file (docs/result-format.md)
 //
 // Failures come back as {error: {name, message}} instead of a thrown C++
 // exception (the build has exceptions disabled); inthread.js turns them into
@@ -28,6 +30,8 @@
 #include "latscope/model_io.h"
 #include "latscope/options_json.h"
 #include "latscope/report.h"
+#include "latscope/result.h"
+#include "latscope/stream.h"
 
 namespace {
 
@@ -143,6 +147,29 @@ class WasmEngine {
     return val(latscope::source_json(engine_.sources()[static_cast<size_t>(h)]));
   }
 
+  // The loaded sources as a result file, as `latscope reduce` writes it:
+  // options_json's selection, quantum_ms, and group_by = the labels kept.
+  // fio json+ sources go first, as the CLI orders them (stream.h: they must
+  // precede the logs whose tails they complete).
+  val encodeResult(const std::string& options_json) const {
+    Query q;
+    Status st = latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit);
+    if (!st.ok()) return error(st);
+    latscope::StreamingQuery stream(q.options);
+    for (const bool json : {true, false})
+      for (const latscope::Source& s : engine_.sources())
+        if ((s.format == latscope::FileFormat::kFioJson) == json && st.ok()) st = stream.add(s);
+    latscope::Result r;
+    std::vector<std::string> notes;
+    latscope::Diagnostics diag;
+    if (st.ok()) st = stream.finish_result(&r, &notes, &diag);
+    if (st.ok() && r.series.empty()) st = Status::Error(latscope::ErrorCode::kInvalidArgument, "no counts selected");
+    std::vector<uint8_t> bytes;
+    if (st.ok()) st = latscope::encode_result(r, &latscope::deflate_zlib, &bytes);
+    if (!st.ok()) return error(st);
+    return copy_to_js("Uint8Array", bytes.data(), bytes.size());
+  }
+
  private:
   struct Query {
     latscope::QueryOptions options;
@@ -174,5 +201,6 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("pctilesCsv", &WasmEngine::pctilesCsv)
       .function("heatmap", &WasmEngine::heatmap)
       .function("exportSource", &WasmEngine::exportSource)
-      .function("importSource", &WasmEngine::importSource);
+      .function("importSource", &WasmEngine::importSource)
+      .function("encodeResult", &WasmEngine::encodeResult);
 }

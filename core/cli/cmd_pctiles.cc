@@ -5,12 +5,23 @@
 #include "cli_options.h"
 #include "commands.h"
 #include "latscope/stream.h"
+#include "sla_args.h"
 
 namespace latscope::cli {
 
 int cmd_pctiles(int argc, char** argv) {
+  std::vector<char*> args(argv, argv + argc);
+  SlaArgs sla;
+  if (!take_sla_args(&args, "pctiles", &sla)) return 2;
+  if (sla.summary_md && sla.summary_file.empty()) {
+    say("latscope pctiles: standard output holds the CSV; give --sla-summary md a FILE ending in .md");
+    return 2;
+  }
   Options o;
-  if (!parse_options(argc, argv, 2, "pctiles", &o)) return 2;
+  if (!parse_options(static_cast<int>(args.size()), args.data(), 2, "pctiles", &o)) return 2;
+  // The SLA's percentiles join the query; the CSV keeps the requested ones.
+  const size_t requested = o.query.percentiles.size();
+  add_sla_percentiles(sla.rules, &o.query.percentiles, &o.pct_labels);
   int rc = 0;
   QueryResult r;
   Status st;
@@ -35,10 +46,14 @@ int cmd_pctiles(int argc, char** argv) {
     return 2;
   }
   rc = std::max(rc, print_query_notes(r.notes, r.diag));
+  const int sla_rc = finish_sla("pctiles", sla, r, o.query.percentiles, sla_context(r, o.files));
+  keep_percentiles(&r, requested);
+  o.pct_labels.resize(requested);
   const std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) + "\n"
                                              : pctiles_csv(r, o.pct_labels, o.unit, o.bounds);
   write_out(out);
-  return rc;
+  // Exit 3 (an SLA violated) outranks 1 and 2 (docs/ci-reports.md).
+  return std::max(rc, sla_rc);
 }
 
 int cmd_heatmap(int argc, char** argv) {

@@ -12,9 +12,9 @@
 #include "commands.h"
 #include "latscope/result.h"
 #include "latscope/stream.h"
+#include "reduce.h"
 
 namespace latscope::cli {
-namespace {
 
 bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string* err) {
   FILE* f = std::fopen(path.c_str(), "wb");
@@ -53,6 +53,8 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
   return true;
 }
 
+namespace {
+
 int write_result(const char* cmd, const Result& r, const std::string& out, uint64_t in_bytes) {
   std::vector<uint8_t> bytes;
   Status st = encode_result(r, &deflate_zlib, &bytes);
@@ -69,12 +71,8 @@ int write_result(const char* cmd, const Result& r, const std::string& out, uint6
 
 }  // namespace
 
-int cmd_reduce(int argc, char** argv) {
-  std::vector<char*> rest;
-  std::string out, keep;
-  if (!split_args(argc, argv, "reduce", &rest, &out, &keep)) return 2;
-  Options o;
-  if (!parse_options(static_cast<int>(rest.size()), rest.data(), 2, "reduce", &o)) return 2;
+int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes) {
+  const std::string prefix = std::string("latscope ") + cmd + ": ";
   // --keep: the labels that survive (others are merged away); "kind" always
   // survives, so lat, clat and slat never add up. No --keep: every label.
   if (keep.empty()) {
@@ -84,33 +82,45 @@ int cmd_reduce(int argc, char** argv) {
   } else {
     GroupBy g;
     if (!parse_group_by(keep, &g) || g.empty()) {
-      say("latscope reduce: --keep takes label names, comma-combined (host, job, dir, tag, ...), or none");
-      return 2;
+      say(prefix + "--keep takes label names, comma-combined (host, job, dir, tag, ...), or none");
+      return -1;
     }
     if (std::find(g.begin(), g.end(), "kind") == g.end()) g.push_back("kind");
     o.query.group_by = g;
   }
   StreamingQuery stream(o.query);
   Status st;
-  uint64_t in_bytes = 0;
+  *in_bytes = 0;
   int rc = for_each_file(o.files, o.file, o.jobs, [&](const Source& s) {
-    in_bytes += s.bytes;
+    *in_bytes += s.bytes;
     const Status added = stream.add(s);
     if (!added.ok() && st.ok()) st = added;
   });
-  Result r;
   std::vector<std::string> notes;
   Diagnostics diag;
-  if (st.ok()) st = stream.finish_result(&r, &notes, &diag);
+  if (st.ok()) st = stream.finish_result(r, &notes, &diag);
   if (!st.ok()) {
-    say("latscope reduce: " + st.message);
-    return 2;
+    say(prefix + st.message);
+    return -1;
   }
   rc = std::max(rc, print_query_notes(notes, diag));
-  if (r.series.empty()) {
-    say("latscope reduce: no counts selected; nothing written");
-    return 2;
+  if (r->series.empty()) {
+    say(prefix + "no counts selected; nothing written");
+    return -1;
   }
+  return rc;
+}
+
+int cmd_reduce(int argc, char** argv) {
+  std::vector<char*> rest;
+  std::string out, keep;
+  if (!split_args(argc, argv, "reduce", &rest, &out, &keep)) return 2;
+  Options o;
+  if (!parse_options(static_cast<int>(rest.size()), rest.data(), 2, "reduce", &o)) return 2;
+  Result r;
+  uint64_t in_bytes = 0;
+  const int rc = reduce_inputs(o, keep, "reduce", &r, &in_bytes);
+  if (rc < 0) return 2;
   return std::max(rc, write_result("reduce", r, out, in_bytes));
 }
 

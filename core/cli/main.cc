@@ -21,6 +21,11 @@ const char kUsage[] =
     "  reduce    logs aligned and added into one result file: reduce [--quantum MS]\n"
     "            [--keep LABELS] FILE... -o OUT (docs/result-format.md)\n"
     "  merge     result files added into one: merge RESULT... -o OUT\n"
+    "  export    logs reduced (as reduce) and written for other tools: export --format\n"
+    "            hlog|tsv [--quantum MS] [--keep LABELS] FILE... -o OUT (docs/export-formats.md)\n"
+    "  report    a self-contained HTML report for CI: report FILE... -o report.html\n"
+    "            [--quantum MS] [--keep LABELS] [--sla SPEC] [--sla-summary md [FILE.md]]\n"
+    "            [--svg DIR] [--template FILE] (docs/ci-reports.md)\n"
     "\n"
     "pctiles / heatmap options:\n"
     "  --quantum MS             time quantum in ms (default 1000)\n"
@@ -53,10 +58,14 @@ const char kUsage[] =
     "  -j N                     files parsed at once (default: the machine's cores);\n"
     "                           the same output as -j 1\n"
     "  --rows N --min L --max L heatmap rows (default 64) and latency bounds in --unit\n"
+    "  --sla 'p99<=5ms,max<1s'  pctiles, report: rules per group and quantum (units ns, us,\n"
+    "                           ms, s); violations on stderr, exit 3 when any is violated\n"
+    "  --sla-summary md [F.md]  the verdict as Markdown (pctiles: F.md required)\n"
     "\n"
     "FILE: a path, or - for standard input (plain or gzip)\n"
     "exit status: 0 ok, 1 something was left out (skipped lines, series of another time\n"
-    "  base, the unreadable rest of a damaged .gz; see stderr), 2 a file is unusable\n";
+    "  base, the unreadable rest of a damaged .gz; see stderr), 2 a file is unusable,\n"
+    "  3 an --sla rule is violated (the highest wins)\n";
 
 }  // namespace
 
@@ -74,6 +83,8 @@ int run(int argc, char** argv) {
   if (!std::strcmp(cmd, "hdr")) return latscope::cli::cmd_hdr(argc, argv);
   if (!std::strcmp(cmd, "reduce")) return latscope::cli::cmd_reduce(argc, argv);
   if (!std::strcmp(cmd, "merge")) return latscope::cli::cmd_merge(argc, argv);
+  if (!std::strcmp(cmd, "export")) return latscope::cli::cmd_export(argc, argv);
+  if (!std::strcmp(cmd, "report")) return latscope::cli::cmd_report(argc, argv);
   latscope::cli::say(std::string("latscope: unknown command '") + cmd + "'");
   std::fputs(kUsage, stderr);
   return 2;

@@ -470,7 +470,7 @@ Status decode_source(const uint8_t* data, size_t n, Source* out) {
   src.status.message = r.str();
   if (r.failed()) return fail(r.error());
   if (gz > 1 || absolute > 1) return fail("bad flag");
-  if (format > static_cast<uint8_t>(FileFormat::kResult)) return fail("bad file format");
+  if (format > static_cast<uint8_t>(FileFormat::kTsv)) return fail("bad file format");
   if (code > static_cast<uint8_t>(ErrorCode::kInternal)) return fail("bad status code");
   if (layout < -1 || layout >= static_cast<int32_t>(layouts.size())) {
     return fail("source layout index out of range");

@@ -3,7 +3,7 @@
 # its URL. On a fresh Debian 12 it installs the system packages it needs
 # (only those absent), runs `npm install` when node_modules is missing, builds the
 # WebAssembly engine and the native CLI when their outputs are missing, then
-# builds the page with Vite and serves web/dist.
+# builds the page (web/scripts/build.sh) and serves web/dist.
 #
 #   npm start                 # http://127.0.0.1:4173/
 #   PORT=8080 HOST=0.0.0.0 npm start
@@ -67,9 +67,9 @@ if [ ! -x build/latscope ]; then
 fi
 
 # --- the page ----------------------------------------------------------------
-if [ -n "${REBUILD:-}" ] || [ ! -f web/dist/index.html ] || [ -n "$(find web/src web/index.html web/public -newer web/dist/index.html 2>/dev/null | head -n 1)" ]; then
-  say "building the page (vite build)"
-  npx --no-install vite build --config web/vite.config.js --logLevel warn
+if [ -n "${REBUILD:-}" ] || [ ! -f web/dist/latscope.html ] || [ -n "$(find web/src web/index.html web/public -newer web/dist/latscope.html 2>/dev/null | head -n 1)" ]; then
+  say "building the page (npm run build: web/dist/index.html and the single-file latscope.html)"
+  sh web/scripts/build.sh
 fi
 
 URL="http://$HOST:$PORT/"

@@ -145,8 +145,9 @@ void Series::for_each_bin(const Window& w, F&& f) const {
 // Append only: the numeric values travel in the worker transport (model_io).
 // kIgnored: a file that is not a latency log (job file, text, IOPS log); the
 // reason is in Source::ignored and it is neither an error nor data.
-// kResult: a latscope result file (docs/result-format.md).
-enum class FileFormat { kUnknown, kFioHist, kFioJson, kHdrLog, kFioLat, kIgnored, kResult };
+// kResult: a latscope result file (docs/result-format.md); kTsv: the long
+// table `latscope export --format tsv` writes (docs/export-formats.md).
+enum class FileFormat { kUnknown, kFioHist, kFioJson, kHdrLog, kFioLat, kIgnored, kResult, kTsv };
 const char* format_name(FileFormat f);
 
 // How many per-I/O values (latency + bs + offset, ~20 bytes each) an engine

@@ -82,7 +82,8 @@ constexpr char kResultMagic[8] = {'L', 'S', 'R', 'E', 'S', 'U', 'L', 'T'};
 constexpr uint32_t kResultVersion = 1;  // written by encode_result
 
 // zlib deflate for the writer: the native build links zlib (deflate_zlib in
-// core/src/codec/deflate_zlib.cc); the WebAssembly build only reads.
+// core/src/codec/deflate_zlib.cc); the page's WebAssembly build brings its
+// own through fflate (wasm/deflate_fflate.cc, "Copy link with data").
 using DeflateFn = bool (*)(const uint8_t* in, size_t n, std::vector<uint8_t>* out);
 bool deflate_zlib(const uint8_t* in, size_t n, std::vector<uint8_t>* out);
 

@@ -58,6 +58,8 @@ enum class Issue : int {
   kHdrLenient,           // .hlog: line read through a tolerance Java's reader lacks (kept)
   kPerIoBudget,          // per-I/O log: exact values beyond the sample budget not kept (bins kept)
   kTimeBaseChange,       // fio log: a line on the other clock (epoch vs relative) than most lines: skipped
+  kTimeGap,              // fio log: a window over 10 logging intervals long: placed in one interval (docs/time-gaps.md)
+  kTsvMalformedRow,      // long table (TSV): a row with bad fields (count, bin, time, columns): skipped
   kCount
 };
 

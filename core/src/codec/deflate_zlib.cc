@@ -1,6 +1,6 @@
 // zlib deflate for the result writer (latscope/result.h), native builds only:
-// the WebAssembly build reads result files and never writes them
-// (docs/result-format.md, "Compression").
+// the WebAssembly builds bring their own (the page: fflate,
+// wasm/deflate_fflate.cc; the WASM tests: Node's zlib).
 #include <zlib.h>
 
 #include "latscope/result.h"

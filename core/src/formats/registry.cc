@@ -17,6 +17,7 @@ FormatEntry fio_json_format();
 FormatEntry fio_lat_format();
 FormatEntry hdr_log_format();
 FormatEntry result_format();
+FormatEntry tsv_format();
 
 namespace {
 
@@ -47,6 +48,7 @@ const std::vector<FormatEntry>& table() {
       fio_lat_format(),
       hdr_log_format(),
       result_format(),
+      tsv_format(),
       {FileFormat::kIgnored, &sniff_not_latency_log, nullptr},
   };
   return kFormats;

@@ -22,6 +22,7 @@ const char* format_name(FileFormat f) {
     case FileFormat::kFioLat: return "fio-lat";
     case FileFormat::kIgnored: return "ignored";
     case FileFormat::kResult: return "result";
+    case FileFormat::kTsv: return "tsv";
     case FileFormat::kUnknown: break;
   }
   return "unknown";

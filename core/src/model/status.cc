@@ -31,6 +31,8 @@ constexpr IssueInfo kIssueTable[] = {
     {"hdr-lenient", Severity::kInfo, "line read through a tolerance Java's HistogramLogReader lacks (it would stop here): kept"},
     {"per-io-budget", Severity::kWarning, "per-I/O values beyond the sample budget are not kept: --method exact and bs/offset heat maps fall back or refuse (bins kept)"},
     {"time-base-change", Severity::kError, "time_ms switches between epoch ms (log_unix_epoch) and ms since the job's start inside one file: lines on the clock fewer lines use are skipped"},
+    {"time-gap", Severity::kWarning, "a window spans a gap of over 10 logging intervals: fio flushed it at the first completion after the gap, so its I/Os are placed in one interval after the window's start, not spread over the gap (counts kept)"},
+    {"tsv-malformed-row", Severity::kError, "long-table (TSV) row whose fields do not parse (column count, t_ms, bin, count): row skipped"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 
 #include "query/layout_merge.h"
@@ -330,6 +331,31 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
     x.series->for_each_bin(w, add);
   }
   return added;
+}
+
+std::string skipped_quanta_note(double from_ms, double to_ms, size_t quanta) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "no I/O in any group from %.17g ms to %.17g ms (%zu quanta): left out of the rows",
+                from_ms, to_ms, quanta);
+  return buf;
+}
+
+size_t Sweep::next_busy(size_t j) const {
+  const double a = (plan_.first + static_cast<double>(j)) * plan_.quantum_ms;
+  double best = static_cast<double>(plan_.quanta);
+  for (size_t si = 0; si < plan_.series.size(); ++si) {
+    const Selected& x = plan_.series[si];
+    const std::vector<Window>& w = x.series->windows;
+    for (size_t i = cursor_[si]; i < w.size(); ++i) {
+      const double s = w[i].start_ms + x.offset_ms, e = w[i].end_ms + x.offset_ms;
+      if (e < a || (e == a && e > s) || w[i].total == 0) continue;  // as next() skips them; no count
+      // (s, e] first overlaps the quantum holding s (an instant: holding e).
+      const double at = std::floor(std::max(s, a) / plan_.quantum_ms) - plan_.first;
+      best = std::min(best, std::max(at, static_cast<double>(j)));
+      break;
+    }
+  }
+  return static_cast<size_t>(best);
 }
 
 Sweep::Sweep(const Plan& plan) : plan_(plan), cursor_(plan.series.size(), 0), io_at_(plan.series.size(), 0) {}

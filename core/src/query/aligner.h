@@ -112,6 +112,16 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
 // in `sources` accounts for (Selection::complete_tail). Called by make_plan.
 void add_json_tails(const std::vector<Source>& sources, Plan* plan);
 
+// Runs of at least this many quanta in which no selected window has a count
+// are left out of a query's rows, with a note (docs/time-gaps.md): a clock
+// jump or a long idle stretch never costs a row per empty quantum.
+constexpr size_t kSkipEmptyQuanta = 1000;
+std::string skipped_quanta_note(double from_ms, double to_ms, size_t quanta);
+
+// A heat map holds at most this many cells (quanta x rows): beyond, an error
+// saying the size before anything is allocated.
+constexpr double kMaxHeatmapCells = 50e6;
+
 // Stats, percentiles and flags of one quantum and group (counts dense over
 // layout; null when the cell is empty). row->p is sized for opts.percentiles.
 void fill_row(const BinLayout& layout, const double* counts, const QueryOptions& opts, Row* row);
@@ -137,6 +147,9 @@ class Sweep {
   // the quantum's instant windows of series that keep them.
   void next(size_t j, std::vector<double>* acc, std::vector<uint8_t>* partial,
             std::vector<std::vector<uint64_t>>* raw = nullptr);
+  // The first quantum index >= j that a remaining window with a count
+  // overlaps (plan.quanta when none): where next() has something to add.
+  size_t next_busy(size_t j) const;
 
  private:
   const Plan& plan_;

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "latscope/engine.h"
 #include "query/aligner.h"
@@ -98,6 +99,15 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   }
   start[k] = static_cast<uint32_t>(row.size());
 
+  const double cells = static_cast<double>(plan.quanta) * opts.rows;
+  if (cells > kMaxHeatmapCells) {
+    char buf[240];
+    std::snprintf(buf, sizeof buf,
+                  "heat map of %zu quanta x %u rows = %.3g cells (%.3g GB) is over the %.3g-cell limit: a coarser "
+                  "quantum, fewer rows or a shorter time range (from/to)",
+                  plan.quanta, opts.rows, cells, cells * 8 / 1e9, kMaxHeatmapCells);
+    return Status::Error(ErrorCode::kInvalidArgument, buf);
+  }
   out->quanta = static_cast<uint32_t>(plan.quanta);
   out->counts.assign(plan.quanta * opts.rows, 0.0);
   Sweep sweep(plan);

@@ -61,6 +61,13 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   std::vector<std::vector<uint64_t>> raw;
   out->rows.reserve(plan.quanta * plan.groups.size());
   for (size_t j = 0; j < plan.quanta; ++j) {
+    const size_t busy = sweep.next_busy(j);
+    if (busy - j >= kSkipEmptyQuanta) {
+      out->notes.push_back(skipped_quanta_note((plan.first + static_cast<double>(j)) * plan.quantum_ms,
+                                               (plan.first + static_cast<double>(busy)) * plan.quantum_ms, busy - j));
+      j = busy - 1;
+      continue;
+    }
     sweep.next(j, &acc, &partial, exact ? &raw : nullptr);
     for (size_t g = 0; g < plan.groups.size(); ++g) {
       Row row;

@@ -428,6 +428,14 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   const size_t np = I.opts.percentiles.size();
   std::vector<double> dense(L.size(), 0.0);
   for (double j = first; j < last; ++j) {
+    // Long runs where no group has a count (as Sweep::next_busy sees them).
+    const auto busy_it = I.cells.lower_bound({static_cast<int64_t>(j), 0});
+    const double busy = busy_it == I.cells.end() ? last : std::min(last, static_cast<double>(busy_it->first.first));
+    if (busy - j >= static_cast<double>(kSkipEmptyQuanta)) {
+      out->notes.push_back(skipped_quanta_note(j * q, busy * q, static_cast<size_t>(busy - j)));
+      j = busy - 1;
+      continue;
+    }
     const double a = j * q, b = a + q;
     for (size_t g = 0; g < names.size(); ++g) {
       const uint32_t id = order[g];

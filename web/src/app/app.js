@@ -5,7 +5,7 @@
 import { Store, initialState } from './state.js';
 import { renderControls, renderViewToolbar, quantumLabel, setGroupings, setInputChoices } from './controls.js';
 import { renderFileTable } from './file-table.js';
-import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, SURFACE_LEVELS } from './queries.js';
+import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, resultOptions, resultLabels, linkState, SURFACE_LEVELS } from './queries.js';
 import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded } from './methods.js';
 import { downloadBlob, downloadText } from './download.js';
 import { installKeys } from './keys.js';
@@ -16,6 +16,7 @@ import { itemsFromFileList, itemsFromDataTransfer } from '../load/files.js';
 import { fetchItems, urlFileName } from '../load/remote.js';
 import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
 import { encodeLinkData, decodeLinkData, MAX_LINK_CHARS, kb } from './link.js';
+import { readEmbeddedData } from './embedded-data.js';
 import { installEmbed } from './embed.js';
 import { narrowConnectSrc } from './csp.js';
 import { PercentilesView } from '../views/pctiles-view.js';
@@ -82,6 +83,8 @@ export class App {
     this.themeInUrl = false;
     /** connect-src was narrowed to 'self' at start (csp.js). */
     this.narrowed = false;
+    /** The page was opened with data embedded in it (embedded-data.js). */
+    this.embedded = false;
     /** Last history write, to coalesce drags and held keys into one entry. */
     this.lastWrite = { t: 0, keys: '' };
     this.$ = (/** @type {string} */ id) => /** @type {HTMLElement} */ (document.getElementById(id));
@@ -154,6 +157,7 @@ export class App {
     });
     this.$('copy-link').addEventListener('click', () => this.copyLink(false));
     this.$('copy-link-data').addEventListener('click', () => this.copyLink(true));
+    this.$('download-result').addEventListener('click', () => this.downloadResult());
     st.subscribe((changed) => this.writeUrl(changed));
     this.applyLocation(true);
     window.addEventListener('popstate', () => this.applyLocation(false));
@@ -184,6 +188,7 @@ export class App {
     /** @type {Record<string, any>} */
     const state = { ...urlDefaults(this.store.state.theme), ...frag.state };
     if (frag.state.theme) this.themeInUrl = true;
+    if (first && this.loadEmbedded(frag)) return;
     const origin = { urls: frag.urls, data: frag.data, demo: frag.demo && !frag.data && !frag.urls.length };
     const same = JSON.stringify(origin) === JSON.stringify(this.origin);
     const wants = origin.urls.length || origin.data || origin.demo;
@@ -193,6 +198,33 @@ export class App {
     if (origin.data) this.loadLinkData(origin.data, state);
     else if (origin.urls.length) this.loadUrls(origin.urls, state);
     else this.loadDemo(state);
+  }
+
+  /**
+   * The result embedded in the page (`latscope report`, embedded-data.js),
+   * loaded at start-up like an opened file, with its view state; the
+   * fragment's view fields (the viewer's changes, kept across a reload) go
+   * on top. A link's own data (url=, d=, demo) is not loaded then.
+   * @param {import('./url-state.js').ParsedFragment} frag
+   * @returns {boolean} true when the page embeds something (loaded or said to be bad)
+   */
+  loadEmbedded(frag) {
+    const em = readEmbeddedData(document);
+    if (!em) return false;
+    for (const n of em.notes) console.warn(`latscope: embedded data: ${n}`);
+    if (em.error) {
+      this.setStatus('error', `The data embedded in this page cannot be read: ${em.error}. Open files instead.`);
+      for (const v of VIEWS) this.views[v].frame.message('The embedded data cannot be read');
+      return true;
+    }
+    if (frag.urls.length || frag.data || frag.demo) console.warn('latscope: link: the page embeds its data; url=, d= and demo in the link are ignored');
+    /** @type {Record<string, any>} */
+    const state = { ...urlDefaults(this.store.state.theme), ...em.view, ...frag.state };
+    this.applyState(withoutDataFields(state));
+    const r = /** @type {{name: string, bytes: Uint8Array}} */ (em.result);
+    this.embedded = true;
+    this.load([{ name: r.name, file: new Blob([/** @type {BlobPart} */ (r.bytes)]) }], [], { after: state });
+    return true;
   }
 
   /** @param {Partial<import('./state.js').State>} state */
@@ -312,14 +344,37 @@ export class App {
    * @param {string} data @param {Partial<import('./state.js').State>} [after]
    */
   async loadLinkData(data, after) {
-    let encoded;
+    let r;
     try {
-      encoded = decodeLinkData(data);
+      r = decodeLinkData(data);
     } catch (e) {
       this.setStatus('error', `The link's data cannot be read: ${/** @type {Error} */ (e).message}.`);
       return;
     }
-    await this.load([], [], { after, origin: { urls: [], data, demo: false }, encoded });
+    await this.load([{ name: r.name, file: new Blob([/** @type {BlobPart} */ (r.bytes)]) }], [], { after, origin: { urls: [], data, demo: false } });
+  }
+
+  /**
+   * The loaded data as a result file at the page's quantum, keeping the
+   * labels it groups by (queries.js resultOptions), with a display name.
+   * @returns {Promise<{name: string, bytes: Uint8Array}>}
+   */
+  async resultFile() {
+    const s = this.store.state;
+    const { bytes } = await this.engine.encodeResult(resultOptions(s));
+    const logs = loadSummary(this.sources, this.skipped).logs;
+    const name = this.sources.length === 1 && /\.lsr$/.test(this.sources[0].name) ? this.sources[0].name : `latscope-${logs}-log${logs === 1 ? '' : 's'}-${quantumLabel(s.quantum_ms).replace(/\s+/g, '')}.lsr`;
+    return { name, bytes };
+  }
+
+  /** "Download result (.lsr)", offered when the data is too large for a link. */
+  async downloadResult() {
+    try {
+      const r = await this.resultFile();
+      downloadBlob(new Blob([/** @type {BlobPart} */ (r.bytes)], { type: 'application/octet-stream' }), r.name);
+    } catch (e) {
+      this.$('link-status').textContent = `The result file could not be written: ${/** @type {Error} */ (e).message}.`;
+    }
   }
 
   /**
@@ -333,25 +388,37 @@ export class App {
       this.$('link-status').textContent = t;
     };
     out.value = '';
-    const base = `${location.origin}${location.pathname}`;
+    this.$('download-result').hidden = true;
+    // file:// pages have the origin "null": the link is the page's own URL.
+    const base = location.protocol === 'file:' ? `file://${location.pathname}` : `${location.origin}${location.pathname}`;
     let link;
     let what;
     if (!withData) {
       link = `${base}${location.search}#${this.fragment()}`;
-      what = this.origin.urls.length || this.origin.data || this.origin.demo ? 'the view and where its data comes from' : 'the view only (the files stay here: use "Copy link with data")';
+      what = this.origin.urls.length || this.origin.data || this.origin.demo
+        ? 'the view and where its data comes from'
+        : this.embedded
+          ? 'the view (this page carries its data)'
+          : 'the view only (the files stay here: use "Copy link with data")';
     } else {
-      if (!this.engine || !this.sources.length) return say('Load logs first.');
-      const ex = await this.engine.exportSources();
-      const logs = loadSummary(this.sources, this.skipped).logs;
-      const alternatives = 'Instead: put the files (or a .tar.gz / .zip of the folder) on a web server that sends Access-Control-Allow-Origin and share a link with #url=…, or send the files themselves.';
-      if (!ex.complete) return say(`The loaded data is too large for a link (${kb(ex.bytes)} before compression; a link holds up to ${kb(MAX_LINK_CHARS)}). ${alternatives}`);
-      const enc = encodeLinkData(ex.sources);
-      const frag = stateToFragment(this.store.state, { data: enc.data, theme: this.themeInUrl });
-      link = `${base}#${frag}`;
-      if (link.length > MAX_LINK_CHARS) {
-        return say(`The data of ${logs} log${logs === 1 ? '' : 's'} is ${kb(enc.compressedBytes)} compressed (${kb(link.length)} as a link); links hold up to ${kb(MAX_LINK_CHARS)}. ${alternatives}`);
+      if (!this.engine || !loadSummary(this.sources, this.skipped).logs) return say('Load logs first.');
+      let r;
+      try {
+        r = await this.resultFile();
+      } catch (e) {
+        return say(`The data could not be written as a result: ${/** @type {Error} */ (e).message}.`);
       }
-      what = `${kb(link.length)}: the parsed histograms of ${logs} log${logs === 1 ? '' : 's'} (${kb(enc.rawBytes)}, ${kb(enc.compressedBytes)} compressed) and the view. It holds file names and host names, not the logs' text, and opens with no server but this page`;
+      const s = this.store.state;
+      const logs = loadSummary(this.sources, this.skipped).logs;
+      const enc = encodeLinkData(r);
+      const frag = stateToFragment(linkState(s), { data: enc.data, theme: this.themeInUrl });
+      link = `${base}#${frag}`;
+      const held = `a result file of ${logs} log${logs === 1 ? '' : 's'} (${kb(r.bytes.length)}: quanta of ${quantumLabel(s.quantum_ms)}, labels ${resultLabels(s).join(', ')})`;
+      if (link.length > MAX_LINK_CHARS) {
+        this.$('download-result').hidden = false;
+        return say(`The link would be ${kb(link.length)}, over the ${kb(MAX_LINK_CHARS)} a link holds: ${held}. Download the result file instead (it opens here like a log), or put the files on a web server that sends Access-Control-Allow-Origin and share a link with #url=….`);
+      }
+      what = `${kb(link.length)}: ${held} and the view. It holds file and host names as labels, not the logs' text, and opens with no server but this page`;
     }
     out.value = link;
     out.hidden = false;
@@ -420,12 +487,10 @@ export class App {
   /**
    * @param {{file: Blob, name: string}[]} items
    * @param {import('../load/files.js').SkippedItem[]} [skipped] left out before loading (listed as ignored)
-   * @param {LoadExtras & {encoded?: import('../engine/kept.js').EncodedSource[]}} [extras]
-   *   encoded: a link's data (encoded Sources) instead of items
+   * @param {LoadExtras} [extras]
    */
   async load(items, skipped = [], extras = {}) {
-    const encoded = extras.encoded;
-    if (!items.length && !encoded?.length) return;
+    if (!items.length) return;
     this.skipped = skipped;
     this.fetchErrors = extras.fetchErrors ?? [];
     const origin = extras.origin ?? { urls: [], data: '', demo: false };
@@ -433,7 +498,6 @@ export class App {
     this.origin = origin;
     // Files picked here replace what a link named: the fragment stops naming it.
     if (originChanged) this.writeOrigin();
-    if (encoded) items = encoded.map((x) => ({ name: x.name, file: new Blob([/** @type {BlobPart} */ (x.bytes)]) }));
     this.abort?.abort();
     const abort = new AbortController();
     this.abort = abort;
@@ -470,7 +534,7 @@ export class App {
     try {
       if (!this.engine) this.engine = await this.engineApi.createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)) });
       else if (this.engine.reset) await this.engine.reset();
-      const sources = encoded ? await this.engine.importSources(encoded) : await this.engine.loadFiles(items, {
+      const sources = await this.engine.loadFiles(items, {
         signal: abort.signal,
         onProgress: (/** @type {any} */ p) => {
           if (gen !== this.loadGen) return;

@@ -35,6 +35,45 @@ export function pctilesAreCluster(s) {
   return s.group_by === 'all' && !(s.co_interval_ms > 0);
 }
 
+/**
+ * The labels a result made for a link keeps: those the page groups by, plus
+ * dir (the direction selection keeps working) and kind (lat, clat and slat
+ * never add up, docs/result-format.md). The others are added together.
+ * @param {import('./state.js').State} s
+ * @returns {string[]}
+ */
+export function resultLabels(s) {
+  const keep = s.group_by === 'all' ? [] : s.group_by.split(',');
+  for (const l of ['dir', 'kind']) if (!keep.includes(l)) keep.push(l);
+  return keep;
+}
+
+/**
+ * Engine options of the result a link carries: the whole run at the page's
+ * quantum, with its selection (directions, kinds, exclusions, offsets: they
+ * are in the result, so the link's view leaves them out, see linkState), and
+ * the kept labels as group_by (`latscope reduce --keep`).
+ * @param {import('./state.js').State} s
+ */
+export function resultOptions(s) {
+  const o = engineOptions(s);
+  delete o.percentiles;
+  delete o.method;
+  delete o.unit;
+  delete o.co_interval_ms;
+  return { ...o, group_by: resultLabels(s) };
+}
+
+/**
+ * The view state a link with a result carries: the page's, without what is
+ * already applied inside the result (excluded files and hosts, offsets).
+ * @param {import('./state.js').State} s
+ * @returns {import('./state.js').State}
+ */
+export function linkState(s) {
+  return { ...s, exclude_sources: [], exclude_hosts: [], offsets: {} };
+}
+
 /** @param {import('./state.js').State} s */
 export function surfaceOptions(s) {
   return { ...recorded(s), group_by: 'all', percentiles: SURFACE_LEVELS.slice() };

@@ -8,10 +8,9 @@
 //   await engine.query(opts)    -> pctiles JSON (report.h pctiles_json)
 //   await engine.csv(opts)      -> CSV string, byte-identical to `latscope pctiles`
 //   await engine.heatmap(opts)  -> {t0_ms, quantum_ms, quanta, rows, edges_ns, ..., counts: Float64Array}
+//   await engine.encodeResult(opts) -> {bytes: Uint8Array}: the loaded data as a result file
+//                                  (`latscope reduce`; opts.group_by = the labels kept)
 //   await engine.sources()      -> Source[]
-//   await engine.exportSources() -> {sources: [{name, bytes, readError}], complete}: the encoded
-//                                  Sources loaded (model_io), for "Copy link with data"
-//   await engine.importSources(list) -> Source[]: adds encoded Sources (a link's data)
 //   await engine.reset()        -> drop every source
 //   await engine.memory()       -> {wasmBytes}
 //   engine.terminate()
@@ -39,9 +38,8 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<any>} query
  * @property {(opts?: object) => Promise<string>} csv
  * @property {(opts?: object) => Promise<any>} heatmap
+ * @property {(opts?: object) => Promise<{bytes: Uint8Array}>} encodeResult
  * @property {() => Promise<import('./inthread.js').Source[]>} sources
- * @property {() => Promise<import('./kept.js').EncodedSources>} exportSources
- * @property {(list: import('./kept.js').EncodedSource[]) => Promise<import('./inthread.js').Source[]>} importSources
  * @property {() => Promise<void>} reset
  * @property {() => Promise<{wasmBytes: number}>} memory
  * @property {() => void} terminate
@@ -53,6 +51,7 @@ export { EngineError } from './protocol.js';
  * @property {number} [workers]  worker mode: parallel parse workers (default hardware threads, max 8)
  * @property {import('./wasm-module.js').WasmSource} [wasm]  where the module is (default: page's wasm/)
  * @property {() => import('./proxy.js').Endpoint} [spawn]  worker mode: how to start a worker
+ * @property {ArrayBuffer} [wasmBinary]  worker mode: the .wasm bytes, sent to each worker (single-file page)
  */
 
 /**
@@ -64,7 +63,7 @@ export async function createEngine(opts = {}) {
   if ((opts.mode ?? 'worker') === 'inthread') {
     return asyncFacade(new InThreadEngine(await loadWasmModule(wasm)));
   }
-  return WorkerEngine.create({ wasmUrl: wasm.url, workers: opts.workers, spawn: opts.spawn });
+  return WorkerEngine.create({ wasmUrl: wasm.url, workers: opts.workers, spawn: opts.spawn, wasmBinary: opts.wasmBinary });
 }
 
 /**
@@ -87,16 +86,8 @@ function asyncFacade(e) {
     query: async (o) => e.query(o),
     csv: async (o) => e.csv(o),
     heatmap: async (o) => e.heatmap(o),
+    encodeResult: async (o) => e.encodeResult(o),
     sources: async () => e.sources(),
-    exportSources: async () => e.exportSources(),
-    importSources(list) {
-      const run = loading.then(() => e.importSources(list));
-      loading = run.then(
-        () => {},
-        () => {},
-      );
-      return run;
-    },
     reset: async () => {
       await loading;
       e.reset();

@@ -1,13 +1,15 @@
-// The zlib (RFC 1950) inflater the WebAssembly engine calls synchronously
-// for HdrHistogram payloads (wasm/inflate_fflate.cc, core's inflate.h).
-// loadWasmModule hands it to the Emscripten module as
-// Module.latscopeInflateZlib, in every thread that runs the engine (page
-// workers, the in-thread engine, Node tests); installInflate() also puts it
-// on globalThis for glue loaded some other way.
+// The zlib (RFC 1950) codec the WebAssembly engine calls synchronously:
+// inflate for HdrHistogram payloads and result files (wasm/inflate_fflate.cc,
+// core's inflate.h), deflate for writing a result file ("Copy link with
+// data": wasm/deflate_fflate.cc, result.h's deflate_zlib). loadWasmModule
+// hands them to the Emscripten module as Module.latscopeInflateZlib and
+// Module.latscopeDeflateZlib, in every thread that runs the engine (page
+// workers, the in-thread engine, Node tests); installInflate() also puts
+// them on globalThis for glue loaded some other way.
 //
 // The bytes passed in are a copy made by the C++ side, never a heap view.
 
-import { Unzlib } from 'fflate';
+import { Unzlib, zlibSync } from 'fflate';
 
 /**
  * Inflates exactly one zlib stream. Throws with a sentence when the stream
@@ -66,7 +68,18 @@ export function adler32(b) {
   return ((s << 16) | a) >>> 0;
 }
 
-/** Puts inflateZlib where wasm/inflate_fflate.cc looks for it as a fallback. */
+/**
+ * One zlib stream of bytes (level 6, zlib's default, as the native writer
+ * core/src/codec/deflate_zlib.cc uses).
+ * @param {Uint8Array} bytes
+ * @returns {Uint8Array}
+ */
+export function deflateZlib(bytes) {
+  return zlibSync(bytes, { level: 6 });
+}
+
+/** Puts inflateZlib / deflateZlib where wasm/*_fflate.cc look for them as a fallback. */
 export function installInflate() {
   /** @type {any} */ (globalThis).latscopeInflateZlib ??= inflateZlib;
+  /** @type {any} */ (globalThis).latscopeDeflateZlib ??= deflateZlib;
 }

@@ -19,7 +19,6 @@
 import { readChunks, FileFormatError } from '../load/read.js';
 import { toLoadItem } from '../load/files.js';
 import { abortError, EngineError } from './protocol.js';
-import { KeptSources } from './kept.js';
 
 /** @typedef {import('../load/files.js').LoadItem} LoadItem */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -130,8 +129,6 @@ export class InThreadEngine {
     this.failed = [];
     /** read_error of loaded sources, by name (the engine does not keep it). @type {Map<string, string>} */
     this.readErrors = new Map();
-    /** Copies of the encoded Sources loaded (for "Copy link with data"), bounded. */
-    this.kept = new KeptSources();
   }
 
   /** Size of the WASM memory. It never shrinks, so it is also the peak so far. */
@@ -156,7 +153,6 @@ export class InThreadEngine {
       try {
         const { source, bytes } = await this.parseFile(items[i], { ...opts, export: true });
         if (bytes) {
-          this.kept.add(source.name, bytes, source.read_error);
           out.push(this.importSource(bytes, source.read_error));
         }
         else {
@@ -260,24 +256,6 @@ export class InThreadEngine {
     return source;
   }
 
-  /** @returns {import('./kept.js').EncodedSources} the encoded Sources loaded, in load order */
-  exportSources() {
-    return this.kept.list();
-  }
-
-  /**
-   * Adds encoded Sources (from exportSources, possibly of another page).
-   * @param {import('./kept.js').EncodedSource[]} list
-   * @returns {Source[]}
-   */
-  importSources(list) {
-    return list.map((x) => {
-      const source = this.importSource(x.bytes, x.readError);
-      this.kept.add(x.name, x.bytes, x.readError);
-      return source;
-    });
-  }
-
   /**
    * Records a failed file (from another worker) so that sources() lists it.
    * @param {Source} source
@@ -326,6 +304,17 @@ export class InThreadEngine {
   }
 
   /**
+   * The loaded data as a result file (docs/result-format.md), as `latscope
+   * reduce` writes it: the selection of opts, its quantum_ms, and group_by =
+   * the labels kept (the others are added together).
+   * @param {object} [opts]
+   * @returns {{bytes: Uint8Array}} a copy owned by JS
+   */
+  encodeResult(opts = {}) {
+    return { bytes: /** @type {Uint8Array} */ (unwrap(this.core.encodeResult(JSON.stringify(opts)))) };
+  }
+
+  /**
    * Heat-map grid: counts[q * rows + r], a copy owned by JS.
    * @param {object} [opts] options_json heat-map options
    * @returns {any} {t0_ms, quantum_ms, absolute_time, quanta, rows, edges_ns, below, above, counts: Float64Array}
@@ -342,7 +331,6 @@ export class InThreadEngine {
     this.core = new this.M.Engine();
     this.failed = [];
     this.readErrors.clear();
-    this.kept.clear();
   }
 
   /** @returns {{wasmBytes: number}} */

@@ -17,7 +17,12 @@
 
 /** Request types and their payloads / results. */
 export const Req = Object.freeze({
-  /** payload {wasmUrl: string} -> {version: number} */
+  /**
+   * payload {wasmUrl: string, wasmBinary?: ArrayBuffer} -> {version: number}.
+   * wasmBinary: the engine's bytes when the page carries them (the
+   * single-file page, docs/page-loading.md); then the worker's own bundled
+   * glue is used and nothing is fetched.
+   */
   INIT: 'init',
   /**
    * payload {file: Blob, name: string, fileOptions?: object, export?: boolean, sliceBytes?: number}
@@ -36,6 +41,8 @@ export const Req = Object.freeze({
   CSV: 'csv',
   /** payload {opts} -> {meta..., counts: Float64Array} (counts transferred) */
   HEATMAP: 'heatmap',
+  /** payload {opts} -> {bytes: Uint8Array} (transferred): the loaded data as a result file */
+  ENCODE_RESULT: 'encodeResult',
   /** payload {} -> Source[] */
   SOURCES: 'sources',
   /** payload {} -> null: drops every source */

@@ -13,7 +13,7 @@ import { Note, Req, abortError, serializeError, transferablesOf } from './protoc
 
 /**
  * @param {Port} port
- * @param {(wasmUrl: string) => Promise<any>} loadModule  loads the Emscripten module
+ * @param {(init: {wasmUrl: string, wasmBinary?: ArrayBuffer}) => Promise<any>} loadModule  loads the Emscripten module
  */
 export function serveEngine(port, loadModule) {
   /** @type {InThreadEngine | null} */
@@ -29,7 +29,7 @@ export function serveEngine(port, loadModule) {
   /** @type {Record<string, (payload: any, id: number) => any>} */
   const handlers = {
     async [Req.INIT](p) {
-      if (!engine) engine = new InThreadEngine(await loadModule(p.wasmUrl));
+      if (!engine) engine = new InThreadEngine(await loadModule(p));
       return { version: 1 };
     },
     async [Req.PARSE_FILE](p, id) {
@@ -57,6 +57,7 @@ export function serveEngine(port, loadModule) {
     [Req.QUERY]: (p) => need().queryText(p.opts),
     [Req.CSV]: (p) => need().csv(p.opts),
     [Req.HEATMAP]: (p) => need().heatmap(p.opts),
+    [Req.ENCODE_RESULT]: (p) => need().encodeResult(p.opts),
     [Req.SOURCES]: () => need().sources(),
     [Req.RESET]: () => {
       need().reset();

@@ -6,11 +6,16 @@
 // instantiateWasm, because Emscripten 3.1.6 does not recognise a *module*
 // worker (no importScripts) and would then have no way to fetch a fallback.
 //
-// Every module gets the zlib inflater the engine calls for HdrHistogram
-// payloads (inflate.js, wasm/inflate_fflate.cc) as Module.latscopeInflateZlib:
-// in page workers, in the in-thread engine and under Node alike.
+// Every module gets the zlib codec the engine calls (inflate.js,
+// wasm/inflate_fflate.cc, wasm/deflate_fflate.cc) as Module.latscopeInflateZlib
+// and Module.latscopeDeflateZlib: in page workers, in the in-thread engine
+// and under Node alike.
+//
+// The single-file page (docs/page-loading.md §6) bundles the glue into its
+// worker and carries the .wasm bytes: it passes `factory` and `wasmBinary`,
+// and nothing is imported or fetched.
 
-import { inflateZlib, installInflate } from './inflate.js';
+import { deflateZlib, inflateZlib, installInflate } from './inflate.js';
 
 /** Where build-wasm.sh puts the glue, relative to the page. */
 export const WASM_GLUE = 'wasm/latscope.mjs';
@@ -18,8 +23,9 @@ export const WASM_BINARY = 'latscope.wasm';
 
 /**
  * @typedef {object} WasmSource
- * @property {string} url                 URL of the ES-module glue (latscope.mjs)
- * @property {ArrayBuffer | Uint8Array} [wasmBinary]  the .wasm bytes, when already at hand (Node)
+ * @property {string} url                 URL of the ES-module glue (latscope.mjs); unused with factory
+ * @property {ArrayBuffer | Uint8Array} [wasmBinary]  the .wasm bytes, when already at hand (Node, the single-file page)
+ * @property {(m: object) => Promise<any>} [factory]  the glue's factory, when bundled (the single-file page)
  */
 
 /**
@@ -39,15 +45,16 @@ export function defaultWasmUrl() {
  * @returns {Promise<any>} the Emscripten Module (with .Engine, .HEAPU8)
  */
 export async function loadWasmModule(src) {
-  const { default: factory } = await import(/* @vite-ignore */ src.url);
+  const factory = src.factory ?? (await import(/* @vite-ignore */ src.url)).default;
   installInflate();
-  if (src.wasmBinary) return factory({ wasmBinary: src.wasmBinary, latscopeInflateZlib: inflateZlib });
+  const codec = { latscopeInflateZlib: inflateZlib, latscopeDeflateZlib: deflateZlib };
+  if (src.wasmBinary) return factory({ wasmBinary: src.wasmBinary, ...codec });
   const wasmUrl = new URL(WASM_BINARY, src.url).href;
   // The factory's promise never settles when instantiateWasm fails, so the
   // fetch error rejects our own promise instead.
   return new Promise((resolve, reject) => {
     factory({
-      latscopeInflateZlib: inflateZlib,
+      ...codec,
       /**
        * @param {WebAssembly.Imports} imports
        * @param {(instance: WebAssembly.Instance, module: WebAssembly.Module) => void} done

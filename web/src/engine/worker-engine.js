@@ -16,7 +16,7 @@
 import { toLoadItem } from '../load/files.js';
 import { WorkerProxy } from './proxy.js';
 import { Req, abortError } from './protocol.js';
-import { KeptSources } from './kept.js';
+import { spawnWebWorker } from './spawn.js';
 
 /** @typedef {import('./inthread.js').Source} Source */
 /** @typedef {import('./inthread.js').LoadOptions} LoadOptions */
@@ -25,15 +25,10 @@ import { KeptSources } from './kept.js';
 /**
  * @typedef {object} WorkerEngineOptions
  * @property {string} wasmUrl            URL of the ES-module glue
+ * @property {ArrayBuffer} [wasmBinary]  the .wasm bytes (single-file page: sent to each worker, nothing fetched)
  * @property {number} [workers]          parallel parse workers (default: hardware threads, at most 8)
  * @property {() => Endpoint} [spawn]    starts one worker (tests pass a worker_threads adapter)
  */
-
-/** @returns {Endpoint} */
-function spawnWebWorker() {
-  // This exact form lets Vite find and bundle the worker.
-  return /** @type {any} */ (new Worker(new URL('./worker.js', import.meta.url), { type: 'module' }));
-}
 
 export class WorkerEngine {
   /**
@@ -42,21 +37,25 @@ export class WorkerEngine {
    */
   static async create(opts) {
     const e = new WorkerEngine(opts);
-    await e.primary.request(Req.INIT, { wasmUrl: opts.wasmUrl });
+    await e.primary.request(Req.INIT, e.init());
     return e;
   }
 
   /** @param {WorkerEngineOptions} opts */
   constructor(opts) {
     this.wasmUrl = opts.wasmUrl;
+    this.wasmBinary = opts.wasmBinary;
     this.spawn = opts.spawn ?? spawnWebWorker;
     const hw = /** @type {any} */ (globalThis).navigator?.hardwareConcurrency ?? 2;
     this.maxWorkers = Math.max(1, Math.floor(opts.workers ?? Math.min(hw, 8)));
     this.primary = new WorkerProxy(this.spawn());
     /** Serialises loads: a second loadFiles waits for the first. @type {Promise<unknown>} */
     this.loading = Promise.resolve();
-    /** Copies of the encoded Sources loaded (for "Copy link with data"), bounded. */
-    this.kept = new KeptSources();
+  }
+
+  /** The INIT payload: each worker gets its own copy of the bytes (structured clone). */
+  init() {
+    return this.wasmBinary ? { wasmUrl: this.wasmUrl, wasmBinary: this.wasmBinary } : { wasmUrl: this.wasmUrl };
   }
 
   /**
@@ -88,7 +87,7 @@ export class WorkerEngine {
         const w = new WorkerProxy(this.spawn());
         helpers.push(w);
       }
-      await Promise.all(helpers.map((w) => w.request(Req.INIT, { wasmUrl: this.wasmUrl })));
+      await Promise.all(helpers.map((w) => w.request(Req.INIT, this.init())));
       const pool = [this.primary, ...helpers];
 
       /** @type {Source[]} */
@@ -106,7 +105,6 @@ export class WorkerEngine {
             const r = /** @type {{source: Source, bytes?: Uint8Array}} */ (parsed.get(i));
             parsed.delete(i);
             if (r.bytes) {
-              this.kept.add(r.source.name, r.bytes, r.source.read_error);
               out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error }, { transfer: [r.bytes.buffer] });
             } else {
               await this.primary.request(Req.ADD_FAILED, { source: r.source });
@@ -150,34 +148,6 @@ export class WorkerEngine {
     }
   }
 
-  /**
-   * The encoded Sources of everything loaded, in load order (see KeptSources).
-   * @returns {Promise<import('./kept.js').EncodedSources>}
-   */
-  async exportSources() {
-    return this.kept.list();
-  }
-
-  /**
-   * Adds encoded Sources (from exportSources, possibly of another page).
-   * @param {import('./kept.js').EncodedSource[]} list
-   * @returns {Promise<Source[]>}
-   */
-  importSources(list) {
-    const run = this.loading.then(async () => {
-      /** @type {Source[]} */
-      const out = [];
-      for (const x of list) {
-        const bytes = x.bytes.slice();
-        out.push(await this.primary.request(Req.IMPORT_SOURCE, { bytes, readError: x.readError }, { transfer: [bytes.buffer] }));
-        this.kept.add(x.name, x.bytes, x.readError);
-      }
-      return out;
-    });
-    this.loading = run.catch(() => {});
-    return run;
-  }
-
   /** @returns {Promise<Source[]>} */
   sources() {
     return this.primary.request(Req.SOURCES);
@@ -199,9 +169,13 @@ export class WorkerEngine {
     return this.primary.request(Req.HEATMAP, { opts });
   }
 
+  /** @param {object} [opts] @returns {Promise<{bytes: Uint8Array}>} the loaded data as a result file */
+  encodeResult(opts = {}) {
+    return this.primary.request(Req.ENCODE_RESULT, { opts });
+  }
+
   /** Drops every source (after any running load). @returns {Promise<void>} */
   reset() {
-    this.kept.clear();
     const run = this.loading.then(() => this.primary.request(Req.RESET));
     this.loading = run.catch(() => {});
     return run;

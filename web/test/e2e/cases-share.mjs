@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { zipSync } from 'fflate';
-import { cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download } from './helpers.mjs';
+import { cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download } from './helpers.mjs';
 import { serveStatic } from './server.mjs';
 import { OUT, SHOTS, WEB } from './paths.mjs';
 
@@ -75,13 +75,13 @@ export const SHARE_CASES = [
       assert.equal(s.quantum_ms, 5000);
       await p.goForward();
       await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.view === 'heatmap');
-      // The demo's data is over 64 KB as a link: the page says so, gives the
-      // size and the alternatives, and makes no link.
+      // The demo as a result at 5 s (cluster: dir and kind kept) fits a link:
+      // it says the size and what it holds; the link carries the data, not `demo`.
       await p.click('[data-testid=copy-link-data]');
       await p.waitForFunction(() => document.querySelector('[data-testid=link-status]')?.textContent);
       const said = (await p.textContent('[data-testid=link-status]')) || '';
-      assert.match(said, /^The data of 5 logs is [\d.]+ KB compressed \([\d.]+ KB as a link\); links hold up to 64\.0 KB\. Instead: .*#url=/, said);
-      assert.equal(await p.inputValue('[data-testid=link-output]'), '');
+      assert.match(said, /^Link (copied|ready) — [\d.]+ KB: a result file of 5 logs \([\d.]+ KB: quanta of 5 s, labels dir, kind\) and the view/, said);
+      assert.match(await p.inputValue('[data-testid=link-output]'), /#v=1&view=heatmap&q=5000&d=[A-Za-z0-9_-]+$/);
       // "Copy link" of the demo: the view and `demo`.
       await p.click('[data-testid=copy-link]');
       await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value);
@@ -170,7 +170,7 @@ export const SHARE_CASES = [
     },
   },
   {
-    name: 'copy link with data: the link opens in a new page with no server but the page; its csv equals the original',
+    name: 'copy link with data: a result file in the link; opens in a new page with no other request; csv equals the original and `latscope pctiles` on that result',
     async run(c) {
       const p = c.page;
       const files = S1();
@@ -184,7 +184,7 @@ export const SHARE_CASES = [
       await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value !== '');
       const link = await p.inputValue('[data-testid=link-output]');
       const said = (await p.textContent('[data-testid=link-status]')) || '';
-      assert.match(said, /^Link (copied|ready).* [\d.]+ KB: the parsed histograms of 4 logs/, said);
+      assert.match(said, /^Link (copied|ready).* [\d.]+ KB: a result file of 4 logs \([\d.]+ KB: quanta of 2 s, labels host, dir, kind\)/, said);
       assert.ok(link.length < 64 * 1024, `link length ${link.length}`);
       assert.match(link, /#v=1&q=2000&g=host&d=[A-Za-z0-9_-]+$/);
       console.log(`     link with data: ${link.length} characters; ${said}`);
@@ -202,11 +202,43 @@ export const SHARE_CASES = [
         const s = await state(q);
         assert.deepEqual([s.quantum_ms, s.group_by], [2000, 'host']);
         const again = (await download(q, '[data-testid=export-csv]')).bytes.toString('utf8');
+        // The link's result, as the CLI reads it: the same CSV byte for byte.
+        const lsr = path.join(OUT, 'link-result.lsr');
+        fs.writeFileSync(lsr, Buffer.from(await p.evaluate(async () => [...(await /** @type {any} */ (window).latscope.resultFile()).bytes])));
+        assert.equal(again, cliPctiles(['--quantum', '2000', '--group-by', 'host'], [lsr]));
+        // Queries count in result units (docs/result-format.md): the logs and their result print the same.
         assert.equal(again, original);
         assert.deepEqual(foreign, []);
       } finally {
         await q.close();
       }
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'copy link with data beyond 64 KB: says the size, offers the result file (.lsr); the CLI reads it as its own reduce of the same logs',
+    async run(c) {
+      const p = c.page;
+      const files = S1();
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.selectOption('[data-testid=quantum]', '100');
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await p.waitForFunction(() => /g=host/.test(location.hash));
+      assert.equal(await p.isVisible('[data-testid=download-result]'), false);
+      await p.click('[data-testid=copy-link-data]');
+      await p.waitForFunction(() => /over the/.test(document.querySelector('[data-testid=link-status]')?.textContent || ''));
+      const said = (await p.textContent('[data-testid=link-status]')) || '';
+      assert.match(said, /^The link would be [\d.]+ KB, over the 64\.0 KB a link holds: a result file of 4 logs \([\d.]+ KB: quanta of 100 ms, labels host, dir, kind\)\. Download the result file instead/, said);
+      assert.equal(await p.inputValue('[data-testid=link-output]'), '');
+      const got = await download(p, '[data-testid=download-result]');
+      assert.match(got.name, /^latscope-4-logs-100ms\.lsr$/);
+      assert.equal(got.bytes.subarray(0, 8).toString('latin1'), 'LSRESULT');
+      const mine = path.join(OUT, 'download-result.lsr');
+      const theirs = path.join(OUT, 'cli-reduce-s1-100.lsr');
+      fs.writeFileSync(mine, got.bytes);
+      execFileSync(cliPath(), ['reduce', '--quantum', '100', '--keep', 'host,dir', ...files, '-o', theirs], { stdio: 'ignore' });
+      const args = ['--quantum', '100', '--group-by', 'host'];
+      assert.equal(cliPctiles(args, [mine]), cliPctiles(args, [theirs]));
       noPageErrors(c);
     },
   },
@@ -310,7 +342,7 @@ export const SHARE_CASES = [
         assert.equal(/** @type {any} */ (reply).type, 'loaded', JSON.stringify(reply));
         assert.equal(await child.textContent('[data-testid=file-table] td.name'), '<img src=x onerror=alert(12)>_clat_hist.1.log');
         for (const page of [p, q, child]) {
-          assert.equal(await page.$$eval('img[src=x], svg[onload], script:not([src])', (els) => els.length), 0, 'no markup from the input became elements');
+          assert.equal(await page.$$eval('img[src=x], svg[onload], script:not([src]):not([type="application/json"])', (els) => els.length), 0, 'no markup from the input became elements');
         }
         await child.close();
       } finally {

@@ -1,7 +1,8 @@
 // End-to-end tests of the page in real Chromium (Debian's /usr/bin/chromium
 // driven by playwright-core). Builds the page with Vite into
-// web/test/e2e/out/dist, serves it from 127.0.0.1, runs every case in
-// cases.mjs in a fresh page and prints one line per case.
+// web/test/e2e/out/dist (index.html and the single-file latscope.html),
+// serves it from 127.0.0.1, runs every case in cases*.mjs in a fresh page
+// and prints one line per case.
 //
 //   node web/test/e2e/run.mjs [name-filter]
 //
@@ -17,6 +18,7 @@ import { serveStatic } from './server.mjs';
 import { CASES } from './cases.mjs';
 import { SHARE_CASES } from './cases-share.mjs';
 import { METHOD_CASES } from './cases-methods.mjs';
+import { DELIVERY_CASES } from './cases-delivery.mjs';
 import { WEB, REPO, OUT, SHOTS } from './paths.mjs';
 
 const CHROMIUM_ARGS = [
@@ -44,6 +46,8 @@ async function main() {
   await build({ configFile: path.join(WEB, 'vite.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
   fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
   for (const f of ['latscope.mjs', 'latscope.wasm']) fs.copyFileSync(path.join(wasmDir, f), path.join(dist, 'wasm', f));
+  // The single-file page beside it, as `npm run build` makes it (it reads LATSCOPE_WASM_DIR too).
+  await build({ configFile: path.join(WEB, 'vite.single.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: false } });
   const server = await serveStatic(dist);
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
@@ -56,7 +60,7 @@ async function main() {
   let failed = 0;
   let ran = 0;
   try {
-    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES]) {
+    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES, ...DELIVERY_CASES]) {
       if (filter && !c.name.includes(filter)) continue;
       const why = c.skip?.();
       if (why) {

@@ -7,6 +7,7 @@
 // byte with the native CLI's `latscope pctiles` on the same files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import os from 'node:os';
 import zlib from 'node:zlib';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
@@ -186,21 +187,33 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     expect(await engine.csv({ percentiles: [50, 99] })).toBe(plain);
   });
 
-  it('exportSources / importSources (a link\'s data) give the same Sources and the same CSV', async () => {
+  it.skipIf(!hasCli)('encodeResult (a link\'s data) writes a result file: opened like a log, its CSV equals the CLI\'s on `latscope reduce` of the same logs', async () => {
     await engine.reset();
-    const loaded = await engine.loadFiles([...S1, GZ[0]].map((p) => fileOf(p)));
-    const csv = await engine.csv({ group_by: 'host', percentiles: [50, 99.9] });
-    const ex = await engine.exportSources();
-    expect(ex.complete).toBe(true);
-    expect(ex.sources.map((x) => x.name)).toEqual(loaded.map((x) => x.name));
+    await engine.loadFiles(S1.map((p) => fileOf(p)));
+    const { bytes } = await engine.encodeResult({ quantum_ms: 2000, group_by: ['host', 'dir', 'kind'] });
+    expect(new TextDecoder().decode(bytes.subarray(0, 8))).toBe('LSRESULT');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-result-'));
+    const mine = path.join(dir, 'page.lsr');
+    const theirs = path.join(dir, 'cli.lsr');
+    fs.writeFileSync(mine, bytes);
+    execFileSync(CLI, ['reduce', '--quantum', '2000', '--keep', 'host,dir', ...S1, '-o', theirs], { stdio: 'ignore' });
+    const args = ['--quantum', '2000', '--group-by', 'host', '--percentiles', '50,99.9'];
+    // The CLI reads the page's result exactly as its own (zlib and fflate compress differently; the content is the same).
+    expect(cli([...args, mine])).toBe(cli([...args, theirs]));
+    // The page opens it like a log.
     await engine.reset();
-    expect((await engine.exportSources()).sources).toEqual([]);
-    const again = await engine.importSources(ex.sources);
-    expect(again.map((x) => [x.name, x.records])).toEqual(loaded.map((x) => [x.name, x.records]));
-    expect(await engine.csv({ group_by: 'host', percentiles: [50, 99.9] })).toBe(csv);
-    // A corrupt encoded Source is refused by the engine with its message.
+    const [src] = await engine.loadFiles([new File([/** @type {BlobPart} */ (bytes)], 'page.lsr')]);
+    expect(src.status.ok).toBe(true);
+    expect(src.format).toBe('result');
+    expect(await engine.csv({ quantum_ms: 2000, group_by: 'host', percentiles: [50, 99.9] })).toBe(cli([...args, theirs]));
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('encodeResult with nothing loaded or a bad option rejects with the engine\'s sentence', async () => {
     await engine.reset();
-    await expect(engine.importSources([{ name: 'x', bytes: ex.sources[0].bytes.subarray(0, 20) }])).rejects.toThrow();
+    await expect(engine.encodeResult({})).rejects.toThrow(/no counts selected/);
+    await engine.loadFiles([fileOf(LOCAL[0])]);
+    await expect(engine.encodeResult({ quantum_ms: -5 })).rejects.toMatchObject({ name: 'EngineError' });
   });
 
   it('a malformed file fails with a specific message, a non-log is ignored and named, the others load', async () => {

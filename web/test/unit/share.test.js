@@ -11,7 +11,7 @@ import { untar, isTar, expandDownload, cleanPath, unzipFiles } from '../../src/l
 import { fetchBlob, fetchItems, urlFileName, runName } from '../../src/load/remote.js';
 import { encodeLinkData, decodeLinkData, framePayload, unframePayload, base64url, fromBase64url } from '../../src/app/link.js';
 import { checkFiles, allowedOrigins } from '../../src/app/embed.js';
-import { KeptSources, MAX_KEPT_BYTES } from '../../src/engine/kept.js';
+import { parseEmbeddedData, fromBase64 } from '../../src/app/embedded-data.js';
 
 const FIX = path.resolve(__dirname, '../../../tests/fixtures');
 
@@ -135,17 +135,17 @@ describe('URLs', () => {
 });
 
 describe('link with data', () => {
-  const sources = [
-    { name: 'h1/a_clat_hist.1.log', bytes: Uint8Array.from([1, 2, 3, 250, 0]) },
-    { name: 'é/<b>.log', bytes: new Uint8Array(300).fill(7), readError: 'gzip stream truncated' },
-  ];
+  // A real result file (docs/result-format.md), committed as the format's version 1 fixture.
+  const result = { name: 'é/<b> run.lsr', bytes: new Uint8Array(fs.readFileSync(path.join(FIX, 'result', 'v1-local.lsr'))) };
 
-  it('frames and compresses the encoded Sources; decodes them back', () => {
-    expect(unframePayload(framePayload(sources))).toEqual(sources);
-    const enc = encodeLinkData(sources);
+  it('frames a result file with its name; decodes it back', () => {
+    expect(unframePayload(framePayload(result))).toEqual(result);
+    const enc = encodeLinkData(result);
     expect(enc.data).toMatch(/^[A-Za-z0-9_-]+$/);
-    expect(enc.compressedBytes).toBeLessThan(enc.rawBytes);
-    expect(decodeLinkData(enc.data)).toEqual(sources);
+    expect(enc.bytes).toBe(result.bytes.length + 7 + new TextEncoder().encode(result.name).length);
+    expect(decodeLinkData(enc.data)).toEqual(result);
+    // Why the frame is not deflated again: the result's blocks are zlib streams already.
+    expect(zlib.deflateRawSync(framePayload(result), { level: 9 }).length).toBeGreaterThan(enc.bytes - 64);
   });
 
   it('base64url round trip over every byte value', () => {
@@ -154,26 +154,74 @@ describe('link with data', () => {
   });
 
   it('untrusted link data: every malformation is a sentence, never a crash', () => {
-    const raw = framePayload(sources);
+    const raw = framePayload(result);
+    const nameEnd = 7 + new TextEncoder().encode(result.name).length;
     const bad = [
       '', 'AAAA', base64url(Uint8Array.from([1, 2, 3])),
-      base64url(zlib.deflateRawSync(raw.subarray(0, raw.length - 5))),
-      base64url(zlib.deflateRawSync(Buffer.concat([Buffer.from('LSLK'), Buffer.from([2, 1, 0])]))),
-      base64url(zlib.deflateRawSync(Buffer.from('XXXX\x01\x01\x00'))),
-      base64url(zlib.deflateRawSync(Buffer.from([0x4c, 0x53, 0x4c, 0x4b, 1, 1, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]))),
+      // truncated inside the name; a name but no result; not a result after the name
+      base64url(raw.subarray(0, 10)),
+      base64url(raw.subarray(0, nameEnd)),
+      base64url(Buffer.concat([raw.subarray(0, nameEnd), Buffer.from('LSRESULX and more')])),
+      // kind 1 (the encoded Sources of earlier builds), another version, another magic
+      base64url(Buffer.concat([Buffer.from('LSLK'), Buffer.from([1, 1, 0])])),
+      base64url(Buffer.concat([Buffer.from('LSLK'), Buffer.from([2, 2, 0])])),
+      base64url(Buffer.from('XXXX\x01\x02\x00')),
+      // a name length that never ends, a name with a control character
+      base64url(Buffer.from([0x4c, 0x53, 0x4c, 0x4b, 1, 2, 0xff, 0xff, 0xff, 0xff, 0xff])),
+      base64url(Buffer.concat([Buffer.from([0x4c, 0x53, 0x4c, 0x4b, 1, 2, 3]), Buffer.from('a\nb'), result.bytes])),
     ];
     for (const d of bad) expect(() => decodeLinkData(d)).toThrow(/link data/);
     expect(() => decodeLinkData('a+b')).toThrow(/base64url/);
   });
+});
 
-  it('kept Sources are bounded: past the bound the list says it is incomplete', () => {
-    const k = new KeptSources();
-    k.add('a', new Uint8Array(10));
-    expect(k.list()).toMatchObject({ complete: true, bytes: 10 });
-    k.add('b', new Uint8Array(MAX_KEPT_BYTES));
-    expect(k.list()).toEqual({ sources: [], complete: false, bytes: 10 + MAX_KEPT_BYTES });
-    k.clear();
-    expect(k.list().complete).toBe(true);
+describe('data embedded in the page (latscope report)', () => {
+  const lsr = fs.readFileSync(path.join(FIX, 'result', 'v1-local.lsr'));
+  const good = { version: 1, name: 'nightly <run>.lsr', result: lsr.toString('base64'), view: { view: 'heatmap', q: 5000, p: '50,99' } };
+
+  it('null or empty: nothing embedded', () => {
+    expect(parseEmbeddedData('null')).toBeNull();
+    expect(parseEmbeddedData('  null\n')).toBeNull();
+    expect(parseEmbeddedData('')).toBeNull();
+  });
+
+  it('a result with a name and a view: the bytes, the name as text, the view validated', () => {
+    const d = parseEmbeddedData(JSON.stringify(good));
+    expect(d?.error).toBe('');
+    expect(d?.result?.name).toBe('nightly <run>.lsr');
+    expect(Buffer.from(/** @type {Uint8Array} */ (d?.result?.bytes))).toEqual(lsr);
+    expect(d?.view).toEqual({ view: 'heatmap', quantum_ms: 5000, percentiles: ['50', '99'] });
+    expect(d?.notes).toEqual([]);
+  });
+
+  it('untrusted: each malformation is a sentence; unknown fields and bad view values are notes', () => {
+    /** @param {any} o */
+    const err = (o) => parseEmbeddedData(typeof o === 'string' ? o : JSON.stringify(o))?.error;
+    expect(err('{"version":1,')).toMatch(/not JSON/);
+    expect(err('[1]')).toMatch(/not a JSON object/);
+    expect(err({ ...good, version: 2 })).toMatch(/version 2.*newer latscope/);
+    expect(err({ ...good, version: '1' })).toMatch(/"version" must be 1/);
+    expect(err({ ...good, name: '' })).toMatch(/"name"/);
+    expect(err({ ...good, name: 'a\u0000b' })).toMatch(/"name"/);
+    expect(err({ ...good, name: 7 })).toMatch(/"name"/);
+    expect(err({ ...good, result: 5 })).toMatch(/"result" must be/);
+    expect(err({ ...good, result: 'not base64!' })).toMatch(/not base64/);
+    expect(err({ ...good, result: Buffer.from('hello world').toString('base64') })).toMatch(/not a latscope result/);
+    const d = parseEmbeddedData(JSON.stringify({ ...good, extra: 1, view: { view: '<img src=x>', q: 7, url: 'https://evil.example/', d: 'AAAA' } }));
+    expect(d?.error).toBe('');
+    expect(d?.view).toEqual({});
+    expect(d?.notes.join('\n')).toMatch(/unknown field "extra"/);
+    expect(d?.notes.join('\n')).toMatch(/view: view="<img src=x>" ignored/);
+  });
+
+  it('base64 with or without padding, across lines', () => {
+    const b = Uint8Array.from({ length: 100 }, (_, i) => (i * 37) % 256);
+    const s = Buffer.from(b).toString('base64');
+    expect(fromBase64(s)).toEqual(b);
+    expect(fromBase64(s.replace(/=+$/, ''))).toEqual(b);
+    expect(fromBase64(s.replace(/(.{76})/g, '$1\n'))).toEqual(b);
+    expect(fromBase64('A')).toBeNull();
+    expect(fromBase64('-_')).toBeNull();
   });
 });
 

@@ -335,6 +335,57 @@ double median_spacing(const std::vector<double>& t) {
   return d[d.size() / 2];
 }
 
+// A window far longer than the logging interval spans a time gap: fio
+// flushes a histogram at the first completion at least log_hist_msec after
+// the previous flush, so the I/Os of such a window completed within one
+// interval after the window's start (all but the one that flushed it).
+// Spreading them over the gap would smear them and, for hostile gaps,
+// make a query visit every empty quantum in between (docs/time-gaps.md).
+// `interval`: the file's logging interval (gap_interval).
+void place_gap_windows(Series* s, double interval, Source* src) {
+  if (!(interval > 0)) return;
+  uint64_t moved = 0;
+  double longest = 0, at = 0;
+  for (size_t k = 0; k < s->windows.size(); ++k) {
+    Window& w = s->windows[k];
+    const double l = w.end_ms - w.start_ms;
+    if (!(l > 10 * interval)) continue;
+    if (l > longest) {
+      longest = l;
+      at = w.end_ms;
+    }
+    ++moved;
+    // The first window of a relative log starts at the job's start, which a
+    // late first flush (ramp, a stalled first I/O) says nothing about: its
+    // I/Os are placed in the interval before its end instead.
+    if (k == 0) w.start_ms = w.end_ms - interval;
+    else w.end_ms = w.start_ms + interval;
+  }
+  if (moved)
+    src->diag.add(Issue::kTimeGap, 0, 0,
+                  std::string(dir_name(s->dir)) + " (job " + s->job + "): " + std::to_string(moved) +
+                      " window(s) over 10 logging intervals (" + std::to_string(static_cast<uint64_t>(interval)) +
+                      " ms) long, the longest " + std::to_string(static_cast<uint64_t>(longest)) +
+                      " ms ending at time_ms " + std::to_string(static_cast<uint64_t>(at)) +
+                      ": their I/Os placed in one logging interval (after the window's start; for a first window, before its end)");
+}
+
+// The file's logging interval for gap detection: the lower median of every
+// window length of every series, a relative log's first window (from the
+// job's start) included, so even one line per direction gives one.
+double gap_interval(const std::vector<std::vector<double>>& times, bool absolute_time) {
+  std::vector<double> len;
+  for (const std::vector<double>& t : times)
+    for (size_t i = 0; i < t.size(); ++i) {
+      const double l = i ? t[i] - t[i - 1] : (absolute_time ? 0 : t[0]);
+      if (l > 0) len.push_back(l);
+    }
+  if (len.empty()) return 0;
+  const auto mid = len.begin() + static_cast<std::ptrdiff_t>((len.size() - 1) / 2);
+  std::nth_element(len.begin(), mid, len.end());
+  return *mid;
+}
+
 }  // namespace
 
 void FioHistReader::finish() {
@@ -364,12 +415,15 @@ void FioHistReader::finish() {
   const size_t nb = src_->layout->size();
   // Spacing used for the first window of absolute logs (no job start time).
   double file_spacing = 0;
+  std::vector<std::vector<double>> times;
   for (Raw& r : raws_) {
-    std::vector<double> t;
+    std::vector<double>& t = times.emplace_back();
     for (const Window& w : r.s.windows) t.push_back(w.end_ms);
     r.spacing = median_spacing(t);
     file_spacing = std::max(file_spacing, r.spacing);
   }
+  const double interval = gap_interval(times, src_->absolute_time);
+  times.clear();
   if (file_spacing <= 0) file_spacing = 1000;
 
   std::sort(raws_.begin(), raws_.end(), [](const Raw& a, const Raw& b) {
@@ -445,6 +499,7 @@ void FioHistReader::finish() {
     s.dir = r.dir;
     s.segment = r.segment;
     s.job = job;
+    place_gap_windows(&s, interval, src_);
     s.layout = src_->layout;
     s.repaired = repaired;
     s.data.shrink_to_fit();

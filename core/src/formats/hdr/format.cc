@@ -8,9 +8,9 @@
 //       bins: HdrHistogram indexes over a kHdr layout in ns, sized to the
 //       highest non-empty index of that configuration in the file
 #include <cmath>
-#include <cstdio>
 #include <map>
 
+#include "formats/hdr/hdr_layout.h"
 #include "formats/hdr/hdr_log.h"
 #include "formats/sniff_util.h"
 #include "latscope/engine.h"
@@ -52,25 +52,6 @@ SniffResult sniff_hdr(const SniffInput& in) {
   if (!r.confidence && (contains(b.substr(0, 4096), ",HISTF") || contains(b.substr(0, 4096), ",DHIST"))) r.confidence = 80;
   if (!r.confidence && named && !b.empty()) r.confidence = 40;  // the name promises it; the reader says what is wrong
   return r;
-}
-
-std::string unit_text(double unit_ns) {
-  // "1e0", "1e3", "1e6" for the usual units; %g otherwise.
-  for (int k = 0; k <= 9; ++k)
-    if (unit_ns == std::pow(10.0, k)) return "1e" + std::to_string(k);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.17g", unit_ns);
-  return buf;
-}
-
-std::string config_key(const hdr::Config& c) {
-  std::string k = "d" + std::to_string(c.digits) + ":l" + std::to_string(c.lowest);
-  if (c.is_double) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, ":r%.17g", c.ratio);
-    k += buf;
-  }
-  return k;
 }
 
 class HdrFormatReader : public Reader {
@@ -148,7 +129,7 @@ class HdrFormatReader : public Reader {
       src_.diag.add(Issue::kHdrMalformedLine, iv.line, 0, "interval time out of range: skipped");
       return;
     }
-    const std::string key = config_key(iv.hist.config);
+    const std::string key = hdr::config_key(iv.hist.config);
     configs_.emplace(key, iv.hist.config);
     Pending& p = series_for(iv.tag, key);
     uint64_t& top = max_index_[key];
@@ -219,25 +200,8 @@ class HdrFormatReader : public Reader {
   // interval of that configuration uses (never to the header's highest value).
   void build_layouts() {
     std::map<std::string, LayoutPtr> made;
-    for (auto& kv : configs_) {
-      const hdr::Config& c = kv.second;
-      const size_t n = static_cast<size_t>(max_index_[kv.first]) + 1;
-      auto l = std::make_shared<BinLayout>();
-      l->kind = LayoutKind::kHdr;
-      l->id = "hdr:" + kv.first + ":u" + unit_text(unit_ns_) + ":n" + std::to_string(n);
-      const double scale = unit_ns_ * (c.is_double ? c.ratio : 1.0);
-      l->lo.resize(n);
-      l->hi.resize(n);
-      l->rep.resize(n);
-      for (size_t i = 0; i < n; ++i) {
-        const auto idx = static_cast<int64_t>(i);
-        const int64_t lo = c.lowest_equivalent(idx);
-        l->lo[i] = static_cast<double>(lo) * scale;
-        l->hi[i] = (static_cast<double>(lo) + static_cast<double>(c.bucket_width(idx))) * scale;
-        l->rep[i] = static_cast<double>(c.median_equivalent(idx)) * scale;
-      }
-      made[kv.first] = l;
-    }
+    for (auto& kv : configs_)
+      made[kv.first] = hdr::make_layout(kv.second, unit_ns_, static_cast<size_t>(max_index_[kv.first]) + 1);
     for (Pending& p : series_) p.s.layout = made[p.key];
     if (made.size() == 1) src_.layout = made.begin()->second;
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "formats/result/result_source.h"
 #include "formats/sniff_util.h"
 #include "latscope/engine.h"
 #include "latscope/reader.h"

@@ -1,0 +1,28 @@
+// The reduce path shared by `latscope reduce`, `export` and `report`
+// (cmd_result.cc): the inputs folded into one result (docs/result-format.md),
+// so every command that writes a result selects alike.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli_options.h"
+#include "latscope/result.h"
+
+namespace latscope::cli {
+
+// Takes "-o OUT" (and, when keep is given, "--keep LABELS") out of argv; the
+// rest (argv[0..1] first) is for parse_options. False, said, without -o.
+bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest, std::string* out,
+                std::string* keep);
+
+// Folds o.files into *r keeping the labels of keep ("" every label, "none"
+// or "-" only kind, else label names; kind always). Prints diagnostics;
+// returns the exit code so far (0, 1 or 2), or -1 when nothing usable came
+// out (said on stderr; the command exits 2).
+int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes);
+
+bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string* err);
+
+}  // namespace latscope::cli

@@ -1,0 +1,34 @@
+// The self-contained HTML report (`latscope report`, docs/ci-reports.md): a
+// result file embedded in the single-file page (web/dist/latscope.html).
+//
+// The page template holds exactly one
+//   <script type="application/json" id="latscope-data">null</script>
+// and the report replaces its null with
+//   {"version":1,"name":"<display name>","result":"<base64 of the .lsr>","view":{}}
+// which the page loads at start-up as if the result file had been opened.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "latscope/status.h"
+
+namespace latscope {
+
+constexpr const char* kReportDataMarker = "<script type=\"application/json\" id=\"latscope-data\">null</script>";
+
+// Standard base64 (RFC 4648 section 4, '=' padded).
+std::string base64_encode(const uint8_t* data, size_t n);
+
+// A JSON string literal that is also safe inside an HTML <script> element:
+// "</" becomes "<\/", any other '<' "\u003c" and '>' "\u003e", so no name
+// can end the element, open an HTML comment in it or look like a tag.
+std::string script_json_string(const std::string& s);
+
+// Replaces the marker's null with the data object. Errors (template without
+// the marker, or with it more than once) name what is wrong.
+Status embed_report(const std::string& page_template, const std::string& name, const uint8_t* result, size_t n,
+                    std::string* out);
+
+}  // namespace latscope

@@ -1,0 +1,77 @@
+// A Result as the long table, ClickHouse TSVWithNames (docs/export-formats.md):
+//
+//   t_ms	quantum_ms	dir	host	kind	layout	bin	count
+//   0	1000	read	a	clat	fio3	1033	12.5
+//
+// One row per non-empty bin; counts are exact decimals of the fixed-point
+// value, so reading the table back gives the same result, bit for bit.
+#include <algorithm>
+#include <set>
+
+#include "latscope/export.h"
+#include "latscope/report.h"
+
+namespace latscope {
+namespace {
+
+// ClickHouse's TSV escaping: backslash escapes for the bytes that would end
+// a field or a row, and for the backslash itself.
+void append_escaped(std::string* o, const std::string& s) {
+  for (char c : s) {
+    switch (c) {
+      case '\t': *o += "\\t"; break;
+      case '\n': *o += "\\n"; break;
+      case '\r': *o += "\\r"; break;
+      case '\\': *o += "\\\\"; break;
+      case '\0': *o += "\\0"; break;
+      default: *o += c;
+    }
+  }
+}
+
+}  // namespace
+
+Status export_tsv(const Result& r, std::string* out) {
+  out->clear();
+  std::set<std::string> names;
+  for (const ResultSeries& s : r.series)
+    for (const auto& kv : s.labels.items()) names.insert(kv.first);
+  for (const char* fixed : {"t_ms", "quantum_ms", "layout", "bin", "count"})
+    if (names.count(fixed))
+      return Status::Error(ErrorCode::kUnusableFile,
+                           std::string("export: a label is named '") + fixed + "', a column of the table");
+  std::string& o = *out;
+  o += "t_ms\tquantum_ms";
+  for (const std::string& n : names) {
+    o += '\t';
+    append_escaped(&o, n);
+  }
+  o += "\tlayout\tbin\tcount\n";
+  // Quantum-major order (any order reads back the same).
+  struct Ref {
+    int64_t quantum;
+    size_t series, cell;
+  };
+  std::vector<Ref> refs;
+  for (size_t si = 0; si < r.series.size(); ++si)
+    for (size_t ci = 0; ci < r.series[si].cells.size(); ++ci) refs.push_back({r.series[si].cells[ci].quantum, si, ci});
+  std::stable_sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) { return a.quantum < b.quantum; });
+  const std::string quantum = format_number(r.quantum_ms);
+  for (const Ref& ref : refs) {
+    const ResultSeries& s = r.series[ref.series];
+    const ResultCell& c = s.cells[ref.cell];
+    std::string prefix = format_number(static_cast<double>(c.quantum) * r.quantum_ms) + '\t' + quantum;
+    for (const std::string& n : names) {
+      prefix += '\t';
+      if (const std::string* v = s.labels.find(n)) append_escaped(&prefix, *v);
+    }
+    prefix += '\t';
+    append_escaped(&prefix, s.layout->id);
+    prefix += '\t';
+    for (size_t k = 0; k < c.bins.size(); ++k)
+      o += prefix + std::to_string(c.bins[k]) + '\t' + format_fixed_count(c.counts[k]) + '\n';
+  }
+  return Status::Ok();
+}
+
+}  // namespace latscope

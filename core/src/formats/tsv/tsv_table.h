@@ -1,0 +1,64 @@
+// The long table (docs/export-formats.md, "Reading a table back"): TSV with
+// a header row naming t_ms, quantum_ms, layout, bin, count and any label
+// columns, parsed line by line into a Result. Rows of the same time, labels,
+// layout and bin add up, in any order, so a SQL engine's GROUP BY output and
+// concatenated tables load alike.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "latscope/model.h"
+#include "latscope/result.h"
+
+namespace latscope::tsv {
+
+// Is this line the header of a long table? (tab-separated names including
+// t_ms, quantum_ms, layout, bin and count)
+bool is_header(std::string_view line);
+
+class TableParser {
+ public:
+  // Any chunking gives the same result.
+  void append(const char* data, size_t n);
+  // Ends the input. An error (no header, mixed quanta, an unknown layout)
+  // fails the whole table: "line N:column: what".
+  Status finish(Result* out);
+  const Diagnostics& diagnostics() const { return diag_; }
+  uint64_t lines() const { return line_no_; }
+  uint64_t rows() const { return rows_; }
+
+ private:
+  struct Acc {
+    Labels labels;
+    LayoutPtr layout;
+    std::map<int64_t, std::map<uint32_t, uint64_t>> cells;  // quantum -> bin -> units
+  };
+  void line(std::string_view l);
+  void header(std::string_view l);
+  void row(std::string_view l);
+  void bad(uint32_t column, const std::string& what);
+  void fail(uint32_t column, const std::string& what);
+
+  std::string partial_;
+  bool overlong_ = false;
+  uint64_t line_no_ = 0, rows_ = 0;
+  Diagnostics diag_;
+  Status status_;
+  bool have_header_ = false;
+  std::string header_text_;
+  int t_col_ = -1, q_col_ = -1, layout_col_ = -1, bin_col_ = -1, count_col_ = -1;
+  std::vector<std::pair<int, std::string>> label_cols_;  // column, label name
+  size_t ncols_ = 0;
+  double quantum_ms_ = 0;
+  uint64_t quantum_line_ = 0;
+  double min_t_ms_ = 0;
+  std::map<std::string, LayoutPtr> layouts_;
+  std::map<std::string, size_t> index_;  // labels text + '\n' + layout id -> acc_
+  std::vector<Acc> acc_;
+};
+
+}  // namespace latscope::tsv

@@ -1,0 +1,71 @@
+// The report page's data block (docs/ci-reports.md, "Report template").
+#include "latscope/report_page.h"
+
+#include "latscope/report.h"
+
+namespace latscope {
+
+std::string base64_encode(const uint8_t* data, size_t n) {
+  static const char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string o;
+  o.reserve((n + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 3 <= n; i += 3) {
+    const uint32_t v = (uint32_t{data[i]} << 16) | (uint32_t{data[i + 1]} << 8) | data[i + 2];
+    o += kAlphabet[v >> 18];
+    o += kAlphabet[(v >> 12) & 63];
+    o += kAlphabet[(v >> 6) & 63];
+    o += kAlphabet[v & 63];
+  }
+  if (i < n) {  // one or two bytes left: padded with '='
+    const bool two = i + 1 < n;
+    const uint32_t v = (uint32_t{data[i]} << 16) | (two ? uint32_t{data[i + 1]} << 8 : 0);
+    o += kAlphabet[v >> 18];
+    o += kAlphabet[(v >> 12) & 63];
+    o += two ? kAlphabet[(v >> 6) & 63] : '=';
+    o += '=';
+  }
+  return o;
+}
+
+std::string script_json_string(const std::string& s) {
+  const std::string j = json_escape(s);
+  std::string o;
+  o.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    // Inside <script>, "</" may close the element (HTML's script data state)
+    // and "<!--" enters the escaped state: "</" is written "<\/" (the
+    // template contract, docs/ci-reports.md) and every other '<' and '>' as
+    // \u003c / \u003e, so no tag-like text from a name stands in the page.
+    // JSON.parse reads all of them back unchanged.
+    if (j[i] == '<' && i + 1 < j.size() && j[i + 1] == '/') {
+      o += "<\\/";
+      ++i;
+    } else if (j[i] == '<') {
+      o += "\\u003c";
+    } else if (j[i] == '>') {
+      o += "\\u003e";
+    } else {
+      o += j[i];
+    }
+  }
+  return o;
+}
+
+Status embed_report(const std::string& page_template, const std::string& name, const uint8_t* result, size_t n,
+                    std::string* out) {
+  const std::string marker = kReportDataMarker;
+  const size_t at = page_template.find(marker);
+  if (at == std::string::npos)
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "the template has no " + marker + " (is it latscope's web/dist/latscope.html?)");
+  if (page_template.find(marker, at + 1) != std::string::npos)
+    return Status::Error(ErrorCode::kInvalidArgument, "the template holds " + marker + " more than once");
+  const size_t null_at = at + marker.find(">null<") + 1;
+  const std::string data = "{\"version\":1,\"name\":" + script_json_string(name) + ",\"result\":\"" +
+                           base64_encode(result, n) + "\",\"view\":{}}";
+  *out = page_template.substr(0, null_at) + data + page_template.substr(null_at + 4);
+  return Status::Ok();
+}
+
+}  // namespace latscope
