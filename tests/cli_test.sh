@@ -230,6 +230,25 @@ if grep -q finer "$TMP/out" "$TMP/err"; then echo "FAIL the logs' own interval f
 "$BIN" pctiles --quantum 600000 "$FIX"/place/place_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
 if [ "$(wc -l <"$TMP/out")" -eq 2 ] && grep -q '^0,all,[1-9].*partial' "$TMP/out"; then echo "ok   quantum longer than the run: one partial row"; else echo "FAIL quantum longer than the run"; cat "$TMP/out"; fails=$((fails + 1)); fi
 
+# Sampling bands and adaptive quanta (docs/uncertainty.md).
+"$BIN" pctiles --bounds --percentiles 50,99.9 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
+check "pctiles --bounds exit 0" 0 $?
+contains "--bounds columns after each percentile" "$TMP/out" "time_ms,group,samples,min,mean,p50,p50_lo,p50_hi,p99.9,p99.9_lo,p99.9_hi,max,flags"
+# p99.9 of ~1,600 I/Os per second has no upper bound: p99.9_hi blank; every
+# band holds its value (lo <= value <= hi; a blank hi is unbounded).
+awk -F, 'NR > 1 && $6 != "" { if ($7 + 0 > $6 + 0 || ($8 != "" && $6 + 0 > $8 + 0) || $10 + 0 > $9 + 0 || $11 != "") bad = 1 } END { exit bad }' "$TMP/out"
+check "bands hold their values; p99.9 of 1 s unbounded above" 0 $?
+"$BIN" pctiles --adaptive --percentiles 50,99 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
+check "pctiles --adaptive exit 0" 0 $?
+contains "--adaptive adds width_ms" "$TMP/out" "time_ms,width_ms,group,samples"
+"$BIN" pctiles --adaptive 0.3 --percentiles 100 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
+check "--adaptive with p100 only exits 2" 2 $?
+contains "--adaptive with p100 only: why" "$TMP/err" "need a percentile below 100"
+"$BIN" pctiles --adaptive 0 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
+check "--adaptive 0 exits 2" 2 $?
+"$BIN" pctiles --adaptive "$FL"/avg_clat.1.log >"$TMP/out" 2>"$TMP/err"
+contains "--adaptive on log_avg_msec logs says they are left out" "$TMP/err" "log_avg_msec series (window averages, not I/Os) left out"
+
 # -j: files parsed on threads give what one thread gives: stdout, stderr
 # (messages in input order) and exit code, with a damaged and an unusable file
 # among good ones, standard input, json+ and .gz (docs/parallel-parse.md).

@@ -110,6 +110,16 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       if (!value(&v) || v != "fio-histo-log-pctiles")
         return fail(command, "--compat takes fio-histo-log-pctiles");
       o->query.compat_fio_histo_log_pctiles = true;
+    } else if (a == "--bounds") {
+      o->bounds = true;
+    } else if (a == "--adaptive") {
+      // Optional ACC: taken when the next argument is a number (docs/uncertainty.md).
+      double acc = kDefaultAccuracy;
+      if (i + 1 < argc && parse_double(argv[i + 1], &acc)) {
+        ++i;
+        if (!(acc > 0)) return fail(command, "--adaptive takes an accuracy > 0 (default 0.5)");
+      }
+      o->query.adaptive_accuracy = acc;
     } else if (a == "--no-tail") {
       o->query.sel.complete_tail = false;
     } else if (a == "--no-place") {
@@ -148,6 +158,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
     }
   }
   if (o->files.empty()) return fail(command, "no input files");
+  if (o->query.compat_fio_histo_log_pctiles && (o->bounds || o->query.adaptive_accuracy > 0))
+    return fail(command, "--compat fio-histo-log-pctiles reproduces the script: no --bounds or --adaptive");
   if (o->jobs == 0) o->jobs = default_jobs();
   return true;
 }

@@ -9,12 +9,17 @@
 
 namespace latscope::cli {
 
+// --adaptive without a value: the band's rank half-width at most half the
+// I/Os expected above the percentile (docs/uncertainty.md).
+constexpr double kDefaultAccuracy = 0.5;
+
 struct Options {
   QueryOptions query;
   std::vector<std::string> pct_labels{"p50", "p90", "p99", "p99.9", "p100"};
   FileOptions file;
   Unit unit = Unit::kUs;
   std::string format = "csv";
+  bool bounds = false;         // pctiles --bounds: the 95% sampling band columns
   uint32_t rows = 64;          // heatmap
   HeatmapOptions::Y y = HeatmapOptions::Y::kLatency;  // heatmap --y
   double min_lat = 0, max_lat = 0;  // heatmap bounds, in `unit`

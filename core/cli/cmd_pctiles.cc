@@ -25,8 +25,9 @@ int cmd_pctiles(int argc, char** argv) {
   int rc = 0;
   QueryResult r;
   Status st;
-  if (o.query.compat_fio_histo_log_pctiles) {
-    // The script's semantics need every file's span before any quantum.
+  if (o.query.compat_fio_histo_log_pctiles || o.query.adaptive_accuracy > 0) {
+    // The script's semantics, and adaptive quanta, need every file's
+    // windows before any quantum.
     Engine engine;
     rc = load_files(&engine, o.files, o.file, o.jobs);
     st = engine.query(o.query, &r);
@@ -49,7 +50,7 @@ int cmd_pctiles(int argc, char** argv) {
   keep_percentiles(&r, requested);
   o.pct_labels.resize(requested);
   const std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) + "\n"
-                                             : pctiles_csv(r, o.pct_labels, o.unit);
+                                             : pctiles_csv(r, o.pct_labels, o.unit, o.bounds);
   write_out(out);
   // Exit 3 (an SLA violated) outranks 1 and 2 (docs/ci-reports.md).
   return std::max(rc, sla_rc);

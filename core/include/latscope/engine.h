@@ -107,6 +107,12 @@ struct QueryOptions {
   // (docs/extremes.md); false: from every overlapping window, as a result
   // file's cells, which hold no window geometry, give them.
   bool window_extremes = true;
+  // > 0: adaptive quanta instead of fixed ones (docs/uncertainty.md). Each
+  // group's windows, whole and in time order, are added until the 95% band
+  // of the highest requested percentile below 100 has a rank half-width of
+  // at most this fraction of the I/Os expected above that percentile,
+  // (hi - lo) / 2 <= accuracy * n (1 - p/100). quantum_ms is then unused.
+  double adaptive_accuracy = 0;
 };
 
 enum RowFlags : uint32_t {
@@ -121,6 +127,9 @@ enum RowFlags : uint32_t {
   // covering it: that series' counts are an even share of its window
   // (docs/quanta.md).
   kFlagFiner = 1u << 5,
+  // Adaptive quanta: the group's I/Os, all of them, do not reach the
+  // requested accuracy (QueryOptions::adaptive_accuracy).
+  kFlagShort = 1u << 6,
 };
 
 struct Row {
@@ -129,6 +138,7 @@ struct Row {
   Stats stats;
   std::vector<PercentileValue> p;  // parallel to QueryOptions::percentiles
   uint32_t flags = 0;
+  double width_ms = 0;  // adaptive quanta: the quantum's width (it covers [t_ms, t_ms + width_ms])
 };
 
 struct QueryResult {
@@ -136,6 +146,7 @@ struct QueryResult {
   std::vector<Row> rows;            // ordered by time, then group
   double quantum_ms = 1000;
   bool absolute_time = false;       // t_ms are epoch ms
+  bool adaptive = false;            // rows are adaptive quanta (Row::width_ms)
   std::string layout_id;            // layout the groups were merged on
   std::vector<std::string> notes;   // e.g. compat: where the script would crash
   Diagnostics diag;                 // query-time issues (mixed layouts, ...)

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,13 @@ struct PercentileValue {
   double err_ns = 0;         // width of the bin the percentile falls in
   bool few_samples = false;  // N * (1 - p/100) < 1: not enough I/Os to say
   bool saturated = false;    // falls in the saturating last bin: lower bound
+  // 95% sampling band (latscope/uncertainty.h, docs/uncertainty.md): the
+  // true percentile of the distribution the I/Os came from lies in
+  // [lo_ns, hi_ns] with at least 95% confidence, bins included. hi_ns is
+  // infinity when too few I/Os lie above the percentile to bound it.
+  // Defaults (0, infinity): nothing known (fio-histo-log-pctiles compat rows).
+  double lo_ns = 0;
+  double hi_ns = std::numeric_limits<double>::infinity();
 };
 
 // counts has layout.size() entries. Returns false (outputs untouched) when

@@ -4,7 +4,10 @@
 // pctiles CSV header: time_ms,group,samples,min,mean,p<P>...,max,flags
 //   one p<P> column per requested percentile written as given (p50, p99.9);
 //   values in the chosen unit; empty quanta leave value fields blank.
-// flags: ';'-separated tokens: empty | few:p99.9|p99.99 | sat | partial | avg | finer
+// flags: ';'-separated tokens: empty | few:p99.9|p99.99 | sat | partial | avg | finer | short
+// bounds: after each p<P> its 95% sampling band p<P>_lo,p<P>_hi
+//   (docs/uncertainty.md; _hi blank when nothing bounds it from above).
+// Adaptive quanta (QueryResult::adaptive): width_ms follows time_ms.
 #pragma once
 
 #include <string>
@@ -29,12 +32,16 @@ std::string format_number(double v);
 
 std::string flags_text(const Row& row, const std::vector<std::string>& pct_labels);
 
-std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);
+std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit,
+                        bool bounds = false);
 
 // {"quantum_ms":1000,"absolute_time":false,"unit":"us","layout":"fio3",
 //  "percentiles":["50","99.9"],"groups":["all"],
 //  "rows":[{"t_ms":0,"group":"all","samples":3200,"min":..,"mean":..,"max":..,
-//           "p":[..],"err":[..],"flags":"few:p99.9"}],   (null values when empty)
+//           "p":[..],"err":[..],"lo":[..],"hi":[..],"flags":"few:p99.9"}],
+//   (null values when empty; "hi" null when unbounded; lo/hi: the 95%
+//   sampling band, docs/uncertainty.md; adaptive quanta: "adaptive":true
+//   at the top and "width_ms" in each row)
 //  "notes":[..],"issues":[{"name":..,"severity":..,"description":..,"count":n}],
 //  "examples":[{"issue":..,"line":n,"column":n,"text":..}]}
 std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);

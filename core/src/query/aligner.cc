@@ -339,6 +339,29 @@ void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst) {
   }
 }
 
+double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s,
+                  ExtremeBins* xb) {
+  double added = 0;
+  const auto add = [&](uint32_t bin, uint64_t n) {
+    const double v = share.of(static_cast<double>(n) * x.unit);
+    added += v;
+    if (!x.rebin) g[bin] += v;
+    else add_rebinned(*x.rebin, bin, v, g);
+    if (!xb) return;
+    if (!x.rebin) xb->add(bin);
+    else
+      for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r) xb->add(x.rebin->to[r]);
+  };
+  if (x.co) {
+    x.series->decode(w, &s->bins, &s->counts);
+    x.co->correct(s->bins, s->counts, &s->cbins, &s->ccounts);
+    for (size_t t = 0; t < s->cbins.size(); ++t) add(s->cbins[t], s->ccounts[t]);
+  } else {
+    x.series->for_each_bin(w, add);
+  }
+  return added;
+}
+
 std::string skipped_quanta_note(double from_ms, double to_ms, size_t quanta) {
   char buf[200];
   std::snprintf(buf, sizeof buf, "no I/O in any group from %.17g ms to %.17g ms (%zu quanta): left out of the rows",
@@ -410,24 +433,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
         }
       }
       // docs/extremes.md: only windows mostly in the quantum carry its extremes.
-      const bool extremes = counts_for_extremes(s, e, a, b);
-      const auto add = [&](uint32_t bin, uint64_t n) {
-        const double v = share.of(static_cast<double>(n) * x.unit);
-        if (!x.rebin) g[bin] += v;
-        else add_rebinned(*x.rebin, bin, v, g);
-        if (extremes) {
-          if (!x.rebin) xb.add(bin);
-          else
-            for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r) xb.add(x.rebin->to[r]);
-        }
-      };
-      if (x.co) {
-        x.series->decode(w[i], &bins_, &counts_);
-        x.co->correct(bins_, counts_, &cbins_, &ccounts_);
-        for (size_t t = 0; t < cbins_.size(); ++t) add(cbins_[t], ccounts_[t]);
-      } else {
-        x.series->for_each_bin(w[i], add);
-      }
+      add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &xb : nullptr);
     }
   }
 }

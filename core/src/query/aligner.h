@@ -132,6 +132,19 @@ constexpr double kMaxHeatmapCells = 50e6;
 void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
               Row* row);
 
+// Scratch for decoding and correcting one window (add_window).
+struct WindowScratch {
+  std::vector<uint32_t> bins, cbins;
+  std::vector<uint64_t> counts, ccounts;
+};
+
+// Adds share of window w of series x (coordinated-omission correction and
+// re-binning applied as x says) to g, one group's dense counts over the
+// plan's layout; a default Share adds the whole window. Returns the count added.
+// xb (optional): the window counts for the quantum's extremes (docs/extremes.md).
+double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s,
+                  ExtremeBins* xb = nullptr);
+
 // Streams quanta in order: acc is resized to groups x bins and holds quantum
 // j's merged counts after next(); flags[g] holds kFlagPartial when a series
 // of group g does not cover all of it and kFlagFiner when the quantum is
@@ -152,8 +165,7 @@ class Sweep {
   const Plan& plan_;
   std::vector<size_t> cursor_;
   std::vector<uint64_t> io_at_;  // per series: index of window cursor_'s first I/O in io_ns
-  std::vector<uint32_t> bins_, cbins_;     // scratch for corrected windows
-  std::vector<uint64_t> counts_, ccounts_;
+  WindowScratch scratch_;
 };
 
 }  // namespace latscope

@@ -2,6 +2,8 @@
 #include <utility>
 
 #include "latscope/engine.h"
+#include "latscope/uncertainty.h"
+#include "query/adaptive.h"
 #include "query/aligner.h"
 #include "query/per_io.h"
 #include "query/window_values.h"
@@ -19,6 +21,8 @@ void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& 
   if (opts.method == Method::kHdr) hdr_stats(layout, counts, &row->stats);  // docs/formats-hdr.md
   compute_percentiles(layout, counts, opts.percentiles.data(), opts.percentiles.size(), opts.method,
                       row->p.data());
+  // Sampling band of every percentile, bins included (docs/uncertainty.md).
+  compute_bands(layout, counts, opts.percentiles.data(), opts.percentiles.size(), row->p.data());
   if (opts.window_extremes) limit_extremes(layout, ext, opts.method, row);  // docs/extremes.md
   for (const PercentileValue& v : row->p) {
     if (v.few_samples) row->flags |= kFlagFewSamples;
@@ -34,6 +38,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
     if (!(p >= 0 && p <= 100))
       return Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
   if (opts.compat_fio_histo_log_pctiles) return compat_query(sources_, opts, out);
+  if (opts.adaptive_accuracy > 0) return adaptive_query(sources_, opts, out);  // query/adaptive.h
 
   Plan plan;
   Status st = make_plan(sources_, opts.sel, opts.group_by, opts.quantum_ms, &plan);

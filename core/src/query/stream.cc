@@ -528,6 +528,8 @@ Status StreamingQuery::add_folded(const Source& src) {
 }
 
 Status StreamingQuery::finish(QueryResult* out) {
+  if (impl_->opts.adaptive_accuracy > 0)  // quanta depend on every window: Engine::query (query/adaptive.h)
+    return Status::Error(ErrorCode::kInvalidArgument, "adaptive quanta need Engine::query, not the streaming fold");
   std::vector<Selected> window_values;  // as Engine::query (query/window_values.h)
   for (const Source& src : window_values_) select_window_values(src, impl_->opts.sel, &window_values);
   Status st = finish_folded(out);

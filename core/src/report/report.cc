@@ -62,6 +62,7 @@ std::string flags_text(const Row& row, const std::vector<std::string>& labels) {
   if (row.flags & kFlagPartial) add("partial");
   if (row.flags & kFlagWindowValues) add("avg");
   if (row.flags & kFlagFiner) add("finer");
+  if (row.flags & kFlagShort) add("short");
   return f;
 }
 
@@ -72,21 +73,31 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
-  std::string out = "time_ms,group,samples,min,mean";
-  for (const auto& l : labels) out += "," + l;
+std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& labels, Unit unit, bool bounds) {
+  std::string out = r.adaptive ? "time_ms,width_ms,group,samples,min,mean" : "time_ms,group,samples,min,mean";
+  for (const auto& l : labels) {
+    out += "," + l;
+    if (!bounds) continue;
+    out += "," + l;
+    out += "_lo," + l;
+    out += "_hi";
+  }
   out += ",max,flags\n";
   for (const Row& row : r.rows) {
     const bool empty = row.flags & kFlagEmpty;
     out += format_number(row.t_ms);
     out += ',';
+    if (r.adaptive) out += format_number(row.width_ms) + ",";
     out += csv_field(r.groups[row.group]);
     out += ',';
     out += format_number(empty ? 0 : row.stats.samples);
     auto val = [&](double ns) { return empty ? std::string() : format_number(ns_to_unit(ns, unit)); };
     out += "," + val(row.stats.min_ns) + "," + val(row.stats.mean_ns);
     const bool no_p = row.flags & kFlagWindowValues;  // window averages: no percentile
-    for (const auto& p : row.p) out += "," + (no_p ? std::string() : val(p.value_ns));
+    for (const auto& p : row.p) {
+      out += "," + (no_p ? std::string() : val(p.value_ns));
+      if (bounds) out += "," + (no_p ? std::string() : val(p.lo_ns)) + "," + (no_p ? std::string() : val(p.hi_ns));
+    }
     out += "," + val(row.stats.max_ns) + "," + flags_text(row, labels) + "\n";
   }
   return out;
@@ -157,7 +168,7 @@ std::string diag_json(const Diagnostics& d) {
 }  // namespace
 
 std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
-  std::string o = "{\"quantum_ms\":" + jnum(r.quantum_ms) +
+  std::string o = "{\"quantum_ms\":" + jnum(r.quantum_ms) + (r.adaptive ? ",\"adaptive\":true" : "") +
                   ",\"absolute_time\":" + (r.absolute_time ? "true" : "false") + ",\"unit\":\"" +
                   unit_name(unit) + "\",\"layout\":" + json_escape(r.layout_id) + ",\"percentiles\":[";
   for (size_t i = 0; i < labels.size(); ++i)
@@ -170,7 +181,7 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& l
     const bool empty = row.flags & kFlagEmpty;
     auto val = [&](double ns) { return empty ? std::string("null") : jnum(ns_to_unit(ns, unit)); };
     o += i ? "," : "";
-    o += "{\"t_ms\":" + jnum(row.t_ms) + ",\"group\":" + json_escape(r.groups[row.group]) +
+    o += "{\"t_ms\":" + jnum(row.t_ms) + (r.adaptive ? ",\"width_ms\":" + jnum(row.width_ms) : "") + ",\"group\":" + json_escape(r.groups[row.group]) +
          ",\"samples\":" + jnum(empty ? 0 : row.stats.samples) + ",\"min\":" + val(row.stats.min_ns) +
          ",\"mean\":" + val(row.stats.mean_ns) + ",\"max\":" + val(row.stats.max_ns) + ",\"p\":[";
     const bool no_p = row.flags & kFlagWindowValues;  // window averages: no percentile
@@ -178,6 +189,10 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& l
     for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].value_ns);
     o += "],\"err\":[";
     for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].err_ns);
+    o += "],\"lo\":[";
+    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].lo_ns);
+    o += "],\"hi\":[";
+    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].hi_ns);
     o += "],\"flags\":" + json_escape(flags_text(row, labels)) + "}";
   }
   o += "],\"notes\":[";

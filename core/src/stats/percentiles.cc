@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "latscope/uncertainty.h"
+
 namespace latscope {
 
 bool parse_method(const std::string& name, Method* out) {
@@ -286,6 +288,7 @@ bool exact_percentiles(std::vector<uint64_t>* values, const double* ps, size_t n
     o.saturated = false;
     o.few_samples = few_samples(static_cast<double>(n), std::clamp(ps[j], 0.0, 100.0));
   }
+  exact_bands(v.data(), v.size(), ps, np, out);  // the sorted values at the band's ranks
   return true;
 }
 

@@ -4,7 +4,9 @@
 import { percentileName } from '../app/options.js';
 
 /**
- * @typedef {{t: number, v: number | null, e: number}} Point  time ms, value and bin-width error (result unit)
+ * @typedef {{t: number, v: number | null, e: number, lo?: number | null, hi?: number | null}} Point
+ *   time ms, value, bin-width error, and the 95% sampling band [lo, hi] (result unit; hi null:
+ *   unbounded, too few I/Os above the percentile; lo/hi null: no band known). docs/uncertainty.md
  * @typedef {{kind: 'p'|'mean', gi: number, pi: number, label: string, points: Point[]}} Series
  */
 
@@ -46,10 +48,26 @@ export function seriesPoints(r, m) {
   const one = r.groups.length === 1;
   for (const row of r.rows) {
     if (!one && groupIndex(r, row.group) !== m.gi) continue;
-    if (m.kind === 'mean') pts.push({ t: row.t_ms, v: row.mean ?? null, e: 0 });
-    else pts.push({ t: row.t_ms, v: row.p[m.pi] ?? null, e: row.err?.[m.pi] ?? 0 });
+    if (m.kind === 'mean') pts.push({ t: row.t_ms, v: row.mean ?? null, e: 0, lo: null, hi: null });
+    else {
+      const v = row.p[m.pi] ?? null;
+      // lo present, hi null: the engine found no I/O above the band (unbounded).
+      const lo = v == null ? null : (row.lo?.[m.pi] ?? null);
+      pts.push({ t: row.t_ms, v, e: row.err?.[m.pi] ?? 0, lo, hi: lo == null ? null : (row.hi?.[m.pi] ?? null) });
+    }
   }
   return pts;
+}
+
+/**
+ * The tooltip's sampling band: " · 95% 80.1 … 130", or " · 95% 80.1 … ∞ (too
+ * few I/Os above)" when nothing bounds it from above; '' when none is known.
+ * @param {{lo?: number | null, hi?: number | null}} pt @param {(v: number) => string} fmt
+ */
+export function bandText(pt, fmt) {
+  if (pt.lo == null) return '';
+  if (pt.hi == null) return ` · 95% ${fmt(pt.lo)} … ∞ (too few I/Os above)`;
+  return ` · 95% ${fmt(pt.lo)} … ${fmt(pt.hi)}`;
 }
 
 /** Rows name their group by label (JSON) or index; accept both. @param {any} r @param {string|number} g */

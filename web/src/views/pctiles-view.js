@@ -1,5 +1,7 @@
 // Percentiles over time: one line per (group, percentile), optional mean,
-// an error band from the engine's per-value bin width, SLA threshold lines
+// two bands: the engine's per-value bin width (darker) and the 95% sampling
+// band (lighter; docs/uncertainty.md: how far the percentile of the
+// distribution may be from this quantum's, bins included), SLA threshold lines
 // with the violating quanta shaded, and a samples/IOPS strip underneath that
 // marks quanta with too few samples for the chosen percentiles (flag "few").
 import * as d3 from 'd3';
@@ -7,7 +9,7 @@ import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid,
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { seriesMeta, seriesPoints, slaViolations, fewFlagged, runsOf, decimate, groupIndex } from './pctiles-data.js';
+import { seriesMeta, seriesPoints, slaViolations, fewFlagged, runsOf, decimate, groupIndex, bandText } from './pctiles-data.js';
 import { coPairs } from '../app/methods.js';
 
 /** Dash of the coordinated-omission-corrected lines (recorded ones are solid). */
@@ -135,6 +137,14 @@ export class PercentilesView {
       .x((/** @type {any} */ d) => mid(d.t))
       .y0((/** @type {any} */ d) => y(Math.max(ylo, d.v - d.e)))
       .y1((/** @type {any} */ d) => y(Math.min(yhi, d.v + d.e)));
+    // The sampling band; unbounded above (hi null) runs to the top of the plot.
+    const sampling = d3
+      .area()
+      .digits(1)
+      .defined((/** @type {any} */ d) => d.v != null && d.lo != null)
+      .x((/** @type {any} */ d) => mid(d.t))
+      .y0((/** @type {any} */ d) => y(Math.max(ylo, d.lo)))
+      .y1((/** @type {any} */ d) => y(d.hi == null ? yhi : Math.min(yhi, d.hi)));
     const line = d3
       .line()
       .digits(1)
@@ -160,6 +170,12 @@ export class PercentilesView {
         // The visible quanta, thinned to at most 2 points per pixel column.
         const pts = decimate(se.points.filter(near), (t) => x(t), f.innerW);
         if (bandsShown && se.kind === 'p') {
+          bandG
+            .append('path')
+            .attr('class', 'band-sampling')
+            .attr('d', sampling(/** @type {any} */ (pts)))
+            .attr('fill', groupColor(se.gi, se.pi))
+            .attr('opacity', 0.07);
           bandG.append('path').attr('d', area(/** @type {any} */ (pts))).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
         }
         lineG
@@ -310,13 +326,17 @@ export class PercentilesView {
       const lines = [`${formatTime(t0, r.absolute_time)} … +${r.quantum_ms} ms`];
       for (const se of series) {
         const pt = se.points.find((/** @type {any} */ p) => p.t === t0);
-        if (pt && pt.v != null) lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${pt.e ? ` ±${fmtVal(pt.e)}` : ''}`);
+        if (pt && pt.v != null) lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${pt.e ? ` (bin ±${fmtVal(pt.e)})` : ''}${bandText(pt, fmtVal)}`);
       }
       const rows = r.rows.filter((/** @type {any} */ row) => row.t_ms === t0);
       const n = d3.sum(rows, (/** @type {any} */ row) => row.samples || 0);
       lines.push(`samples: ${fmtVal(n)} (${fmtVal(n / (r.quantum_ms / 1000))} IOPS)`);
       const fl = rows.map((/** @type {any} */ row) => row.flags).filter(Boolean);
       if (fl.length) lines.push(`flags: ${[...new Set(fl)].join(' ')}`);
+      if (series.some((se) => se.kind === 'p')) {
+        lines.push('bin: the bin holding the value (dark band)');
+        lines.push('95%: where the true percentile lies, given this many I/Os (light band)');
+      }
       showTip(f.wrap, ev, lines);
     });
     bg.on('mouseleave', () => {

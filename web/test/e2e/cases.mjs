@@ -206,6 +206,34 @@ export const CASES = [
     },
   },
   {
+    name: 'percentiles view: the 95% sampling band beside the bin band, both explained in the tooltip (docs/uncertainty.md)',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles path.band-sampling').length === 5);
+      // The engine's rows carry the band: lo <= value <= hi (hi null: unbounded).
+      const rows = await p.evaluate(() => /** @type {any} */ (window).latscope.pct.rows);
+      let bands = 0;
+      for (const r of rows) {
+        r.p.forEach((/** @type {number|null} */ v, /** @type {number} */ i) => {
+          if (v == null) return;
+          assert.ok(r.lo[i] <= v && (r.hi[i] == null || v <= r.hi[i]), `band holds the value at ${r.t_ms} ms: ${r.lo[i]} ${v} ${r.hi[i]}`);
+          bands++;
+        });
+      }
+      assert.ok(bands > 50, `bands checked: ${bands}`);
+      assert.ok(rows.some((/** @type {any} */ r) => r.hi[3] == null), 'p99.9 of 3,200 I/Os: unbounded above somewhere');
+      const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
+      await p.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+      await p.waitForFunction(() => /95%/.test(document.querySelector('#view-pctiles .tip')?.textContent || ''));
+      const tip = (await p.textContent('#view-pctiles .tip')) || '';
+      assert.match(tip, /p50: .*\(bin ±.*\) · 95% /);
+      assert.match(tip, /bin: the bin holding the value/);
+      assert.match(tip, /95%: where the true percentile lies/);
+      noPageErrors(c);
+    },
+  },
+  {
     name: 'linked views: brushing zooms every view and the spectrum shows the range; keyboard shortcuts',
     async run(c) {
       const p = c.page;

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, groupIndex, runsOf, decimate } from '../../src/views/pctiles-data.js';
+import { seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, groupIndex, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
 import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
@@ -23,10 +23,27 @@ describe('percentiles view data', () => {
     const s = seriesOf(result, true);
     expect(s.map((x) => x.label)).toEqual(['host=a p50', 'host=a p99', 'host=a max', 'host=a mean', 'host=b p50', 'host=b p99', 'host=b max', 'host=b mean']);
     expect(s[1].points).toEqual([
-      { t: 0, v: 50, e: 8 },
-      { t: 1000, v: null, e: 0 },
+      { t: 0, v: 50, e: 8, lo: null, hi: null },
+      { t: 1000, v: null, e: 0, lo: null, hi: null },
     ]);
     expect(seriesOf(result, false).length).toBe(6);
+  });
+  it('sampling bands: lo/hi per percentile, hi null when unbounded', () => {
+    const r = {
+      ...result,
+      groups: ['all'],
+      rows: [
+        { t_ms: 0, group: 'all', samples: 400, p: [4, 50, 90], err: [1, 8, 16], lo: [3.5, 40, 88], hi: [4.6, null, null], flags: '' },
+        { t_ms: 1000, group: 'all', samples: 0, p: [null, null, null], err: [null, null, null], lo: [null, null, null], hi: [null, null, null], flags: 'empty' },
+      ],
+    };
+    const s = seriesOf(r, false);
+    expect(s[0].points[0]).toEqual({ t: 0, v: 4, e: 1, lo: 3.5, hi: 4.6 });
+    expect(s[1].points[0]).toEqual({ t: 0, v: 50, e: 8, lo: 40, hi: null });
+    expect(s[1].points[1]).toEqual({ t: 1000, v: null, e: 0, lo: null, hi: null });
+    expect(bandText(s[0].points[0], String)).toBe(' · 95% 3.5 … 4.6');
+    expect(bandText(s[1].points[0], String)).toBe(' · 95% 40 … ∞ (too few I/Os above)');
+    expect(bandText(s[1].points[1], String)).toBe('');
   });
   it('group index by label or number', () => {
     expect(groupIndex(result, 'host=b')).toBe(1);
