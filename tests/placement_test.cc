@@ -29,7 +29,7 @@ bool has_note(const QueryResult& r, const std::string& part) {
 // Per-quantum I/O counts of one group.
 std::vector<double> samples_of(const QueryResult& r, const std::string& group, double q, size_t n) {
   std::vector<double> out(n, 0);
-  const auto g = std::find(r.groups.begin(), r.groups.end(), group) - r.groups.begin();
+  const auto g = static_cast<uint32_t>(std::find(r.groups.begin(), r.groups.end(), group) - r.groups.begin());
   for (const Row& row : r.rows) {
     const double j = std::floor(row.t_ms / q);
     if (row.group == g && j >= 0 && j < n) out[static_cast<size_t>(j)] = row.stats.samples;
