@@ -1,5 +1,7 @@
 #include "query/extremes.h"
 
+#include <algorithm>
+
 #include "latscope/percentiles.h"
 
 namespace latscope {
@@ -39,6 +41,9 @@ void limit_extremes(const BinLayout& layout, const ExtremeBins& x, Method method
       v.err_ns = layout.hi[lo] - layout.lo[lo];
       v.saturated = false;
     }
+    // The sampling band (docs/uncertainty.md) keeps holding a clamped value.
+    v.lo_ns = std::min(v.lo_ns, v.value_ns);
+    v.hi_ns = std::max(v.hi_ns, v.value_ns);
   }
 }
 
