@@ -32,23 +32,7 @@ namespace {
 
 using fixtures::files_of;
 
-Result reduce_files(const std::vector<std::string>& files, double q, GroupBy keep) {
-  QueryOptions o;
-  o.quantum_ms = q;
-  o.group_by = std::move(keep);
-  StreamingQuery s(o);
-  for (const std::string& f : files) {
-    std::string text;
-    EXPECT_TRUE(fixtures::read_file(f, &text)) << f;
-    Engine one;
-    EXPECT_TRUE(s.add(testing::feed(&one, f, text)).ok());
-  }
-  Result r;
-  std::vector<std::string> notes;
-  Diagnostics diag;
-  EXPECT_TRUE(s.finish_result(&r, &notes, &diag).ok());
-  return r;
-}
+using fixtures::reduce_files;
 
 bool is_bucket_edge(const hdr::Config& c, double v) {
   if (v != std::floor(v) || v < 0) return false;

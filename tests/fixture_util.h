@@ -18,6 +18,9 @@
 #include <gtest/gtest.h>
 
 #include "latscope/engine.h"
+#include "latscope/result.h"
+#include "latscope/stream.h"
+#include "test_util.h"
 
 namespace latscope {
 namespace fixtures {
@@ -238,6 +241,26 @@ inline ::testing::AssertionResult read_lat_log(const std::string& file, std::vec
 inline double rel_diff(double a, double b) {
   const double m = std::max(std::fabs(a), std::fabs(b));
   return m == 0 ? 0 : std::fabs(a - b) / m;
+}
+
+// The files folded into one result at quantum q keeping the labels `keep`
+// ({"*"}: every label), as `latscope reduce` does (docs/result-format.md).
+inline Result reduce_files(const std::vector<std::string>& files, double q, GroupBy keep = {"*"}) {
+  QueryOptions o;
+  o.quantum_ms = q;
+  o.group_by = std::move(keep);
+  StreamingQuery s(o);
+  for (const std::string& f : files) {
+    std::string text;
+    EXPECT_TRUE(read_file(f, &text)) << f;
+    Engine one;
+    EXPECT_TRUE(s.add(testing::feed(&one, f, text)).ok());
+  }
+  Result r;
+  std::vector<std::string> notes;
+  Diagnostics diag;
+  EXPECT_TRUE(s.finish_result(&r, &notes, &diag).ok());
+  return r;
 }
 
 }  // namespace fixtures

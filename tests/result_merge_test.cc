@@ -48,18 +48,7 @@ std::string pctiles_of_files(const std::vector<std::string>& files, const QueryO
 }
 
 Result reduce(const std::vector<std::string>& files, double q, GroupBy keep = {"*"}) {
-  StreamingQuery s(query_at(q, std::move(keep)));
-  for (const std::string& f : files) {
-    std::string text;
-    EXPECT_TRUE(fixtures::read_file(f, &text)) << f;
-    Engine one;
-    EXPECT_TRUE(s.add(testing::feed(&one, f, text)).ok());
-  }
-  Result r;
-  std::vector<std::string> notes;
-  Diagnostics diag;
-  EXPECT_TRUE(s.finish_result(&r, &notes, &diag).ok());
-  return r;
+  return fixtures::reduce_files(files, q, std::move(keep));
 }
 
 std::vector<uint8_t> encode(const Result& r, uint32_t qpb = 600) {
