@@ -24,7 +24,7 @@ import { HeatmapView } from '../views/heatmap-view.js';
 import { SurfaceView } from '../views/surface-view.js';
 import { SpectrumView } from '../views/spectrum-view.js';
 import { timeExtent, anyFiner } from '../views/pctiles-data.js';
-import { heatmapCsv } from '../views/heatmap-data.js';
+import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
 import { formatTime } from '../views/time-axis.js';
 
@@ -800,12 +800,19 @@ export class App {
         const rows = view.wantedRows();
         let yNs = s.yZoomNs;
         const co = clusterOptions(s);
-        if (force || changed('heatmap', [heatmapOptions(s, rows, yNs), s.clipOutliers, co])) {
+        if (force || changed('heatmap', [heatmapOptions(s, rows, yNs), s.clipOutliers, co, s.range])) {
           let hm = await e.heatmap(heatmapOptions(s, rows, yNs));
-          if (s.clipOutliers && !yNs && hm.quanta && s.heatY === 'latency') {
-            // The full range first, then again up to the 99.9th percentile row.
-            yNs = [hm.edges_ns[0], clipTopNs(hm, 0.001)];
-            hm = await e.heatmap(heatmapOptions(s, rows, yNs));
+          if (!yNs && hm.quanta && s.heatY === 'latency') {
+            // The full range first; then again fitted to the rows holding
+            // I/Os in the zoomed time, and up to the 99.9th percentile row
+            // when outliers are clipped.
+            const fit = s.range ? visibleRowSpan(hm, s.range) : null;
+            let want = fit;
+            if (s.clipOutliers) want = [fit ? fit[0] : hm.edges_ns[0], Math.min(clipTopNs(hm, 0.001), fit ? fit[1] : Infinity)];
+            if (want && want[1] > want[0] && (want[0] > hm.edges_ns[0] || want[1] < hm.edges_ns[hm.rows])) {
+              yNs = want;
+              hm = await e.heatmap(heatmapOptions(s, rows, yNs));
+            }
           }
           const lines = s.heatY !== 'latency' ? null : pctilesAreCluster(s) ? this.pct : await e.query(co);
           view.setData(hm, lines);

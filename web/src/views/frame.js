@@ -3,7 +3,7 @@
 // SVG (the canvas embedded as a PNG image) and rasterises that SVG for PNG,
 // so PNG and SVG exports always show the same picture.
 import * as d3 from 'd3';
-import { formatLatency, unitScale } from './scales.js';
+import { formatNumber, logTicks } from './scales.js';
 
 /** @type {{key: string, value: ReturnType<typeof readThemeColors>} | null} */
 let themeCache = null;
@@ -91,6 +91,10 @@ export class Frame {
   /** Empties the SVG and returns the plot group translated by the margins. */
   clear() {
     this.svg.selectAll('*').remove();
+    // A tooltip of the old drawing would stay up over the new one (after a
+    // zoom the pointer has not moved, so no mouseleave comes).
+    const tip = /** @type {HTMLElement | null} */ (this.wrap.querySelector('.tip'));
+    if (tip) tip.style.display = 'none';
     const c = themeColors();
     // Through the CSSOM, not a style attribute: the page's CSP allows no inline
     // style attributes (the serialized SVG still carries them).
@@ -173,7 +177,7 @@ export class Frame {
  */
 export function drawYGrid(g, y, w, axis) {
   const c = themeColors();
-  const ticks = axis.tickValues() || (y.ticks ? y.ticks(6) : []);
+  const ticks = axis.tickValues() || (y.ticks ? y.ticks(...axis.tickArguments()) : []);
   g.append('g')
     .attr('class', 'grid')
     .selectAll('line')
@@ -198,8 +202,9 @@ export function axisLabel(g, text, x, y, rotate = 0) {
 }
 
 /**
- * A y scale for latencies, log or linear, with a tidy axis: on a log scale
- * only 1-2-5 ticks, labelled without scientific notation.
+ * A y scale for latencies, log or linear, fitted to the shown values
+ * [lo, hi]: a linear axis starts near lo rather than at 0, so a flat
+ * 2 ms line is not pressed against the top of a 0 … 2 ms axis.
  * @param {boolean} log @param {[number, number]} domain @param {[number, number]} range
  */
 export function latencyScale(log, domain, range) {
@@ -213,30 +218,30 @@ export function latencyScale(log, domain, range) {
     }
     return d3.scaleLog().domain([lo, hi]).range(range).nice();
   }
-  return d3.scaleLinear().domain([0, hi * 1.05]).range(range).nice();
+  if (!(lo >= 0) || lo > hi) lo = 0;
+  // 5% of the span as margin (10% of the value when the span is nil), never below 0.
+  const pad = (hi - lo) * 0.05 || hi * 0.1;
+  return d3.scaleLinear().domain([Math.max(0, lo - pad), hi + pad]).range(range).nice();
 }
 
 /**
- * Left axis for a latencyScale; ticks carry their own unit ("250 µs", "1 ms").
- * @param {any} y @param {string} unit unit of the scale's values
+ * Left axis for a latencyScale: ticks are numbers in the scale's unit (the
+ * axis label names it, "latency (µs)"), as many as fit without labels
+ * overprinting.
+ * @param {any} y scale whose values are in the display unit
+ * @param {number} [count] at most this many ticks on a linear axis
  */
-export function latencyAxis(y, unit) {
-  const k = unitScale(unit);
-  const fmt = (/** @type {number} */ t) => formatLatency(t * k);
+export function latencyAxis(y, count) {
   const ax = d3.axisLeft(/** @type {d3.AxisScale<number>} */ (y));
+  const [r0, r1] = y.range();
+  const px = Math.abs(r1 - r0);
   if (y.base) {
     const [lo, hi] = y.domain();
-    const decades = Math.log10(hi / lo);
-    const mult = decades > 4 ? [1] : decades > 2 ? [1, 3] : [1, 2, 5];
-    const ticks = y.ticks().filter((/** @type {number} */ t) => {
-      const m = t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9));
-      return mult.some((k) => Math.abs(m - k) < 1e-6);
-    });
-    ax.tickValues(ticks).tickFormat(fmt);
+    ax.tickValues(logTicks(lo, hi, px));
   } else {
-    ax.ticks(6).tickFormat(fmt);
+    ax.ticks(Math.max(2, Math.min(count ?? 8, Math.floor(px / 28))));
   }
-  return ax;
+  return ax.tickFormat((t) => formatNumber(Number(t)));
 }
 
 /** @type {CanvasRenderingContext2D | null} */
