@@ -9,9 +9,12 @@ import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heat
 import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded } from './methods.js';
 import { downloadBlob, downloadText } from './download.js';
 import { installKeys } from './keys.js';
+import { installSidebarResize } from './sidebar.js';
 import { loadDemoItems } from './demo.js';
 import { progressText } from './progress.js';
-import { loadSummary, groupingsFor } from './sources.js';
+import { loadSummary, groupingsFor, isLog, LOCAL_HOST, wholeRunOnlyText } from './sources.js';
+import { exportCaption } from './caption.js';
+import { naturalCompare } from './names.js';
 import { itemsFromFileList, itemsFromDataTransfer } from '../load/files.js';
 import { fetchItems, urlFileName } from '../load/remote.js';
 import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
@@ -112,6 +115,7 @@ export class App {
       extent: () => timeExtent(this.pct),
       onRange: (/** @type {[number, number] | null} */ r) => this.setRange(r),
       onYZoom: (/** @type {[number, number] | null} */ y) => st.set({ yZoomNs: y, clipOutliers: false }),
+      emptyText: () => wholeRunOnlyText(this.sources),
     };
     this.views = {
       pctiles: new PercentilesView(this.$('view-pctiles'), ctx),
@@ -143,6 +147,7 @@ export class App {
     this.$('help-button').addEventListener('click', () => help.showModal());
     this.installDrop();
     installKeys(this, help);
+    installSidebarResize(this.$('sidebar'), this.$('sidebar-handle'), () => this.onResize());
 
     this.$('export-png').addEventListener('click', () => this.exportImage('png'));
     this.$('export-svg').addEventListener('click', () => this.exportImage('svg'));
@@ -752,6 +757,7 @@ export class App {
       this.dirty = true;
       return this.running;
     }
+    this.setBusy(true);
     this.running = (async () => {
       try {
         do {
@@ -762,9 +768,22 @@ export class App {
         } while (this.dirty);
       } finally {
         this.running = null;
+        this.setBusy(false);
       }
     })();
     return this.running;
+  }
+
+  /**
+   * Says that the views are being computed: aria-busy on the panels (screen
+   * readers wait for them) and a visible spinner with a status text.
+   * @param {boolean} on
+   */
+  setBusy(on) {
+    this.$('view-panels').setAttribute('aria-busy', String(on));
+    const b = this.$('busy');
+    b.classList.toggle('on', on);
+    b.textContent = on ? 'Computing…' : '';
   }
 
   /** @param {boolean} force */
@@ -881,8 +900,20 @@ export class App {
     await /** @type {{drawing?: Promise<void>}} */ (view).drawing;
     const frame = view.frame;
     const name = `latscope-${s.view}.${kind}`;
-    if (kind === 'svg') downloadText(frame.toSVGString(), name, 'image/svg+xml');
-    else downloadBlob(await frame.toPNGBlob(), name);
+    const caption = this.exportCaption();
+    if (kind === 'svg') downloadText(frame.toSVGString(caption), name, 'image/svg+xml');
+    else downloadBlob(await frame.toPNGBlob(caption), name);
+  }
+
+  /** Title and context lines of an exported image (caption.js). */
+  exportCaption() {
+    const s = this.store.state;
+    const files = this.sources
+      .filter((src) => isLog(src) && !s.exclude_sources.includes(src.name) && !s.exclude_hosts.includes(src.host || src.labels?.host || LOCAL_HOST))
+      .map((src) => src.name)
+      .sort(naturalCompare);
+    const heatRows = s.heatY === 'latency' ? 'latency' : s.heatY === 'bs' ? 'block size' : 'offset';
+    return exportCaption({ view: s.view, state: s, files, extent: timeExtent(this.pct), absolute: !!this.pct?.absolute_time, groups: this.pct?.groups || [], heatRows });
   }
 
   /** The percentiles view as `latscope pctiles` CSV (zoomed range only when zoomed). */

@@ -105,21 +105,33 @@ export class Frame {
     return this.svg.append('g').attr('transform', `translate(${this.margin.left},${this.margin.top})`);
   }
 
-  /** Message in the middle of an empty chart. @param {string} text */
+  /** Message in the middle of an empty chart, one line per \n. @param {string} text */
   message(text) {
     const g = this.clear();
-    g.append('text')
+    const lines = text.split('\n');
+    const t = g
+      .append('text')
       .attr('x', this.innerW / 2)
-      .attr('y', this.innerH / 2)
+      .attr('y', this.innerH / 2 - ((lines.length - 1) * 20) / 2)
       .attr('text-anchor', 'middle')
       .attr('fill', 'currentColor')
-      .attr('class', 'chart-message')
-      .text(text);
+      .attr('class', 'chart-message');
+    lines.forEach((l, i) => t.append('tspan').attr('x', this.innerW / 2).attr('dy', i ? 20 : 0).text(l));
     if (this.canvas) this.canvas.getContext('2d')?.clearRect(0, 0, this.canvas.width, this.canvas.height);
   }
 
-  /** Standalone SVG text of the chart (canvas embedded as an image). */
-  toSVGString() {
+  /**
+   * Standalone SVG text of the chart (canvas embedded as an image). With a
+   * caption, its first line is a title and the others context, in a band
+   * above the chart: an image taken out of the page still says what it shows.
+   * @param {string[]} [caption]
+   */
+  toSVGString(caption = []) {
+    return this.exportSVG(caption).text;
+  }
+
+  /** @param {string[]} caption @returns {{text: string, height: number}} */
+  exportSVG(caption) {
     const node = /** @type {SVGSVGElement} */ (/** @type {SVGSVGElement} */ (this.svg.node()).cloneNode(true));
     node.querySelectorAll('.brush .overlay, .brush .handle, .hover-layer').forEach((n) => n.remove());
     if (this.canvas) {
@@ -144,14 +156,43 @@ export class Frame {
       }
       el.removeAttribute('style');
     }
+    let height = this.height;
+    if (caption.length) {
+      const NS = 'http://www.w3.org/2000/svg';
+      const c = themeColors();
+      const band = 12 + 18 + 15 * (caption.length - 1);
+      height += band;
+      const body = document.createElementNS(NS, 'g');
+      body.setAttribute('transform', `translate(0,${band})`);
+      body.append(...node.childNodes);
+      const bg = document.createElementNS(NS, 'rect');
+      bg.setAttribute('width', String(this.width));
+      bg.setAttribute('height', String(height));
+      bg.setAttribute('fill', c.bg);
+      const head = document.createElementNS(NS, 'g');
+      head.setAttribute('class', 'export-caption');
+      caption.forEach((line, i) => {
+        const t = document.createElementNS(NS, 'text');
+        t.setAttribute('x', '12');
+        t.setAttribute('y', String(i === 0 ? 20 : 20 + 4 + 15 * i));
+        t.setAttribute('fill', i === 0 ? c.fg : c.muted);
+        t.setAttribute('font-size', i === 0 ? '14' : '11');
+        if (i === 0) t.setAttribute('font-weight', '600');
+        t.textContent = line;
+        head.appendChild(t);
+      });
+      node.append(bg, head, body);
+      node.setAttribute('height', String(height));
+      node.setAttribute('viewBox', `0 0 ${this.width} ${height}`);
+    }
     node.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
     node.setAttribute('version', '1.1');
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(node);
+    return { text: '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(node), height };
   }
 
-  /** PNG of the chart at 2x. @returns {Promise<Blob>} */
-  async toPNGBlob() {
-    const svgText = this.toSVGString();
+  /** PNG of the chart at 2x, with the caption as toSVGString. @param {string[]} [caption] @returns {Promise<Blob>} */
+  async toPNGBlob(caption = []) {
+    const { text: svgText, height } = this.exportSVG(caption);
     const url = URL.createObjectURL(new Blob([svgText], { type: 'image/svg+xml' }));
     try {
       const img = new Image();
@@ -160,10 +201,10 @@ export class Frame {
       const scale = 2;
       const c = document.createElement('canvas');
       c.width = this.width * scale;
-      c.height = this.height * scale;
+      c.height = height * scale;
       const ctx = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
       ctx.scale(scale, scale);
-      ctx.drawImage(img, 0, 0, this.width, this.height);
+      ctx.drawImage(img, 0, 0, this.width, height);
       return await new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
     } finally {
       URL.revokeObjectURL(url);

@@ -17,7 +17,7 @@ const Y_TITLE = { bs: 'block size', offset: 'offset' };
 export class HeatmapView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, onRange: (r: [number, number] | null) => void, onYZoom: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, onYZoom: (r: [number, number] | null) => void}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -44,7 +44,7 @@ export class HeatmapView {
     const f = this.frame;
     const s = this.ctx.store.state;
     const hm = this.hm;
-    if (!hm || !hm.quanta || !hm.rows) return f.message(hm ? 'No data for this selection' : 'Load fio histogram logs to begin');
+    if (!hm || !hm.quanta || !hm.rows) return f.message(this.ctx.emptyText?.() || (hm ? 'No data for this selection' : 'Load fio histogram logs to begin'));
     const g = f.clear();
     const c = themeColors();
     const dom = s.range || this.ctx.extent() || [hm.t0_ms, hm.t0_ms + hm.quanta * hm.quantum_ms];
@@ -136,7 +136,7 @@ export class HeatmapView {
         labels.push({ text: `${name} ${above ? '▲' : '▼'}`, x: f.innerW - 2, y: above ? 10 : f.innerH - 3, edge: above ? 'above' : 'below' });
       }
     });
-    const ys = dodgeLabels(labels.map((l) => l.y), 12, 10, f.innerH - 3);
+    const ys = dodgeLabels(labels.map((l) => l.y), 14, 10, f.innerH - 3);
     const lg = g.append('g').attr('class', 'pct-labels');
     labels.forEach((l, i) => {
       lg.append('text')

@@ -21,7 +21,7 @@ const GAP = 28;
 export class PercentilesView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, onRange: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -48,7 +48,7 @@ export class PercentilesView {
     const r = this.data;
     if (!r || !r.rows.length) {
       this.drawing = Promise.resolve();
-      this.frame.message(r ? 'No data for this selection' : 'Load fio histogram logs to begin');
+      this.frame.message(this.ctx.emptyText?.() || (r ? 'No data for this selection' : 'Load fio histogram logs to begin'));
       return;
     }
     this.drawing = (async () => {

@@ -11,7 +11,7 @@ import { coPairs } from '../app/methods.js';
 import { CO_DASH } from './pctiles-view.js';
 
 export class SpectrumView {
-  /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store}} ctx */
+  /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store, emptyText?: () => string}} ctx */
   constructor(host, ctx) {
     this.ctx = ctx;
     this.frame = new Frame(host, { margin: { top: 34, right: 40, bottom: 48, left: 72 } });
@@ -34,7 +34,7 @@ export class SpectrumView {
     const s = this.ctx.store.state;
     const r = this.data;
     const curves = this.curves.filter((c) => c.points.length);
-    if (!r || !curves.length) return f.message(r ? 'No samples in this range' : 'Load fio histogram logs to begin');
+    if (!r || !curves.length) return f.message(this.ctx.emptyText?.() || (r ? 'No samples in this range' : 'Load fio histogram logs to begin'));
     const g = f.clear();
     const c = themeColors();
     const ps = r.percentiles.map(Number).filter((/** @type {number} */ p) => p < 100);

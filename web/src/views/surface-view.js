@@ -17,7 +17,7 @@ const GAP = 30;
 export class SurfaceView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, onRange: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -39,7 +39,7 @@ export class SurfaceView {
     const s = this.ctx.store.state;
     const r = this.data;
     const grid = this.grid;
-    if (!r || !grid) return f.message(r ? 'No data for this selection' : 'Load fio histogram logs to begin');
+    if (!r || !grid) return f.message(this.ctx.emptyText?.() || (r ? 'No data for this selection' : 'Load fio histogram logs to begin'));
     // The surface uses the top part of the canvas area; the line chart below.
     const surfH = f.innerH - LINE_H - GAP;
     const g = f.clear();
@@ -79,6 +79,7 @@ export class SurfaceView {
     lg.append('text').attr('y', lh + 16).attr('fill', c.muted).text(`latency (${unitLabel(r.unit)})`);
     if (grid.few.some((row) => row.some(Boolean))) {
       const fl = lg.append('g').attr('class', 'few-legend').attr('transform', `translate(0,${lh + 26})`);
+      fl.append('rect').attr('width', 12).attr('height', 12).attr('fill', c.muted);
       fl.append('rect').attr('width', 12).attr('height', 12).attr('fill', `url(#${this.hatchId})`).attr('stroke', c.muted);
       fl.append('text').attr('x', 16).attr('y', 10).attr('fill', c.muted).text('too few I/Os');
     }
@@ -87,7 +88,7 @@ export class SurfaceView {
     const lvl = nearestLevel(ps, s.surfaceP);
     const py = yU(u[lvl]);
     g.append('line').attr('class', 'pick-line').attr('x1', 0).attr('x2', f.innerW).attr('y1', py).attr('y2', py).attr('stroke', '#fff').attr('stroke-width', 1.5).attr('stroke-dasharray', '6,3');
-    g.append('text').attr('x', 4).attr('y', py - 4).attr('fill', '#fff').attr('stroke', '#000').attr('stroke-width', 2.5).attr('paint-order', 'stroke').text(`p${r.percentiles[lvl]}`);
+    g.append('text').attr('x', 4).attr('y', py < 16 ? py + 13 : py - 4).attr('fill', '#fff').attr('stroke', '#000').attr('stroke-width', 2.5).attr('paint-order', 'stroke').text(`p${r.percentiles[lvl]}`);
 
     const lgY = surfH + GAP;
     const lgG = g.append('g').attr('class', 'pick-chart').attr('transform', `translate(0,${lgY})`);
