@@ -124,7 +124,13 @@ EOF
   cat >"$1/users.xml" <<'EOF'
 <?xml version="1.0"?>
 <yandex>
-  <profiles><default></default></profiles>
+  <profiles>
+    <default></default>
+    <page>
+      <readonly>1</readonly>
+      <add_http_cors_header>1</add_http_cors_header>
+    </page>
+  </profiles>
   <users>
     <default>
       <password></password>
@@ -132,6 +138,12 @@ EOF
       <profile>default</profile>
       <quota>default</quota>
     </default>
+    <page>
+      <password></password>
+      <networks><ip>127.0.0.1</ip></networks>
+      <profile>page</profile>
+      <quota>default</quota>
+    </page>
   </users>
   <quotas><default></default></quotas>
 </yandex>
@@ -285,12 +297,16 @@ ch1 -q "$(query latscope.bins 'dir, host, kind')" >"$WORK/answer.tsv"
 ch1 -q "$(query latscope.bins 'dir, kind')" >"$WORK/cluster.tsv"
 ch1 -q "$(query latscope.bins_f64 'dir, kind')" >"$WORK/cluster_f64.tsv"
 ch1 -q "$(query latscope.bins_local 'dir, kind')" >"$WORK/shard1_only.tsv"
-# Over HTTP, as the page's #url= asks: GET, the query in the URL, an Origin
-# header; add_http_cors_header=1 makes 18.16 answer with
-# Access-Control-Allow-Origin. Asked of shard 2: any node answers.
+# Over HTTP, as the page's #url= asks: a GET with the query in the URL and
+# an Origin header, as user `page` (profile: readonly=1,
+# add_http_cors_header=1, so the answer carries Access-Control-Allow-Origin
+# and the link can change nothing). Asked of shard 2: any node answers.
 curl -sS -D "$WORK/http.headers" -o "$WORK/cluster_http.tsv" -H 'Origin: http://127.0.0.1:4173' -G \
-  --data-urlencode "query=$(query latscope.bins 'dir, kind')" --data-urlencode add_http_cors_header=1 \
+  --data-urlencode user=page --data-urlencode "query=$(query latscope.bins 'dir, kind')" \
   "http://127.0.0.1:$HTTP2/"
+# The readonly profile refuses writes (and changes of settings).
+curl -sS -o "$WORK/http_write.txt" -w '%{http_code}' -G --data-urlencode user=page \
+  --data-urlencode "query=DROP TABLE latscope.bins_local" "http://127.0.0.1:$HTTP2/" >"$WORK/http_write.code" || true
 QUERIED_S=$(date +%s)
 
 # --- 5. the comparisons --------------------------------------------------------
@@ -373,12 +389,16 @@ if same_pctiles "$WORK/cluster_f64.tsv" "Float64 sum" all dir &&
 else bad "Float64 count column differs"; fi
 
 if grep -qi '^Access-Control-Allow-Origin: \*' "$WORK/http.headers"; then
-  ok "HTTP interface with add_http_cors_header=1 sends Access-Control-Allow-Origin: *"
+  ok "HTTP interface, user with add_http_cors_header=1: Access-Control-Allow-Origin: *"
 else bad "HTTP answer lacks Access-Control-Allow-Origin"; sed 's/^/    /' "$WORK/http.headers"; fi
 if same_pctiles "$WORK/cluster_http.tsv" "HTTP answer" all dir &&
   same_units "$WORK/cluster_http.tsv" dir "$WORK/want_cluster.units" "HTTP answer"; then
   ok "the HTTP answer (asked of shard 2) reads back as the merge"
 else bad "the HTTP answer differs"; fi
+
+if [ "$(cat "$WORK/http_write.code")" != 200 ] && [ "$(ch2 -q 'EXISTS TABLE latscope.bins_local')" = 1 ]; then
+  ok "HTTP user page (readonly=1) cannot drop a table: HTTP $(cat "$WORK/http_write.code")"
+else bad "HTTP user page could write"; fi
 
 # Negative checks: the comparisons can fail.
 if same_pctiles "$WORK/shard1_only.tsv" "shard 1 only" all >/dev/null; then
