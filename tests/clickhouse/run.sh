@@ -294,7 +294,8 @@ GROUP BY t_ms, quantum_ms, $2, layout, bin
 FORMAT TSVWithNames"
 }
 ch1 -q "$(query latscope.bins 'dir, host, kind')" >"$WORK/answer.tsv"
-ch1 -q "$(query latscope.bins 'dir, kind')" >"$WORK/cluster.tsv"
+ch1 --time -q "$(query latscope.bins 'dir, kind')" >"$WORK/cluster.tsv" 2>"$WORK/cluster.time"
+echo "cluster-wide sum through the Distributed table: $(tr -d '\n' <"$WORK/cluster.time") s (clickhouse-client --time), $(($(wc -l <"$WORK/cluster.tsv") - 1)) rows"
 ch1 -q "$(query latscope.bins_f64 'dir, kind')" >"$WORK/cluster_f64.tsv"
 ch1 -q "$(query latscope.bins_local 'dir, kind')" >"$WORK/shard1_only.tsv"
 # Over HTTP, as the page's #url= asks: a GET with the query in the URL and
