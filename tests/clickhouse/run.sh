@@ -226,12 +226,13 @@ REDUCED_S=$(date +%s)
 # Every host's table must have the columns the table is declared with, in
 # that order: ClickHouse 18.16 reads the TSVWithNames header but does not
 # match its names to columns (docs/cluster-merge.md, "Column order").
-HEADER=$(printf 't_ms\tquantum_ms\tdir\thost\tkind\tlayout\tbin\tcount')
+HEADER=$(printf 't_ms\tquantum_ms\tdir\thost\tkind\tlayout\textreme\tbin\tcount')
 for h in "${HOSTS[@]}"; do
   name=${h%%|*}
   got=$(head -n 1 "$WORK/hosts/$name/$name.tsv")
   [ "$got" = "$HEADER" ] || bad "$name: table header '$got' is not the schema's '$HEADER'"
 done
+[ "$fails" = 0 ] || { echo "clickhouse: $passes passed, $fails failed"; exit 1; }
 
 # --- 4. tables, inserts, the sum ----------------------------------------------
 # The schema of docs/cluster-merge.md for --keep host,dir (kind always stays).
@@ -244,6 +245,7 @@ schema() {  # count column type
   host String,
   kind String,
   layout String,
+  extreme UInt8,
   bin UInt32,
   count $1
 )
@@ -251,9 +253,9 @@ EOF
 }
 for ch in ch1 ch2; do
   $ch -q "CREATE DATABASE IF NOT EXISTS latscope"
-  $ch -q "CREATE TABLE latscope.bins_local $(schema 'Decimal(38, 28)') ENGINE = MergeTree ORDER BY (quantum_ms, t_ms, host, dir, kind, layout, bin)"
+  $ch -q "CREATE TABLE latscope.bins_local $(schema 'Decimal(38, 28)') ENGINE = MergeTree ORDER BY (quantum_ms, t_ms, host, dir, kind, layout, extreme, bin)"
   $ch -q "CREATE TABLE latscope.bins AS latscope.bins_local ENGINE = Distributed(latscope_two_shards, latscope, bins_local, cityHash64(host))"
-  $ch -q "CREATE TABLE latscope.bins_f64_local $(schema Float64) ENGINE = MergeTree ORDER BY (quantum_ms, t_ms, host, dir, kind, layout, bin)"
+  $ch -q "CREATE TABLE latscope.bins_f64_local $(schema Float64) ENGINE = MergeTree ORDER BY (quantum_ms, t_ms, host, dir, kind, layout, extreme, bin)"
   $ch -q "CREATE TABLE latscope.bins_f64 AS latscope.bins_f64_local ENGINE = Distributed(latscope_two_shards, latscope, bins_f64_local, cityHash64(host))"
 done
 # node01..06 straight into a shard's own table (odd: shard 1, even: shard 2);
@@ -288,9 +290,9 @@ fi
 # labels, layout and bin. With `host` among the labels each host stays
 # apart; without it ClickHouse adds the hosts up (the cluster-wide table).
 query() {  # table labels
-  echo "SELECT t_ms, quantum_ms, $2, layout, bin, sum(count) AS count
+  echo "SELECT t_ms, quantum_ms, $2, layout, extreme, bin, sum(count) AS count
 FROM $1
-GROUP BY t_ms, quantum_ms, $2, layout, bin
+GROUP BY t_ms, quantum_ms, $2, layout, extreme, bin
 FORMAT TSVWithNames"
 }
 ch1 -q "$(query latscope.bins 'dir, host, kind')" >"$WORK/answer.tsv"
