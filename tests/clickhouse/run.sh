@@ -182,8 +182,8 @@ UP_S=$(date +%s)
 # name|source logs (fixture paths)|extra reduce options. Each host's logs are
 # copies named with the `.log.<host>` suffix fio's client writes, so `host`
 # is the host; offsets move whole hosts by non-multiples of the quantum
-# (fractional counts); local-mode logs get --repair off (they are not
-# client logs: docs/result-format.md keeps selection options per reduce).
+# (fractional counts); local-mode logs get --repair off, as on a real host
+# (docs/cluster-merge.md, "The host label").
 S1=tests/fixtures/fio-s1/s1_clat_hist
 CS=tests/fixtures/cs/cs_clat_hist
 HOSTS=(
@@ -219,7 +219,7 @@ for h in "${HOSTS[@]}"; do
     bad "$name: latscope export failed"; cat "$d/export.err"; continue
   fi
   lsr=$(stat -c %s "$d/$name.lsr") tsv=$(stat -c %s "$d/$name.tsv") gz=$(gzip -9 -c "$d/$name.tsv" | wc -c)
-  printf '%-7s %6s %10s %10s %7.1fx %10s %8s\n' "$name" "$n" "$bytes" "$lsr" "$(echo "$bytes / $lsr" | bc -l)" "$tsv" "$gz"
+  printf '%-7s %6s %10s %10s %7sx %10s %8s\n' "$name" "$n" "$bytes" "$lsr" "$(awk -v a="$bytes" -v b="$lsr" 'BEGIN { printf "%.1f", a / b }')" "$tsv" "$gz"
 done
 REDUCED_S=$(date +%s)
 
