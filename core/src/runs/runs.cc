@@ -257,6 +257,10 @@ class Planner {
   // to their next, until none clash or the candidates run out ("#2" then).
   RunPlan finish() {
     RunPlan plan;
+    // Runs in the order of their first file, files in input order.
+    for (Draft& d : drafts_) std::sort(d.files.begin(), d.files.end());
+    std::stable_sort(drafts_.begin(), drafts_.end(),
+                     [](const Draft& a, const Draft& b) { return a.files.front() < b.files.front(); });
     std::vector<size_t> level(drafts_.size(), 0);
     std::vector<std::string> name(drafts_.size());
     for (int round = 0; round < 8; ++round) {
