@@ -77,6 +77,10 @@ RunPlan plan_runs(const std::vector<RunFile>& files, const RunOptions& opts);
 
 // "2 runs: a (a/a.json, a/a_clat_hist.1.log), b (...)": at most `max_files`
 // names per run, then "and N more".
+// The plan as JSON for the page: {"runs":[{"name","how","files":[names]}],
+// "evidence":[sentences],"several":bool}.
+std::string run_plan_json(const RunPlan& plan, const std::vector<RunFile>& files);
+
 std::string describe_runs(const RunPlan& plan, const std::vector<RunFile>& files, size_t max_files = 4);
 
 }  // namespace latscope

@@ -11,6 +11,8 @@
 // intervals, in sequence); they only name runs.
 #include "latscope/runs.h"
 
+#include "latscope/report.h"
+
 #include <fnmatch.h>
 
 #include <algorithm>
@@ -345,6 +347,20 @@ RunFile run_file_of(const Source& src) {
 
 RunPlan plan_runs(const std::vector<RunFile>& files, const RunOptions& opts) {
   return Planner(files, opts).plan();
+}
+
+std::string run_plan_json(const RunPlan& plan, const std::vector<RunFile>& files) {
+  std::string o = "{\"runs\":[";
+  for (size_t r = 0; r < plan.runs.size(); ++r) {
+    const Run& run = plan.runs[r];
+    o += (r ? ",{" : "{") + std::string("\"name\":") + json_escape(run.name) + ",\"how\":" + json_escape(run.how) +
+         ",\"files\":[";
+    for (size_t k = 0; k < run.files.size(); ++k) o += (k ? "," : "") + json_escape(files[run.files[k]].name);
+    o += "]}";
+  }
+  o += "],\"evidence\":[";
+  for (size_t i = 0; i < plan.evidence.size(); ++i) o += (i ? "," : "") + json_escape(plan.evidence[i]);
+  return o + "],\"several\":" + (plan.several() ? "true" : "false") + "}";
 }
 
 std::string describe_runs(const RunPlan& plan, const std::vector<RunFile>& files, size_t max_files) {
