@@ -104,9 +104,9 @@ struct QueryOptions {
   // Reproduce tools/hist/fio-histo-log-pctiles.py (time_ms as window start,
   // its test start/end, all directions summed). See compat.h.
   bool compat_fio_histo_log_pctiles = false;
-  // min, max, p0 and p100 only from windows lying mostly in the quantum
-  // (docs/extremes.md); false: from every overlapping window, as a result
-  // file's cells, which hold no window geometry, give them.
+  // min, max, p0 and p100 only from the windows whose midpoint lies in the
+  // quantum (docs/extremes.md; result files record them per cell); false:
+  // from every overlapping window.
   bool window_extremes = true;
   // > 0: adaptive quanta instead of fixed ones (docs/uncertainty.md). Each
   // group's windows, whole and in time order, are added until the 95% band

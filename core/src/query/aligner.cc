@@ -342,6 +342,19 @@ void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst) {
 double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s,
                   ExtremeBins* xb) {
   double added = 0;
+  // A result's window brings the extremes its cell recorded, not its bins
+  // (docs/extremes.md, "Results").
+  const ExtremeBins* recorded = nullptr;
+  if (xb && !x.co && !x.series->extremes.empty()) {
+    recorded = &x.series->extremes[static_cast<size_t>(&w - x.series->windows.data())];
+    if (recorded->any())
+      for (uint32_t bin : {recorded->lo, recorded->hi}) {
+        if (!x.rebin) xb->add(bin);
+        else
+          for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r) xb->add(x.rebin->to[r]);
+      }
+    xb = nullptr;
+  }
   const auto add = [&](uint32_t bin, uint64_t n) {
     const double v = share.of(static_cast<double>(n) * x.unit);
     added += v;
@@ -432,7 +445,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
           (*raw)[x.group].insert((*raw)[x.group].end(), v, v + w[i].total);
         }
       }
-      // docs/extremes.md: only windows mostly in the quantum carry its extremes.
+      // docs/extremes.md: only the quantum holding a window's midpoint carries its extremes.
       add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &xb : nullptr);
     }
   }

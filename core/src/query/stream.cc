@@ -195,6 +195,7 @@ struct StreamingQuery::Impl {
         cell.bins.push_back(c.lo + static_cast<uint32_t>(i));
         cell.counts.push_back(static_cast<uint64_t>(units));
       }
+      cell.extremes = c.ext;  // docs/extremes.md, "Results"
       if (!cell.bins.empty()) s[kv.first.second].cells.push_back(std::move(cell));
     }
     r->series = std::move(s);
@@ -224,6 +225,7 @@ struct StreamingQuery::Impl {
       }
     }
     uint64_t io_next = 0;
+    const std::vector<ExtremeBins>& recorded = s.extremes;
     for (const Window& w : s.windows) {
       const uint64_t io_first = io_next;  // window w's first I/O in s.io_ns
       io_next += w.total;
@@ -266,10 +268,21 @@ struct StreamingQuery::Impl {
         if (j < skip_before || j >= skip_after) continue;
         Cell& c = cells[{static_cast<int64_t>(j), group}];
         c.cover(bmin, bmax);
-        // docs/extremes.md: only windows mostly in the quantum carry its extremes.
+        // docs/extremes.md: only the window's midpoint quantum carries its
+        // extremes; a result's window brings what its cell recorded.
         if (counts_for_extremes(st, e, a, b)) {
-          c.ext.add(bmin);
-          c.ext.add(bmax);
+          if (recorded.empty() || co) {
+            c.ext.add(bmin);
+            c.ext.add(bmax);
+          } else {
+            const ExtremeBins& r = recorded[static_cast<size_t>(&w - s.windows.data())];
+            if (r.any())
+              for (uint32_t rb : {r.lo, r.hi}) {
+                if (!m) c.ext.add(rb);
+                else
+                  for (uint32_t t = m->start[rb]; t < m->start[rb + 1]; ++t) c.ext.add(m->to[t]);
+              }
+          }
         }
         if (keep_io && !(e > st)) {  // per-I/O windows are instants
           c.io.insert(c.io.end(), s.io_ns.begin() + static_cast<ptrdiff_t>(io_first),
