@@ -39,6 +39,7 @@ TailOutcome json_tail_for(const JsonIndex& json, const Selected& x, Series* tail
   if (it == json.series.end()) return TailOutcome::kNoJson;
   // A result's series (docs/result-format.md) is no log of one job: it has no tail.
   if (x.series->count_frac_bits) return TailOutcome::kNoJson;
+  if (x.series->role == Role::kWholeRun) return TailOutcome::kNoJson;  // json+ alone: no log to complete
   if (it->second.size() != 1) return TailOutcome::kAmbiguous;
   // The json's runtime is on the job's clock, not the epoch.
   if (x.src->absolute_time) return TailOutcome::kEpoch;
