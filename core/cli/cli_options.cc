@@ -94,6 +94,11 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       double ms;
       if (!value(&v) || !parse_double(v, &ms)) return fail(command, a + " needs a time in ms");
       (a == "--from" ? o->query.sel.from_ms : o->query.sel.to_ms) = ms;
+    } else if (a == "--host") {
+      // Local-mode logs name no host: reduced on each host, they say which
+      // one (docs/cluster-merge.md). Every input gets it, json+ output too.
+      if (!value(&v) || v.empty()) return fail(command, "--host takes a host name");
+      o->file.host = v;
     } else if (a == "--unit") {
       if (!value(&v) || !parse_unit(v, &o->unit)) return fail(command, "--unit takes ns, us or ms");
     } else if (a == "--hdr-unit") {

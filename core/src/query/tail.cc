@@ -17,7 +17,9 @@ namespace latscope {
 TailKey tail_key_of_json(const Source& src, const Series& s) {
   const std::string run = label_of(src, s, "run");
   const size_t slash = s.job.rfind('/');
-  if (slash == std::string::npos) return {run, "", s.job, static_cast<int>(s.dir)};
+  // A local-mode job: the json's own host, "" unless the file was given one
+  // (FileOptions::host, the CLI's --host), as its logs are.
+  if (slash == std::string::npos) return {run, src.id.host, s.job, static_cast<int>(s.dir)};
   return {run, s.job.substr(0, slash), s.job.substr(slash + 1), static_cast<int>(s.dir)};
 }
 
