@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # ClickHouse for the tests and benchmarks, sourced (bash) by
 # tests/clickhouse/run.sh and tests/bench/scale_bench.sh:
 #   ch_install        installs Debian's clickhouse-server/-client (18.16) and
