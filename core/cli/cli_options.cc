@@ -65,6 +65,13 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
     } else if (a == "--group-by") {
       if (!value(&v) || !parse_group_by(v, &o->query.group_by))
         return fail(command, "--group-by takes all or label names, comma-combined (host, job, dir, file, tag, run, kind)");
+    } else if (a == "--run") {
+      RunPattern rp;
+      if (!value(&v) || !parse_run_pattern(v, &rp)) return fail(command, "--run takes NAME=GLOB (docs/runs.md)");
+      o->runs.patterns.push_back(rp);
+    } else if (a == "--run-by") {
+      if (!value(&v) || !parse_run_by(v, &o->runs.by))
+        return fail(command, "--run-by takes auto, folder, prefix, json or none (docs/runs.md)");
     } else if (a == "--directions") {
       if (!value(&v) || !parse_dirs(v, &o->query.sel.dirs))
         return fail(command, "--directions takes a comma list of r, w, t");

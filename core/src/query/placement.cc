@@ -30,7 +30,7 @@ void place_series(const JsonIndex& json, std::vector<Selected>::iterator first, 
     const Source* jsrc = nullptr;
     bool clash = false;
     for (int d = 0; d < kDirCount; ++d) {
-      auto f = json.series.find(TailKey{x.src->id.host, x.series->job, d});
+      auto f = json.series.find(TailKey{label_of(*x.src, *x.series, "run"), x.src->id.host, x.series->job, d});
       if (f == json.series.end()) continue;
       for (const Series* s : f->second) {
         if (js && s->windows.front().start_ms != js->windows.front().start_ms) clash = true;
