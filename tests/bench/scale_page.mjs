@@ -76,7 +76,10 @@ try {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${port}/`);
     await page.setInputFiles('#f', file);
-    const r = await page.evaluate(async (workers) => {
+    /** @type {any} */
+    let r;
+    try {
+      r = await page.evaluate(async (workers) => {
       const { createEngine } = await import('/src/engine/index.js');
       const engine = await createEngine({ mode: 'worker', workers, wasm: { url: new URL('/wasm/latscope.mjs', location.href).href } });
       const input = /** @type {HTMLInputElement} */ (document.getElementById('f'));
@@ -100,7 +103,14 @@ try {
         wasm: mem.wasmBytes / 1048576,
         sizes: [JSON.stringify(first).length, JSON.stringify(byHost).length, JSON.stringify(coarse).length],
       };
-    }, workers);
+      }, workers);
+    } catch (e) {
+      // The engine can abort (WASM memory is at most 4 GiB): say so, go on.
+      failed = true;
+      console.log(`PAGE ${path.basename(file)} ${fs.statSync(file).size} FAILED ${String(e).split('\n')[0]}`);
+      await page.close();
+      continue;
+    }
     if (r.status !== 'ok') failed = true;
     console.log(
       `PAGE ${path.basename(file)} ${fs.statSync(file).size} ${r.load.toFixed(2)} ${r.first.toFixed(2)} ${r.host.toFixed(2)} ${r.quantum.toFixed(2)} ${r.wasm.toFixed(0)}` +
