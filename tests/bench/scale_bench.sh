@@ -195,11 +195,9 @@ if [ "${SKIP_PAGE:-0}" != 1 ]; then
   PAGE_FILES=("$W/merged.lsr")
   [ -f "$W/cluster.tsv" ] && PAGE_FILES+=("$W/cluster.tsv")
   # A file the page cannot open is reported on its line (FAILED ...), not fatal.
-  timed "$W/page.time" node "$ROOT/tests/bench/scale_page.mjs" --wasm "$WASM_DIR" "${PAGE_FILES[@]}" >"$W/page.out" || true
-  read -r _ _ _ PAGE_PEAK <"$W/page.time"
+  node "$ROOT/tests/bench/scale_page.mjs" --wasm "$WASM_DIR" "${PAGE_FILES[@]}" >"$W/page.out" || true
   echo "page (Chromium, the page's engine in 2 Web Workers; seconds: load, first answer, regroup by host, 10 s quantum; WASM MiB):"
   sed 's/^PAGE /  /' "$W/page.out"
-  echo "  largest process (Chromium renderer or worker) peak RSS $(peak_mb "$PAGE_PEAK") MB"
 fi
 
 # --- 6. to 2,000 hosts x 24 h, with the measured rates -------------------------------
