@@ -255,8 +255,15 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
   for (;;) {
     const size_t n = in->read(buf.data(), buf.size());
     if (n == 0) break;
-    if (is_json) text.append(buf.data(), n);
-    else engine.append(h, buf.data(), n);
+    if (!is_json) {
+      engine.append(h, buf.data(), n);
+    } else if (text.size() + n > kMaxFioJsonBytes) {  // as the registry's reader: not read, and no further
+      rep->status = Status::Error(ErrorCode::kUnusableFile, name + ": " + kFioJsonTooLarge);
+      cli::say("latscope: " + rep->status.message);
+      return 2;
+    } else {
+      text.append(buf.data(), n);
+    }
   }
   int rc = cli::report_input(*in);
   if (in->level() == cli::InputLevel::kUnusable) {

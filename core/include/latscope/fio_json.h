@@ -100,6 +100,12 @@ struct FioJsonReport {
 };
 
 // Parses the whole text of a fio json/json+ output file named `name`.
+// The largest fio json output any reader buffers (the registry's reader and
+// `latscope summary` alike): a document is parsed whole, and fio's own
+// outputs are kilobytes to a few MiB (docs/input-robustness.md).
+constexpr size_t kMaxFioJsonBytes = size_t{256} << 20;
+const char* const kFioJsonTooLarge = "larger than 256 MiB for a JSON document; not read";
+
 // Fails (kUnusableFile, "name:line:column: ...") when no JSON document is
 // found, a document is malformed, or it has neither "jobs" nor
 // "client_stats". A single bad bin or percentile entry is skipped and counted.

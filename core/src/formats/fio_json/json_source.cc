@@ -5,7 +5,7 @@
 // startdelay=<fio's text>) with the role kWholeRun. Time queries do not add these histograms (they
 // would double-count the logs); they take from them the tail window fio never
 // logs (query/tail.cc). A JSON document is parsed whole, so the reader
-// buffers it (bounded by kMaxJsonBytes).
+// buffers it (bounded by kMaxFioJsonBytes).
 #include <cmath>
 
 #include "formats/sniff_util.h"
@@ -16,7 +16,6 @@
 namespace latscope {
 namespace {
 
-constexpr size_t kMaxJsonBytes = size_t{256} << 20;
 
 Status read_fio_json_source(const std::string& text, Source* src) {
   FioJsonReport rep;
@@ -74,12 +73,11 @@ class FioJsonReader : public Reader {
   void append(const char* data, size_t n) override {
     src_.bytes += n;
     if (!src_.status.ok()) return;
-    if (text_.size() + n <= kMaxJsonBytes) {
+    if (text_.size() + n <= kMaxFioJsonBytes) {
       text_.append(data, n);
     } else {
       std::string().swap(text_);
-      src_.status = Status::Error(ErrorCode::kUnusableFile,
-                                  src_.name + ": larger than 256 MiB for a JSON document; not read");
+      src_.status = Status::Error(ErrorCode::kUnusableFile, src_.name + ": " + kFioJsonTooLarge);
     }
   }
   Source finish() override {
