@@ -2,9 +2,9 @@
 // writes ("1002, 0, 4096, 0, 0, 17, ...": ", " between unsigned fields, no
 // blanks elsewhere). Most of a line is "0, " runs (a fio 3 line has 1856 bin
 // columns and a few hundred non-empty bins at most), so kernels differ in how
-// they skip those runs and read the numbers between them: a portable scalar
-// one, SSE2 and AVX2 (x86-64, chosen at run time from the CPU) and WebAssembly
-// simd128. Every kernel gives the same fields, or refuses the same lines
+// they skip those runs: a portable scalar one (eight zeros per three 8-byte
+// compares), SSE2 and AVX2 (x86-64, chosen at run time from the CPU) and
+// WebAssembly simd128 (16 or 32 zeros per step). Every kernel gives the same fields, or refuses the same lines
 // (the general parser then reads them and names what is wrong); none reads a
 // byte at or past the line's end (docs/formats.md, "Parsing speed").
 #pragma once

@@ -14,29 +14,6 @@ inline uint64_t load_word(const char* p) {
   return v;
 }
 
-// Bytes that are not ASCII digits, as their high bit (little-endian: byte i
-// of the word is p[i]). A byte is a digit when its high nibble is 3 and
-// adding 6 leaves it 3. The +6 can carry out of a byte >= 0xfa into the next
-// one, but only out of a non-digit, and only the first non-digit is used.
-inline uint64_t non_digits(uint64_t w) {
-  const uint64_t hi = (w & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
-  const uint64_t hi6 = ((w + 0x0606060606060606u) & 0xF0F0F0F0F0F0F0F0u) ^ 0x3030303030303030u;
-  const uint64_t bad = hi | hi6;  // non-zero nibble where not a digit
-  // High bit of each byte whose `bad` byte is non-zero.
-  return (((bad & 0x7F7F7F7F7F7F7F7Fu) + 0x7F7F7F7F7F7F7F7Fu) | bad) & 0x8080808080808080u;
-}
-
-// The value of the n (1..8) digits at the start of w: they are moved to the
-// top of the word (leading zero digits below), then pairs, quads and octets
-// of digits are combined by multiplication.
-inline uint64_t digits_value(uint64_t w, unsigned n) {
-  w <<= 8 * (8 - n);  // n < 8 here or the shift is 0
-  w &= 0x0F0F0F0F0F0F0F0Fu;
-  w = (w * 10 + (w >> 8)) & 0x00FF00FF00FF00FFu;
-  w = (w * 100 + (w >> 16)) & 0x0000FFFF0000FFFFu;
-  return (w * 10000 + (w >> 32)) & 0xFFFFFFFFu;
-}
-
 // "0, 0, 0," as a word: a run worth a vector skip.
 constexpr uint64_t kZeroWord = uint64_t{'0'} | uint64_t{','} << 8 | uint64_t{' '} << 16 | uint64_t{'0'} << 24 |
                                uint64_t{','} << 32 | uint64_t{' '} << 40 | uint64_t{'0'} << 48 |
@@ -95,4 +72,4 @@ inline const char* skip_zeros_bytewise(const char* p, const char* e) {
 }
 
 // p advanced by the whole triplets within the first `matched` bytes.
-inline const char* whole_triplets(const char* p, unsigned matched) { return p + matched / 3 * 3; }
+inline const char* whole_triplets(const char* p, unsigned matched) { return p + size_t{matched / 3} * 3; }
