@@ -307,6 +307,7 @@ void expect_same_counts(const Result& a, const Result& b) {
       EXPECT_EQ(a.series[i].cells[j].quantum, b.series[i].cells[j].quantum);
       EXPECT_EQ(a.series[i].cells[j].bins, b.series[i].cells[j].bins);
       EXPECT_EQ(a.series[i].cells[j].counts, b.series[i].cells[j].counts);
+      EXPECT_TRUE(a.series[i].cells[j].extremes == b.series[i].cells[j].extremes);
     }
   }
 }
@@ -379,17 +380,68 @@ TEST(ExportTsv, LabelValuesAreEscaped) {
   s.labels.set("host", "a\tb\\c\nd");
   s.labels.set("kind", "clat");
   s.layout = fio_layout(3, 0);
-  s.cells.push_back({3, {100}, {uint64_t{5} << 27}});
+  ResultCell c{3, {100}, {uint64_t{5} << 27}, {}};
+  c.extremes.add(100);
+  s.cells.push_back(c);
   r.series.push_back(s);
   std::string text;
   ASSERT_TRUE(export_tsv(r, &text).ok());
   EXPECT_EQ(text,
-            "t_ms\tquantum_ms\thost\tkind\tlayout\tbin\tcount\n"
-            "1500\t500\ta\\tb\\\\c\\nd\tclat\tfio3\t100\t2.5\n");
+            "t_ms\tquantum_ms\thost\tkind\tlayout\textreme\tbin\tcount\n"
+            "1500\t500\ta\\tb\\\\c\\nd\tclat\tfio3\t0\t100\t2.5\n"
+            "1500\t500\ta\\tb\\\\c\\nd\tclat\tfio3\t1\t100\t0\n");
   Result back;
   ASSERT_TRUE(parse_table(text, &back).ok());
   ASSERT_EQ(back.series.size(), 1u);
   EXPECT_EQ(*back.series[0].labels.find("host"), "a\tb\\c\nd");
+}
+
+// docs/export-formats.md, "Extremes": rows with extreme = 1 name the bins a
+// cell's min and max may come from; they add no count, and a GROUP BY's sum
+// of several tables keeps the lowest and highest of them.
+TEST(ExportTsv, ExtremeRowsRoundTripAndUnite) {
+  constexpr uint64_t kUnit = uint64_t{1} << kResultFracBits;
+  Result r;
+  r.quantum_ms = 1000;
+  ResultSeries s;
+  s.layout = fio_layout(3, 0);
+  ResultCell c{0, {10, 20, 30}, {kUnit, kUnit, kUnit}, {}};
+  c.extremes.add(20);
+  c.extremes.add(30);
+  s.cells.push_back(c);
+  ResultCell empty{1, {5}, {kUnit}, {}};  // no window had its midpoint here
+  s.cells.push_back(empty);
+  r.series.push_back(s);
+  std::string text;
+  ASSERT_TRUE(export_tsv(r, &text).ok());
+  Result back;
+  ASSERT_TRUE(parse_table(text, &back).ok());
+  ASSERT_EQ(back.series.size(), 1u);
+  ASSERT_EQ(back.series[0].cells.size(), 2u);
+  EXPECT_EQ(back.series[0].cells[0].extremes.lo, 20u);
+  EXPECT_EQ(back.series[0].cells[0].extremes.hi, 30u);
+  EXPECT_FALSE(back.series[0].cells[1].extremes.any());
+  EXPECT_EQ(back.series[0].cells[0].counts, c.counts);  // extreme rows add nothing
+  // Another table's cell 0 with extremes at bin 10: the union is 10..30.
+  Result other = r;
+  other.series[0].cells[0].extremes = ExtremeBins();
+  other.series[0].cells[0].extremes.add(10);
+  std::string text2;
+  ASSERT_TRUE(export_tsv(other, &text2).ok());
+  Result both;
+  ASSERT_TRUE(parse_table(text + text2, &both).ok());
+  EXPECT_EQ(both.series[0].cells[0].extremes.lo, 10u);
+  EXPECT_EQ(both.series[0].cells[0].extremes.hi, 30u);
+  // A table without the column reads as a version 1 result: every bin.
+  Result old;
+  ASSERT_TRUE(parse_table("t_ms\tquantum_ms\tlayout\tbin\tcount\n0\t1000\tfio3\t7\t1\n0\t1000\tfio3\t9\t1\n", &old).ok());
+  EXPECT_EQ(old.series[0].cells[0].extremes.lo, 7u);
+  EXPECT_EQ(old.series[0].cells[0].extremes.hi, 9u);
+  // A bad flag is a skipped row, named.
+  Diagnostics d;
+  ASSERT_TRUE(parse_table("t_ms\tquantum_ms\tlayout\textreme\tbin\tcount\n0\t1000\tfio3\t0\t7\t1\n"
+                          "0\t1000\tfio3\t2\t7\t0\n", &old, &d).ok());
+  EXPECT_EQ(d.count(Issue::kTsvMalformedRow), 1u);
 }
 
 TEST(ExportTsv, BadRowsAreSkippedAndNamedByLine) {

@@ -105,16 +105,29 @@ TEST(Extremes, MaxOfAQuantumIsItsOwnNotItsNeighboursSliver) {
   EXPECT_GT(moved, 0u);  // the rule is not a no-op on real logs
 }
 
-// Windows of the quantum's length straddling its edges: the one mostly
-// inside carries the extremes; a quantum finer than the windows takes the
-// extremes of the windows covering at least half of it.
+// A window's extremes belong to the quantum holding its midpoint: of two
+// windows of the quantum's length straddling its edges, the one mostly
+// inside; of a window longer than the quantum, only the quantum holding its
+// middle (the quanta around it see every bin they hold, docs/extremes.md);
+// a window split exactly in half goes to the later quantum ([a, b) holds a).
 TEST(Extremes, RuleOnWindowsAndQuanta) {
   EXPECT_TRUE(counts_for_extremes(998, 1998, 1000, 2000));
   EXPECT_FALSE(counts_for_extremes(1998, 2998, 1000, 2000));
-  EXPECT_TRUE(counts_for_extremes(0, 1000, 200, 300));  // quantum finer than the window
+  EXPECT_FALSE(counts_for_extremes(0, 1000, 200, 300));  // quantum finer than the window
+  EXPECT_TRUE(counts_for_extremes(0, 1000, 500, 600));
   EXPECT_TRUE(counts_for_extremes(500, 500, 0, 1000));  // an instant the caller placed here
-  EXPECT_TRUE(counts_for_extremes(500, 1500, 1000, 2000));  // half: both quanta
-  EXPECT_TRUE(counts_for_extremes(500, 1500, 0, 1000));
+  EXPECT_TRUE(counts_for_extremes(500, 1500, 1000, 2000));  // half and half: the later
+  EXPECT_FALSE(counts_for_extremes(500, 1500, 0, 1000));
+  // Nesting: the quantum of 1000 holding a midpoint holds it in one of its
+  // quanta of 250, and no other quantum of 1000 does.
+  for (double s : {0.0, 130.0, 740.0, 998.0, 1249.5})
+    for (double len : {1.0, 999.0, 1003.0, 2500.0}) {
+      int fine = 0, coarse = 0;
+      for (double a = -1000; a < 5000; a += 250) fine += counts_for_extremes(s, s + len, a, a + 250);
+      for (double a = -1000; a < 5000; a += 1000) coarse += counts_for_extremes(s, s + len, a, a + 1000);
+      EXPECT_EQ(fine, 1);
+      EXPECT_EQ(coarse, 1);
+    }
 }
 
 // One spike in the window (1002, 2003]: it is the max of quantum 1000-2000

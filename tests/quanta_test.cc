@@ -88,3 +88,23 @@ TEST(Quanta, LongerThanTheRunIsOnePartialQuantum) {
 
 }  // namespace
 }  // namespace latscope
+
+namespace latscope {
+namespace {
+
+// A log whose windows all differ in length (hostile, or per_job_logs=0
+// restarting on every other line) gets a note of bounded length: five
+// intervals and how many more, not one entry per window.
+TEST(Quanta, FinerNoteNamesAFewIntervalsAndCountsTheRest) {
+  FinerTally t;
+  for (int i = 0; i < 1000; ++i) t.count(1500 + 10 * i, 1000, "dir/x_clat_hist.log");
+  std::vector<std::string> notes;
+  t.notes(1000, &notes);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("1500 ms: x_clat_hist.log; 1510 ms"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[0].find("and 995 other intervals"), std::string::npos) << notes[0];
+  EXPECT_LT(notes[0].size(), 500u);
+}
+
+}  // namespace
+}  // namespace latscope

@@ -22,16 +22,16 @@ namespace {
 
 using fixtures::files_of;
 
-const std::vector<std::string> kLabels{"p50", "p90", "p99", "p99.9", "p100"};
+const std::vector<std::string> kLabels{"p0", "p50", "p90", "p99", "p99.9", "p100"};
 
-// Extremes from every overlapping window: a result's cells keep counts, not
-// which window lay mostly in the quantum (docs/extremes.md), so logs and
-// results agree on min/max only under that rule.
+// The default extremes rule (docs/extremes.md): a result's cells record the
+// bins their midpoint windows' extremes may come from, so min, max, p0 and
+// p100 agree with the logs too.
 QueryOptions query_at(double q, GroupBy g = {}) {
   QueryOptions o;
   o.quantum_ms = q;
   o.group_by = std::move(g);
-  o.window_extremes = false;
+  o.percentiles = {0, 50, 90, 99, 99.9, 100};
   return o;
 }
 
@@ -228,8 +228,27 @@ TEST(Result, CommittedVersion1FileKeepsLoading) {
   ASSERT_TRUE(decode_result(bytes.data(), bytes.size(), &r).ok());
   EXPECT_EQ(r.quantum_ms, 1000);
   const std::vector<std::string> logs = files_of("local", "_clat_hist.");
+  // Version 1 records no extremes: its cells read as "every bin may hold
+  // one", the rule before docs/extremes.md's (window_extremes off).
+  for (double q : {1000.0, 3000.0}) {
+    QueryOptions every_bin = query_at(q, {"job"});
+    every_bin.window_extremes = false;
+    expect_close(pctiles_of_files(logs, every_bin), pctiles_of_result(bytes, query_at(q, {"job"})));
+  }
+}
+
+// tests/fixtures/result/v2-local.lsr: `latscope reduce
+// tests/fixtures/local/*_clat_hist.* -o v2-local.lsr` (version 2, with each
+// cell's extremes). It keeps answering exactly as the logs do.
+TEST(Result, CommittedVersion2FileMatchesItsLogs) {
+  std::string text;
+  ASSERT_TRUE(fixtures::read_file(std::string(LATSCOPE_FIXTURES) + "/result/v2-local.lsr", &text));
+  const std::vector<uint8_t> bytes(text.begin(), text.end());
+  ASSERT_EQ(bytes[8], 2);  // version 2
+  const std::vector<std::string> logs = files_of("local", "_clat_hist.");
   for (double q : {1000.0, 3000.0})
-    expect_close(pctiles_of_files(logs, query_at(q, {"job"})), pctiles_of_result(bytes, query_at(q, {"job"})));
+    for (const GroupBy& g : {GroupBy{}, GroupBy{"job"}})
+      EXPECT_EQ(pctiles_of_files(logs, query_at(q, g)), pctiles_of_result(bytes, query_at(q, g)));
 }
 
 }  // namespace

@@ -14,7 +14,8 @@
 //   u32 nseries, series[]: u8 dir, u8 role, labels, str job, i32 segment, i32 layout,
 //     u8 repaired, u64 saturated, u8 count_frac_bits, f64 full_start, f64 full_end, u32 nwindows, (f64 start, f64 end, u64 total,
 //     u32 offset, u32 n)[], u32 ndata, u8 data[ndata] (model.h's varint bins),
-//     u8 per_io, u32 n, u64 io_ns[n], u32 n, u32 io_bs[n], u32 n, u64 io_offset[n]
+//     u8 per_io, u32 n, u64 io_ns[n], u32 n, u32 io_bs[n], u32 n, u64 io_offset[n],
+//     u32 n, (u32 lo, u32 hi)[n] extremes
 //
 // str = u32 length + bytes; labels = u32 n, (str name, str value)[n]. Pointers to layouts become indices into the
 // layout table, so a series that shares its source's layout still shares it
@@ -256,6 +257,11 @@ void write_series(Writer& w, const Series& s, int32_t layout) {
   for (uint32_t v : s.io_bs) w.u32(v);
   w.u32(static_cast<uint32_t>(s.io_offset.size()));
   for (uint64_t v : s.io_offset) w.u64(v);
+  w.u32(static_cast<uint32_t>(s.extremes.size()));
+  for (const ExtremeBins& x : s.extremes) {
+    w.u32(x.lo);
+    w.u32(x.hi);
+  }
 }
 
 bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
@@ -324,6 +330,13 @@ bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
   if (!r.can_read(noff, 8)) return false;
   s->io_offset.resize(noff);
   for (uint64_t& v : s->io_offset) v = r.u64();
+  const uint32_t next = r.u32();
+  if (!r.can_read(next, 8)) return false;
+  s->extremes.resize(next);
+  for (ExtremeBins& x : s->extremes) {
+    x.lo = r.u32();
+    x.hi = r.u32();
+  }
   if (r.failed()) return false;
 
   // Every window's varints must stay inside data, decode to ascending bins

@@ -23,6 +23,7 @@
 
 #include "latscope/model.h"
 #include "latscope/percentiles.h"
+#include "latscope/runs.h"
 #include "latscope/status.h"
 
 namespace latscope {
@@ -103,9 +104,9 @@ struct QueryOptions {
   // Reproduce tools/hist/fio-histo-log-pctiles.py (time_ms as window start,
   // its test start/end, all directions summed). See compat.h.
   bool compat_fio_histo_log_pctiles = false;
-  // min, max, p0 and p100 only from windows lying mostly in the quantum
-  // (docs/extremes.md); false: from every overlapping window, as a result
-  // file's cells, which hold no window geometry, give them.
+  // min, max, p0 and p100 only from the windows whose midpoint lies in the
+  // quantum (docs/extremes.md; result files record them per cell); false:
+  // from every overlapping window.
   bool window_extremes = true;
   // > 0: adaptive quanta instead of fixed ones (docs/uncertainty.md). Each
   // group's windows, whole and in time order, are added until the 95% band
@@ -203,6 +204,12 @@ class Engine {
   // the engine keeps none.
   std::vector<Source> take_sources() { return std::move(sources_); }
 
+  // Puts the finished sources into runs (latscope/runs.h, docs/runs.md) and
+  // sets each one's "run" label to its run's name, so that queries can group
+  // by run. A source opened or added with a "run" label (FileOptions::run)
+  // keeps it; labels set by an earlier call are planned afresh.
+  RunPlan assign_runs(const RunOptions& opts);
+
   Status query(const QueryOptions& opts, QueryResult* out) const;
   Status heatmap(const HeatmapOptions& opts, HeatmapResult* out) const;
 
@@ -212,6 +219,7 @@ class Engine {
   std::vector<Source> sources_;
   std::vector<std::unique_ptr<Pending>> pending_;  // by handle; null once finished
   std::vector<int> handle_source_;                 // by handle: index in sources_
+  std::vector<bool> planned_run_;                  // by source: "run" label set by assign_runs
 };
 
 }  // namespace latscope

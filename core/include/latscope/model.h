@@ -55,6 +55,25 @@ constexpr int kDirCount = 3;
 constexpr uint64_t kMaxCount = uint64_t{1} << 53;
 const char* dir_name(Dir d);  // "read", "write", "trim"
 
+// The lowest and highest bins a quantum's (or a window's) extremes may come
+// from (docs/extremes.md); empty: none.
+struct ExtremeBins {
+  uint32_t lo = UINT32_MAX;
+  uint32_t hi = 0;
+  void add(uint32_t bin) {
+    if (bin < lo) lo = bin;
+    if (bin > hi) hi = bin;
+  }
+  void add(const ExtremeBins& o) {
+    if (o.any()) {
+      add(o.lo);
+      add(o.hi);
+    }
+  }
+  bool any() const { return lo != UINT32_MAX; }
+  bool operator==(const ExtremeBins& o) const { return lo == o.lo && hi == o.hi; }
+};
+
 struct Window {
   double start_ms = 0;  // exclusive
   double end_ms = 0;    // inclusive
@@ -85,6 +104,11 @@ struct Series {
   uint8_t count_frac_bits = 0;
   double full_start_ms = std::numeric_limits<double>::quiet_NaN();
   double full_end_ms = std::numeric_limits<double>::quiet_NaN();
+  // Result files of version 2 (docs/extremes.md, "Results"): per window, the
+  // bins (of this series' layout) its quantum's extremes may come from, which
+  // a result cell records apart from its counts; an empty ExtremeBins: none.
+  // Empty vector: every window's extremes are its own non-empty bins.
+  std::vector<ExtremeBins> extremes;
   // Per-I/O series (fio per-I/O logs, docs/formats-fio-lat.md): windows are
   // instants (t, t] holding the I/Os of one completion ms. io_ns, io_bs and
   // io_offset hold each I/O's exact latency, block size and offset in window

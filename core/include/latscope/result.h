@@ -38,6 +38,10 @@ struct ResultCell {
   int64_t quantum = 0;             // index j: the cell covers [j*Q, (j+1)*Q)
   std::vector<uint32_t> bins;      // ascending, < layout->size()
   std::vector<uint64_t> counts;    // fixed point, > 0, parallel to bins
+  // The bins the cell's min, max, p0 and p100 may come from: those of the
+  // windows whose midpoint lies in the quantum (docs/extremes.md, "Results").
+  // Empty: no such window (or a version 1 file): a query uses every bin.
+  ExtremeBins extremes;
 };
 
 struct ResultSeries {
@@ -79,7 +83,7 @@ Status requantize(Result* r, double quantum_ms);
 // ---- encoding (docs/result-format.md) ----
 
 constexpr char kResultMagic[8] = {'L', 'S', 'R', 'E', 'S', 'U', 'L', 'T'};
-constexpr uint32_t kResultVersion = 1;  // written by encode_result
+constexpr uint32_t kResultVersion = 2;  // written by encode_result
 
 // zlib deflate for the writer: the native build links zlib (deflate_zlib in
 // core/src/codec/deflate_zlib.cc); the page's WebAssembly build brings its
@@ -91,7 +95,7 @@ bool deflate_zlib(const uint8_t* in, size_t n, std::vector<uint8_t>* out);
 Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* out,
                      uint32_t quanta_per_block = 600);
 
-// Reads a result file of any supported version (1). Errors name what is
+// Reads a result file of any supported version (1, 2). Errors name what is
 // wrong and where ("result: block 3: truncated (...)"); never crashes.
 // max_inflated bounds the inflated size of each block.
 Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_inflated = size_t{1} << 30);

@@ -1,9 +1,11 @@
 // A Result as the long table, ClickHouse TSVWithNames (docs/export-formats.md):
 //
-//   t_ms	quantum_ms	dir	host	kind	layout	bin	count
-//   0	1000	read	a	clat	fio3	1033	12.5
+//   t_ms	quantum_ms	dir	host	kind	layout	extreme	bin	count
+//   0	1000	read	a	clat	fio3	0	1033	12.5
+//   0	1000	read	a	clat	fio3	1	1033	0
 //
-// One row per non-empty bin; counts are exact decimals of the fixed-point
+// One row per non-empty bin (extreme 0), and one per bin a cell's extremes
+// may come from (extreme 1, count 0); counts are exact decimals of the fixed-point
 // value, so reading the table back gives the same result, bit for bit.
 #include <algorithm>
 #include <set>
@@ -36,7 +38,7 @@ Status export_tsv(const Result& r, std::string* out) {
   std::set<std::string> names;
   for (const ResultSeries& s : r.series)
     for (const auto& kv : s.labels.items()) names.insert(kv.first);
-  for (const char* fixed : {"t_ms", "quantum_ms", "layout", "bin", "count"})
+  for (const char* fixed : {"t_ms", "quantum_ms", "layout", "extreme", "bin", "count"})
     if (names.count(fixed))
       return Status::Error(ErrorCode::kUnusableFile,
                            std::string("export: a label is named '") + fixed + "', a column of the table");
@@ -46,7 +48,7 @@ Status export_tsv(const Result& r, std::string* out) {
     o += '\t';
     append_escaped(&o, n);
   }
-  o += "\tlayout\tbin\tcount\n";
+  o += "\tlayout\textreme\tbin\tcount\n";
   // Quantum-major order (any order reads back the same).
   struct Ref {
     int64_t quantum;
@@ -69,7 +71,13 @@ Status export_tsv(const Result& r, std::string* out) {
     append_escaped(&prefix, s.layout->id);
     prefix += '\t';
     for (size_t k = 0; k < c.bins.size(); ++k)
-      o += prefix + std::to_string(c.bins[k]) + '\t' + format_fixed_count(c.counts[k]) + '\n';
+      o += prefix + "0\t" + std::to_string(c.bins[k]) + '\t' + format_fixed_count(c.counts[k]) + '\n';
+    // The bins the cell's extremes may come from, count 0 so that a sum of
+    // count stays the I/Os (docs/export-formats.md, "Extremes").
+    if (c.extremes.any()) {
+      o += prefix + "1\t" + std::to_string(c.extremes.lo) + "\t0\n";
+      if (c.extremes.hi != c.extremes.lo) o += prefix + "1\t" + std::to_string(c.extremes.hi) + "\t0\n";
+    }
   }
   return Status::Ok();
 }

@@ -130,6 +130,11 @@ bool Series::valid(size_t nbins) const {
     }
     if (total != w.total) return false;
   }
+  if (!extremes.empty()) {  // result windows' recorded extremes (model.h)
+    if (extremes.size() != windows.size()) return false;
+    for (const ExtremeBins& x : extremes)
+      if (x.any() && (x.lo > x.hi || x.hi >= nbins)) return false;
+  }
   if (role == Role::kWindowValues) {  // one value per window, nothing else per I/O
     if (per_io || io_ns.size() != windows.size() || !io_bs.empty() || !io_offset.empty()) return false;
   } else if (!io_ns.empty() || !io_bs.empty() || !io_offset.empty()) {

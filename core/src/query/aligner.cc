@@ -234,6 +234,10 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   std::vector<std::string> keys;
   bool any_abs = false, any_rel = false;
   for (const Source& src : sources) select_series(src, sel, &plan->series);
+  if (plan->series.empty()) {  // fio json+ alone (docs/whole-run.md)
+    for (const Source& src : sources) select_series(src, sel, &plan->series, Role::kWholeRun);
+    if (!plan->series.empty()) plan->notes.push_back(whole_run_note());
+  }
   if (sel.kinds.empty()) keep_default_kind(&plan->series, &plan->notes);  // per_io.h
   keep_one_time_base(plan);  // time_base.h
   if (sel.place_jobs) {  // placement.h
@@ -342,6 +346,19 @@ void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst) {
 double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s,
                   ExtremeBins* xb) {
   double added = 0;
+  // A result's window brings the extremes its cell recorded, not its bins
+  // (docs/extremes.md, "Results").
+  const ExtremeBins* recorded = nullptr;
+  if (xb && !x.co && !x.series->extremes.empty()) {
+    recorded = &x.series->extremes[static_cast<size_t>(&w - x.series->windows.data())];
+    if (recorded->any())
+      for (uint32_t bin : {recorded->lo, recorded->hi}) {
+        if (!x.rebin) xb->add(bin);
+        else
+          for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r) xb->add(x.rebin->to[r]);
+      }
+    xb = nullptr;
+  }
   const auto add = [&](uint32_t bin, uint64_t n) {
     const double v = share.of(static_cast<double>(n) * x.unit);
     added += v;
@@ -367,6 +384,12 @@ std::string skipped_quanta_note(double from_ms, double to_ms, size_t quanta) {
   std::snprintf(buf, sizeof buf, "no I/O in any group from %.17g ms to %.17g ms (%zu quanta): left out of the rows",
                 from_ms, to_ms, quanta);
   return buf;
+}
+
+std::string whole_run_note() {
+  return "only fio json+ output is selected: each job's whole-run histogram is shown as one window over its "
+         "run (startdelay, startdelay + runtime], its counts spread evenly over the quanta it covers (rows "
+         "flagged finer); a quantum as long as the run gives the whole run's percentiles (docs/whole-run.md)";
 }
 
 size_t Sweep::next_busy(size_t j) const {
@@ -432,7 +455,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
           (*raw)[x.group].insert((*raw)[x.group].end(), v, v + w[i].total);
         }
       }
-      // docs/extremes.md: only windows mostly in the quantum carry its extremes.
+      // docs/extremes.md: only the quantum holding a window's midpoint carries its extremes.
       add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &xb : nullptr);
     }
   }

@@ -8,8 +8,8 @@ namespace latscope {
 
 bool counts_for_extremes(double s, double e, double a, double b) {
   if (!(e > s)) return true;
-  const double ov = std::min(e, b) - std::max(s, a);
-  return ov > 0 && ov >= 0.5 * std::min(e - s, b - a);
+  const double mid = s + 0.5 * (e - s);
+  return mid >= a && mid < b;
 }
 
 void limit_extremes(const BinLayout& layout, const ExtremeBins& x, Method method, Row* row) {

@@ -31,7 +31,16 @@ void FinerTally::count(double interval_ms, double q_ms, const std::string& sourc
 void FinerTally::notes(double q_ms, std::vector<std::string>* out) const {
   if (files.empty()) return;
   std::string what;
+  // A few intervals, then how many more: a log whose windows all differ
+  // (per_job_logs=0 restarts, hostile input) must not make the note as long
+  // as the log.
+  constexpr size_t kShownIntervals = 5;
+  size_t listed = 0;
   for (const auto& kv : files) {
+    if (listed++ == kShownIntervals) {
+      what += "; and " + std::to_string(files.size() - kShownIntervals) + " other intervals";
+      break;
+    }
     what += what.empty() ? "" : "; ";
     what += format_number(kv.first) + " ms: ";
     const size_t shown = std::min<size_t>(kv.second.size(), 3);

@@ -1,4 +1,4 @@
-// The result file: encode (version 1) and decode (every version so far).
+// The result file: encode (version 2) and decode (every version so far).
 // The byte layout is specified in docs/result-format.md; this file follows
 // it section by section. Decoding is for untrusted bytes: every length is
 // checked against what remains, every index against its table, and each
@@ -209,9 +209,9 @@ int64_t floor_div(int64_t a, int64_t b) {
   return q;
 }
 
-// ---- version 1 ----
+// ---- versions 1 and 2 (2 adds each cell's extremes) ----
 
-Status decode_v1(In* in, size_t max_inflated, Result* out) {
+Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) {
   *out = Result();
   // Header block.
   const uint32_t hz = in->u32("header length");
@@ -326,6 +326,20 @@ Status decode_v1(In* in, size_t max_inflated, Result* out) {
         cell.bins.push_back(static_cast<uint32_t>(bin));
         cell.counts.push_back(n);
       }
+      if (version == 1) {  // migrated: every bin may hold an extreme, as version 1 read
+        cell.extremes.add(cell.bins.front());
+        cell.extremes.add(cell.bins.back());
+      } else {  // 0: none; else lowest bin + 1, then highest - lowest
+        const uint64_t lo1 = b.var("cell extremes");
+        const uint64_t span = lo1 ? b.var("cell extremes") : 0;
+        if (!b.ok()) return bad(where, b.what());
+        if (lo1 > s.layout->size() || (lo1 && span > s.layout->size() - lo1))
+          return bad(where, "cell " + std::to_string(c) + ": extreme bins beyond the layout");
+        if (lo1) {
+          cell.extremes.add(static_cast<uint32_t>(lo1 - 1));
+          cell.extremes.add(static_cast<uint32_t>(lo1 - 1 + span));
+        }
+      }
       s.cells.push_back(std::move(cell));
     }
     if (b.left()) return bad(where, std::to_string(b.left()) + " bytes after its cells");
@@ -439,6 +453,8 @@ Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* o
         b.var(t == 0 ? c.bins[0] : c.bins[t] - c.bins[t - 1] - 1);
         b.var(c.counts[t]);
       }
+      b.var(c.extremes.any() ? uint64_t{c.extremes.lo} + 1 : 0);
+      if (c.extremes.any()) b.var(c.extremes.hi - c.extremes.lo);
     }
     const uint64_t offset = out->size();
     st = deflated(deflate, raw, &o, "block");
@@ -472,9 +488,10 @@ Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_infl
   // (docs/result-format.md, "Versions").
   Status st;
   switch (version) {
-    case 1: st = decode_v1(&in, max_inflated, out); break;
+    case 1:
+    case 2: st = decode_v1_v2(&in, max_inflated, version, out); break;
     default:
-      return bad("file", "version " + std::to_string(version) + " (this latscope reads version 1" +
+      return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1 and 2" +
                              (version > kResultVersion ? "; a newer latscope wrote it)" : ")"));
   }
   if (!st.ok()) *out = Result();

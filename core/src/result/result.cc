@@ -25,6 +25,9 @@ bool same_key(const ResultSeries& a, const ResultSeries& b) {
 bool add_cell(const ResultCell& a, const ResultCell& b, ResultCell* out) {
   ResultCell c;
   c.quantum = a.quantum;
+  // Extremes: the union's (docs/extremes.md, "Results": midpoints nest).
+  c.extremes = a.extremes;
+  c.extremes.add(b.extremes);
   size_t i = 0, j = 0;
   bool ok = true;
   while (i < a.bins.size() || j < b.bins.size()) {

@@ -9,9 +9,12 @@ import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heat
 import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded } from './methods.js';
 import { downloadBlob, downloadText } from './download.js';
 import { installKeys } from './keys.js';
+import { installSidebarResize } from './sidebar.js';
 import { loadDemoItems } from './demo.js';
 import { progressText } from './progress.js';
-import { loadSummary, groupingsFor } from './sources.js';
+import { loadSummary, groupingsFor, isLog, LOCAL_HOST } from './sources.js';
+import { exportCaption } from './caption.js';
+import { naturalCompare } from './names.js';
 import { itemsFromFileList, itemsFromDataTransfer } from '../load/files.js';
 import { fetchItems, urlFileName } from '../load/remote.js';
 import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
@@ -24,7 +27,7 @@ import { HeatmapView } from '../views/heatmap-view.js';
 import { SurfaceView } from '../views/surface-view.js';
 import { SpectrumView } from '../views/spectrum-view.js';
 import { timeExtent, anyFiner } from '../views/pctiles-data.js';
-import { heatmapCsv } from '../views/heatmap-data.js';
+import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
 import { formatTime } from '../views/time-axis.js';
 
@@ -143,6 +146,7 @@ export class App {
     this.$('help-button').addEventListener('click', () => help.showModal());
     this.installDrop();
     installKeys(this, help);
+    installSidebarResize(this.$('sidebar'), this.$('sidebar-handle'), () => this.onResize());
 
     this.$('export-png').addEventListener('click', () => this.exportImage('png'));
     this.$('export-svg').addEventListener('click', () => this.exportImage('svg'));
@@ -752,6 +756,7 @@ export class App {
       this.dirty = true;
       return this.running;
     }
+    this.setBusy(true);
     this.running = (async () => {
       try {
         do {
@@ -762,9 +767,22 @@ export class App {
         } while (this.dirty);
       } finally {
         this.running = null;
+        this.setBusy(false);
       }
     })();
     return this.running;
+  }
+
+  /**
+   * Says that the views are being computed: aria-busy on the panels (screen
+   * readers wait for them) and a visible spinner with a status text.
+   * @param {boolean} on
+   */
+  setBusy(on) {
+    this.$('view-panels').setAttribute('aria-busy', String(on));
+    const b = this.$('busy');
+    b.classList.toggle('on', on);
+    b.textContent = on ? 'Computing…' : '';
   }
 
   /** @param {boolean} force */
@@ -800,12 +818,19 @@ export class App {
         const rows = view.wantedRows();
         let yNs = s.yZoomNs;
         const co = clusterOptions(s);
-        if (force || changed('heatmap', [heatmapOptions(s, rows, yNs), s.clipOutliers, co])) {
+        if (force || changed('heatmap', [heatmapOptions(s, rows, yNs), s.clipOutliers, co, s.range])) {
           let hm = await e.heatmap(heatmapOptions(s, rows, yNs));
-          if (s.clipOutliers && !yNs && hm.quanta && s.heatY === 'latency') {
-            // The full range first, then again up to the 99.9th percentile row.
-            yNs = [hm.edges_ns[0], clipTopNs(hm, 0.001)];
-            hm = await e.heatmap(heatmapOptions(s, rows, yNs));
+          if (!yNs && hm.quanta && s.heatY === 'latency') {
+            // The full range first; then again fitted to the rows holding
+            // I/Os in the zoomed time, and up to the 99.9th percentile row
+            // when outliers are clipped.
+            const fit = s.range ? visibleRowSpan(hm, s.range) : null;
+            let want = fit;
+            if (s.clipOutliers) want = [fit ? fit[0] : hm.edges_ns[0], Math.min(clipTopNs(hm, 0.001), fit ? fit[1] : Infinity)];
+            if (want && want[1] > want[0] && (want[0] > hm.edges_ns[0] || want[1] < hm.edges_ns[hm.rows])) {
+              yNs = want;
+              hm = await e.heatmap(heatmapOptions(s, rows, yNs));
+            }
           }
           const lines = s.heatY !== 'latency' ? null : pctilesAreCluster(s) ? this.pct : await e.query(co);
           view.setData(hm, lines);
@@ -874,8 +899,20 @@ export class App {
     await /** @type {{drawing?: Promise<void>}} */ (view).drawing;
     const frame = view.frame;
     const name = `latscope-${s.view}.${kind}`;
-    if (kind === 'svg') downloadText(frame.toSVGString(), name, 'image/svg+xml');
-    else downloadBlob(await frame.toPNGBlob(), name);
+    const caption = this.exportCaption();
+    if (kind === 'svg') downloadText(frame.toSVGString(caption), name, 'image/svg+xml');
+    else downloadBlob(await frame.toPNGBlob(caption), name);
+  }
+
+  /** Title and context lines of an exported image (caption.js). */
+  exportCaption() {
+    const s = this.store.state;
+    const files = this.sources
+      .filter((src) => isLog(src) && !s.exclude_sources.includes(src.name) && !s.exclude_hosts.includes(src.host || src.labels?.host || LOCAL_HOST))
+      .map((src) => src.name)
+      .sort(naturalCompare);
+    const heatRows = s.heatY === 'latency' ? 'latency' : s.heatY === 'bs' ? 'block size' : 'offset';
+    return exportCaption({ view: s.view, state: s, files, extent: timeExtent(this.pct), absolute: !!this.pct?.absolute_time, groups: this.pct?.groups || [], heatRows });
   }
 
   /** The percentiles view as `latscope pctiles` CSV (zoomed range only when zoomed). */

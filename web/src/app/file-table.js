@@ -1,10 +1,14 @@
-// The file list: one row per log (format, host, job, directions, records,
-// repaired, skipped lines with reasons, load state), include/exclude per
+// The file list: one row per log (format, directions, records, repaired,
+// skipped lines with reasons, load state; host and job in the name's
+// tooltip), in natural order, compact enough for the sidebar's default
+// width (abbreviated headers with tooltips, names cut in the middle so their
+// distinguishing end stays), include/exclude per
 // file and per host, and a time offset per host. Files that are no latency
 // log (job files, READMEs, IOPS logs, .DS_Store) are not rows: a collapsed
 // list under the table names each with what it looks like. A broken log
 // gets its own message above the table.
 import { fileSummary, hostsOf, isIgnored, LOCAL_HOST } from './sources.js';
+import { naturalCompare, middleSplit } from './names.js';
 
 /**
  * @param {HTMLElement} el file table container
@@ -21,10 +25,12 @@ export function renderFileTable(el, hostEl, errEl, m) {
   const table = doc.createElement('table');
   table.className = 'file-table';
   table.innerHTML =
-    '<thead><tr><th title="include">✓</th><th>file</th><th>format</th><th>host</th><th>job</th><th>dirs</th><th class="num">records</th><th title="client/server accumulation defect repaired">repaired</th><th>skipped</th><th>state</th></tr></thead>';
+    '<colgroup><col class="c-inc"><col class="c-name"><col class="c-fmt"><col class="c-dirs"><col class="c-rec"><col class="c-rep"><col class="c-skip"><col class="c-state"></colgroup>' +
+    '<thead><tr><th title="include">✓</th><th>file</th><th title="format">fmt</th><th title="directions: r read, w write, t trim">dir</th><th class="num" title="records (lines or intervals read)">rec</th><th title="repaired: fio client/server accumulation defect (docs/repair.md)">rep</th><th class="num" title="lines skipped (hover a number for why)">skip</th><th title="load state">state</th></tr></thead>';
   const tb = doc.createElement('tbody');
   const seen = new Set();
-  for (const src of m.sources) {
+  const byName = (/** @type {{name: string}} */ a, /** @type {{name: string}} */ b) => naturalCompare(a.name, b.name);
+  for (const src of [...m.sources].sort(byName)) {
     seen.add(src.name);
     if (isIgnored(src)) continue;
     const s = fileSummary(src);
@@ -40,38 +46,34 @@ export function renderFileTable(el, hostEl, errEl, m) {
     const td0 = doc.createElement('td');
     td0.appendChild(cb);
     tr.appendChild(td0);
-    cell(tr, short(src.name), 'name').title = src.name;
-    cell(tr, s.format);
-    cell(tr, s.host);
-    cell(tr, s.jobs);
-    cell(tr, s.dirs);
-    cell(tr, s.records, 'num');
-    const rep = cell(tr, s.repaired);
-    if (s.notes) {
-      rep.title = s.notes;
-      rep.classList.add('has-detail');
-    }
-    const sk = cell(tr, s.skipped ? `${s.skipped} lines` : '—');
-    if (s.skippedDetail) {
-      sk.title = s.skippedDetail;
-      sk.classList.add('has-detail');
-    }
-    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'partly read' : 'loaded', s.ok && !src.read_error ? 'ok' : 'bad');
-    if (!s.ok) st.title = s.message;
-    else if (src.read_error) st.title = src.read_error;
+    const who = [s.host && `host ${s.host}`, s.jobs && `job ${s.jobs}`].filter(Boolean).join(', ');
+    nameCell(tr, short(src.name), who ? `${src.name}\n${who}` : src.name);
+    const fmt = s.format.replace(/ \(.*\)$/, '');
+    cell(tr, fmt, 'fmt').title = `format ${s.format}`;
+    cell(tr, s.dirs, 'dirs');
+    cell(tr, compactCount(s.records), 'num rec').title = `${s.records} records`;
+    const rep = cell(tr, s.repaired, 'rep');
+    rep.title = s.notes || (s.repaired === 'no' ? 'not repaired' : `repaired: ${s.repaired}`);
+    if (s.notes) rep.classList.add('has-detail');
+    const sk = cell(tr, s.skipped ? String(s.skipped) : '—', 'num skip');
+    sk.title = s.skippedDetail || (s.skipped ? `${s.skipped} lines skipped` : 'no line skipped');
+    if (s.skippedDetail) sk.classList.add('has-detail');
+    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
+    st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : 'loaded';
     tb.appendChild(tr);
   }
   // Files still loading (or failed before the engine returned a Source).
-  for (const [name, p] of m.pending) {
+  for (const [name, p] of [...m.pending].sort((a, b) => naturalCompare(a[0], b[0]))) {
     if (seen.has(name)) continue;
     const tr = doc.createElement('tr');
     tr.dataset.file = name;
     tr.className = p.state === 'error' ? 'file-error' : 'pending';
     tr.appendChild(doc.createElement('td'));
-    cell(tr, short(name), 'name').title = name;
-    for (let i = 0; i < 7; i++) cell(tr, '');
+    nameCell(tr, short(name), name);
+    for (let i = 0; i < 5; i++) cell(tr, '');
     const pct = p.bytesTotal ? ` ${Math.floor((100 * p.bytesDone) / p.bytesTotal)}%` : '';
-    cell(tr, p.state === 'error' ? 'error' : `${p.state}${pct}`, p.state === 'error' ? 'bad' : '');
+    const st = cell(tr, p.state === 'error' ? 'error' : `${p.state}${pct}`, p.state === 'error' ? 'state bad' : 'state');
+    st.title = p.state === 'error' ? p.message || 'failed' : `${p.state}${pct}`;
     tb.appendChild(tr);
   }
   table.appendChild(tb);
@@ -186,6 +188,39 @@ export function commonFolder(names) {
   let p = names[0].slice(0, names[0].lastIndexOf('/') + 1);
   for (const n of names) while (p && !n.startsWith(p)) p = p.slice(0, p.slice(0, -1).lastIndexOf('/') + 1);
   return p;
+}
+
+/**
+ * The file name cell: its text is the whole (shortened-folder) name, shown
+ * as a head that CSS cuts with an ellipsis and a tail that always shows.
+ * @param {HTMLTableRowElement} tr @param {string} text @param {string} title
+ */
+function nameCell(tr, text, title) {
+  const doc = tr.ownerDocument;
+  const td = doc.createElement('td');
+  td.className = 'name';
+  td.title = title;
+  const [head, tail] = middleSplit(text);
+  const h = doc.createElement('span');
+  h.className = 'name-head';
+  h.textContent = head;
+  const t = doc.createElement('span');
+  t.className = 'name-tail';
+  t.textContent = tail;
+  const box = doc.createElement('div');
+  box.className = 'name-box';
+  box.append(h, t);
+  td.appendChild(box);
+  tr.appendChild(td);
+  return td;
+}
+
+/** Record counts in a narrow column: 12,345 -> "12.3k" (the tooltip has all digits). @param {string} text thousands-separated */
+export function compactCount(text) {
+  const n = Number(String(text).replace(/,/g, ''));
+  if (!Number.isFinite(n) || n < 10000) return text;
+  const [v, u] = n >= 1e9 ? [n / 1e9, 'G'] : n >= 1e6 ? [n / 1e6, 'M'] : [n / 1e3, 'k'];
+  return `${+v.toPrecision(3)}${u}`;
 }
 
 /** @param {HTMLTableRowElement} tr @param {string} text @param {string} [cls] */

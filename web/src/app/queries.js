@@ -1,10 +1,14 @@
 // Engine options of each view, derived from the page state. Pure, so the
 // mapping (and the CLI-default guarantee) is unit-tested.
 import { engineOptions } from './options.js';
-import { tailPercentiles } from '../views/scales.js';
+import { tailPercentiles, anchoredTailPercentiles } from '../views/scales.js';
 
-/** Surface levels: 50 ... 99.99 evenly spaced on the tail axis. */
-export const SURFACE_LEVELS = tailPercentiles(50, 99.99, 41);
+/**
+ * Surface levels: 50 ... 99.99 about 0.1 apart on the tail axis (ten per
+ * nine), holding p75, p90, p95, p99, p99.5, p99.9, p99.95 exactly so the
+ * slider stops on them.
+ */
+export const SURFACE_LEVELS = anchoredTailPercentiles(50, 99.99, 0.1);
 
 /** Spectrum levels: 0 ... 99.999 on the 1/(1-p) axis, then the max. */
 export const SPECTRUM_LEVELS = [...tailPercentiles(0, 99.999, 81), '100'];

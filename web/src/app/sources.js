@@ -19,6 +19,16 @@ export function isBroken(src) {
   return !!src.status && src.status.ok === false;
 }
 
+/**
+ * fio json/json+ output: one whole-run histogram per job and direction,
+ * which time queries never add (core model.h Role::kWholeRun).
+ * @param {any} src
+ */
+export function isWholeRun(src) {
+  const series = src.series || [];
+  return src.format === 'fio-json' || (series.length > 0 && series.every((/** @type {any} */ x) => x.role === 'whole-run'));
+}
+
 /** A usable latency log. @param {any} src */
 export function isLog(src) {
   return !isBroken(src) && !isIgnored(src);

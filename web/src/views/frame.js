@@ -3,7 +3,7 @@
 // SVG (the canvas embedded as a PNG image) and rasterises that SVG for PNG,
 // so PNG and SVG exports always show the same picture.
 import * as d3 from 'd3';
-import { formatLatency, unitScale } from './scales.js';
+import { formatNumber, logTicks } from './scales.js';
 
 /** @type {{key: string, value: ReturnType<typeof readThemeColors>} | null} */
 let themeCache = null;
@@ -91,6 +91,10 @@ export class Frame {
   /** Empties the SVG and returns the plot group translated by the margins. */
   clear() {
     this.svg.selectAll('*').remove();
+    // A tooltip of the old drawing would stay up over the new one (after a
+    // zoom the pointer has not moved, so no mouseleave comes).
+    const tip = /** @type {HTMLElement | null} */ (this.wrap.querySelector('.tip'));
+    if (tip) tip.style.display = 'none';
     const c = themeColors();
     // Through the CSSOM, not a style attribute: the page's CSP allows no inline
     // style attributes (the serialized SVG still carries them).
@@ -101,21 +105,33 @@ export class Frame {
     return this.svg.append('g').attr('transform', `translate(${this.margin.left},${this.margin.top})`);
   }
 
-  /** Message in the middle of an empty chart. @param {string} text */
+  /** Message in the middle of an empty chart, one line per \n. @param {string} text */
   message(text) {
     const g = this.clear();
-    g.append('text')
+    const lines = text.split('\n');
+    const t = g
+      .append('text')
       .attr('x', this.innerW / 2)
-      .attr('y', this.innerH / 2)
+      .attr('y', this.innerH / 2 - ((lines.length - 1) * 20) / 2)
       .attr('text-anchor', 'middle')
       .attr('fill', 'currentColor')
-      .attr('class', 'chart-message')
-      .text(text);
+      .attr('class', 'chart-message');
+    lines.forEach((l, i) => t.append('tspan').attr('x', this.innerW / 2).attr('dy', i ? 20 : 0).text(l));
     if (this.canvas) this.canvas.getContext('2d')?.clearRect(0, 0, this.canvas.width, this.canvas.height);
   }
 
-  /** Standalone SVG text of the chart (canvas embedded as an image). */
-  toSVGString() {
+  /**
+   * Standalone SVG text of the chart (canvas embedded as an image). With a
+   * caption, its first line is a title and the others context, in a band
+   * above the chart: an image taken out of the page still says what it shows.
+   * @param {string[]} [caption]
+   */
+  toSVGString(caption = []) {
+    return this.exportSVG(caption).text;
+  }
+
+  /** @param {string[]} caption @returns {{text: string, height: number}} */
+  exportSVG(caption) {
     const node = /** @type {SVGSVGElement} */ (/** @type {SVGSVGElement} */ (this.svg.node()).cloneNode(true));
     node.querySelectorAll('.brush .overlay, .brush .handle, .hover-layer').forEach((n) => n.remove());
     if (this.canvas) {
@@ -140,14 +156,43 @@ export class Frame {
       }
       el.removeAttribute('style');
     }
+    let height = this.height;
+    if (caption.length) {
+      const NS = 'http://www.w3.org/2000/svg';
+      const c = themeColors();
+      const band = 12 + 18 + 15 * (caption.length - 1);
+      height += band;
+      const body = document.createElementNS(NS, 'g');
+      body.setAttribute('transform', `translate(0,${band})`);
+      body.append(...node.childNodes);
+      const bg = document.createElementNS(NS, 'rect');
+      bg.setAttribute('width', String(this.width));
+      bg.setAttribute('height', String(height));
+      bg.setAttribute('fill', c.bg);
+      const head = document.createElementNS(NS, 'g');
+      head.setAttribute('class', 'export-caption');
+      caption.forEach((line, i) => {
+        const t = document.createElementNS(NS, 'text');
+        t.setAttribute('x', '12');
+        t.setAttribute('y', String(i === 0 ? 20 : 20 + 4 + 15 * i));
+        t.setAttribute('fill', i === 0 ? c.fg : c.muted);
+        t.setAttribute('font-size', i === 0 ? '14' : '11');
+        if (i === 0) t.setAttribute('font-weight', '600');
+        t.textContent = line;
+        head.appendChild(t);
+      });
+      node.append(bg, head, body);
+      node.setAttribute('height', String(height));
+      node.setAttribute('viewBox', `0 0 ${this.width} ${height}`);
+    }
     node.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
     node.setAttribute('version', '1.1');
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(node);
+    return { text: '<?xml version="1.0" encoding="UTF-8"?>\n' + new XMLSerializer().serializeToString(node), height };
   }
 
-  /** PNG of the chart at 2x. @returns {Promise<Blob>} */
-  async toPNGBlob() {
-    const svgText = this.toSVGString();
+  /** PNG of the chart at 2x, with the caption as toSVGString. @param {string[]} [caption] @returns {Promise<Blob>} */
+  async toPNGBlob(caption = []) {
+    const { text: svgText, height } = this.exportSVG(caption);
     const url = URL.createObjectURL(new Blob([svgText], { type: 'image/svg+xml' }));
     try {
       const img = new Image();
@@ -156,10 +201,10 @@ export class Frame {
       const scale = 2;
       const c = document.createElement('canvas');
       c.width = this.width * scale;
-      c.height = this.height * scale;
+      c.height = height * scale;
       const ctx = /** @type {CanvasRenderingContext2D} */ (c.getContext('2d'));
       ctx.scale(scale, scale);
-      ctx.drawImage(img, 0, 0, this.width, this.height);
+      ctx.drawImage(img, 0, 0, this.width, height);
       return await new Promise((res, rej) => c.toBlob((b) => (b ? res(b) : rej(new Error('PNG encoding failed'))), 'image/png'));
     } finally {
       URL.revokeObjectURL(url);
@@ -173,7 +218,7 @@ export class Frame {
  */
 export function drawYGrid(g, y, w, axis) {
   const c = themeColors();
-  const ticks = axis.tickValues() || (y.ticks ? y.ticks(6) : []);
+  const ticks = axis.tickValues() || (y.ticks ? y.ticks(...axis.tickArguments()) : []);
   g.append('g')
     .attr('class', 'grid')
     .selectAll('line')
@@ -198,8 +243,9 @@ export function axisLabel(g, text, x, y, rotate = 0) {
 }
 
 /**
- * A y scale for latencies, log or linear, with a tidy axis: on a log scale
- * only 1-2-5 ticks, labelled without scientific notation.
+ * A y scale for latencies, log or linear, fitted to the shown values
+ * [lo, hi]: a linear axis starts near lo rather than at 0, so a flat
+ * 2 ms line is not pressed against the top of a 0 … 2 ms axis.
  * @param {boolean} log @param {[number, number]} domain @param {[number, number]} range
  */
 export function latencyScale(log, domain, range) {
@@ -213,30 +259,30 @@ export function latencyScale(log, domain, range) {
     }
     return d3.scaleLog().domain([lo, hi]).range(range).nice();
   }
-  return d3.scaleLinear().domain([0, hi * 1.05]).range(range).nice();
+  if (!(lo >= 0) || lo > hi) lo = 0;
+  // 5% of the span as margin (10% of the value when the span is nil), never below 0.
+  const pad = (hi - lo) * 0.05 || hi * 0.1;
+  return d3.scaleLinear().domain([Math.max(0, lo - pad), hi + pad]).range(range).nice();
 }
 
 /**
- * Left axis for a latencyScale; ticks carry their own unit ("250 µs", "1 ms").
- * @param {any} y @param {string} unit unit of the scale's values
+ * Left axis for a latencyScale: ticks are numbers in the scale's unit (the
+ * axis label names it, "latency (µs)"), as many as fit without labels
+ * overprinting.
+ * @param {any} y scale whose values are in the display unit
+ * @param {number} [count] at most this many ticks on a linear axis
  */
-export function latencyAxis(y, unit) {
-  const k = unitScale(unit);
-  const fmt = (/** @type {number} */ t) => formatLatency(t * k);
+export function latencyAxis(y, count) {
   const ax = d3.axisLeft(/** @type {d3.AxisScale<number>} */ (y));
+  const [r0, r1] = y.range();
+  const px = Math.abs(r1 - r0);
   if (y.base) {
     const [lo, hi] = y.domain();
-    const decades = Math.log10(hi / lo);
-    const mult = decades > 4 ? [1] : decades > 2 ? [1, 3] : [1, 2, 5];
-    const ticks = y.ticks().filter((/** @type {number} */ t) => {
-      const m = t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9));
-      return mult.some((k) => Math.abs(m - k) < 1e-6);
-    });
-    ax.tickValues(ticks).tickFormat(fmt);
+    ax.tickValues(logTicks(lo, hi, px));
   } else {
-    ax.ticks(6).tickFormat(fmt);
+    ax.ticks(Math.max(2, Math.min(count ?? 8, Math.floor(px / 28))));
   }
-  return ax;
+  return ax.tickFormat((t) => formatNumber(Number(t)));
 }
 
 /** @type {CanvasRenderingContext2D | null} */

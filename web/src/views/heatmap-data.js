@@ -1,5 +1,6 @@
 // Pure helpers over an engine.heatmap() result: the cell under a point and
 // the CSV of the shown cells. Unit-tested without a DOM.
+import { formatNumber } from './scales.js';
 
 /**
  * @param {{t0_ms:number, quantum_ms:number, quanta:number, rows:number, edges_ns:number[], counts:ArrayLike<number>}} hm
@@ -31,6 +32,45 @@ export function cellAt(hm, t, ns) {
     share: col > 0 ? count / col : 0,
     iops: count / (hm.quantum_ms / 1000),
   };
+}
+
+/**
+ * The latency span of the rows holding I/Os in the quanta overlapping a time
+ * range: [lower edge of the lowest, upper edge of the highest]; null when
+ * that is every row (nothing to fit) or no cell in range has I/Os. The page
+ * asks the engine again with these bounds, so a zoomed heat map spends its
+ * rows on the latencies of the zoomed time, not of the whole run.
+ * @param {{t0_ms:number, quantum_ms:number, quanta:number, rows:number, edges_ns:number[], counts:ArrayLike<number>}} hm
+ * @param {[number, number]} range ms
+ * @returns {[number, number] | null}
+ */
+export function visibleRowSpan(hm, range) {
+  let r0 = Infinity;
+  let r1 = -1;
+  for (let q = 0; q < hm.quanta; q++) {
+    const t = hm.t0_ms + q * hm.quantum_ms;
+    if (t + hm.quantum_ms <= range[0] || t >= range[1]) continue;
+    for (let r = 0; r < hm.rows; r++) {
+      if (hm.counts[q * hm.rows + r] > 0) {
+        if (r < r0) r0 = r;
+        if (r > r1) r1 = r;
+      }
+    }
+  }
+  if (r1 < 0 || (r0 === 0 && r1 === hm.rows - 1)) return null;
+  return [hm.edges_ns[r0], hm.edges_ns[r1 + 1]];
+}
+
+/**
+ * Tooltip lines of a heat-map cell. An empty cell says "no I/O" rather than
+ * "count 0.0"; counts are the page's numbers (formatNumber: overlap
+ * weighting leaves fractions, docs/quanta.md).
+ * @param {{count: number, share: number, iops: number}} cell @param {string} rowText @param {string} timeText
+ * @returns {string[]}
+ */
+export function cellTipLines(cell, rowText, timeText) {
+  if (!(cell.count > 0)) return [timeText, rowText, 'no I/O'];
+  return [timeText, rowText, `${formatNumber(cell.count)} I/Os (${formatNumber(100 * cell.share)}% of the column)`, `${formatNumber(cell.iops)} IOPS in this cell`];
 }
 
 /**

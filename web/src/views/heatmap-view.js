@@ -5,9 +5,9 @@
 import * as d3 from 'd3';
 import { Frame, themeColors, axisLabel } from './frame.js';
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
-import { paletteLut, countNormalizer, formatLatency, unitScale } from './scales.js';
+import { paletteLut, countNormalizer, unitScale, unitLabel, formatNumber, logTicks, dodgeLabels } from './scales.js';
 import { showTip, hideTip } from './pctiles-view.js';
-import { cellAt } from './heatmap-data.js';
+import { cellAt, cellTipLines } from './heatmap-data.js';
 import { percentileName } from '../app/options.js';
 import { formatBytes } from '../app/methods.js';
 
@@ -17,7 +17,7 @@ const Y_TITLE = { bs: 'block size', offset: 'offset' };
 export class HeatmapView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, onRange: (r: [number, number] | null) => void, onYZoom: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, onYZoom: (r: [number, number] | null) => void}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -44,7 +44,7 @@ export class HeatmapView {
     const f = this.frame;
     const s = this.ctx.store.state;
     const hm = this.hm;
-    if (!hm || !hm.quanta || !hm.rows) return f.message(hm ? 'No data for this selection' : 'Load fio histogram logs to begin');
+    if (!hm || !hm.quanta || !hm.rows) return f.message(this.ctx.emptyText?.() || (hm ? 'No data for this selection' : 'Load fio histogram logs to begin'));
     const g = f.clear();
     const c = themeColors();
     const dom = s.range || this.ctx.extent() || [hm.t0_ms, hm.t0_ms + hm.quanta * hm.quantum_ms];
@@ -60,14 +60,15 @@ export class HeatmapView {
     this.paint(hm, dom, s);
 
     if (yKind === 'latency') {
-      const ax = d3.axisLeft(yNs).tickFormat((t) => formatLatency(Number(t)));
-      const decades = Math.log10(hi / lo);
-      ax.tickValues(/** @type {any} */ (yNs).ticks().filter((/** @type {number} */ t) => {
-        const m = t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9));
-        return decades > 2.5 ? Math.abs(m - 1) < 1e-6 : [1, 2, 5].some((k) => Math.abs(m - k) < 1e-6);
-      }));
+      // Rows are in ns; ticks are round numbers of the chosen unit, as many
+      // as fit without overprinting (scales.js logTicks).
+      const ku = unitScale(s.unit);
+      const ax = d3
+        .axisLeft(yNs)
+        .tickValues(logTicks(lo / ku, hi / ku, f.innerH).map((t) => t * ku))
+        .tickFormat((t) => formatNumber(Number(t) / ku));
       g.append('g').attr('class', 'axis y-axis').call(ax);
-      axisLabel(g, 'latency', -58, f.innerH / 2, -90);
+      axisLabel(g, `latency (${unitLabel(s.unit)})`, -58, f.innerH / 2, -90);
     } else {
       // A block-size row [2^k, 2^(k+1)) is labelled at its middle by its size
       // (fio's sizes are powers of two: one size per row); offsets at round values.
@@ -82,39 +83,7 @@ export class HeatmapView {
 
     const clipId = `clip-h-${Math.random().toString(36).slice(2)}`;
     f.svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', f.innerW).attr('height', f.innerH);
-    if (yKind === 'latency' && s.heatLines && this.lines && this.lines.rows.length) {
-      const r = this.lines;
-      const k = unitScale(r.unit);
-      const pg = g.append('g').attr('class', 'pct-lines').attr('clip-path', `url(#${clipId})`);
-      /** @type {number[]} */
-      const labelYs = [];
-      r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => {
-        const pts = r.rows.filter((/** @type {any} */ row) => row.p[pi] != null && row.p[pi] * k >= lo && row.p[pi] * k <= hi);
-        const line = d3
-          .line()
-          .defined((/** @type {any} */ row) => row.p[pi] != null)
-          .x((/** @type {any} */ row) => x(row.t_ms + r.quantum_ms / 2))
-          .y((/** @type {any} */ row) => yNs(Math.min(hi, Math.max(lo, row.p[pi] * k))));
-        const d = line(r.rows);
-        pg.append('path').attr('d', d).attr('fill', 'none').attr('stroke', '#000').attr('stroke-opacity', 0.5).attr('stroke-width', 3);
-        pg.append('path').attr('d', d).attr('fill', 'none').attr('stroke', '#fff').attr('stroke-width', 1.2).attr('stroke-dasharray', pi % 2 ? '4,2' : '');
-        const last = pts[pts.length - 1];
-        const ly = last ? yNs(last.p[pi] * k) - 3 : 0;
-        // Labels closer than a line height to another one would overprint.
-        if (last && labelYs.every((o) => Math.abs(o - ly) > 11)) {
-          labelYs.push(ly);
-          pg.append('text')
-            .attr('x', Math.min(f.innerW - 2, x(last.t_ms + r.quantum_ms / 2)))
-            .attr('y', yNs(last.p[pi] * k) - 3)
-            .attr('text-anchor', 'end')
-            .attr('fill', '#fff')
-            .attr('stroke', '#000')
-            .attr('stroke-width', 2.5)
-            .attr('paint-order', 'stroke')
-            .text(percentileName(p));
-        }
-      });
-    }
+    if (yKind === 'latency' && s.heatLines && this.lines && this.lines.rows.length) this.percentileLines(g, clipId, x, yNs, dom);
     this.legend(g, hm, s, c);
     if (hm.above > 0 || hm.below > 0) {
       g.append('text')
@@ -126,6 +95,62 @@ export class HeatmapView {
         .text(`${d3.format(',.0f')(hm.above)} samples above, ${d3.format(',.0f')(hm.below)} below the shown range`);
     }
     this.interact(g, x, yNs, hm, yKind);
+  }
+
+  /**
+   * The cluster's percentiles over the cells. Lines are clipped to the plot
+   * (a value beyond the latency range leaves the plot instead of running
+   * along its edge, where it would read as data). Each line is labelled at
+   * its last point in view; a line wholly above or below the shown range
+   * gets its label at that edge with an arrow; labels are moved apart so
+   * none overprints another.
+   * @param {any} g @param {string} clipId @param {any} x @param {any} yNs @param {[number, number]} dom
+   */
+  percentileLines(g, clipId, x, yNs, dom) {
+    const f = this.frame;
+    const r = this.lines;
+    const k = unitScale(r.unit);
+    const [lo, hi] = yNs.domain();
+    const pg = g.append('g').attr('class', 'pct-lines').attr('clip-path', `url(#${clipId})`);
+    const inTime = (/** @type {any} */ row) => row.t_ms + r.quantum_ms > dom[0] && row.t_ms < dom[1];
+    /** @type {{text: string, x: number, y: number, edge: string}[]} */
+    const labels = [];
+    r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => {
+      const line = d3
+        .line()
+        .defined((/** @type {any} */ row) => row.p[pi] != null && row.p[pi] > 0)
+        .x((/** @type {any} */ row) => x(row.t_ms + r.quantum_ms / 2))
+        .y((/** @type {any} */ row) => yNs(row.p[pi] * k));
+      const d = line(r.rows);
+      pg.append('path').attr('class', 'pct-line-halo').attr('d', d).attr('fill', 'none').attr('stroke', '#000').attr('stroke-opacity', 0.5).attr('stroke-width', 3);
+      pg.append('path').attr('class', 'pct-line').attr('data-p', p).attr('d', d).attr('fill', 'none').attr('stroke', '#fff').attr('stroke-width', 1.2).attr('stroke-dasharray', pi % 2 ? '4,2' : '');
+      const shown = r.rows.filter((/** @type {any} */ row) => inTime(row) && row.p[pi] != null && row.p[pi] > 0);
+      if (!shown.length) return;
+      const inside = shown.filter((/** @type {any} */ row) => row.p[pi] * k >= lo && row.p[pi] * k <= hi);
+      const name = percentileName(p);
+      if (inside.length) {
+        const last = inside[inside.length - 1];
+        labels.push({ text: name, x: Math.min(f.innerW - 2, x(last.t_ms + r.quantum_ms / 2)), y: yNs(last.p[pi] * k) - 3, edge: '' });
+      } else {
+        const above = shown[shown.length - 1].p[pi] * k > hi;
+        labels.push({ text: `${name} ${above ? '▲' : '▼'}`, x: f.innerW - 2, y: above ? 10 : f.innerH - 3, edge: above ? 'above' : 'below' });
+      }
+    });
+    const ys = dodgeLabels(labels.map((l) => l.y), 14, 10, f.innerH - 3);
+    const lg = g.append('g').attr('class', 'pct-labels');
+    labels.forEach((l, i) => {
+      lg.append('text')
+        .attr('class', 'pct-label')
+        .attr('data-edge', l.edge || null)
+        .attr('x', l.x)
+        .attr('y', ys[i])
+        .attr('text-anchor', 'end')
+        .attr('fill', '#fff')
+        .attr('stroke', '#000')
+        .attr('stroke-width', 2.5)
+        .attr('paint-order', 'stroke')
+        .text(l.text);
+    });
   }
 
   /** Paints the cells of the visible time range onto the canvas. */
@@ -218,6 +243,9 @@ export class HeatmapView {
         [0, 0],
         [f.innerW, f.innerH],
       ])
+      // A box drag hides the tooltip: the redraw after the zoom would otherwise
+      // leave it standing over cells it no longer describes.
+      .on('start', () => hideTip(f.wrap))
       .on('end', (ev) => {
         if (!ev.selection) return;
         const [[x0, y0], [x1, y1]] = ev.selection;
@@ -236,14 +264,11 @@ export class HeatmapView {
     });
     bg.on('mousemove', (/** @type {MouseEvent} */ ev) => {
       const [px, py] = d3.pointer(ev);
+      if (ev.buttons) return hideTip(f.wrap); // dragging a box
       const cell = cellAt(hm, x.invert(px), yNs.invert(py));
       if (!cell) return hideTip(f.wrap);
-      showTip(f.wrap, ev, [
-        `${formatTime(cell.t0, hm.absolute_time)} … ${formatTime(cell.t1, hm.absolute_time)}`,
-        yKind === 'latency' ? `latency ${formatLatency(cell.lo)} … ${formatLatency(cell.hi)}` : `${Y_TITLE[yKind]} ${formatBytes(cell.lo)} … ${formatBytes(cell.hi)}`,
-        `count ${d3.format(',.1f')(cell.count)} (${d3.format('.2%')(cell.share)} of column)`,
-        `${d3.format(',.1f')(cell.iops)} IOPS in this cell`,
-      ]);
+      const ku = unitScale(this.ctx.store.state.unit);
+      showTip(f.wrap, ev, cellTipLines(cell, yKind === 'latency' ? `latency ${formatNumber(cell.lo / ku)} … ${formatNumber(cell.hi / ku)} ${unitLabel(this.ctx.store.state.unit)}` : `${Y_TITLE[yKind]} ${formatBytes(cell.lo)} … ${formatBytes(cell.hi)}`, `${formatTime(cell.t0, hm.absolute_time)} … ${formatTime(cell.t1, hm.absolute_time)}`));
     });
     bg.on('mouseleave', () => hideTip(f.wrap));
   }

@@ -7,7 +7,7 @@
 import * as d3 from 'd3';
 import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
-import { unitLabel } from './scales.js';
+import { unitLabel, formatNumber } from './scales.js';
 import { percentileName } from '../app/options.js';
 import { seriesMeta, seriesPoints, slaViolations, fewFlagged, runsOf, decimate, groupIndex, bandText } from './pctiles-data.js';
 import { coPairs } from '../app/methods.js';
@@ -21,7 +21,7 @@ const GAP = 28;
 export class PercentilesView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, onRange: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -48,7 +48,7 @@ export class PercentilesView {
     const r = this.data;
     if (!r || !r.rows.length) {
       this.drawing = Promise.resolve();
-      this.frame.message(r ? 'No data for this selection' : 'Load fio histogram logs to begin');
+      this.frame.message(this.ctx.emptyText?.() || (r ? 'No data for this selection' : 'Load fio histogram logs to begin'));
       return;
     }
     this.drawing = (async () => {
@@ -89,7 +89,7 @@ export class PercentilesView {
     const clipId = `clip-p-${Math.random().toString(36).slice(2)}`;
     f.svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', f.innerW).attr('height', f.innerH);
 
-    drawYGrid(g, y, f.innerW, latencyAxis(y, r.unit));
+    drawYGrid(g, y, f.innerW, latencyAxis(y));
     axisLabel(g, `latency (${unitLabel(r.unit)})`, -56, mainH / 2, -90);
     const plot = g.append('g').attr('clip-path', `url(#${clipId})`);
 
@@ -351,10 +351,7 @@ export function nextTask() {
   return new Promise((res) => setTimeout(res, 0));
 }
 
-/** @param {number} v */
-function fmtVal(v) {
-  return Math.abs(v) >= 100 ? d3.format(',.0f')(v) : String(+v.toPrecision(3));
-}
+const fmtVal = formatNumber;
 
 /**
  * IOPS per quantum summed over groups, near the visible range. Rows come

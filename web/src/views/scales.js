@@ -79,6 +79,31 @@ export function tailPercentiles(lo, hi, n) {
   return out;
 }
 
+/** Percentiles people quote; tail level lists hold each exactly. */
+export const STANDARD_PERCENTILES = [50, 75, 90, 95, 99, 99.5, 99.9, 99.95, 99.99, 99.995, 99.999];
+
+/**
+ * Levels from lo to hi spaced about `step` apart on the tail axis, holding
+ * every standard percentile in [lo, hi] exactly ("99", "99.9", not
+ * "99.0142"): each gap between two standard percentiles is cut into equal
+ * parts on the tail axis. A slider over these levels can stop on p99.
+ * @param {number} lo @param {number} hi @param {number} step tail-axis units (0.1: ten per nine)
+ * @returns {string[]}
+ */
+export function anchoredTailPercentiles(lo, hi, step) {
+  const anchors = [lo, ...STANDARD_PERCENTILES.filter((p) => p > lo && p < hi), hi];
+  /** @type {string[]} */
+  const out = [formatPercentile(lo)];
+  for (let i = 1; i < anchors.length; i++) {
+    const u0 = tailCoord(anchors[i - 1]);
+    const u1 = tailCoord(anchors[i]);
+    const n = Math.max(1, Math.round((u1 - u0) / step));
+    for (let k = 1; k < n; k++) out.push(formatPercentile(tailInverse(u0 + ((u1 - u0) * k) / n)));
+    out.push(formatPercentile(anchors[i]));
+  }
+  return out;
+}
+
 /**
  * Shortest decimal that keeps the nines: 99.94999 -> "99.95", 50 -> "50".
  * @param {number} p @returns {string}
@@ -192,14 +217,104 @@ export function unitLabel(unit) {
 }
 
 /**
+ * The page's one number formatter for what it shows (ticks, tooltips,
+ * labels): three significant digits below 100, whole numbers with thousands
+ * separators from 100 up. 0.000123 -> "0.000123", 12.345 -> "12.3",
+ * 1234.5 -> "1,235".
+ * @param {number} v @returns {string}
+ */
+export function formatNumber(v) {
+  if (!Number.isFinite(v)) return '–';
+  return Math.abs(v) >= 100 ? d3.format(',.0f')(v) : String(+v.toPrecision(3));
+}
+
+/**
  * Short latency text with an adaptive unit: 1234567 ns -> "1.23 ms".
  * @param {number} ns @returns {string}
  */
 export function formatLatency(ns) {
   if (!Number.isFinite(ns)) return '–';
   const a = Math.abs(ns);
-  if (a >= 1e9) return `${+(ns / 1e9).toPrecision(3)} s`;
-  if (a >= 1e6) return `${+(ns / 1e6).toPrecision(3)} ms`;
-  if (a >= 1e3) return `${+(ns / 1e3).toPrecision(3)} µs`;
-  return `${+ns.toPrecision(3)} ns`;
+  if (a >= 1e9) return `${formatNumber(ns / 1e9)} s`;
+  if (a >= 1e6) return `${formatNumber(ns / 1e6)} ms`;
+  if (a >= 1e3) return `${formatNumber(ns / 1e3)} µs`;
+  return `${formatNumber(ns)} ns`;
+}
+
+/**
+ * Latency in the chosen display unit, the unit named once: 2500 ns in µs ->
+ * "2.5 µs". Tooltips use it so they read in the axis' unit.
+ * @param {number} ns @param {string} unit ns|us|ms
+ */
+export function formatInUnit(ns, unit) {
+  return `${formatNumber(ns / unitScale(unit))} ${unitLabel(unit)}`;
+}
+
+/**
+ * Ticks of a log axis in a display unit: powers of ten, with 2 and 5 (or 3)
+ * between them when the axis has room. The densest set whose neighbouring
+ * labels stay at least minGap pixels apart wins; when even powers of ten
+ * crowd, every second (third, ...) one is kept. Values are in the axis'
+ * unit, so they are round in that unit (µs ticks 100, 200, 500 rather than
+ * the same places in ns).
+ * @param {number} lo @param {number} hi domain, > 0
+ * @param {number} px axis length in pixels
+ * @param {number} [minGap] pixels between neighbouring labels
+ * @returns {number[]}
+ */
+export function logTicks(lo, hi, px, minGap = 18) {
+  if (!(lo > 0) || !(hi > lo) || !(px > 0)) return lo > 0 ? [lo] : [];
+  const decades = Math.log10(hi / lo);
+  const perDecade = px / decades;
+  const e0 = Math.floor(Math.log10(lo));
+  const e1 = Math.ceil(Math.log10(hi));
+  // Smallest pixel gap within a decade for each multiplier set.
+  const sets = [
+    [1, 2, 5],
+    [1, 3],
+    [1],
+  ];
+  const gapOf = (/** @type {number[]} */ m) => {
+    const ms = [...m, 10];
+    let g = Infinity;
+    for (let i = 1; i < ms.length; i++) g = Math.min(g, Math.log10(ms[i] / ms[i - 1]) * perDecade);
+    return g;
+  };
+  const within = (/** @type {number} */ t) => t >= lo * (1 - 1e-9) && t <= hi * (1 + 1e-9);
+  const chosen = sets.find((m) => gapOf(m) >= minGap);
+  /** @type {number[]} */
+  const out = [];
+  if (chosen) {
+    for (let e = e0; e <= e1; e++) for (const m of chosen) {
+      const t = +(m * Math.pow(10, e)).toPrecision(12);
+      if (within(t)) out.push(t);
+    }
+  } else {
+    const every = Math.ceil(minGap / perDecade);
+    for (let e = e0; e <= e1; e++) {
+      const t = +Math.pow(10, e).toPrecision(12);
+      if (within(t) && ((e % every) + every) % every === 0) out.push(t);
+    }
+  }
+  // A narrow range may hold no round value at all: its two ends then.
+  if (out.length < 2 && hi / lo < 10) return [lo, hi].map((v) => +v.toPrecision(3)).filter(within);
+  return out;
+}
+
+/**
+ * 1-D label placement: positions (pixels) moved apart so that neighbours are
+ * at least `gap` apart, each as near its wanted place as that allows, all
+ * inside [lo, hi]. Returns the new positions in the input's order.
+ * @param {number[]} want @param {number} gap @param {number} lo @param {number} hi
+ * @returns {number[]}
+ */
+export function dodgeLabels(want, gap, lo, hi) {
+  const order = want.map((y, i) => ({ y: Math.max(lo, Math.min(hi, y)), i })).sort((a, b) => a.y - b.y);
+  // Push down (increasing) from the top, then back up from the bottom edge.
+  for (let k = 1; k < order.length; k++) order[k].y = Math.max(order[k].y, order[k - 1].y + gap);
+  if (order.length && order[order.length - 1].y > hi) order[order.length - 1].y = hi;
+  for (let k = order.length - 2; k >= 0; k--) order[k].y = Math.min(order[k].y, order[k + 1].y - gap);
+  const out = new Array(want.length);
+  for (const o of order) out[o.i] = o.y;
+  return out;
 }

@@ -4,14 +4,14 @@
 import * as d3 from 'd3';
 import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { formatTime } from './time-axis.js';
-import { tailCoord, tailTicks, tailInverse, formatLatency, unitScale, unitLabel, formatPercentile } from './scales.js';
+import { tailCoord, tailTicks, tailInverse, unitLabel, formatPercentile, formatNumber } from './scales.js';
 import { showTip, hideTip } from './pctiles-view.js';
 import { spectrumCurves } from './surface-data.js';
 import { coPairs } from '../app/methods.js';
 import { CO_DASH } from './pctiles-view.js';
 
 export class SpectrumView {
-  /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store}} ctx */
+  /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store, emptyText?: () => string}} ctx */
   constructor(host, ctx) {
     this.ctx = ctx;
     this.frame = new Frame(host, { margin: { top: 34, right: 40, bottom: 48, left: 72 } });
@@ -34,7 +34,7 @@ export class SpectrumView {
     const s = this.ctx.store.state;
     const r = this.data;
     const curves = this.curves.filter((c) => c.points.length);
-    if (!r || !curves.length) return f.message(r ? 'No samples in this range' : 'Load fio histogram logs to begin');
+    if (!r || !curves.length) return f.message(this.ctx.emptyText?.() || (r ? 'No samples in this range' : 'Load fio histogram logs to begin'));
     const g = f.clear();
     const c = themeColors();
     const ps = r.percentiles.map(Number).filter((/** @type {number} */ p) => p < 100);
@@ -43,7 +43,7 @@ export class SpectrumView {
     const x = d3.scaleLinear().domain([0, uMax]).range([0, f.innerW]);
     const all = curves.flatMap((cv) => cv.points.map((p) => p.v).concat(cv.max == null ? [] : [cv.max]));
     const y = latencyScale(s.yLog, [d3.min(all.filter((v) => v > 0)) || 1, d3.max(all) || 1], [f.innerH, 0]);
-    drawYGrid(g, y, f.innerW, latencyAxis(y, r.unit));
+    drawYGrid(g, y, f.innerW, latencyAxis(y));
     axisLabel(g, `latency (${unitLabel(r.unit)})`, -56, f.innerH / 2, -90);
     const ticks = tailTicks(0, pHi);
     g.append('g')
@@ -62,7 +62,7 @@ export class SpectrumView {
       .call(d3.axisBottom(x).tickValues(ticks.map(tailCoord)).tickFormat((_, i) => `${ticks[i]}%`));
     axisLabel(g, 'percentile (1/(1−p) log axis)', f.innerW / 2, f.innerH + 36);
 
-    const k = unitScale(r.unit);
+    const inUnit = (/** @type {number} */ v) => `${formatNumber(v)} ${unitLabel(r.unit)}`;
     const line = d3
       .line()
       .defined((/** @type {any} */ p) => !s.yLog || p.v > 0)
@@ -91,7 +91,7 @@ export class SpectrumView {
         if (maxYs.every((o) => Math.abs(o - my) > 11)) {
           maxYs.push(my);
           // Near the top the label goes below the dot, clear of the range caption.
-          g.append('text').attr('x', f.innerW - 6).attr('y', my < 16 ? my + 16 : my - 6).attr('text-anchor', 'end').attr('fill', col).attr('stroke', c.bg).attr('stroke-width', 3).attr('paint-order', 'stroke').text(`max ${formatLatency(cv.max * k)}`);
+          g.append('text').attr('x', f.innerW - 6).attr('y', my < 16 ? my + 16 : my - 6).attr('text-anchor', 'end').attr('fill', col).attr('stroke', c.bg).attr('stroke-width', 3).attr('paint-order', 'stroke').text(`max ${inUnit(cv.max)}`);
         }
       }
     });
@@ -132,7 +132,7 @@ export class SpectrumView {
         const lines = [`p${formatPercentile(tailInverse(u))}  (1/(1−p) = ${d3.format(',.0f')(Math.pow(10, u))})`];
         for (const cv of curves) {
           const near = cv.points.reduce((a, b) => (Math.abs(b.u - u) < Math.abs(a.u - u) ? b : a));
-          lines.push(`${cv.group}: p${near.p} = ${formatLatency(near.v * k)}`);
+          lines.push(`${cv.group}: p${near.p} = ${inUnit(near.v)}`);
         }
         showTip(f.wrap, ev, lines);
       })

@@ -6,9 +6,10 @@
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
-import { paletteLut, tailCoord, tailTicks, formatLatency, unitScale, unitLabel } from './scales.js';
+import { paletteLut, tailCoord, tailTicks, unitLabel, formatNumber, logTicks } from './scales.js';
 import { showTip, hideTip } from './pctiles-view.js';
-import { surfaceGrid, nearestLevel } from './surface-data.js';
+import { surfaceGrid, nearestLevel, gridRange } from './surface-data.js';
+import { runsOf } from './pctiles-data.js';
 
 const LINE_H = 110;
 const GAP = 30;
@@ -16,7 +17,7 @@ const GAP = 30;
 export class SurfaceView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, onRange: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -38,7 +39,7 @@ export class SurfaceView {
     const s = this.ctx.store.state;
     const r = this.data;
     const grid = this.grid;
-    if (!r || !grid) return f.message(r ? 'No data for this selection' : 'Load fio histogram logs to begin');
+    if (!r || !grid) return f.message(this.ctx.emptyText?.() || (r ? 'No data for this selection' : 'Load fio histogram logs to begin'));
     // The surface uses the top part of the canvas area; the line chart below.
     const surfH = f.innerH - LINE_H - GAP;
     const g = f.clear();
@@ -50,7 +51,13 @@ export class SurfaceView {
     const du = u.length > 1 ? (u[u.length - 1] - u[0]) / (u.length - 1) : 1;
     const yU = d3.scaleLinear().domain([u[0] - du / 2, u[u.length - 1] + du / 2]).range([surfH, 0]);
 
-    this.paint(grid, r, dom, surfH, s.palette);
+    // Colours span the values of the quanta in view (the whole run's range
+    // would wash out a zoomed stretch).
+    const q0 = Math.floor((dom[0] - grid.t0) / r.quantum_ms);
+    const q1 = Math.ceil((dom[1] - grid.t0) / r.quantum_ms);
+    const [vlo, vhi] = gridRange(grid, q0, q1) || [grid.lo, grid.hi];
+    this.paint(grid, r, dom, surfH, s.palette, vlo, vhi);
+    this.fewMarks(g, grid, r, x, yU, u, du);
 
     const ticks = tailTicks(ps[0], ps[ps.length - 1]);
     g.append('g')
@@ -66,30 +73,29 @@ export class SurfaceView {
       const li = Math.round((i / 63) * 255) * 4;
       lg.append('rect').attr('y', lh - ((i + 1) * lh) / 64).attr('width', 12).attr('height', lh / 64 + 0.5).attr('fill', `rgb(${lut[li]},${lut[li + 1]},${lut[li + 2]})`);
     }
-    const k = unitScale(r.unit);
-    const cl = d3.scaleLog().domain([grid.lo, grid.hi]).range([lh, 0]);
-    // Powers of ten (and 2, 5 when the range is narrow): a log axis's
-    // default ticks crowd into an unreadable column.
-    const dec = Math.log10(grid.hi / grid.lo);
-    const lticks = cl.ticks().filter((t) => {
-      const m = t / Math.pow(10, Math.floor(Math.log10(t) + 1e-9));
-      return dec > 1.5 ? Math.abs(m - 1) < 1e-6 : [1, 2, 5].some((q) => Math.abs(m - q) < 1e-6);
-    });
-    lg.append('g').attr('transform', 'translate(12,0)').call(d3.axisRight(cl).tickValues(lticks).tickFormat((t) => formatLatency(Number(t) * k)));
-    lg.append('text').attr('y', lh + 16).attr('fill', c.muted).text('latency');
+    // Values are in the result's unit; ticks are round numbers of it.
+    const cl = d3.scaleLog().domain([vlo, vhi]).range([lh, 0]);
+    lg.append('g').attr('class', 'axis legend-axis').attr('transform', 'translate(12,0)').call(d3.axisRight(cl).tickValues(logTicks(vlo, vhi, lh)).tickFormat((t) => formatNumber(Number(t))));
+    lg.append('text').attr('y', lh + 16).attr('fill', c.muted).text(`latency (${unitLabel(r.unit)})`);
+    if (grid.few.some((row) => row.some(Boolean))) {
+      const fl = lg.append('g').attr('class', 'few-legend').attr('transform', `translate(0,${lh + 26})`);
+      fl.append('rect').attr('width', 12).attr('height', 12).attr('fill', c.muted);
+      fl.append('rect').attr('width', 12).attr('height', 12).attr('fill', `url(#${this.hatchId})`).attr('stroke', c.muted);
+      fl.append('text').attr('x', 16).attr('y', 10).attr('fill', c.muted).text('too few I/Os');
+    }
 
     // The slider's percentile: a line on the surface and its curve below.
     const lvl = nearestLevel(ps, s.surfaceP);
     const py = yU(u[lvl]);
     g.append('line').attr('class', 'pick-line').attr('x1', 0).attr('x2', f.innerW).attr('y1', py).attr('y2', py).attr('stroke', '#fff').attr('stroke-width', 1.5).attr('stroke-dasharray', '6,3');
-    g.append('text').attr('x', 4).attr('y', py - 4).attr('fill', '#fff').attr('stroke', '#000').attr('stroke-width', 2.5).attr('paint-order', 'stroke').text(`p${r.percentiles[lvl]}`);
+    g.append('text').attr('x', 4).attr('y', py < 16 ? py + 13 : py - 4).attr('fill', '#fff').attr('stroke', '#000').attr('stroke-width', 2.5).attr('paint-order', 'stroke').text(`p${r.percentiles[lvl]}`);
 
     const lgY = surfH + GAP;
     const lgG = g.append('g').attr('class', 'pick-chart').attr('transform', `translate(0,${lgY})`);
     const pts = grid.values[lvl].map((v, q) => ({ t: grid.t0 + q * r.quantum_ms, v }));
     const vis = pts.filter((p) => p.v != null && p.t + r.quantum_ms > dom[0] && p.t < dom[1]);
     const y = latencyScale(s.yLog, [d3.min(vis, (p) => p.v) || 1, d3.max(vis, (p) => p.v) || 1], [LINE_H, 0]);
-    drawYGrid(lgG, y, f.innerW, latencyAxis(y, r.unit).ticks(4));
+    drawYGrid(lgG, y, f.innerW, latencyAxis(y, 4));
     axisLabel(lgG, `p${r.percentiles[lvl]} (${unitLabel(r.unit)})`, -58, LINE_H / 2, -90);
     const clipId = `clip-s-${Math.random().toString(36).slice(2)}`;
     f.svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', f.innerW).attr('height', LINE_H);
@@ -124,14 +130,46 @@ export class SurfaceView {
       if (v == null) return hideTip(f.wrap);
       showTip(f.wrap, ev, [
         `${formatTime(grid.t0 + q * r.quantum_ms, r.absolute_time)} … +${r.quantum_ms} ms`,
-        `p${r.percentiles[li]} = ${formatLatency(v * k)}`,
+        `p${r.percentiles[li]} = ${formatNumber(v)} ${unitLabel(r.unit)}`,
+        ...(grid.few[li][q] ? ['too few I/Os in this quantum for this percentile: the value is (near) its slowest I/O'] : []),
       ]);
     });
     bg.on('mouseleave', () => hideTip(f.wrap));
   }
 
-  /** @param {any} grid @param {any} r @param {[number, number]} dom @param {number} surfH @param {string} palette */
-  paint(grid, r, dom, surfH, palette) {
+  /**
+   * Hatches the cells whose quantum holds too few I/Os for the level's
+   * percentile (surface-data.js few), one rectangle per run of quanta.
+   * @param {any} g @param {any} grid @param {any} r @param {any} x @param {any} yU @param {number[]} u @param {number} du
+   */
+  fewMarks(g, grid, r, x, yU, u, du) {
+    const f = this.frame;
+    this.hatchId = `hatch-${Math.random().toString(36).slice(2)}`;
+    const pat = f.svg.append('defs').append('pattern').attr('id', this.hatchId).attr('patternUnits', 'userSpaceOnUse').attr('width', 6).attr('height', 6);
+    pat.append('path').attr('d', 'M-1,1 l2,-2 M0,6 l6,-6 M5,7 l2,-2').attr('stroke', '#fff').attr('stroke-opacity', 0.75).attr('stroke-width', 1.2);
+    const clipId = `clip-sf-${Math.random().toString(36).slice(2)}`;
+    f.svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', f.innerW).attr('height', yU.range()[0]);
+    const mg = g.append('g').attr('class', 'few-cells').attr('clip-path', `url(#${clipId})`);
+    grid.few.forEach((/** @type {boolean[]} */ row, /** @type {number} */ l) => {
+      const ts = [];
+      for (let q = 0; q < row.length; q++) if (row[q]) ts.push(grid.t0 + q * r.quantum_ms);
+      for (const [a, b] of runsOf(ts, r.quantum_ms)) {
+        mg.append('rect')
+          .attr('data-level', r.percentiles[l])
+          .attr('x', x(a))
+          .attr('width', Math.max(1, x(b) - x(a)))
+          .attr('y', yU(u[l] + du / 2))
+          .attr('height', Math.max(1, yU(u[l] - du / 2) - yU(u[l] + du / 2)))
+          .attr('fill', `url(#${this.hatchId})`);
+      }
+    });
+  }
+
+  /**
+   * @param {any} grid @param {any} r @param {[number, number]} dom @param {number} surfH @param {string} palette
+   * @param {number} vlo @param {number} vhi values at the two ends of the palette
+   */
+  paint(grid, r, dom, surfH, palette, vlo, vhi) {
     const f = this.frame;
     const canvas = /** @type {HTMLCanvasElement} */ (f.canvas);
     const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
@@ -143,8 +181,8 @@ export class SurfaceView {
     const octx = /** @type {CanvasRenderingContext2D} */ (off.getContext('2d'));
     const img = octx.createImageData(grid.quanta, L);
     const lut = paletteLut(palette);
-    const llo = Math.log(grid.lo);
-    const span = Math.log(grid.hi) - llo || 1;
+    const llo = Math.log(vlo);
+    const span = Math.log(vhi) - llo || 1;
     for (let l = 0; l < L; l++) {
       const row = grid.values[l];
       for (let q = 0; q < grid.quanta; q++) {

@@ -91,8 +91,8 @@ void FioHistReader::skip(Issue issue, uint32_t column, const std::string& what) 
 }
 
 FioHistReader::Raw& FioHistReader::raw_for(int base, int segment, Dir dir) {
-  for (auto& r : raws_)
-    if (r.base == base && r.segment == segment && r.dir == dir) return r;
+  const auto at = raw_index_.emplace(std::make_tuple(base, segment, static_cast<int>(dir)), raws_.size());
+  if (!at.second) return raws_[at.first->second];
   raws_.emplace_back();
   raws_.back().base = base;
   raws_.back().segment = segment;
@@ -279,6 +279,9 @@ void FioHistReader::keep_one_time_base() {
   src_->records -= n;
   raws_.erase(std::remove_if(raws_.begin(), raws_.end(), [drop](const Raw& r) { return r.base == drop; }),
               raws_.end());
+  raw_index_.clear();
+  for (size_t i = 0; i < raws_.size(); ++i)
+    raw_index_[std::make_tuple(raws_[i].base, raws_[i].segment, static_cast<int>(raws_[i].dir))] = i;
 }
 
 namespace {

@@ -12,7 +12,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "formats/fio_hist/line_scan.h"
@@ -60,6 +62,10 @@ class FioHistReader {
   std::vector<uint32_t> line_bins_;
   std::vector<uint64_t> line_counts_;
   std::vector<Raw> raws_;
+  // (base, segment, dir) -> index in raws_: a per_job_logs=0 log whose time
+  // goes back on every other line has a segment per line pair, and a scan
+  // of raws_ per line made reading it quadratic.
+  std::map<std::tuple<int, int, int>, size_t> raw_index_;
   // Per time base (0 relative, 1 epoch): segment and last time_ms per
   // direction, records, and the first record's line. A file's time base is
   // the one most of its lines have; lines on the other clock are skipped.

@@ -36,6 +36,9 @@ Status read_fio_json_source(const std::string& text, Source* src) {
       s.job = (job.host.empty() ? "" : job.host + "/") + std::to_string(job.job_index);
       s.labels.set("job", std::to_string(job.job_index));
       s.labels.set("host", job.host);
+      // The prefix of the job's logs, not the json's file name: the json+
+      // series and the logs of one job share it (docs/runs.md).
+      s.labels.set("prefix", job.log_prefix);
       s.layout = rep.layout;
       const double delay = std::isfinite(job.start_delay_ms) ? job.start_delay_ms : 0;
       if (!std::isfinite(job.start_delay_ms)) s.labels.set("startdelay", job.start_delay);

@@ -50,6 +50,7 @@ void result_to_source(const Result& r, Source* src) {
         b = a + q;
       }
       s.add_window(a, b, c.bins.data(), c.counts.data(), static_cast<uint32_t>(c.bins.size()));
+      s.extremes.push_back(c.extremes);  // docs/extremes.md, "Results"
     }
     if (s.windows.empty()) continue;
     // Span beyond the cells (quanta with no I/O at the run's ends): empty windows.
@@ -58,6 +59,7 @@ void result_to_source(const Result& r, Source* src) {
       w.start_ms = rs.span_start_ms;
       w.end_ms = s.windows.front().start_ms;
       s.windows.insert(s.windows.begin(), w);
+      s.extremes.insert(s.extremes.begin(), ExtremeBins());
     }
     if (rs.span_end_ms > s.windows.back().end_ms) {
       Window w;
@@ -65,6 +67,7 @@ void result_to_source(const Result& r, Source* src) {
       w.end_ms = rs.span_end_ms;
       w.offset = static_cast<uint32_t>(s.data.size());
       s.windows.push_back(w);
+      s.extremes.emplace_back();
     }
     if (!src->layout) src->layout = s.layout;
     src->records += s.windows.size();

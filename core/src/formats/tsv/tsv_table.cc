@@ -174,6 +174,7 @@ void TableParser::header(std::string_view l) {
     else if (name == "layout") layout_col_ = col;
     else if (name == "bin") bin_col_ = col;
     else if (name == "count") count_col_ = col;
+    else if (name == "extreme") extreme_col_ = col;
     else label_cols_.emplace_back(col, name);
   }
   header_text_ = std::string(l);
@@ -229,13 +230,28 @@ void TableParser::row(std::string_view l) {
     bad(cf.column, "count '" + std::string(cf.text.substr(0, 32)) + "' is not a non-negative decimal below 2^36: row skipped");
     return;
   }
+  bool extreme = false;  // a row naming a bin the cell's extremes may come from
+  if (extreme_col_ >= 0) {
+    const Field& xf = f[static_cast<size_t>(extreme_col_)];
+    if (xf.text != "0" && xf.text != "1") {
+      bad(xf.column, "extreme '" + std::string(xf.text.substr(0, 32)) + "' is neither 0 nor 1: row skipped");
+      return;
+    }
+    extreme = xf.text == "1";
+  }
   Labels labels;
   for (const auto& lc : label_cols_) labels.set(lc.second, unescape(f[static_cast<size_t>(lc.first)].text));
   const std::string key = labels_text(labels) + '\n' + id;
   auto ai = index_.find(key);
   if (ai == index_.end()) {
     ai = index_.emplace(key, acc_.size()).first;
-    acc_.push_back({labels, li->second, {}});
+    acc_.push_back({labels, li->second, {}, {}});
+  }
+  if (extreme) {  // its count says nothing (0 as exported; a GROUP BY sums it)
+    acc_[ai->second].extremes[static_cast<int64_t>(j)].add(static_cast<uint32_t>(bin));
+    if (rows_ == 0 || t < min_t_ms_) min_t_ms_ = t;
+    ++rows_;
+    return;
   }
   uint64_t& u = acc_[ai->second].cells[static_cast<int64_t>(j)][static_cast<uint32_t>(bin)];
   if (__builtin_add_overflow(u, units, &u)) {
@@ -272,6 +288,13 @@ Status TableParser::finish(Result* out) {
           c.bins.push_back(bc.first);
           c.counts.push_back(bc.second);
         }
+      if (!c.bins.empty() && extreme_col_ < 0) {  // as a version 1 result: every bin
+        c.extremes.add(c.bins.front());
+        c.extremes.add(c.bins.back());
+      } else if (!c.bins.empty()) {
+        const auto x = a.extremes.find(qc.first);
+        if (x != a.extremes.end()) c.extremes = x->second;
+      }
       if (!c.bins.empty()) s.cells.push_back(std::move(c));
     }
     if (s.cells.empty()) continue;

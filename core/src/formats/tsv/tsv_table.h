@@ -1,6 +1,6 @@
 // The long table (docs/export-formats.md, "Reading a table back"): TSV with
-// a header row naming t_ms, quantum_ms, layout, bin, count and any label
-// columns, parsed line by line into a Result. Rows of the same time, labels,
+// a header row naming t_ms, quantum_ms, layout, bin, count, optionally
+// extreme, and any label columns, parsed line by line into a Result. Rows of the same time, labels,
 // layout and bin add up, in any order, so a SQL engine's GROUP BY output and
 // concatenated tables load alike.
 #pragma once
@@ -36,6 +36,7 @@ class TableParser {
     Labels labels;
     LayoutPtr layout;
     std::map<int64_t, std::map<uint32_t, uint64_t>> cells;  // quantum -> bin -> units
+    std::map<int64_t, ExtremeBins> extremes;                 // quantum -> rows with extreme = 1
   };
   void line(std::string_view l);
   void header(std::string_view l);
@@ -51,6 +52,7 @@ class TableParser {
   bool have_header_ = false;
   std::string header_text_;
   int t_col_ = -1, q_col_ = -1, layout_col_ = -1, bin_col_ = -1, count_col_ = -1;
+  int extreme_col_ = -1;  // optional (docs/export-formats.md): -1 for tables without it
   std::vector<std::pair<int, std::string>> label_cols_;  // column, label name
   size_t ncols_ = 0;
   double quantum_ms_ = 0;

@@ -1,0 +1,49 @@
+// Pure helpers for showing file names in narrow places: natural order and
+// truncation in the middle (the end of a log's name says which host, job
+// and log it is: s1_clat_hist.2.log.127.0.0.1). No DOM, unit-tested.
+
+const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
+
+/**
+ * Natural order: digit runs compare as numbers, so host2 < host10 and
+ * job 1, 2, … 10 in that order. Ties (names equal but for case) fall back
+ * to code-point order, so the order is total.
+ * @param {string} a @param {string} b
+ */
+export function naturalCompare(a, b) {
+  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+/**
+ * Splits a name into a head that may be cut short and a tail that is always
+ * shown: the part that tells files apart. A fio log's tail starts at its
+ * job number (".2.log", ".2.log.127.0.0.1" with client/server's host
+ * suffix, ".log.gz"); for other names the last `keep` characters, widened to
+ * the start of the extension.
+ * @param {string} name @param {number} [keep] characters of tail at least
+ * @returns {[string, string]} head + tail === name
+ */
+export function middleSplit(name, keep = 10) {
+  const m = /\.\d+\.log(\.[^/]*)?$/.exec(name);
+  let cut = m ? m.index : Math.max(0, name.length - keep);
+  if (!m) {
+    const dot = name.lastIndexOf('.');
+    if (dot > 0 && dot < cut && name.length - dot <= keep + 8) cut = dot;
+  }
+  // Never all tail: a name shorter than the tail is shown whole anyway.
+  if (cut <= 0) return ['', name];
+  return [name.slice(0, cut), name.slice(cut)];
+}
+
+/**
+ * A name cut to at most max characters by dropping its middle: "abcdef…xyz"
+ * (for text that cannot use CSS, e.g. captions of exported images).
+ * @param {string} text @param {number} max at least 5
+ * @returns {string}
+ */
+export function middleTruncate(text, max) {
+  if (text.length <= max) return text;
+  const [head, tail] = middleSplit(text, Math.floor(max / 2));
+  const t = tail.length < max - 1 ? tail : tail.slice(tail.length - Math.floor((max - 1) / 2));
+  return `${head.slice(0, Math.max(1, max - 1 - t.length))}…${t}`;
+}

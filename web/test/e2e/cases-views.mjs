@@ -1,0 +1,451 @@
+// End-to-end cases of the views' review (units and ticks, the heat map's
+// overlay and hover, the surface's slider and few-sample marks, the file
+// table in the sidebar, json+ alone, export captions, the busy indicator).
+// Every assertion is on what the page shows or holds; none is on time.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles } from './helpers.mjs';
+import { SHOTS, OUT } from './paths.mjs';
+
+/** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
+/** @typedef {import('playwright-core').Page} Page */
+
+const LOCAL = () => fixtureFiles('local', /_clat_hist\.\d\.log$/);
+const S1 = () => fixtureFiles('fio-s1', /^s1_clat_hist\./);
+
+/** @param {Ctx} c */
+function noPageErrors(c) {
+  assert.deepEqual(c.errors, [], 'the page logged errors');
+}
+
+/** Waits until no refresh runs and the percentiles view finished drawing. @param {Page} p */
+async function settled(p) {
+  await p.waitForFunction(() => !(/** @type {any} */ (window).latscope.running));
+  await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
+}
+
+/** Numbers of the y-axis tick labels of a view ("1,000" -> 1000). @param {Page} p @param {string} sel */
+async function tickNumbers(p, sel) {
+  const ts = await p.$$eval(sel, (els) => els.map((e) => e.textContent || ''));
+  return ts.map((t) => Number(t.replace(/,/g, '')));
+}
+
+/**
+ * Bounding boxes of elements, and whether any two overlap.
+ * @param {Page} p @param {string} sel
+ */
+async function overlaps(p, sel) {
+  return p.$$eval(sel, (els) => {
+    const bs = els.map((e) => e.getBoundingClientRect()).filter((b) => b.width > 0 && b.height > 0);
+    /** @type {string[]} */
+    const hits = [];
+    for (let i = 0; i < bs.length; i++) {
+      for (let j = i + 1; j < bs.length; j++) {
+        const a = bs[i];
+        const b = bs[j];
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) hits.push(`${els[i].textContent} / ${els[j].textContent}`);
+      }
+    }
+    return { n: bs.length, hits };
+  });
+}
+
+/** @param {Page} p @param {string} view */
+async function showView(p, view) {
+  await p.click(`[data-testid=tab-${view}]`);
+  await p.waitForFunction((v) => /** @type {any} */ (window).latscope.store.state.view === v, view);
+  await settled(p);
+}
+
+/** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
+export const VIEW_CASES = [
+  {
+    name: 'views: ticks follow the Unit selector (µs values are 1000 × the ms ones), y fitted to the shown data, heat-map ticks never overprint',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, LOCAL()), 'ready');
+      await settled(p);
+      const sel = '#view-pctiles .y-axis .tick text';
+      const us = await tickNumbers(p, sel);
+      assert.match((await p.textContent('#view-pctiles .axis-label')) || '', /latency \(µs\)/);
+      await p.screenshot({ path: path.join(SHOTS, 'views-unit-us.png') });
+      await p.selectOption('[data-testid=unit]', 'ms');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.pct?.unit === 'ms');
+      await settled(p);
+      const ms = await tickNumbers(p, sel);
+      assert.match((await p.textContent('#view-pctiles .axis-label')) || '', /latency \(ms\)/);
+      assert.ok(us.length >= 3 && us.every(Number.isFinite), `µs ticks: ${us}`);
+      // Same places, numbers in the other unit.
+      assert.deepEqual(ms.map((v) => Math.round(v * 1000 * 1e6) / 1e6), us, `ms ticks ${ms} vs µs ticks ${us}`);
+      // The axis fits the data: every value drawn lies inside it, and its
+      // ends are within one decade (log: nice() rounds to decades) of the data.
+      const fit = await p.evaluate(() => {
+        const a = /** @type {any} */ (window).latscope;
+        let lo = Infinity;
+        let hi = 0;
+        for (const r of a.pct.rows) for (const v of [...r.p, r.mean]) if (v > 0) ((lo = Math.min(lo, v)), (hi = Math.max(hi, v)));
+        return { lo, hi };
+      });
+      const [tlo, thi] = [Math.min(...ms), Math.max(...ms)];
+      assert.ok(tlo <= fit.lo * 10 && thi >= fit.hi / 10 && thi <= fit.hi * 10 && tlo >= fit.lo / 10, `ticks ${tlo}..${thi} vs data ${fit.lo}..${fit.hi} ms`);
+      // Linear: the axis no longer starts from a fixed range; its top is near the data's max.
+      await p.click('#ylog');
+      await settled(p);
+      const lin = await tickNumbers(p, sel);
+      assert.ok(Math.max(...lin) <= fit.hi * 1.25 && Math.max(...lin) >= fit.hi * 0.75, `linear top tick ${Math.max(...lin)} vs max ${fit.hi}`);
+      assert.deepEqual((await overlaps(p, sel)).hits, []);
+
+      // Heat map: ticks in the chosen unit, none overprinting another, also on a short window.
+      await showView(p, 'heatmap');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm);
+      assert.match((await p.textContent('#view-heatmap svg')) || '', /latency \(ms\)/);
+      const hsel = '#view-heatmap .y-axis .tick text';
+      const hms = await tickNumbers(p, hsel);
+      const edges = await p.evaluate(() => {
+        const hm = /** @type {any} */ (window).latscope.views.heatmap.hm;
+        return [hm.edges_ns[0], hm.edges_ns[hm.rows]];
+      });
+      assert.ok(hms.length >= 2, `heat-map ticks ${hms}`);
+      for (const t of hms) assert.ok(t * 1e6 >= edges[0] * 0.999 && t * 1e6 <= edges[1] * 1.001, `tick ${t} ms inside ${edges} ns`);
+      let ov = await overlaps(p, hsel);
+      assert.deepEqual(ov.hits, [], 'heat-map tick labels overlap');
+      await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-ticks-ms.png') });
+      await p.setViewportSize({ width: 1000, height: 560 });
+      await p.waitForFunction(() => !(/** @type {any} */ (window).latscope.running));
+      await p.waitForTimeout(300); // the resize handler is debounced (app.js); not an assertion
+      await settled(p);
+      ov = await overlaps(p, hsel);
+      assert.ok(ov.n >= 2, 'ticks on a short heat map');
+      assert.deepEqual(ov.hits, [], 'short heat map: tick labels overlap');
+      await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-ticks-short.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: a heat map zoomed in time fits its rows to the cells holding I/Os there',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, LOCAL()), 'ready');
+      await showView(p, 'heatmap');
+      const full = await p.evaluate(() => {
+        const hm = /** @type {any} */ (window).latscope.views.heatmap.hm;
+        return { t0: hm.t0_ms, q: hm.quantum_ms, quanta: hm.quanta, rows: hm.rows, edges: hm.edges_ns, counts: Array.from(hm.counts) };
+      });
+      // The two quanta whose I/Os span the fewest rows (a quiet stretch).
+      let best = { q: 0, span: Infinity, r0: 0, r1: 0 };
+      for (let q = 0; q + 1 < full.quanta; q++) {
+        let r0 = Infinity;
+        let r1 = -1;
+        for (const k of [q, q + 1]) for (let r = 0; r < full.rows; r++) if (full.counts[k * full.rows + r] > 0) ((r0 = Math.min(r0, r)), (r1 = Math.max(r1, r)));
+        if (r1 >= 0 && r1 - r0 < best.span) best = { q, span: r1 - r0, r0, r1 };
+      }
+      assert.ok(best.span < full.rows - 1, 'some quanta hold fewer rows than the whole run');
+      const range = [full.t0 + best.q * full.q, full.t0 + (best.q + 2) * full.q];
+      await p.evaluate((r) => /** @type {any} */ (window).latscope.store.set({ range: r }), range);
+      await p.waitForFunction((r) => JSON.stringify(/** @type {any} */ (window).latscope.views.heatmap.hm && /** @type {any} */ (window).latscope.store.state.range) === JSON.stringify(r), range);
+      await settled(p);
+      const zoomed = await p.evaluate(() => {
+        const hm = /** @type {any} */ (window).latscope.views.heatmap.hm;
+        return [hm.edges_ns[0], hm.edges_ns[hm.rows]];
+      });
+      const want = [full.edges[best.r0], full.edges[best.r1 + 1]];
+      assert.ok(Math.abs(zoomed[0] / want[0] - 1) < 1e-9 && Math.abs(zoomed[1] / want[1] - 1) < 1e-9, `zoomed rows ${zoomed} = the rows holding I/Os ${want}`);
+      assert.ok(zoomed[1] / zoomed[0] < full.edges[full.rows] / full.edges[0], 'narrower than the whole run');
+      await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-zoom-fit.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: heat-map percentile lines are clipped (not clamped) to the plot, labels all shown without overlap, empty cells say "no I/O", the tooltip goes after a box zoom',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
+      await showView(p, 'heatmap');
+      // Latency zoom to a band between the p50 and p99 lines: p99.9 and max run above it.
+      const band = await p.evaluate(() => {
+        const a = /** @type {any} */ (window).latscope;
+        const r = a.pct;
+        const k = r.unit === 'ms' ? 1e6 : r.unit === 'us' ? 1e3 : 1;
+        const med = (/** @type {number} */ i) => {
+          const v = r.rows.map((/** @type {any} */ x) => x.p[i]).filter((/** @type {any} */ x) => x != null).sort((/** @type {number} */ x, /** @type {number} */ y) => x - y);
+          return v[Math.floor(v.length / 2)] * k;
+        };
+        return [med(0) * 0.8, med(2)];
+      });
+      await p.evaluate((b) => /** @type {any} */ (window).latscope.store.set({ yZoomNs: b }), band);
+      await p.waitForFunction((b) => Math.abs(/** @type {any} */ (window).latscope.views.heatmap.hm?.edges_ns[0] / b[0] - 1) < 1e-9, band, { timeout: 5000 }).catch(async (e) => { throw new Error(`${e.message}: ${JSON.stringify(band)} vs ${await p.evaluate(() => JSON.stringify(/** @type {any} */ (window).latscope.views.heatmap.hm?.edges_ns.slice(0, 2)))} ${await p.evaluate(() => JSON.stringify(/** @type {any} */ (window).latscope.store.state.yZoomNs))}`); });
+      await settled(p);
+      const geo = await p.evaluate(() => {
+        const v = /** @type {any} */ (window).latscope.views.heatmap;
+        const g = document.querySelector('#view-heatmap .pct-lines');
+        const id = (g?.getAttribute('clip-path') || '').replace(/^url\(#(.*)\)$/, '$1');
+        const rect = document.getElementById(id)?.querySelector('rect');
+        const ys = Array.from(document.querySelectorAll('#view-heatmap path.pct-line')).map((el) => {
+          const nums = (el.getAttribute('d') || '').match(/-?\d+(\.\d+)?(e-?\d+)?/g)?.map(Number) || [];
+          const y = nums.filter((_, i) => i % 2 === 1);
+          return { p: el.getAttribute('data-p'), min: Math.min(...y), max: Math.max(...y) };
+        });
+        return { innerW: v.frame.innerW, innerH: v.frame.innerH, clip: rect ? [Number(rect.getAttribute('width')), Number(rect.getAttribute('height'))] : null, ys };
+      });
+      assert.deepEqual(geo.clip, [geo.innerW, geo.innerH], 'the lines are clipped to the plot area');
+      const above = geo.ys.filter((l) => l.max < 0);
+      assert.ok(above.length >= 1, `a line runs above the plot (not along its top edge): ${JSON.stringify(geo.ys)}`);
+      assert.ok(geo.ys.every((l) => !(l.min === 0 && l.max === 0)), 'no line is pressed onto the top edge');
+      const labels = await p.$$eval('#view-heatmap .pct-label', (ts) => ts.map((t) => [t.textContent, t.getAttribute('data-edge')]));
+      const names = await p.evaluate(() => /** @type {any} */ (window).latscope.pct.percentiles.map((/** @type {string} */ x) => (Number(x) === 100 ? 'max' : `p${x}`)));
+      assert.equal(labels.length, names.length, `every percentile labelled: ${JSON.stringify(labels)}`);
+      for (const n of names) assert.ok(labels.some(([t]) => (t || '').startsWith(n)), `${n} labelled`);
+      assert.ok(labels.some(([t, e]) => e === 'above' && /▲$/.test(t || '')), 'lines above the shown range are labelled at the top edge');
+      assert.deepEqual((await overlaps(p, '#view-heatmap .pct-label')).hits, [], 'labels overlap');
+      await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-overlay.png') });
+
+      // Hover an empty cell and a full one.
+      const cells = await p.evaluate(() => {
+        const v = /** @type {any} */ (window).latscope.views.heatmap;
+        const hm = v.hm;
+        const svg = /** @type {Element} */ (v.frame.svg.node()).getBoundingClientRect();
+        const m = v.frame.margin;
+        const dom = [hm.t0_ms, hm.t0_ms + hm.quanta * hm.quantum_ms];
+        const ext = /** @type {any} */ (window).latscope.store.state.range || (() => {
+          const r = /** @type {any} */ (window).latscope.pct;
+          let lo = Infinity;
+          let hi = -Infinity;
+          for (const x of r.rows) ((lo = Math.min(lo, x.t_ms)), (hi = Math.max(hi, x.t_ms)));
+          return [lo, hi + r.quantum_ms];
+        })();
+        const at = (/** @type {number} */ q, /** @type {number} */ r) => {
+          const t = hm.t0_ms + (q + 0.5) * hm.quantum_ms;
+          const lo = Math.log(hm.edges_ns[0]);
+          const hi = Math.log(hm.edges_ns[hm.rows]);
+          const mid = (Math.log(hm.edges_ns[r]) + Math.log(hm.edges_ns[r + 1])) / 2;
+          return { x: svg.left + m.left + ((t - ext[0]) / (ext[1] - ext[0])) * v.frame.innerW, y: svg.top + m.top + (1 - (mid - lo) / (hi - lo)) * v.frame.innerH };
+        };
+        let empty = null;
+        let full = null;
+        for (let q = 1; q < hm.quanta - 1 && !(empty && full); q++) {
+          for (let r = 1; r < hm.rows - 1; r++) {
+            const n = hm.counts[q * hm.rows + r];
+            if (!empty && n === 0) empty = at(q, r);
+            if (!full && n > 1) full = at(q, r);
+          }
+        }
+        return { empty, full, dom };
+      });
+      assert.ok(cells.empty && cells.full, 'an empty and a full cell');
+      await p.mouse.move(cells.empty.x, cells.empty.y);
+      await p.waitForSelector('#view-heatmap .tip', { state: 'visible' });
+      const emptyTip = (await p.textContent('#view-heatmap .tip')) || '';
+      assert.match(emptyTip, /no I\/O/);
+      assert.doesNotMatch(emptyTip, /count 0/);
+      await p.mouse.move(cells.full.x, cells.full.y);
+      await p.waitForFunction(() => /I\/Os \(/.test(document.querySelector('#view-heatmap .tip')?.textContent || ''));
+      assert.match((await p.textContent('#view-heatmap .tip')) || '', /IOPS in this cell/);
+      await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-hover.png') });
+      // A box zoom from there: after the redraw no tooltip stands.
+      await p.mouse.down();
+      await p.mouse.move(cells.full.x + 120, cells.full.y + 60, { steps: 6 });
+      await p.mouse.up();
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.range != null);
+      await settled(p);
+      assert.equal(await p.isVisible('#view-heatmap .tip'), false, 'tooltip hidden after the box zoom');
+      await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-after-box-zoom.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: the surface slider stops on p99 and p99.9 exactly; cells with too few I/Os are hatched, per the engine\'s few flags',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, LOCAL()), 'ready');
+      await showView(p, 'surface');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.surface.grid);
+      const levels = await p.evaluate(() => /** @type {any} */ (window).latscope.views.surface.data.percentiles);
+      for (const want of ['50', '90', '99', '99.9', '99.99']) {
+        const i = levels.indexOf(want);
+        assert.ok(i >= 0, `${want} is a level: ${levels.join(' ')}`);
+        await p.$eval('[data-testid=surface-slider]', (el, v) => {
+          const inp = /** @type {HTMLInputElement} */ (el);
+          inp.value = String(v);
+          inp.dispatchEvent(new Event('input', { bubbles: true }));
+        }, i);
+        await p.waitForFunction((w) => /** @type {any} */ (window).latscope.store.state.surfaceP === Number(w), want);
+        await settled(p);
+        assert.equal(await p.textContent('#surface-p-out'), `p${want}`);
+        const picked = await p.$$eval('#view-surface text', (ts) => ts.map((t) => t.textContent));
+        assert.ok(picked.includes(`p${want}`), `the pick line is labelled p${want}`);
+        assert.match((await p.textContent('#view-surface .pick-chart')) || '', new RegExp(`p${want.replace('.', '\\.')} \\(µs\\)`));
+      }
+      // Hatched levels = the levels some row's few flag names.
+      const { flagged, marked } = await p.evaluate(() => {
+        const r = /** @type {any} */ (window).latscope.views.surface.data;
+        const names = new Set();
+        for (const row of r.rows) for (const tok of String(row.flags || '').split(';')) if (tok.startsWith('few:')) for (const x of tok.slice(4).split('|')) names.add(Number(x.replace(/^p/, '')));
+        const flagged = r.percentiles.filter((/** @type {string} */ x) => names.has(Number(x)));
+        const marked = [...new Set(Array.from(document.querySelectorAll('#view-surface .few-cells rect')).map((e) => e.getAttribute('data-level')))];
+        return { flagged, marked };
+      });
+      assert.ok(flagged.length > 0, 'the local logs have quanta with too few I/Os for the top levels');
+      assert.deepEqual(marked.sort(), flagged.slice().sort());
+      assert.match((await p.textContent('#view-surface .few-legend')) || '', /too few I\/Os/);
+      await p.screenshot({ path: path.join(SHOTS, 'views-surface-p99.99-few.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: the file table fits the default sidebar (state, records, repaired, skipped visible), names keep their host suffix, natural order, resizable sidebar kept across reloads',
+    async run(c) {
+      const p = c.page;
+      await p.goto(c.url);
+      await p.evaluate(() => localStorage.removeItem('latscope-sidebar-width'));
+      assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
+      const fit = await p.evaluate(() => {
+        const box = /** @type {HTMLElement} */ (document.querySelector('#file-table'));
+        const side = /** @type {HTMLElement} */ (document.querySelector('#sidebar')).getBoundingClientRect();
+        const cells = Array.from(document.querySelectorAll('#file-table tbody td.rec, #file-table tbody td.rep, #file-table tbody td.skip, #file-table tbody td.state')).map((td) => td.getBoundingClientRect().right);
+        const tails = Array.from(document.querySelectorAll('#file-table td.name')).map((td) => {
+          const t = /** @type {HTMLElement} */ (td.querySelector('.name-tail'));
+          const b = t.getBoundingClientRect();
+          const cb = td.getBoundingClientRect();
+          return { tail: t.textContent, inside: b.left >= cb.left - 0.5 && b.right <= cb.right + 0.5, title: /** @type {HTMLElement} */ (td).title };
+        });
+        return { scroll: box.scrollWidth, client: box.clientWidth, sideRight: side.right, rightmost: Math.max(...cells), sideWidth: side.width, tails };
+      });
+      assert.equal(fit.sideWidth, 380, 'default sidebar width');
+      assert.ok(fit.scroll <= fit.client, `no horizontal scroll: ${fit.scroll} > ${fit.client}`);
+      assert.ok(fit.rightmost <= fit.sideRight, 'state, records, repaired, skipped inside the sidebar');
+      const names = S1().map((f) => path.basename(f));
+      assert.deepEqual(
+        fit.tails.map((t) => t.tail),
+        names.map((n) => n.slice(n.indexOf('.'))),
+        'the distinguishing end (job, host suffix) is the always-shown tail',
+      );
+      assert.ok(fit.tails.every((t) => t.inside), 'tails fully visible');
+      assert.ok(fit.tails.every((t, i) => t.title.startsWith(names[i])), 'full name in the tooltip');
+      const heads = await p.$$eval('#file-table thead th', (ths) => ths.map((t) => [t.textContent, t.getAttribute('title')]));
+      assert.ok(heads.filter(([t]) => ['fmt', 'dir', 'rec', 'rep', 'skip'].includes(t || '')).every(([, title]) => !!title), 'abbreviations carry a title');
+      await p.screenshot({ path: path.join(SHOTS, 'views-file-table-default.png') });
+
+      // Natural order: 1, 2, 10 (not 1, 10, 2).
+      const dir = path.join(OUT, 'natural');
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      const src = fixture('local', 'local_clat_hist.1.log');
+      const files = [10, 2, 1].map((n) => {
+        const f = path.join(dir, `local_clat_hist.${n}.log`);
+        fs.copyFileSync(src, f);
+        return f;
+      });
+      await p.setInputFiles('[data-testid=file-input]', files);
+      assert.equal(await waitDone(p), 'ready');
+      const order = await p.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
+      assert.deepEqual(order, ['local_clat_hist.1.log', 'local_clat_hist.2.log', 'local_clat_hist.10.log']);
+
+      // Drag the handle 120 px to the right, then a key step back; the width survives a reload.
+      const h = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('[data-testid=sidebar-handle]').boundingBox());
+      await p.mouse.move(h.x + h.width / 2, h.y + 40);
+      await p.mouse.down();
+      await p.mouse.move(h.x + h.width / 2 + 120, h.y + 40, { steps: 5 });
+      await p.mouse.up();
+      const w1 = await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width);
+      assert.equal(w1, 500);
+      await p.focus('[data-testid=sidebar-handle]');
+      await p.keyboard.press('ArrowLeft');
+      const w2 = await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width);
+      assert.equal(w2, 480);
+      assert.equal(await p.getAttribute('[data-testid=sidebar-handle]', 'aria-valuenow'), '480');
+      await p.reload();
+      await p.waitForSelector('[data-testid=sidebar-handle]');
+      assert.equal(await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width), 480);
+      await p.evaluate(() => localStorage.removeItem('latscope-sidebar-width'));
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: fio json+ output alone shows each job\'s whole run (docs/whole-run.md): the engine says so, a quantum as long as the run gives the CLI\'s numbers, the spectrum draws',
+    async run(c) {
+      const p = c.page;
+      const json = fixture('local', 'local.json');
+      assert.equal(await loadThroughInput(p, c.url, [json]), 'ready');
+      await p.selectOption('[data-testid=quantum]', '60000');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.quantum_ms === 60000);
+      await settled(p);
+      const notes = (await p.textContent('[data-testid=query-notes]')) || '';
+      assert.match(notes, /only fio json\+ output is selected/, notes);
+      const s = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+      const csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
+      assert.equal(csv, cliPctiles(['--quantum', '60000', '--percentiles', s.percentiles.join(',')], [json]));
+      await showView(p, 'spectrum');
+      assert.ok((await p.$$('#view-spectrum path')).length > 0, 'the spectrum draws');
+      await p.screenshot({ path: path.join(SHOTS, 'views-json-alone.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: PNG and SVG exports carry a title and the context (logs, quantum, time range, groups, directions)',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await p.click('#dirs input[value=t]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.directions === 'r,w');
+      await settled(p);
+      const svg = (await download(p, '[data-testid=export-svg]')).bytes.toString('utf8');
+      const cap = await p.evaluate((t) => {
+        const d = new DOMParser().parseFromString(t, 'image/svg+xml');
+        return { err: d.querySelector('parsererror')?.textContent || '', lines: Array.from(d.querySelectorAll('.export-caption text')).map((x) => x.textContent), h: Number(d.documentElement.getAttribute('height')) };
+      }, svg);
+      assert.equal(cap.err, '');
+      assert.equal(cap.lines[0], 'latscope — Latency percentiles over time');
+      assert.match(cap.lines[1] || '', /^4 logs: s1_clat_hist\.1\.log\.127\.0\.0\.1, s1_clat_hist\.1\.log\.127\.0\.0\.2, s1_clat_hist\.2\.log\.127\.0\.0\.1, … \(1 more\)$/);
+      assert.match(cap.lines[2] || '', /^quantum 1 s · whole run 0 s … \d+ s$/);
+      assert.match(cap.lines[3] || '', /groups: host=127\.0\.0\.1, host=127\.0\.0\.2 · directions: read, write · p50 p90 p99 p99\.9 max · unit µs/);
+      // Zoomed: the time range is the zoom's.
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ range: [2000, 5000] }));
+      await settled(p);
+      await p.click('[data-testid=tab-heatmap]');
+      await settled(p);
+      const png = (await download(p, '[data-testid=export-png]')).bytes;
+      fs.writeFileSync(path.join(SHOTS, 'views-export-heatmap.png'), png);
+      const frameH = await p.evaluate(() => /** @type {any} */ (window).latscope.views.heatmap.frame.height);
+      assert.ok(png.readUInt32BE(20) > 2 * frameH, 'the PNG is taller than the chart by the caption band');
+      const hsvg = (await download(p, '[data-testid=export-svg]')).bytes.toString('utf8');
+      assert.match(hsvg, /latscope — Latency heat map/);
+      assert.match(hsvg, /quantum 1 s · time 2 s … 5 s/);
+      assert.match(hsvg, /groups: cluster · directions: read, write · rows: latency/);
+      fs.writeFileSync(path.join(SHOTS, 'views-export-pctiles.svg'), svg);
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: a busy indicator (role=status, aria-busy on the panels) shows while a query runs and goes when it is answered',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, LOCAL()), 'ready');
+      await settled(p);
+      assert.equal(await p.getAttribute('[data-testid=view-panels]', 'aria-busy'), 'false');
+      assert.equal(await p.getAttribute('[data-testid=busy]', 'role'), 'status');
+      // Hold the engine's next answer until the test lets it go.
+      await p.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        const e = w.latscope.engine;
+        const query = e.query.bind(e);
+        w.__gate = new Promise((res) => (w.__open = res));
+        e.query = async (/** @type {any} */ o) => {
+          await w.__gate;
+          return query(o);
+        };
+      });
+      await p.selectOption('[data-testid=quantum]', '2000');
+      await p.waitForSelector('[data-testid=busy].on', { state: 'visible' });
+      assert.equal(await p.getAttribute('[data-testid=view-panels]', 'aria-busy'), 'true');
+      assert.equal(await p.textContent('[data-testid=busy]'), 'Computing…');
+      await p.screenshot({ path: path.join(SHOTS, 'views-busy.png') });
+      await p.evaluate(() => /** @type {any} */ (window).__open());
+      await p.waitForFunction(() => document.querySelector('[data-testid=view-panels]')?.getAttribute('aria-busy') === 'false');
+      assert.equal(await p.isVisible('[data-testid=busy]'), false);
+      assert.equal(await p.evaluate(() => /** @type {any} */ (window).latscope.pct.quantum_ms), 2000);
+      noPageErrors(c);
+    },
+  },
+];
