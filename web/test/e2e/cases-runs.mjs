@@ -116,8 +116,14 @@ export const RUN_CASES = [
         const share = await painted(p, id);
         assert.ok(share > 0.05, `${id}: ${share} of the canvas painted`);
       }
-      await p.screenshot({ path: path.join(SHOTS, 'runs-ab-dialog.png'), fullPage: true });
-      await p.keyboard.press('Escape');
+      await p.screenshot({ path: path.join(SHOTS, 'runs-ab-dialog.png') });
+      await p.locator('[data-testid=ab-heat-diff]').scrollIntoViewIfNeeded();
+      await p.screenshot({ path: path.join(SHOTS, 'runs-ab-dialog-heat.png') });
+      // Closes from the keyboard: Tab reaches Close, Enter presses it.
+      await p.focus('[data-testid=ab-csv]');
+      await p.keyboard.press('Tab');
+      assert.equal(await p.evaluate(() => document.activeElement?.getAttribute('data-testid')), 'ab-close');
+      await p.keyboard.press('Enter');
       await p.waitForFunction(() => !document.querySelector('[data-testid=ab-dialog]'));
       assert.deepEqual(c.errors, [], 'the page logged errors');
     },

@@ -67,6 +67,8 @@ describe.each(IMPLS)('runs (%s)', (_name, make) => {
     const one = await engine.assignRuns({});
     expect(one.several).toBe(false);
     expect(one.runs.length).toBe(1);
+    // ... and no label, as in the CLI (docs/runs.md): outputs stay those of unlabelled files.
+    expect((await engine.sources()).map((s) => /** @type {any} */ (s).labels.run ?? '')).toEqual(['', '']);
   });
 
   it.skipIf(!hasCli)('compareRuns equals `latscope summary --compare` (csv and json), with and without the json+ text', async () => {
