@@ -38,6 +38,7 @@ const char kUsage[] =
     "  --directions D           r,w,t (default all)\n"
     "  --offset NAME=MS         shift a host's, a file's or a job's (job:N, job:HOST/N) clock by MS (repeatable)\n"
     "  --exclude-host HOST      leave a host out (repeatable)\n"
+    "  --host NAME              the host every input comes from (local-mode logs name none)\n"
     "  --from MS --to MS        only quanta overlapping [from, to)\n"
     "  --co-interval MS         coordinated-omission correction for this expected interval\n"
     "                           between samples: every group twice, co=uncorrected and co=corrected\n"

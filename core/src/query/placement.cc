@@ -25,6 +25,7 @@ void place_series(const JsonIndex& json, std::vector<Selected>::iterator first, 
   for (auto it = first; it != last; ++it) {
     Selected& x = *it;
     if (x.src->absolute_time || x.offset_named || x.series->count_frac_bits) continue;
+    if (x.series->role == Role::kWholeRun) continue;  // json+ itself: already on the run's clock
     // The job's json+ entries in any direction: one start per job.
     const Series* js = nullptr;
     const Source* jsrc = nullptr;

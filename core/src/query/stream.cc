@@ -155,6 +155,8 @@ struct StreamingQuery::Impl {
     return m.get();
   }
 
+  void fold_selected(const Source& src, const std::vector<Selected>& sel);
+
   // The grid quantized once into a result (result.h): one series per group.
   Status to_result(Result* r) {
     *r = Result();
@@ -327,10 +329,10 @@ Status StreamingQuery::add_part(const Source& src) {
   if (!I.error.ok()) return I.error;
   if (!src.status.ok()) return Status::Ok();
   if (src.format == FileFormat::kFioJson) {
-    if (I.opts.sel.complete_tail || I.opts.sel.place_jobs) {
-      I.json_sources.push_back(src);
-      I.json.add(I.json_sources.back());
-    }
+    // Kept for tails and placement, and for queries of json+ alone
+    // (docs/whole-run.md): whole-run histograms are small.
+    I.json_sources.push_back(src);
+    I.json.add(I.json_sources.back());
     return Status::Ok();
   }
   for (const Series& s : src.series) ++I.logs_per_key[tail_key_of_log(src, s)];
@@ -338,6 +340,12 @@ Status StreamingQuery::add_part(const Source& src) {
   select_series(src, I.opts.sel, &sel);
   if (I.opts.sel.place_jobs) place_series(I.json, sel.begin(), sel.end(), &I.placed);  // as make_plan
   for (const Selected& x : sel) I.late.see(x);
+  I.fold_selected(src, sel);
+  return Status::Ok();
+}
+
+void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Selected>& sel) {
+  Impl& I = *this;
   double co_ns = 0;
   const bool co = co_interval_ns(I.opts.sel, &co_ns);
   for (const Selected& x : sel) {
@@ -379,7 +387,6 @@ Status StreamingQuery::add_part(const Source& src) {
       }
     }
   }
-  return Status::Ok();
 }
 
 Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
@@ -401,6 +408,18 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       return Status::Error(ErrorCode::kInvalidArgument, msg);
     }
 
+  // fio json+ alone: its whole-run histograms, as make_plan falls back to
+  // them (docs/whole-run.md).
+  if (!I.any_series) {
+    bool any = false;
+    for (const Source& src : I.json_sources) {
+      std::vector<Selected> sel;
+      select_series(src, I.opts.sel, &sel, Role::kWholeRun);
+      if (!sel.empty()) any = true;
+      I.fold_selected(src, sel);
+    }
+    if (any) out->notes.push_back(whole_run_note());
+  }
   // Tails last, as Engine::query appends them after every series.
   for (PendingTail& t : I.tails) {
     if (I.logs_per_key[t.key] != 1) {
@@ -567,7 +586,10 @@ Status StreamingQuery::finish_folded(QueryResult* out) {
 Status StreamingQuery::add_by_kind(const Source& src) {
   if (!src.status.ok()) return Status::Ok();
   if (src.format == FileFormat::kFioJson) {
-    if (!impl_->opts.sel.complete_tail && !impl_->opts.sel.place_jobs) return Status::Ok();
+    // Into this query too: with no log at all, it answers from json+ alone.
+    Status added = epoch_ ? epoch_->add_part(src) : Status::Ok();
+    if (added.ok()) added = add_part(src);
+    if (!added.ok()) return added;
     kinds_json_.push_back(src);
     for (auto& kv : kinds_) {
       Status st = kv.second->add_folded(src);

@@ -17,7 +17,9 @@ namespace latscope {
 TailKey tail_key_of_json(const Source& src, const Series& s) {
   const std::string run = label_of(src, s, "run");
   const size_t slash = s.job.rfind('/');
-  if (slash == std::string::npos) return {run, "", s.job, static_cast<int>(s.dir)};
+  // A local-mode job: the json's own host, "" unless the file was given one
+  // (FileOptions::host, the CLI's --host), as its logs are.
+  if (slash == std::string::npos) return {run, src.id.host, s.job, static_cast<int>(s.dir)};
   return {run, s.job.substr(0, slash), s.job.substr(slash + 1), static_cast<int>(s.dir)};
 }
 
@@ -39,6 +41,7 @@ TailOutcome json_tail_for(const JsonIndex& json, const Selected& x, Series* tail
   if (it == json.series.end()) return TailOutcome::kNoJson;
   // A result's series (docs/result-format.md) is no log of one job: it has no tail.
   if (x.series->count_frac_bits) return TailOutcome::kNoJson;
+  if (x.series->role == Role::kWholeRun) return TailOutcome::kNoJson;  // json+ alone: no log to complete
   if (it->second.size() != 1) return TailOutcome::kAmbiguous;
   // The json's runtime is on the job's clock, not the epoch.
   if (x.src->absolute_time) return TailOutcome::kEpoch;

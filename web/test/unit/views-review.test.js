@@ -10,7 +10,6 @@ import { naturalCompare, middleSplit, middleTruncate } from '../../src/app/names
 import { exportCaption } from '../../src/app/caption.js';
 import { compactCount } from '../../src/app/file-table.js';
 import { clampSidebar } from '../../src/app/sidebar.js';
-import { wholeRunOnlyText } from '../../src/app/sources.js';
 import { SURFACE_LEVELS } from '../../src/app/queries.js';
 import { initialState } from '../../src/app/state.js';
 
@@ -179,12 +178,4 @@ describe('export caption', () => {
   });
 });
 
-describe('json+ alone', () => {
-  const json = { name: 'r.json', format: 'fio-json', status: { ok: true }, series: [{ role: 'whole-run' }] };
-  const log = { name: 'a_clat_hist.1.log', format: 'fio-hist', status: { ok: true }, series: [{ role: 'time' }] };
-  it('explains the empty views only when every usable log is whole-run', () => {
-    expect(wholeRunOnlyText([json])).toMatch(/^Only fio json\+ output is loaded/);
-    expect(wholeRunOnlyText([json, log])).toBe('');
-    expect(wholeRunOnlyText([])).toBe('');
-  });
 });

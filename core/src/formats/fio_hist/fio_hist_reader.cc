@@ -433,7 +433,9 @@ void FioHistReader::finish() {
     return a.segment != b.segment ? a.segment < b.segment : a.dir < b.dir;
   });
   const int segments = raws_.empty() ? 0 : raws_.back().segment + 1;
-  const bool client_name = !src_->id.host.empty();
+  // Named as fio's client names a server's logs; a host given by the user
+  // (FileOptions::host, --host) does not make a local log a client's.
+  const bool client_name = !parse_fio_file_name(src_->name).host.empty();
   std::vector<uint32_t> pb, mb;
   std::vector<uint64_t> pc, mc;
   for (Raw& r : raws_) {
