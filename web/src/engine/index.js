@@ -10,6 +10,8 @@
 //   await engine.heatmap(opts)  -> {t0_ms, quantum_ms, quanta, rows, edges_ns, ..., counts: Float64Array}
 //   await engine.encodeResult(opts) -> {bytes: Uint8Array}: the loaded data as a result file
 //                                  (`latscope reduce`; opts.group_by = the labels kept)
+//   await engine.assignRuns(opts) -> {runs, evidence, several}: sets each source's run label (docs/runs.md)
+//   await engine.compareRuns(opts) -> {text, notes}: `latscope summary --compare` of the two runs
 //   await engine.sources()      -> Source[]
 //   await engine.reset()        -> drop every source
 //   await engine.memory()       -> {wasmBytes}
@@ -39,6 +41,8 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<string>} csv
  * @property {(opts?: object) => Promise<any>} heatmap
  * @property {(opts?: object) => Promise<{bytes: Uint8Array}>} encodeResult
+ * @property {(opts?: object) => Promise<import('./inthread.js').RunPlan>} assignRuns
+ * @property {(opts: import('./inthread.js').CompareOptions) => Promise<{text: string, notes: string[]}>} compareRuns
  * @property {() => Promise<import('./inthread.js').Source[]>} sources
  * @property {() => Promise<void>} reset
  * @property {() => Promise<{wasmBytes: number}>} memory
@@ -87,6 +91,11 @@ function asyncFacade(e) {
     csv: async (o) => e.csv(o),
     heatmap: async (o) => e.heatmap(o),
     encodeResult: async (o) => e.encodeResult(o),
+    assignRuns: async (o) => {
+      await loading;
+      return e.assignRuns(o);
+    },
+    compareRuns: async (o) => e.compareRuns(o),
     sources: async () => e.sources(),
     reset: async () => {
       await loading;

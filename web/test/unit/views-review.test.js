@@ -177,5 +177,3 @@ describe('export caption', () => {
     expect(whole[3]).toBe('groups: cluster · directions: read, write, trim · rows: latency · unit µs');
   });
 });
-
-});
