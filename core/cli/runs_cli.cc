@@ -42,16 +42,16 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
     planned->push_back(std::move(f));
   }
   std::vector<RunFile> logs;
+  logs.reserve(kept.size());
   for (size_t i : kept) logs.push_back((*planned)[i]);
   RunPlan sub = plan_runs(logs, opts);
   RunPlan plan;
   plan.run_of.assign(planned->size(), std::string());
   for (size_t k = 0; k < kept.size() && k < sub.run_of.size(); ++k) plan.run_of[kept[k]] = sub.run_of[k];
   plan.evidence = sub.evidence;
-  for (Run& r : sub.runs) {
+  for (Run& r : sub.runs)
     for (size_t& f : r.files) f = kept[f];
-    plan.runs.push_back(std::move(r));
-  }
+  plan.runs = std::move(sub.runs);
   return plan;
 }
 
