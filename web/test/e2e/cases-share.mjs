@@ -170,7 +170,7 @@ export const SHARE_CASES = [
     },
   },
   {
-    name: 'copy link with data: a result file in the link; opens in a new page with no other request; csv equals `latscope pctiles` on that result and the original page's csv, every column',
+    name: 'copy link with data: a result file in the link; opens in a new page with no other request; csv equals `latscope pctiles` on that result and the csv of the original page, every column',
     async run(c) {
       const p = c.page;
       const files = S1();
