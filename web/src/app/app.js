@@ -922,9 +922,11 @@ export class App {
   showSla() {
     const el = this.$('sla-summary');
     const rules = this.slaRules();
+    const h0 = el.hidden ? 0 : el.offsetHeight;
     if (!rules.length || !this.pct || !this.pct.rows.length) {
       el.hidden = true;
       el.replaceChildren();
+      if (h0) this.relayout();
       return;
     }
     const doc = document;
@@ -959,6 +961,8 @@ export class App {
     }
     el.replaceChildren(...out);
     el.hidden = false;
+    // The charts give it the room it takes (a no-op when its height is unchanged).
+    if (el.offsetHeight !== h0) this.relayout();
   }
 
   /**

@@ -8,7 +8,7 @@
 // Clicking a group (a heat-map row, a small chart) opens its latency heat map.
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
-import { timeScale, timeAxis, formatTime } from './time-axis.js';
+import { timeScale, timeAxis, formatTime, formatRelative, niceTimeStep } from './time-axis.js';
 import { paletteLut, formatNumber, unitLabel, logTicks } from './scales.js';
 import { showTip, hideTip } from './pctiles-view.js';
 import { groupOrder, othersBand, valueSpan, topGroups } from './groups-data.js';
@@ -501,7 +501,13 @@ export class GroupsView {
       .attr('y', -8)
       .attr('fill', c.muted)
       .text(`${percentileName(s.groupsP)} per quantum, shared scales: y ${s.yLog ? 'log' : 'linear'} ${formatNumber(ylo)} … ${formatNumber(yhi)} ${unitLabel(this.unit)}; name · ${percentileName(s.groupsP)} over the run${truncated ? `; the ${n} worst of ${m.groups.length} groups shown` : ''}`);
-    g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
+    // Each column's bottom chart gets its own time axis (the charts share it).
+    for (let col = 0; col < nCols; col++) {
+      const sx = timeScale(this.absolute, dom, [col * cw + pad.l, (col + 1) * cw - pad.r]);
+      const ax = d3.axisBottom(sx.axisScale).ticks(3);
+      if (!this.absolute) ax.tickFormat((t) => formatRelative(Number(t), niceTimeStep((dom[1] - dom[0]) / 3)));
+      g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${nRows * ch})`).call(ax);
+    }
     this.hoverLayer(g, x, (px, py) => {
       const col = Math.floor(px / cw);
       const row = Math.floor(py / ch);
