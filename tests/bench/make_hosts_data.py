@@ -61,7 +61,7 @@ def main():
             for _ in range(32):
                 counts = [0] * BINS
                 for _ in range(400):
-                    ns = median_ns * factor * math.exp(rnd.gauss(0, 0.35) + (rnd.expovariate(1.0) if rnd.random() < 0.02 else 0))
+                    ns = median_ns * factor * math.exp(rnd.gauss(0, 0.35) + (min(3.0, rnd.expovariate(1.0)) if rnd.random() < 0.02 else 0))
                     counts[plat_index(ns) >> COARSENESS] += 1
                 out.append(", ".join(map(str, counts)))
             return out

@@ -4,7 +4,10 @@
 // file input, then what a user does with hundreds of hosts. A benchmark, not
 // a test: it prints figures (README "Speed and memory") and asserts nothing.
 //
-//   node web/scripts/bench-groups-chromium.mjs [DIR]
+//   node web/scripts/bench-groups-chromium.mjs [DIR] [--profile]
+//
+// --profile: a CPU profile of the page per step (Chrome DevTools protocol);
+// prints the functions with the most self time of each step over 500 ms.
 //
 // Default input: bench-data/hosts200_s3600 (tests/bench/make_hosts_data.py:
 // 200 hosts x 1 h, 1 s windows), generated when missing. Per step: wall time
@@ -21,7 +24,9 @@ import { serveStatic } from '../test/e2e/server.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const WEB = path.join(ROOT, 'web');
-let dir = process.argv[2];
+const argv = process.argv.slice(2);
+const profile = argv.includes('--profile');
+let dir = argv.find((a) => !a.startsWith('--'));
 if (!dir) {
   const out = execFileSync('python3', [path.join(ROOT, 'tests/bench/make_hosts_data.py'), '--out', path.join(ROOT, 'bench-data')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   dir = out.trim().split('\n').at(-1) ?? '';
@@ -32,12 +37,12 @@ const wasmDir = process.env.LATSCOPE_WASM_DIR || path.join(WEB, 'public/wasm');
 if (!fs.existsSync(path.join(wasmDir, 'latscope.wasm'))) execFileSync('sh', [path.join(WEB, 'scripts/build-wasm.sh')], { stdio: 'inherit' });
 
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-dist-'));
-await build({ configFile: path.join(WEB, 'vite.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+await build({ configFile: path.join(WEB, 'vite.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, minify: !profile } });
 fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
 for (const f of ['latscope.mjs', 'latscope.wasm']) fs.copyFileSync(path.join(wasmDir, f), path.join(dist, 'wasm', f));
 const server = await serveStatic(dist);
-const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-'));
-const context = await chromium.launchPersistentContext(profile, {
+const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-'));
+const context = await chromium.launchPersistentContext(profileDir, {
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
   viewport: { width: 1440, height: 900 },
@@ -45,6 +50,28 @@ const context = await chromium.launchPersistentContext(profile, {
 });
 
 /** @typedef {import('playwright-core').Page} Page */
+
+/** @type {import('playwright-core').CDPSession | null} */
+let cdp = null;
+
+/**
+ * Self time per function of a CPU profile, the top n, as text lines.
+ * @param {any} prof Profiler.Profile @param {number} n
+ */
+function topSelf(prof, n) {
+  /** @type {Map<number, any>} */
+  const byId = new Map(prof.nodes.map((/** @type {any} */ x) => [x.id, x]));
+  /** @type {Map<string, number>} */
+  const self = new Map();
+  const dt = prof.timeDeltas;
+  for (let i = 0; i < prof.samples.length; i++) {
+    const node = byId.get(prof.samples[i]);
+    const f = node.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) || 0) + (dt[i] || 0) / 1000);
+  }
+  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => `      ${ms.toFixed(0).padStart(6)} ms  ${k}`);
+}
 
 /** Starts collecting long tasks afresh. @param {Page} page */
 function startTasks(page) {
@@ -73,13 +100,16 @@ async function settled(page) {
 async function step(page, what, act) {
   await settled(page);
   await startTasks(page);
+  if (cdp) await cdp.send('Profiler.start');
   const t0 = Date.now();
   await act();
   await settled(page);
   const ms = Date.now() - t0;
+  const prof = cdp ? (await cdp.send('Profiler.stop')).profile : null;
   const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
   const longest = tasks.length ? Math.max(...tasks) : 0;
   console.log(`${what.padEnd(52)} ${String(ms).padStart(6)} ms   longest task ${longest.toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)`);
+  if (prof && ms > 500) console.log(topSelf(prof, 12).join('\n'));
   return { ms, longest };
 }
 
@@ -100,19 +130,27 @@ function redraw(page, view) {
 try {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`pageerror: ${e.message}`));
+  if (profile) {
+    cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+  }
   await page.goto(server.url);
   console.log(`bench-groups-chromium: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB (${path.basename(dir)}), Chromium ${context.browser()?.version() ?? ''}, ${os.cpus().length} cores`);
   await startTasks(page);
+  if (cdp) await cdp.send('Profiler.start');
   const t0 = Date.now();
   await page.setInputFiles('[data-testid=file-input]', files);
   await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid=status]')?.getAttribute('data-state') || ''), null, { timeout: 600000, polling: 50 });
   await settled(page);
   const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
   console.log(`${'load (files to percentiles drawn, cluster)'.padEnd(52)} ${String(Date.now() - t0).padStart(6)} ms   longest task ${(tasks.length ? Math.max(...tasks) : 0).toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)`);
-  await step(page, 'regroup to per host (percentiles view)', () => set(page, { group_by: 'host' }));
+  if (cdp) console.log(topSelf((await cdp.send('Profiler.stop')).profile, 12).join('\n'));
+  // An hour of 200 hosts is read at 10 s first (360 quanta x 200 hosts); the
+  // 1 s grid per host (720,000 rows) comes last, it is the costly one.
+  await step(page, 'quantum 1 s -> 10 s (cluster)', () => set(page, { quantum_ms: 10000 }));
+  await step(page, 'regroup to per host (10 s, percentiles view)', () => set(page, { group_by: 'host' }));
   await step(page, 'redraw percentiles view (per host)', () => redraw(page, 'pctiles'));
-  await step(page, 'quantum 1 s -> 10 s (per host)', () => set(page, { quantum_ms: 10000 }));
-  await step(page, 'quantum 10 s -> 1 s (per host)', () => set(page, { quantum_ms: 1000 }));
   for (const v of ['heatmap', 'surface', 'spectrum']) {
     await step(page, `switch to ${v} (query + draw)`, () => set(page, { view: v }));
     await step(page, `redraw ${v}`, () => redraw(page, v));
@@ -122,12 +160,16 @@ try {
     await step(page, `redraw groups, ${mode}`, () => redraw(page, 'groups'));
   }
   await step(page, 'groups heat map, percentile p99 -> p99.9', () => set(page, { groupsMode: 'heat', groupsP: '99.9' }));
-  await step(page, 'SLA p99<400us on 200 hosts (percentiles view)', () => set(page, { view: 'pctiles', sla: ['p99<400us'] }));
+  await step(page, 'SLA p99<400us, 200 hosts (percentiles view)', () => set(page, { view: 'pctiles', sla: ['p99<400us'] }));
+  await step(page, 'groups heat map, quantum 10 s -> 1 s', () => set(page, { view: 'groups', quantum_ms: 1000 }));
+  await step(page, 'redraw groups, heat (1 s)', () => redraw(page, 'groups'));
+  await step(page, 'percentiles view per host at 1 s (query + draw)', () => set(page, { view: 'pctiles' }));
+  await step(page, 'redraw percentiles view (per host, 1 s)', () => redraw(page, 'pctiles'));
   const mem = await page.evaluate(async () => (await /** @type {any} */ (window).latscope.engine.memory?.())?.wasmBytes ?? 0);
   if (mem) console.log(`primary engine WASM memory ${(mem / 1048576).toFixed(0)} MiB`);
 } finally {
   await context.close();
   await server.close();
-  fs.rmSync(profile, { recursive: true, force: true });
+  fs.rmSync(profileDir, { recursive: true, force: true });
   fs.rmSync(dist, { recursive: true, force: true });
 }

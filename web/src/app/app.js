@@ -28,7 +28,7 @@ import { SurfaceView } from '../views/surface-view.js';
 import { SpectrumView } from '../views/spectrum-view.js';
 import { GroupsView } from '../views/groups-view.js';
 import { ColorKeeper } from '../views/colors.js';
-import { groupMatrix, runValues, selectionForGroup } from '../views/groups-data.js';
+import { fromResultMatrix, runValues, selectionForGroup } from '../views/groups-data.js';
 import { parseSlaRule, evaluateSla, slaSentence, missingPercentiles } from './sla.js';
 import { timeExtent, anyFiner } from '../views/pctiles-data.js';
 import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
@@ -762,7 +762,9 @@ export class App {
   relayout() {
     const view = this.views?.[this.store.state.view];
     if (!view || !view.frame.resize()) return;
-    this.keys = {};
+    // Only the heat map's query depends on the chart's size (its rows); the
+    // others are redrawn from what they have (re-asking them costs seconds with hundreds of groups).
+    delete this.keys.heatmap;
     if (this.sources.length) this.refresh(true);
     else view.render();
   }
@@ -780,7 +782,7 @@ export class App {
 
   onResize() {
     for (const v of VIEWS) this.views[v].frame.resize();
-    this.keys = {};
+    delete this.keys.heatmap;
     if (this.sources.length) this.refresh(true);
   }
 
@@ -840,7 +842,11 @@ export class App {
     };
     try {
       const po = pctilesOptions(s);
-      if (changed('pctiles', po)) {
+      // The groups view has its own query (one percentile per group); the
+      // percentiles query per group costs as much again (hundreds of groups:
+      // seconds), so it waits until a view or the SLA summary needs it.
+      const lazy = s.view === 'groups' && !s.sla.length && this.pct;
+      if (!lazy && changed('pctiles', po)) {
         try {
           this.pct = await e.query(po);
         } catch (err) {
@@ -886,17 +892,18 @@ export class App {
         else view.render();
       } else if (s.view === 'groups') {
         const view = this.views.groups;
-        const ext = timeExtent(this.pct);
         const go = groupsOptions(s);
-        const ro = ext ? groupsRunOptions(s, s.range || ext, this.sources) : null;
         const a = changed('groups', go);
+        // As typed arrays built in the worker (engine/matrix.js): 200 hosts x 1 h at 1 s is 720,000 rows.
+        if (a || !this.groupsResult) this.groupsResult = await e.queryMatrix(go);
+        const gm = /** @type {import('../engine/matrix.js').ResultMatrix} */ (this.groupsResult);
+        const ext = gm.times.length ? /** @type {[number, number]} */ ([gm.times[0], gm.times[gm.times.length - 1] + gm.quantum_ms]) : null;
+        const ro = ext ? groupsRunOptions(s, s.range || ext, this.sources) : null;
         const b = changed('groupsRun', ro);
         if (a || b || force) {
-          if (a || !this.groupsResult) this.groupsResult = await e.query(go);
           if (b || !this.groupsRun) this.groupsRun = ro ? await e.query(ro) : null;
-          const gr = this.groupsResult;
-          this.colors.see([...gr.groups].sort(naturalCompare));
-          view.setData(groupMatrix(gr, 0), this.groupsRun ? runValues(this.groupsRun, 0) : null, { unit: gr.unit, absolute: !!gr.absolute_time });
+          this.colors.see([...gm.groups].sort(naturalCompare));
+          view.setData(fromResultMatrix(gm, 0), this.groupsRun ? runValues(this.groupsRun, 0) : null, { unit: gm.unit, absolute: gm.absolute_time });
         } else view.render();
       } else if (s.view === 'spectrum') {
         const view = this.views.spectrum;

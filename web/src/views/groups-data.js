@@ -4,15 +4,31 @@
 // which sources make up one group (for its own latency heat map). No DOM,
 // so vitest covers it. docs/page-views.md "Groups view".
 import { naturalCompare } from '../app/names.js';
+import { matrixOf } from '../engine/matrix.js';
 
 /**
  * @typedef {object} GroupMatrix
  * @property {string[]} groups       engine group keys, in the result's order
- * @property {number[]} times        quantum starts (ms), ascending
+ * @property {ArrayLike<number>} times  quantum starts (ms), ascending
  * @property {number} quantumMs
  * @property {Float64Array} values   groups x times, row-major by group; NaN: no value
  * @property {Float64Array} samples  groups x times
  */
+
+/**
+ * One percentile of a result matrix (engine/matrix.js, built in the worker).
+ * @param {import('../engine/matrix.js').ResultMatrix} rm @param {number} pi
+ * @returns {GroupMatrix}
+ */
+export function fromResultMatrix(rm, pi) {
+  const P = rm.percentiles.length;
+  let values = rm.values;
+  if (P !== 1) {
+    values = new Float64Array(rm.samples.length);
+    for (let k = 0; k < values.length; k++) values[k] = rm.values[k * P + pi];
+  }
+  return { groups: rm.groups, times: rm.times, quantumMs: rm.quantum_ms, values, samples: rm.samples };
+}
 
 /**
  * The matrix of percentile `pi` of a query result (group x quantum).
@@ -20,31 +36,7 @@ import { naturalCompare } from '../app/names.js';
  * @returns {GroupMatrix}
  */
 export function groupMatrix(r, pi) {
-  const groups = /** @type {string[]} */ (r.groups.slice());
-  const gIndex = new Map(groups.map((g, i) => [g, i]));
-  /** @type {number[]} */
-  const times = [];
-  const tIndex = new Map();
-  for (const row of r.rows) {
-    if (!tIndex.has(row.t_ms)) {
-      tIndex.set(row.t_ms, -1);
-      times.push(row.t_ms);
-    }
-  }
-  times.sort((a, b) => a - b);
-  times.forEach((t, i) => tIndex.set(t, i));
-  const n = groups.length * times.length;
-  const values = new Float64Array(n).fill(NaN);
-  const samples = new Float64Array(n);
-  for (const row of r.rows) {
-    const gi = typeof row.group === 'number' ? row.group : gIndex.get(row.group);
-    if (gi === undefined) continue;
-    const k = gi * times.length + tIndex.get(row.t_ms);
-    const v = row.p[pi];
-    if (v != null) values[k] = v;
-    samples[k] = row.samples || 0;
-  }
-  return { groups, times, quantumMs: r.quantum_ms, values, samples };
+  return fromResultMatrix(matrixOf(r), pi);
 }
 
 /**

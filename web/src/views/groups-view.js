@@ -88,7 +88,8 @@ export class GroupsView {
     ctx2d.setTransform(1, 0, 0, 1, 0, 0);
     ctx2d.clearRect(0, 0, /** @type {HTMLCanvasElement} */ (f.canvas).width, /** @type {HTMLCanvasElement} */ (f.canvas).height);
     const g = f.clear();
-    const dom = s.range || this.ctx.extent() || [m.times[0], m.times[m.times.length - 1] + m.quantumMs];
+    // Its own extent: the percentiles query may not have run for this state (app.js, lazy).
+    const dom = s.range || [m.times[0], m.times[m.times.length - 1] + m.quantumMs];
     const x = timeScale(this.absolute, dom, [0, f.innerW]);
     if (s.groupsMode === 'top') this.drawTop(g, x, dom);
     else if (s.groupsMode === 'multiples') this.drawMultiples(g, ctx2d, x, dom);

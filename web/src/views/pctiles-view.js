@@ -9,7 +9,7 @@ import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, te
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { seriesMeta, seriesPoints, fewFlagged, runsOf, decimate, groupIndex, bandText } from './pctiles-data.js';
+import { seriesMeta, viewPoints, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, groupIndex, bandText } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { expandRules, violates, ruleLabel } from '../app/sla.js';
@@ -19,6 +19,8 @@ import { coPairs } from '../app/methods.js';
 export const CO_DASH = '7,4';
 
 const STRIP_H = 70;
+/** Line points in view above which lines are drawn on the canvas, not as SVG paths. */
+export const CANVAS_POINTS = 60000;
 const GAP = 28;
 
 export class PercentilesView {
@@ -28,7 +30,8 @@ export class PercentilesView {
    */
   constructor(host, ctx) {
     this.ctx = ctx;
-    this.frame = new Frame(host, { margin: { top: 30, right: 24, bottom: 34, left: 72 } });
+    // The canvas takes the lines when there are too many for SVG (CANVAS_POINTS).
+    this.frame = new Frame(host, { canvas: true, margin: { top: 30, right: 24, bottom: 34, left: 72 } });
     this.legendBox = document.createElement('div');
     this.legendBox.dataset.testid = 'pctiles-legend';
     this.legendBox.hidden = true;
@@ -73,6 +76,10 @@ export class PercentilesView {
     const g = f.clear();
     const c = themeColors();
     const mainH = f.innerH - STRIP_H - GAP;
+    const cv = /** @type {HTMLCanvasElement} */ (f.canvas);
+    const c2 = /** @type {CanvasRenderingContext2D} */ (cv.getContext('2d'));
+    c2.setTransform(1, 0, 0, 1, 0, 0);
+    c2.clearRect(0, 0, cv.width, cv.height);
     const extent = this.ctx.extent() || [0, 1];
     const dom = s.range || extent;
     const x = timeScale(r.absolute_time, dom, [0, f.innerW]);
@@ -162,21 +169,49 @@ export class PercentilesView {
     // Series are drawn in slices of about 12 ms, yielding to the event loop
     // in between, so a big result never blocks the page for long.
     const near = (/** @type {any} */ pt) => pt.t + r.quantum_ms > dom[0] - r.quantum_ms && pt.t < dom[1] + r.quantum_ms;
-    /** @type {import('./pctiles-data.js').Series[]} */
+    /** @type {Omit<import('./pctiles-data.js').Series, 'points'>[]} */
     const series = [];
     this.series = series;
+    // Beyond CANVAS_POINTS line points in view (hundreds of groups), lines
+    // and bands go to the canvas: one DOM path per series would take
+    // seconds to lay out (docs/page-views.md "Speed with many groups").
+    const metas = seriesMeta(r, s.showMean).filter((m) => !isHidden(m));
+    const onCanvas = metas.length * Math.min(visibleQuanta, 2 * f.innerW) > CANVAS_POINTS;
+    this.onCanvas = onCanvas;
+    const dpr = window.devicePixelRatio || 1;
+    if (onCanvas) {
+      c2.setTransform(dpr, 0, 0, dpr, 0, 0);
+      c2.beginPath();
+      c2.rect(0, 0, f.innerW, mainH);
+      c2.clip();
+    }
     const drawSeries = async () => {
       await nextTask();
       if (token !== this.token) return;
       let t0 = performance.now();
-      for (const meta of seriesMeta(r, s.showMean)) {
+      for (const meta of metas) {
         if (token !== this.token) return;
-        if (isHidden(meta)) continue;
-        const se = { ...meta, points: seriesPoints(r, meta) };
-        series.push(se);
+        const se = meta;
+        series.push(meta);
         // The visible quanta, thinned to at most 2 points per pixel column.
-        const pts = decimate(se.points.filter(near), (t) => x(t), f.innerW);
-        if (bandsShown && se.kind === 'p') {
+        const pts = viewPoints(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, (t) => x(t), f.innerW);
+        if (onCanvas) {
+          const col = se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi);
+          if (bandsShown && se.kind === 'p') {
+            c2.fillStyle = col;
+            c2.globalAlpha = 0.07;
+            c2.fill(new Path2D(sampling(/** @type {any} */ (pts)) || ''));
+            c2.globalAlpha = 0.15;
+            c2.fill(new Path2D(area(/** @type {any} */ (pts)) || ''));
+            c2.globalAlpha = 1;
+          }
+          c2.strokeStyle = col;
+          c2.lineWidth = se.kind === 'mean' ? 1.2 : 1.6;
+          const d = se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
+          c2.setLineDash(d ? d.split(',').map(Number) : []);
+          c2.stroke(new Path2D(line(/** @type {any} */ (pts)) || ''));
+          c2.setLineDash([]);
+        } else if (bandsShown && se.kind === 'p') {
           bandG
             .append('path')
             .attr('class', 'band-sampling')
@@ -185,7 +220,7 @@ export class PercentilesView {
             .attr('opacity', 0.07);
           bandG.append('path').attr('d', area(/** @type {any} */ (pts))).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
         }
-        lineG
+        if (!onCanvas) lineG
           .append('path')
           .attr('class', `line line-${se.kind}`)
           .attr('d', line(/** @type {any} */ (pts)))
@@ -198,7 +233,12 @@ export class PercentilesView {
         // SLA: the quanta where this line breaks a rule on its percentile,
         // shaded from the threshold to the line (this line only).
         for (const rule of se.kind === 'p' ? rules.filter((x) => x.pi === se.pi || (x.max && Number(r.percentiles[se.pi]) === 100)) : []) {
-          const bad = se.points.filter((pt) => pt.v != null && near(pt) && violates(pt.v, rule, rule.t));
+          /** @type {{t: number, v: number}[]} */
+          const bad = [];
+          for (const row of r.groups.length === 1 ? r.rows : rowsOfGroup(r, se.gi)) {
+            const v = rule.max ? row.max : row.p[se.pi];
+            if (v != null && near({ t: row.t_ms }) && violates(v, rule, rule.t)) bad.push({ t: row.t_ms, v });
+          }
           if (!bad.length) continue;
           const ty = Math.max(0, Math.min(mainH, y(rule.t)));
           slaShade
@@ -221,6 +261,7 @@ export class PercentilesView {
           t0 = performance.now();
         }
       }
+      if (onCanvas) c2.setTransform(1, 0, 0, 1, 0, 0);
     };
 
     // Thresholds: dashed in their percentile's colour, labelled with the rule.
@@ -359,10 +400,15 @@ export class PercentilesView {
       const t0 = (r.rows[0]?.t_ms ?? 0) + q * r.quantum_ms;
       vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
       const lines = [`${formatTime(t0, r.absolute_time)} … +${r.quantum_ms} ms`];
+      let more = 0;
       for (const se of series) {
-        const pt = se.points.find((/** @type {any} */ p) => p.t === t0);
-        if (pt && pt.v != null) lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${pt.e ? ` (bin ±${fmtVal(pt.e)})` : ''}${bandText(pt, fmtVal)}`);
+        const pt = pointAt(r, se, t0);
+        if (!pt || pt.v == null) continue;
+        // Hundreds of groups: the first lines, then how many more.
+        if (lines.length > 16) more++;
+        else lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${pt.e ? ` (bin ±${fmtVal(pt.e)})` : ''}${bandText(pt, fmtVal)}`);
       }
+      if (more) lines.push(`… ${more} more lines (the groups view shows them all)`);
       const rows = r.rows.filter((/** @type {any} */ row) => row.t_ms === t0);
       const n = d3.sum(rows, (/** @type {any} */ row) => row.samples || 0);
       lines.push(`samples: ${fmtVal(n)} (${fmtVal(n / (r.quantum_ms / 1000))} IOPS)`);

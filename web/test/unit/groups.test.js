@@ -93,7 +93,7 @@ describe('groups view data', () => {
   it('builds the group x quantum matrix of one percentile', () => {
     const m = groupMatrix(result(), 1);
     expect(m.groups).toEqual(['host=h10', 'host=h2', 'host=h1']);
-    expect(m.times).toEqual([0, 1000, 2000, 3000]);
+    expect(Array.from(m.times)).toEqual([0, 1000, 2000, 3000]);
     expect(m.values[1 * 4 + 1]).toBe(3000);
     expect(Number.isNaN(m.values[2 * 4 + 3])).toBe(true);
     expect(m.samples[0]).toBe(1000);
@@ -138,5 +138,32 @@ describe('groups view data', () => {
   it('legend keys toggle', () => {
     expect(toggleKey(['p:99'], 'g:a')).toEqual(['g:a', 'p:99']);
     expect(toggleKey(['g:a', 'p:99'], 'g:a')).toEqual(['p:99']);
+  });
+});
+
+describe('points in view', () => {
+  it('viewPoints equals decimate() of the series\' points in view, without making every point', async () => {
+    const { viewPoints, seriesPoints, decimate, seriesMeta } = await import('../../src/views/pctiles-data.js');
+    // 2 groups x 5000 quanta of 100 ms, values with spikes and gaps.
+    const rows = [];
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let k = 0; k < 5000; k++) {
+      for (const g of ['host=a', 'host=b']) {
+        const gap = k % 997 < 3;
+        const v = gap ? null : 100 + 50 * rnd() + (rnd() < 0.01 ? 5000 : 0);
+        rows.push({ t_ms: k * 100, group: g, samples: gap ? 0 : 10, mean: v && v / 2, p: [v, v && v * 2], err: [1, 2], lo: [null, null], hi: [null, null], flags: gap ? 'empty' : '' });
+      }
+    }
+    const r = { quantum_ms: 100, groups: ['host=a', 'host=b'], percentiles: ['50', '99'], rows };
+    for (const [d0, d1, width] of [[0, 500000, 800], [123400, 160000, 300], [0, 500000, 20000]]) {
+      const px = (/** @type {number} */ t) => ((t - d0) / (d1 - d0)) * width;
+      const near = (/** @type {any} */ pt) => pt.t + 100 > d0 - 100 && pt.t < d1 + 100;
+      for (const m of seriesMeta(r, true)) {
+        const want = decimate(seriesPoints(r, m).filter(near), px, width);
+        const got = viewPoints(r, m, d0 - 100, d1 + 100, px, width);
+        expect(got.map((p) => [p.t, p.v])).toEqual(want.map((p) => [p.t, p.v]));
+      }
+    }
   });
 });
