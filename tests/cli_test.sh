@@ -246,6 +246,21 @@ check "--adaptive with p100 only exits 2" 2 $?
 contains "--adaptive with p100 only: why" "$TMP/err" "need a percentile below 100"
 "$BIN" pctiles --adaptive 0 "$FIX"/local/local_clat_hist.*.log >"$TMP/out" 2>"$TMP/err"
 check "--adaptive 0 exits 2" 2 $?
+# --host: local-mode logs and their json+ get the host; the json+ still
+# completes the logs (same samples as without --host), and nothing is repaired.
+"$BIN" pctiles --host nodeA --quantum 1000000000 --group-by host "$FIX"/local/local_clat_hist.*.log "$FIX"/local/local.json >"$TMP/out" 2>"$TMP/err"
+check "pctiles --host exits 0" 0 $?
+contains "--host labels the group" "$TMP/out" "0,host=nodeA,16000,"
+contains "--host keeps the json+ tails" "$TMP/err" "added the last, unlogged window of 4 log series"
+if grep -q repaired "$TMP/err"; then echo "FAIL --host made local logs repair candidates"; fails=$((fails + 1)); else echo "ok   --host repairs nothing"; fi
+
+# A log named like a number stays an input; --adaptive=ACC gives the accuracy.
+cp "$FIX"/local/local_clat_hist.1.log "$TMP/0.3"
+(cd "$TMP" && "$BIN" pctiles --percentiles 50 --adaptive 0.3 >out 2>err)
+check "--adaptive FILE-named-0.3 reads the file" 0 $?
+(cd "$TMP" && "$BIN" pctiles --adaptive=0.05 --percentiles 50 0.3 >out2 2>err)
+check "--adaptive=0.05 FILE exits 0" 0 $?
+if cmp -s "$TMP/out" "$TMP/out2"; then echo "FAIL --adaptive (0.5) and --adaptive=0.05 gave the same rows"; fails=$((fails + 1)); else echo "ok   --adaptive=0.05 differs from the default accuracy"; fi
 "$BIN" pctiles --adaptive "$FL"/avg_clat.1.log >"$TMP/out" 2>"$TMP/err"
 contains "--adaptive on log_avg_msec logs says they are left out" "$TMP/err" "log_avg_msec series (window averages, not I/Os) left out"
 

@@ -64,6 +64,31 @@ TEST(Quanta, FinerThanTheLogsIsFlaggedAndSaid) {
   for (const std::string& n : a.notes) EXPECT_EQ(n.find("finer"), std::string::npos);
 }
 
+// One group, two finer series far apart in time (the second shifted by
+// 20 s): quanta in either span are flagged, the quanta between them are not,
+// on both paths (the streaming fold walks each group's merged spans once).
+TEST(Quanta, FinerFlagFollowsEachSeriesSpanInAGroup) {
+  QueryOptions o;
+  o.quantum_ms = 100;
+  o.sel.offsets_ms["place_clat_hist.2.log"] = 20000;
+  QueryResult a, b;
+  both(kRun, o, &a, &b);
+  ASSERT_EQ(a.rows.size(), b.rows.size());
+  int in_first = 0, between = 0, in_second = 0;
+  for (size_t i = 0; i < a.rows.size(); ++i) {
+    ASSERT_EQ(a.rows[i].t_ms, b.rows[i].t_ms);
+    EXPECT_EQ(a.rows[i].flags, b.rows[i].flags) << a.rows[i].t_ms;
+    const double t = a.rows[i].t_ms;
+    const bool finer = (a.rows[i].flags & kFlagFiner) != 0;
+    if (t >= 1000 && t < 4000) in_first += finer;
+    if (t >= 8000 && t < 19000) between += finer;
+    if (t >= 20000 && t < 21500) in_second += finer;
+  }
+  EXPECT_EQ(in_first, 30);
+  EXPECT_EQ(between, 0);
+  EXPECT_EQ(in_second, 15);
+}
+
 // A quantum longer than the run is one partial quantum holding every I/O.
 TEST(Quanta, LongerThanTheRunIsOnePartialQuantum) {
   QueryOptions o;

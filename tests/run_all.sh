@@ -1,10 +1,12 @@
 #!/bin/sh
 # `npm test`: every test of the project, on a fresh Debian 12 machine too.
 #   1. system packages that are missing (compilers, GoogleTest, zlib,
-#      Emscripten, Chromium) and npm packages when node_modules is missing
+#      Emscripten, Chromium, Java, ClickHouse) and npm packages when
+#      node_modules is missing
 #   2. native engine + CLI: build (warnings are errors), GoogleTest via ctest
 #      (includes the real-fio-data proofs, CLI and README examples checks),
-#      clang-tidy on core/; the GoogleTest suite again under ASan+UBSan
+#      clang-tidy on core/; the GoogleTest suite again under ASan+UBSan;
+#      hosts' long tables summed by two local ClickHouse shards
 #   3. the same GoogleTest suite compiled to WebAssembly, run under Node
 #   4. the WebAssembly build used by the page, strict type checking of the
 #      JS (tsc on JSDoc types, web/jsconfig.json), the JS unit tests (vitest)
@@ -29,6 +31,10 @@ command -v npm >/dev/null 2>&1 || need="$need npm"
 # Java's HistogramLogProcessor reads what `latscope export --format hlog` writes.
 command -v java >/dev/null 2>&1 || need="$need default-jre-headless"
 [ -r /usr/share/java/hdrhistogram.jar ] || need="$need libhdrhistogram-java"
+# Two ClickHouse shards sum hosts' long tables (tests/clickhouse/run.sh).
+[ -x /usr/sbin/clickhouse-server ] || need="$need clickhouse-server"
+command -v clickhouse-client >/dev/null 2>&1 || need="$need clickhouse-client"
+command -v curl >/dev/null 2>&1 || need="$need curl"
 if [ -n "$need" ]; then
   say "installing system packages:$need"
   SUDO=""
@@ -48,6 +54,9 @@ say "native build and GoogleTest (ctest)"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 cmake --build build -j"$JOBS"
 ctest --test-dir build --output-on-failure -j"$JOBS"
+
+say "cluster merge on two local ClickHouse shards (docs/cluster-merge.md)"
+bash tests/clickhouse/run.sh build/latscope
 
 say "ASan+UBSan: the GoogleTest suite again, sanitized (readers own their data; hostile inputs)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLATSCOPE_SANITIZE=ON >/dev/null

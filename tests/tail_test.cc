@@ -3,11 +3,13 @@
 // I/Os fio counted (json total_ios), and the last quanta are whole.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "fixture_util.h"
 #include "latscope/engine.h"
 #include "latscope/fio_json.h"
+#include "latscope/stream.h"
 
 namespace latscope {
 namespace {
@@ -118,12 +120,72 @@ TEST(Tail, NotAddedWhenTheLogsHoldMoreThanTheJson) {
   EXPECT_NE(notes[0].find("no tail window added"), std::string::npos) << notes[0];
 }
 
-TEST(Tail, JsonAloneAddsNothingToTheTimeViews) {
+// docs/whole-run.md: with no log selected, queries show json+'s whole-run
+// histograms. One quantum holding the run, fio's method: each job and
+// direction's percentiles are fio's own printed list and its samples fio's
+// N, on both query paths; a late job sits at its startdelay, not twice it.
+TEST(Tail, JsonAloneShowsEachJobsWholeRunAsFioPrintedIt) {
+  for (const std::string& path : {fixture("local/local.json"), fixture("fio-s1/s1.json"), fixture("place/place.json")}) {
+    std::string text;
+    ASSERT_TRUE(fx::read_file(path, &text));
+    FioJsonReport rep;
+    ASSERT_TRUE(parse_fio_json(path, text.data(), text.size(), &rep).ok());
+    Engine e;
+    load(&e, {path});
+    QueryOptions o;
+    o.quantum_ms = 1e9;
+    o.method = Method::kFio;
+    o.group_by = {"host", "job", "dir"};
+    o.percentiles.clear();
+    for (const FioJsonPercentile& q : rep.jobs.front().dirs.front().percentiles) o.percentiles.push_back(q.p);
+    QueryResult r, rs;
+    ASSERT_TRUE(e.query(o, &r).ok());
+    StreamingQuery sq(o);
+    for (const Source& src : e.sources()) ASSERT_TRUE(sq.add(src).ok());
+    ASSERT_TRUE(sq.finish(&rs).ok());
+    size_t checked = 0;
+    for (const QueryResult* q : {&r, &rs}) {
+      ASSERT_FALSE(q->notes.empty());
+      EXPECT_NE(q->notes.back().find("only fio json+ output is selected"), std::string::npos) << q->notes.back();
+      for (const FioJsonJob& j : rep.jobs) {
+        if (j.aggregate) continue;
+        for (const FioJsonDir& d : j.dirs) {
+          if (!d.has_bins || d.percentiles.size() != o.percentiles.size()) continue;
+          const std::string key = "host=" + (j.host.empty() ? std::string("local") : j.host) +
+                                  ";job=" + std::to_string(j.job_index) + ";dir=" + dir_name(d.dir);
+          const auto g = std::find(q->groups.begin(), q->groups.end(), key);
+          ASSERT_NE(g, q->groups.end()) << key;
+          const uint32_t gi = static_cast<uint32_t>(g - q->groups.begin());
+          double n = 0;
+          const Row* row = nullptr;
+          for (const Row& x : q->rows)
+            if (x.group == gi) {
+              n += x.stats.samples;
+              row = &x;
+            }
+          ASSERT_NE(row, nullptr);
+          EXPECT_EQ(n, static_cast<double>(d.n)) << key;
+          for (size_t i = 0; i < d.percentiles.size(); ++i)
+            EXPECT_EQ(row->p[i].value_ns, static_cast<double>(d.percentiles[i].value_ns)) << key << " p" << d.percentiles[i].p;
+          ++checked;
+        }
+      }
+    }
+    EXPECT_GT(checked, 0u) << path;
+  }
+  // place.json: job 2 has startdelay=2 s. At 1 s quanta its first I/Os are at 2 s.
   Engine e;
-  load(&e, {fixture("local/local.json")});
+  load(&e, {fixture("place/place.json")});
+  QueryOptions o;
+  o.group_by = {"job"};
   QueryResult r;
-  ASSERT_TRUE(e.query({}, &r).ok());
-  EXPECT_TRUE(r.rows.empty());
+  ASSERT_TRUE(e.query(o, &r).ok());
+  const auto g = std::find(r.groups.begin(), r.groups.end(), "job=2");
+  ASSERT_NE(g, r.groups.end());
+  double first = -1;
+  for (const Row& x : r.rows)
+    if (x.group == static_cast<uint32_t>(g - r.groups.begin()) && x.stats.samples > 0 && first < 0) first = x.t_ms;
+  EXPECT_EQ(first, 2000);
 }
 
 }  // namespace

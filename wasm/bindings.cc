@@ -14,6 +14,8 @@
 //   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view)
 //   exportSource(handle)  -> Uint8Array (copy)  encode_source (model_io.h)
 //   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
+//   assignRuns(runOptionsJson)        -> str   Engine::assign_runs (sets every source's
+//                                           "run" label) -> run_plan_json (docs/runs.md)
 //   encodeResult(optionsJson)  -> Uint8Array (copy)  StreamingQuery::finish_result +
 //                                           encode_result: a result file (docs/result-format.md)
 //
@@ -99,6 +101,16 @@ class WasmEngine {
       out += latscope::source_json(s);
     }
     return out + "]";
+  }
+
+  val assignRuns(const std::string& run_options_json) {
+    latscope::RunOptions ro;
+    Status st = latscope::parse_run_options_json(run_options_json, &ro);
+    if (!st.ok()) return error(st);
+    const latscope::RunPlan plan = engine_.assign_runs(ro);
+    std::vector<latscope::RunFile> files;
+    for (const latscope::Source& s : engine_.sources()) files.push_back(latscope::run_file_of(s));
+    return val(latscope::run_plan_json(plan, files));
   }
 
   val query(const std::string& options_json) const {
@@ -197,6 +209,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("append", &WasmEngine::append)
       .function("finish", &WasmEngine::finish)
       .function("sources", &WasmEngine::sources)
+      .function("assignRuns", &WasmEngine::assignRuns)
       .function("query", &WasmEngine::query)
       .function("pctilesCsv", &WasmEngine::pctilesCsv)
       .function("heatmap", &WasmEngine::heatmap)

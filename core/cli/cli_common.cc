@@ -248,8 +248,14 @@ Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopt
 // order, its messages printed first: output, stderr and exit code are those
 // of one thread. At most `jobs` parsed files wait in memory besides the one
 // fn holds.
-int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const FileOptions& fopts, int jobs,
-                   const std::function<void(Parsed&)>& fn) {
+int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const FileOptions& common, int jobs,
+                   const std::function<void(Parsed&)>& fn, const RunLabels* runs) {
+  // Each path's options: the common ones with its run label.
+  std::vector<FileOptions> per(paths.size(), common);
+  for (size_t i = 0; runs && i < paths.size(); ++i) {
+    const auto it = runs->find(paths[i]);
+    if (it != runs->end()) per[i].run = it->second;
+  }
   int rc = 0;
   const auto deliver = [&](Parsed& p) {
     for (const std::string& m : p.messages) std::fwrite(m.data(), 1, m.size(), stderr);
@@ -257,8 +263,8 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
     fn(p);
   };
   if (jobs <= 1) {
-    for (const std::string& path : paths) {
-      Parsed p = parse_one(path, path == "-" ? std_in : nullptr, fopts);
+    for (size_t i = 0; i < paths.size(); ++i) {
+      Parsed p = parse_one(paths[i], paths[i] == "-" ? std_in : nullptr, per[i]);
       deliver(p);
     }
     return rc;
@@ -266,9 +272,9 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
   std::deque<std::future<Parsed>> running;
   size_t next = 0;
   const auto launch = [&] {
-    const std::string& path = paths[next++];
-    running.push_back(std::async(std::launch::async, parse_one, std::cref(path), path == "-" ? std_in : nullptr,
-                                 std::cref(fopts)));
+    const size_t i = next++;
+    running.push_back(std::async(std::launch::async, parse_one, std::cref(paths[i]),
+                                 paths[i] == "-" ? std_in : nullptr, std::cref(per[i])));
   };
   while (next < paths.size() && running.size() < static_cast<size_t>(jobs)) launch();
   while (!running.empty()) {
@@ -288,7 +294,7 @@ int default_jobs() {
 }
 
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
-                  const std::function<void(const Source&)>& fn) {
+                  const std::function<void(const Source&)>& fn, const RunLabels* runs) {
   // Standard input is opened once and its look-ahead kept for the read.
   Input std_in;
   bool std_in_open = false;
@@ -307,14 +313,15 @@ int for_each_file(const std::vector<std::string>& files, const FileOptions& fopt
   ordered.insert(ordered.end(), logs.begin(), logs.end());
   return parse_in_order(ordered, std_in_open ? &std_in : nullptr, fopts, jobs, [&](Parsed& p) {
     if (p.src) fn(*p.src);
-  });
+  }, runs);
 }
 
 // Plain and gzip inputs take the same path (input.h).
-int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs) {
+int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
+               const RunLabels* runs) {
   return parse_in_order(inputs(files), nullptr, fopts, jobs, [&](Parsed& p) {
     for (Source& s : p.engine->take_sources()) engine->add_source(std::move(s));
-  });
+  }, runs);
 }
 
 bool read_whole_file(const std::string& path, std::string* out, std::string* err) {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,7 +40,10 @@ int default_jobs();  // the machine's cores
 
 // Reads every file into the engine. Returns the exit code so far (0, 1 or 2)
 // after printing per-file diagnostics to stderr.
-int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs);
+// `runs`: the "run" label of each path (FileOptions::run; runs_cli.h).
+using RunLabels = std::map<std::string, std::string>;
+int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
+               const RunLabels* runs = nullptr);
 
 // Parses each file with its own Engine and hands its Source to fn, then
 // drops it: memory holds one file's model at a time. fio json output is read
@@ -47,7 +51,7 @@ int load_files(Engine* engine, const std::vector<std::string>& files, const File
 // a digit), so it is at hand when the logs it completes arrive. Same exit
 // codes and diagnostics as load_files. Memory: `jobs` files' models.
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
-                  const std::function<void(const Source&)>& fn);
+                  const std::function<void(const Source&)>& fn, const RunLabels* runs = nullptr);
 
 // Reads a whole file (plain or gzip, "-" standard input) into memory; false
 // with *err set when nothing usable could be read. A damaged .gz's readable

@@ -1,6 +1,7 @@
 #include "cli_options.h"
 
 #include <cstdio>
+#include <fstream>
 
 #include "cli_common.h"
 
@@ -65,6 +66,13 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
     } else if (a == "--group-by") {
       if (!value(&v) || !parse_group_by(v, &o->query.group_by))
         return fail(command, "--group-by takes all or label names, comma-combined (host, job, dir, file, tag, run, kind)");
+    } else if (a == "--run") {
+      RunPattern rp;
+      if (!value(&v) || !parse_run_pattern(v, &rp)) return fail(command, "--run takes NAME=GLOB (docs/runs.md)");
+      o->runs.patterns.push_back(rp);
+    } else if (a == "--run-by") {
+      if (!value(&v) || !parse_run_by(v, &o->runs.by))
+        return fail(command, "--run-by takes auto, folder, prefix, json or none (docs/runs.md)");
     } else if (a == "--directions") {
       if (!value(&v) || !parse_dirs(v, &o->query.sel.dirs))
         return fail(command, "--directions takes a comma list of r, w, t");
@@ -86,6 +94,11 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       double ms;
       if (!value(&v) || !parse_double(v, &ms)) return fail(command, a + " needs a time in ms");
       (a == "--from" ? o->query.sel.from_ms : o->query.sel.to_ms) = ms;
+    } else if (a == "--host") {
+      // Local-mode logs name no host: reduced on each host, they say which
+      // one (docs/cluster-merge.md). Every input gets it, json+ output too.
+      if (!value(&v) || v.empty()) return fail(command, "--host takes a host name");
+      o->file.host = v;
     } else if (a == "--unit") {
       if (!value(&v) || !parse_unit(v, &o->unit)) return fail(command, "--unit takes ns, us or ms");
     } else if (a == "--hdr-unit") {
@@ -112,13 +125,18 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       o->query.compat_fio_histo_log_pctiles = true;
     } else if (a == "--bounds") {
       o->bounds = true;
-    } else if (a == "--adaptive") {
-      // Optional ACC: taken when the next argument is a number (docs/uncertainty.md).
-      double acc = kDefaultAccuracy;
-      if (i + 1 < argc && parse_double(argv[i + 1], &acc)) {
+    } else if (a == "--adaptive" || a.rfind("--adaptive=", 0) == 0) {
+      // Optional ACC (docs/uncertainty.md): --adaptive=ACC, or the next
+      // argument when it is a number and no file of that name exists (a log
+      // named "2" stays an input).
+      double acc = kDefaultAccuracy, next = 0;
+      if (a.size() > 10) {
+        if (!parse_double(a.substr(11).c_str(), &acc)) return fail(command, "--adaptive= takes a number (default 0.5)");
+      } else if (i + 1 < argc && parse_double(argv[i + 1], &next) && !std::ifstream(argv[i + 1])) {
+        acc = next;
         ++i;
-        if (!(acc > 0)) return fail(command, "--adaptive takes an accuracy > 0 (default 0.5)");
       }
+      if (!(acc > 0)) return fail(command, "--adaptive takes an accuracy > 0 (default 0.5)");
       o->query.adaptive_accuracy = acc;
     } else if (a == "--no-tail") {
       o->query.sel.complete_tail = false;

@@ -1,6 +1,7 @@
 // Command-line options shared by `pctiles` and `heatmap`.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct Options {
   double min_lat = 0, max_lat = 0;  // heatmap bounds, in `unit`
   int jobs = 0;  // -j N: files parsed at once; 0 = default_jobs()
   std::vector<std::string> files;
+  RunOptions runs;  // --run NAME=GLOB, --run-by (docs/runs.md)
+  std::map<std::string, std::string> run_labels;  // path -> run label (runs_cli.h)
 };
 
 // Parses argv[first..]. On error prints a message and returns false.

@@ -5,6 +5,7 @@
 #include "cli_options.h"
 #include "commands.h"
 #include "latscope/stream.h"
+#include "runs_cli.h"
 #include "sla_args.h"
 
 namespace latscope::cli {
@@ -22,6 +23,9 @@ int cmd_pctiles(int argc, char** argv) {
   // The SLA's percentiles join the query; the CSV keeps the requested ones.
   const size_t requested = o.query.percentiles.size();
   add_sla_percentiles(sla.rules, &o.query.percentiles, &o.pct_labels);
+  const GroupBy& g = o.query.group_by;
+  prepare_runs("pctiles", o.files, o.runs, std::count(g.begin(), g.end(), "run") > 0, "--group-by run",
+               &o.run_labels);
   int rc = 0;
   QueryResult r;
   Status st;
@@ -29,7 +33,7 @@ int cmd_pctiles(int argc, char** argv) {
     // The script's semantics, and adaptive quanta, need every file's
     // windows before any quantum.
     Engine engine;
-    rc = load_files(&engine, o.files, o.file, o.jobs);
+    rc = load_files(&engine, o.files, o.file, o.jobs, &o.run_labels);
     st = engine.query(o.query, &r);
   } else {
     // Fold each file into the grid and drop it: memory is the output grid
@@ -38,7 +42,7 @@ int cmd_pctiles(int argc, char** argv) {
     rc = for_each_file(o.files, o.file, o.jobs, [&](const Source& s) {
       const Status added = stream.add(s);
       if (!added.ok() && st.ok()) st = added;
-    });
+    }, &o.run_labels);
     if (st.ok()) st = stream.finish(&r);
   }
   if (!st.ok()) {
@@ -59,8 +63,9 @@ int cmd_pctiles(int argc, char** argv) {
 int cmd_heatmap(int argc, char** argv) {
   Options o;
   if (!parse_options(argc, argv, 2, "heatmap", &o)) return 2;
+  prepare_runs("heatmap", o.files, o.runs, false, "a heat map of each run's files", &o.run_labels);
   Engine engine;
-  int rc = load_files(&engine, o.files, o.file, o.jobs);
+  int rc = load_files(&engine, o.files, o.file, o.jobs, &o.run_labels);
   HeatmapOptions h;
   h.quantum_ms = o.query.quantum_ms;
   h.rows = o.rows;

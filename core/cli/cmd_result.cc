@@ -13,6 +13,7 @@
 #include "latscope/result.h"
 #include "latscope/stream.h"
 #include "reduce.h"
+#include "runs_cli.h"
 
 namespace latscope::cli {
 
@@ -88,6 +89,10 @@ int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r
     if (std::find(g.begin(), g.end(), "kind") == g.end()) g.push_back("kind");
     o.query.group_by = g;
   }
+  // Every label is kept without --keep; with it, runs stay apart when run is kept.
+  const GroupBy& g = o.query.group_by;
+  prepare_runs(cmd, o.files, o.runs, keep.empty() || std::count(g.begin(), g.end(), "run") > 0, "--keep run",
+               &o.run_labels);
   StreamingQuery stream(o.query);
   Status st;
   *in_bytes = 0;
@@ -95,7 +100,7 @@ int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r
     *in_bytes += s.bytes;
     const Status added = stream.add(s);
     if (!added.ok() && st.ok()) st = added;
-  });
+  }, &o.run_labels);
   std::vector<std::string> notes;
   Diagnostics diag;
   if (st.ok()) st = stream.finish_result(r, &notes, &diag);

@@ -34,6 +34,9 @@
 #include "latscope/percentiles.h"
 #include "latscope/reader.h"
 #include "latscope/report.h"
+#include "latscope/runs.h"
+#include "runs_cli.h"
+#include "summary_compare.h"
 
 namespace {
 
@@ -41,12 +44,18 @@ using namespace latscope;
 
 const char kUsage[] =
     "usage: latscope summary [--format csv|json] [--unit ns|us|ms] [--percentiles LIST]\n"
-    "                        [--repair auto|off|force] FILE...\n"
+    "                        [--repair auto|off|force] [--compare] [--run NAME=GLOB]...\n"
+    "                        [--run-by auto|folder|prefix|json|none] FILE...\n"
     "  FILE: fio histogram logs (write_hist_log) or fio --output-format=json/json+ output,\n"
     "        plain or .gz; - for standard input. One row per file, host, job and direction.\n"
     "        CSV text cells starting with = + - @ (a formula to spreadsheets) get a leading '.\n"
     "  --percentiles LIST  default: fio's 1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99\n"
     "  --unit              default ns\n"
+    "  --compare           two runs side by side: per statistic both whole-run values, the\n"
+    "                      change in % and whether it is within one bin or the 95% sampling\n"
+    "                      bands (docs/runs.md); implied by --run or --run-by\n"
+    "  --run NAME=GLOB     files matching GLOB belong to run NAME (repeatable)\n"
+    "  --run-by HOW        how runs are found: auto (default), folder, prefix, json, none\n"
     "exit status: 0 ok, 1 something was left out (skipped lines, the unreadable rest of a\n"
     "  damaged .gz; see stderr), 2 a file is unusable\n";
 
@@ -62,6 +71,8 @@ struct Options {
   std::vector<std::string> labels;
   FileOptions file;
   std::vector<std::string> files;
+  RunOptions runs;       // --run, --run-by (docs/runs.md)
+  bool compare = false;  // --compare
 };
 
 struct SummaryRow {
@@ -89,16 +100,22 @@ int usage_error(const std::string& msg) {
 // return) is a formula to Excel, LibreOffice and Google Sheets, so it gets a
 // leading apostrophe (OWASP's rule); then RFC 4180 quoting (csv_field).
 // docs/input-robustness.md, "CSV cells".
-std::string csv_text(const std::string& s) {
-  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos) return csv_field("'" + s);
-  return csv_field(s);
-}
+std::string csv_text(const std::string& s) { return cli::summary_csv_text(s); }
 
 // Shortest decimal (up to 15 significant digits) that reads back as the
 // same double: fio's exact json values (mean 138175.380375) survive, bin
 // values stay short, and a unit conversion's last-bit noise (105376.331 ns /
 // 1000 = 105.37633100000001) is not printed. Integral values print whole.
 // The CLI never calls setlocale, so '.' is the point.
+}  // namespace
+
+std::string latscope::cli::summary_csv_text(const std::string& s) {
+  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos) return csv_field("'" + s);
+  return csv_field(s);
+}
+
+namespace {
+
 std::string exact_number(double v) {
   if (!std::isfinite(v)) return "";
   char buf[64];
@@ -117,6 +134,12 @@ std::string exact_number(double v) {
 // (report.h's format_number, as `pctiles` prints); fio's json values are
 // printed exactly.
 std::string number(double v, bool exact) { return exact ? exact_number(v) : format_number(v); }
+
+}  // namespace
+
+std::string latscope::cli::summary_number(double v, bool exact) { return number(v, exact); }
+
+namespace {
 
 
 // Percentiles and stats of one dense histogram by fio's method.
@@ -204,8 +227,9 @@ void print_json_diagnostics(const std::string& path, const FioJsonReport& r, con
 
 // Reads one input: returns 0, 1 (something left out) or 2 (unusable).
 // `opened`: standard input, already opened; else path is opened here.
+// `cmp`: --compare, the file's histograms go to run `side` instead of rows.
 int read_one(const std::string& path, cli::Input* opened, const Options& o, std::vector<SummaryRow>* rows,
-             FileReport* rep) {
+             FileReport* rep, cli::RunCompare* cmp, size_t side) {
   cli::Input own;
   cli::Input* in = opened;
   rep->name = path == "-" ? "(stdin)" : path;
@@ -231,8 +255,15 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
   for (;;) {
     const size_t n = in->read(buf.data(), buf.size());
     if (n == 0) break;
-    if (is_json) text.append(buf.data(), n);
-    else engine.append(h, buf.data(), n);
+    if (!is_json) {
+      engine.append(h, buf.data(), n);
+    } else if (text.size() + n > kMaxFioJsonBytes) {  // as the registry's reader: not read, and no further
+      rep->status = Status::Error(ErrorCode::kUnusableFile, name + ": " + kFioJsonTooLarge);
+      cli::say("latscope: " + rep->status.message);
+      return 2;
+    } else {
+      text.append(buf.data(), n);
+    }
   }
   int rc = cli::report_input(*in);
   if (in->level() == cli::InputLevel::kUnusable) {
@@ -247,7 +278,8 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
     print_json_diagnostics(name, r, st);
     if (!st.ok()) return 2;
     rep->skipped = r.diag.skipped_lines();
-    summarize_json(name, r, o, rows);
+    if (cmp) cmp->add_json(side, r);
+    else summarize_json(name, r, o, rows);
     return std::max(rc, rep->skipped ? 1 : 0);
   }
   const Source& src = engine.finish(h);
@@ -257,7 +289,8 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
   if (src.format == FileFormat::kIgnored) return rc;  // named on stderr; no rows
   if (!src.status.ok()) return 2;
   rep->skipped = src.diag.skipped_lines();
-  summarize_source(src, o, rows);
+  if (cmp) cmp->add_source(side, src);
+  else summarize_source(src, o, rows);
   return std::max(rc, rep->skipped ? 1 : 0);
 }
 
@@ -348,6 +381,15 @@ bool parse_args(int argc, char** argv, Options* o, std::string* err, bool* help)
       if (!value(&v)) return fail("--percentiles needs a list like 50,99,99.9");
       st = parse_percentile_list(v, &o->ps, &o->labels);
       if (!st.ok()) return fail("--percentiles: " + st.message);
+    } else if (a == "--compare") {
+      o->compare = true;
+    } else if (a == "--run") {
+      RunPattern rp;
+      if (!value(&v) || !parse_run_pattern(v, &rp)) return fail("--run takes NAME=GLOB (docs/runs.md)");
+      o->runs.patterns.push_back(rp);
+    } else if (a == "--run-by") {
+      if (!value(&v) || !parse_run_by(v, &o->runs.by))
+        return fail("--run-by takes auto, folder, prefix, json or none (docs/runs.md)");
     } else if (a == "--no-repair") {
       o->file.repair = RepairMode::kOff;
     } else if (a == "--repair") {
@@ -377,17 +419,49 @@ int cmd_summary(int argc, char** argv) {
   int rc = 0;
   std::vector<SummaryRow> rows;
   std::vector<FileReport> files;
+  // Runs (docs/runs.md): with --compare (or a run option) the two runs side
+  // by side; else one row per file as ever, and a note when they are several.
+  std::vector<RunFile> planned;
+  const RunPlan plan = cli::plan_input_runs(o.files, o.runs, &planned);
+  const bool compare = o.compare || o.runs.explicit_choice();
+  if (compare && plan.runs.size() != 2) {
+    cli::say("latscope summary: --compare needs two runs; the inputs are " + describe_runs(plan, planned) +
+             " (--run NAME=GLOB or --run-by say which files form a run; docs/runs.md)");
+    return 2;
+  }
+  if (!compare && plan.several())
+    cli::say("latscope summary: note: the inputs look like " + describe_runs(plan, planned) +
+             (plan.runs.size() == 2 ? "; --compare prints the two side by side" : ""));
+  cli::RunCompare cmp(o.ps, o.labels, o.unit);
+  if (compare)
+    for (const Run& r : plan.runs) {
+      cli::RunSide side;
+      side.name = r.name;
+      side.how = r.how;
+      for (size_t i : r.files) side.files.push_back(planned[i].name);
+      cmp.sides().push_back(std::move(side));
+    }
+  const std::vector<std::string> paths = cli::inputs(o.files);
   cli::Input std_in;  // "-": standard input, once (cli::inputs)
-  for (const std::string& path : cli::inputs(o.files)) {
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string& path = paths[i];
+    size_t side = 0;
+    for (size_t r = 0; r < plan.runs.size(); ++r)
+      if (plan.runs[r].name == plan.run_of[i]) side = r;
     FileReport rep;
     cli::Input* opened = nullptr;
     if (path == "-") {
       std::string open_err;
       if (std_in.open(path, &open_err)) opened = &std_in;
     }
-    const int r = read_one(path, opened, o, &rows, &rep);
+    const int r = read_one(path, opened, o, &rows, &rep, compare ? &cmp : nullptr, side);
     if (r > rc) rc = r;
     files.push_back(std::move(rep));
+  }
+  if (compare) {
+    for (const std::string& n : cmp.notes()) cli::say("latscope summary: " + n);
+    cli::write_out(o.format == "json" ? cmp.json() : cmp.csv());
+    return rc;
   }
   const std::string out = o.format == "json" ? render_json(rows, files, o) : render_csv(rows, o);
   cli::write_out(out);

@@ -400,6 +400,7 @@ Status parse_file_options_json(const std::string& json, FileOptions* out) {
                }});
   f.push_back({"host", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.host); }});
   f.push_back({"job", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.job); }});
+  f.push_back({"run", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.run); }});
   f.push_back({"hdr_unit", [&o](const std::string& k, const json::Value& v) {  // HdrHistogram values carry no unit
                  std::string s;
                  Status st = get_string(k, v, &s);
@@ -408,6 +409,37 @@ Status parse_file_options_json(const std::string& json, FileOptions* out) {
                  else if (s == "us") o.hdr_unit_ns = 1e3;
                  else if (s == "ms") o.hdr_unit_ns = 1e6;
                  else return bad(v, "\"" + k + "\" must be \"ns\", \"us\" or \"ms\"");
+                 return Status::Ok();
+               }});
+  Status st = walk(json, f);
+  if (!st.ok()) return st;
+  *out = std::move(o);
+  return Status::Ok();
+}
+
+// {"by": "auto"|"folder"|"prefix"|"json"|"none", "patterns": [{"name": N, "glob": G}, ...]}
+// (latscope/runs.h, docs/runs.md).
+Status parse_run_options_json(const std::string& json, RunOptions* out) {
+  RunOptions o;
+  std::vector<Field> f;
+  f.push_back({"by", [&o](const std::string& k, const json::Value& v) {
+                 std::string s;
+                 Status st = get_string(k, v, &s);
+                 if (!st.ok()) return st;
+                 if (!parse_run_by(s, &o.by))
+                   return bad(v, "\"" + k + "\" must be \"auto\", \"folder\", \"prefix\", \"json\" or \"none\"");
+                 return Status::Ok();
+               }});
+  f.push_back({"patterns", [&o](const std::string& k, const json::Value& v) {
+                 if (!v.is_array()) return bad(v, "\"" + k + "\" must be an array of {\"name\", \"glob\"}");
+                 for (const json::Value& p : v.items()) {
+                   const json::Value* n = p.is_object() ? p.find("name") : nullptr;
+                   const json::Value* g = p.is_object() ? p.find("glob") : nullptr;
+                   if (!n || !g || !n->is_string() || !g->is_string() || n->as_string().empty() ||
+                       g->as_string().empty())
+                     return bad(p, "a run pattern must be {\"name\": non-empty string, \"glob\": non-empty string}");
+                   o.patterns.push_back({n->as_string(), g->as_string()});
+                 }
                  return Status::Ok();
                }});
   Status st = walk(json, f);

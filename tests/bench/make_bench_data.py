@@ -22,16 +22,27 @@ by host and job has something to group.
   rewritten. Cycling defect-carrying s1 lines gives a sawtooth no fio writes
   (the engine then declines to repair it); kept for a literal comparison.
 
-Deterministic: the same options always give the same bytes.
+--per-host-dirs: each host's logs in a folder of its own, DIR/.../<host>/, as
+  each host of a cluster holds its own (tests/bench/scale_bench.sh reduces
+  them host by host). With --files = hosts x jobs, every host gets the same
+  number of jobs.
 
-  tests/bench/make_bench_data.py [--out DIR] [--files N] [--seconds S] [--hosts H] [--mode fio|replay]
+Deterministic: the same options always give the same bytes. A file's bytes
+depend only on its fixture (i mod 6) and --seconds, so each distinct file is
+generated once and copied for the other hosts (the scale benchmark's
+thousands of files would otherwise take Python minutes each).
 
-Writes DIR/f<N>_s<S>[_replay]/ and prints that path; a .complete marker is the
-last file written, so an interrupted run is regenerated next time.
+  tests/bench/make_bench_data.py [--out DIR] [--files N] [--seconds S] [--hosts H]
+                                 [--mode fio|replay] [--per-host-dirs]
+
+Writes DIR/f<N>_s<S>[_h<H>][_replay]/ (_h<H> with --per-host-dirs) and prints
+that path; a .complete marker is the last file written, so an interrupted run
+is regenerated next time.
 """
 
 import argparse
 import os
+import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -118,11 +129,15 @@ def main():
     ap.add_argument("--hosts", type=int, default=8, help="distinct host names")
     ap.add_argument("--mode", choices=("fio", "replay"), default="fio")
     ap.add_argument("--window-ms", type=int, default=1000, help="log_hist_msec of the fixtures")
+    ap.add_argument("--per-host-dirs", action="store_true",
+                    help="one folder per host (DIR/<set>/<host>/), as on a cluster")
     args = ap.parse_args()
     if args.files < 1 or args.seconds < 1 or args.hosts < 1:
         sys.exit("make_bench_data: --files, --seconds and --hosts must be positive")
 
-    name = "f%d_s%d%s" % (args.files, args.seconds, "_replay" if args.mode == "replay" else "")
+    name = "f%d_s%d%s%s" % (args.files, args.seconds,
+                            "_h%d" % args.hosts if args.per_host_dirs else "",
+                            "_replay" if args.mode == "replay" else "")
     out = os.path.abspath(os.path.join(args.out, name))
     os.makedirs(out, exist_ok=True)
     marker = os.path.join(out, ".complete")  # hidden: DIR/* globs only logs
@@ -132,12 +147,21 @@ def main():
 
     total_windows = args.seconds * 1000 // args.window_ms
     total = 0
+    first = {}  # source index -> the file already generated from it
     for i in range(args.files):
         h = i % args.hosts
         host = "10.0.%d.%d" % (h // 250, h % 250 + 1)
         job = i // args.hosts + 1
         (records, cycle_windows), defect = sources[i % len(sources)]
-        path = os.path.join(out, "bench_clat_hist.%d.log.%s" % (job, host))
+        folder = os.path.join(out, host) if args.per_host_dirs else out
+        os.makedirs(folder, exist_ok=True)
+        path = os.path.join(folder, "bench_clat_hist.%d.log.%s" % (job, host))
+        src = i % len(sources)
+        if src in first:
+            shutil.copyfile(first[src], path)
+            total += os.path.getsize(path)
+            continue
+        first[src] = path
         with open(path, "wb") as f:
             buf = []
             for line in lines_for(records, cycle_windows, total_windows, args.window_ms, defect,

@@ -23,6 +23,7 @@
 
 #include "latscope/model.h"
 #include "latscope/percentiles.h"
+#include "latscope/runs.h"
 #include "latscope/status.h"
 
 namespace latscope {
@@ -203,6 +204,12 @@ class Engine {
   // the engine keeps none.
   std::vector<Source> take_sources() { return std::move(sources_); }
 
+  // Puts the finished sources into runs (latscope/runs.h, docs/runs.md) and
+  // sets each one's "run" label to its run's name, so that queries can group
+  // by run. A source opened or added with a "run" label (FileOptions::run)
+  // keeps it; labels set by an earlier call are planned afresh.
+  RunPlan assign_runs(const RunOptions& opts);
+
   Status query(const QueryOptions& opts, QueryResult* out) const;
   Status heatmap(const HeatmapOptions& opts, HeatmapResult* out) const;
 
@@ -212,6 +219,7 @@ class Engine {
   std::vector<Source> sources_;
   std::vector<std::unique_ptr<Pending>> pending_;  // by handle; null once finished
   std::vector<int> handle_source_;                 // by handle: index in sources_
+  std::vector<bool> planned_run_;                  // by source: "run" label set by assign_runs
 };
 
 }  // namespace latscope

@@ -75,6 +75,12 @@ struct FioJsonJob {
   // fio chose it at random (a range "1-5") or the text is not a fio time.
   std::string start_delay;
   double start_delay_ms = 0;
+  // The file-name prefix of the job's latency logs: fio's write_hist_log
+  // ("job options", else "global options"), else write_lat_log; its last
+  // path component, the NAME of NAME_clat_hist.1.log; the job name when the
+  // option is given empty (fio's default name); "" when the job wrote none.
+  // Ties a run's logs to its json+ output (docs/runs.md).
+  std::string log_prefix;
   bool aggregate = false;  // client mode "All clients" entry
   uint32_t line = 0;       // where the job object starts in the file
   uint32_t column = 0;
@@ -94,6 +100,12 @@ struct FioJsonReport {
 };
 
 // Parses the whole text of a fio json/json+ output file named `name`.
+// The largest fio json output any reader buffers (the registry's reader and
+// `latscope summary` alike): a document is parsed whole, and fio's own
+// outputs are kilobytes to a few MiB (docs/input-robustness.md).
+constexpr size_t kMaxFioJsonBytes = size_t{256} << 20;
+const char* const kFioJsonTooLarge = "larger than 256 MiB for a JSON document; not read";
+
 // Fails (kUnusableFile, "name:line:column: ...") when no JSON document is
 // found, a document is malformed, or it has neither "jobs" nor
 // "client_stats". A single bad bin or percentile entry is skipped and counted.

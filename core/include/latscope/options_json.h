@@ -38,6 +38,10 @@ Status parse_heatmap_options_json(const std::string& json, HeatmapOptions* out, 
 
 Status parse_file_options_json(const std::string& json, FileOptions* out);
 
+// How the page puts files into runs (Engine::assign_runs):
+// {"by": "auto"|"folder"|"prefix"|"json"|"none", "patterns": [{"name", "glob"}]}.
+Status parse_run_options_json(const std::string& json, RunOptions* out);
+
 // "50,99,99.9" -> {50, 99, 99.9} and labels {"p50", "p99", "p99.9"}.
 // Items are separated by commas (spaces around them are ignored); each must
 // be a plain decimal number in [0, 100]. Used by the CLI's --percentiles.

@@ -151,4 +151,20 @@ int Engine::add_source(Source src) {
   return static_cast<int>(sources_.size() - 1);
 }
 
+RunPlan Engine::assign_runs(const RunOptions& opts) {
+  planned_run_.resize(sources_.size(), false);
+  std::vector<RunFile> files;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    if (planned_run_[i]) sources_[i].labels.set("run", "");
+    files.push_back(run_file_of(sources_[i]));
+  }
+  RunPlan plan = plan_runs(files, opts);
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    if (!files[i].given.empty()) continue;
+    sources_[i].labels.set("run", plan.run_of[i]);
+    planned_run_[i] = true;
+  }
+  return plan;
+}
+
 }  // namespace latscope

@@ -234,6 +234,10 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   std::vector<std::string> keys;
   bool any_abs = false, any_rel = false;
   for (const Source& src : sources) select_series(src, sel, &plan->series);
+  if (plan->series.empty()) {  // fio json+ alone (docs/whole-run.md)
+    for (const Source& src : sources) select_series(src, sel, &plan->series, Role::kWholeRun);
+    if (!plan->series.empty()) plan->notes.push_back(whole_run_note());
+  }
   if (sel.kinds.empty()) keep_default_kind(&plan->series, &plan->notes);  // per_io.h
   keep_one_time_base(plan);  // time_base.h
   if (sel.place_jobs) {  // placement.h
@@ -380,6 +384,12 @@ std::string skipped_quanta_note(double from_ms, double to_ms, size_t quanta) {
   std::snprintf(buf, sizeof buf, "no I/O in any group from %.17g ms to %.17g ms (%zu quanta): left out of the rows",
                 from_ms, to_ms, quanta);
   return buf;
+}
+
+std::string whole_run_note() {
+  return "only fio json+ output is selected: each job's whole-run histogram is shown as one window over its "
+         "run (startdelay, startdelay + runtime], its counts spread evenly over the quanta it covers (rows "
+         "flagged finer); a quantum as long as the run gives the whole run's percentiles (docs/whole-run.md)";
 }
 
 size_t Sweep::next_busy(size_t j) const {

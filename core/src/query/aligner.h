@@ -122,6 +122,11 @@ void add_json_tails(const std::vector<Source>& sources, Plan* plan);
 constexpr size_t kSkipEmptyQuanta = 1000;
 std::string skipped_quanta_note(double from_ms, double to_ms, size_t quanta);
 
+// When no time series is selected but fio json+ output is, queries show its
+// whole-run histograms, one window (startdelay, startdelay + runtime] each
+// (docs/whole-run.md); this note says so.
+std::string whole_run_note();
+
 // A heat map holds at most this many cells (quanta x rows): beyond, an error
 // saying the size before anything is allocated.
 constexpr double kMaxHeatmapCells = 50e6;

@@ -25,12 +25,13 @@ void place_series(const JsonIndex& json, std::vector<Selected>::iterator first, 
   for (auto it = first; it != last; ++it) {
     Selected& x = *it;
     if (x.src->absolute_time || x.offset_named || x.series->count_frac_bits) continue;
+    if (x.series->role == Role::kWholeRun) continue;  // json+ itself: already on the run's clock
     // The job's json+ entries in any direction: one start per job.
     const Series* js = nullptr;
     const Source* jsrc = nullptr;
     bool clash = false;
     for (int d = 0; d < kDirCount; ++d) {
-      auto f = json.series.find(TailKey{x.src->id.host, x.series->job, d});
+      auto f = json.series.find(TailKey{label_of(*x.src, *x.series, "run"), x.src->id.host, x.series->job, d});
       if (f == json.series.end()) continue;
       for (const Series* s : f->second) {
         if (js && s->windows.front().start_ms != js->windows.front().start_ms) clash = true;

@@ -155,6 +155,8 @@ struct StreamingQuery::Impl {
     return m.get();
   }
 
+  void fold_selected(const Source& src, const std::vector<Selected>& sel);
+
   // The grid quantized once into a result (result.h): one series per group.
   Status to_result(Result* r) {
     *r = Result();
@@ -327,10 +329,10 @@ Status StreamingQuery::add_part(const Source& src) {
   if (!I.error.ok()) return I.error;
   if (!src.status.ok()) return Status::Ok();
   if (src.format == FileFormat::kFioJson) {
-    if (I.opts.sel.complete_tail || I.opts.sel.place_jobs) {
-      I.json_sources.push_back(src);
-      I.json.add(I.json_sources.back());
-    }
+    // Kept for tails and placement, and for queries of json+ alone
+    // (docs/whole-run.md): whole-run histograms are small.
+    I.json_sources.push_back(src);
+    I.json.add(I.json_sources.back());
     return Status::Ok();
   }
   for (const Series& s : src.series) ++I.logs_per_key[tail_key_of_log(src, s)];
@@ -338,6 +340,12 @@ Status StreamingQuery::add_part(const Source& src) {
   select_series(src, I.opts.sel, &sel);
   if (I.opts.sel.place_jobs) place_series(I.json, sel.begin(), sel.end(), &I.placed);  // as make_plan
   for (const Selected& x : sel) I.late.see(x);
+  I.fold_selected(src, sel);
+  return Status::Ok();
+}
+
+void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Selected>& sel) {
+  Impl& I = *this;
   double co_ns = 0;
   const bool co = co_interval_ns(I.opts.sel, &co_ns);
   for (const Selected& x : sel) {
@@ -379,7 +387,6 @@ Status StreamingQuery::add_part(const Source& src) {
       }
     }
   }
-  return Status::Ok();
 }
 
 Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
@@ -401,6 +408,18 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       return Status::Error(ErrorCode::kInvalidArgument, msg);
     }
 
+  // fio json+ alone: its whole-run histograms, as make_plan falls back to
+  // them (docs/whole-run.md).
+  if (!I.any_series) {
+    bool any = false;
+    for (const Source& src : I.json_sources) {
+      std::vector<Selected> sel;
+      select_series(src, I.opts.sel, &sel, Role::kWholeRun);
+      if (!sel.empty()) any = true;
+      I.fold_selected(src, sel);
+    }
+    if (any) out->notes.push_back(whole_run_note());
+  }
   // Tails last, as Engine::query appends them after every series.
   for (PendingTail& t : I.tails) {
     if (I.logs_per_key[t.key] != 1) {
@@ -461,6 +480,20 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   if (last - first > 50e6)
     return Status::Error(ErrorCode::kInvalidArgument, "quantum too small for the time range: over 50 million quanta");
 
+  // Each group's finer spans as disjoint runs in time order, walked once as
+  // the quanta go by: a per_job_logs=0 log restarting every other line has
+  // a span per segment, and testing every span in every quantum was
+  // quadratic.
+  std::vector<size_t> finer_at(finer.size(), 0);
+  for (std::vector<std::pair<double, double>>& spans : finer) {
+    std::sort(spans.begin(), spans.end());
+    std::vector<std::pair<double, double>> runs;
+    for (const std::pair<double, double>& s : spans) {
+      if (!runs.empty() && s.first <= runs.back().second) runs.back().second = std::max(runs.back().second, s.second);
+      else runs.push_back(s);
+    }
+    spans.swap(runs);
+  }
   const BinLayout& L = *I.target;
   const size_t np = I.opts.percentiles.size();
   std::vector<double> dense(L.size(), 0.0);
@@ -481,8 +514,11 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       row.group = static_cast<uint32_t>(g);
       row.p.resize(np);
       if (a < max_start[id] || b > min_end[id]) row.flags |= kFlagPartial;
-      for (const std::pair<double, double>& c : finer[id])  // as Sweep::next decides it (aligner.cc)
-        if (a < c.second && b > c.first) row.flags |= kFlagFiner;
+      // As Sweep::next decides it (aligner.cc): a quantum overlapping a finer series' span.
+      const std::vector<std::pair<double, double>>& spans = finer[id];
+      size_t& k = finer_at[id];
+      while (k < spans.size() && spans[k].second <= a) ++k;
+      if (k < spans.size() && a < spans[k].second && b > spans[k].first) row.flags |= kFlagFiner;
       auto it = I.cells.find({static_cast<int64_t>(j), id});
       const double* counts = nullptr;
       std::vector<uint64_t> io;
@@ -567,7 +603,10 @@ Status StreamingQuery::finish_folded(QueryResult* out) {
 Status StreamingQuery::add_by_kind(const Source& src) {
   if (!src.status.ok()) return Status::Ok();
   if (src.format == FileFormat::kFioJson) {
-    if (!impl_->opts.sel.complete_tail && !impl_->opts.sel.place_jobs) return Status::Ok();
+    // Into this query too: with no log at all, it answers from json+ alone.
+    Status added = epoch_ ? epoch_->add_part(src) : Status::Ok();
+    if (added.ok()) added = add_part(src);
+    if (!added.ok()) return added;
     kinds_json_.push_back(src);
     for (auto& kv : kinds_) {
       Status st = kv.second->add_folded(src);

@@ -14,22 +14,25 @@
 
 namespace latscope {
 
-TailKey tail_key_of_json(const Series& s) {
+TailKey tail_key_of_json(const Source& src, const Series& s) {
+  const std::string run = label_of(src, s, "run");
   const size_t slash = s.job.rfind('/');
-  if (slash == std::string::npos) return {"", s.job, static_cast<int>(s.dir)};
-  return {s.job.substr(0, slash), s.job.substr(slash + 1), static_cast<int>(s.dir)};
+  // A local-mode job: the json's own host, "" unless the file was given one
+  // (FileOptions::host, the CLI's --host), as its logs are.
+  if (slash == std::string::npos) return {run, src.id.host, s.job, static_cast<int>(s.dir)};
+  return {run, s.job.substr(0, slash), s.job.substr(slash + 1), static_cast<int>(s.dir)};
 }
 
 TailKey tail_key_of_log(const Source& src, const Series& s) {
   // Per-I/O logs hold every I/O, no unlogged tail: a key no json+ job has.
-  return {src.id.host, s.job, static_cast<int>(s.dir) + (s.per_io ? 16 : 0)};
+  return {label_of(src, s, "run"), src.id.host, s.job, static_cast<int>(s.dir) + (s.per_io ? 16 : 0)};
 }
 
 void JsonIndex::add(const Source& src) {
   if (!src.status.ok() || src.format != FileFormat::kFioJson) return;
   for (const Series& s : src.series) {
-    series[tail_key_of_json(s)].push_back(&s);
-    source[tail_key_of_json(s)] = &src;
+    series[tail_key_of_json(src, s)].push_back(&s);
+    source[tail_key_of_json(src, s)] = &src;
   }
 }
 
@@ -38,6 +41,7 @@ TailOutcome json_tail_for(const JsonIndex& json, const Selected& x, Series* tail
   if (it == json.series.end()) return TailOutcome::kNoJson;
   // A result's series (docs/result-format.md) is no log of one job: it has no tail.
   if (x.series->count_frac_bits) return TailOutcome::kNoJson;
+  if (x.series->role == Role::kWholeRun) return TailOutcome::kNoJson;  // json+ alone: no log to complete
   if (it->second.size() != 1) return TailOutcome::kAmbiguous;
   // The json's runtime is on the job's clock, not the epoch.
   if (x.src->absolute_time) return TailOutcome::kEpoch;

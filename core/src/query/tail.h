@@ -11,9 +11,11 @@
 
 namespace latscope {
 
-using TailKey = std::tuple<std::string, std::string, int>;  // host, job, direction
+// run label, host, job, direction. The run (docs/runs.md) keeps one run's
+// json+ from completing another run's logs of the same job number.
+using TailKey = std::tuple<std::string, std::string, std::string, int>;
 
-TailKey tail_key_of_json(const Series& s);  // job "<host>/<job>" in client mode
+TailKey tail_key_of_json(const Source& src, const Series& s);  // job "<host>/<job>" in client mode
 TailKey tail_key_of_log(const Source& src, const Series& s);
 
 // The json+ jobs loaded, by key.

@@ -12,7 +12,7 @@ import { installKeys } from './keys.js';
 import { installSidebarResize } from './sidebar.js';
 import { loadDemoItems } from './demo.js';
 import { progressText } from './progress.js';
-import { loadSummary, groupingsFor, isLog, LOCAL_HOST, wholeRunOnlyText } from './sources.js';
+import { loadSummary, groupingsFor, isLog, LOCAL_HOST } from './sources.js';
 import { exportCaption } from './caption.js';
 import { naturalCompare } from './names.js';
 import { itemsFromFileList, itemsFromDataTransfer } from '../load/files.js';
@@ -141,7 +141,6 @@ export class App {
       extent: () => timeExtent(this.pct),
       onRange: (/** @type {[number, number] | null} */ r) => this.setRange(r),
       onYZoom: (/** @type {[number, number] | null} */ y) => st.set({ yZoomNs: y, clipOutliers: false }),
-      emptyText: () => wholeRunOnlyText(this.sources),
       colors: this.colors,
       slaRules: () => this.slaRules(),
       onPickGroup: (/** @type {string} */ key) => this.pickGroup(key),

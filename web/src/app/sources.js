@@ -29,18 +29,6 @@ export function isWholeRun(src) {
   return src.format === 'fio-json' || (series.length > 0 && series.every((/** @type {any} */ x) => x.role === 'whole-run'));
 }
 
-/**
- * Why the views are empty although logs were loaded, when that is so
- * because every usable log is fio json+ output (whole-run histograms):
- * the engine has no query over them alone (docs/page-views.md). '' else.
- * @param {any[]} sources
- */
-export function wholeRunOnlyText(sources) {
-  const logs = sources.filter(isLog);
-  if (!logs.length || !logs.every(isWholeRun)) return '';
-  return 'Only fio json+ output is loaded: one whole-run histogram per job and direction.\nThe views are over time and need the run\'s histogram logs (write_hist_log);\nthis engine has no query over whole-run histograms alone yet.';
-}
-
 /** A usable latency log. @param {any} src */
 export function isLog(src) {
   return !isBroken(src) && !isIgnored(src);

@@ -10,7 +10,6 @@ import { naturalCompare, middleSplit, middleTruncate } from '../../src/app/names
 import { exportCaption } from '../../src/app/caption.js';
 import { compactCount } from '../../src/app/file-table.js';
 import { clampSidebar } from '../../src/app/sidebar.js';
-import { wholeRunOnlyText } from '../../src/app/sources.js';
 import { SURFACE_LEVELS } from '../../src/app/queries.js';
 import { initialState } from '../../src/app/state.js';
 
@@ -176,15 +175,5 @@ describe('export caption', () => {
     expect(whole[1]).toBe('5 logs: a, b, c, … (2 more)');
     expect(whole[2]).toBe('quantum 1 s · whole run 0 s … 20 s');
     expect(whole[3]).toBe('groups: cluster · directions: read, write, trim · rows: latency · unit µs');
-  });
-});
-
-describe('json+ alone', () => {
-  const json = { name: 'r.json', format: 'fio-json', status: { ok: true }, series: [{ role: 'whole-run' }] };
-  const log = { name: 'a_clat_hist.1.log', format: 'fio-hist', status: { ok: true }, series: [{ role: 'time' }] };
-  it('explains the empty views only when every usable log is whole-run', () => {
-    expect(wholeRunOnlyText([json])).toMatch(/^Only fio json\+ output is loaded/);
-    expect(wholeRunOnlyText([json, log])).toBe('');
-    expect(wholeRunOnlyText([])).toBe('');
   });
 });

@@ -87,6 +87,23 @@ namespace {
 const char kAllClients[] = "All clients";
 const size_t kExampleChars = 100;
 
+// A job's log prefix (fio_json.h, FioJsonJob::log_prefix). fio prints the
+// options as given: "write_hist_log" : "a" (tests/fixtures/ab/a/a.json).
+std::string log_prefix_of(const json::Value* job_opts, const json::Value* global, const std::string& jobname) {
+  if (job_opts && !job_opts->is_object()) job_opts = nullptr;
+  for (const char* key : {"write_hist_log", "write_lat_log"}) {
+    for (const json::Value* o : {job_opts, global}) {
+      const json::Value* v = o ? o->find(key) : nullptr;
+      if (!v || !v->is_string()) continue;
+      const std::string text = v->as_string();
+      if (text.empty()) return jobname;
+      const size_t slash = text.find_last_of('/');
+      return slash == std::string::npos ? text : text.substr(slash + 1);
+    }
+  }
+  return "";
+}
+
 struct Reader {
   std::string name;
   FioJsonReport* out;
@@ -267,10 +284,11 @@ struct Reader {
     if (!jobs->is_array()) return unusable(*jobs, std::string(client ? "\"client_stats\"" : "\"jobs\"") + " is not an array");
     if (client) out->client_mode = true;
     // startdelay: fio writes every option as a string ("2", "500ms").
+    const json::Value* global = root.find("global options");
+    if (global && !global->is_object()) global = nullptr;
     std::string global_delay;
-    if (const json::Value* g = root.find("global options"))
-      if (const json::Value* v = g->is_object() ? g->find("startdelay") : nullptr)
-        if (v->is_string()) global_delay = v->as_string();
+    if (const json::Value* v = global ? global->find("startdelay") : nullptr)
+      if (v->is_string()) global_delay = v->as_string();
     std::map<std::string, int> per_host;  // job numbers restart per host (one fio process each)
     for (const FioJsonJob& j : out->jobs) {
       if (!j.aggregate) per_host[j.host] = std::max(per_host[j.host], j.job_index);
@@ -298,6 +316,7 @@ struct Reader {
           if (v->is_string()) job.start_delay = v->as_string();
       if (!job.start_delay.empty() && !parse_fio_seconds(job.start_delay, &job.start_delay_ms))
         job.start_delay_ms = std::numeric_limits<double>::quiet_NaN();
+      if (!job.aggregate) job.log_prefix = log_prefix_of(jv.find("job options"), global, job.jobname);
       static const struct {
         const char* key;
         Dir dir;

@@ -5,7 +5,7 @@
 // startdelay=<fio's text>) with the role kWholeRun. Time queries do not add these histograms (they
 // would double-count the logs); they take from them the tail window fio never
 // logs (query/tail.cc). A JSON document is parsed whole, so the reader
-// buffers it (bounded by kMaxJsonBytes).
+// buffers it (bounded by kMaxFioJsonBytes).
 #include <cmath>
 
 #include "formats/sniff_util.h"
@@ -16,7 +16,6 @@
 namespace latscope {
 namespace {
 
-constexpr size_t kMaxJsonBytes = size_t{256} << 20;
 
 Status read_fio_json_source(const std::string& text, Source* src) {
   FioJsonReport rep;
@@ -36,6 +35,9 @@ Status read_fio_json_source(const std::string& text, Source* src) {
       s.job = (job.host.empty() ? "" : job.host + "/") + std::to_string(job.job_index);
       s.labels.set("job", std::to_string(job.job_index));
       s.labels.set("host", job.host);
+      // The prefix of the job's logs, not the json's file name: the json+
+      // series and the logs of one job share it (docs/runs.md).
+      s.labels.set("prefix", job.log_prefix);
       s.layout = rep.layout;
       const double delay = std::isfinite(job.start_delay_ms) ? job.start_delay_ms : 0;
       if (!std::isfinite(job.start_delay_ms)) s.labels.set("startdelay", job.start_delay);
@@ -71,12 +73,11 @@ class FioJsonReader : public Reader {
   void append(const char* data, size_t n) override {
     src_.bytes += n;
     if (!src_.status.ok()) return;
-    if (text_.size() + n <= kMaxJsonBytes) {
+    if (text_.size() + n <= kMaxFioJsonBytes) {
       text_.append(data, n);
     } else {
       std::string().swap(text_);
-      src_.status = Status::Error(ErrorCode::kUnusableFile,
-                                  src_.name + ": larger than 256 MiB for a JSON document; not read");
+      src_.status = Status::Error(ErrorCode::kUnusableFile, src_.name + ": " + kFioJsonTooLarge);
     }
   }
   Source finish() override {
