@@ -161,10 +161,12 @@ try {
   }
   await step(page, 'groups heat map, percentile p99 -> p99.9', () => set(page, { groupsMode: 'heat', groupsP: '99.9' }));
   await step(page, 'SLA p99<400us, 200 hosts (percentiles view)', () => set(page, { view: 'pctiles', sla: ['p99<400us'] }));
+  await step(page, 'SLA rules cleared', () => set(page, { sla: [] }));
   await step(page, 'groups heat map, quantum 10 s -> 1 s', () => set(page, { view: 'groups', quantum_ms: 1000 }));
   await step(page, 'redraw groups, heat (1 s)', () => redraw(page, 'groups'));
   await step(page, 'percentiles view per host at 1 s (query + draw)', () => set(page, { view: 'pctiles' }));
   await step(page, 'redraw percentiles view (per host, 1 s)', () => redraw(page, 'pctiles'));
+  await step(page, 'SLA p99<400us at 1 s (summary of 720,000 rows)', () => set(page, { sla: ['p99<400us'] }));
   const mem = await page.evaluate(async () => (await /** @type {any} */ (window).latscope.engine.memory?.())?.wasmBytes ?? 0);
   if (mem) console.log(`primary engine WASM memory ${(mem / 1048576).toFixed(0)} MiB`);
 } finally {

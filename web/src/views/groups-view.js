@@ -449,7 +449,7 @@ export class GroupsView {
         c2.setLineDash([]);
       }
       c2.strokeStyle = this.ctx.colors.color(m.groups[gi]);
-      c2.lineWidth = 1.2;
+      c2.lineWidth = 1; // hairlines: the software canvas' fast path (pctiles-view.js)
       c2.beginPath();
       let pen = false;
       let lastCol = NaN;

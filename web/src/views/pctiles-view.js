@@ -206,8 +206,11 @@ export class PercentilesView {
             c2.globalAlpha = 1;
           }
           c2.strokeStyle = col;
-          c2.lineWidth = se.kind === 'mean' ? 1.2 : 1.6;
-          const d = se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
+          // Hairlines: Chromium's software canvas strokes a 1 px line ~70x
+          // faster than a 1.6 px one over thousands of points; beyond 200
+          // series dashes go too (a dashed zigzag reads as a solid one).
+          c2.lineWidth = 1;
+          const d = metas.length > 200 ? '' : se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
           c2.setLineDash(d ? d.split(',').map(Number) : []);
           c2.stroke(new Path2D(line(/** @type {any} */ (pts)) || ''));
           c2.setLineDash([]);
@@ -316,6 +319,9 @@ export class PercentilesView {
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
     this.legend(g, r, s.showMean, groupColor, dash, coOn ? { bases: co.bases, interval: s.co_interval_ms } : null);
+    if (onCanvas && metas.length > 200) {
+      g.append('text').attr('class', 'canvas-note').attr('x', f.innerW).attr('y', mainH - 6).attr('text-anchor', 'end').attr('fill', c.muted).text(`${metas.length} lines: solid hairlines (the Groups tab reads many groups one by one)`);
+    }
     if (s.showBand && !bandsShown) {
       g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text('error bands appear when zoomed in (≥ 3 px per quantum)');
     }
