@@ -78,7 +78,7 @@ export class GroupsView {
     // The left margin fits the group names (heat map rows), within reason.
     const widest = Math.max(...m.groups.map((g) => textWidth(g)));
     const left = s.groupsMode === 'heat' ? Math.min(220, Math.max(72, Math.ceil(widest) + 14)) : 72;
-    const right = s.groupsMode === 'top' ? Math.min(260, Math.max(140, Math.ceil(widest) + 40)) : s.groupsMode === 'heat' ? 96 : 16;
+    const right = s.groupsMode === 'top' ? Math.min(300, Math.max(150, Math.ceil(widest) + 96)) : s.groupsMode === 'heat' ? 96 : 16;
     if (f.margin.left !== left || f.margin.right !== right) {
       f.margin = { ...f.margin, left, right };
       f.width = 0; // force resize() to re-lay the canvas
