@@ -5,12 +5,13 @@
 #      node_modules is missing
 #   2. native engine + CLI: build (warnings are errors), GoogleTest via ctest
 #      (includes the real-fio-data proofs, CLI and README examples checks),
-#      clang-tidy on core/; the GoogleTest suite again under ASan+UBSan;
-#      hosts' long tables summed by two local ClickHouse shards
+#      clang-tidy on core/; the GoogleTest suite again under ASan+UBSan
 #   3. the same GoogleTest suite compiled to WebAssembly, run under Node
 #   4. the WebAssembly build used by the page, strict type checking of the
 #      JS (tsc on JSDoc types, web/jsconfig.json), the JS unit tests (vitest)
-#   5. end-to-end tests in real Chromium (playwright-core)
+#   5. hosts' long tables summed by two local ClickHouse shards (the CLI and
+#      the page read the answer), then end-to-end tests in real Chromium
+#      (playwright-core)
 set -eu
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -55,9 +56,6 @@ cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCMAKE_EXPORT_COMPILE_COMMANDS=O
 cmake --build build -j"$JOBS"
 ctest --test-dir build --output-on-failure -j"$JOBS"
 
-say "cluster merge on two local ClickHouse shards (docs/cluster-merge.md)"
-bash tests/clickhouse/run.sh build/latscope
-
 say "ASan+UBSan: the GoogleTest suite again, sanitized (readers own their data; hostile inputs)"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLATSCOPE_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$JOBS" --target latscope_tests
@@ -74,6 +72,9 @@ say "WebAssembly engine for the page, strict type checking of the JS (tsc, JSDoc
 sh web/scripts/build-wasm.sh
 npx --no-install tsc -p web/jsconfig.json
 npx --no-install vitest run --config web/vitest.config.js
+
+say "cluster merge on two local ClickHouse shards, read back by the CLI and by the page (docs/cluster-merge.md)"
+bash tests/clickhouse/run.sh build/latscope
 
 say "end-to-end tests in Chromium"
 node web/test/e2e/run.mjs

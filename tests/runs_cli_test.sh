@@ -56,6 +56,10 @@ compare_equals_alone() {  # name compare.csv a.csv b.csv
 compare_equals_alone "compare (json+) == summary of each run's json+" "$TMP/cmp.csv" "$TMP/a.csv" "$TMP/b.csv"
 contains "compare header names the runs" "$TMP/cmp.csv" "dir,stat,a,b,change_pct,a_lo,a_hi,b_lo,b_hi,note"
 contains "runs found from their json+" "$TMP/cmp.err" "run a (json+ a/a.json)"
+# The whole folder, job file and script included: those are no logs and form no run.
+"$BIN" summary --unit us --percentiles $PS --compare a/* b/* ab.fio make_ab.sh >"$TMP/cmp2.csv" 2>"$TMP/cmp2.err" ||
+  { bad "summary --compare on the whole folder exit $?"; cat "$TMP/cmp2.err"; }
+cmp -s "$TMP/cmp.csv" "$TMP/cmp2.csv" && ok "a job file and a script beside the runs change nothing" || bad "the folder's other files changed the compare table"
 # The known difference: 128 KiB reads take longer than 4 KiB ones, beyond
 # one bin and the sampling bands (no note), p50 up by more than 20%.
 awk -F, '$2=="p50" { found = ($5 > 20 && $10 == "") } END { exit !found }' "$TMP/cmp.csv" && ok "p50 change > 20%, no note" ||

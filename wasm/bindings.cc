@@ -16,6 +16,11 @@
 //   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
 //   assignRuns(runOptionsJson)        -> str   Engine::assign_runs (sets every source's
 //                                           "run" label) -> run_plan_json (docs/runs.md)
+//   compareRuns(pctText, unit, format, jsonDocs) -> {text, notes: str}
+//                                           the last assignRuns' two runs as
+//                                           `latscope summary --compare` prints them
+//                                           (core/cli/summary_compare.h); jsonDocs:
+//                                           [{name, text}] the fio json+ files' text
 //   encodeResult(optionsJson)  -> Uint8Array (copy)  StreamingQuery::finish_result +
 //                                           encode_result: a result file (docs/result-format.md)
 //
@@ -34,6 +39,7 @@
 #include "latscope/report.h"
 #include "latscope/result.h"
 #include "latscope/stream.h"
+#include "summary_compare.h"
 
 namespace {
 
@@ -107,10 +113,69 @@ class WasmEngine {
     latscope::RunOptions ro;
     Status st = latscope::parse_run_options_json(run_options_json, &ro);
     if (!st.ok()) return error(st);
-    const latscope::RunPlan plan = engine_.assign_runs(ro);
-    std::vector<latscope::RunFile> files;
-    for (const latscope::Source& s : engine_.sources()) files.push_back(latscope::run_file_of(s));
-    return val(latscope::run_plan_json(plan, files));
+    plan_ = engine_.assign_runs(ro);
+    run_files_.clear();
+    for (const latscope::Source& s : engine_.sources()) run_files_.push_back(latscope::run_file_of(s));
+    return val(latscope::run_plan_json(plan_, run_files_));
+  }
+
+  // The two runs of the last assignRuns side by side, exactly as `latscope
+  // summary --compare` computes them (docs/runs.md, "A/B"). A json+ run
+  // takes fio's exact N, min, mean and max from the json document itself,
+  // which the engine's Source does not keep, so the page passes the json
+  // files' text (jsonDocs: [{name, text}]); every other source is summed
+  // from the engine as the CLI sums a log.
+  val compareRuns(const std::string& percentiles, const std::string& unit_text, const std::string& format,
+                  const val& json_docs) const {
+    using latscope::ErrorCode;
+    std::vector<double> ps;
+    std::vector<std::string> labels;
+    latscope::Unit unit = latscope::Unit::kUs;
+    Status st = latscope::parse_percentile_list(percentiles, &ps, &labels);
+    if (!st.ok()) return error(st);
+    if (!latscope::parse_unit(unit_text, &unit))
+      return error(Status::Error(ErrorCode::kInvalidArgument, "unit must be ns, us or ms, not " + unit_text));
+    const std::vector<latscope::Source>& srcs = engine_.sources();
+    if (plan_.run_of.size() != srcs.size())
+      return error(Status::Error(ErrorCode::kInvalidArgument, "files changed since runs were assigned"));
+    if (plan_.runs.size() != 2)
+      return error(Status::Error(ErrorCode::kInvalidArgument,
+                                 "comparing needs two runs; the inputs are " + latscope::describe_runs(plan_, run_files_)));
+    latscope::cli::RunCompare cmp(ps, labels, unit);
+    for (const latscope::Run& r : plan_.runs) {
+      latscope::cli::RunSide side;
+      side.name = r.name;
+      side.how = r.how;
+      for (size_t i : r.files) side.files.push_back(run_files_[i].name);
+      cmp.sides().push_back(std::move(side));
+    }
+    const auto ndocs = json_docs["length"].as<unsigned>();
+    for (size_t i = 0; i < srcs.size(); ++i) {
+      const latscope::Source& s = srcs[i];
+      if (!s.status.ok() || s.format == latscope::FileFormat::kIgnored) continue;
+      const size_t side = plan_.run_of[i] == plan_.runs[1].name ? 1 : 0;
+      if (s.format != latscope::FileFormat::kFioJson) {
+        cmp.add_source(side, s);
+        continue;
+      }
+      bool found = false;
+      for (unsigned d = 0; d < ndocs && !found; ++d) {
+        if (json_docs[d]["name"].as<std::string>() != s.name) continue;
+        found = true;
+        const std::string text = json_docs[d]["text"].as<std::string>();
+        latscope::FioJsonReport rep;
+        st = latscope::parse_fio_json(s.name, text.data(), text.size(), &rep);
+        if (!st.ok()) return error(st);
+        cmp.add_json(side, rep);
+      }
+      if (!found) return error(Status::Error(ErrorCode::kInvalidArgument, s.name + ": its json text was not given"));
+    }
+    std::string notes = "[";
+    for (const std::string& n : cmp.notes()) notes += (notes.size() > 1 ? "," : "") + latscope::json_escape(n);
+    val out = val::object();
+    out.set("text", format == "json" ? cmp.json() : cmp.csv());
+    out.set("notes", notes + "]");
+    return out;
   }
 
   val query(const std::string& options_json) const {
@@ -198,6 +263,8 @@ class WasmEngine {
 
   latscope::Engine engine_;
   std::vector<char> buf_;
+  latscope::RunPlan plan_;                     // the last assignRuns
+  std::vector<latscope::RunFile> run_files_;   // its inputs
 };
 
 }  // namespace
@@ -210,6 +277,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("finish", &WasmEngine::finish)
       .function("sources", &WasmEngine::sources)
       .function("assignRuns", &WasmEngine::assignRuns)
+      .function("compareRuns", &WasmEngine::compareRuns)
       .function("query", &WasmEngine::query)
       .function("pctilesCsv", &WasmEngine::pctilesCsv)
       .function("heatmap", &WasmEngine::heatmap)

@@ -102,44 +102,8 @@ int usage_error(const std::string& msg) {
 // docs/input-robustness.md, "CSV cells".
 std::string csv_text(const std::string& s) { return cli::summary_csv_text(s); }
 
-// Shortest decimal (up to 15 significant digits) that reads back as the
-// same double: fio's exact json values (mean 138175.380375) survive, bin
-// values stay short, and a unit conversion's last-bit noise (105376.331 ns /
-// 1000 = 105.37633100000001) is not printed. Integral values print whole.
-// The CLI never calls setlocale, so '.' is the point.
-}  // namespace
-
-std::string latscope::cli::summary_csv_text(const std::string& s) {
-  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos) return csv_field("'" + s);
-  return csv_field(s);
-}
-
-namespace {
-
-std::string exact_number(double v) {
-  if (!std::isfinite(v)) return "";
-  char buf[64];
-  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-  }
-  for (int digits = 10; digits <= 15; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
-// Bin-derived values carry no more than 10 significant digits of meaning
-// (report.h's format_number, as `pctiles` prints); fio's json values are
-// printed exactly.
-std::string number(double v, bool exact) { return exact ? exact_number(v) : format_number(v); }
-
-}  // namespace
-
-std::string latscope::cli::summary_number(double v, bool exact) { return number(v, exact); }
-
-namespace {
+// The one formatter of this command's numbers (summary_compare.cc).
+std::string number(double v, bool exact) { return cli::summary_number(v, exact); }
 
 
 // Percentiles and stats of one dense histogram by fio's method.

@@ -12,16 +12,23 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
                         std::vector<RunFile>* planned) {
   planned->clear();
   std::vector<char> buf(size_t{1} << 20);
+  // Inputs that are no latency log (a job file, a README: the registry's
+  // sniff says "ignored") take no part in forming runs, as in the page's
+  // Engine::assign_runs; they keep no run.
+  std::vector<size_t> kept;
   for (const std::string& path : inputs(files)) {
     RunFile f;
     f.name = path == "-" ? "(stdin)" : path;
     f.id = parse_fio_file_name(f.name);
+    bool log = true;
     Input in;
     std::string err;
     if (path != "-" && in.open(path, &err)) {
       const std::string& head = in.peek(kSniffBytes);
       const bool complete = head.size() < kSniffBytes;
-      if (!head.empty() && sniff({path, head.data(), head.size(), complete}).format == FileFormat::kFioJson) {
+      const FileFormat format = head.empty() ? FileFormat::kUnknown : sniff({path, head.data(), head.size(), complete}).format;
+      log = format != FileFormat::kIgnored;
+      if (format == FileFormat::kFioJson) {
         // The engine's own json reader: its series carry the jobs' log
         // prefixes (run_file_of). Its problems are said when the command
         // reads it.
@@ -31,9 +38,21 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
         f = run_file_of(e.finish(h));
       }
     }
+    if (log) kept.push_back(planned->size());
     planned->push_back(std::move(f));
   }
-  return plan_runs(*planned, opts);
+  std::vector<RunFile> logs;
+  logs.reserve(kept.size());
+  for (size_t i : kept) logs.push_back((*planned)[i]);
+  RunPlan sub = plan_runs(logs, opts);
+  RunPlan plan;
+  plan.run_of.assign(planned->size(), std::string());
+  for (size_t k = 0; k < kept.size() && k < sub.run_of.size(); ++k) plan.run_of[kept[k]] = sub.run_of[k];
+  plan.evidence = sub.evidence;
+  for (Run& r : sub.runs)
+    for (size_t& f : r.files) f = kept[f];
+  plan.runs = std::move(sub.runs);
+  return plan;
 }
 
 RunPlan prepare_runs(const char* cmd, const std::vector<std::string>& files, const RunOptions& opts, bool grouped,

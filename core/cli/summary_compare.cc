@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
 #include "latscope/percentiles.h"
@@ -31,7 +33,40 @@ size_t bin_of(const BinLayout& L, double v) {
   return it == L.lo.begin() ? 0 : static_cast<size_t>(it - L.lo.begin()) - 1;
 }
 
+// Shortest decimal (up to 15 significant digits) that reads back as the
+// same double: fio's exact json values (mean 138175.380375) survive, bin
+// values stay short, and a unit conversion's last-bit noise (105376.331 ns /
+// 1000 = 105.37633100000001) is not printed. Integral values print whole.
+// Neither the CLI nor the page's WASM calls setlocale, so '.' is the point.
+std::string exact_number(double v) {
+  if (!std::isfinite(v)) return "";
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+    return buf;
+  }
+  for (int digits = 10; digits <= 15; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
+  return buf;
+}
+
 }  // namespace
+
+// Bin-derived values carry no more than 10 significant digits of meaning
+// (report.h's format_number, as `pctiles` prints); fio's json values are
+// printed exactly.
+std::string summary_number(double v, bool exact) { return exact ? exact_number(v) : format_number(v); }
+
+// A CSV text cell: a value starting with = + - @ (or a tab or carriage
+// return) is a formula to Excel, LibreOffice and Google Sheets, so it gets a
+// leading apostrophe (OWASP's rule); then RFC 4180 quoting (csv_field).
+// docs/input-robustness.md, "CSV cells".
+std::string summary_csv_text(const std::string& s) {
+  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos) return csv_field("'" + s);
+  return csv_field(s);
+}
 
 void RunCompare::add_json(size_t side, const FioJsonReport& r) {
   RunSide& s = sides_[side];

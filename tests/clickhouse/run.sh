@@ -294,6 +294,18 @@ elif same_units "$WORK/cluster_plus_unit.tsv" dir "$WORK/want_cluster.units" "on
   bad "negative: a count moved by one unit went unnoticed"
 else ok "negative: one count moved by 2^-28 I/O is detected by the exact comparison"; fi
 
+# The page, in Chromium, through the same link (docs/cluster-merge.md,
+# section 5), when the page's WebAssembly engine is built (npm test builds it
+# before this script runs; by hand: sh web/scripts/build-wasm.sh).
+if [ -f "${LATSCOPE_WASM_DIR:-$ROOT/web/public/wasm}/latscope.mjs" ]; then
+  PAGE_URL="http://127.0.0.1:$HTTP2/?user=page&query=SELECT%20*%20FROM%20latscope.cluster%20FORMAT%20TSVWithNames"
+  if LATSCOPE_CH_URL="$PAGE_URL" LATSCOPE_CH_TSV="$WORK/cluster_http.tsv" node "$ROOT/web/test/e2e/run.mjs" "ClickHouse: #url=" >"$WORK/page.log" 2>&1; then
+    ok "the page loads the cluster's answer through #url= in Chromium; its csv equals the CLI's"
+  else bad "the page through #url= to ClickHouse"; sed 's/^/    /' "$WORK/page.log"; fi
+else
+  echo "page check skipped: the page's WebAssembly engine is not built"
+fi
+
 END_S=$(date +%s)
 echo "time: install $((INSTALLED_S - START_S)) s, servers up $((UP_S - INSTALLED_S)) s, reduce+export $((REDUCED_S - UP_S)) s, load+query $((QUERIED_S - REDUCED_S)) s, compare $((END_S - QUERIED_S)) s; total $((END_S - START_S)) s"
 echo "clickhouse: $passes passed, $fails failed"

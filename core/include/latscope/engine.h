@@ -206,8 +206,11 @@ class Engine {
 
   // Puts the finished sources into runs (latscope/runs.h, docs/runs.md) and
   // sets each one's "run" label to its run's name, so that queries can group
-  // by run. A source opened or added with a "run" label (FileOptions::run)
-  // keeps it; labels set by an earlier call are planned afresh.
+  // by run: when the runs are several or opts is the user's choice (a single
+  // run found automatically gets no label, as in the CLI). A source opened
+  // or added with a "run" label (FileOptions::run) keeps it; labels set by an
+  // earlier call are planned afresh. Ignored and unusable files take no part
+  // (their run_of is ""); the plan's file indices are indices in sources().
   RunPlan assign_runs(const RunOptions& opts);
 
   Status query(const QueryOptions& opts, QueryResult* out) const;

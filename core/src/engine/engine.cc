@@ -153,17 +153,37 @@ int Engine::add_source(Source src) {
 
 RunPlan Engine::assign_runs(const RunOptions& opts) {
   planned_run_.resize(sources_.size(), false);
+  // Only latency data is planned: a job file, a script or an unreadable file
+  // is no part of any run and must not form one of its own (docs/runs.md).
   std::vector<RunFile> files;
+  std::vector<size_t> at;  // planned file -> index in sources_
   for (size_t i = 0; i < sources_.size(); ++i) {
-    if (planned_run_[i]) sources_[i].labels.set("run", "");
+    if (planned_run_[i]) {
+      sources_[i].labels.set("run", "");
+      planned_run_[i] = false;
+    }
+    if (!sources_[i].status.ok() || sources_[i].format == FileFormat::kIgnored) continue;
     files.push_back(run_file_of(sources_[i]));
+    at.push_back(i);
   }
-  RunPlan plan = plan_runs(files, opts);
-  for (size_t i = 0; i < sources_.size(); ++i) {
-    if (!files[i].given.empty()) continue;
-    sources_[i].labels.set("run", plan.run_of[i]);
-    planned_run_[i] = true;
+  RunPlan planned = plan_runs(files, opts);
+  // As the CLI labels (docs/runs.md, "The warning"): a single run found
+  // automatically gets no label, so its outputs equal those of unlabelled
+  // files; a run the user chose or several runs are labelled.
+  const bool label = opts.explicit_choice() || planned.several();
+  for (size_t k = 0; k < at.size(); ++k) {
+    if (!files[k].given.empty() || !label) continue;
+    sources_[at[k]].labels.set("run", planned.run_of[k]);
+    planned_run_[at[k]] = true;
   }
+  // The plan over every source: files left out have no run ("").
+  RunPlan plan;
+  plan.runs = std::move(planned.runs);
+  plan.evidence = std::move(planned.evidence);
+  plan.run_of.assign(sources_.size(), "");
+  for (size_t k = 0; k < at.size(); ++k) plan.run_of[at[k]] = planned.run_of[k];
+  for (Run& r : plan.runs)
+    for (size_t& f : r.files) f = at[f];
   return plan;
 }
 

@@ -34,6 +34,8 @@ import { timeExtent, anyFiner } from '../views/pctiles-data.js';
 import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
 import { formatTime } from '../views/time-axis.js';
+import { planRuns, renderRunBanner, openCompare } from './runs.js';
+import { mergeItems, askReplaceOrAdd } from './add-files.js';
 
 /** @typedef {import('./state.js').ViewName} ViewName */
 /** @typedef {{pctiles: PercentilesView, heatmap: HeatmapView, surface: SurfaceView, spectrum: SpectrumView, groups: GroupsView}} Views */
@@ -72,6 +74,10 @@ export class App {
     /** @type {any} */
     this.pct = null;
     this.loadGen = 0;
+    /** The loaded files, kept for "Add files" and the A/B table. @type {{file: Blob, name: string}[]} */
+    this.items = [];
+    /** Runs of the loaded files (runs.js). @type {import('../engine/inthread.js').RunPlan | null} */
+    this.runPlan = null;
     /** @type {Promise<void> | null} */
     this.running = null;
     this.dirty = false;
@@ -170,6 +176,12 @@ export class App {
       if (folderInput.files?.length) this.loadSelection(itemsFromFileList(folderInput.files));
       folderInput.value = '';
     });
+    const addInput = /** @type {HTMLInputElement} */ (this.$('add-input'));
+    addInput.addEventListener('change', () => {
+      if (addInput.files?.length) this.loadSelection(itemsFromFileList(addInput.files), 'add');
+      addInput.value = '';
+    });
+    this.$('add-button').addEventListener('click', () => addInput.click());
     this.$('demo-button').addEventListener('click', () => this.loadDemo());
     this.$('cancel-button').addEventListener('click', () => this.abort?.abort());
     this.$('theme-button').addEventListener('click', () => this.toggleTheme());
@@ -488,7 +500,7 @@ export class App {
       depth = 0;
       overlay.hidden = true;
       // Entries must be taken synchronously inside the handler.
-      if (e.dataTransfer) itemsFromDataTransfer(e.dataTransfer).then((sel) => this.loadSelection(sel));
+      if (e.dataTransfer) itemsFromDataTransfer(e.dataTransfer).then((sel) => this.loadSelection(sel, 'ask'));
     });
   }
 
@@ -506,10 +518,18 @@ export class App {
 
   /**
    * Loads what a picker or a drop gave; says so when everything was left out
-   * (never silently nothing).
+   * (never silently nothing). mode: 'add' keeps the loaded files, 'ask'
+   * (a drop) asks when files are loaded (add-files.js).
    * @param {import('../load/files.js').ItemSelection} sel
+   * @param {'replace' | 'add' | 'ask'} [mode]
    */
-  loadSelection(sel) {
+  async loadSelection(sel, mode = 'replace') {
+    if (mode === 'ask' && sel.items.length && this.items.length) {
+      const choice = await askReplaceOrAdd(document, this.items.length, sel.items.length);
+      if (!choice) return;
+      mode = choice;
+    }
+    if (mode === 'add' && sel.items.length && this.items.length) return this.load(mergeItems(this.items, sel.items), [...this.skipped, ...sel.skipped]);
     if (sel.items.length) return this.load(sel.items, sel.skipped);
     if (!sel.skipped.length) return;
     this.skipped = sel.skipped;
@@ -540,6 +560,8 @@ export class App {
     const total = items.reduce((a, it) => a + it.file.size, 0);
     this.pending = new Map(items.map((it) => [it.name, { state: 'queued', bytesDone: 0, bytesTotal: it.file.size }]));
     this.sources = [];
+    this.runPlan = null;
+    this.renderRuns();
     this.pct = null;
     this.keys = {};
     this.focus = null;
@@ -571,7 +593,7 @@ export class App {
     try {
       if (!this.engine) this.engine = await this.engineApi.createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)) });
       else if (this.engine.reset) await this.engine.reset();
-      const sources = await this.engine.loadFiles(items, {
+      let sources = await this.engine.loadFiles(items, {
         signal: abort.signal,
         onProgress: (/** @type {any} */ p) => {
           if (gen !== this.loadGen) return;
@@ -580,6 +602,13 @@ export class App {
         },
       });
       if (gen !== this.loadGen) return;
+      // Runs before anything is shown: files of several runs are never
+      // merged silently (runs.js, docs/runs.md).
+      const planned = await planRuns(this.engine);
+      if (gen !== this.loadGen) return;
+      sources = planned.sources;
+      this.runPlan = planned.plan;
+      this.items = items;
       this.sources = sources;
       for (const s of sources) this.pending.set(s.name, { state: s.status?.ok === false ? 'error' : 'done', bytesDone: s.bytes, bytesTotal: s.bytes, message: s.status?.message });
       paint();
@@ -595,6 +624,7 @@ export class App {
       // A link's state: what depends on the data is applied now that it is here.
       if (extras.after) this.applyState({ ...after, group_by });
       else if (group_by !== this.store.state.group_by) this.store.set({ group_by });
+      this.renderRuns();
       this.fitInputChoices();
       if (!sum.logs) {
         this.setStatus('error', sum.text);
@@ -639,6 +669,17 @@ export class App {
       /* see writeUrl */
     }
     this.lastHash = location.hash;
+  }
+
+  /** The runs banner (runs.js): shown while the loaded files are several runs. */
+  renderRuns() {
+    renderRunBanner(this.$('runs-banner'), this.runPlan, {
+      grouped: this.store.state.group_by.split(',').includes('run'),
+      onGroup: () => this.store.set({ group_by: 'run' }),
+      onCompare: () => {
+        if (this.runPlan) openCompare({ engine: this.engine, sources: this.sources, items: this.items, state: this.store.state }, this.runPlan);
+      },
+    });
   }
 
   renderFiles() {
@@ -687,6 +728,7 @@ export class App {
       }
     }
     if (changed.has('view')) this.showView(s.view);
+    if (changed.has('group_by')) this.renderRuns();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('offsets')) this.renderFiles();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('method') || changed.has('kinds')) this.updateInputChoices();
     if (changed.has('sla') || changed.has('percentiles')) {

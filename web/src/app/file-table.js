@@ -24,9 +24,11 @@ export function renderFileTable(el, hostEl, errEl, m) {
   const short = (/** @type {string} */ name) => name.slice(common.length) || name;
   const table = doc.createElement('table');
   table.className = 'file-table';
+  // A run column when the files are several runs (docs/runs.md; app/runs.js).
+  const runs = m.sources.some((s) => s.labels?.run);
   table.innerHTML =
-    '<colgroup><col class="c-inc"><col class="c-name"><col class="c-fmt"><col class="c-dirs"><col class="c-rec"><col class="c-rep"><col class="c-skip"><col class="c-state"></colgroup>' +
-    '<thead><tr><th title="include">✓</th><th>file</th><th title="format">fmt</th><th title="directions: r read, w write, t trim">dir</th><th class="num" title="records (lines or intervals read)">rec</th><th title="repaired: fio client/server accumulation defect (docs/repair.md)">rep</th><th class="num" title="lines skipped (hover a number for why)">skip</th><th title="load state">state</th></tr></thead>';
+    `<colgroup><col class="c-inc"><col class="c-name">${runs ? '<col class="c-run">' : ''}<col class="c-fmt"><col class="c-dirs"><col class="c-rec"><col class="c-rep"><col class="c-skip"><col class="c-state"></colgroup>` +
+    `<thead><tr><th title="include">✓</th><th>file</th>${runs ? '<th title="the fio run this file belongs to (docs/runs.md)">run</th>' : ''}<th title="format">fmt</th><th title="directions: r read, w write, t trim">dir</th><th class="num" title="records (lines or intervals read)">rec</th><th title="repaired: fio client/server accumulation defect (docs/repair.md)">rep</th><th class="num" title="lines skipped (hover a number for why)">skip</th><th title="load state">state</th></tr></thead>`;
   const tb = doc.createElement('tbody');
   const seen = new Set();
   const byName = (/** @type {{name: string}} */ a, /** @type {{name: string}} */ b) => naturalCompare(a.name, b.name);
@@ -48,6 +50,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
     tr.appendChild(td0);
     const who = [s.host && `host ${s.host}`, s.jobs && `job ${s.jobs}`].filter(Boolean).join(', ');
     nameCell(tr, short(src.name), who ? `${src.name}\n${who}` : src.name);
+    if (runs) cell(tr, src.labels?.run ?? '', 'run').title = `run ${src.labels?.run ?? ''}`;
     const fmt = s.format.replace(/ \(.*\)$/, '');
     cell(tr, fmt, 'fmt').title = `format ${s.format}`;
     cell(tr, s.dirs, 'dirs');
@@ -70,7 +73,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
     tr.className = p.state === 'error' ? 'file-error' : 'pending';
     tr.appendChild(doc.createElement('td'));
     nameCell(tr, short(name), name);
-    for (let i = 0; i < 5; i++) cell(tr, '');
+    for (let i = 0; i < (runs ? 6 : 5); i++) cell(tr, '');
     const pct = p.bytesTotal ? ` ${Math.floor((100 * p.bytesDone) / p.bytesTotal)}%` : '';
     const st = cell(tr, p.state === 'error' ? 'error' : `${p.state}${pct}`, p.state === 'error' ? 'state bad' : 'state');
     st.title = p.state === 'error' ? p.message || 'failed' : `${p.state}${pct}`;

@@ -11,6 +11,8 @@
 //   await engine.queryMatrix(opts) -> the query's values as typed arrays (matrix.js)
 //   await engine.encodeResult(opts) -> {bytes: Uint8Array}: the loaded data as a result file
 //                                  (`latscope reduce`; opts.group_by = the labels kept)
+//   await engine.assignRuns(opts) -> {runs, evidence, several}: sets each source's run label (docs/runs.md)
+//   await engine.compareRuns(opts) -> {text, notes}: `latscope summary --compare` of the two runs
 //   await engine.sources()      -> Source[]
 //   await engine.reset()        -> drop every source
 //   await engine.memory()       -> {wasmBytes}
@@ -41,6 +43,8 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<any>} heatmap
  * @property {(opts?: object) => Promise<import('./matrix.js').ResultMatrix>} queryMatrix
  * @property {(opts?: object) => Promise<{bytes: Uint8Array}>} encodeResult
+ * @property {(opts?: object) => Promise<import('./inthread.js').RunPlan>} assignRuns
+ * @property {(opts: import('./inthread.js').CompareOptions) => Promise<{text: string, notes: string[]}>} compareRuns
  * @property {() => Promise<import('./inthread.js').Source[]>} sources
  * @property {() => Promise<void>} reset
  * @property {() => Promise<{wasmBytes: number}>} memory
@@ -90,6 +94,11 @@ function asyncFacade(e) {
     heatmap: async (o) => e.heatmap(o),
     queryMatrix: async (o) => e.queryMatrix(o),
     encodeResult: async (o) => e.encodeResult(o),
+    assignRuns: async (o) => {
+      await loading;
+      return e.assignRuns(o);
+    },
+    compareRuns: async (o) => e.compareRuns(o),
     sources: async () => e.sources(),
     reset: async () => {
       await loading;

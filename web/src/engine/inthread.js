@@ -21,6 +21,21 @@ import { toLoadItem } from '../load/files.js';
 import { abortError, EngineError } from './protocol.js';
 import { matrixOf } from './matrix.js';
 
+/**
+ * @typedef {object} RunPlan
+ * @property {{name: string, how: string, files: string[]}[]} runs
+ * @property {string[]} evidence  why the files are several runs, one sentence each
+ * @property {boolean} several
+ */
+
+/**
+ * @typedef {object} CompareOptions
+ * @property {string} [percentiles]  "50,99" (summary's --percentiles)
+ * @property {string} [unit]  ns, us (default) or ms
+ * @property {'csv'|'json'} [format]
+ * @property {{name: string, file: Blob}[]} [jsonFiles]  the loaded fio json+ files, by source name
+ */
+
 /** @typedef {import('../load/files.js').LoadItem} LoadItem */
 /** @typedef {import('./protocol.js').Progress} Progress */
 
@@ -274,6 +289,30 @@ export class InThreadEngine {
       if (e) s.read_error = e;
     }
     return [...list, ...this.failed];
+  }
+
+  /**
+   * Puts the loaded sources into runs and sets each one's "run" label
+   * (core Engine::assign_runs, docs/runs.md).
+   * @param {object} [opts] {by?: 'auto'|'folder'|'prefix'|'json'|'none', patterns?: {name: string, glob: string}[]}
+   * @returns {RunPlan}
+   */
+  assignRuns(opts = {}) {
+    return JSON.parse(unwrap(this.core.assignRuns(JSON.stringify(opts))));
+  }
+
+  /**
+   * The last assignRuns' two runs side by side, computed by the CLI's own
+   * code (`latscope summary --compare`, core/cli/summary_compare.cc): the
+   * same text for the same files and options.
+   * @param {CompareOptions} opts
+   * @returns {Promise<{text: string, notes: string[]}>}
+   */
+  async compareRuns(opts) {
+    const docs = [];
+    for (const f of opts.jsonFiles ?? []) docs.push({ name: f.name, text: await f.file.text() });
+    const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', docs));
+    return { text: r.text, notes: JSON.parse(r.notes) };
   }
 
   /**

@@ -49,6 +49,18 @@ export const Req = Object.freeze({
   HEATMAP: 'heatmap',
   /** payload {opts} -> {bytes: Uint8Array} (transferred): the loaded data as a result file */
   ENCODE_RESULT: 'encodeResult',
+  /**
+   * payload {opts: {by?, patterns?: [{name, glob}]}} -> {runs: [{name, how, files}], evidence: string[], several: boolean}:
+   * puts the loaded sources into runs and sets their "run" label (docs/runs.md)
+   */
+  ASSIGN_RUNS: 'assignRuns',
+  /**
+   * payload {percentiles: string, unit: string, format?: 'csv'|'json', jsonFiles: [{name, file: Blob}]}
+   * -> {text: string, notes: string[]}: the last ASSIGN_RUNS' two runs as
+   * `latscope summary --compare` prints them; jsonFiles: the fio json+ files
+   * (their exact N, min, mean, max are not in the engine's sources)
+   */
+  COMPARE_RUNS: 'compareRuns',
   /** payload {} -> Source[] */
   SOURCES: 'sources',
   /** payload {} -> null: drops every source */

@@ -59,6 +59,8 @@ export function serveEngine(port, loadModule) {
     [Req.CSV]: (p) => need().csv(p.opts),
     [Req.HEATMAP]: (p) => need().heatmap(p.opts),
     [Req.ENCODE_RESULT]: (p) => need().encodeResult(p.opts),
+    [Req.ASSIGN_RUNS]: (p) => need().assignRuns(p.opts),
+    [Req.COMPARE_RUNS]: (p) => need().compareRuns(p),
     [Req.SOURCES]: () => need().sources(),
     [Req.RESET]: () => {
       need().reset();

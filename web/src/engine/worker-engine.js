@@ -179,6 +179,25 @@ export class WorkerEngine {
     return this.primary.request(Req.ENCODE_RESULT, { opts });
   }
 
+  /**
+   * Puts the loaded files into runs (after any running load).
+   * @param {object} [opts] {by?: 'auto'|'folder'|'prefix'|'json'|'none', patterns?: {name: string, glob: string}[]}
+   * @returns {Promise<import('./inthread.js').RunPlan>}
+   */
+  assignRuns(opts = {}) {
+    const run = this.loading.then(() => this.primary.request(Req.ASSIGN_RUNS, { opts }));
+    this.loading = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * @param {import('./inthread.js').CompareOptions} opts
+   * @returns {Promise<{text: string, notes: string[]}>} `latscope summary --compare` of the two runs
+   */
+  compareRuns(opts) {
+    return this.primary.request(Req.COMPARE_RUNS, opts);
+  }
+
   /** Drops every source (after any running load). @returns {Promise<void>} */
   reset() {
     const run = this.loading.then(() => this.primary.request(Req.RESET));

@@ -1,0 +1,191 @@
+// A/B comparison of two runs (docs/page-views.md, "Runs and A/B";
+// docs/runs.md): the whole-run table as `latscope summary --compare` prints
+// it (computed by the CLI's own code in the engine), percentiles over time of
+// both runs overlaid on time from each run's start, and the two heat maps on
+// one grid side by side and as a difference with a diverging palette.
+import * as d3 from 'd3';
+import * as chromatic from 'd3-scale-chromatic';
+
+/** Run colours: the first run blue, the second orange (colour-blind safe pair). */
+export const RUN_COLOURS = ['#1f77b4', '#e6550d'];
+
+/**
+ * The compare CSV as a table. Cells hold the CSV fields as they are (the
+ * CLI's numbers, not reformatted), so what the page shows is what the CLI
+ * prints.
+ * @param {HTMLElement} el @param {string} csv @param {string[]} notes
+ */
+export function renderCompareTable(el, csv, notes) {
+  const doc = el.ownerDocument;
+  el.replaceChildren();
+  const rows = d3.csvParseRows(csv.trimEnd());
+  const table = doc.createElement('table');
+  table.className = 'ab-table';
+  table.dataset.testid = 'ab-table';
+  rows.forEach((r, i) => {
+    const tr = doc.createElement('tr');
+    for (const [j, f] of r.entries()) {
+      const c = doc.createElement(i === 0 ? 'th' : 'td');
+      c.textContent = f;
+      if (j >= 2 && j <= 8) c.className = 'num';
+      if (i > 0 && j === 4 && f !== '') c.classList.add(noteless(r[9]) ? 'change-real' : 'change-noise');
+      tr.appendChild(c);
+    }
+    table.appendChild(tr);
+  });
+  el.appendChild(table);
+  if (notes.length) {
+    const ul = doc.createElement('ul');
+    ul.className = 'ab-notes muted';
+    for (const n of notes) {
+      const li = doc.createElement('li');
+      li.textContent = n;
+      ul.appendChild(li);
+    }
+    el.appendChild(ul);
+  }
+}
+
+/** A change the note does not qualify (beyond bins and sampling noise). @param {string} note */
+function noteless(note) {
+  return !/within bin width|within sampling noise/.test(note ?? '');
+}
+
+/**
+ * The CSV text back from a rendered table (what the e2e test compares with
+ * the CLI): RFC 4180 quoting where a field needs it, as the CLI's csv_field.
+ * @param {HTMLTableElement} table
+ */
+export function tableCsv(table) {
+  const q = (/** @type {string} */ f) => (/[",\n\r]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);
+  return [...table.rows].map((tr) => [...tr.cells].map((c) => q(c.textContent ?? '')).join(',')).join('\n') + '\n';
+}
+
+/**
+ * Percentiles over time of both runs on one chart, each on time from its own
+ * start (its first row), so that runs line up even with epoch logs.
+ * @param {SVGSVGElement} svg @param {any} pct engine.query() grouped by run
+ * @param {string[]} runs run names, a then b
+ */
+export function drawOverlay(svg, pct, runs) {
+  const W = 720;
+  const H = 300;
+  const m = { l: 60, r: 110, t: 10, b: 36 };
+  const sel = d3.select(svg).attr('viewBox', `0 0 ${W} ${H}`).attr('width', W).attr('height', H);
+  sel.selectAll('*').remove();
+  /** @type {Map<string, any[]>} */
+  const byGroup = d3.group(pct.rows, (/** @type {any} */ r) => r.group);
+  /** @type {{run: number, p: number, pts: [number, number][]}[]} */
+  const lines = [];
+  for (const [g, rows] of byGroup) {
+    const run = runs.findIndex((n) => g === n || g.endsWith(`=${n}`) || g.split(/[,=]/).includes(n));
+    const t0 = d3.min(rows, (/** @type {any} */ r) => r.t_ms) ?? 0;
+    pct.percentiles.forEach((/** @type {string} */ _p, /** @type {number} */ j) => {
+      const pts = rows.filter((/** @type {any} */ r) => r.p[j] != null && r.p[j] > 0).map((/** @type {any} */ r) => /** @type {[number, number]} */ ([(r.t_ms - t0) / 1000, r.p[j]]));
+      lines.push({ run: Math.max(0, run), p: j, pts });
+    });
+  }
+  const all = lines.flatMap((l) => l.pts);
+  if (!all.length) return;
+  const x = d3.scaleLinear().domain([0, d3.max(all, (d) => d[0]) ?? 1]).range([m.l, W - m.r]);
+  const y = d3.scaleLog().domain(/** @type {[number, number]} */ (d3.extent(all, (d) => d[1]))).nice().range([H - m.b, m.t]);
+  sel.append('g').attr('transform', `translate(0,${H - m.b})`).call(d3.axisBottom(x).ticks(8));
+  sel.append('g').attr('transform', `translate(${m.l},0)`).call(d3.axisLeft(y).ticks(6, '~g'));
+  sel.append('text').attr('x', (m.l + W - m.r) / 2).attr('y', H - 4).attr('text-anchor', 'middle').attr('class', 'axis-label').text('seconds from each run\'s start');
+  sel.append('text').attr('transform', `translate(14,${(H - m.b) / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('class', 'axis-label').text(`latency (${pct.unit})`);
+  const dash = ['', '6,3', '2,2', '8,2,2,2'];
+  const line = d3.line().x((d) => x(d[0])).y((d) => y(d[1]));
+  for (const l of lines) {
+    sel.append('path').attr('d', line(l.pts)).attr('fill', 'none').attr('stroke', RUN_COLOURS[l.run % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[l.p % dash.length]).attr('data-run', runs[l.run]).attr('data-p', pct.percentiles[l.p]);
+  }
+  const legend = sel.append('g').attr('transform', `translate(${W - m.r + 10},${m.t + 6})`);
+  let k = 0;
+  runs.forEach((name, ri) =>
+    pct.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ j) => {
+      const g = legend.append('g').attr('transform', `translate(0,${k++ * 16})`);
+      g.append('line').attr('x1', 0).attr('x2', 22).attr('y1', 0).attr('y2', 0).attr('stroke', RUN_COLOURS[ri % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[j % dash.length]);
+      g.append('text').attr('x', 26).attr('y', 4).text(`${name} p${p}`);
+    }),
+  );
+}
+
+/**
+ * Each quantum's counts as fractions of its I/Os: runs with other rates
+ * compare by shape, not by volume.
+ * @param {any} hm engine.heatmap() result
+ * @returns {Float64Array}
+ */
+export function columnShares(hm) {
+  const out = new Float64Array(hm.quanta * hm.rows);
+  for (let q = 0; q < hm.quanta; q++) {
+    let n = 0;
+    for (let r = 0; r < hm.rows; r++) n += hm.counts[q * hm.rows + r];
+    if (n > 0) for (let r = 0; r < hm.rows; r++) out[q * hm.rows + r] = hm.counts[q * hm.rows + r] / n;
+  }
+  return out;
+}
+
+/**
+ * b's shares minus a's, quantum by quantum from each run's start, over the
+ * quanta both runs have. Both heat maps must share rows and edges.
+ * @param {any} a @param {any} b
+ * @returns {{quanta: number, rows: number, diff: Float64Array, maxAbs: number}}
+ */
+export function shareDifference(a, b) {
+  const rows = a.rows;
+  const quanta = Math.min(a.quanta, b.quanta);
+  const sa = columnShares(a);
+  const sb = columnShares(b);
+  const diff = new Float64Array(quanta * rows);
+  let maxAbs = 0;
+  for (let q = 0; q < quanta; q++)
+    for (let r = 0; r < rows; r++) {
+      const d = sb[q * rows + r] - sa[q * rows + r];
+      diff[q * rows + r] = d;
+      maxAbs = Math.max(maxAbs, Math.abs(d));
+    }
+  return { quanta, rows, diff, maxAbs };
+}
+
+/**
+ * One heat map on a canvas: log colour of counts (rows bottom-up).
+ * @param {HTMLCanvasElement} canvas @param {any} hm @param {number} maxCount shared colour scale top
+ */
+export function drawHeat(canvas, hm, maxCount) {
+  const colour = d3.scaleSequentialLog(chromatic.interpolateViridis).domain([1, Math.max(2, maxCount)]);
+  paint(canvas, hm.quanta, hm.rows, (q, r) => {
+    const c = hm.counts[q * hm.rows + r];
+    return c > 0 ? colour(Math.max(1, c)) : null;
+  });
+}
+
+/**
+ * The difference on a canvas: RdBu reversed, so that more of b is red, more
+ * of a blue, and white no change; symmetric about 0.
+ * @param {HTMLCanvasElement} canvas @param {{quanta: number, rows: number, diff: Float64Array, maxAbs: number}} d
+ */
+export function drawDifference(canvas, d) {
+  const m = d.maxAbs || 1;
+  const colour = d3.scaleDiverging((t) => chromatic.interpolateRdBu(1 - t)).domain([-m, 0, m]);
+  paint(canvas, d.quanta, d.rows, (q, r) => colour(d.diff[q * d.rows + r]));
+}
+
+/**
+ * @param {HTMLCanvasElement} canvas @param {number} quanta @param {number} rows
+ * @param {(q: number, r: number) => string | null} fill
+ */
+function paint(canvas, quanta, rows, fill) {
+  const W = canvas.width;
+  const H = canvas.height;
+  const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
+  ctx.clearRect(0, 0, W, H);
+  const cw = W / Math.max(1, quanta);
+  const ch = H / Math.max(1, rows);
+  for (let q = 0; q < quanta; q++)
+    for (let r = 0; r < rows; r++) {
+      const c = fill(q, r);
+      if (!c) continue;
+      ctx.fillStyle = c;
+      ctx.fillRect(Math.floor(q * cw), Math.floor(H - (r + 1) * ch), Math.ceil(cw), Math.ceil(ch));
+    }
+}

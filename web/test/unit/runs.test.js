@@ -1,0 +1,122 @@
+// Runs through the engine (both implementations: in this thread and behind
+// the worker protocol) with the two real fio runs of tests/fixtures/ab:
+// assignRuns finds them as the CLI does, compareRuns prints what
+// `latscope summary --compare` prints (docs/runs.md), and the page's pure
+// helpers (add-files.js, views/compare-view.js) keep their promises.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { createEngine } from '../../src/engine/index.js';
+import { nodeWasmSource } from '../../src/engine/node.js';
+import { mergeItems } from '../../src/app/add-files.js';
+import { columnShares, shareDifference } from '../../src/views/compare-view.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const AB = path.join(ROOT, 'tests/fixtures/ab');
+const CLI = process.env.LATSCOPE_CLI ?? path.join(ROOT, 'build/latscope');
+const hasCli = fs.existsSync(CLI);
+const NAMES = ['a/a.json', 'a/a_clat_hist.1.log', 'b/b.json', 'b/b_clat_hist.1.log'];
+
+/** @param {string} name */
+const item = (name) => ({ name: `ab/${name}`, file: new File([fs.readFileSync(path.join(AB, name))], path.basename(name)) });
+
+function nodeWorkerEndpoint() {
+  const w = new Worker(new URL('../../src/engine/node-worker.js', import.meta.url));
+  return {
+    postMessage: (/** @type {any} */ m, /** @type {any[] | undefined} */ t) => w.postMessage(m, t),
+    addEventListener: (/** @type {string} */ type, /** @type {(ev: any) => void} */ fn) => {
+      if (type === 'message') w.on('message', (data) => fn({ data }));
+      else if (type === 'error') w.on('error', (e) => fn({ message: e.message, error: e }));
+    },
+    terminate: () => void w.terminate(),
+  };
+}
+
+const wasm = nodeWasmSource();
+const IMPLS = /** @type {const} */ ([
+  ['inthread', () => createEngine({ mode: 'inthread', wasm })],
+  ['worker', () => createEngine({ mode: 'worker', workers: 2, wasm, spawn: /** @type {any} */ (nodeWorkerEndpoint) })],
+]);
+
+describe.each(IMPLS)('runs (%s)', (_name, make) => {
+  /** @type {import('../../src/engine/index.js').Engine} */
+  let engine;
+  beforeAll(async () => {
+    engine = await make();
+  });
+  afterAll(() => engine?.terminate());
+
+  it('finds the two runs by their json outputs and labels every file', async () => {
+    await engine.reset();
+    await engine.loadFiles(NAMES.map(item));
+    const plan = await engine.assignRuns({ by: 'auto' });
+    expect(plan.several).toBe(true);
+    expect(plan.runs.map((r) => [r.name, r.files])).toEqual([
+      ['a', ['ab/a/a.json', 'ab/a/a_clat_hist.1.log']],
+      ['b', ['ab/b/b.json', 'ab/b/b_clat_hist.1.log']],
+    ]);
+    expect(plan.evidence.join(' ')).toMatch(/2 fio json outputs/);
+    const runs = Object.fromEntries((await engine.sources()).map((s) => [s.name, /** @type {any} */ (s).labels.run]));
+    expect(runs).toEqual({ 'ab/a/a.json': 'a', 'ab/a/a_clat_hist.1.log': 'a', 'ab/b/b.json': 'b', 'ab/b/b_clat_hist.1.log': 'b' });
+    // One run: no label, nothing several.
+    await engine.reset();
+    await engine.loadFiles(NAMES.slice(0, 2).map(item));
+    const one = await engine.assignRuns({});
+    expect(one.several).toBe(false);
+    expect(one.runs.length).toBe(1);
+    // ... and no label, as in the CLI (docs/runs.md): outputs stay those of unlabelled files.
+    expect((await engine.sources()).map((s) => /** @type {any} */ (s).labels.run ?? '')).toEqual(['', '']);
+  });
+
+  it.skipIf(!hasCli)('compareRuns equals `latscope summary --compare` (csv and json), with and without the json+ text', async () => {
+    await engine.reset();
+    await engine.loadFiles(NAMES.map(item));
+    await engine.assignRuns({ by: 'auto' });
+    const jsonFiles = [item('a/a.json'), item('b/b.json')];
+    const files = NAMES.map((n) => path.join(AB, n));
+    for (const [pcts, unit, format] of [['50,99', 'us', 'csv'], ['50,90,99,99.9,100', 'ms', 'csv'], ['1,50,99.99', 'ns', 'json']]) {
+      const got = await engine.compareRuns({ percentiles: pcts, unit, format: /** @type {any} */ (format), jsonFiles });
+      const want = execFileSync(CLI, ['summary', '--compare', '--format', format, '--unit', unit, '--percentiles', pcts, ...files], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      // The CLI names files by the paths it was given; the page by the picked paths.
+      expect(got.text).toBe(format === 'json' ? want.split(`${AB}/`).join('ab/') : want);
+    }
+    const got = await engine.compareRuns({ percentiles: '50,99', unit: 'us', jsonFiles });
+    expect(got.notes).toContain('run a (json+ ab/a/a.json)');
+    // A json+ source without its text is refused, not compared from bins.
+    await expect(engine.compareRuns({ percentiles: '50', unit: 'us', jsonFiles: [] })).rejects.toThrow(/ab\/a\/a\.json: its json text was not given/);
+  });
+
+  it('compareRuns refuses one run, naming it', async () => {
+    await engine.reset();
+    await engine.loadFiles(NAMES.slice(0, 2).map(item));
+    await engine.assignRuns({});
+    await expect(engine.compareRuns({ percentiles: '50', unit: 'us', jsonFiles: [item('a/a.json')] })).rejects.toThrow(/needs two runs/);
+  });
+});
+
+describe('add files', () => {
+  const f = (/** @type {string} */ s) => new File([s], 'x');
+  it('keeps what is loaded, replaces the same file, keeps a namesake apart', () => {
+    const a = { name: 'a.log', file: f('1') };
+    const b = { name: 'b.log', file: f('2') };
+    const other = { name: 'a.log', file: f('other') };
+    expect(mergeItems([a], [b]).map((i) => i.name)).toEqual(['a.log', 'b.log']);
+    expect(mergeItems([a, b], [a]).map((i) => i.name)).toEqual(['a.log', 'b.log']);
+    expect(mergeItems([a], [other]).map((i) => i.name)).toEqual(['a.log', 'added-2/a.log']);
+  });
+});
+
+describe('A/B difference', () => {
+  it('compares each quantum by shares of its I/Os, over the quanta both runs have', () => {
+    const a = { quanta: 2, rows: 2, counts: new Float64Array([3, 1, 0, 0]) };
+    const b = { quanta: 3, rows: 2, counts: new Float64Array([10, 30, 5, 5, 7, 0]) };
+    expect([...columnShares(a)]).toEqual([0.75, 0.25, 0, 0]);
+    const d = shareDifference(a, b);
+    expect(d.quanta).toBe(2);
+    expect([...d.diff]).toEqual([-0.5, 0.5, 0.5, 0.5]);
+    expect(d.maxAbs).toBe(0.5);
+  });
+});
