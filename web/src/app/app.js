@@ -5,7 +5,7 @@
 import { Store, initialState } from './state.js';
 import { renderControls, renderViewToolbar, quantumLabel, setGroupings, setInputChoices } from './controls.js';
 import { renderFileTable } from './file-table.js';
-import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, resultOptions, resultLabels, linkState, SURFACE_LEVELS } from './queries.js';
+import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, resultOptions, resultLabels, linkState, SURFACE_LEVELS, groupsBy, groupsOptions, groupsRunOptions } from './queries.js';
 import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded } from './methods.js';
 import { downloadBlob, downloadText } from './download.js';
 import { installKeys } from './keys.js';
@@ -26,6 +26,10 @@ import { PercentilesView } from '../views/pctiles-view.js';
 import { HeatmapView } from '../views/heatmap-view.js';
 import { SurfaceView } from '../views/surface-view.js';
 import { SpectrumView } from '../views/spectrum-view.js';
+import { GroupsView } from '../views/groups-view.js';
+import { ColorKeeper } from '../views/colors.js';
+import { fromResultMatrix, runValues, selectionForGroup } from '../views/groups-data.js';
+import { parseSlaRule, evaluateSla, slaSentence, missingPercentiles } from './sla.js';
 import { timeExtent, anyFiner } from '../views/pctiles-data.js';
 import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
@@ -34,10 +38,10 @@ import { planRuns, renderRunBanner, openCompare } from './runs.js';
 import { mergeItems, askReplaceOrAdd } from './add-files.js';
 
 /** @typedef {import('./state.js').ViewName} ViewName */
-/** @typedef {{pctiles: PercentilesView, heatmap: HeatmapView, surface: SurfaceView, spectrum: SpectrumView}} Views */
+/** @typedef {{pctiles: PercentilesView, heatmap: HeatmapView, surface: SurfaceView, spectrum: SpectrumView, groups: GroupsView}} Views */
 
 /** @type {ViewName[]} */
-export const VIEWS = ['pctiles', 'heatmap', 'surface', 'spectrum'];
+export const VIEWS = ['pctiles', 'heatmap', 'surface', 'spectrum', 'groups'];
 
 /** State keys the fragment carries (url-state.js). */
 const URL_KEYS = new Set(Object.keys(FIELD_OF));
@@ -101,6 +105,28 @@ export class App {
     // calls nothing else before init(). (JSDoc's form of TypeScript's `views!`.)
     /** @type {Views} */
     this.views = /** @type {Views} */ (/** @type {unknown} */ (undefined));
+    /** Group colours by first sight, for the page's lifetime (views/colors.js). */
+    this.colors = new ColorKeeper();
+    /** The group a click narrowed the selection to, and the selection before (restored by "Show all groups"). */
+    /** @type {any} the groups view's matrix query and its ranking query */
+    this.groupsResult = null;
+    /** @type {any} */
+    this.groupsRun = null;
+    this.focus = /** @type {{key: string, before: {exclude_sources: string[], exclude_hosts: string[], directions: string}} | null} */ (null);
+  }
+
+  /** The SLA rules of the state, parsed (they were validated when set). */
+  slaRules() {
+    /** @type {import('./sla.js').SlaRule[]} */
+    const out = [];
+    for (const t of this.store.state.sla) {
+      try {
+        out.push(parseSlaRule(t, this.store.state.unit));
+      } catch {
+        /* validated on entry and in url-state.js */
+      }
+    }
+    return out;
   }
 
   init() {
@@ -121,13 +147,18 @@ export class App {
       extent: () => timeExtent(this.pct),
       onRange: (/** @type {[number, number] | null} */ r) => this.setRange(r),
       onYZoom: (/** @type {[number, number] | null} */ y) => st.set({ yZoomNs: y, clipOutliers: false }),
+      colors: this.colors,
+      slaRules: () => this.slaRules(),
+      onPickGroup: (/** @type {string} */ key) => this.pickGroup(key),
     };
     this.views = {
       pctiles: new PercentilesView(this.$('view-pctiles'), ctx),
       heatmap: new HeatmapView(this.$('view-heatmap'), ctx),
       surface: new SurfaceView(this.$('view-surface'), ctx),
       spectrum: new SpectrumView(this.$('view-spectrum'), ctx),
+      groups: new GroupsView(this.$('view-groups'), ctx),
     };
+    this.$('group-focus-clear').addEventListener('click', () => this.clearFocus());
     this.showView(st.state.view);
     for (const v of VIEWS) this.views[v].frame.message('Load fio histogram logs to begin');
 
@@ -533,7 +564,9 @@ export class App {
     this.renderRuns();
     this.pct = null;
     this.keys = {};
-    this.applyState({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null });
+    this.focus = null;
+    this.$('group-focus').hidden = true;
+    this.applyState({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null, hidden: [] });
     this.setStatus('loading', `Reading ${items.length} file${items.length > 1 ? 's' : ''}…`);
     const prog = this.$('progress');
     prog.hidden = false;
@@ -698,7 +731,15 @@ export class App {
     if (changed.has('group_by')) this.renderRuns();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('offsets')) this.renderFiles();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('method') || changed.has('kinds')) this.updateInputChoices();
-    if (['yZoomNs', 'clipOutliers', 'view', 'heatY', 'co_interval_ms'].some((k) => changed.has(k))) {
+    if (changed.has('sla') || changed.has('percentiles')) {
+      // The rules' percentiles are shown (the CLI adds them to its query the same way).
+      const add = missingPercentiles(this.slaRules(), s.percentiles);
+      if (add.length) {
+        this.store.set({ percentiles: [...s.percentiles, ...add].sort((a, b) => Number(a) - Number(b)) });
+        return;
+      }
+    }
+    if (['yZoomNs', 'clipOutliers', 'view', 'heatY', 'co_interval_ms', 'groupsMode', 'percentiles', 'group_by'].some((k) => changed.has(k))) {
       renderViewToolbar(this.$('view-toolbar'), this.store, this.toolbarInfo());
       this.relayout();
     }
@@ -709,7 +750,7 @@ export class App {
 
   /** What the view toolbars need from the loaded data. */
   toolbarInfo() {
-    return { surfaceLevels: () => SURFACE_LEVELS, perIo: () => perIoLoaded(this.sources || []) };
+    return { surfaceLevels: () => SURFACE_LEVELS, perIo: () => perIoLoaded(this.sources || []), groupsBy: () => groupsBy(this.store.state) };
   }
 
   /**
@@ -762,7 +803,9 @@ export class App {
   relayout() {
     const view = this.views?.[this.store.state.view];
     if (!view || !view.frame.resize()) return;
-    this.keys = {};
+    // Only the heat map's query depends on the chart's size (its rows); the
+    // others are redrawn from what they have (re-asking them costs seconds with hundreds of groups).
+    delete this.keys.heatmap;
     if (this.sources.length) this.refresh(true);
     else view.render();
   }
@@ -780,7 +823,7 @@ export class App {
 
   onResize() {
     for (const v of VIEWS) this.views[v].frame.resize();
-    this.keys = {};
+    delete this.keys.heatmap;
     if (this.sources.length) this.refresh(true);
   }
 
@@ -840,7 +883,11 @@ export class App {
     };
     try {
       const po = pctilesOptions(s);
-      if (changed('pctiles', po)) {
+      // The groups view has its own query (one percentile per group); the
+      // percentiles query per group costs as much again (hundreds of groups:
+      // seconds), so it waits until a view or the SLA summary needs it.
+      const lazy = s.view === 'groups' && !s.sla.length && this.pct;
+      if (!lazy && changed('pctiles', po)) {
         try {
           this.pct = await e.query(po);
         } catch (err) {
@@ -850,7 +897,9 @@ export class App {
         force = true;
         this.updateRangeText();
         this.showNotes(this.pct);
+        this.colors.see([...this.pct.groups].sort(naturalCompare));
       }
+      this.showSla();
       if (s.view === 'pctiles') {
         const view = this.views.pctiles;
         view.setData(this.pct);
@@ -882,6 +931,21 @@ export class App {
         const so = surfaceOptions(s);
         if (changed('surface', so) || force) view.setData(await e.query(so));
         else view.render();
+      } else if (s.view === 'groups') {
+        const view = this.views.groups;
+        const go = groupsOptions(s);
+        const a = changed('groups', go);
+        // As typed arrays built in the worker (engine/matrix.js): 200 hosts x 1 h at 1 s is 720,000 rows.
+        if (a || !this.groupsResult) this.groupsResult = await e.queryMatrix(go);
+        const gm = /** @type {import('../engine/matrix.js').ResultMatrix} */ (this.groupsResult);
+        const ext = gm.times.length ? /** @type {[number, number]} */ ([gm.times[0], gm.times[gm.times.length - 1] + gm.quantum_ms]) : null;
+        const ro = ext ? groupsRunOptions(s, s.range || ext, this.sources) : null;
+        const b = changed('groupsRun', ro);
+        if (a || b || force) {
+          if (b || !this.groupsRun) this.groupsRun = ro ? await e.query(ro) : null;
+          this.colors.see([...gm.groups].sort(naturalCompare));
+          view.setData(fromResultMatrix(gm, 0), this.groupsRun ? runValues(this.groupsRun, 0) : null, { unit: gm.unit, absolute: gm.absolute_time });
+        } else view.render();
       } else if (s.view === 'spectrum') {
         const view = this.views.spectrum;
         const range = s.range || timeExtent(this.pct);
@@ -892,10 +956,87 @@ export class App {
       }
     } catch (err) {
       // A failed query must be retried next time, not remembered as done.
-      for (const k of ['heatmap', 'surface', 'spectrum']) delete this.keys[k];
+      for (const k of ['heatmap', 'surface', 'spectrum', 'groups', 'groupsRun']) delete this.keys[k];
       console.error(err);
       this.setStatus('error', `Query failed: ${/** @type {Error} */ (err).message}`);
     }
+  }
+
+  /**
+   * The SLA verdict under the views: per rule, the total over groups (what
+   * `latscope pctiles --sla` prints for the same query) and each group,
+   * violating groups first; beyond eight groups the rest fold away.
+   */
+  showSla() {
+    const el = this.$('sla-summary');
+    const rules = this.slaRules();
+    const h0 = el.hidden ? 0 : el.offsetHeight;
+    if (!rules.length || !this.pct || !this.pct.rows.length) {
+      el.hidden = true;
+      el.replaceChildren();
+      if (h0) this.relayout();
+      return;
+    }
+    const doc = document;
+    const q = this.pct.quantum_ms;
+    /** @param {any} rule @param {import('./sla.js').SlaOutcome} o @param {boolean} total */
+    const line = (rule, o, total) => {
+      const d = doc.createElement('div');
+      d.className = `sla-line${o.violated ? ' sla-bad' : ''}`;
+      d.dataset.rule = rule.text;
+      d.dataset.what = rule.what;
+      d.dataset.group = total ? '*' : o.group;
+      d.dataset.violated = String(o.violated);
+      d.dataset.evaluated = String(o.evaluated);
+      d.textContent = slaSentence(rule, o, q);
+      return d;
+    };
+    /** @type {HTMLElement[]} */
+    const out = [];
+    for (const ev of evaluateSla(this.pct, rules)) {
+      const groups = ev.groups.slice().sort((a, b) => b.violated - a.violated || naturalCompare(a.group, b.group));
+      if (groups.length > 1) out.push(line(ev.rule, ev.total, true));
+      const shown = groups.length > 1 ? groups.slice(0, 8) : groups;
+      for (const o of shown) out.push(line(ev.rule, o, false));
+      if (groups.length > shown.length) {
+        const det = doc.createElement('details');
+        const sum = doc.createElement('summary');
+        const bad = groups.slice(shown.length).filter((o) => o.violated).length;
+        sum.textContent = `${groups.length - shown.length} more groups (${bad} with violations)`;
+        det.append(sum, ...groups.slice(shown.length).map((o) => line(ev.rule, o, false)));
+        out.push(det);
+      }
+    }
+    el.replaceChildren(...out);
+    el.hidden = false;
+    // The charts give it the room it takes (a no-op when its height is unchanged).
+    if (el.offsetHeight !== h0) this.relayout();
+  }
+
+  /**
+   * A click on a group (groups view): the selection narrowed to that group
+   * (hosts or files excluded, direction chosen) and its latency heat map.
+   * @param {string} key engine group key ("host=a")
+   */
+  pickGroup(key) {
+    const s = this.store.state;
+    const before = this.focus ? this.focus.before : { exclude_sources: s.exclude_sources, exclude_hosts: s.exclude_hosts, directions: s.directions };
+    const sel = selectionForGroup(key, this.sources.filter(isLog), before);
+    this.focus = { key, before };
+    const text = this.$('group-focus-text');
+    text.textContent = `Showing ${key} only (files and hosts of other groups are excluded in the file table).${sel.unsupported.length ? ` The label ${sel.unsupported.join(', ')} cannot be selected this way: those series are all shown.` : ''}`;
+    this.$('group-focus').hidden = false;
+    this.store.set({ exclude_sources: sel.exclude_sources, exclude_hosts: sel.exclude_hosts, directions: sel.directions, yZoomNs: null, view: 'heatmap' });
+    this.relayout();
+  }
+
+  /** Back from a picked group: the selection before, and the groups view. */
+  clearFocus() {
+    const f = this.focus;
+    this.focus = null;
+    this.$('group-focus').hidden = true;
+    if (f) this.store.set({ ...f.before, view: 'groups' });
+    this.relayout();
   }
 
   /** @param {[number, number] | null} r */

@@ -4,6 +4,7 @@ import { QUANTA, PRESET_PERCENTILES, GROUPINGS, parsePercentiles, sortPercentile
 import { PALETTES } from '../views/scales.js';
 import { nearestLevel } from '../views/surface-data.js';
 import { METHODS, HEAT_Y, parseCoInterval } from './methods.js';
+import { parseSlaList } from './sla.js';
 
 /** @param {number} ms */
 export function quantumLabel(ms) {
@@ -53,9 +54,10 @@ export function renderControls(el, store) {
         <label class="chip"><input type="checkbox" id="mean"> mean</label>
         <label class="chip"><input type="checkbox" id="band"> error band</label>
       </div>
-      <label>SLA thresholds <span class="muted" id="sla-unit"></span>
-        <input id="sla" data-testid="sla" placeholder="e.g. 500, 2000" autocomplete="off">
+      <label title="Rules per percentile, judged per group and quantum as latscope pctiles --sla judges them; a number without a unit is in the displayed unit">SLA <span class="muted" id="sla-unit"></span>
+        <input id="sla" data-testid="sla" placeholder="e.g. p99 < 2ms, p99.9 <= 20ms" autocomplete="off">
       </label>
+      <div id="sla-error" class="error-text" data-testid="sla-error" role="alert"></div>
     </fieldset>`;
   const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (el.querySelector(`#${id}`));
   const sync = () => {
@@ -76,7 +78,7 @@ export function renderControls(el, store) {
     $('ylog').checked = st.yLog;
     $('mean').checked = st.showMean;
     $('band').checked = st.showBand;
-    $('sla-unit').textContent = `(${st.unit === 'us' ? 'µs' : st.unit})`;
+    $('sla-unit').textContent = `(bare numbers in ${st.unit === 'us' ? 'µs' : st.unit})`;
     if (document.activeElement !== $('sla')) $('sla').value = st.sla.join(', ');
   };
   sync();
@@ -124,12 +126,13 @@ export function renderControls(el, store) {
   $('mean').addEventListener('change', () => store.set({ showMean: $('mean').checked }));
   $('band').addEventListener('change', () => store.set({ showBand: $('band').checked }));
   $('sla').addEventListener('change', () => {
-    const v = $('sla')
-      .value.split(/[\s,;]+/)
-      .filter(Boolean)
-      .map(Number)
-      .filter((x) => Number.isFinite(x) && x > 0);
-    store.set({ sla: v });
+    try {
+      const rules = parseSlaList($('sla').value, store.state.unit);
+      $('sla-error').textContent = '';
+      store.set({ sla: rules.map((r) => r.text) });
+    } catch (e) {
+      $('sla-error').textContent = /** @type {Error} */ (e).message;
+    }
   });
 }
 
@@ -192,7 +195,7 @@ export function setInputChoices(el, methods, kinds, st) {
 
 /**
  * The toolbar above the visible view: options that only that view has.
- * @param {HTMLElement} el @param {import('./state.js').Store} store @param {{surfaceLevels: () => string[], perIo?: () => boolean}} info
+ * @param {HTMLElement} el @param {import('./state.js').Store} store @param {{surfaceLevels: () => string[], perIo?: () => boolean, groupsBy?: () => string}} info
  */
 export function renderViewToolbar(el, store, info) {
   const s = store.state;
@@ -241,6 +244,31 @@ export function renderViewToolbar(el, store, info) {
       /** @type {HTMLOutputElement} */ (el.querySelector('#surface-p-out')).value = `p${p}`;
       store.set({ surfaceP: Number(p) });
     });
+  } else if (s.view === 'groups') {
+    const ps = ['50', '90', '99', '99.9', '99.99', '100'];
+    for (const p of s.percentiles) if (!ps.some((x) => Number(x) === Number(p))) ps.push(p);
+    if (!ps.includes(s.groupsP)) ps.push(s.groupsP);
+    ps.sort((a, b) => Number(a) - Number(b));
+    el.innerHTML = `
+      <label>Show <select id="groups-mode" data-testid="groups-mode"><option value="heat">heat map: group × time</option><option value="top">worst N as lines, others as a band</option><option value="multiples">small multiples</option></select></label>
+      <label>Percentile <select id="groups-p" data-testid="groups-p">${ps.map((p) => `<option value="${p}">${percentileName(p)}</option>`).join('')}</select></label>
+      <label class="top-only">N <input id="top-n" data-testid="top-n" type="number" min="1" max="20" step="1"></label>
+      <label class="not-top">Order <select id="groups-sort" data-testid="groups-sort"><option value="name">by name</option><option value="worst">worst over the run first</option></select></label>
+      <span class="muted">${info.groupsBy ? `groups: ${info.groupsBy()}` : ''} (Lines per in the sidebar)</span>`;
+    const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (el.querySelector(`#${id}`));
+    $('groups-mode').value = s.groupsMode;
+    $('groups-p').value = s.groupsP;
+    $('top-n').value = String(s.topN);
+    $('groups-sort').value = s.groupsSort;
+    el.querySelectorAll(s.groupsMode === 'top' ? '.not-top' : '.top-only').forEach((x) => x.remove());
+    $('groups-mode').addEventListener('change', () => store.set({ groupsMode: /** @type {any} */ ($('groups-mode').value) }));
+    $('groups-p').addEventListener('change', () => store.set({ groupsP: $('groups-p').value }));
+    $('top-n')?.addEventListener('change', () => {
+      const n = Math.round(Number($('top-n').value));
+      if (n >= 1 && n <= 20) store.set({ topN: n });
+      else $('top-n').value = String(store.state.topN);
+    });
+    $('groups-sort')?.addEventListener('change', () => store.set({ groupsSort: /** @type {any} */ ($('groups-sort').value) }));
   } else if (s.view === 'spectrum') {
     el.innerHTML = `<span class="muted">Distribution of the brushed time range (whole run when none), one curve per group of "Lines per". x: 1/(1−p) log axis.${s.co_interval_ms > 0 ? ' Dashed: corrected for coordinated omission.' : ''}</span>`;
   } else {

@@ -14,6 +14,7 @@ export function installKeys(app, help) {
       case '2':
       case '3':
       case '4':
+      case '5':
         app.store.set({ view: VIEWS[Number(e.key) - 1] });
         break;
       case '[':

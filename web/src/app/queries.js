@@ -157,3 +157,34 @@ export function zoomRange(range, extent, op, minSpan) {
   lo = Math.max(extent[0], Math.min(extent[1] - span, lo));
   return [lo, lo + span];
 }
+
+/**
+ * The label the groups view groups by: the sidebar's "Lines per", or hosts
+ * when that is the cluster (one group has nothing to compare).
+ * @param {import('./state.js').State} s
+ */
+export function groupsBy(s) {
+  return s.group_by === 'all' ? 'host' : s.group_by;
+}
+
+/**
+ * The groups view's matrix: the one percentile per group and quantum, on
+ * recorded data (as the heat map), whole run (zooming only redraws).
+ * @param {import('./state.js').State} s
+ */
+export function groupsOptions(s) {
+  return { ...recorded(s), group_by: groupsBy(s), percentiles: [s.groupsP] };
+}
+
+/**
+ * Each group's percentile over a time range (the run, or the zoom) in one
+ * quantum, the way the spectrum asks for one range: the ranking of the
+ * top-N lines and of the small multiples.
+ * @param {import('./state.js').State} s @param {[number, number]} range @param {{name: string, host: string}[]} sources
+ */
+export function groupsRunOptions(s, range, sources) {
+  /** @type {Record<string, any>} */
+  const o = { ...spectrumOptions(s, range, sources) };
+  delete o.co_interval_ms;
+  return { ...o, group_by: groupsBy(s), percentiles: [s.groupsP] };
+}

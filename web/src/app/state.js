@@ -3,7 +3,7 @@
 // re-queries what depends on them (e.g. the colour palette needs no query).
 import { DEFAULTS } from './options.js';
 
-/** @typedef {'pctiles' | 'heatmap' | 'surface' | 'spectrum'} ViewName */
+/** @typedef {'pctiles' | 'heatmap' | 'surface' | 'spectrum' | 'groups'} ViewName */
 
 /**
  * @typedef {object} State
@@ -24,7 +24,12 @@ import { DEFAULTS } from './options.js';
  * @property {boolean} yLog
  * @property {boolean} showMean
  * @property {boolean} showBand
- * @property {number[]} sla                     thresholds in the display unit
+ * @property {string[]} sla                     SLA rules, normalised ("p99<2ms", app/sla.js)
+ * @property {'heat'|'top'|'multiples'} groupsMode  groups view: group x time heat map, top-N lines, small multiples
+ * @property {string} groupsP                  groups view: the percentile shown ("99", "100" = max)
+ * @property {number} topN                     groups view: worst groups drawn as lines
+ * @property {'name'|'worst'} groupsSort       groups view: row / chart order
+ * @property {string[]} hidden                 legend keys of hidden series ("g:host=a", "p:99.9", "band")
  * @property {string} palette
  * @property {'linear'|'log'|'false'} colorMode
  * @property {boolean} clipOutliers
@@ -51,6 +56,11 @@ export function initialState() {
     showMean: true,
     showBand: true,
     sla: [],
+    groupsMode: 'heat',
+    groupsP: '99',
+    topN: 5,
+    groupsSort: 'name',
+    hidden: [],
     palette: 'viridis',
     colorMode: 'log',
     clipOutliers: false,

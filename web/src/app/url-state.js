@@ -14,6 +14,7 @@
 // to the server that serves it.
 import { DEFAULTS, QUANTA, parsePercentiles, sortPercentiles } from './options.js';
 import { PALETTES } from '../views/scales.js';
+import { parseSlaRule } from './sla.js';
 
 /** The fragment format's version: `v=1`. A link without `v` is read as version 1. */
 export const FRAGMENT_VERSION = 1;
@@ -24,7 +25,7 @@ export const MAX_FRAGMENT_CHARS = 1 << 20;
 /** At most this many `url=` fields are loaded. */
 export const MAX_URLS = 64;
 
-const VIEWS = ['pctiles', 'heatmap', 'surface', 'spectrum'];
+const VIEWS = ['pctiles', 'heatmap', 'surface', 'spectrum', 'groups'];
 const MAX_LIST = 64; // percentiles, excluded files/hosts, offsets, SLA thresholds
 const MAX_NAME = 512; // one file or host name
 
@@ -57,6 +58,10 @@ export const FIELD_OF = {
   heatLines: 'hlines',
   heatY: 'hy',
   surfaceP: 'sp',
+  groupsMode: 'gm',
+  groupsP: 'gp',
+  topN: 'gn',
+  groupsSort: 'gs',
   theme: 'theme',
 };
 
@@ -197,10 +202,31 @@ const PARSE = {
   showBand: bool,
   clipOutliers: bool,
   heatLines: bool,
+  // SLA rules as the page writes them ("p99<2ms,p99.9<=20ms"); a link of
+  // an earlier page holds bare thresholds ("500,2000": every shown
+  // percentile, in the link's unit), given their unit in parseFragment.
   sla: (v) => {
-    const xs = list(v).map(num);
-    if (xs.some((x) => !(x > 0))) throw new Error('thresholds must be positive');
+    const xs = list(v);
+    for (const x of xs) parseSlaRule(x, 'us');
     return xs;
+  },
+  groupsMode: (v) => {
+    if (!['heat', 'top', 'multiples'].includes(v)) throw new Error('not heat, top or multiples');
+    return v;
+  },
+  groupsP: (v) => {
+    const ps = parsePercentiles(v);
+    if (ps.length !== 1) throw new Error('not one percentile');
+    return ps[0];
+  },
+  topN: (v) => {
+    const n = num(v);
+    if (!Number.isInteger(n) || n < 1 || n > 20) throw new Error('not a whole number from 1 to 20');
+    return n;
+  },
+  groupsSort: (v) => {
+    if (v !== 'name' && v !== 'worst') throw new Error('not name or worst');
+    return v;
   },
   palette: (v) => {
     if (!Object.prototype.hasOwnProperty.call(PALETTES, v)) throw new Error(`not one of ${Object.keys(PALETTES).join(', ')}`);
@@ -327,6 +353,11 @@ export function parseFragment(hash, o = {}) {
         out.notes.push(`${field}=${shown(value)} ignored: ${/** @type {Error} */ (e).message}`);
       }
     }
+    // Rules without a unit are in the link's unit (its unit= field, else the default).
+    if (out.state.sla) {
+      const unit = out.state.unit || DEFAULTS.unit;
+      out.state.sla = out.state.sla.map((x) => parseSlaRule(x, unit).text);
+    }
   } catch (e) {
     out.notes.push(`the fragment could not be read (${/** @type {Error} */ (e).message})`);
   }
@@ -351,6 +382,10 @@ function defaults() {
     clipOutliers: false,
     heatLines: true,
     surfaceP: 99,
+    groupsMode: 'heat',
+    groupsP: '99',
+    topN: 5,
+    groupsSort: 'name',
     kinds: '',
     co_interval_ms: 0,
     heatY: 'latency',

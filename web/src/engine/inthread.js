@@ -19,6 +19,7 @@
 import { readChunks, FileFormatError } from '../load/read.js';
 import { toLoadItem } from '../load/files.js';
 import { abortError, EngineError } from './protocol.js';
+import { matrixOf } from './matrix.js';
 
 /**
  * @typedef {object} RunPlan
@@ -351,6 +352,15 @@ export class InThreadEngine {
    */
   encodeResult(opts = {}) {
     return { bytes: /** @type {Uint8Array} */ (unwrap(this.core.encodeResult(JSON.stringify(opts)))) };
+  }
+
+  /**
+   * The query's values as typed arrays (matrix.js): what the worker posts
+   * for the groups view instead of JSON text.
+   * @param {object} [opts] @returns {import('./matrix.js').ResultMatrix}
+   */
+  queryMatrix(opts = {}) {
+    return matrixOf(this.query(opts));
   }
 
   /**

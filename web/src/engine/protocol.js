@@ -37,6 +37,12 @@ export const Req = Object.freeze({
   ADD_FAILED: 'addFailed',
   /** payload {opts} -> pctiles JSON text (parsed by the caller: cheaper than cloning rows) */
   QUERY: 'query',
+  /**
+   * payload {opts} -> ResultMatrix (matrix.js): the query's values as typed
+   * arrays (transferred), built in the worker; for results of hundreds of
+   * thousands of rows, whose JSON would block the main thread.
+   */
+  QUERY_MATRIX: 'queryMatrix',
   /** payload {opts} -> CSV string (byte-identical to `latscope pctiles`) */
   CSV: 'csv',
   /** payload {opts} -> {meta..., counts: Float64Array} (counts transferred) */

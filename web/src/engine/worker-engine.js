@@ -169,6 +169,11 @@ export class WorkerEngine {
     return this.primary.request(Req.HEATMAP, { opts });
   }
 
+  /** @param {object} [opts] @returns {Promise<import('./matrix.js').ResultMatrix>} the query as typed arrays, built in the worker */
+  queryMatrix(opts = {}) {
+    return this.primary.request(Req.QUERY_MATRIX, { opts });
+  }
+
   /** @param {object} [opts] @returns {Promise<{bytes: Uint8Array}>} the loaded data as a result file */
   encodeResult(opts = {}) {
     return this.primary.request(Req.ENCODE_RESULT, { opts });

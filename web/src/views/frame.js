@@ -134,6 +134,8 @@ export class Frame {
   exportSVG(caption) {
     const node = /** @type {SVGSVGElement} */ (/** @type {SVGSVGElement} */ (this.svg.node()).cloneNode(true));
     node.querySelectorAll('.brush .overlay, .brush .handle, .hover-layer').forEach((n) => n.remove());
+    // Legends drawn in HTML over the chart (legend.js) have an SVG twin for exports.
+    node.querySelectorAll('.legend-export').forEach((n) => n.removeAttribute('display'));
     if (this.canvas) {
       const slot = node.querySelector('.image-slot');
       const img = document.createElementNS('http://www.w3.org/2000/svg', 'image');

@@ -43,20 +43,91 @@ export function seriesMeta(r, withMean) {
  * @param {any} r @param {Omit<Series, 'points'>} m @returns {Point[]}
  */
 export function seriesPoints(r, m) {
-  /** @type {Point[]} */
-  const pts = [];
-  const one = r.groups.length === 1;
-  for (const row of r.rows) {
-    if (!one && groupIndex(r, row.group) !== m.gi) continue;
-    if (m.kind === 'mean') pts.push({ t: row.t_ms, v: row.mean ?? null, e: 0, lo: null, hi: null });
-    else {
-      const v = row.p[m.pi] ?? null;
-      // lo present, hi null: the engine found no I/O above the band (unbounded).
-      const lo = v == null ? null : (row.lo?.[m.pi] ?? null);
-      pts.push({ t: row.t_ms, v, e: row.err?.[m.pi] ?? 0, lo, hi: lo == null ? null : (row.hi?.[m.pi] ?? null) });
-    }
+  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, m.gi);
+  return rows.map((/** @type {any} */ row) => rowPoint(row, m));
+}
+
+/** The point of one row in a series. @param {any} row @param {{kind: 'p'|'mean', pi: number}} m @returns {Point} */
+function rowPoint(row, m) {
+  if (m.kind === 'mean') return { t: row.t_ms, v: row.mean ?? null, e: 0, lo: null, hi: null };
+  const v = row.p[m.pi] ?? null;
+  // lo present, hi null: the engine found no I/O above the band (unbounded).
+  const lo = v == null ? null : (row.lo?.[m.pi] ?? null);
+  return { t: row.t_ms, v, e: row.err?.[m.pi] ?? 0, lo, hi: lo == null ? null : (row.hi?.[m.pi] ?? null) };
+}
+
+/**
+ * The points of a series to draw: the quanta overlapping [t0, t1), thinned
+ * as decimate() thins them, read from the rows without making a point of
+ * every quantum first (hundreds of series x thousands of quanta would
+ * allocate millions of objects per redraw).
+ * @param {any} r @param {{kind: 'p'|'mean', gi: number, pi: number}} m
+ * @param {number} t0 @param {number} t1 @param {(t: number) => number} px time -> pixel @param {number} width
+ * @returns {Point[]}
+ */
+export function viewPoints(r, m, t0, t1, px, width) {
+  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, m.gi);
+  const q = r.quantum_ms;
+  const val = m.kind === 'mean' ? (/** @type {any} */ row) => row.mean ?? null : (/** @type {any} */ row) => row.p[m.pi] ?? null;
+  let a = 0;
+  while (a < rows.length && rows[a].t_ms + q <= t0) a++;
+  let b = a;
+  while (b < rows.length && rows[b].t_ms < t1) b++;
+  if (b - a <= width) {
+    const out = [];
+    for (let i = a; i < b; i++) out.push(rowPoint(rows[i], m));
+    return out;
   }
-  return pts;
+  /** @type {Point[]} */
+  const out = [];
+  let col = NaN;
+  let lo = -1;
+  let hi = -1;
+  const flush = () => {
+    if (lo < 0) return;
+    if (lo === hi) out.push(rowPoint(rows[lo], m));
+    else if (lo < hi) out.push(rowPoint(rows[lo], m), rowPoint(rows[hi], m));
+    else out.push(rowPoint(rows[hi], m), rowPoint(rows[lo], m));
+    lo = -1;
+    hi = -1;
+  };
+  for (let i = a; i < b; i++) {
+    const v = val(rows[i]);
+    if (v == null) {
+      flush();
+      if (out.length && out[out.length - 1].v != null) out.push(rowPoint(rows[i], m));
+      col = NaN;
+      continue;
+    }
+    const c = Math.floor(px(rows[i].t_ms));
+    if (c !== col) {
+      flush();
+      col = c;
+    }
+    if (lo < 0 || v < val(rows[lo])) lo = i;
+    if (hi < 0 || v > val(rows[hi])) hi = i;
+  }
+  flush();
+  return out;
+}
+
+/**
+ * The point of a series at quantum start t (binary search in the group's
+ * rows, which are in time order), or null. Hover reads points this way
+ * instead of keeping every series' points.
+ * @param {any} r @param {{kind: 'p'|'mean', gi: number, pi: number}} m @param {number} t
+ * @returns {Point | null}
+ */
+export function pointAt(r, m, t) {
+  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, m.gi);
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid].t_ms < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < rows.length && rows[lo].t_ms === t ? rowPoint(rows[lo], m) : null;
 }
 
 /**
@@ -68,6 +139,28 @@ export function bandText(pt, fmt) {
   if (pt.lo == null) return '';
   if (pt.hi == null) return ` · 95% ${fmt(pt.lo)} … ∞ (too few I/Os above)`;
   return ` · 95% ${fmt(pt.lo)} … ${fmt(pt.hi)}`;
+}
+
+/** @type {WeakMap<object, any[][]>} result -> its rows per group index */
+const byGroup = new WeakMap();
+
+/**
+ * The rows of one group, in time order. Indexed once per result: with
+ * hundreds of groups, a scan of every row per series would cost
+ * series x rows (docs/page-views.md "Speed with many groups").
+ * @param {any} r @param {number} gi @returns {any[]}
+ */
+export function rowsOfGroup(r, gi) {
+  let idx = byGroup.get(r);
+  if (!idx) {
+    const names = new Map(r.groups.map((/** @type {string} */ g, /** @type {number} */ i) => [g, i]));
+    /** @type {any[][]} */
+    const made = r.groups.map(() => []);
+    for (const row of r.rows) made[typeof row.group === 'number' ? row.group : (names.get(row.group) ?? 0)].push(row);
+    byGroup.set(r, made);
+    idx = made;
+  }
+  return idx[gi] || [];
 }
 
 /** Rows name their group by label (JSON) or index; accept both. @param {any} r @param {string|number} g */

@@ -5,27 +5,37 @@
 // with the violating quanta shaded, and a samples/IOPS strip underneath that
 // marks quanta with too few samples for the chosen percentiles (flag "few").
 import * as d3 from 'd3';
-import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
+import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { seriesMeta, seriesPoints, slaViolations, fewFlagged, runsOf, decimate, groupIndex, bandText } from './pctiles-data.js';
+import { seriesMeta, viewPoints, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, groupIndex, bandText } from './pctiles-data.js';
+import { percentileColor, LINE_PALETTE } from './colors.js';
+import { renderLegend, toggleKey } from './legend.js';
+import { expandRules, violates, ruleLabel } from '../app/sla.js';
 import { coPairs } from '../app/methods.js';
 
 /** Dash of the coordinated-omission-corrected lines (recorded ones are solid). */
 export const CO_DASH = '7,4';
 
 const STRIP_H = 70;
+/** Line points in view above which lines are drawn on the canvas, not as SVG paths. */
+export const CANVAS_POINTS = 60000;
 const GAP = 28;
 
 export class PercentilesView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, colors: import('./colors.js').ColorKeeper, slaRules: () => import('../app/sla.js').SlaRule[]}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
-    this.frame = new Frame(host, { margin: { top: 30, right: 24, bottom: 34, left: 72 } });
+    // The canvas takes the lines when there are too many for SVG (CANVAS_POINTS).
+    this.frame = new Frame(host, { canvas: true, margin: { top: 30, right: 24, bottom: 34, left: 72 } });
+    this.legendBox = document.createElement('div');
+    this.legendBox.dataset.testid = 'pctiles-legend';
+    this.legendBox.hidden = true;
+    this.frame.wrap.appendChild(this.legendBox);
     /** @type {any} */
     this.data = null;
     this.token = 0;
@@ -48,6 +58,7 @@ export class PercentilesView {
     const r = this.data;
     if (!r || !r.rows.length) {
       this.drawing = Promise.resolve();
+      this.legendBox.hidden = true;
       this.frame.message(this.ctx.emptyText?.() || (r ? 'No data for this selection' : 'Load fio histogram logs to begin'));
       return;
     }
@@ -65,6 +76,10 @@ export class PercentilesView {
     const g = f.clear();
     const c = themeColors();
     const mainH = f.innerH - STRIP_H - GAP;
+    const cv = /** @type {HTMLCanvasElement} */ (f.canvas);
+    const c2 = /** @type {CanvasRenderingContext2D} */ (cv.getContext('2d'));
+    c2.setTransform(1, 0, 0, 1, 0, 0);
+    c2.clearRect(0, 0, cv.width, cv.height);
     const extent = this.ctx.extent() || [0, 1];
     const dom = s.range || extent;
     const x = timeScale(r.absolute_time, dom, [0, f.innerW]);
@@ -83,8 +98,12 @@ export class PercentilesView {
         if (v > hi) hi = v;
       }
     }
-    for (const t of s.sla) if (t > hi) hi = t;
+    // SLA rules on shown percentiles, thresholds in the result's unit.
+    const scale = { ns: 1, us: 1e3, ms: 1e6 }[/** @type {'ns'|'us'|'ms'} */ (r.unit)] || 1e3;
+    const rules = expandRules(this.ctx.slaRules(), r.percentiles).map((x) => ({ ...x, t: x.thresholdNs / scale }));
+    for (const x of rules) if (x.t > hi) hi = x.t;
     const y = latencyScale(s.yLog, [lo, hi], [mainH, 0]);
+    const hidden = new Set(s.hidden);
 
     const clipId = `clip-p-${Math.random().toString(36).slice(2)}`;
     f.svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', f.innerW).attr('height', f.innerH);
@@ -93,21 +112,7 @@ export class PercentilesView {
     axisLabel(g, `latency (${unitLabel(r.unit)})`, -56, mainH / 2, -90);
     const plot = g.append('g').attr('clip-path', `url(#${clipId})`);
 
-    // SLA: shade every quantum where some line is above the lowest threshold
-    // it crosses, then draw the thresholds themselves.
-    const viol = slaViolations(r, s.sla);
-    plot
-      .append('g')
-      .attr('class', 'sla-violations')
-      .selectAll('rect')
-      .data(runsOf(viol.map((v) => v.t), r.quantum_ms))
-      .join('rect')
-      .attr('x', (d) => x(d[0]))
-      .attr('width', (d) => Math.max(1, x(d[1]) - x(d[0])))
-      .attr('y', 0)
-      .attr('height', mainH)
-      .attr('fill', c.warn)
-      .attr('opacity', 0.15);
+    const slaShade = plot.append('g').attr('class', 'sla-violations');
 
     // With coordinated-omission correction every group comes twice
     // (co=uncorrected, co=corrected): a pair shares its colour and the
@@ -116,11 +121,19 @@ export class PercentilesView {
     const coOn = co.of.some((x) => x.co);
     const nBase = co.bases.length;
     const nP = r.percentiles.length;
+    // Colours stay put (views/colors.js): a percentile keeps its own, a
+    // group the one it got when first seen.
     const groupColor = (/** @type {number} */ gi, /** @type {number} */ pi) => {
       const b = co.of[gi]?.base ?? gi;
-      if (coOn && nBase > 1) return GROUP_COLORS[(b * nP + pi) % 10];
-      return nBase > 1 ? GROUP_COLORS[b % 10] : GROUP_COLORS[pi % 10];
+      if (coOn && nBase > 1) return LINE_PALETTE[(b * nP + pi) % LINE_PALETTE.length];
+      return nBase > 1 ? this.ctx.colors.color(co.bases[b] ?? r.groups[gi]) : percentileColor(r.percentiles[pi]);
     };
+    // Legend keys: a group (several groups) or a percentile; hiding one hides its lines.
+    const multi = r.groups.length > 1;
+    const isHidden = (/** @type {{kind: string, gi: number, pi: number}} */ se) =>
+      (multi && hidden.has(`g:${co.bases[co.of[se.gi]?.base ?? se.gi] ?? r.groups[se.gi]}`)) ||
+      (coOn && hidden.has(co.of[se.gi]?.corrected ? 'co:corrected' : 'co:uncorrected')) ||
+      (se.kind === 'p' ? hidden.has(`p:${r.percentiles[se.pi]}`) : hidden.has('mean'));
     const dash = (/** @type {number} */ pi, /** @type {number} */ gi = 0) =>
       coOn ? (co.of[gi]?.corrected ? CO_DASH : '') : r.groups.length > 1 ? ['', '6,3', '2,2', '8,3,2,3', '1,3'][pi % 5] : '';
     const mid = (/** @type {number} */ t) => x(t + r.quantum_ms / 2);
@@ -156,20 +169,52 @@ export class PercentilesView {
     // Series are drawn in slices of about 12 ms, yielding to the event loop
     // in between, so a big result never blocks the page for long.
     const near = (/** @type {any} */ pt) => pt.t + r.quantum_ms > dom[0] - r.quantum_ms && pt.t < dom[1] + r.quantum_ms;
-    /** @type {import('./pctiles-data.js').Series[]} */
+    /** @type {Omit<import('./pctiles-data.js').Series, 'points'>[]} */
     const series = [];
     this.series = series;
+    // Beyond CANVAS_POINTS line points in view (hundreds of groups), lines
+    // and bands go to the canvas: one DOM path per series would take
+    // seconds to lay out (docs/page-views.md "Speed with many groups").
+    const metas = seriesMeta(r, s.showMean).filter((m) => !isHidden(m));
+    const onCanvas = metas.length * Math.min(visibleQuanta, 2 * f.innerW) > CANVAS_POINTS;
+    this.onCanvas = onCanvas;
+    const dpr = window.devicePixelRatio || 1;
+    if (onCanvas) {
+      c2.setTransform(dpr, 0, 0, dpr, 0, 0);
+      c2.beginPath();
+      c2.rect(0, 0, f.innerW, mainH);
+      c2.clip();
+    }
     const drawSeries = async () => {
       await nextTask();
       if (token !== this.token) return;
       let t0 = performance.now();
-      for (const meta of seriesMeta(r, s.showMean)) {
+      for (const meta of metas) {
         if (token !== this.token) return;
-        const se = { ...meta, points: seriesPoints(r, meta) };
-        series.push(se);
+        const se = meta;
+        series.push(meta);
         // The visible quanta, thinned to at most 2 points per pixel column.
-        const pts = decimate(se.points.filter(near), (t) => x(t), f.innerW);
-        if (bandsShown && se.kind === 'p') {
+        const pts = viewPoints(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, (t) => x(t), f.innerW);
+        if (onCanvas) {
+          const col = se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi);
+          if (bandsShown && se.kind === 'p') {
+            c2.fillStyle = col;
+            c2.globalAlpha = 0.07;
+            c2.fill(new Path2D(sampling(/** @type {any} */ (pts)) || ''));
+            c2.globalAlpha = 0.15;
+            c2.fill(new Path2D(area(/** @type {any} */ (pts)) || ''));
+            c2.globalAlpha = 1;
+          }
+          c2.strokeStyle = col;
+          // Hairlines: Chromium's software canvas strokes a 1 px line ~70x
+          // faster than a 1.6 px one over thousands of points; beyond 200
+          // series dashes go too (a dashed zigzag reads as a solid one).
+          c2.lineWidth = 1;
+          const d = metas.length > 200 ? '' : se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
+          c2.setLineDash(d ? d.split(',').map(Number) : []);
+          c2.stroke(new Path2D(line(/** @type {any} */ (pts)) || ''));
+          c2.setLineDash([]);
+        } else if (bandsShown && se.kind === 'p') {
           bandG
             .append('path')
             .attr('class', 'band-sampling')
@@ -178,7 +223,7 @@ export class PercentilesView {
             .attr('opacity', 0.07);
           bandG.append('path').attr('d', area(/** @type {any} */ (pts))).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
         }
-        lineG
+        if (!onCanvas) lineG
           .append('path')
           .attr('class', `line line-${se.kind}`)
           .attr('d', line(/** @type {any} */ (pts)))
@@ -186,32 +231,52 @@ export class PercentilesView {
           .attr('stroke', se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi))
           .attr('stroke-width', se.kind === 'mean' ? 1.2 : 1.6)
           .attr('stroke-dasharray', se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi))
-          .attr('data-co', coOn ? (co.of[se.gi]?.corrected ? 'corrected' : 'uncorrected') : null);
+          .attr('data-co', coOn ? (co.of[se.gi]?.corrected ? 'corrected' : 'uncorrected') : null)
+          .attr('data-key', se.kind === 'p' ? `${r.groups[se.gi]}|${r.percentiles[se.pi]}` : `${r.groups[se.gi]}|mean`);
+        // SLA: the quanta where this line breaks a rule on its percentile,
+        // shaded from the threshold to the line (this line only).
+        for (const rule of se.kind === 'p' ? rules.filter((x) => x.pi === se.pi || (x.max && Number(r.percentiles[se.pi]) === 100)) : []) {
+          /** @type {{t: number, v: number}[]} */
+          const bad = [];
+          for (const row of r.groups.length === 1 ? r.rows : rowsOfGroup(r, se.gi)) {
+            const v = rule.max ? row.max : row.p[se.pi];
+            if (v != null && near({ t: row.t_ms }) && violates(v, rule, rule.t)) bad.push({ t: row.t_ms, v });
+          }
+          if (!bad.length) continue;
+          const ty = Math.max(0, Math.min(mainH, y(rule.t)));
+          slaShade
+            .append('path')
+            .attr('class', 'sla-shade')
+            .attr('data-key', `${r.groups[se.gi]}|${r.percentiles[se.pi]}`)
+            .attr('data-rule', rule.text)
+            .attr('data-quanta', bad.length)
+            .attr('d', bad.map((pt) => {
+              const x0 = x(pt.t);
+              const w = Math.max(1, x(pt.t + r.quantum_ms) - x0);
+              const vy = Math.max(0, Math.min(mainH, y(/** @type {number} */ (pt.v))));
+              return `M${x0.toFixed(1)},${ty.toFixed(1)}h${w.toFixed(1)}V${vy.toFixed(1)}h${(-w).toFixed(1)}Z`;
+            }).join(''))
+            .attr('fill', groupColor(se.gi, se.pi))
+            .attr('opacity', 0.25);
+        }
         if (performance.now() - t0 > 12) {
           await nextTask();
           t0 = performance.now();
         }
       }
+      if (onCanvas) c2.setTransform(1, 0, 0, 1, 0, 0);
     };
 
-    // Points above a threshold get a red dot so single violating quanta
-    // show; beyond a few thousand the shaded runs say it already.
-    const vpts = viol.flatMap((v) => v.points);
-    plot
-      .append('g')
-      .attr('class', 'sla-points')
-      .selectAll('circle')
-      .data(vpts.length <= 3000 ? vpts : [])
-      .join('circle')
-      .attr('cx', (d) => mid(d.t))
-      .attr('cy', (d) => y(d.v))
-      .attr('r', 2.5)
-      .attr('fill', c.warn);
+    // Thresholds: dashed in their percentile's colour, labelled with the rule.
     const slaG = g.append('g').attr('class', 'sla-lines');
-    for (const t of s.sla) {
-      if (!(y(t) >= 0 && y(t) <= mainH)) continue;
-      slaG.append('line').attr('x1', 0).attr('x2', f.innerW).attr('y1', y(t)).attr('y2', y(t)).attr('stroke', c.warn).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
-      slaG.append('text').attr('x', f.innerW - 4).attr('y', y(t) - 4).attr('text-anchor', 'end').attr('fill', c.warn).text(`SLA ${t} ${unitLabel(r.unit)}`);
+    const seenT = new Set();
+    for (const rule of rules) {
+      const ty = y(rule.t);
+      if (!(ty >= 0 && ty <= mainH) || seenT.has(rule.text)) continue;
+      seenT.add(rule.text);
+      const col = rule.max ? percentileColor(100) : percentileColor(r.percentiles[rule.pi] ?? rule.p ?? 99);
+      slaG.append('line').attr('data-rule', rule.text).attr('x1', 0).attr('x2', f.innerW).attr('y1', ty).attr('y2', ty).attr('stroke', col).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
+      slaG.append('text').attr('x', f.innerW - 4).attr('y', ty - 4).attr('text-anchor', 'end').attr('fill', col).attr('stroke', c.bg).attr('stroke-width', 3).attr('paint-order', 'stroke').text(`SLA ${ruleLabel(rule)}`);
     }
 
     await nextTask();
@@ -254,6 +319,9 @@ export class PercentilesView {
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
     this.legend(g, r, s.showMean, groupColor, dash, coOn ? { bases: co.bases, interval: s.co_interval_ms } : null);
+    if (onCanvas && metas.length > 200) {
+      g.append('text').attr('class', 'canvas-note').attr('x', f.innerW).attr('y', mainH - 6).attr('text-anchor', 'end').attr('fill', c.muted).text(`${metas.length} lines: solid hairlines (the Groups tab reads many groups one by one)`);
+    }
     if (s.showBand && !bandsShown) {
       g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text('error bands appear when zoomed in (≥ 3 px per quantum)');
     }
@@ -267,31 +335,45 @@ export class PercentilesView {
    */
   legend(g, r, withMean, color, dash, co) {
     const c = themeColors();
+    /** @type {import('./legend.js').LegendItem[]} */
     const items = [];
+    const pItem = (/** @type {string} */ p, /** @type {string} */ col, /** @type {string} */ d) => ({ key: `p:${p}`, label: percentileName(p), color: col, dash: d });
     if (co) {
       // Colours: percentiles (one base group) or group × percentile; line style: recorded or corrected.
       if (co.bases.length > 1) {
         const gi = (/** @type {number} */ b) => r.groups.findIndex((/** @type {string} */ _g, /** @type {number} */ i) => coPairs(r.groups).of[i].base === b);
-        co.bases.forEach((name, b) => r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: `${name} ${percentileName(p)}`, color: color(gi(b), pi), dash: '' })));
+        co.bases.forEach((name, b) => items.push({ key: `g:${name}`, label: name, color: color(gi(b), 0), dash: '' }));
+        r.percentiles.forEach((/** @type {string} */ p) => items.push(pItem(p, c.fg, '')));
       } else {
-        r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: percentileName(p), color: color(0, pi), dash: '' }));
+        r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push(pItem(p, color(0, pi), '')));
       }
-      items.push({ label: 'recorded (co=uncorrected)', color: c.fg, dash: '' });
-      items.push({ label: `corrected for coordinated omission, interval ${co.interval} ms`, color: c.fg, dash: CO_DASH });
+      items.push({ key: 'co:uncorrected', label: 'recorded (co=uncorrected)', color: c.fg, dash: '' });
+      items.push({ key: 'co:corrected', label: `corrected for coordinated omission, interval ${co.interval} ms`, color: c.fg, dash: CO_DASH });
     } else if (r.groups.length > 1) {
-      r.groups.forEach((/** @type {string} */ name, /** @type {number} */ gi) => items.push({ label: name, color: color(gi, 0), dash: '' }));
-      r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: percentileName(p), color: c.fg, dash: dash(pi) }));
+      r.groups.forEach((/** @type {string} */ name, /** @type {number} */ gi) => items.push({ key: `g:${name}`, label: name, color: color(gi, 0), dash: '' }));
+      r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push(pItem(p, c.fg, dash(pi))));
     } else {
-      r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push({ label: percentileName(p), color: color(0, pi), dash: '' }));
+      r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push(pItem(p, color(0, pi), '')));
     }
-    if (withMean) items.push({ label: co ? 'mean (dotted: corrected)' : 'mean', color: c.muted, dash: '4,3' });
-    const lg = g.append('g').attr('class', 'legend').attr('transform', 'translate(0,-22)');
+    if (withMean) items.push({ key: 'mean', label: co ? 'mean (dotted: corrected)' : 'mean', color: c.muted, dash: '4,3' });
+    // An HTML legend over the top margin (legend.js): one row, "all N" opens
+    // the rest in a scrolling box; a click hides or shows those lines.
+    const f = this.frame;
+    const box = this.legendBox;
+    box.style.left = `${f.margin.left}px`;
+    box.style.top = '4px';
+    box.style.width = `${Math.max(160, f.innerW - (this.ctx.store.state.showBand ? 330 : 0))}px`;
+    renderLegend(box, items, new Set(this.ctx.store.state.hidden), (key) => this.ctx.store.set({ hidden: toggleKey(this.ctx.store.state.hidden, key) }));
+    // The exported image has no HTML: the shown entries go into the SVG as text.
+    const lg = g.append('g').attr('class', 'legend legend-export').attr('transform', 'translate(0,-22)').attr('display', 'none');
     let xo = 0;
     for (const it of items) {
+      if (this.ctx.store.state.hidden.includes(it.key)) continue;
       const item = lg.append('g').attr('transform', `translate(${xo},0)`);
-      item.append('line').attr('x1', 0).attr('x2', 18).attr('y1', 6).attr('y2', 6).attr('stroke', it.color).attr('stroke-width', 2).attr('stroke-dasharray', it.dash);
+      item.append('line').attr('x1', 0).attr('x2', 18).attr('y1', 6).attr('y2', 6).attr('stroke', it.color).attr('stroke-width', 2).attr('stroke-dasharray', it.dash || '');
       item.append('text').attr('x', 22).attr('y', 10).attr('fill', 'currentColor').text(it.label);
       xo += 30 + textWidth(it.label);
+      if (xo > f.innerW) break;
     }
   }
 
@@ -324,10 +406,15 @@ export class PercentilesView {
       const t0 = (r.rows[0]?.t_ms ?? 0) + q * r.quantum_ms;
       vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
       const lines = [`${formatTime(t0, r.absolute_time)} … +${r.quantum_ms} ms`];
+      let more = 0;
       for (const se of series) {
-        const pt = se.points.find((/** @type {any} */ p) => p.t === t0);
-        if (pt && pt.v != null) lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${pt.e ? ` (bin ±${fmtVal(pt.e)})` : ''}${bandText(pt, fmtVal)}`);
+        const pt = pointAt(r, se, t0);
+        if (!pt || pt.v == null) continue;
+        // Hundreds of groups: the first lines, then how many more.
+        if (lines.length > 16) more++;
+        else lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${pt.e ? ` (bin ±${fmtVal(pt.e)})` : ''}${bandText(pt, fmtVal)}`);
       }
+      if (more) lines.push(`… ${more} more lines (the groups view shows them all)`);
       const rows = r.rows.filter((/** @type {any} */ row) => row.t_ms === t0);
       const n = d3.sum(rows, (/** @type {any} */ row) => row.samples || 0);
       lines.push(`samples: ${fmtVal(n)} (${fmtVal(n / (r.quantum_ms / 1000))} IOPS)`);

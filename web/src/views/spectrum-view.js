@@ -9,9 +9,11 @@ import { showTip, hideTip } from './pctiles-view.js';
 import { spectrumCurves } from './surface-data.js';
 import { coPairs } from '../app/methods.js';
 import { CO_DASH } from './pctiles-view.js';
+import { percentileColor } from './colors.js';
+import { ruleLabel } from '../app/sla.js';
 
 export class SpectrumView {
-  /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store, emptyText?: () => string}} ctx */
+  /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store, emptyText?: () => string, colors?: import('./colors.js').ColorKeeper, slaRules?: () => import('../app/sla.js').SlaRule[]}} ctx */
   constructor(host, ctx) {
     this.ctx = ctx;
     this.frame = new Frame(host, { margin: { top: 34, right: 40, bottom: 48, left: 72 } });
@@ -42,6 +44,10 @@ export class SpectrumView {
     const uMax = tailCoord(pHi);
     const x = d3.scaleLinear().domain([0, uMax]).range([0, f.innerW]);
     const all = curves.flatMap((cv) => cv.points.map((p) => p.v).concat(cv.max == null ? [] : [cv.max]));
+    // SLA rules: their thresholds widen the axis so they stay in view.
+    const scale = { ns: 1, us: 1e3, ms: 1e6 }[/** @type {'ns'|'us'|'ms'} */ (r.unit)] || 1e3;
+    const rules = (this.ctx.slaRules?.() || []).map((x) => ({ ...x, t: x.thresholdNs / scale }));
+    for (const x of rules) all.push(x.t);
     const y = latencyScale(s.yLog, [d3.min(all.filter((v) => v > 0)) || 1, d3.max(all) || 1], [f.innerH, 0]);
     drawYGrid(g, y, f.innerW, latencyAxis(y));
     axisLabel(g, `latency (${unitLabel(r.unit)})`, -56, f.innerH / 2, -90);
@@ -71,7 +77,25 @@ export class SpectrumView {
     // Coordinated-omission pairs (co=uncorrected, co=corrected) share a
     // colour; the corrected curve is dashed and its max marked hollow.
     const co = coPairs(curves.map((cv) => cv.group));
-    const style = curves.map((cv, i) => ({ col: GROUP_COLORS[co.of[i].base % 10], corrected: co.of[i].corrected }));
+    const style = curves.map((cv, i) => ({ col: this.ctx.colors && co.bases.length > 1 ? this.ctx.colors.color(co.bases[co.of[i].base]) : GROUP_COLORS[co.of[i].base % 10], corrected: co.of[i].corrected }));
+    // SLA lines: a rule on p holds the curve at p below its threshold; the
+    // dashed line runs from p to the right edge, where the rule is read off
+    // (the spectrum is the whole range's distribution: a quantum may break a
+    // rule the range as a whole keeps, docs/page-views.md "SLA").
+    const slaG = g.append('g').attr('class', 'sla-lines');
+    for (const rule of rules) {
+      const p = rule.what === 'max' ? pHi : rule.p;
+      if (p == null) {
+        slaG.append('line').attr('data-rule', rule.text).attr('x1', 0).attr('x2', f.innerW).attr('y1', y(rule.t)).attr('y2', y(rule.t)).attr('stroke', c.warn).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
+        slaG.append('text').attr('x', 4).attr('y', y(rule.t) - 4).attr('fill', c.warn).text(`SLA ${ruleLabel(rule)}`);
+        continue;
+      }
+      const px = x(tailCoord(Math.min(p, pHi)));
+      const col = percentileColor(rule.what === 'max' ? 100 : p);
+      slaG.append('line').attr('data-rule', rule.text).attr('x1', px).attr('x2', f.innerW).attr('y1', y(rule.t)).attr('y2', y(rule.t)).attr('stroke', col).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
+      slaG.append('line').attr('x1', px).attr('x2', px).attr('y1', y(rule.t) - 5).attr('y2', y(rule.t) + 5).attr('stroke', col).attr('stroke-width', 1.5);
+      slaG.append('text').attr('x', px + 4).attr('y', y(rule.t) - 4).attr('fill', col).attr('stroke', c.bg).attr('stroke-width', 3).attr('paint-order', 'stroke').text(`SLA ${ruleLabel(rule)}`);
+    }
     /** @type {number[]} */
     const maxYs = [];
     curves.forEach((cv, i) => {

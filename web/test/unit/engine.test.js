@@ -131,6 +131,24 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     }
   });
 
+  it('queryMatrix() holds the query\'s values per group, quantum and percentile as typed arrays', async () => {
+    const opts = { quantum_ms: 1000, group_by: 'host', percentiles: ['50', '99'] };
+    const q = await engine.query(opts);
+    const m = await engine.queryMatrix(opts);
+    expect(m.values).toBeInstanceOf(Float64Array);
+    expect(m.groups).toEqual(q.groups);
+    const T = m.times.length;
+    expect(m.values.length).toBe(m.groups.length * T * 2);
+    for (const row of q.rows) {
+      const k = m.groups.indexOf(row.group) * T + Array.from(m.times).indexOf(row.t_ms);
+      expect(m.samples[k]).toBe(row.samples);
+      for (const pi of [0, 1]) {
+        if (row.p[pi] == null) expect(Number.isNaN(m.values[k * 2 + pi])).toBe(true);
+        else expect(m.values[k * 2 + pi]).toBe(row.p[pi]);
+      }
+    }
+  });
+
   it('heatmap() gives counts as a Float64Array holding every sample', async () => {
     const h = await engine.heatmap({ quantum_ms: 1000, rows: 40 });
     expect(h.counts).toBeInstanceOf(Float64Array);

@@ -27,7 +27,7 @@ describe('url-state', () => {
       yLog: false,
       showMean: false,
       showBand: false,
-      sla: [500, 2000.5],
+      sla: ['p99<2ms', 'p99.9<=20.5ms', 'max<1s', '<=500us'],
       palette: 'magma',
       colorMode: /** @type {const} */ ('false'),
       clipOutliers: true,
@@ -35,7 +35,7 @@ describe('url-state', () => {
       surfaceP: 99.9,
       theme: /** @type {const} */ ('dark'),
     };
-    const more = { kinds: 'clat,lat', co_interval_ms: 2.5, heatY: 'bs' };
+    const more = { kinds: 'clat,lat', co_interval_ms: 2.5, heatY: 'bs', groupsMode: 'top', groupsP: '99.9', topN: 7, groupsSort: 'worst' };
     const frag = stateToFragment(/** @type {any} */ ({ ...s, ...more }), { theme: true });
     const r = parseFragment(`#${frag}`);
     expect(r.notes).toEqual([]);
@@ -43,6 +43,21 @@ describe('url-state', () => {
     const want = Object.fromEntries(Object.keys(FIELD_OF).map((k) => [k, /** @type {any} */ ({ ...s, ...more })[k]]));
     expect(r.state).toEqual(want);
     expect(Object.keys(FIELD_OF)).not.toContain('yZoomNs');
+  });
+
+  it('reads SLA rules, and the bare thresholds of earlier links in the link\'s unit', () => {
+    const r = parseFragment(`#v=1&sla=${encodeURIComponent('p99<2ms,p99.9 <= 20 ms')}`);
+    expect(r.state.sla).toEqual(['p99<2ms', 'p99.9<=20ms']);
+    expect(parseFragment('#v=1&unit=ms&sla=500,2000.5').state.sla).toEqual(['<=500ms', '<=2000.5ms']);
+    expect(parseFragment('#v=1&sla=500').state.sla).toEqual(['<=500us']);
+    const bad = parseFragment(`#v=1&sla=${encodeURIComponent('p99<2parsecs')}`);
+    expect(bad.state.sla).toBeUndefined();
+    expect(bad.notes[0]).toMatch(/sla=.*ignored/);
+    for (const [f, v] of [['gm', 'pie'], ['gn', '0'], ['gn', '21'], ['gn', '2.5'], ['gp', '101'], ['gs', 'random']]) {
+      const x = parseFragment(`#v=1&${f}=${v}`);
+      expect(x.state).toEqual({});
+      expect(x.notes).toHaveLength(1);
+    }
   });
 
   it('keeps url= and d= and #demo', () => {

@@ -1,0 +1,177 @@
+#!/usr/bin/env node
+// The page with many hosts, in real Chromium: the built page (Vite, as
+// `npm run build` makes it) served from 127.0.0.1, logs loaded through its
+// file input, then what a user does with hundreds of hosts. A benchmark, not
+// a test: it prints figures (README "Speed and memory") and asserts nothing.
+//
+//   node web/scripts/bench-groups-chromium.mjs [DIR] [--profile]
+//
+// --profile: a CPU profile of the page per step (Chrome DevTools protocol);
+// prints the functions with the most self time of each step over 500 ms.
+//
+// Default input: bench-data/hosts200_s3600 (tests/bench/make_hosts_data.py:
+// 200 hosts x 1 h, 1 s windows), generated when missing. Per step: wall time
+// from the state change until no refresh runs and the view is drawn, and the
+// longest main-thread task during the step (PerformanceObserver 'longtask').
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { serveStatic } from '../test/e2e/server.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WEB = path.join(ROOT, 'web');
+const argv = process.argv.slice(2);
+const profile = argv.includes('--profile');
+let dir = argv.find((a) => !a.startsWith('--'));
+if (!dir) {
+  const out = execFileSync('python3', [path.join(ROOT, 'tests/bench/make_hosts_data.py'), '--out', path.join(ROOT, 'bench-data')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  dir = out.trim().split('\n').at(-1) ?? '';
+}
+const files = fs.readdirSync(dir).filter((n) => !n.startsWith('.')).sort().map((n) => path.join(dir, n));
+const bytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
+const wasmDir = process.env.LATSCOPE_WASM_DIR || path.join(WEB, 'public/wasm');
+if (!fs.existsSync(path.join(wasmDir, 'latscope.wasm'))) execFileSync('sh', [path.join(WEB, 'scripts/build-wasm.sh')], { stdio: 'inherit' });
+
+const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-dist-'));
+await build({ configFile: path.join(WEB, 'vite.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, minify: !profile } });
+fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
+for (const f of ['latscope.mjs', 'latscope.wasm']) fs.copyFileSync(path.join(wasmDir, f), path.join(dist, 'wasm', f));
+const server = await serveStatic(dist);
+const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-'));
+const context = await chromium.launchPersistentContext(profileDir, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  viewport: { width: 1440, height: 900 },
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+/** @typedef {import('playwright-core').Page} Page */
+
+/** @type {import('playwright-core').CDPSession | null} */
+let cdp = null;
+
+/**
+ * Self time per function of a CPU profile, the top n, as text lines.
+ * @param {any} prof Profiler.Profile @param {number} n
+ */
+function topSelf(prof, n) {
+  /** @type {Map<number, any>} */
+  const byId = new Map(prof.nodes.map((/** @type {any} */ x) => [x.id, x]));
+  /** @type {Map<string, number>} */
+  const self = new Map();
+  const dt = prof.timeDeltas;
+  for (let i = 0; i < prof.samples.length; i++) {
+    const node = byId.get(prof.samples[i]);
+    const f = node.callFrame;
+    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) || 0) + (dt[i] || 0) / 1000);
+  }
+  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => `      ${ms.toFixed(0).padStart(6)} ms  ${k}`);
+}
+
+/** Starts collecting long tasks afresh. @param {Page} page */
+function startTasks(page) {
+  return page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.__longTasks = [];
+    if (!w.__obs) {
+      w.__obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__longTasks.push(e.duration)));
+      w.__obs.observe({ entryTypes: ['longtask'] });
+    }
+  });
+}
+
+/** Waits for the page to settle: no refresh running, the shown view drawn. @param {Page} page */
+async function settled(page) {
+  await page.waitForFunction(() => !(/** @type {any} */ (window).latscope.running), null, { timeout: 600000, polling: 20 });
+  await page.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
+  // One more frame: what was drawn is painted.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+}
+
+/**
+ * Runs a step and prints its wall time and longest task.
+ * @param {Page} page @param {string} what @param {() => Promise<unknown>} act
+ */
+async function step(page, what, act) {
+  await settled(page);
+  await startTasks(page);
+  if (cdp) await cdp.send('Profiler.start');
+  const t0 = Date.now();
+  await act();
+  await settled(page);
+  const ms = Date.now() - t0;
+  const prof = cdp ? (await cdp.send('Profiler.stop')).profile : null;
+  const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
+  const longest = tasks.length ? Math.max(...tasks) : 0;
+  console.log(`${what.padEnd(52)} ${String(ms).padStart(6)} ms   longest task ${longest.toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)`);
+  if (prof && ms > 500) console.log(topSelf(prof, 12).join('\n'));
+  return { ms, longest };
+}
+
+/** @param {Page} page @param {Record<string, unknown>} patch */
+function set(page, patch) {
+  return page.evaluate((p) => /** @type {any} */ (window).latscope.store.set(p), patch);
+}
+
+/** Redraw of the shown view alone (no query): render() and its drawing. @param {Page} page @param {string} view */
+function redraw(page, view) {
+  return page.evaluate(async (v) => {
+    const a = /** @type {any} */ (window).latscope;
+    a.views[v].render();
+    await a.views[v].drawing;
+  }, view);
+}
+
+try {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`pageerror: ${e.message}`));
+  if (profile) {
+    cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+  }
+  await page.goto(server.url);
+  console.log(`bench-groups-chromium: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB (${path.basename(dir)}), Chromium ${context.browser()?.version() ?? ''}, ${os.cpus().length} cores`);
+  await startTasks(page);
+  if (cdp) await cdp.send('Profiler.start');
+  const t0 = Date.now();
+  await page.setInputFiles('[data-testid=file-input]', files);
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid=status]')?.getAttribute('data-state') || ''), null, { timeout: 600000, polling: 50 });
+  await settled(page);
+  const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
+  console.log(`${'load (files to percentiles drawn, cluster)'.padEnd(52)} ${String(Date.now() - t0).padStart(6)} ms   longest task ${(tasks.length ? Math.max(...tasks) : 0).toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)`);
+  if (cdp) console.log(topSelf((await cdp.send('Profiler.stop')).profile, 12).join('\n'));
+  // An hour of 200 hosts is read at 10 s first (360 quanta x 200 hosts); the
+  // 1 s grid per host (720,000 rows) comes last, it is the costly one.
+  await step(page, 'quantum 1 s -> 10 s (cluster)', () => set(page, { quantum_ms: 10000 }));
+  await step(page, 'regroup to per host (10 s, percentiles view)', () => set(page, { group_by: 'host' }));
+  await step(page, 'redraw percentiles view (per host)', () => redraw(page, 'pctiles'));
+  for (const v of ['heatmap', 'surface', 'spectrum']) {
+    await step(page, `switch to ${v} (query + draw)`, () => set(page, { view: v }));
+    await step(page, `redraw ${v}`, () => redraw(page, v));
+  }
+  for (const mode of ['heat', 'top', 'multiples']) {
+    await step(page, `groups view, ${mode} (query + draw)`, () => set(page, { view: 'groups', groupsMode: mode }));
+    await step(page, `redraw groups, ${mode}`, () => redraw(page, 'groups'));
+  }
+  await step(page, 'groups heat map, percentile p99 -> p99.9', () => set(page, { groupsMode: 'heat', groupsP: '99.9' }));
+  await step(page, 'SLA p99<400us, 200 hosts (percentiles view)', () => set(page, { view: 'pctiles', sla: ['p99<400us'] }));
+  await step(page, 'SLA rules cleared', () => set(page, { sla: [] }));
+  await step(page, 'groups heat map, quantum 10 s -> 1 s', () => set(page, { view: 'groups', quantum_ms: 1000 }));
+  await step(page, 'redraw groups, heat (1 s)', () => redraw(page, 'groups'));
+  await step(page, 'percentiles view per host at 1 s (query + draw)', () => set(page, { view: 'pctiles' }));
+  await step(page, 'redraw percentiles view (per host, 1 s)', () => redraw(page, 'pctiles'));
+  await step(page, 'SLA p99<400us at 1 s (summary of 720,000 rows)', () => set(page, { sla: ['p99<400us'] }));
+  const mem = await page.evaluate(async () => (await /** @type {any} */ (window).latscope.engine.memory?.())?.wasmBytes ?? 0);
+  if (mem) console.log(`primary engine WASM memory ${(mem / 1048576).toFixed(0)} MiB`);
+} finally {
+  await context.close();
+  await server.close();
+  fs.rmSync(profileDir, { recursive: true, force: true });
+  fs.rmSync(dist, { recursive: true, force: true });
+}

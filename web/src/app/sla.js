@@ -1,0 +1,180 @@
+// SLA rules in the page, with the CLI's semantics (docs/ci-reports.md,
+// core/src/report/sla.cc): a rule `p99<2ms` holds in a row (group x quantum)
+// when the row's p99 < 2 ms (`<=`: <=); rows without samples (flag empty)
+// and rows of fio window averages (flag avg) are not judged; rows with few
+// samples are. So the page's counts equal `latscope pctiles --sla` on the
+// same files and options. The page also reads a threshold without a unit in
+// the displayed unit, and a rule without WHAT ("2ms") as one rule per shown
+// percentile (docs/page-views.md "SLA").
+import { formatNumber, unitLabel } from '../views/scales.js';
+import { percentileName } from './options.js';
+
+/** ns per unit, as the CLI's rules accept them. @type {Record<string, number>} */
+const UNIT_NS = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
+
+/**
+ * @typedef {object} SlaRule
+ * @property {string} text       normalised: "p99<2ms", "max<=1s", "<=500us" (every shown percentile)
+ * @property {string} what       "p99", "p99.9", "max" or "" (every shown percentile)
+ * @property {number | null} p   the percentile; null for max and for ""
+ * @property {boolean} strict    '<' (else '<=')
+ * @property {number} threshold  in `unit`
+ * @property {string} unit       ns, us, ms or s
+ * @property {number} thresholdNs
+ */
+
+/**
+ * Parses one rule: `[WHAT] [OP] NUMBER [UNIT]`, blanks ignored. WHAT is
+ * p<P> (P in [0, 100]) or max (absent: every shown percentile); OP is <= or
+ * < (absent: <=); UNIT is ns, us (or µs), ms or s (absent: defaultUnit).
+ * Throws a sentence naming the rule.
+ * @param {string} text @param {string} defaultUnit the displayed unit
+ * @returns {SlaRule}
+ */
+export function parseSlaRule(text, defaultUnit) {
+  const t = text.replace(/\s+/g, '').replace(/µs/g, 'us');
+  const m = /^(p\d+(?:\.\d+)?|max)?(<=|<)?(\d+(?:\.\d+)?|\.\d+)(ns|us|ms|s)?$/i.exec(t);
+  if (!m) throw new Error(`"${text.trim()}" is not a rule like p99 < 2 ms, p99.9 <= 20ms or max < 1s`);
+  const what = (m[1] || '').toLowerCase();
+  let p = null;
+  if (what && what !== 'max') {
+    p = Number(what.slice(1));
+    if (!(p >= 0 && p <= 100)) throw new Error(`"${text.trim()}": ${what} is not a percentile between 0 and 100`);
+  }
+  const strict = m[2] === '<';
+  const unit = (m[4] || defaultUnit).toLowerCase();
+  const threshold = Number(m[3]);
+  if (!(threshold > 0) || !UNIT_NS[unit]) throw new Error(`"${text.trim()}": the threshold must be a positive number of ns, us, ms or s`);
+  return { text: `${what}${strict ? '<' : '<='}${m[3]}${unit}`, what, p, strict, threshold, unit, thresholdNs: threshold * UNIT_NS[unit] };
+}
+
+/**
+ * A comma- or semicolon-separated list of rules (the SLA field).
+ * @param {string} text @param {string} defaultUnit
+ * @returns {SlaRule[]}
+ */
+export function parseSlaList(text, defaultUnit) {
+  return text
+    .split(/[,;]/)
+    .map((x) => x.trim())
+    .filter(Boolean)
+    .map((x) => parseSlaRule(x, defaultUnit));
+}
+
+/** "p99 < 2 ms", for the summary and the chart's labels. @param {SlaRule} r */
+export function ruleLabel(r) {
+  return `${r.what ? `${r.what} ` : ''}${r.strict ? '<' : '≤'} ${formatNumber(r.threshold)} ${unitLabel(r.unit)}`;
+}
+
+/**
+ * The rules against the percentiles of a result: a rule without WHAT stands
+ * for one rule per shown percentile; a rule on a percentile the result
+ * lacks is kept with pi -1 (nothing to judge: the summary says so).
+ * @param {SlaRule[]} rules @param {string[]} percentiles the result's
+ * @returns {(SlaRule & {pi: number, max: boolean})[]} pi: index into row.p
+ */
+export function expandRules(rules, percentiles) {
+  /** @type {(SlaRule & {pi: number, max: boolean})[]} */
+  const out = [];
+  for (const r of rules) {
+    if (r.what === 'max') out.push({ ...r, pi: -1, max: true });
+    else if (r.p === null) {
+      percentiles.forEach((ps, pi) => out.push({ ...r, what: percentileName(ps) === 'max' ? 'p100' : `p${ps}`, p: Number(ps), pi, max: false }));
+    } else out.push({ ...r, pi: percentiles.findIndex((ps) => Number(ps) === r.p), max: false });
+  }
+  return out;
+}
+
+/**
+ * Whether a value violates a rule: the CLI's comparison, !(v < t) or !(v <= t).
+ * @param {number} v @param {{strict: boolean}} rule @param {number} t threshold in v's unit
+ */
+export function violates(v, rule, t) {
+  return rule.strict ? !(v < t) : !(v <= t);
+}
+
+/**
+ * @typedef {object} SlaOutcome
+ * @property {string} group
+ * @property {number} evaluated  quanta judged
+ * @property {number} violated
+ * @property {number} few        judged quanta flagged few for the percentile
+ * @property {number[]} times    quantum starts (ms) that violate
+ */
+
+/**
+ * Judges every rule on every row of a query result (the rows the
+ * percentiles view shows), per group and summed.
+ * @param {any} r engine query result (values in r.unit)
+ * @param {SlaRule[]} rules
+ * @returns {{rule: SlaRule & {pi: number, max: boolean}, groups: SlaOutcome[], total: SlaOutcome}[]}
+ */
+export function evaluateSla(r, rules) {
+  const scale = UNIT_NS[r.unit] || 1e3;
+  return expandRules(rules, r.percentiles).map((rule) => {
+    const t = rule.thresholdNs / scale;
+    /** @type {Map<string, SlaOutcome>} */
+    const per = new Map(r.groups.map((/** @type {string} */ g) => [g, { group: g, evaluated: 0, violated: 0, few: 0, times: /** @type {number[]} */ ([]) }]));
+    const label = rule.pi >= 0 ? `p${r.percentiles[rule.pi]}` : '';
+    for (const row of r.rows) {
+      const flags = String(row.flags || '').split(';');
+      if (flags.includes('empty') || flags.includes('avg')) continue;
+      const v = rule.max ? row.max : rule.pi >= 0 ? row.p[rule.pi] : null;
+      if (v == null) continue;
+      const o = per.get(row.group);
+      if (!o) continue;
+      o.evaluated++;
+      if (!rule.max && flags.some((f) => f.startsWith('few:') && f.slice(4).split('|').includes(label))) o.few++;
+      if (violates(v, rule, t)) {
+        o.violated++;
+        o.times.push(row.t_ms);
+      }
+    }
+    const groups = [...per.values()];
+    const total = { group: 'all groups', evaluated: 0, violated: 0, few: 0, times: /** @type {number[]} */ ([]) };
+    for (const o of groups) {
+      total.evaluated += o.evaluated;
+      total.violated += o.violated;
+      total.few += o.few;
+    }
+    return { rule, groups, total };
+  });
+}
+
+/**
+ * The CLI's percentage: tenths, rounded (sla.cc percent()), through the
+ * page's formatter: 4 of 20 -> "20", 1 of 3 -> "33.3".
+ * @param {number} part @param {number} whole
+ */
+export function slaPercent(part, whole) {
+  return whole ? formatNumber(Math.round((1000 * part) / whole) / 10) : '0';
+}
+
+/**
+ * One sentence per rule and group: "host=a: p99 < 2 ms violated in 12 of 61
+ * quanta of 1 s (19.7%)". A rule with nothing to judge says so.
+ * @param {SlaRule} rule @param {SlaOutcome} o @param {number} quantumMs
+ */
+export function slaSentence(rule, o, quantumMs) {
+  const q = quantumMs >= 1000 ? `${formatNumber(quantumMs / 1000)} s` : `${formatNumber(quantumMs)} ms`;
+  if (!o.evaluated) return `${o.group}: ${ruleLabel(rule)}: no quantum has samples to judge`;
+  const few = o.few ? `; ${o.few} with few samples for ${rule.what}` : '';
+  return `${o.group}: ${ruleLabel(rule)} violated in ${o.violated} of ${o.evaluated} quanta of ${q} (${slaPercent(o.violated, o.evaluated)}%)${few}`;
+}
+
+/**
+ * Percentiles the rules name that the list lacks (the page shows them, as
+ * the CLI adds them to its query), in the list's spelling.
+ * @param {SlaRule[]} rules @param {string[]} percentiles
+ * @returns {string[]}
+ */
+export function missingPercentiles(rules, percentiles) {
+  /** @type {string[]} */
+  const out = [];
+  for (const r of rules) {
+    if (r.p === null) continue;
+    const s = String(r.p);
+    if (!percentiles.some((p) => Number(p) === r.p) && !out.includes(s)) out.push(s);
+  }
+  return out;
+}

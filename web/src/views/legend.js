@@ -1,0 +1,85 @@
+// A legend that never overflows its chart: an HTML list laid over the
+// frame (one row tall; "all N" opens it as a scrolling box), each entry a
+// toggle button that hides or shows its series. docs/page-views.md "Legends".
+
+/**
+ * @typedef {object} LegendItem
+ * @property {string} key      what hiding it hides ("g:host=a", "p:99.9", "band")
+ * @property {string} label
+ * @property {string} color
+ * @property {string} [dash]   SVG dash array of the swatch
+ * @property {'line'|'band'} [kind]
+ * @property {string} [title]
+ */
+
+/**
+ * Fills `box` with the entries. `hidden` holds hidden keys; a click calls
+ * onToggle(key). The box keeps its open/closed state across redraws.
+ * @param {HTMLElement} box @param {LegendItem[]} items @param {Set<string>} hidden
+ * @param {(key: string) => void} onToggle
+ */
+export function renderLegend(box, items, hidden, onToggle) {
+  const doc = box.ownerDocument;
+  box.classList.add('legend-box');
+  box.setAttribute('role', 'group');
+  box.setAttribute('aria-label', 'Legend: click an entry to hide or show it');
+  const list = doc.createElement('div');
+  list.className = 'legend-items';
+  for (const it of items) {
+    const b = doc.createElement('button');
+    b.type = 'button';
+    b.className = 'legend-item';
+    b.dataset.key = it.key;
+    b.setAttribute('aria-pressed', String(!hidden.has(it.key)));
+    b.title = it.title || `${hidden.has(it.key) ? 'Show' : 'Hide'} ${it.label}`;
+    const sw = doc.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    sw.setAttribute('width', '18');
+    sw.setAttribute('height', '10');
+    sw.setAttribute('class', 'legend-swatch');
+    if (it.kind === 'band') {
+      const r = doc.createElementNS('http://www.w3.org/2000/svg', 'rect');
+      r.setAttribute('width', '18');
+      r.setAttribute('height', '10');
+      r.setAttribute('fill', it.color);
+      r.setAttribute('opacity', '0.35');
+      sw.appendChild(r);
+    } else {
+      const l = doc.createElementNS('http://www.w3.org/2000/svg', 'line');
+      l.setAttribute('x1', '0');
+      l.setAttribute('x2', '18');
+      l.setAttribute('y1', '5');
+      l.setAttribute('y2', '5');
+      l.setAttribute('stroke', it.color);
+      l.setAttribute('stroke-width', '2.5');
+      if (it.dash) l.setAttribute('stroke-dasharray', it.dash);
+      sw.appendChild(l);
+    }
+    const t = doc.createElement('span');
+    t.textContent = it.label;
+    b.append(sw, t);
+    b.addEventListener('click', () => onToggle(it.key));
+    list.appendChild(b);
+  }
+  const more = doc.createElement('button');
+  more.type = 'button';
+  more.className = 'legend-more';
+  more.dataset.testid = 'legend-more';
+  const open = box.classList.contains('open');
+  more.textContent = open ? 'less ▴' : `all ${items.length} ▾`;
+  more.addEventListener('click', () => {
+    box.classList.toggle('open');
+    more.textContent = box.classList.contains('open') ? 'less ▴' : `all ${items.length} ▾`;
+  });
+  box.replaceChildren(list, more);
+  box.hidden = !items.length;
+  // "all N" only when the entries do not fit the closed box.
+  more.hidden = !open && list.scrollHeight <= list.clientHeight + 1;
+}
+
+/** Toggles a key in a list of hidden keys (returns a new sorted list). @param {string[]} hidden @param {string} key */
+export function toggleKey(hidden, key) {
+  const s = new Set(hidden);
+  if (s.has(key)) s.delete(key);
+  else s.add(key);
+  return [...s].sort();
+}

@@ -1,0 +1,169 @@
+// Pure helpers of the groups view, the SLA rules and the stable colours.
+import { describe, it, expect } from 'vitest';
+import { parseSlaRule, parseSlaList, evaluateSla, slaSentence, slaPercent, expandRules, missingPercentiles, ruleLabel } from '../../src/app/sla.js';
+import { percentileColor, ColorKeeper, LINE_PALETTE } from '../../src/views/colors.js';
+import { groupMatrix, groupOrder, runValues, topGroups, othersBand, valueSpan, groupLabels, selectionForGroup } from '../../src/views/groups-data.js';
+import { toggleKey } from '../../src/views/legend.js';
+
+/** A query result as the engine writes it (values in us). */
+function result() {
+  const rows = [];
+  const groups = ['host=h10', 'host=h2', 'host=h1'];
+  // p99 per group and quantum; h2 is slow at t=1000, h10 at t=2000.
+  const p99 = { 'host=h10': [100, 150, 5000], 'host=h2': [90, 3000, 80], 'host=h1': [70, 75, 1999.999] };
+  for (const t of [0, 1000, 2000]) {
+    for (const g of groups) {
+      const k = t / 1000;
+      rows.push({ t_ms: t, group: g, samples: 1000 + k, p: [50, /** @type {Record<string, number[]>} */ (p99)[g][k]], max: 9000, flags: g === 'host=h1' && t === 2000 ? 'few:p99' : '' });
+    }
+  }
+  // An empty quantum and a window-average row: not judged.
+  rows.push({ t_ms: 3000, group: 'host=h1', samples: 0, p: [null, null], max: null, flags: 'empty' });
+  rows.push({ t_ms: 3000, group: 'host=h2', samples: 10, p: [null, null], max: 20000, flags: 'avg' });
+  return { quantum_ms: 1000, unit: 'us', percentiles: ['50', '99'], groups, rows };
+}
+
+describe('SLA rules', () => {
+  it('reads the CLI grammar, blanks, µs, and a bare number in the displayed unit', () => {
+    expect(parseSlaRule('p99 < 2 ms', 'us')).toMatchObject({ text: 'p99<2ms', what: 'p99', p: 99, strict: true, thresholdNs: 2e6 });
+    expect(parseSlaRule('p99.9<=20ms', 'us')).toMatchObject({ text: 'p99.9<=20ms', strict: false, thresholdNs: 20e6 });
+    expect(parseSlaRule('max<1s', 'us')).toMatchObject({ what: 'max', p: null, thresholdNs: 1e9 });
+    expect(parseSlaRule('p50<500µs', 'ms')).toMatchObject({ text: 'p50<500us', thresholdNs: 500e3 });
+    expect(parseSlaRule('p99<2', 'ms')).toMatchObject({ text: 'p99<2ms', thresholdNs: 2e6 });
+    expect(parseSlaRule('500', 'us')).toMatchObject({ text: '<=500us', what: '', p: null });
+    expect(parseSlaList('p99 < 2ms; p99.9<=20ms, ', 'us').map((r) => r.text)).toEqual(['p99<2ms', 'p99.9<=20ms']);
+    for (const bad of ['p101<2ms', 'p99>2ms', 'p99<2 parsecs', 'q99<2ms', 'p99<0ms', 'p99<-1ms']) expect(() => parseSlaRule(bad, 'us')).toThrow(/rule|percentile|positive/);
+    expect(ruleLabel(parseSlaRule('p99<=2000us', 'us'))).toBe('p99 ≤ 2,000 µs');
+  });
+
+  it('judges rows as `latscope pctiles --sla`: < vs <=, empty and avg rows skipped, few rows counted', () => {
+    const r = result();
+    const [strict, loose, max] = evaluateSla(r, parseSlaList('p99<2ms, p99<=1999.999us, max<=9ms', 'us'));
+    const by = (/** @type {any} */ e) => Object.fromEntries(e.groups.map((/** @type {any} */ o) => [o.group, [o.violated, o.evaluated]]));
+    // h10: 5000 breaks; h2: 3000 breaks; h1: 1999.999 < 2000 holds.
+    expect(by(strict)).toEqual({ 'host=h10': [1, 3], 'host=h2': [1, 3], 'host=h1': [0, 3] });
+    expect(strict.total).toMatchObject({ violated: 2, evaluated: 9 });
+    // <= 1999.999: h1's 1999.999 holds (equal), the CLI's !(v <= t).
+    expect(by(loose)['host=h1']).toEqual([0, 3]);
+    expect(loose.groups.find((o) => o.group === 'host=h1')?.few).toBe(1);
+    // max judges the row's max: 9000 <= 9 ms holds everywhere; the avg row (max 20000) is skipped.
+    expect(max.total).toMatchObject({ violated: 0, evaluated: 9 });
+    expect(strict.groups.find((o) => o.group === 'host=h2')?.times).toEqual([1000]);
+  });
+
+  it('says it in one sentence per group, with the CLI percentage', () => {
+    const [ev] = evaluateSla(result(), parseSlaList('p99<2ms', 'us'));
+    expect(slaSentence(ev.rule, ev.total, 1000)).toBe('all groups: p99 < 2 ms violated in 2 of 9 quanta of 1 s (22.2%); 1 with few samples for p99');
+    expect(slaPercent(4, 20)).toBe('20');
+    expect(slaPercent(1, 3)).toBe('33.3');
+    expect(slaPercent(0, 0)).toBe('0');
+  });
+
+  it('a rule without WHAT stands for every shown percentile; missing percentiles are named', () => {
+    const rules = parseSlaList('2ms, p99.95<5ms, max<1s', 'us');
+    expect(expandRules(rules, ['50', '99']).map((r) => [r.what, r.pi])).toEqual([['p50', 0], ['p99', 1], ['p99.95', -1], ['max', -1]]);
+    expect(missingPercentiles(rules, ['50', '99'])).toEqual(['99.95']);
+    expect(missingPercentiles(rules, ['50', '99.950'])).toEqual([]);
+  });
+});
+
+describe('stable colours', () => {
+  it('a percentile keeps its colour whatever else is shown', () => {
+    expect(percentileColor('100')).toBe(percentileColor(100));
+    const before = ['50', '90', '99', '99.9', '100'].map(percentileColor);
+    const after = ['50', '90', '99', '99.9', '99.99', '100'].map(percentileColor);
+    expect(after.filter((_, i) => i !== 4)).toEqual(before);
+    expect(new Set(after).size).toBe(after.length);
+    expect(percentileColor('99.123')).toBe(percentileColor('99.1230'));
+  });
+
+  it('groups keep the colour of their first sight; more than 10 distinct', () => {
+    const k = new ColorKeeper();
+    k.see(['host=a', 'host=b']);
+    const a = k.color('host=a');
+    k.see(['host=c', 'host=a']);
+    expect(k.color('host=a')).toBe(a);
+    const many = Array.from({ length: 20 }, (_, i) => k.color(`host=n${i}`));
+    expect(new Set(many).size).toBe(20);
+    expect(LINE_PALETTE.length).toBeGreaterThan(20);
+  });
+});
+
+describe('groups view data', () => {
+  it('builds the group x quantum matrix of one percentile', () => {
+    const m = groupMatrix(result(), 1);
+    expect(m.groups).toEqual(['host=h10', 'host=h2', 'host=h1']);
+    expect(Array.from(m.times)).toEqual([0, 1000, 2000, 3000]);
+    expect(m.values[1 * 4 + 1]).toBe(3000);
+    expect(Number.isNaN(m.values[2 * 4 + 3])).toBe(true);
+    expect(m.samples[0]).toBe(1000);
+    expect(valueSpan(m, [0, 2000])).toEqual([70, 3000]);
+    expect(valueSpan(m, [0, 4000], [2])).toEqual([70, 1999.999]);
+  });
+
+  it('orders by name (naturally) or worst over the run; top N and the others\' band', () => {
+    const r = result();
+    const m = groupMatrix(r, 1);
+    expect(groupOrder(m.groups, null, 'name').map((i) => m.groups[i])).toEqual(['host=h1', 'host=h2', 'host=h10']);
+    const run = runValues({ groups: r.groups, rows: [{ group: 'host=h10', p: [0, 900] }, { group: 'host=h2', p: [0, 1200] }, { group: 'host=h1', p: [0, null] }] }, 1);
+    expect([...run.entries()]).toEqual([['host=h10', 900], ['host=h2', 1200]]);
+    expect(topGroups(m.groups, run, 1)).toEqual(['host=h2']);
+    // Groups without a run value go last.
+    expect(groupOrder(m.groups, run, 'worst').map((i) => m.groups[i])).toEqual(['host=h2', 'host=h10', 'host=h1']);
+    const band = othersBand(m, new Set(['host=h2']));
+    expect(band).toEqual([
+      { t: 0, lo: 70, hi: 100, n: 2 },
+      { t: 1000, lo: 75, hi: 150, n: 2 },
+      { t: 2000, lo: 1999.999, hi: 5000, n: 2 },
+    ]);
+  });
+
+  it('narrows the selection to one group: hosts, files by job, the direction', () => {
+    const sources = [
+      { name: 'a_clat_hist.1.log.h1', host: 'h1', job: '1', labels: { host: 'h1', job: '1', file: 'a_clat_hist.1.log.h1' } },
+      { name: 'a_clat_hist.2.log.h1', host: 'h1', job: '2', labels: { host: 'h1', job: '2', file: 'a_clat_hist.2.log.h1' } },
+      { name: 'a_clat_hist.1.log.h2', host: 'h2', job: '1', labels: { host: 'h2', job: '1', file: 'a_clat_hist.1.log.h2' } },
+      { name: 'local_clat_hist.1.log', host: '', job: '1', labels: { job: '1', file: 'local_clat_hist.1.log' } },
+    ];
+    const cur = { exclude_sources: [], exclude_hosts: [], directions: 'r,w,t' };
+    expect(groupLabels('host=h1;job=2')).toEqual({ host: 'h1', job: '2' });
+    expect(selectionForGroup('host=h1', sources, cur)).toEqual({ exclude_sources: [], exclude_hosts: ['h2', 'local'], directions: 'r,w,t', unsupported: [] });
+    expect(selectionForGroup('host=h1;job=2', sources, cur).exclude_sources).toEqual(['a_clat_hist.1.log.h1', 'a_clat_hist.1.log.h2', 'local_clat_hist.1.log']);
+    expect(selectionForGroup('dir=write', sources, cur).directions).toBe('w');
+    expect(selectionForGroup('tag=x', sources, cur).unsupported).toEqual(['tag']);
+    // What was excluded stays excluded.
+    expect(selectionForGroup('host=h1', sources, { ...cur, exclude_sources: ['a_clat_hist.2.log.h1'] }).exclude_sources).toEqual(['a_clat_hist.2.log.h1']);
+  });
+
+  it('legend keys toggle', () => {
+    expect(toggleKey(['p:99'], 'g:a')).toEqual(['g:a', 'p:99']);
+    expect(toggleKey(['g:a', 'p:99'], 'g:a')).toEqual(['p:99']);
+  });
+});
+
+describe('points in view', () => {
+  it('viewPoints equals decimate() of the series\' points in view, without making every point', async () => {
+    const { viewPoints, seriesPoints, decimate, seriesMeta } = await import('../../src/views/pctiles-data.js');
+    // 2 groups x 5000 quanta of 100 ms, values with spikes and gaps.
+    const rows = [];
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647);
+    for (let k = 0; k < 5000; k++) {
+      for (const g of ['host=a', 'host=b']) {
+        const gap = k % 997 < 3;
+        const v = gap ? null : 100 + 50 * rnd() + (rnd() < 0.01 ? 5000 : 0);
+        rows.push({ t_ms: k * 100, group: g, samples: gap ? 0 : 10, mean: v && v / 2, p: [v, v && v * 2], err: [1, 2], lo: [null, null], hi: [null, null], flags: gap ? 'empty' : '' });
+      }
+    }
+    const r = { quantum_ms: 100, groups: ['host=a', 'host=b'], percentiles: ['50', '99'], rows };
+    for (const [d0, d1, width] of [[0, 500000, 800], [123400, 160000, 300], [0, 500000, 20000]]) {
+      const px = (/** @type {number} */ t) => ((t - d0) / (d1 - d0)) * width;
+      const near = (/** @type {any} */ pt) => pt.t + 100 > d0 - 100 && pt.t < d1 + 100;
+      for (const m of seriesMeta(r, true)) {
+        const want = decimate(seriesPoints(r, m).filter(near), px, width);
+        const got = viewPoints(r, m, d0 - 100, d1 + 100, px, width);
+        expect(got.map((p) => [p.t, p.v])).toEqual(want.map((p) => [p.t, p.v]));
+      }
+    }
+  });
+});
