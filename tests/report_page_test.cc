@@ -55,6 +55,11 @@ TEST(ReportPage, MarkerReplacedExactlyOnce) {
             std::string::npos);
   st = embed_report(m + m, "x", bytes, 3, &out);
   EXPECT_NE(st.message.find("more than once"), std::string::npos);
+  // --sla rules go to the page's view, escaped for the script element.
+  ASSERT_TRUE(embed_report(m, "x", bytes, 3, &out, "p99<=5ms,max<1s").ok());
+  EXPECT_EQ(out,
+            "<script type=\"application/json\" id=\"latscope-data\">"
+            "{\"version\":1,\"name\":\"x\",\"result\":\"TFNS\",\"view\":{\"sla\":\"p99\\u003c=5ms,max\\u003c1s\"}}</script>");
 }
 
 TEST(ReportSvg, TextIsEscapedAndValidUtf8) {

@@ -177,7 +177,9 @@ int cmd_report(int argc, char** argv) {
   const std::string display =
       names.size() == 1 ? names[0] : names[0] + " (+" + std::to_string(names.size() - 1) + " more)";
   std::string html;
-  if (st.ok()) st = embed_report(page, display, bytes.data(), bytes.size(), &html);
+  std::string rules;  // the page shows the same SLA (docs/ci-reports.md)
+  for (const SlaRule& r : sla.rules) rules += (rules.empty() ? "" : ",") + r.text;
+  if (st.ok()) st = embed_report(page, display, bytes.data(), bytes.size(), &html, rules);
   if (!st.ok()) {
     say("latscope report: " + tpath + ": " + st.message);
     return 2;

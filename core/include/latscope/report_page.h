@@ -24,8 +24,10 @@ constexpr const char* kReportDataMarker = "<script type=\"application/json\" id=
 std::string script_json_string(const std::string& s);
 
 // Replaces the marker's null with the data object. Errors (template without
-// the marker, or with it more than once) name what is wrong.
+// the marker, or with it more than once) name what is wrong. sla: the
+// report's --sla rules ("p99<=5ms,p99.9<=20ms"; empty: none), given to the
+// page's view so it shades and sums the same violations.
 Status embed_report(const std::string& page_template, const std::string& name, const uint8_t* result, size_t n,
-                    std::string* out);
+                    std::string* out, const std::string& sla = std::string());
 
 }  // namespace latscope

@@ -31,7 +31,7 @@ std::string script_json_string(const std::string& s) {
 }
 
 Status embed_report(const std::string& page_template, const std::string& name, const uint8_t* result, size_t n,
-                    std::string* out) {
+                    std::string* out, const std::string& sla) {
   const std::string marker = kReportDataMarker;
   const size_t at = page_template.find(marker);
   if (at == std::string::npos)
@@ -41,7 +41,8 @@ Status embed_report(const std::string& page_template, const std::string& name, c
     return Status::Error(ErrorCode::kInvalidArgument, "the template holds " + marker + " more than once");
   const size_t null_at = at + marker.find(">null<") + 1;
   const std::string data = "{\"version\":1,\"name\":" + script_json_string(name) + ",\"result\":\"" +
-                           base64_encode(result, n) + "\",\"view\":{}}";
+                           base64_encode(result, n) + "\",\"view\":{" +
+                           (sla.empty() ? std::string() : "\"sla\":" + script_json_string(sla)) + "}}";
   *out = page_template.substr(0, null_at) + data + page_template.substr(null_at + 4);
   return Status::Ok();
 }

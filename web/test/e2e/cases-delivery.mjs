@@ -210,6 +210,8 @@ export const DELIVERY_CASES = [
         execFileSync(cliPath(), ['reduce', ...LOCAL(), '-o', lsr], { stdio: 'ignore' });
         assert.equal(csv, cliPctiles(args, [lsr]), 'the report page answers as pctiles on its result');
         assert.equal(csv, cliPctiles(args, LOCAL()), 'the report page answers as pctiles on the logs');
+        // The report's --sla rules are the page's (shading, summary): docs/ci-reports.md.
+        assert.deepEqual(s.sla, ['p99<=1s']);
         await viewsRender(p);
         await p.screenshot({ path: path.join(SHOTS, 'report-cli.png') });
       });
