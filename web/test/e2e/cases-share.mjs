@@ -378,4 +378,21 @@ export const SHARE_CASES = [
       assert.ok(c.errors.every((e) => /Content Security Policy/.test(e)), c.errors.join('\n'));
     },
   },
+  {
+    name: 'ClickHouse: #url= to the HTTP interface of a real two-shard cluster (tests/clickhouse/run.sh sets LATSCOPE_CH_URL): csv equals the CLI on the same answer',
+    skip: () => (process.env.LATSCOPE_CH_URL && process.env.LATSCOPE_CH_TSV ? '' : 'run by tests/clickhouse/run.sh with its servers up'),
+    async run(c) {
+      const p = c.page;
+      const chUrl = /** @type {string} */ (process.env.LATSCOPE_CH_URL);
+      // The link docs/cluster-merge.md gives: the whole ClickHouse URL as one encoded url= value.
+      await p.goto(`${c.url}#url=${encodeURIComponent(chUrl)}`);
+      assert.equal(await waitDone(p), 'ready', (await p.textContent('[data-testid=status]')) || '');
+      const s = await state(p);
+      const csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
+      const args = ['--quantum', String(s.quantum_ms), '--percentiles', s.percentiles.join(',')];
+      assert.equal(csv, cliPctiles(args, [/** @type {string} */ (process.env.LATSCOPE_CH_TSV)]));
+      await p.screenshot({ path: path.join(SHOTS, 'clickhouse-url.png') });
+      assert.deepEqual(c.errors, []);
+    },
+  },
 ];
