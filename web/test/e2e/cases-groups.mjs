@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles } from './helpers.mjs';
+import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
 import { formatNumber } from '../../src/views/scales.js';
 
@@ -86,12 +86,6 @@ function cliSla(rules, args, files) {
 /** @param {Ctx} c */
 function noPageErrors(c) {
   assert.deepEqual(c.errors, [], 'the page logged errors');
-}
-
-/** Waits until no refresh runs and the percentiles view finished drawing. @param {Page} p */
-async function settled(p) {
-  await p.waitForFunction(() => !(/** @type {any} */ (window).latscope.running));
-  await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
 }
 
 /** @param {Page} p @param {string} view */

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, download, canvasStats } from './helpers.mjs';
+import { cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, download, canvasStats, settled } from './helpers.mjs';
 import { SHOTS } from './paths.mjs';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -19,15 +19,6 @@ const state = (/** @type {import('playwright-core').Page} */ p) => p.evaluate(()
 /** @param {Ctx} c */
 function noPageErrors(c) {
   assert.deepEqual(c.errors, [], 'the page logged errors');
-}
-
-/** Waits until the visible view's data answers the state (no refresh running). @param {import('playwright-core').Page} p */
-async function settled(p) {
-  await p.waitForFunction(() => {
-    const a = /** @type {any} */ (window).latscope;
-    return !a.running;
-  });
-  await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
 }
 
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */

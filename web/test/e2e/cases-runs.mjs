@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cliPath, fixture, waitDone } from './helpers.mjs';
+import { cliPath, fixture, waitDone, settled } from './helpers.mjs';
 import { SHOTS } from './paths.mjs';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -17,12 +17,6 @@ import { SHOTS } from './paths.mjs';
 const AB = () => fixture('ab');
 const A = () => ['a/a.json', 'a/a_clat_hist.1.log'].map((f) => fixture('ab', f));
 const B = () => ['b/b.json', 'b/b_clat_hist.1.log'].map((f) => fixture('ab', f));
-
-/** @param {Page} p */
-async function settled(p) {
-  await p.waitForFunction(() => !(/** @type {any} */ (window).latscope.running));
-  await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
-}
 
 /** Rows of the file table: name -> run cell ('' without a run column). @param {Page} p */
 function runColumn(p) {

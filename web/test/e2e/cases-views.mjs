@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles } from './helpers.mjs';
+import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, settled } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -17,12 +17,6 @@ const S1 = () => fixtureFiles('fio-s1', /^s1_clat_hist\./);
 /** @param {Ctx} c */
 function noPageErrors(c) {
   assert.deepEqual(c.errors, [], 'the page logged errors');
-}
-
-/** Waits until no refresh runs and the percentiles view finished drawing. @param {Page} p */
-async function settled(p) {
-  await p.waitForFunction(() => !(/** @type {any} */ (window).latscope.running));
-  await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
 }
 
 /** Numbers of the y-axis tick labels of a view ("1,000" -> 1000). @param {Page} p @param {string} sel */

@@ -52,6 +52,16 @@ export async function waitDone(page, timeout = 60000) {
   return page.getAttribute('[data-testid=status]', 'data-state');
 }
 
+/**
+ * Waits until no query is in flight and the percentiles view has drawn its answer
+ * (views are drawn after the worker answers, so reading the DOM before this races).
+ * @param {import('playwright-core').Page} p
+ */
+export async function settled(p) {
+  await p.waitForFunction(() => !(/** @type {any} */ (window).latscope.running));
+  await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
+}
+
 /** Opens the page and loads files through the file input. @param {import('playwright-core').Page} page @param {string} url @param {string[]} files */
 export async function loadThroughInput(page, url, files) {
   await page.goto(url);
