@@ -81,6 +81,32 @@ TEST(RankBand, ExactEqualsBruteForce) {
   EXPECT_EQ(rank_band(50, 100).hi, 51u);
 }
 
+// rank_band_exact remembers recent (n, p) answers (uncertainty.cc): many more
+// pairs than the memo holds, asked twice in different orders, must give the
+// same bands, and a sample of them the brute-force ones.
+TEST(RankBand, RememberedBandsAreTheBandsOfTheirOwnQuestion) {
+  const double ps[] = {50, 90, 99, 99.9, 99.99, 100.0 / 3};
+  std::vector<RankBand> first;
+  for (uint64_t n = 1; n <= 1500; ++n)
+    for (double p : ps) first.push_back(rank_band_exact(n, p));
+  size_t i = first.size();
+  for (uint64_t n = 1500; n >= 1; --n)
+    for (size_t k = std::size(ps); k-- > 0;) {
+      const RankBand again = rank_band_exact(n, ps[k]);
+      --i;
+      ASSERT_EQ(again.lo, first[i].lo) << "n=" << n << " p=" << ps[k];
+      ASSERT_EQ(again.hi, first[i].hi) << "n=" << n << " p=" << ps[k];
+    }
+  for (uint64_t n : {7, 400, 401, 1499}) {
+    for (double p : ps) {
+      const std::vector<double> cdf = binomial_cdf(n, p / 100);
+      const RankBand want = brute_band(cdf, n);
+      EXPECT_EQ(rank_band_exact(n, p).lo, want.lo) << "n=" << n << " p=" << p;
+      EXPECT_EQ(rank_band_exact(n, p).hi, want.hi) << "n=" << n << " p=" << p;
+    }
+  }
+}
+
 TEST(RankBand, NormalApproximationAgainstBruteForce) {
   // n p (1 - p) >= 10^4: the normal approximation with continuity correction.
   struct Case {

@@ -1,5 +1,6 @@
 #include "latscope/report.h"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -33,16 +34,40 @@ double ns_to_unit(double ns, Unit u) {
 
 std::string percentile_label(const std::string& as_given) { return "p" + as_given; }
 
-std::string format_number(double v) {
-  if (!std::isfinite(v)) return "";
-  char buf[40];
+// format_number's text into buf (at least kNumberChars bytes); its length,
+// 0 when v is not finite.
+constexpr size_t kNumberChars = 40;
+size_t write_number(double v, char* buf) {
+  if (!std::isfinite(v)) return 0;
   // Integral values up to 2^53 (epoch ms, counts) print whole; others with
   // 10 significant digits, which every bin width here is coarser than.
-  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0)
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-  else
-    std::snprintf(buf, sizeof buf, "%.10g", v);
-  return buf;
+  const bool whole = v == std::floor(v) && std::fabs(v) < 9007199254740992.0;
+#if defined(__cpp_lib_to_chars)
+  // The standard defines these two as printf's "%.0f" and "%.10g" (the
+  // fallback below); they are several times faster, which a per-host CSV of
+  // hundreds of thousands of rows feels. The WebAssembly toolchain's libc++
+  // has no floating-point to_chars, so the page takes the fallback: the same
+  // text either way (format_number_test compares the two).
+  const std::to_chars_result r = whole ? std::to_chars(buf, buf + kNumberChars, v, std::chars_format::fixed, 0)
+                                       : std::to_chars(buf, buf + kNumberChars, v, std::chars_format::general, 10);
+  return static_cast<size_t>(r.ptr - buf);
+#else
+  const int n = std::snprintf(buf, kNumberChars, whole ? "%.0f" : "%.10g", v);
+  return n > 0 ? static_cast<size_t>(n) : 0;
+#endif
+}
+
+// Appends format_number(v), or `none` when it is empty (not finite).
+void append_number(std::string* o, double v, const char* none) {
+  char buf[kNumberChars];
+  const size_t n = write_number(v, buf);
+  if (n) o->append(buf, n);
+  else o->append(none);
+}
+
+std::string format_number(double v) {
+  char buf[kNumberChars];
+  return std::string(buf, write_number(v, buf));
 }
 
 std::string flags_text(const Row& row, const std::vector<std::string>& labels) {
@@ -83,22 +108,40 @@ std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& la
     out += "_hi";
   }
   out += ",max,flags\n";
+  // Appended in place, not built from temporaries: a per-host table has
+  // hundreds of thousands of rows.
+  out.reserve(r.rows.size() * (40 + 12 * labels.size() * (bounds ? 3 : 1)));
+  std::vector<std::string> group_fields;
+  for (const std::string& g : r.groups) group_fields.push_back(csv_field(g));
   for (const Row& row : r.rows) {
     const bool empty = row.flags & kFlagEmpty;
-    out += format_number(row.t_ms);
-    out += ',';
-    if (r.adaptive) out += format_number(row.width_ms) + ",";
-    out += csv_field(r.groups[row.group]);
-    out += ',';
-    out += format_number(empty ? 0 : row.stats.samples);
-    auto val = [&](double ns) { return empty ? std::string() : format_number(ns_to_unit(ns, unit)); };
-    out += "," + val(row.stats.min_ns) + "," + val(row.stats.mean_ns);
     const bool no_p = row.flags & kFlagWindowValues;  // window averages: no percentile
-    for (const auto& p : row.p) {
-      out += "," + (no_p ? std::string() : val(p.value_ns));
-      if (bounds) out += "," + (no_p ? std::string() : val(p.lo_ns)) + "," + (no_p ? std::string() : val(p.hi_ns));
+    // One field after a comma: the value in the unit, or nothing.
+    const auto val = [&](double ns, bool none) {
+      out += ',';
+      if (!none) append_number(&out, ns_to_unit(ns, unit), "");
+    };
+    append_number(&out, row.t_ms, "");
+    out += ',';
+    if (r.adaptive) {
+      append_number(&out, row.width_ms, "");
+      out += ',';
     }
-    out += "," + val(row.stats.max_ns) + "," + flags_text(row, labels) + "\n";
+    out += group_fields[row.group];
+    out += ',';
+    append_number(&out, empty ? 0 : row.stats.samples, "");
+    val(row.stats.min_ns, empty);
+    val(row.stats.mean_ns, empty);
+    for (const auto& p : row.p) {
+      val(p.value_ns, empty || no_p);
+      if (!bounds) continue;
+      val(p.lo_ns, empty || no_p);
+      val(p.hi_ns, empty || no_p);
+    }
+    val(row.stats.max_ns, empty);
+    out += ',';
+    if (row.flags) out += flags_text(row, labels);
+    out += '\n';
   }
   return out;
 }
@@ -176,24 +219,51 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& l
   o += "],\"groups\":[";
   for (size_t i = 0; i < r.groups.size(); ++i) o += (i ? "," : "") + json_escape(r.groups[i]);
   o += "],\"rows\":[";
+  // Appended in place, not built from temporaries: the page's worker posts
+  // this for every regroup, hundreds of thousands of rows with many groups.
+  o.reserve(o.size() + r.rows.size() * (120 + 48 * labels.size()));
+  std::vector<std::string> group_json;
+  for (const std::string& g : r.groups) group_json.push_back(json_escape(g));
   for (size_t i = 0; i < r.rows.size(); ++i) {
     const Row& row = r.rows[i];
     const bool empty = row.flags & kFlagEmpty;
-    auto val = [&](double ns) { return empty ? std::string("null") : jnum(ns_to_unit(ns, unit)); };
-    o += i ? "," : "";
-    o += "{\"t_ms\":" + jnum(row.t_ms) + (r.adaptive ? ",\"width_ms\":" + jnum(row.width_ms) : "") + ",\"group\":" + json_escape(r.groups[row.group]) +
-         ",\"samples\":" + jnum(empty ? 0 : row.stats.samples) + ",\"min\":" + val(row.stats.min_ns) +
-         ",\"mean\":" + val(row.stats.mean_ns) + ",\"max\":" + val(row.stats.max_ns) + ",\"p\":[";
     const bool no_p = row.flags & kFlagWindowValues;  // window averages: no percentile
-    auto pval = [&](double ns) { return no_p ? std::string("null") : val(ns); };
-    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].value_ns);
-    o += "],\"err\":[";
-    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].err_ns);
-    o += "],\"lo\":[";
-    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].lo_ns);
-    o += "],\"hi\":[";
-    for (size_t j = 0; j < row.p.size(); ++j) o += (j ? "," : "") + pval(row.p[j].hi_ns);
-    o += "],\"flags\":" + json_escape(flags_text(row, labels)) + "}";
+    const auto val = [&](double ns, bool none) {
+      if (none) o += "null";
+      else append_number(&o, ns_to_unit(ns, unit), "null");
+    };
+    // "key":[v,v,...] of one PercentileValue member.
+    const auto list = [&](const char* key, double PercentileValue::*m) {
+      o += key;
+      for (size_t j = 0; j < row.p.size(); ++j) {
+        if (j) o += ',';
+        val(row.p[j].*m, empty || no_p);
+      }
+      o += ']';
+    };
+    o += i ? ",{\"t_ms\":" : "{\"t_ms\":";
+    append_number(&o, row.t_ms, "null");
+    if (r.adaptive) {
+      o += ",\"width_ms\":";
+      append_number(&o, row.width_ms, "null");
+    }
+    o += ",\"group\":";
+    o += group_json[row.group];
+    o += ",\"samples\":";
+    append_number(&o, empty ? 0 : row.stats.samples, "null");
+    o += ",\"min\":";
+    val(row.stats.min_ns, empty);
+    o += ",\"mean\":";
+    val(row.stats.mean_ns, empty);
+    o += ",\"max\":";
+    val(row.stats.max_ns, empty);
+    list(",\"p\":[", &PercentileValue::value_ns);
+    list(",\"err\":[", &PercentileValue::err_ns);
+    list(",\"lo\":[", &PercentileValue::lo_ns);
+    list(",\"hi\":[", &PercentileValue::hi_ns);
+    o += ",\"flags\":";
+    o += row.flags ? json_escape(flags_text(row, labels)) : std::string("\"\"");
+    o += '}';
   }
   o += "],\"notes\":[";
   for (size_t i = 0; i < r.notes.size(); ++i) o += (i ? "," : "") + json_escape(r.notes[i]);

@@ -5,7 +5,9 @@
 #include "latscope/uncertainty.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace latscope {
@@ -33,9 +35,8 @@ double log_pmf(double n, double k, double p) {
          (n - k) * std::log1p(-p);
 }
 
-}  // namespace
 
-RankBand rank_band_exact(uint64_t n, double pct) {
+RankBand rank_band_walk(uint64_t n, double pct) {
   const double p = std::clamp(pct, 0.0, 100.0) / 100.0;
   RankBand b;
   if (degenerate(n, p, &b)) return b;
@@ -76,6 +77,42 @@ RankBand rank_band_exact(uint64_t n, double pct) {
   }
   b.hi = static_cast<uint64_t>(k) + 1;
   return b;
+}
+
+// The exact walk costs a few hundred terms with logarithms; a query asks it
+// once per percentile and row, and rows mostly share a few totals (a host's
+// I/O rate is steady) and always the same percentiles. A small direct-mapped
+// memo per thread answers those repeats with the identical band.
+struct BandMemo {
+  uint64_t n = 0;
+  uint64_t pct_bits = 0;
+  RankBand band;
+  bool used = false;
+};
+constexpr size_t kMemoSize = 1024;  // a power of two
+
+RankBand* memo_slot(uint64_t n, double pct, bool* hit) {
+  thread_local std::array<BandMemo, kMemoSize> memo;
+  uint64_t bits = 0;
+  std::memcpy(&bits, &pct, sizeof bits);
+  const uint64_t h = (n * 0x9E3779B97F4A7C15ULL) ^ (bits * 0xC2B2AE3D27D4EB4FULL);
+  BandMemo& m = memo[(h >> 40) & (kMemoSize - 1)];
+  *hit = m.used && m.n == n && m.pct_bits == bits;
+  if (!*hit) {
+    m.used = true;
+    m.n = n;
+    m.pct_bits = bits;
+  }
+  return &m.band;
+}
+
+}  // namespace
+
+RankBand rank_band_exact(uint64_t n, double pct) {
+  bool hit = false;
+  RankBand* slot = memo_slot(n, pct, &hit);
+  if (!hit) *slot = rank_band_walk(n, pct);
+  return *slot;
 }
 
 RankBand rank_band(uint64_t n, double pct) {
