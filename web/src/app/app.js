@@ -751,7 +751,7 @@ export class App {
         return;
       }
     }
-    if (['yZoomNs', 'clipOutliers', 'view', 'heatY', 'co_interval_ms', 'groupsMode', 'percentiles', 'group_by'].some((k) => changed.has(k))) {
+    if (['yZoomNs', 'clipOutliers', 'view', 'heatY', 'co_interval_ms', 'groupsMode', 'percentiles', 'group_by', 'adaptive'].some((k) => changed.has(k))) {
       renderViewToolbar(this.$('view-toolbar'), this.store, this.toolbarInfo());
       this.relayout();
     }
@@ -990,7 +990,7 @@ export class App {
       return;
     }
     const doc = document;
-    const q = this.pct.quantum_ms;
+    const q = this.pct.adaptive ? 0 : this.pct.quantum_ms;
     /** @param {any} rule @param {import('./sla.js').SlaOutcome} o @param {boolean} total */
     const line = (rule, o, total) => {
       const d = doc.createElement('div');
