@@ -131,10 +131,12 @@ export async function openCompare(m, plan) {
 <section><h3>Whole run (as <code>latscope summary --compare</code>)</h3><div class="ab-table-wrap" data-testid="ab-table-wrap">computing…</div></section>
 <section><h3>Percentiles over time, from each run's start</h3><svg class="ab-overlay" data-testid="ab-overlay" role="img"></svg></section>
 <section><h3>Heat maps (same rows and colours) and their difference</h3><div class="ab-heats">
-${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab-plot"><svg class="ab-axes" data-testid="ab-axes-${k}" role="img"></svg><canvas width="${AB_PLOT.width}" height="${AB_PLOT.height}" style="left:${AB_PLOT.left}px;top:${AB_PLOT.top}px" data-testid="ab-heat-${k}"></canvas></div></figure>`).join('\n')}
+${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab-plot"><svg class="ab-axes" data-testid="ab-axes-${k}" role="img"></svg><canvas width="${AB_PLOT.width}" height="${AB_PLOT.height}" data-testid="ab-heat-${k}"></canvas></div></figure>`).join('\n')}
 </div><p class="muted ab-rows"></p></section>`;
   /** @param {string} sel */
   const q = (sel) => /** @type {HTMLElement} */ (dlg.querySelector(sel));
+  // On the plot area of the axes drawn under it (set here: the page's CSP forbids inline style attributes).
+  for (const cv of dlg.querySelectorAll('.ab-plot canvas')) Object.assign(/** @type {HTMLElement} */ (cv).style, { left: `${AB_PLOT.left}px`, top: `${AB_PLOT.top}px` });
   q('h2').textContent = `A/B: ${ra.name} vs ${rb.name}`;
   q('.ab-how').textContent = `${ra.name}: ${ra.how}; ${rb.name}: ${rb.how}. Change = (${rb.name} − ${ra.name}) / ${ra.name}.`;
   const caps = dlg.querySelectorAll('figcaption');
