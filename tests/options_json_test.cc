@@ -27,6 +27,7 @@ TEST(OptionsJson, EmptyObjectGivesTheCliDefaults) {
   EXPECT_TRUE(std::isinf(q.sel.from_ms) && q.sel.from_ms < 0);
   EXPECT_TRUE(std::isinf(q.sel.to_ms) && q.sel.to_ms > 0);
   EXPECT_FALSE(q.compat_fio_histo_log_pctiles);
+  EXPECT_EQ(q.adaptive_accuracy, 0);  // fixed quanta, as `latscope pctiles` without --adaptive
   // `latscope pctiles` prints p50,p90,p99,p99.9,p100 in us by default.
   EXPECT_EQ(labels, (std::vector<std::string>{"p50", "p90", "p99", "p99.9", "p100"}));
   EXPECT_EQ(unit, Unit::kUs);
@@ -38,7 +39,7 @@ TEST(OptionsJson, EveryQueryField) {
     "group_by": "host,dir", "directions": "r,t", "method": "fio", "unit": "ms",
     "offsets": {"127.0.0.2": -3.5, "a.log": 10},
     "exclude_sources": ["x.log"], "exclude_hosts": ["h1", "h2"],
-    "from_ms": 1000, "to_ms": null, "compat": "fio-histo-log-pctiles"})";
+    "from_ms": 1000, "to_ms": null, "compat": "fio-histo-log-pctiles", "adaptive_accuracy": 0.25})";
   QueryOptions q;
   std::vector<std::string> labels;
   Unit unit = Unit::kUs;
@@ -60,6 +61,7 @@ TEST(OptionsJson, EveryQueryField) {
   EXPECT_EQ(q.sel.from_ms, 1000);
   EXPECT_TRUE(std::isinf(q.sel.to_ms));  // null: the default (JSON has no Infinity)
   EXPECT_TRUE(q.compat_fio_histo_log_pctiles);
+  EXPECT_EQ(q.adaptive_accuracy, 0.25);
 }
 
 TEST(OptionsJson, GroupByForms) {
@@ -105,6 +107,8 @@ TEST(OptionsJson, ErrorsNameTheFieldAndPosition) {
       {R"({"offsets": [1]})", "\"offsets\" must be an object"},
       {R"({"exclude_hosts": "h"})", "\"exclude_hosts\" must be an array of strings"},
       {R"({"compat": "yes"})", "\"compat\" must be"},
+      {R"({"adaptive_accuracy": -0.5})", "options:1:23: \"adaptive_accuracy\" must be 0 (fixed quanta) or a positive accuracy"},
+      {R"({"adaptive_accuracy": "0.5"})", "\"adaptive_accuracy\" must be a finite number"},
       {R"([1])", "options:1:1: options must be a JSON object, not array"},
       {R"({"quantum_ms": 1,})", "options:1:18: trailing comma"},
       {"", "options:1:1: unexpected end of input"},

@@ -8,6 +8,7 @@
 
 #include "fixture_util.h"
 #include "latscope/engine.h"
+#include "latscope/report.h"
 #include "latscope/stream.h"
 #include "query/interval.h"
 
@@ -36,6 +37,9 @@ TEST(Quanta, LoggingIntervalIsTheMedianWindow) {
   EXPECT_FALSE(finer_than_interval(iv, 500));
   EXPECT_FALSE(finer_than_interval(iv, 480));  // within fio's stamping slack
   EXPECT_TRUE(finer_than_interval(iv, 250));
+  // The page reads it from the file list (its default quantum, docs/page-views.md).
+  const std::string json = source_json(e.sources()[0]);
+  EXPECT_NE(json.find("\"interval_ms\":" + format_number(iv)), std::string::npos) << json;
 }
 
 TEST(Quanta, FinerThanTheLogsIsFlaggedAndSaid) {

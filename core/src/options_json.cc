@@ -302,6 +302,13 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                  return Status::Ok();
                }});
   f.push_back({"unit", [&u](const std::string& k, const json::Value& v) { return get_unit(k, v, &u); }});
+  // `pctiles --adaptive ACC` (docs/uncertainty.md): 0 keeps fixed quanta.
+  f.push_back({"adaptive_accuracy", [&q](const std::string& k, const json::Value& v) {
+                 Status st = get_number(k, v, &q.adaptive_accuracy);
+                 if (st.ok() && !(q.adaptive_accuracy >= 0))
+                   return bad(v, "\"" + k + "\" must be 0 (fixed quanta) or a positive accuracy (e.g. 0.5)");
+                 return st;
+               }});
   f.push_back({"compat", [&q](const std::string& k, const json::Value& v) {
                  std::string s;
                  Status st = get_string(k, v, &s);

@@ -51,7 +51,8 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& p
 //  "absolute_time":false,"lines":n,"records":n,"bytes":n,
 //  "status":{"ok":true,"message":""},
 //  "series":[{"dir":"read","job":"1","segment":0,"windows":19,"samples":8000,
-//             "repaired":true,"saturated":0,"start_ms":0,"end_ms":19002}],
+//             "repaired":true,"saturated":0,"start_ms":0,"end_ms":19002,
+//             "interval_ms":1000}],   (median window length; 0 for per-I/O logs)
 //  "issues":[...],"examples":[...]}
 std::string source_json(const Source& s);
 

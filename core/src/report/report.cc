@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "query/interval.h"
+
 namespace latscope {
 
 bool parse_unit(const std::string& s, Unit* out) {
@@ -298,6 +300,8 @@ std::string source_json(const Source& s) {
          ",\"saturated\":" + std::to_string(x.saturated) + ",\"start_ms\":" +
          jnum(x.windows.empty() ? 0 : x.windows.front().start_ms) +
          ",\"end_ms\":" + jnum(x.windows.empty() ? 0 : x.windows.back().end_ms) +
+         // The page's default quantum is the logs' interval (docs/page-views.md).
+         ",\"interval_ms\":" + jnum(logging_interval_ms(x)) +
          ",\"role\":\"" + (x.role == Role::kWholeRun ? "whole-run" : "time") + "\",\"labels\":" + labels_json(x.labels) +
          "}";
   }

@@ -12,9 +12,10 @@ import { installKeys } from './keys.js';
 import { installSidebarResize } from './sidebar.js';
 import { loadDemoItems } from './demo.js';
 import { progressText } from './progress.js';
-import { loadSummary, groupingsFor, isLog, LOCAL_HOST } from './sources.js';
+import { loadSummary, groupingsFor, isLog, LOCAL_HOST, defaultQuantum } from './sources.js';
 import { exportCaption } from './caption.js';
 import { naturalCompare } from './names.js';
+import { QUANTA } from './options.js';
 import { itemsFromFileList, itemsFromDataTransfer } from '../load/files.js';
 import { fetchItems, urlFileName } from '../load/remote.js';
 import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
@@ -141,6 +142,11 @@ export class App {
     st.set({ theme: dark ? 'dark' : 'light' });
     document.documentElement.dataset.theme = st.state.theme;
     renderControls(this.$('controls'), st);
+    // A quantum picked in the selector stays; until then each load opens at its logs' interval (load()).
+    this.quantumChosen = false;
+    this.$('quantum').addEventListener('change', () => {
+      this.quantumChosen = true;
+    });
 
     const ctx = {
       store: st,
@@ -226,6 +232,7 @@ export class App {
     this.lastHash = location.hash;
     const frag = parseFragment(location.hash, { search: location.search, base: document.baseURI });
     for (const n of frag.notes) console.warn(`latscope: link: ${n}`);
+    if (frag.state.quantum_ms !== undefined) this.quantumChosen = true;  // a link's quantum wins over the logs' interval
     if (first) this.narrowed = narrowConnectSrc(document, frag.urls.length > 0);
     else if (this.narrowed && frag.urls.length) {
       // This page may only talk to its own origin: start afresh without that narrowing.
@@ -267,6 +274,7 @@ export class App {
     if (frag.urls.length || frag.data || frag.demo) console.warn('latscope: link: the page embeds its data; url=, d= and demo in the link are ignored');
     /** @type {Record<string, any>} */
     const state = { ...urlDefaults(this.store.state.theme), ...em.view, ...frag.state };
+    if (em.view?.quantum_ms !== undefined) this.quantumChosen = true;
     this.applyState(withoutDataFields(state));
     const r = /** @type {{name: string, bytes: Uint8Array}} */ (em.result);
     this.embedded = true;
@@ -624,6 +632,9 @@ export class App {
       // A link's state: what depends on the data is applied now that it is here.
       if (extras.after) this.applyState({ ...after, group_by });
       else if (group_by !== this.store.state.group_by) this.store.set({ group_by });
+      // Unless a quantum was chosen (selector, link): the logs' interval (sources.js defaultQuantum).
+      const q = this.quantumChosen ? null : defaultQuantum(sources, QUANTA);
+      if (q && q !== this.store.state.quantum_ms) this.applyState({ quantum_ms: q });
       this.renderRuns();
       this.fitInputChoices();
       if (!sum.logs) {
@@ -703,6 +714,7 @@ export class App {
         this.store.set({ exclude_hosts: [...ex] });
       },
       onOffset: (host, ms) => this.store.set({ offsets: { ...this.store.state.offsets, [host]: ms } }),
+      onFileOffset: (name, ms) => this.store.set({ offsets: { ...this.store.state.offsets, [name]: ms } }),
     });
     // URLs that failed (CORS, HTTP errors) while the others loaded.
     const errEl = this.$('file-errors');
@@ -739,7 +751,7 @@ export class App {
         return;
       }
     }
-    if (['yZoomNs', 'clipOutliers', 'view', 'heatY', 'co_interval_ms', 'groupsMode', 'percentiles', 'group_by'].some((k) => changed.has(k))) {
+    if (['yZoomNs', 'clipOutliers', 'view', 'heatY', 'co_interval_ms', 'groupsMode', 'percentiles', 'group_by', 'adaptive'].some((k) => changed.has(k))) {
       renderViewToolbar(this.$('view-toolbar'), this.store, this.toolbarInfo());
       this.relayout();
     }
@@ -978,7 +990,7 @@ export class App {
       return;
     }
     const doc = document;
-    const q = this.pct.quantum_ms;
+    const q = this.pct.adaptive ? 0 : this.pct.quantum_ms;
     /** @param {any} rule @param {import('./sla.js').SlaOutcome} o @param {boolean} total */
     const line = (rule, o, total) => {
       const d = doc.createElement('div');

@@ -6,6 +6,11 @@ import { nearestLevel } from '../views/surface-data.js';
 import { METHODS, HEAT_Y, parseCoInterval } from './methods.js';
 import { parseSlaList } from './sla.js';
 
+/** The CLI's accuracy for a bare `--adaptive` (core/cli/cli_options.cc). */
+const DEFAULT_ACCURACY = 0.5;
+/** The accuracy the box shows while adaptive quanta are off (the last one typed). */
+let lastAccuracy = DEFAULT_ACCURACY;
+
 /** @param {number} ms */
 export function quantumLabel(ms) {
   return ms < 1000 ? `${ms} ms` : ms < 60000 ? `${ms / 1000} s` : `${ms / 60000} min`;
@@ -272,6 +277,25 @@ export function renderViewToolbar(el, store, info) {
   } else if (s.view === 'spectrum') {
     el.innerHTML = `<span class="muted">Distribution of the brushed time range (whole run when none), one curve per group of "Lines per". x: 1/(1−p) log axis.${s.co_interval_ms > 0 ? ' Dashed: corrected for coordinated omission.' : ''}</span>`;
   } else {
-    el.innerHTML = `<span class="muted">Drag across the chart to zoom all views to a time range; double-click to reset. Orange marks: quanta with too few I/Os for a percentile.${s.co_interval_ms > 0 ? ' Dashed: corrected for coordinated omission; IOPS: recorded.' : ''}</span>`;
+    // Adaptive quanta (docs/uncertainty.md, `latscope pctiles --adaptive ACC`): this view only.
+    const on = s.adaptive > 0;
+    el.innerHTML = `
+      <label class="chip" title="Quanta of whole log windows, each grown until the highest percentile below max is known to the accuracy (latscope pctiles --adaptive); this view only"><input type="checkbox" id="adaptive" data-testid="adaptive"> adaptive quanta</label>
+      <label title="95% band of the highest percentile below max: rank half-width at most this share of the I/Os above it (0.5 = ±50%)">accuracy <input id="adaptive-acc" data-testid="adaptive-acc" type="number" min="0.01" max="100" step="0.05" ${on ? '' : 'disabled'}></label>
+      <span class="muted">${on ? 'Steps: each quantum as wide as it needed to be; other views keep the quantum. ' : ''}Drag across the chart to zoom all views to a time range; double-click to reset. Orange marks: quanta with too few I/Os for a percentile.${s.co_interval_ms > 0 ? ' Dashed: corrected for coordinated omission; IOPS: recorded.' : ''}</span>`;
+    const box = /** @type {HTMLInputElement} */ (el.querySelector('#adaptive'));
+    const acc = /** @type {HTMLInputElement} */ (el.querySelector('#adaptive-acc'));
+    box.checked = on;
+    acc.value = String(on ? s.adaptive : lastAccuracy);
+    const accuracy = () => {
+      const a = Number(acc.value);
+      return a > 0 && a <= 100 ? a : DEFAULT_ACCURACY;
+    };
+    box.addEventListener('change', () => store.set({ adaptive: box.checked ? accuracy() : 0 }));
+    acc.addEventListener('change', () => {
+      lastAccuracy = accuracy();
+      acc.value = String(lastAccuracy);
+      if (box.checked) store.set({ adaptive: lastAccuracy });
+    });
   }
 }

@@ -3,7 +3,9 @@
 // tooltip), in natural order, compact enough for the sidebar's default
 // width (abbreviated headers with tooltips, names cut in the middle so their
 // distinguishing end stays), include/exclude per
-// file and per host, and a time offset per host. Files that are no latency
+// file and per host, a time offset per host and one per file (a compact
+// cell opening an editor row: the sidebar has no room for an input per
+// file; docs/page-views.md "Offsets"). Files that are no latency
 // log (job files, READMEs, IOPS logs, .DS_Store) are not rows: a collapsed
 // list under the table names each with what it looks like. A broken log
 // gets its own message above the table.
@@ -14,7 +16,7 @@ import { naturalCompare, middleSplit } from './names.js';
  * @param {HTMLElement} el file table container
  * @param {HTMLElement} hostEl host table container
  * @param {HTMLElement} errEl error list container
- * @param {{sources: any[], skipped?: import('../load/files.js').SkippedItem[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void}} m
+ * @param {{sources: any[], skipped?: import('../load/files.js').SkippedItem[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void, onFileOffset: (name: string, ms: number) => void}} m
  */
 export function renderFileTable(el, hostEl, errEl, m) {
   const doc = el.ownerDocument;
@@ -27,8 +29,8 @@ export function renderFileTable(el, hostEl, errEl, m) {
   // A run column when the files are several runs (docs/runs.md; app/runs.js).
   const runs = m.sources.some((s) => s.labels?.run);
   table.innerHTML =
-    `<colgroup><col class="c-inc"><col class="c-name">${runs ? '<col class="c-run">' : ''}<col class="c-fmt"><col class="c-dirs"><col class="c-rec"><col class="c-rep"><col class="c-skip"><col class="c-state"></colgroup>` +
-    `<thead><tr><th title="include">✓</th><th>file</th>${runs ? '<th title="the fio run this file belongs to (docs/runs.md)">run</th>' : ''}<th title="format">fmt</th><th title="directions: r read, w write, t trim">dir</th><th class="num" title="records (lines or intervals read)">rec</th><th title="repaired: fio client/server accumulation defect (docs/repair.md)">rep</th><th class="num" title="lines skipped (hover a number for why)">skip</th><th title="load state">state</th></tr></thead>`;
+    `<colgroup><col class="c-inc"><col class="c-name">${runs ? '<col class="c-run">' : ''}<col class="c-fmt"><col class="c-dirs"><col class="c-rec"><col class="c-rep"><col class="c-skip"><col class="c-off"><col class="c-state"></colgroup>` +
+    `<thead><tr><th title="include">✓</th><th>file</th>${runs ? '<th title="the fio run this file belongs to (docs/runs.md)">run</th>' : ''}<th title="format">fmt</th><th title="directions: r read, w write, t trim">dir</th><th class="num" title="records (lines or intervals read)">rec</th><th title="repaired: fio client/server accumulation defect (docs/repair.md)">rep</th><th class="num" title="lines skipped (hover a number for why)">skip</th><th class="num" title="offset: ms added to this file's clock (click to edit; wins over its host's offset)">off</th><th title="load state">state</th></tr></thead>`;
   const tb = doc.createElement('tbody');
   const seen = new Set();
   const byName = (/** @type {{name: string}} */ a, /** @type {{name: string}} */ b) => naturalCompare(a.name, b.name);
@@ -61,9 +63,20 @@ export function renderFileTable(el, hostEl, errEl, m) {
     const sk = cell(tr, s.skipped ? String(s.skipped) : '—', 'num skip');
     sk.title = s.skippedDetail || (s.skipped ? `${s.skipped} lines skipped` : 'no line skipped');
     if (s.skippedDetail) sk.classList.add('has-detail');
+    const editing = el.dataset.editing === src.name;
+    offsetCell(tr, src.name, m.state.offsets[src.name], s.ok, () => {
+      el.dataset.editing = editing ? '' : src.name;
+      renderFileTable(el, hostEl, errEl, m);
+    });
     const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
     st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : 'loaded';
     tb.appendChild(tr);
+    if (editing && s.ok) tb.appendChild(offsetEditor(tr, src.name, m.state.offsets[src.name], runs ? 10 : 9, (ms) => {
+      el.dataset.editing = '';
+      m.onFileOffset(src.name, ms);
+      // No state change (same value, or cancelled): close the editor anyway.
+      renderFileTable(el, hostEl, errEl, m);
+    }));
   }
   // Files still loading (or failed before the engine returned a Source).
   for (const [name, p] of [...m.pending].sort((a, b) => naturalCompare(a[0], b[0]))) {
@@ -73,7 +86,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
     tr.className = p.state === 'error' ? 'file-error' : 'pending';
     tr.appendChild(doc.createElement('td'));
     nameCell(tr, short(name), name);
-    for (let i = 0; i < (runs ? 6 : 5); i++) cell(tr, '');
+    for (let i = 0; i < (runs ? 7 : 6); i++) cell(tr, '');
     const pct = p.bytesTotal ? ` ${Math.floor((100 * p.bytesDone) / p.bytesTotal)}%` : '';
     const st = cell(tr, p.state === 'error' ? 'error' : `${p.state}${pct}`, p.state === 'error' ? 'state bad' : 'state');
     st.title = p.state === 'error' ? p.message || 'failed' : `${p.state}${pct}`;
@@ -216,6 +229,83 @@ function nameCell(tr, text, title) {
   td.appendChild(box);
   tr.appendChild(td);
   return td;
+}
+
+/**
+ * The offset cell of a file: a small button showing the file's own offset
+ * ("—" when none) that opens the editor row under the file.
+ * @param {HTMLTableRowElement} tr @param {string} name @param {number | undefined} ms
+ * @param {boolean} ok @param {() => void} onClick
+ */
+function offsetCell(tr, name, ms, ok, onClick) {
+  const td = cell(tr, '', 'num off');
+  if (!ok) return td;
+  const b = tr.ownerDocument.createElement('button');
+  b.type = 'button';
+  b.className = 'off-button';
+  b.dataset.testid = 'file-offset';
+  b.textContent = ms ? compactMs(ms) : '—';
+  b.title = ms ? `offset ${ms} ms (click to change)` : `set an offset for ${name} (ms added to its clock)`;
+  b.addEventListener('click', onClick);
+  td.appendChild(b);
+  return td;
+}
+
+/**
+ * The editor row of one file's offset: a number input (ms) and Set / Clear.
+ * Enter sets, Escape cancels.
+ * @param {HTMLTableRowElement} tr the file's row @param {string} name @param {number | undefined} ms
+ * @param {number} span columns @param {(ms: number) => void} done
+ */
+function offsetEditor(tr, name, ms, span, done) {
+  const doc = tr.ownerDocument;
+  const row = doc.createElement('tr');
+  row.className = 'offset-editor';
+  row.dataset.file = name;
+  const td = doc.createElement('td');
+  td.colSpan = span;
+  const label = doc.createElement('label');
+  label.textContent = 'offset ms ';
+  label.title = `added to every timestamp of ${name}; a file's own offset wins over its host's (latscope --offset NAME=MS)`;
+  const inp = doc.createElement('input');
+  inp.type = 'number';
+  inp.step = '1';
+  inp.className = 'offset-input';
+  inp.dataset.testid = 'file-offset-input';
+  inp.value = String(ms || 0);
+  label.appendChild(inp);
+  const set = doc.createElement('button');
+  set.type = 'button';
+  set.className = 'button small';
+  set.dataset.testid = 'file-offset-set';
+  set.textContent = 'Set';
+  const clear = doc.createElement('button');
+  clear.type = 'button';
+  clear.className = 'button small';
+  clear.textContent = 'Clear';
+  const value = () => {
+    const v = Number(inp.value);
+    return Number.isFinite(v) && Math.abs(v) <= 1e9 ? v : 0;
+  };
+  set.addEventListener('click', () => done(value()));
+  clear.addEventListener('click', () => done(0));
+  inp.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') done(value());
+    else if (e.key === 'Escape') done(ms || 0);
+  });
+  td.append(label, ' ', set, ' ', clear);
+  row.appendChild(td);
+  // Focus once the row is in the document.
+  setTimeout(() => inp.focus(), 0);
+  return row;
+}
+
+/** An offset in a narrow cell: 1500 -> "1.5s", -250 -> "-250", 120000 -> "2m". @param {number} ms */
+export function compactMs(ms) {
+  const a = Math.abs(ms);
+  if (a < 1000) return String(ms);
+  if (a < 60000) return `${+(ms / 1000).toPrecision(3)}s`;
+  return `${+(ms / 60000).toPrecision(3)}m`;
 }
 
 /** Record counts in a narrow column: 12,345 -> "12.3k" (the tooltip has all digits). @param {string} text thousands-separated */

@@ -13,9 +13,15 @@ export const SURFACE_LEVELS = anchoredTailPercentiles(50, 99.99, 0.1);
 /** Spectrum levels: 0 ... 99.999 on the 1/(1-p) axis, then the max. */
 export const SPECTRUM_LEVELS = [...tailPercentiles(0, 99.999, 81), '100'];
 
-/** @param {import('./state.js').State} s */
+/**
+ * The percentiles view's query: with adaptive quanta on, `latscope pctiles
+ * --adaptive ACC` (the other views keep fixed quanta).
+ * @param {import('./state.js').State} s
+ */
 export function pctilesOptions(s) {
-  return engineOptions(s);
+  const o = engineOptions(s);
+  if (s.adaptive > 0) o.adaptive_accuracy = s.adaptive;
+  return o;
 }
 
 /**
@@ -36,7 +42,7 @@ export function clusterOptions(s) {
 
 /** Whether the percentiles query can serve as the heat map's lines (one recorded cluster group). @param {import('./state.js').State} s */
 export function pctilesAreCluster(s) {
-  return s.group_by === 'all' && !(s.co_interval_ms > 0);
+  return s.group_by === 'all' && !(s.co_interval_ms > 0) && !(s.adaptive > 0);
 }
 
 /**

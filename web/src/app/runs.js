@@ -5,7 +5,7 @@
 // evidence, and offers to keep them apart (group by run) or to open the A/B
 // comparison (two runs).
 
-import { renderCompareTable, drawOverlay, drawHeat, drawDifference, shareDifference, RUN_COLOURS } from '../views/compare-view.js';
+import { renderCompareTable, drawOverlay, drawHeat, drawDifference, shareDifference, drawHeatFrame, AB_PLOT, RUN_COLOURS } from '../views/compare-view.js';
 import { downloadText } from './download.js';
 import '../style/runs.css';
 
@@ -131,12 +131,12 @@ export async function openCompare(m, plan) {
 <section><h3>Whole run (as <code>latscope summary --compare</code>)</h3><div class="ab-table-wrap" data-testid="ab-table-wrap">computing…</div></section>
 <section><h3>Percentiles over time, from each run's start</h3><svg class="ab-overlay" data-testid="ab-overlay" role="img"></svg></section>
 <section><h3>Heat maps (same rows and colours) and their difference</h3><div class="ab-heats">
-<figure><figcaption></figcaption><canvas width="320" height="200" data-testid="ab-heat-a"></canvas></figure>
-<figure><figcaption></figcaption><canvas width="320" height="200" data-testid="ab-heat-b"></canvas></figure>
-<figure><figcaption></figcaption><canvas width="320" height="200" data-testid="ab-heat-diff"></canvas></figure>
+${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab-plot"><svg class="ab-axes" data-testid="ab-axes-${k}" role="img"></svg><canvas width="${AB_PLOT.width}" height="${AB_PLOT.height}" data-testid="ab-heat-${k}"></canvas></div></figure>`).join('\n')}
 </div><p class="muted ab-rows"></p></section>`;
   /** @param {string} sel */
   const q = (sel) => /** @type {HTMLElement} */ (dlg.querySelector(sel));
+  // On the plot area of the axes drawn under it (set here: the page's CSP forbids inline style attributes).
+  for (const cv of dlg.querySelectorAll('.ab-plot canvas')) Object.assign(/** @type {HTMLElement} */ (cv).style, { left: `${AB_PLOT.left}px`, top: `${AB_PLOT.top}px` });
   q('h2').textContent = `A/B: ${ra.name} vs ${rb.name}`;
   q('.ab-how').textContent = `${ra.name}: ${ra.how}; ${rb.name}: ${rb.how}. Change = (${rb.name} − ${ra.name}) / ${ra.name}.`;
   const caps = dlg.querySelectorAll('figcaption');
@@ -183,6 +183,12 @@ export async function openCompare(m, plan) {
     drawHeat(/** @type {HTMLCanvasElement} */ (q('[data-testid="ab-heat-b"]')), hb, top);
     const d = shareDifference(ha, hb);
     drawDifference(/** @type {HTMLCanvasElement} */ (q('[data-testid="ab-heat-diff"]')), d);
+    // Axes and colour legends (docs/page-views.md "Runs and A/B").
+    const frame = { quantum_ms: s.quantum_ms, min_ns: grid.min_ns, max_ns: grid.max_ns, unit };
+    const axes = (/** @type {string} */ k) => /** @type {SVGSVGElement} */ (/** @type {unknown} */ (q(`[data-testid="ab-axes-${k}"]`)));
+    drawHeatFrame(axes('a'), { ...frame, quanta: ha.quanta }, { kind: 'count', top });
+    drawHeatFrame(axes('b'), { ...frame, quanta: hb.quanta }, { kind: 'count', top });
+    drawHeatFrame(axes('diff'), { ...frame, quanta: d.quanta }, { kind: 'diff', maxAbs: d.maxAbs, a: ra.name, b: rb.name });
     q('.ab-rows').textContent = `${AB_ROWS} rows from ${fmtNs(grid.min_ns)} to ${fmtNs(grid.max_ns)} (log); columns: ${s.quantum_ms} ms quanta from each run's start; the difference spans ±${(100 * d.maxAbs).toFixed(1)} % of a quantum's I/Os over ${d.quanta} quanta.`;
     dlg.dataset.ready = 'true';
   } catch (e) {

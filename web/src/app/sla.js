@@ -156,10 +156,11 @@ export function slaPercent(part, whole) {
  * @param {SlaRule} rule @param {SlaOutcome} o @param {number} quantumMs
  */
 export function slaSentence(rule, o, quantumMs) {
-  const q = quantumMs >= 1000 ? `${formatNumber(quantumMs / 1000)} s` : `${formatNumber(quantumMs)} ms`;
+  // 0: adaptive quanta, each of its own length.
+  const q = !(quantumMs > 0) ? 'adaptive quanta' : `quanta of ${quantumMs >= 1000 ? `${formatNumber(quantumMs / 1000)} s` : `${formatNumber(quantumMs)} ms`}`;
   if (!o.evaluated) return `${o.group}: ${ruleLabel(rule)}: no quantum has samples to judge`;
   const few = o.few ? `; ${o.few} with few samples for ${rule.what}` : '';
-  return `${o.group}: ${ruleLabel(rule)} violated in ${o.violated} of ${o.evaluated} quanta of ${q} (${slaPercent(o.violated, o.evaluated)}%)${few}`;
+  return `${o.group}: ${ruleLabel(rule)} violated in ${o.violated} of ${o.evaluated} ${q} (${slaPercent(o.violated, o.evaluated)}%)${few}`;
 }
 
 /**

@@ -8,6 +8,7 @@ import { DEFAULTS } from './options.js';
 /**
  * @typedef {object} State
  * @property {number} quantum_ms
+ * @property {number} adaptive                 percentiles view: adaptive quanta at this accuracy (0 = fixed quanta; docs/uncertainty.md)
  * @property {string[]} percentiles
  * @property {string} group_by
  * @property {string} directions
@@ -46,6 +47,7 @@ export function initialState() {
     percentiles: DEFAULTS.percentiles.slice(),
     kinds: '',
     co_interval_ms: 0,
+    adaptive: 0,
     offsets: {},
     exclude_sources: [],
     exclude_hosts: [],

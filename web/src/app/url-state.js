@@ -38,6 +38,7 @@ export const FIELD_OF = {
   view: 'view',
   percentiles: 'p',
   quantum_ms: 'q',
+  adaptive: 'ad',
   range: 't',
   group_by: 'g',
   directions: 'dir',
@@ -171,6 +172,11 @@ const PARSE = {
     const k = list(v);
     if (k.some((x) => !['clat', 'lat', 'slat'].includes(x)) || new Set(k).size !== k.length) throw new Error('not clat, lat, slat');
     return k.join(',');
+  },
+  adaptive: (v) => {
+    const a = num(v);
+    if (!(a >= 0 && a <= 100)) throw new Error('not 0 (fixed quanta) or an accuracy up to 100');
+    return a;
   },
   co_interval_ms: (v) => {
     const ms = num(v);
@@ -388,6 +394,7 @@ function defaults() {
     groupsSort: 'name',
     kinds: '',
     co_interval_ms: 0,
+    adaptive: 0,
     heatY: 'latency',
   };
 }

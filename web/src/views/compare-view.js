@@ -5,6 +5,7 @@
 // one grid side by side and as a difference with a diverging palette.
 import * as d3 from 'd3';
 import * as chromatic from 'd3-scale-chromatic';
+import { formatNumber, logTicks, unitLabel, unitScale } from './scales.js';
 
 /** Run colours: the first run blue, the second orange (colour-blind safe pair). */
 export const RUN_COLOURS = ['#1f77b4', '#e6550d'];
@@ -188,4 +189,63 @@ function paint(canvas, quanta, rows, fill) {
       ctx.fillStyle = c;
       ctx.fillRect(Math.floor(q * cw), Math.floor(H - (r + 1) * ch), Math.ceil(cw), Math.ceil(ch));
     }
+}
+
+/** Where a heat map canvas sits in its frame (compareFrame): axes left and below, the colour legend under them. */
+export const AB_PLOT = { left: 58, top: 8, width: 320, height: 200, frameW: 396, frameH: 300 };
+
+/**
+ * The axes and colour legend of one A/B heat map, drawn in the SVG under
+ * its canvas: x seconds from the run's start, y latency (log) in the
+ * page's unit, and the colour scale with its meaning. For the difference
+ * the scale is diverging and its ends say which run has more.
+ * @param {SVGSVGElement} svg
+ * @param {{quanta: number, quantum_ms: number, min_ns: number, max_ns: number, unit: string}} grid
+ * @param {{kind: 'count', top: number} | {kind: 'diff', maxAbs: number, a: string, b: string}} colour
+ */
+export function drawHeatFrame(svg, grid, colour) {
+  const P = AB_PLOT;
+  const sel = d3.select(svg).attr('width', P.frameW).attr('height', P.frameH).attr('viewBox', `0 0 ${P.frameW} ${P.frameH}`);
+  sel.selectAll('*').remove();
+  const scale = unitScale(grid.unit);
+  const bottom = P.top + P.height;
+  const x = d3.scaleLinear().domain([0, (grid.quanta * grid.quantum_ms) / 1000]).range([P.left, P.left + P.width]);
+  const y = d3.scaleLog().domain([grid.min_ns / scale, grid.max_ns / scale]).range([bottom, P.top]);
+  sel.append('g').attr('class', 'axis ab-x-axis').attr('transform', `translate(0,${bottom})`).call(d3.axisBottom(x).ticks(6).tickFormat((t) => formatNumber(Number(t))));
+  sel.append('g').attr('class', 'axis ab-y-axis').attr('transform', `translate(${P.left},0)`).call(d3.axisLeft(y).tickValues(logTicks(y.domain()[0], y.domain()[1], P.height, 16)).tickFormat((t) => formatNumber(Number(t))));
+  sel.append('text').attr('class', 'axis-label').attr('x', P.left + P.width / 2).attr('y', bottom + 30).attr('text-anchor', 'middle').text("seconds from the run's start");
+  sel.append('text').attr('class', 'axis-label').attr('transform', `translate(12,${P.top + P.height / 2}) rotate(-90)`).attr('text-anchor', 'middle').text(`latency (${unitLabel(grid.unit)})`);
+
+  // The colour legend: a bar of the scale with its ticks and title.
+  const ly = bottom + 46;
+  const id = `ab-grad-${Math.random().toString(36).slice(2)}`;
+  const grad = sel.append('defs').append('linearGradient').attr('id', id);
+  /** @type {(t: number) => string} */
+  let at;
+  /** @type {any} */
+  let axisScale;
+  let title;
+  if (colour.kind === 'count') {
+    const top = Math.max(2, colour.top);
+    const c = d3.scaleSequentialLog(chromatic.interpolateViridis).domain([1, top]);
+    at = (t) => c(Math.pow(top, t));
+    axisScale = d3.scaleLog().domain([1, top]).range([P.left, P.left + P.width]);
+    title = 'I/Os per cell (log colour, same scale for both runs)';
+  } else {
+    const m = 100 * (colour.maxAbs || 0.01);
+    at = (t) => chromatic.interpolateRdBu(1 - t);
+    axisScale = d3.scaleLinear().domain([-m, m]).range([P.left, P.left + P.width]);
+    title = `${colour.b} − ${colour.a}: change in a quantum's share of I/Os (%)`;
+  }
+  for (let i = 0; i <= 16; i++) grad.append('stop').attr('offset', `${(100 * i) / 16}%`).attr('stop-color', at(i / 16));
+  sel.append('text').attr('class', 'legend-title').attr('x', P.left).attr('y', ly - 6).text(title);
+  sel.append('rect').attr('class', 'ab-colour-bar').attr('x', P.left).attr('y', ly).attr('width', P.width).attr('height', 10).attr('fill', `url(#${id})`);
+  const ax = d3.axisBottom(axisScale).tickSize(4);
+  if (colour.kind === 'count') ax.tickValues(logTicks(1, Math.max(2, colour.top), P.width, 36));
+  else ax.ticks(5);
+  sel.append('g').attr('class', 'axis ab-colour-axis').attr('transform', `translate(0,${ly + 10})`).call(ax.tickFormat((t) => formatNumber(Number(t))));
+  if (colour.kind === 'diff') {
+    sel.append('text').attr('class', 'ab-diff-end').attr('x', P.left).attr('y', ly + 38).attr('fill', chromatic.interpolateRdBu(0.85)).text(`← more in ${colour.a}`);
+    sel.append('text').attr('class', 'ab-diff-end').attr('x', P.left + P.width).attr('y', ly + 38).attr('text-anchor', 'end').attr('fill', chromatic.interpolateRdBu(0.15)).text(`more in ${colour.b} →`);
+  }
 }

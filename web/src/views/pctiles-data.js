@@ -227,9 +227,99 @@ export function timeExtent(r) {
   let hi = -Infinity;
   for (const row of r.rows) {
     if (row.t_ms < lo) lo = row.t_ms;
-    if (row.t_ms > hi) hi = row.t_ms;
+    if (row.t_ms + rowWidth(r, row) > hi) hi = row.t_ms + rowWidth(r, row);
   }
-  return [lo, hi + r.quantum_ms];
+  return [lo, hi];
+}
+
+/**
+ * A row's length in ms: its own with adaptive quanta (pctiles_json's
+ * width_ms, docs/uncertainty.md), else the result's quantum.
+ * @param {any} r @param {any} row
+ */
+export function rowWidth(r, row) {
+  return r.adaptive ? row.width_ms : r.quantum_ms;
+}
+
+/**
+ * Adaptive quanta: a series as steps, each row a level from its start to
+ * its end (two points); a gap between rows (no window there) breaks the
+ * line with a point whose value is null. Only rows overlapping [t0, t1).
+ * @param {any} r @param {{kind: 'p'|'mean', gi: number, pi: number}} m @param {number} t0 @param {number} t1
+ * @returns {Point[]}
+ */
+export function stepPoints(r, m, t0, t1) {
+  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, m.gi);
+  /** @type {Point[]} */
+  const out = [];
+  let end = NaN;
+  for (const row of rows) {
+    const w = row.width_ms;
+    if (row.t_ms + w <= t0 || row.t_ms >= t1) continue;
+    const p = rowPoint(row, m);
+    if (out.length && Math.abs(row.t_ms - end) > 1e-6 * Math.max(1, w)) out.push({ ...p, t: end, v: null });
+    out.push(p, { ...p, t: row.t_ms + w });
+    end = row.t_ms + w;
+  }
+  return out;
+}
+
+/**
+ * Adaptive quanta: the row of group gi whose span [t_ms, t_ms + width_ms)
+ * holds t, or null (hover).
+ * @param {any} r @param {number} gi @param {number} t
+ */
+export function rowAt(r, gi, t) {
+  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, gi);
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rows[mid].t_ms <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  const row = rows[lo - 1];
+  return row && t < row.t_ms + row.width_ms ? row : null;
+}
+
+/**
+ * Adaptive quanta: IOPS over time summed over groups whose rows have
+ * different boundaries. Each row is a constant rate (samples / width) over
+ * its span; the sum is a step function, returned as two points per step.
+ * @param {any} r @param {((row: any) => boolean) | null} [keep]
+ * @returns {{t: number, v: number, e: number}[]}
+ */
+export function adaptiveIops(r, keep = null) {
+  /** @type {Map<number, number>} */
+  const delta = new Map();
+  for (const row of r.rows) {
+    if (!(row.width_ms > 0) || (keep && !keep(row))) continue;
+    const rate = ((row.samples || 0) * 1000) / row.width_ms;
+    delta.set(row.t_ms, (delta.get(row.t_ms) ?? 0) + rate);
+    delta.set(row.t_ms + row.width_ms, (delta.get(row.t_ms + row.width_ms) ?? 0) - rate);
+  }
+  const ts = [...delta.keys()].sort((a, b) => a - b);
+  const out = [];
+  let v = 0;
+  for (let i = 0; i + 1 < ts.length; i++) {
+    v += /** @type {number} */ (delta.get(ts[i]));
+    // Rounding leaves a residue where all rows ended: 0 there.
+    const level = Math.abs(v) < 1e-9 ? 0 : v;
+    out.push({ t: ts[i], v: level, e: 0 }, { t: ts[i + 1], v: level, e: 0 });
+  }
+  return out;
+}
+
+/**
+ * Adaptive quanta: the spans [start, end) of rows flagged with too few
+ * samples for some percentile (the orange marks).
+ * @param {any} r @returns {[number, number][]}
+ */
+export function fewSpans(r) {
+  /** @type {[number, number][]} */
+  const out = [];
+  for (const row of r.rows) if (String(row.flags || '').split(';').some((f) => f.startsWith('few:'))) out.push([row.t_ms, row.t_ms + row.width_ms]);
+  return out;
 }
 
 /**

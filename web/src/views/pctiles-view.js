@@ -9,7 +9,7 @@ import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, te
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { seriesMeta, viewPoints, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, groupIndex, bandText } from './pctiles-data.js';
+import { seriesMeta, viewPoints, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, groupIndex, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { expandRules, violates, ruleLabel } from '../app/sla.js';
@@ -83,13 +83,16 @@ export class PercentilesView {
     const extent = this.ctx.extent() || [0, 1];
     const dom = s.range || extent;
     const x = timeScale(r.absolute_time, dom, [0, f.innerW]);
-    const inView = (/** @type {number} */ t) => t + r.quantum_ms > dom[0] && t < dom[1];
+    // Adaptive quanta (docs/uncertainty.md): each row has its own width and
+    // is drawn as a step from its start to its end, not as a point mid-quantum.
+    const adaptive = !!r.adaptive;
+    const inView = (/** @type {number} */ t, w = r.quantum_ms) => t + w > dom[0] && t < dom[1];
     // y range straight from the rows: building per-series points first costs
     // more than the whole axis drawing.
     let lo = Infinity;
     let hi = 0;
     for (const row of r.rows) {
-      if (!inView(row.t_ms)) continue;
+      if (!inView(row.t_ms, rowWidth(r, row))) continue;
       const n = row.p.length;
       for (let i = 0; i <= n; i++) {
         const v = i < n ? row.p[i] : s.showMean ? row.mean : null;
@@ -136,11 +139,11 @@ export class PercentilesView {
       (se.kind === 'p' ? hidden.has(`p:${r.percentiles[se.pi]}`) : hidden.has('mean'));
     const dash = (/** @type {number} */ pi, /** @type {number} */ gi = 0) =>
       coOn ? (co.of[gi]?.corrected ? CO_DASH : '') : r.groups.length > 1 ? ['', '6,3', '2,2', '8,3,2,3', '1,3'][pi % 5] : '';
-    const mid = (/** @type {number} */ t) => x(t + r.quantum_ms / 2);
+    const mid = adaptive ? (/** @type {number} */ t) => x(t) : (/** @type {number} */ t) => x(t + r.quantum_ms / 2);
 
     // Bands need a few pixels per quantum to read as bands; when zoomed out
     // over thousands of quanta they are noise (and slow), so they wait for a zoom.
-    const visibleQuanta = (dom[1] - dom[0]) / r.quantum_ms;
+    const visibleQuanta = adaptive ? r.rows.filter((/** @type {any} */ row) => inView(row.t_ms, row.width_ms)).length / Math.max(1, r.groups.length) : (dom[1] - dom[0]) / r.quantum_ms;
     const bandsShown = s.showBand && visibleQuanta <= f.innerW / 3;
     const [ylo, yhi] = y.domain();
     const area = d3
@@ -194,7 +197,7 @@ export class PercentilesView {
         const se = meta;
         series.push(meta);
         // The visible quanta, thinned to at most 2 points per pixel column.
-        const pts = viewPoints(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, (t) => x(t), f.innerW);
+        const pts = adaptive ? stepPoints(r, meta, dom[0], dom[1]) : viewPoints(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, (t) => x(t), f.innerW);
         if (onCanvas) {
           const col = se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi);
           if (bandsShown && se.kind === 'p') {
@@ -236,11 +239,11 @@ export class PercentilesView {
         // SLA: the quanta where this line breaks a rule on its percentile,
         // shaded from the threshold to the line (this line only).
         for (const rule of se.kind === 'p' ? rules.filter((x) => x.pi === se.pi || (x.max && Number(r.percentiles[se.pi]) === 100)) : []) {
-          /** @type {{t: number, v: number}[]} */
+          /** @type {{t: number, v: number, w: number}[]} */
           const bad = [];
           for (const row of r.groups.length === 1 ? r.rows : rowsOfGroup(r, se.gi)) {
             const v = rule.max ? row.max : row.p[se.pi];
-            if (v != null && near({ t: row.t_ms }) && violates(v, rule, rule.t)) bad.push({ t: row.t_ms, v });
+            if (v != null && (adaptive ? inView(row.t_ms, row.width_ms) : near({ t: row.t_ms })) && violates(v, rule, rule.t)) bad.push({ t: row.t_ms, v, w: rowWidth(r, row) });
           }
           if (!bad.length) continue;
           const ty = Math.max(0, Math.min(mainH, y(rule.t)));
@@ -252,7 +255,7 @@ export class PercentilesView {
             .attr('data-quanta', bad.length)
             .attr('d', bad.map((pt) => {
               const x0 = x(pt.t);
-              const w = Math.max(1, x(pt.t + r.quantum_ms) - x0);
+              const w = Math.max(1, x(pt.t + pt.w) - x0);
               const vy = Math.max(0, Math.min(mainH, y(/** @type {number} */ (pt.v))));
               return `M${x0.toFixed(1)},${ty.toFixed(1)}h${w.toFixed(1)}V${vy.toFixed(1)}h${(-w).toFixed(1)}Z`;
             }).join(''))
@@ -284,15 +287,16 @@ export class PercentilesView {
 
     // Samples / IOPS strip with "few samples" marks.
     const sg = g.append('g').attr('class', 'strip').attr('transform', `translate(0,${mainH + GAP})`);
-    const iops = aggregateIops(r, dom, coOn ? (/** @type {any} */ row) => !co.of[groupIndex(r, row.group)]?.corrected : null);
+    const recordedOnly = coOn ? (/** @type {any} */ row) => !co.of[groupIndex(r, row.group)]?.corrected : null;
+    const iops = adaptive ? adaptiveIops(r, recordedOnly) : aggregateIops(r, dom, recordedOnly);
     let ymax = 1;
-    for (const d of iops) if (inView(d.t) && /** @type {number} */ (d.v) > ymax) ymax = /** @type {number} */ (d.v);
+    for (const d of iops) if (inView(d.t, adaptive ? 0 : r.quantum_ms) && /** @type {number} */ (d.v) > ymax) ymax = /** @type {number} */ (d.v);
     const ys = d3.scaleLinear().domain([0, ymax]).range([STRIP_H, 0]).nice();
     sg.append('g').attr('class', 'axis').call(d3.axisLeft(ys).ticks(3).tickFormat(d3.format('~s')));
     axisLabel(sg, 'IOPS', -56, STRIP_H / 2, -90);
     const sp = sg.append('g').attr('clip-path', `url(#${clipId})`);
     sp.append('path')
-      .attr('d', d3.area().digits(1).x((/** @type {any} */ d) => mid(d.t)).y0(STRIP_H).y1((/** @type {any} */ d) => ys(d.v))(/** @type {any} */ (decimate(iops, (t) => x(t), f.innerW))))
+      .attr('d', d3.area().digits(1).x((/** @type {any} */ d) => mid(d.t)).y0(STRIP_H).y1((/** @type {any} */ d) => ys(d.v))(/** @type {any} */ (adaptive ? iops : decimate(iops, (t) => x(t), f.innerW))))
       .attr('fill', c.muted)
       .attr('opacity', 0.35);
     const few = fewFlagged(r);
@@ -300,7 +304,7 @@ export class PercentilesView {
     sp.append('g')
       .attr('class', 'few-marks')
       .selectAll('rect')
-      .data(runsOf(few.map((d) => d.t), r.quantum_ms))
+      .data(adaptive ? fewSpans(r) : runsOf(few.map((d) => d.t), r.quantum_ms))
       .join('rect')
       .attr('x', (d) => x(d[0]))
       .attr('width', (d) => Math.max(2, x(d[1]) - x(d[0])))
@@ -402,6 +406,11 @@ export class PercentilesView {
     bg.on('mousemove', (/** @type {MouseEvent} */ ev) => {
       const [px] = d3.pointer(ev);
       const t = x.invert(px);
+      if (r.adaptive) {
+        vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
+        showTip(f.wrap, ev, adaptiveTip(r, series, t));
+        return;
+      }
       const q = Math.floor((t - (r.rows[0]?.t_ms ?? 0)) / r.quantum_ms);
       const t0 = (r.rows[0]?.t_ms ?? 0) + q * r.quantum_ms;
       vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
@@ -431,6 +440,30 @@ export class PercentilesView {
       hideTip(f.wrap);
     });
   }
+}
+
+/**
+ * Hover text with adaptive quanta: each line's value in the row (of its
+ * group) that holds time t, with that row's span and I/Os.
+ * @param {any} r @param {any[]} series @param {number} t @returns {string[]}
+ */
+function adaptiveTip(r, series, t) {
+  const lines = [`${formatTime(t, r.absolute_time)} (adaptive quanta)`];
+  /** @type {Set<any>} */
+  const seen = new Set();
+  for (const se of series) {
+    const row = rowAt(r, se.gi, t);
+    if (!row || lines.length > 16) continue;
+    if (!seen.has(row)) {
+      seen.add(row);
+      lines.push(`${r.groups.length > 1 ? `${r.groups[se.gi]}: ` : ''}${formatTime(row.t_ms, r.absolute_time)} … +${fmtVal(row.width_ms)} ms, ${fmtVal(row.samples || 0)} I/Os${row.flags ? ` (${row.flags})` : ''}`);
+    }
+    const v = se.kind === 'mean' ? row.mean : row.p[se.pi];
+    if (v == null) continue;
+    const pi = se.pi;
+    lines.push(`  ${se.label}: ${fmtVal(v)} ${unitLabel(r.unit)}${se.kind === 'p' && row.err?.[pi] ? ` (bin ±${fmtVal(row.err[pi])})` : ''}${se.kind === 'p' ? bandText({ lo: row.lo?.[pi] ?? null, hi: row.hi?.[pi] ?? null }, fmtVal) : ''}`);
+  }
+  return lines;
 }
 
 /** Resolves in a later task (setTimeout 0), letting input and paint in. */

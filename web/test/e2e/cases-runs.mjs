@@ -110,6 +110,35 @@ export const RUN_CASES = [
         const share = await painted(p, id);
         assert.ok(share > 0.05, `${id}: ${share} of the canvas painted`);
       }
+      // Each heat map has time and latency axes with ticks and units, and a
+      // colour legend; the difference's diverging scale names both runs.
+      const axes = await p.$$eval('[data-testid^=ab-axes-]', (svgs) =>
+        svgs.map((s) => ({
+          id: s.getAttribute('data-testid'),
+          x: s.querySelectorAll('.ab-x-axis .tick').length,
+          y: s.querySelectorAll('.ab-y-axis .tick').length,
+          colour: s.querySelectorAll('.ab-colour-axis .tick').length,
+          bar: !!s.querySelector('rect.ab-colour-bar'),
+          text: [...s.querySelectorAll('text')].map((t) => t.textContent).join(' | '),
+        })),
+      );
+      assert.deepEqual(axes.map((a) => a.id), ['ab-axes-a', 'ab-axes-b', 'ab-axes-diff']);
+      const unit = st.unit === 'us' ? 'µs' : st.unit;
+      for (const a of axes) {
+        assert.ok(a.x >= 3 && a.y >= 3 && a.colour >= 2 && a.bar, `${a.id}: ticks x ${a.x}, y ${a.y}, colour ${a.colour}, bar ${a.bar}`);
+        assert.ok(a.text.includes(`latency (${unit})`) && a.text.includes("seconds from the run's start"), `${a.id} axis labels: ${a.text}`);
+      }
+      assert.match(axes[0].text, /I\/Os per cell/);
+      assert.match(axes[2].text, /more in a/);
+      assert.match(axes[2].text, /more in b/);
+      // The canvas sits on the plot area the axes were drawn for.
+      const place = await p.$eval('[data-testid=ab-heat-diff]', (cv) => {
+        const b = cv.getBoundingClientRect();
+        const s = /** @type {Element} */ (cv.parentElement?.querySelector('svg')).getBoundingClientRect();
+        const yAxis = /** @type {SVGGElement} */ (cv.parentElement?.querySelector('.ab-y-axis .domain')).getBoundingClientRect();
+        return { dx: b.left - s.left, axisRight: yAxis.right - s.left, w: b.width };
+      });
+      assert.ok(Math.abs(place.dx - place.axisRight) <= 1.5, `canvas at ${place.dx}, y axis at ${place.axisRight}`);
       await p.screenshot({ path: path.join(SHOTS, 'runs-ab-dialog.png') });
       await p.locator('[data-testid=ab-heat-diff]').scrollIntoViewIfNeeded();
       await p.screenshot({ path: path.join(SHOTS, 'runs-ab-dialog-heat.png') });

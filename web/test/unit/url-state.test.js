@@ -23,7 +23,8 @@ describe('url-state', () => {
       method: 'hdr',
       exclude_sources: ['run a/h1,x_clat_hist.1.log', 'h2:50%.log'],
       exclude_hosts: ['10.0.0.2'],
-      offsets: { '(local)': 3000, 'fe80::1': -250 },
+      // Hosts and files (a file's own offset, file-table.js) share the map.
+      offsets: { '(local)': 3000, 'fe80::1': -250, 'run a/h1,x_clat_hist.2.log': 20000 },
       yLog: false,
       showMean: false,
       showBand: false,
@@ -35,7 +36,7 @@ describe('url-state', () => {
       surfaceP: 99.9,
       theme: /** @type {const} */ ('dark'),
     };
-    const more = { kinds: 'clat,lat', co_interval_ms: 2.5, heatY: 'bs', groupsMode: 'top', groupsP: '99.9', topN: 7, groupsSort: 'worst' };
+    const more = { kinds: 'clat,lat', co_interval_ms: 2.5, adaptive: 0.25, heatY: 'bs', groupsMode: 'top', groupsP: '99.9', topN: 7, groupsSort: 'worst' };
     const frag = stateToFragment(/** @type {any} */ ({ ...s, ...more }), { theme: true });
     const r = parseFragment(`#${frag}`);
     expect(r.notes).toEqual([]);

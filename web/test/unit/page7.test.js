@@ -1,0 +1,81 @@
+// Issue 7's page items: default quantum from the logs' interval, a file's
+// own offset in a narrow cell, adaptive quanta drawn as steps.
+import { describe, it, expect } from 'vitest';
+import { defaultQuantum } from '../../src/app/sources.js';
+import { QUANTA } from '../../src/app/options.js';
+import { compactMs } from '../../src/app/file-table.js';
+import { pctilesOptions, heatmapOptions, pctilesAreCluster } from '../../src/app/queries.js';
+import { initialState } from '../../src/app/state.js';
+import { stepPoints, rowAt, adaptiveIops, fewSpans, timeExtent } from '../../src/views/pctiles-data.js';
+
+/** A source as source_json writes it, with series of these intervals. @param {number[]} iv @param {string} [role] */
+const src = (iv, role = 'time') => ({ name: 'x.log', format: 'fio-hist', status: { ok: true }, series: iv.map((interval_ms) => ({ role, interval_ms })) });
+
+describe('default quantum', () => {
+  it('is the longest logging interval, rounded to the nearest preset on a log scale', () => {
+    expect(defaultQuantum([src([1001.5])], QUANTA)).toBe(1000);
+    expect(defaultQuantum([src([500.2]), src([250])], QUANTA)).toBe(500);
+    expect(defaultQuantum([src([2003])], QUANTA)).toBe(2000);
+    // 1400 is nearer 1000 than 2000 on a log scale (sqrt(2e6) = 1414); 1500 is not.
+    expect(defaultQuantum([src([1400])], QUANTA)).toBe(1000);
+    expect(defaultQuantum([src([1500])], QUANTA)).toBe(2000);
+    expect(defaultQuantum([src([30])], QUANTA)).toBe(100);
+  });
+  it('leaves the default alone without intervals (per-I/O logs, json+, broken files)', () => {
+    expect(defaultQuantum([src([0])], QUANTA)).toBeNull();
+    expect(defaultQuantum([src([60000], 'whole-run')], QUANTA)).toBeNull();
+    expect(defaultQuantum([{ ...src([5000]), status: { ok: false } }], QUANTA)).toBeNull();
+    expect(defaultQuantum([], QUANTA)).toBeNull();
+  });
+});
+
+describe('file offsets', () => {
+  it('compactMs fits the offset cell', () => {
+    expect(compactMs(0)).toBe('0');
+    expect(compactMs(-250)).toBe('-250');
+    expect(compactMs(1500)).toBe('1.5s');
+    expect(compactMs(20000)).toBe('20s');
+    expect(compactMs(-120000)).toBe('-2m');
+  });
+});
+
+describe('adaptive quanta', () => {
+  it('only the percentiles query asks for them; the heat map keeps fixed quanta and its own lines', () => {
+    const s = { ...initialState(), adaptive: 0.25 };
+    expect(pctilesOptions(s).adaptive_accuracy).toBe(0.25);
+    expect(pctilesOptions(initialState())).not.toHaveProperty('adaptive_accuracy');
+    expect(heatmapOptions(s, 64, null)).not.toHaveProperty('adaptive_accuracy');
+    expect(pctilesAreCluster(s)).toBe(false);
+  });
+  const r = {
+    adaptive: true,
+    quantum_ms: 1000,
+    percentiles: ['99'],
+    groups: ['host=a', 'host=b'],
+    rows: [
+      { t_ms: 0, width_ms: 3000, group: 'host=a', samples: 300, mean: 5, p: [9], flags: '' },
+      { t_ms: 0, width_ms: 1000, group: 'host=b', samples: 100, mean: 6, p: [8], flags: '' },
+      { t_ms: 1000, width_ms: 1000, group: 'host=b', samples: 200, mean: 6, p: [7], flags: 'few:p99' },
+      { t_ms: 3000, width_ms: 2000, group: 'host=a', samples: 100, mean: 5, p: [4], flags: '' },
+    ],
+  };
+  it('a series is one step per row, broken where rows leave a gap', () => {
+    const a = stepPoints(r, { kind: 'p', gi: 0, pi: 0 }, 0, 10000);
+    expect(a.map((p) => [p.t, p.v])).toEqual([[0, 9], [3000, 9], [3000, 4], [5000, 4]]);
+    const b = stepPoints(r, { kind: 'p', gi: 1, pi: 0 }, 0, 10000);
+    expect(b.map((p) => [p.t, p.v])).toEqual([[0, 8], [1000, 8], [1000, 7], [2000, 7]]);
+    const gap = stepPoints({ ...r, groups: ['all'], rows: [r.rows[1], r.rows[3]] }, { kind: 'p', gi: 0, pi: 0 }, 0, 10000);
+    expect(gap.map((p) => [p.t, p.v])).toEqual([[0, 8], [1000, 8], [1000, null], [3000, 4], [5000, 4]]);
+    expect(stepPoints(r, { kind: 'p', gi: 0, pi: 0 }, 3500, 4000).map((p) => p.t)).toEqual([3000, 5000]);
+  });
+  it('hover finds the row holding a time; IOPS sum rows of different widths; extent ends at the last row end', () => {
+    expect(rowAt(r, 0, 2999)?.t_ms).toBe(0);
+    expect(rowAt(r, 0, 3000)?.t_ms).toBe(3000);
+    expect(rowAt(r, 1, 2500)).toBeNull();
+    // a: 100/s over [0, 3 s), 50/s over [3, 5 s); b: 100/s then 200/s.
+    const io = adaptiveIops(r);
+    expect(io.map((p) => [p.t, p.v])).toEqual([[0, 200], [1000, 200], [1000, 300], [2000, 300], [2000, 100], [3000, 100], [3000, 50], [5000, 50]]);
+    expect(fewSpans(r)).toEqual([[1000, 2000]]);
+    expect(timeExtent(r)).toEqual([0, 5000]);
+  });
+});
