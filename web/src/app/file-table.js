@@ -9,6 +9,14 @@
 // gets its own message above the table.
 import { fileSummary, hostsOf, isIgnored, LOCAL_HOST } from './sources.js';
 import { naturalCompare, middleSplit } from './names.js';
+import { quantumLabel } from './controls.js';
+import { formatBytes } from './methods.js';
+
+/** The state cell's tooltip of a file loaded reduced (docs/page-loading.md §7). @param {{quantum_ms: number, windowsBytes: number}} r */
+function reducedTitle(r) {
+  if (!r.quantum_ms) return `loaded whole past the memory budget: its quanta would have taken more memory than its ${formatBytes(r.windowsBytes)} of windows`;
+  return `loaded reduced to ${quantumLabel(r.quantum_ms)} quanta (its ${formatBytes(r.windowsBytes)} of windows would have passed the memory budget): exact at multiples of ${quantumLabel(r.quantum_ms)}`;
+}
 
 /**
  * @param {HTMLElement} el file table container
@@ -61,8 +69,9 @@ export function renderFileTable(el, hostEl, errEl, m) {
     const sk = cell(tr, s.skipped ? String(s.skipped) : '—', 'num skip');
     sk.title = s.skippedDetail || (s.skipped ? `${s.skipped} lines skipped` : 'no line skipped');
     if (s.skippedDetail) sk.classList.add('has-detail');
-    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
-    st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : 'loaded';
+    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : src.reduced?.quantum_ms ? `ok ↓${quantumLabel(src.reduced.quantum_ms)}` : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
+    st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : src.reduced ? reducedTitle(src.reduced) : 'loaded';
+    if (src.reduced) tr.dataset.reduced = String(src.reduced.quantum_ms);
     tb.appendChild(tr);
   }
   // Files still loading (or failed before the engine returned a Source).
