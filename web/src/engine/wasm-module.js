@@ -72,7 +72,9 @@ export async function loadWasmModule(src) {
         bytes
           .then((b) => WebAssembly.instantiate(/** @type {BufferSource} */ (b), imports))
           .then((/** @type {WebAssembly.WebAssemblyInstantiatedSource} */ res) => {
-            if (max) capMemory(/** @type {WebAssembly.Memory} */ (res.instance.exports.memory), max);
+            // The optimised build minifies export names: the memory is the export that is one.
+            const memory = Object.values(res.instance.exports).find((x) => x instanceof WebAssembly.Memory);
+            if (max && memory) capMemory(memory, max);
             done(res.instance, res.module);
           })
           .catch(reject);

@@ -280,8 +280,8 @@ export class WorkerEngine {
  */
 export function engineFailure(e, what) {
   const msg = String(/** @type {Error} */ (e)?.message ?? e).split('\n')[0];
-  const oom = /Aborted|out of memory|enlarge memory|bad_alloc|RangeError|Maximum call stack/i.test(msg) || /** @type {Error} */ (e)?.name === 'RuntimeError';
-  return oom
-    ? `the engine ran out of memory ${what} this file (its worker's WebAssembly aborted: ${msg}); the file is left out, the other files are loaded`
-    : `the engine's worker failed ${what} this file (${msg}); the file is left out, the other files are loaded`;
+  const aborted = /Aborted|out of memory|enlarge memory|bad_alloc/i.test(msg) || /** @type {Error} */ (e)?.name === 'RuntimeError';
+  return aborted
+    ? `the engine aborted while ${what} this file, most likely out of memory (its worker's WebAssembly memory is limited); the file is left out, the other files are loaded`
+    : `the engine's worker failed while ${what} this file (${msg}); the file is left out, the other files are loaded`;
 }
