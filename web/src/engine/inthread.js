@@ -88,6 +88,7 @@ import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
  * @property {number} quantum_ms  the quantum the file's counts were added onto; 0: past the budget
  *   but kept as windows, because its quanta would not have been smaller
  * @property {number} windowsBytes  what its windows would have cost (budget.js modelBytes)
+ * @property {string} format  the format it was read as (the engine now holds a result)
  */
 
 /**
@@ -196,7 +197,7 @@ export class InThreadEngine {
             const r = this.reduceEncoded(bytes, source.name, opts.budget.quantum_ms);
             // Quanta no smaller than the windows (a quantum near the logs' interval): the windows are kept.
             const smaller = modelBytes(r.source, r.bytes.length) < cost;
-            out.push(this.importSource(smaller ? r.bytes : bytes, source.read_error, { quantum_ms: smaller ? opts.budget.quantum_ms : 0, windowsBytes: cost }));
+            out.push(this.importSource(smaller ? r.bytes : bytes, source.read_error, { quantum_ms: smaller ? opts.budget.quantum_ms : 0, windowsBytes: cost, format: source.format }));
           } else {
             out.push(this.importSource(bytes, source.read_error));
           }

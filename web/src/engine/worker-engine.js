@@ -135,10 +135,10 @@ export class WorkerEngine {
                   const q = await w.request(Req.REDUCE_SOURCE, { bytes: r.bytes, name: r.source.name, quantum_ms: opts.budget.quantum_ms });
                   if (modelBytes(q.source, q.bytes.length) < cost) {
                     if (r.source.read_error) q.source.read_error = r.source.read_error;
+                    reduced = { quantum_ms: opts.budget.quantum_ms, windowsBytes: cost, format: r.source.format };
                     r = q;
-                    reduced = { quantum_ms: opts.budget.quantum_ms, windowsBytes: cost };
                   } else {
-                    reduced = { quantum_ms: 0, windowsBytes: cost };
+                    reduced = { quantum_ms: 0, windowsBytes: cost, format: r.source.format };
                   }
                 } catch (e) {
                   if (/** @type {Error} */ (e).name === 'AbortError') throw e;

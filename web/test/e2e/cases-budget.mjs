@@ -35,7 +35,9 @@ export const BUDGET_CASES = [
       await settled(p);
       const states = await fileStates(p);
       assert.deepEqual(states.map((s) => s.reduced), ['', '5000', '5000', '5000'], JSON.stringify(states));
-      assert.deepEqual(states.map((s) => s.state), ['ok', 'ok ↓5 s', 'ok ↓5 s', 'ok ↓5 s']);
+      assert.deepEqual(states.map((s) => s.state), ['ok', '↓5 s', '↓5 s', '↓5 s']);
+      const fmts = await p.$$eval('[data-testid=file-table] tbody td.fmt', (tds) => tds.map((td) => td.textContent));
+      assert.deepEqual(fmts, ['fio-hist', 'fio-hist', 'fio-hist', 'fio-hist'], 'the format read, not the engine\'s result');
       const status = (await p.textContent('[data-testid=status]')) ?? '';
       assert.match(status, /memory budget of 19\.5 KiB passed: 3 files reduced to 5 s quanta/);
       const mem = (await p.textContent('[data-testid=memory]')) ?? '';
