@@ -6,7 +6,8 @@ import { Store, initialState } from './state.js';
 import { renderControls, renderViewToolbar, quantumLabel, setGroupings, setInputChoices } from './controls.js';
 import { renderFileTable } from './file-table.js';
 import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, resultOptions, resultLabels, linkState, SURFACE_LEVELS, groupsBy, groupsOptions, groupsRunOptions } from './queries.js';
-import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded } from './methods.js';
+import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded, formatBytes } from './methods.js';
+import { budgetSettings, memoryText, reducedStatus, reducedQuantumNote } from './memory-budget.js';
 import { downloadBlob, downloadText } from './download.js';
 import { installKeys } from './keys.js';
 import { installSidebarResize } from './sidebar.js';
@@ -61,6 +62,8 @@ export class App {
   /** @param {{createEngine: (o: any) => Promise<any>}} engineApi */
   constructor(engineApi) {
     this.engineApi = engineApi;
+    /** The memory budget and the parse workers' ceiling, from the page's URL (memory-budget.js). */
+    this.budget = budgetSettings(globalThis.location?.search ?? '');
     this.store = new Store(initialState());
     /** @type {any} */
     this.engine = null;
@@ -599,10 +602,13 @@ export class App {
     };
     let lastTable = 0;
     try {
-      if (!this.engine) this.engine = await this.engineApi.createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)) });
+      if (!this.engine) this.engine = await this.engineApi.createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)), helperMemoryBytes: this.budget.workerMemory || undefined });
       else if (this.engine.reset) await this.engine.reset();
       let sources = await this.engine.loadFiles(items, {
         signal: abort.signal,
+        // Past the budget, files are imported as results at the quantum the
+        // views will show (a link's own quantum when it names one).
+        budget: { bytes: this.budget.budget, quantum_ms: extras.after?.quantum_ms ?? this.store.state.quantum_ms },
         onProgress: (/** @type {any} */ p) => {
           if (gen !== this.loadGen) return;
           this.pending.set(p.file, { ...this.pending.get(p.file), ...p });
@@ -622,6 +628,7 @@ export class App {
       paint();
       prog.hidden = true;
       this.renderFiles();
+      this.showMemory();
       const sum = loadSummary(sources, this.skipped);
       // Group-by offers the labels these logs carry; a choice they lack falls back to the cluster.
       const groupings = groupingsFor(sources);
@@ -646,7 +653,8 @@ export class App {
       if (gen !== this.loadGen) return;
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
       this.writeOrigin();
-      this.setStatus('ready', `${loadSummary(sources, this.skipped, `in ${secs} s`).text}${this.demoNote ? ` — ${this.demoNote}` : ''}`);
+      const reduced = reducedStatus(sources, this.budget.budget);
+      this.setStatus('ready', `${loadSummary(sources, this.skipped, `in ${secs} s`).text}${reduced ? ` — ${reduced}` : ''}${this.demoNote ? ` — ${this.demoNote}` : ''}`);
       this.demoNote = '';
     } catch (e) {
       if (gen !== this.loadGen) return;
@@ -661,6 +669,15 @@ export class App {
         console.error(e);
       }
     }
+  }
+
+  /** The "memory: ... of ... budget" line under the file table (docs/page-loading.md §7). */
+  async showMemory() {
+    const el = this.$('memory');
+    if (!el || !this.engine?.memory) return;
+    const m = await this.engine.memory();
+    el.textContent = [memoryText(m.modelBytes, this.budget.budget), ...this.budget.problems].join('; ');
+    el.title = `estimated size of the loaded data in the engine; its WebAssembly memory is ${formatBytes(m.wasmBytes)} (it never shrinks). Past the budget, files are loaded reduced to the quantum (?budget= in the page's URL sets it)`;
   }
 
   /** @param {'idle'|'loading'|'ready'|'error'} state @param {string} text */
@@ -799,7 +816,8 @@ export class App {
     const finer = this.$('quantum-finer');  // beside the quantum selector (docs/quanta.md)
     if (finer) finer.hidden = !anyFiner(r);
     const el = this.$('query-notes');
-    const notes = /** @type {string[]} */ (r?.notes || []);
+    const reducedNote = reducedQuantumNote(this.sources, this.store.state.quantum_ms);
+    const notes = /** @type {string[]} */ ([...(r?.notes || []), ...(reducedNote ? [reducedNote] : [])]);
     const text = notes.join('\n');
     if (el.dataset.text === text) return;
     el.dataset.text = text;

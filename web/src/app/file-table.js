@@ -11,6 +11,14 @@
 // gets its own message above the table.
 import { fileSummary, hostsOf, isIgnored, LOCAL_HOST } from './sources.js';
 import { naturalCompare, middleSplit } from './names.js';
+import { quantumLabel } from './controls.js';
+import { formatBytes } from './methods.js';
+
+/** The state cell's tooltip of a file loaded reduced (docs/page-loading.md §7). @param {{quantum_ms: number, windowsBytes: number, format: string}} r */
+function reducedTitle(r) {
+  if (!r.quantum_ms) return `loaded whole past the memory budget: its quanta would have taken more memory than its ${formatBytes(r.windowsBytes)} of windows`;
+  return `loaded reduced to ${quantumLabel(r.quantum_ms)} quanta (its ${formatBytes(r.windowsBytes)} of windows would have passed the memory budget): exact at multiples of ${quantumLabel(r.quantum_ms)}`;
+}
 
 /**
  * @param {HTMLElement} el file table container
@@ -53,8 +61,9 @@ export function renderFileTable(el, hostEl, errEl, m) {
     const who = [s.host && `host ${s.host}`, s.jobs && `job ${s.jobs}`].filter(Boolean).join(', ');
     nameCell(tr, short(src.name), who ? `${src.name}\n${who}` : src.name);
     if (runs) cell(tr, src.labels?.run ?? '', 'run').title = `run ${src.labels?.run ?? ''}`;
-    const fmt = s.format.replace(/ \(.*\)$/, '');
-    cell(tr, fmt, 'fmt').title = `format ${s.format}`;
+    // A reduced file is a result in the engine; the table names what it was read as.
+    const fmt = (src.reduced?.format || s.format).replace(/ \(.*\)$/, '');
+    cell(tr, fmt, 'fmt').title = `format ${src.reduced?.format || s.format}`;
     cell(tr, s.dirs, 'dirs');
     cell(tr, compactCount(s.records), 'num rec').title = `${s.records} records`;
     const rep = cell(tr, s.repaired, 'rep');
@@ -68,8 +77,9 @@ export function renderFileTable(el, hostEl, errEl, m) {
       el.dataset.editing = editing ? '' : src.name;
       renderFileTable(el, hostEl, errEl, m);
     });
-    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
-    st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : 'loaded';
+    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : src.reduced?.quantum_ms ? `↓${quantumLabel(src.reduced.quantum_ms)}` : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
+    st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : src.reduced ? reducedTitle(src.reduced) : 'loaded';
+    if (src.reduced) tr.dataset.reduced = String(src.reduced.quantum_ms);
     tb.appendChild(tr);
     if (editing && s.ok) tb.appendChild(offsetEditor(tr, src.name, m.state.offsets[src.name], runs ? 10 : 9, (ms) => {
       el.dataset.editing = '';

@@ -47,7 +47,7 @@ export { EngineError } from './protocol.js';
  * @property {(opts: import('./inthread.js').CompareOptions) => Promise<{text: string, notes: string[]}>} compareRuns
  * @property {() => Promise<import('./inthread.js').Source[]>} sources
  * @property {() => Promise<void>} reset
- * @property {() => Promise<{wasmBytes: number}>} memory
+ * @property {() => Promise<{wasmBytes: number, modelBytes: number}>} memory
  * @property {() => void} terminate
  */
 
@@ -58,6 +58,7 @@ export { EngineError } from './protocol.js';
  * @property {import('./wasm-module.js').WasmSource} [wasm]  where the module is (default: page's wasm/)
  * @property {() => import('./proxy.js').Endpoint} [spawn]  worker mode: how to start a worker
  * @property {ArrayBuffer} [wasmBinary]  worker mode: the .wasm bytes, sent to each worker (single-file page)
+ * @property {number} [helperMemoryBytes]  worker mode: a ceiling for each parse worker's WebAssembly memory
  */
 
 /**
@@ -69,7 +70,7 @@ export async function createEngine(opts = {}) {
   if ((opts.mode ?? 'worker') === 'inthread') {
     return asyncFacade(new InThreadEngine(await loadWasmModule(wasm)));
   }
-  return WorkerEngine.create({ wasmUrl: wasm.url, workers: opts.workers, spawn: opts.spawn, wasmBinary: opts.wasmBinary });
+  return WorkerEngine.create({ wasmUrl: wasm.url, workers: opts.workers, spawn: opts.spawn, wasmBinary: opts.wasmBinary, helperMemoryBytes: opts.helperMemoryBytes });
 }
 
 /**

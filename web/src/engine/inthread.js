@@ -20,6 +20,7 @@ import { readChunks, FileFormatError } from '../load/read.js';
 import { toLoadItem } from '../load/files.js';
 import { abortError, EngineError } from './protocol.js';
 import { matrixOf } from './matrix.js';
+import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
 
 /**
  * @typedef {object} RunPlan
@@ -78,6 +79,22 @@ import { matrixOf } from './matrix.js';
  * @property {any[]} examples
  * @property {string} [read_error]  set by the JS reader (not the engine): the file's bytes ended early
  *   (truncated or corrupt gzip); the part read before is loaded and this says what was kept
+ * @property {Reduced} [reduced]  set by the page (not the engine): the file was imported as a
+ *   result at this quantum, not as its windows (memory budget, docs/page-loading.md §7)
+ */
+
+/**
+ * @typedef {object} Reduced
+ * @property {number} quantum_ms  the quantum the file's counts were added onto; 0: past the budget
+ *   but kept as windows, because its quanta would not have been smaller
+ * @property {number} windowsBytes  what its windows would have cost (budget.js modelBytes)
+ * @property {string} format  the format it was read as (the engine now holds a result)
+ */
+
+/**
+ * @typedef {object} Budget
+ * @property {number} bytes  for the primary engine's model (Infinity: none)
+ * @property {number} quantum_ms  the quantum files past it are reduced to
  */
 
 /**
@@ -86,6 +103,7 @@ import { matrixOf } from './matrix.js';
  * @property {AbortSignal} [signal]
  * @property {object} [fileOptions]  options_json file options for every file (format, repair, ...)
  * @property {number} [sliceBytes]
+ * @property {Budget} [budget]  past it, files are imported reduced (docs/page-loading.md §7)
  */
 
 /** Minimum interval between two progress reports of one file. */
@@ -145,6 +163,10 @@ export class InThreadEngine {
     this.failed = [];
     /** read_error of loaded sources, by name (the engine does not keep it). @type {Map<string, string>} */
     this.readErrors = new Map();
+    /** Files imported reduced, by name. @type {Map<string, Reduced>} */
+    this.reduced = new Map();
+    /** Estimated bytes of the model (budget.js modelBytes of every import). */
+    this.used = 0;
   }
 
   /** Size of the WASM memory. It never shrinks, so it is also the peak so far. */
@@ -165,11 +187,21 @@ export class InThreadEngine {
     }
     /** @type {Source[]} */
     const out = [];
+    const plan = budgetPlan(opts.budget?.bytes ?? Infinity, this.used);
     for (let i = 0; i < items.length; ++i) {
       try {
         const { source, bytes } = await this.parseFile(items[i], { ...opts, export: true });
         if (bytes) {
-          out.push(this.importSource(bytes, source.read_error));
+          const cost = modelBytes(source, bytes.length);
+          if (opts.budget && shouldReduce(plan, cost, reducible(source))) {
+            const r = this.reduceEncoded(bytes, source.name, opts.budget.quantum_ms);
+            // Quanta no smaller than the windows (a quantum near the logs' interval): the windows are kept.
+            const smaller = modelBytes(r.source, r.bytes.length) < cost;
+            out.push(this.importSource(smaller ? r.bytes : bytes, source.read_error, { quantum_ms: smaller ? opts.budget.quantum_ms : 0, windowsBytes: cost, format: source.format }));
+          } else {
+            out.push(this.importSource(bytes, source.read_error));
+          }
+          plan.used = this.used;  // importSource counted it
         }
         else {
           this.failed.push(source);
@@ -256,18 +288,57 @@ export class InThreadEngine {
   }
 
   /**
+   * An encoded Source turned into a result at quantum_ms keeping the labels
+   * the page groups by (budget.js KEEP_LABELS), then read back as the file
+   * `name`: the encoded Source of that result, for importSource. As `latscope
+   * reduce --quantum Q --keep host,job,dir,file,tag,kind` of the one file
+   * (docs/page-loading.md §7). Both scratch engines are freed before returning.
+   * @param {Uint8Array} bytes  from exportSource
+   * @param {string} name
+   * @param {number} quantumMs
+   * @returns {{source: Source, bytes: Uint8Array}}
+   */
+  reduceEncoded(bytes, name, quantumMs) {
+    let result;
+    const scratch = new this.M.Engine();
+    try {
+      unwrap(scratch.importSource(bytes));
+      result = /** @type {Uint8Array} */ (unwrap(scratch.encodeResult(JSON.stringify({ quantum_ms: quantumMs, group_by: KEEP_LABELS }))));
+    } finally {
+      scratch.delete();
+    }
+    const reader = new this.M.Engine();
+    try {
+      const h = unwrap(reader.openFile(name, '{}'));
+      reader.append(h, result);
+      /** @type {Source} */
+      const source = JSON.parse(reader.finish(h));
+      if (!source.status.ok) throw new EngineError(source.status.message, 'Internal');
+      return { source, bytes: /** @type {Uint8Array} */ (unwrap(reader.exportSource(h))) };
+    } finally {
+      reader.delete();
+    }
+  }
+
+  /**
    * Adds an encoded Source (from exportSource, possibly in another worker).
    * @param {Uint8Array} bytes
    * @param {string} [readError] the parse's source.read_error, kept with the source
+   * @param {Reduced} [reduced] set when bytes are the file reduced (reduceEncoded)
    * @returns {Source}
    */
-  importSource(bytes, readError = '') {
+  importSource(bytes, readError = '', reduced = undefined) {
     const json = unwrap(this.core.importSource(bytes));
     /** @type {Source} */
     const source = JSON.parse(json);
+    this.used += modelBytes(source, bytes.length);
     if (readError) {
       source.read_error = readError;
       this.readErrors.set(source.name, readError);
+    }
+    if (reduced) {
+      source.reduced = reduced;
+      this.reduced.set(source.name, reduced);
     }
     return source;
   }
@@ -287,6 +358,8 @@ export class InThreadEngine {
     for (const s of list) {
       const e = this.readErrors.get(s.name);
       if (e) s.read_error = e;
+      const r = this.reduced.get(s.name);
+      if (r) s.reduced = r;
     }
     return [...list, ...this.failed];
   }
@@ -380,17 +453,28 @@ export class InThreadEngine {
     this.core = new this.M.Engine();
     this.failed = [];
     this.readErrors.clear();
+    this.reduced.clear();
+    this.used = 0;
   }
 
-  /** @returns {{wasmBytes: number}} */
+  /** @returns {{wasmBytes: number, modelBytes: number}} the WASM memory, and the model's estimated share (budget.js) */
   memory() {
-    return { wasmBytes: this.wasmBytes() };
+    return { wasmBytes: this.wasmBytes(), modelBytes: this.used };
   }
 
   terminate() {
     this.core?.delete();
     this.core = null;
   }
+}
+
+/**
+ * Whether a parsed file can be reduced: a log with time series. fio json+
+ * (one whole-run histogram per job) and results (quanta already) are kept as they are.
+ * @param {Source} source
+ */
+export function reducible(source) {
+  return source.status.ok && source.format !== 'result' && source.format !== 'fio-json' && (source.series ?? []).some((s) => s.role !== 'whole-run');
 }
 
 /** Resolves after the event loop has run once (a macrotask, not clamped like setTimeout). */

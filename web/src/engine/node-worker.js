@@ -13,6 +13,7 @@ serveEngine(
     postMessage: (msg, transfer) => port.postMessage(msg, /** @type {any} */ (transfer)),
     addEventListener: (_type, fn) => port.on('message', (data) => fn({ data })),
   },
-  // The wasm URL of the page does not apply here: load this checkout's build.
-  () => loadWasmModule(nodeWasmSource()),
+  // The wasm URL of the page does not apply here: load this checkout's build
+  // (with the init's memory ceiling, wasm-module.js capMemory).
+  (init) => loadWasmModule({ ...nodeWasmSource(), maxMemoryBytes: init.maxMemoryBytes }),
 );

@@ -18,7 +18,8 @@
 /** Request types and their payloads / results. */
 export const Req = Object.freeze({
   /**
-   * payload {wasmUrl: string, wasmBinary?: ArrayBuffer} -> {version: number}.
+   * payload {wasmUrl: string, wasmBinary?: ArrayBuffer, maxMemoryBytes?: number} -> {version: number}.
+   * maxMemoryBytes: a ceiling for this worker's WebAssembly memory (wasm-module.js capMemory).
    * wasmBinary: the engine's bytes when the page carries them (the
    * single-file page, docs/page-loading.md); then the worker's own bundled
    * glue is used and nothing is fetched.
@@ -31,8 +32,17 @@ export const Req = Object.freeze({
    * without, it is added to the worker's engine.
    */
   PARSE_FILE: 'parseFile',
-  /** payload {bytes: Uint8Array (transferred), readError?: string} -> Source */
+  /**
+   * payload {bytes: Uint8Array (transferred), readError?: string, reduced?: Reduced} -> Source;
+   * reduced: the bytes are the file as a result (REDUCE_SOURCE), kept with the source
+   */
   IMPORT_SOURCE: 'importSource',
+  /**
+   * payload {bytes: Uint8Array (transferred, an encoded Source), name: string, quantum_ms: number}
+   * -> {source: Source, bytes: Uint8Array}: the file as a result at quantum_ms
+   * (InThreadEngine.reduceEncoded), encoded for IMPORT_SOURCE; the memory budget, docs/page-loading.md §7
+   */
+  REDUCE_SOURCE: 'reduceSource',
   /** payload {source: Source} -> null: lists a file that failed in another worker's JS */
   ADD_FAILED: 'addFailed',
   /** payload {opts} -> pctiles JSON text (parsed by the caller: cheaper than cloning rows) */
@@ -65,7 +75,10 @@ export const Req = Object.freeze({
   SOURCES: 'sources',
   /** payload {} -> null: drops every source */
   RESET: 'reset',
-  /** payload {} -> {wasmBytes: number} (WASM memory never shrinks: also the peak) */
+  /**
+   * payload {} -> {wasmBytes: number, modelBytes: number}: the WASM memory (it never
+   * shrinks: also the peak) and the model's estimated share of it (budget.js)
+   */
   MEMORY: 'memory',
   /** payload {id: number} (request to cancel) -> null */
   CANCEL: 'cancel',

@@ -13,7 +13,7 @@ import { Note, Req, abortError, serializeError, transferablesOf } from './protoc
 
 /**
  * @param {Port} port
- * @param {(init: {wasmUrl: string, wasmBinary?: ArrayBuffer}) => Promise<any>} loadModule  loads the Emscripten module
+ * @param {(init: {wasmUrl: string, wasmBinary?: ArrayBuffer, maxMemoryBytes?: number}) => Promise<any>} loadModule  loads the Emscripten module
  */
 export function serveEngine(port, loadModule) {
   /** @type {InThreadEngine | null} */
@@ -49,7 +49,8 @@ export function serveEngine(port, loadModule) {
         running.delete(id);
       }
     },
-    [Req.IMPORT_SOURCE]: (p) => need().importSource(p.bytes, p.readError),
+    [Req.IMPORT_SOURCE]: (p) => need().importSource(p.bytes, p.readError, p.reduced),
+    [Req.REDUCE_SOURCE]: (p) => need().reduceEncoded(p.bytes, p.name, p.quantum_ms),
     [Req.ADD_FAILED]: (p) => {
       need().addFailed(p.source);
       return null;

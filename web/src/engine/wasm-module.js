@@ -26,6 +26,8 @@ export const WASM_BINARY = 'latscope.wasm';
  * @property {string} url                 URL of the ES-module glue (latscope.mjs); unused with factory
  * @property {ArrayBuffer | Uint8Array} [wasmBinary]  the .wasm bytes, when already at hand (Node, the single-file page)
  * @property {(m: object) => Promise<any>} [factory]  the glue's factory, when bundled (the single-file page)
+ * @property {number} [maxMemoryBytes]  a lower ceiling than the module's 4 GiB: growing past it fails
+ *   as on a machine with less memory (the page's `?worker_memory=`, docs/page-loading.md §7)
  */
 
 /**
@@ -48,8 +50,9 @@ export async function loadWasmModule(src) {
   const factory = src.factory ?? (await import(/* @vite-ignore */ src.url)).default;
   installInflate();
   const codec = { latscopeInflateZlib: inflateZlib, latscopeDeflateZlib: deflateZlib };
-  if (src.wasmBinary) return factory({ wasmBinary: src.wasmBinary, ...codec });
-  const wasmUrl = new URL(WASM_BINARY, src.url).href;
+  const max = src.maxMemoryBytes;
+  if (src.wasmBinary && !max) return factory({ wasmBinary: src.wasmBinary, ...codec });
+  const wasmUrl = src.wasmBinary ? '' : new URL(WASM_BINARY, src.url).href;
   // The factory's promise never settles when instantiateWasm fails, so the
   // fetch error rejects our own promise instead.
   return new Promise((resolve, reject) => {
@@ -60,16 +63,41 @@ export async function loadWasmModule(src) {
        * @param {(instance: WebAssembly.Instance, module: WebAssembly.Module) => void} done
        */
       instantiateWasm(imports, done) {
-        fetch(wasmUrl)
-          .then((r) => {
-            if (!r.ok) throw new Error(`cannot load ${wasmUrl}: HTTP ${r.status} (run web/scripts/build-wasm.sh)`);
-            return r.arrayBuffer();
+        const bytes = src.wasmBinary
+          ? Promise.resolve(src.wasmBinary)
+          : fetch(wasmUrl).then((r) => {
+              if (!r.ok) throw new Error(`cannot load ${wasmUrl}: HTTP ${r.status} (run web/scripts/build-wasm.sh)`);
+              return r.arrayBuffer();
+            });
+        bytes
+          .then((b) => WebAssembly.instantiate(/** @type {BufferSource} */ (b), imports))
+          .then((/** @type {WebAssembly.WebAssemblyInstantiatedSource} */ res) => {
+            // The optimised build minifies export names: the memory is the export that is one.
+            const memory = Object.values(res.instance.exports).find((x) => x instanceof WebAssembly.Memory);
+            if (max && memory) capMemory(memory, max);
+            done(res.instance, res.module);
           })
-          .then((bytes) => WebAssembly.instantiate(bytes, imports))
-          .then((res) => done(res.instance, res.module))
           .catch(reject);
         return {};
       },
     }).then(resolve, reject);
+  });
+}
+
+/**
+ * Makes a module's memory refuse to grow past max bytes, as the browser
+ * refuses past its own limit: grow() throws a RangeError, Emscripten's
+ * allocator then fails and the engine aborts (what running out of memory
+ * looks like in a worker). The module reaches its memory only through this
+ * object, so shadowing its grow() is enough.
+ * @param {WebAssembly.Memory} memory @param {number} max
+ */
+function capMemory(memory, max) {
+  const grow = memory.grow.bind(memory);
+  Object.defineProperty(memory, 'grow', {
+    value: (/** @type {number} */ pages) => {
+      if (memory.buffer.byteLength + pages * 65536 > max) throw new RangeError(`WebAssembly memory limited to ${max} bytes`);
+      return grow(pages);
+    },
   });
 }

@@ -17,6 +17,8 @@ import { toLoadItem } from '../load/files.js';
 import { WorkerProxy } from './proxy.js';
 import { Req, abortError } from './protocol.js';
 import { spawnWebWorker } from './spawn.js';
+import { failedSource, reducible } from './inthread.js';
+import { addUsed, budgetPlan, modelBytes, shouldReduce } from './budget.js';
 
 /** @typedef {import('./inthread.js').Source} Source */
 /** @typedef {import('./inthread.js').LoadOptions} LoadOptions */
@@ -28,6 +30,7 @@ import { spawnWebWorker } from './spawn.js';
  * @property {ArrayBuffer} [wasmBinary]  the .wasm bytes (single-file page: sent to each worker, nothing fetched)
  * @property {number} [workers]          parallel parse workers (default: hardware threads, at most 8)
  * @property {() => Endpoint} [spawn]    starts one worker (tests pass a worker_threads adapter)
+ * @property {number} [helperMemoryBytes]  a ceiling for each parse worker's WebAssembly memory (not the primary's)
  */
 
 export class WorkerEngine {
@@ -46,6 +49,7 @@ export class WorkerEngine {
     this.wasmUrl = opts.wasmUrl;
     this.wasmBinary = opts.wasmBinary;
     this.spawn = opts.spawn ?? spawnWebWorker;
+    this.helperMemoryBytes = opts.helperMemoryBytes;
     const hw = /** @type {any} */ (globalThis).navigator?.hardwareConcurrency ?? 2;
     this.maxWorkers = Math.max(1, Math.floor(opts.workers ?? Math.min(hw, 8)));
     this.primary = new WorkerProxy(this.spawn());
@@ -53,9 +57,15 @@ export class WorkerEngine {
     this.loading = Promise.resolve();
   }
 
-  /** The INIT payload: each worker gets its own copy of the bytes (structured clone). */
-  init() {
-    return this.wasmBinary ? { wasmUrl: this.wasmUrl, wasmBinary: this.wasmBinary } : { wasmUrl: this.wasmUrl };
+  /**
+   * The INIT payload: each worker gets its own copy of the bytes (structured clone).
+   * @param {boolean} [helper] a parse worker: helperMemoryBytes applies
+   */
+  init(helper = false) {
+    /** @type {{wasmUrl: string, wasmBinary?: ArrayBuffer, maxMemoryBytes?: number}} */
+    const p = this.wasmBinary ? { wasmUrl: this.wasmUrl, wasmBinary: this.wasmBinary } : { wasmUrl: this.wasmUrl };
+    if (helper && this.helperMemoryBytes) p.maxMemoryBytes = this.helperMemoryBytes;
+    return p;
   }
 
   /**
@@ -79,16 +89,22 @@ export class WorkerEngine {
     for (const it of items) {
       onProgress?.({ file: it.name, bytesDone: 0, bytesTotal: it.file.size, bytesPerSec: 0, state: 'queued' });
     }
-    const nworkers = Math.min(this.maxWorkers, items.length);
+    // Files are parsed in helper workers only, never in the primary: a file
+    // that exhausts a worker's WebAssembly memory (the engine aborts) then
+    // costs that helper, which is replaced, not the primary's loaded data.
+    const nhelpers = Math.max(1, Math.min(this.maxWorkers, items.length) - 1);
     /** @type {WorkerProxy[]} */
     const helpers = [];
+    /** Starts a helper (also to replace one whose engine died). */
+    const spawnHelper = async () => {
+      const w = new WorkerProxy(this.spawn());
+      helpers.push(w);
+      await w.request(Req.INIT, this.init(true));
+      return w;
+    };
     try {
-      for (let i = 1; i < nworkers; ++i) {
-        const w = new WorkerProxy(this.spawn());
-        helpers.push(w);
-      }
-      await Promise.all(helpers.map((w) => w.request(Req.INIT, this.init())));
-      const pool = [this.primary, ...helpers];
+      await Promise.all(Array.from({ length: nhelpers }, spawnHelper));
+      const plan = budgetPlan(opts.budget?.bytes ?? Infinity, opts.budget ? (await this.primary.request(Req.MEMORY)).modelBytes : 0);
 
       /** @type {Source[]} */
       const out = new Array(items.length);
@@ -96,34 +112,75 @@ export class WorkerEngine {
       const parsed = new Map();
       let nextImport = 0;
       let nextFile = 0;
-      // Imports run one at a time, in file order, as soon as the next file is parsed.
+      /** A live helper for reductions (the first that is not dead). */
+      const reducer = async () => helpers.find((w) => !w.dead) ?? spawnHelper();
+      // Imports run one at a time, in file order, as soon as the next file is
+      // parsed; the budget is judged in that order too, so which files are
+      // reduced does not depend on which worker finished first.
       let importing = Promise.resolve();
       const drain = () => {
         importing = importing.then(async () => {
           while (parsed.has(nextImport)) {
             const i = nextImport++;
-            const r = /** @type {{source: Source, bytes?: Uint8Array}} */ (parsed.get(i));
+            let r = /** @type {{source: Source, bytes?: Uint8Array}} */ (parsed.get(i));
             parsed.delete(i);
             if (r.bytes) {
-              out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error }, { transfer: [r.bytes.buffer] });
-            } else {
-              await this.primary.request(Req.ADD_FAILED, { source: r.source });
-              out[i] = r.source;
+              const cost = modelBytes(r.source, r.bytes.length);
+              /** @type {import('./inthread.js').Reduced | undefined} */
+              let reduced;
+              if (opts.budget && shouldReduce(plan, cost, reducible(r.source))) {
+                const w = await reducer();
+                try {
+                  // Sent as a copy: when the quanta would not be smaller, the windows are kept.
+                  const q = await w.request(Req.REDUCE_SOURCE, { bytes: r.bytes, name: r.source.name, quantum_ms: opts.budget.quantum_ms });
+                  if (modelBytes(q.source, q.bytes.length) < cost) {
+                    if (r.source.read_error) q.source.read_error = r.source.read_error;
+                    reduced = { quantum_ms: opts.budget.quantum_ms, windowsBytes: cost, format: r.source.format };
+                    r = q;
+                  } else {
+                    reduced = { quantum_ms: 0, windowsBytes: cost, format: r.source.format };
+                  }
+                } catch (e) {
+                  if (/** @type {Error} */ (e).name === 'AbortError') throw e;
+                  w.terminate();
+                  r = { source: failedSource(r.source.name, r.source.bytes, engineFailure(e, 'reducing')) };
+                }
+              }
+              if (r.bytes) {
+                const n = r.bytes.byteLength;  // before the transfer empties it
+                out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error, reduced }, { transfer: [r.bytes.buffer] });
+                addUsed(plan, modelBytes(out[i], n));
+                continue;
+              }
             }
+            await this.primary.request(Req.ADD_FAILED, { source: r.source });
+            out[i] = r.source;
           }
         });
         return importing;
       };
-      const worker = async (/** @type {WorkerProxy} */ w) => {
+      const worker = async (/** @type {WorkerProxy} */ first) => {
+        let w = first;
         while (nextFile < items.length) {
           if (signal?.aborted) throw abortError();
           const i = nextFile++;
           const it = items[i];
-          const r = await w.request(
-            Req.PARSE_FILE,
-            { file: it.file, name: it.name, fileOptions: opts.fileOptions, sliceBytes: opts.sliceBytes, export: true },
-            { onProgress, signal },
-          );
+          let r;
+          try {
+            r = await w.request(
+              Req.PARSE_FILE,
+              { file: it.file, name: it.name, fileOptions: opts.fileOptions, sliceBytes: opts.sliceBytes, export: true },
+              { onProgress, signal },
+            );
+          } catch (e) {
+            if (/** @type {Error} */ (e).name === 'AbortError') throw e;
+            // The engine in this worker aborted (out of memory) or the worker
+            // died: this file fails with a sentence, a fresh helper goes on.
+            r = { source: failedSource(it.name, it.file.size, engineFailure(e, 'reading')) };
+            onProgress?.({ file: it.name, bytesDone: 0, bytesTotal: it.file.size, bytesPerSec: 0, state: 'error' });
+            w.terminate();
+            w = await spawnHelper();
+          }
           parsed.set(i, r);
           // Not awaited: this worker parses its next file while the primary
           // imports; an import error surfaces at the final drain below.
@@ -131,7 +188,7 @@ export class WorkerEngine {
         }
       };
       try {
-        await Promise.all(pool.map(worker));
+        await Promise.all(helpers.slice().map(worker));
       } catch (e) {
         if (/** @type {Error} */ (e).name === 'AbortError') {
           for (let i = nextFile; i < items.length; ++i) {
@@ -205,7 +262,7 @@ export class WorkerEngine {
     return run;
   }
 
-  /** @returns {Promise<{wasmBytes: number}>} the primary engine's WASM memory */
+  /** @returns {Promise<{wasmBytes: number, modelBytes: number}>} the primary engine's WASM memory and its model's estimated share */
   memory() {
     return this.primary.request(Req.MEMORY);
   }
@@ -213,4 +270,18 @@ export class WorkerEngine {
   terminate() {
     this.primary.terminate();
   }
+}
+
+/**
+ * The sentence for a file whose worker engine failed (docs/page-loading.md §7):
+ * an Emscripten abort is how running out of WebAssembly memory shows
+ * (malloc fails, operator new aborts; "Aborted()" in a release build).
+ * @param {unknown} e @param {'reading'|'reducing'} what
+ */
+export function engineFailure(e, what) {
+  const msg = String(/** @type {Error} */ (e)?.message ?? e).split('\n')[0];
+  const aborted = /Aborted|out of memory|enlarge memory|bad_alloc/i.test(msg) || /** @type {Error} */ (e)?.name === 'RuntimeError';
+  return aborted
+    ? `the engine aborted while ${what} this file, most likely out of memory (its worker's WebAssembly memory is limited); the file is left out, the other files are loaded`
+    : `the engine's worker failed while ${what} this file (${msg}); the file is left out, the other files are loaded`;
 }

@@ -8,5 +8,5 @@ import { loadWasmModule } from './wasm-module.js';
 
 serveEngine(/** @type {any} */ (self), (init) => {
   if (!init.wasmBinary) throw new Error('the single-file worker needs the engine bytes in its init request');
-  return loadWasmModule({ url: '', factory, wasmBinary: init.wasmBinary });
+  return loadWasmModule({ url: '', factory, wasmBinary: init.wasmBinary, maxMemoryBytes: init.maxMemoryBytes });
 });

@@ -5,4 +5,4 @@
 import { serveEngine } from './serve.js';
 import { loadWasmModule } from './wasm-module.js';
 
-serveEngine(/** @type {any} */ (self), (init) => loadWasmModule({ url: init.wasmUrl }));
+serveEngine(/** @type {any} */ (self), (init) => loadWasmModule({ url: init.wasmUrl, maxMemoryBytes: init.maxMemoryBytes }));

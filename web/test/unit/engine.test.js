@@ -12,9 +12,9 @@ import zlib from 'node:zlib';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { createEngine } from '../../src/engine/index.js';
 import { nodeWasmSource } from '../../src/engine/node.js';
+import { nodeWorkerEndpoint } from './node-endpoint.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const FIX = path.join(ROOT, 'tests/fixtures');
@@ -45,22 +45,6 @@ function cli(/** @type {string[]} */ args) {
     if (err.status === 1 && typeof err.stdout === 'string') return err.stdout;
     throw e;
   }
-}
-
-/**
- * A worker_threads Worker dressed as a Web Worker for WorkerProxy.
- * @returns {import('../../src/engine/proxy.js').Endpoint}
- */
-function nodeWorkerEndpoint() {
-  const w = new Worker(new URL('../../src/engine/node-worker.js', import.meta.url));
-  return {
-    postMessage: (/** @type {any} */ m, /** @type {any[] | undefined} */ t) => w.postMessage(m, t),
-    addEventListener: (/** @type {string} */ type, /** @type {(ev: any) => void} */ fn) => {
-      if (type === 'message') w.on('message', (data) => fn({ data }));
-      else if (type === 'error') w.on('error', (e) => fn({ message: e.message, error: e }));
-    },
-    terminate: () => void w.terminate(),
-  };
 }
 
 const wasm = nodeWasmSource();
