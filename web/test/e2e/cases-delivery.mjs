@@ -46,12 +46,17 @@ async function viewsRender(p) {
   assert.ok(lines > 2, `percentile lines drawn (${lines} paths)`);
   for (const view of ['heatmap', 'surface']) {
     await p.click(`[data-testid=tab-${view}]`);
-    await p.waitForTimeout(400);
-    const st = await canvasStats(p, view);
+    // Painted after the worker answers, so wait for the paint (up to 20 s on a
+    // busy machine) instead of a fixed pause; then check it.
+    let st = await canvasStats(p, view);
+    for (let i = 0; i < 200 && !(st.all > 0.2); i++) {
+      await p.waitForTimeout(100);
+      st = await canvasStats(p, view);
+    }
     assert.ok(st.all > 0.2, `${view} canvas painted (${st.all})`);
   }
   await p.click('[data-testid=tab-spectrum]');
-  await p.waitForTimeout(300);
+  await p.waitForFunction(() => document.querySelectorAll('#view-spectrum svg path').length > 2, null, { timeout: 20000 }).catch(() => {});
   const curves = await p.evaluate(() => document.querySelectorAll('#view-spectrum svg path').length);
   assert.ok(curves > 2, `spectrum drawn (${curves} paths)`);
   await p.click('[data-testid=tab-pctiles]');

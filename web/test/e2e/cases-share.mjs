@@ -300,7 +300,8 @@ export const SHARE_CASES = [
       assert.equal(await waitDone(p), 'ready');
       await p.selectOption('[data-testid=group-by]', 'tag');
       await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.group_by === 'tag');
-      await p.waitForTimeout(300);
+      // The legend is redrawn when the regrouped answer comes: wait for it (the assertion below says what is missing).
+      await p.waitForFunction(() => [...document.querySelectorAll('#view-pctiles svg text')].some((t) => /onerror=alert\(3\)/.test(t.textContent || '')), null, { timeout: 20000 }).catch(() => {});
       // The names are shown as text.
       const names = await p.$$eval('[data-testid=file-table] td.name', (tds) => tds.map((t) => t.textContent));
       assert.ok(names.includes('<img src=x onerror=alert(1)>_clat_hist.1.log'), names.join(' | '));
