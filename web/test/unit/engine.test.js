@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../../src/engine/index.js';
 import { nodeWasmSource } from '../../src/engine/node.js';
-import { nodeWorkerEndpoint } from './node-endpoint.js';
+import { engineImpls, nodeWorkerEndpoint } from './node-endpoint.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const FIX = path.join(ROOT, 'tests/fixtures');
@@ -48,10 +48,7 @@ function cli(/** @type {string[]} */ args) {
 }
 
 const wasm = nodeWasmSource();
-const IMPLS = /** @type {const} */ ([
-  ['inthread', () => createEngine({ mode: 'inthread', wasm })],
-  ['worker', () => createEngine({ mode: 'worker', workers: 3, wasm, spawn: nodeWorkerEndpoint })],
-]);
+const IMPLS = engineImpls(3);
 
 describe.each(IMPLS)('engine (%s)', (_name, make) => {
   /** @type {import('../../src/engine/index.js').Engine} */

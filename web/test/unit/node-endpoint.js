@@ -1,6 +1,8 @@
 // A worker_threads Worker dressed as a Web Worker for WorkerProxy: how the
 // unit tests run the worker engine (worker-engine.js) under Node.
 import { Worker } from 'node:worker_threads';
+import { createEngine } from '../../src/engine/index.js';
+import { nodeWasmSource } from '../../src/engine/node.js';
 
 /** @returns {import('../../src/engine/proxy.js').Endpoint} */
 export function nodeWorkerEndpoint() {
@@ -13,4 +15,17 @@ export function nodeWorkerEndpoint() {
     },
     terminate: () => void w.terminate(),
   };
+}
+
+/**
+ * The two engine implementations the suites run every case against: in this
+ * thread, and behind the worker protocol with `workers` Node workers.
+ * @param {number} workers
+ */
+export function engineImpls(workers) {
+  const wasm = nodeWasmSource();
+  return /** @type {const} */ ([
+    ['inthread', () => createEngine({ mode: 'inthread', wasm })],
+    ['worker', () => createEngine({ mode: 'worker', workers, wasm, spawn: nodeWorkerEndpoint })],
+  ]);
 }

@@ -8,9 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { createEngine } from '../../src/engine/index.js';
-import { nodeWasmSource } from '../../src/engine/node.js';
+import { engineImpls } from './node-endpoint.js';
 import { mergeItems } from '../../src/app/add-files.js';
 import { columnShares, shareDifference } from '../../src/views/compare-view.js';
 
@@ -23,23 +21,7 @@ const NAMES = ['a/a.json', 'a/a_clat_hist.1.log', 'b/b.json', 'b/b_clat_hist.1.l
 /** @param {string} name */
 const item = (name) => ({ name: `ab/${name}`, file: new File([fs.readFileSync(path.join(AB, name))], path.basename(name)) });
 
-function nodeWorkerEndpoint() {
-  const w = new Worker(new URL('../../src/engine/node-worker.js', import.meta.url));
-  return {
-    postMessage: (/** @type {any} */ m, /** @type {any[] | undefined} */ t) => w.postMessage(m, t),
-    addEventListener: (/** @type {string} */ type, /** @type {(ev: any) => void} */ fn) => {
-      if (type === 'message') w.on('message', (data) => fn({ data }));
-      else if (type === 'error') w.on('error', (e) => fn({ message: e.message, error: e }));
-    },
-    terminate: () => void w.terminate(),
-  };
-}
-
-const wasm = nodeWasmSource();
-const IMPLS = /** @type {const} */ ([
-  ['inthread', () => createEngine({ mode: 'inthread', wasm })],
-  ['worker', () => createEngine({ mode: 'worker', workers: 2, wasm, spawn: /** @type {any} */ (nodeWorkerEndpoint) })],
-]);
+const IMPLS = engineImpls(2);
 
 describe.each(IMPLS)('runs (%s)', (_name, make) => {
   /** @type {import('../../src/engine/index.js').Engine} */
