@@ -919,7 +919,7 @@ export class App {
       const lazy = s.view === 'groups' && !s.sla.length && this.pct;
       if (!lazy && changed('pctiles', po)) {
         try {
-          this.pct = await e.query(po);
+          this.pct = await e.queryColumns(po);
         } catch (err) {
           delete this.keys.pctiles;
           throw err;
@@ -1001,7 +1001,7 @@ export class App {
     const el = this.$('sla-summary');
     const rules = this.slaRules();
     const h0 = el.hidden ? 0 : el.offsetHeight;
-    if (!rules.length || !this.pct || !this.pct.rows.length) {
+    if (!rules.length || !this.pct || !this.pct.n) {
       el.hidden = true;
       el.replaceChildren();
       if (h0) this.relayout();
