@@ -100,6 +100,7 @@ async function settled(page) {
 async function step(page, what, act) {
   await settled(page);
   await startTasks(page);
+  await page.evaluate(() => performance.clearMeasures());
   if (cdp) await cdp.send('Profiler.start');
   const t0 = Date.now();
   await act();
@@ -108,7 +109,11 @@ async function step(page, what, act) {
   const prof = cdp ? (await cdp.send('Profiler.stop')).profile : null;
   const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
   const longest = tasks.length ? Math.max(...tasks) : 0;
-  console.log(`${what.padEnd(52)} ${String(ms).padStart(6)} ms   longest task ${longest.toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)`);
+  // The page's own stage marks (app.js performance.measure) during the step.
+  const stages = /** @type {[string, number][]} */ (await page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('latscope: ')).map((m) => [m.name.slice(10), m.duration])));
+  await page.evaluate(() => performance.clearMeasures());
+  const stageText = stages.length ? `   (${stages.map(([n, d]) => `${n} ${d.toFixed(0)}`).join(', ')})` : '';
+  console.log(`${what.padEnd(52)} ${String(ms).padStart(6)} ms   longest task ${longest.toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)${stageText}`);
   if (prof && ms > 500) console.log(topSelf(prof, 12).join('\n'));
   return { ms, longest };
 }

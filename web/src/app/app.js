@@ -919,7 +919,10 @@ export class App {
       const lazy = s.view === 'groups' && !s.sla.length && this.pct;
       if (!lazy && changed('pctiles', po)) {
         try {
+          const t0 = performance.now();
           this.pct = await e.queryColumns(po);
+          // Stage figures for the benchmarks (web/scripts/bench-groups-chromium.mjs).
+          performance.measure('latscope: percentiles query', { start: t0 });
         } catch (err) {
           delete this.keys.pctiles;
           throw err;
@@ -932,8 +935,10 @@ export class App {
       this.showSla();
       if (s.view === 'pctiles') {
         const view = this.views.pctiles;
+        const t0 = performance.now();
         view.setData(this.pct);
         await view.drawing; // "ready" means drawn
+        performance.measure('latscope: percentiles drawn', { start: t0 });
       } else if (s.view === 'heatmap') {
         const view = this.views.heatmap;
         const rows = view.wantedRows();
