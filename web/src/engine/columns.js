@@ -37,6 +37,7 @@
  * @property {Uint32Array} flag  index into flag_texts (0: none)
  * @property {string[]} flag_texts
  * @property {any[]} [rows]  pctiles_json's rows, made on first use
+ * @property {number} [engine_ms]  how long the engine took to answer (benchmarks)
  */
 
 const F64 = ['t_ms', 'width_ms', 'samples', 'min', 'mean', 'max', 'p', 'err', 'lo', 'hi'];
