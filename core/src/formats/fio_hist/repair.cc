@@ -59,10 +59,11 @@ RepairVerdict detect_accumulation_defect(const Series& raw) {
   v.raw_first = raw.windows.front().total;
   v.raw_last = raw.windows.back().total;
   // Flatness is judged per logging period: records fio wrote at the same
-  // time_ms count as one. fio writes a second record at the same ms after a
-  // stall longer than two intervals (its window clock catches up by one
-  // interval per record); that record holds the few I/Os since the first,
-  // and on a short log one near-empty repaired total would hide the defect
+  // time_ms count as one. After a window of two intervals or more (a stall)
+  // fio's window clock catches up by one interval per record (stat.c:
+  // hist_last = elapsed - (this_window - hist_msec)), so the next I/O,
+  // completed in the same ms, writes a second record holding only itself;
+  // on a short log that near-empty repaired total would hide the defect
   // (tests/fixtures/place-cs: 52, 50, 44 and 1 repaired at 531, 1018, 2019,
   // 2019 ms; docs/placement.md). The repair itself stays per record.
   size_t m = 0;
