@@ -185,6 +185,35 @@ class WasmEngine {
     return val(latscope::pctiles_json(q.result, q.labels, q.unit));
   }
 
+  // The query as columns (report.h pctiles_columns): typed-array copies
+  // the worker transfers, and the rest as JSON text (pctiles_meta_json).
+  val queryColumns(const std::string& options_json) const {
+    Query q;
+    Status st = run_query(options_json, &q);
+    if (!st.ok()) return error(st);
+    const latscope::PctilesColumns c = latscope::pctiles_columns(q.result, q.labels, q.unit);
+    std::vector<latscope::Row>().swap(q.result.rows);  // the columns hold them now
+    val out = val::object();
+    out.set("meta", latscope::pctiles_meta_json(q.result, q.labels, q.unit));
+    const auto f64 = [&out](const char* key, const std::vector<double>& v) { out.set(key, copy_to_js("Float64Array", v.data(), v.size())); };
+    f64("t_ms", c.t_ms);
+    f64("width_ms", c.width_ms);
+    f64("samples", c.samples);
+    f64("min", c.min);
+    f64("mean", c.mean);
+    f64("max", c.max);
+    f64("p", c.p);
+    f64("err", c.err);
+    f64("lo", c.lo);
+    f64("hi", c.hi);
+    out.set("group", copy_to_js("Uint32Array", c.group.data(), c.group.size()));
+    out.set("flag", copy_to_js("Uint32Array", c.flag.data(), c.flag.size()));
+    std::string texts = "[";
+    for (const std::string& t : c.flag_texts) texts += (texts.size() > 1 ? "," : "") + latscope::json_escape(t);
+    out.set("flag_texts", texts + "]");
+    return out;
+  }
+
   val pctilesCsv(const std::string& options_json) const {
     Query q;
     Status st = run_query(options_json, &q);
@@ -279,6 +308,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("assignRuns", &WasmEngine::assignRuns)
       .function("compareRuns", &WasmEngine::compareRuns)
       .function("query", &WasmEngine::query)
+      .function("queryColumns", &WasmEngine::queryColumns)
       .function("pctilesCsv", &WasmEngine::pctilesCsv)
       .function("heatmap", &WasmEngine::heatmap)
       .function("exportSource", &WasmEngine::exportSource)

@@ -7,7 +7,10 @@
 //   node web/scripts/bench-groups-chromium.mjs [DIR] [--profile]
 //
 // --profile: a CPU profile of the page per step (Chrome DevTools protocol);
-// prints the functions with the most self time of each step over 500 ms.
+// prints the functions with the most self time of each step over 500 ms,
+// and the longest busy stretch with its functions by inclusive time.
+// --load-only: stop after the load; --stop-after PREFIX: after the step
+// whose name starts with PREFIX (e.g. regroup).
 //
 // Default input: bench-data/hosts200_s3600 (tests/bench/make_hosts_data.py:
 // 200 hosts x 1 h, 1 s windows), generated when missing. Per step: wall time
@@ -73,6 +76,47 @@ function topSelf(prof, n) {
   return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => `      ${ms.toFixed(0).padStart(6)} ms  ${k}`);
 }
 
+/**
+ * The longest busy stretch of a CPU profile (consecutive samples that are
+ * not idle: about the longest task) and the functions it spent most time
+ * in, counting each function once per sample with it on the stack.
+ * @param {any} prof Profiler.Profile @param {number} n
+ */
+function longestStretch(prof, n) {
+  /** @type {Map<number, any>} */
+  const byId = new Map(prof.nodes.map((/** @type {any} */ x) => [x.id, x]));
+  /** @type {Map<number, number>} */
+  const parent = new Map();
+  for (const x of prof.nodes) for (const c of x.children || []) parent.set(c, x.id);
+  const dt = prof.timeDeltas;
+  let best = [0, 0, 0];
+  let a = -1;
+  let ms = 0;
+  for (let i = 0; i <= prof.samples.length; i++) {
+    const idle = i === prof.samples.length || byId.get(prof.samples[i]).callFrame.functionName === '(idle)';
+    if (!idle) {
+      if (a < 0) (a = i), (ms = 0);
+      ms += (dt[i] || 0) / 1000;
+    } else if (a >= 0) {
+      if (ms > best[2]) best = [a, i, ms];
+      a = -1;
+    }
+  }
+  /** @type {Map<string, number>} */
+  const incl = new Map();
+  for (let i = best[0]; i < best[1]; i++) {
+    const seen = new Set();
+    for (let id = prof.samples[i]; id !== undefined; id = parent.get(id)) {
+      const f = byId.get(id).callFrame;
+      const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      incl.set(key, (incl.get(key) || 0) + (dt[i] || 0) / 1000);
+    }
+  }
+  return [`      longest busy stretch ${best[2].toFixed(0)} ms, by inclusive time:`, ...[...incl.entries()].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `      ${v.toFixed(0).padStart(6)} ms  ${k}`)];
+}
+
 /** Starts collecting long tasks afresh. @param {Page} page */
 function startTasks(page) {
   return page.evaluate(() => {
@@ -100,6 +144,7 @@ async function settled(page) {
 async function step(page, what, act) {
   await settled(page);
   await startTasks(page);
+  await page.evaluate(() => performance.clearMeasures());
   if (cdp) await cdp.send('Profiler.start');
   const t0 = Date.now();
   await act();
@@ -108,8 +153,13 @@ async function step(page, what, act) {
   const prof = cdp ? (await cdp.send('Profiler.stop')).profile : null;
   const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
   const longest = tasks.length ? Math.max(...tasks) : 0;
-  console.log(`${what.padEnd(52)} ${String(ms).padStart(6)} ms   longest task ${longest.toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)`);
-  if (prof && ms > 500) console.log(topSelf(prof, 12).join('\n'));
+  // The page's own stage marks (app.js performance.measure) during the step.
+  const stages = /** @type {[string, number][]} */ (await page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('latscope: ')).map((m) => [m.name.slice(10), m.duration])));
+  await page.evaluate(() => performance.clearMeasures());
+  const stageText = stages.length ? `   (${stages.map(([n, d]) => `${n} ${d.toFixed(0)}`).join(', ')})` : '';
+  console.log(`${what.padEnd(52)} ${String(ms).padStart(6)} ms   longest task ${longest.toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)${stageText}`);
+  if (prof && ms > 500) console.log([...topSelf(prof, 12), ...longestStretch(prof, 12)].join('\n'));
+  if (argv.includes('--stop-after') && what.startsWith(argv[argv.indexOf('--stop-after') + 1])) process.exit(0);
   return { ms, longest };
 }
 
@@ -145,7 +195,11 @@ try {
   await settled(page);
   const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
   console.log(`${'load (files to percentiles drawn, cluster)'.padEnd(52)} ${String(Date.now() - t0).padStart(6)} ms   longest task ${(tasks.length ? Math.max(...tasks) : 0).toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)`);
-  if (cdp) console.log(topSelf((await cdp.send('Profiler.stop')).profile, 12).join('\n'));
+  if (cdp) {
+    const prof = (await cdp.send('Profiler.stop')).profile;
+    console.log([...topSelf(prof, 12), ...longestStretch(prof, 25)].join('\n'));
+    if (argv.includes('--load-only')) process.exit(0);
+  }
   // An hour of 200 hosts is read at 10 s first (360 quanta x 200 hosts); the
   // 1 s grid per host (720,000 rows) comes last, it is the costly one.
   await step(page, 'quantum 1 s -> 10 s (cluster)', () => set(page, { quantum_ms: 10000 }));

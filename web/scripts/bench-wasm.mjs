@@ -99,8 +99,8 @@ if (only.has('engine')) {
     if (!src.status.ok) console.log(`  ${src.name}: ${src.status.message}`);
   }
   const cpu = process.cpuUsage(cpu0);
-  // The query returns the JSON text the worker posts; the main thread's
-  // parse of it is timed apart (a regroup in the page pays both).
+  // The query as JSON text and its parse (what engine.query() costs), and
+  // as columns (what the page's worker posts on a regroup).
   let t = performance.now();
   engine.query(JSON.stringify({ quantum_ms: quantum }));
   const qAll = performance.now() - t;
@@ -110,12 +110,16 @@ if (only.has('engine')) {
   t = performance.now();
   JSON.parse(byHost);
   const parseHost = performance.now() - t;
+  // What the page's worker does since it posts columns (engine/columns.js).
+  t = performance.now();
+  const cols = engine.queryColumns(JSON.stringify({ quantum_ms: quantum, group_by: 'host' }));
+  const qCols = performance.now() - t;
   console.log(
     `engine (1 thread): ${(totalBytes / 1e3 / engineMs).toFixed(0)} MB/s wall, ` +
       `${(totalBytes / engineCpuUs).toFixed(0)} MB/s CPU ` +
       `(${(engineMs / 1000).toFixed(2)} s wall, ${(engineCpuUs / 1e6).toFixed(2)} s CPU in append/finish; ` +
       `process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s incl. reads) ` +
-      `peak WASM memory ${MiB(M.HEAPU8.length)} MiB; ${quantum} ms quanta: query ${qAll.toFixed(0)} ms, by host ${qHost.toFixed(0)} ms (${MB(byHost.length)} MB of JSON, parsed in ${parseHost.toFixed(0)} ms)`,
+      `peak WASM memory ${MiB(M.HEAPU8.length)} MiB; ${quantum} ms quanta: query ${qAll.toFixed(0)} ms, by host ${qHost.toFixed(0)} ms (${MB(byHost.length)} MB of JSON, parsed in ${parseHost.toFixed(0)} ms); by host as columns ${qCols.toFixed(0)} ms (${cols.t_ms.length} rows)`,
   );
   engine.delete();
 }

@@ -52,14 +52,25 @@ struct PercentileValue {
   double hi_ns = std::numeric_limits<double>::infinity();
 };
 
+// The bins [begin, end) of a histogram that may hold counts; every other
+// bin is zero. The functions below then skip the empty ends of a layout of
+// thousands of bins (a query per host computes 72,000 histograms:
+// docs/page-views.md "Speed with many groups"). The answers are the same
+// bits as over the whole layout: only zeros are left out of the sums.
+struct BinSpan {
+  size_t begin = 0;
+  size_t end = std::numeric_limits<size_t>::max();  // clamped to the layout
+};
+
 // counts has layout.size() entries. Returns false (outputs untouched) when
 // the histogram is empty.
-bool compute_stats(const BinLayout& layout, const double* counts, Stats* out);
+bool compute_stats(const BinLayout& layout, const double* counts, Stats* out, BinSpan span = {});
 
-// ps: any order, each in [0, 100]. out has np entries.
+// ps: any order, each in [0, 100]. out has np entries. With Method::kFio the
+// span must begin at bin 0: fio's p0 is bin 0's value, empty or not.
 bool compute_percentiles(const BinLayout& layout, const double* counts,
                          const double* ps, size_t np, Method method,
-                         PercentileValue* out);
+                         PercentileValue* out, BinSpan span = {});
 
 // fio's comparison of a cumulative count with the rank of percentile p, as
 // fio's compiled code evaluates it on x87: threshold = (n * 0.01L) * p, each
@@ -76,7 +87,7 @@ double value_step_ns(const BinLayout& layout);
 // Method::kHdr's statistics over stats computed by compute_stats: mean from
 // each bin's rep (HdrHistogram's median equivalent value) and max = the
 // highest equivalent value of the last non-empty bin (hi - value_step_ns).
-void hdr_stats(const BinLayout& layout, const double* counts, Stats* stats);
+void hdr_stats(const BinLayout& layout, const double* counts, Stats* stats, BinSpan span = {});
 
 // Exact statistics of raw latencies (ns; sorted in place): samples = count,
 // min/max/mean exact, percentile p = the smallest value with at least p% of

@@ -10,6 +10,7 @@
 // Adaptive quanta (QueryResult::adaptive): width_ms follows time_ms.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,23 @@ std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& pc
 //  "notes":[..],"issues":[{"name":..,"severity":..,"description":..,"count":n}],
 //  "examples":[{"issue":..,"line":n,"column":n,"text":..}]}
 std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);
+
+// The same rows as columns, for the page: its worker posts these typed arrays
+// instead of JSON text (docs/page-views.md "Speed with many groups": with
+// hundreds of groups the JSON took longer to write, copy and parse than the
+// query took to run). Values in `unit` exactly as pctiles_json would write
+// them before rounding to text; NaN where pctiles_json writes null. p, err,
+// lo, hi are rows x percentiles, row-major. width_ms only with adaptive
+// quanta. flag[i] indexes flag_texts, whose entry 0 is "" (no flags).
+struct PctilesColumns {
+  std::vector<double> t_ms, width_ms, samples, min, mean, max, p, err, lo, hi;
+  std::vector<uint32_t> group, flag;
+  std::vector<std::string> flag_texts{""};
+};
+PctilesColumns pctiles_columns(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);
+
+// pctiles_json without its rows ("rows":[]): what goes with the columns.
+std::string pctiles_meta_json(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);
 
 // One file's summary for file lists (CLI stderr, page's file table):
 // {"name":..,"format":"fio-hist","layout":"fio3","prefix":..,"job":..,"host":..,

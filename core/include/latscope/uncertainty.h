@@ -43,8 +43,9 @@ RankBand rank_band_exact(uint64_t n, double p);
 // the lower edge of that bin for rank lo (0 when lo = 0), hi_ns the upper
 // edge for rank hi (infinity when hi = n + 1 or the bin saturates).
 // Returns false (outputs untouched) when the histogram is empty.
+// span: as compute_stats (percentiles.h).
 bool compute_bands(const BinLayout& layout, const double* counts, const double* ps, size_t np,
-                   PercentileValue* out);
+                   PercentileValue* out, BinSpan span = {});
 
 // The same from sorted exact values (ns): the values at ranks lo and hi.
 void exact_bands(const uint64_t* sorted, size_t n, const double* ps, size_t np, PercentileValue* out);

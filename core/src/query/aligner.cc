@@ -344,7 +344,7 @@ void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst) {
 }
 
 double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s,
-                  ExtremeBins* xb) {
+                  ExtremeBins* xb, ExtremeBins* touched) {
   double added = 0;
   // A result's window brings the extremes its cell recorded, not its bins
   // (docs/extremes.md, "Results").
@@ -364,6 +364,11 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
     added += v;
     if (!x.rebin) g[bin] += v;
     else add_rebinned(*x.rebin, bin, v, g);
+    if (touched) {
+      if (!x.rebin) touched->add(bin);
+      else
+        for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r) touched->add(x.rebin->to[r]);
+    }
     if (!xb) return;
     if (!x.rebin) xb->add(bin);
     else
@@ -419,7 +424,17 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
     for (std::vector<uint64_t>& r : *raw) r.clear();
   }
   const size_t k = plan_.layout ? plan_.layout->size() : 0;
-  acc->assign(plan_.groups.size() * k, 0.0);
+  // Only what the last call added is cleared: with hundreds of groups and
+  // thousands of bins, clearing all of acc per quantum cost more than the adding.
+  if (acc->size() != plan_.groups.size() * k || touched_.size() != plan_.groups.size()) {
+    acc->assign(plan_.groups.size() * k, 0.0);
+    touched_.assign(plan_.groups.size(), ExtremeBins());
+  }
+  for (size_t g = 0; g < touched_.size(); ++g) {
+    if (touched_[g].any()) std::fill(acc->begin() + static_cast<std::ptrdiff_t>(g * k + touched_[g].lo),
+                                     acc->begin() + static_cast<std::ptrdiff_t>(g * k + touched_[g].hi + 1), 0.0);
+    touched_[g] = ExtremeBins();
+  }
   flags->assign(plan_.groups.size(), 0);
   ext->assign(plan_.groups.size(), ExtremeBins());
   // (index) x Q, as the streaming fold computes it (stream.cc): same bits.
@@ -456,7 +471,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
         }
       }
       // docs/extremes.md: only the quantum holding a window's midpoint carries its extremes.
-      add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &xb : nullptr);
+      add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &xb : nullptr, &touched_[x.group]);
     }
   }
 }

@@ -133,9 +133,10 @@ constexpr double kMaxHeatmapCells = 50e6;
 
 // Stats, percentiles and flags of one quantum and group (counts dense over
 // layout; null when the cell is empty). row->p is sized for opts.percentiles.
-// ext: the bins the quantum's extremes may come from (extremes.h).
+// ext: the bins the quantum's extremes may come from (extremes.h). span:
+// where counts may be non-zero (percentiles.h BinSpan).
 void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
-              Row* row);
+              Row* row, BinSpan span = {});
 
 // Scratch for decoding and correcting one window (add_window).
 struct WindowScratch {
@@ -147,8 +148,9 @@ struct WindowScratch {
 // re-binning applied as x says) to g, one group's dense counts over the
 // plan's layout; a default Share adds the whole window. Returns the count added.
 // xb (optional): the window counts for the quantum's extremes (docs/extremes.md).
+// touched (optional): widened to every bin of g the window adds to.
 double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s,
-                  ExtremeBins* xb = nullptr);
+                  ExtremeBins* xb = nullptr, ExtremeBins* touched = nullptr);
 
 // Streams quanta in order: acc is resized to groups x bins and holds quantum
 // j's merged counts after next(); flags[g] holds kFlagPartial when a series
@@ -165,9 +167,15 @@ class Sweep {
   // The first quantum index >= j that a remaining window with a count
   // overlaps (plan.quanta when none): where next() has something to add.
   size_t next_busy(size_t j) const;
+  // Per group, the lowest and highest bin the last next() added to (none:
+  // the group's counts are all zero). acc is zero outside them: the query
+  // reads only that span (percentiles.h BinSpan), and the next call clears
+  // only that span, so callers must not write to acc between calls.
+  const std::vector<ExtremeBins>& touched() const { return touched_; }
 
  private:
   const Plan& plan_;
+  std::vector<ExtremeBins> touched_;
   std::vector<size_t> cursor_;
   std::vector<uint64_t> io_at_;  // per series: index of window cursor_'s first I/O in io_ns
   WindowScratch scratch_;

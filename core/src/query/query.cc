@@ -13,16 +13,19 @@ namespace latscope {
 Status compat_query(const std::vector<Source>& sources, const QueryOptions& opts, QueryResult* out);
 
 void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
-              Row* row) {
-  if (!counts || !compute_stats(layout, counts, &row->stats)) {
+              Row* row, BinSpan span) {
+  if (!counts || !compute_stats(layout, counts, &row->stats, span)) {
     row->flags |= kFlagEmpty;
     return;
   }
-  if (opts.method == Method::kHdr) hdr_stats(layout, counts, &row->stats);  // docs/formats-hdr.md
+  if (opts.method == Method::kHdr) hdr_stats(layout, counts, &row->stats, span);  // docs/formats-hdr.md
+  // fio's p0 is bin 0's value, empty or not (percentiles.h).
+  BinSpan from_zero = span;
+  if (opts.method == Method::kFio) from_zero.begin = 0;
   compute_percentiles(layout, counts, opts.percentiles.data(), opts.percentiles.size(), opts.method,
-                      row->p.data());
+                      row->p.data(), from_zero);
   // Sampling band of every percentile, bins included (docs/uncertainty.md).
-  compute_bands(layout, counts, opts.percentiles.data(), opts.percentiles.size(), row->p.data());
+  compute_bands(layout, counts, opts.percentiles.data(), opts.percentiles.size(), row->p.data(), span);
   if (opts.window_extremes) limit_extremes(layout, ext, opts.method, row);  // docs/extremes.md
   for (const PercentileValue& v : row->p) {
     if (v.few_samples) row->flags |= kFlagFewSamples;
@@ -79,8 +82,11 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
       row.p.resize(np);
       const double* counts = acc.data() + g * k;
       row.flags |= flags[g];
+      // Only the bins this quantum added to (Sweep::touched) can hold counts.
+      const ExtremeBins& t = sweep.touched()[g];
+      const BinSpan span = t.any() ? BinSpan{t.lo, size_t{t.hi} + 1} : BinSpan{0, 0};
       if (exact) fill_row_exact(&raw[g], opts, &row);
-      else fill_row(*plan.layout, counts, ext[g], opts, &row);
+      else fill_row(*plan.layout, counts, ext[g], opts, &row, span);
       out->rows.push_back(std::move(row));
     }
   }

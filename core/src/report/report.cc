@@ -210,9 +210,8 @@ std::string diag_json(const Diagnostics& d) {
   return o + "]";
 }
 
-}  // namespace
-
-std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
+// pctiles_json up to and including "rows":[ ...
+std::string json_head(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
   std::string o = "{\"quantum_ms\":" + jnum(r.quantum_ms) + (r.adaptive ? ",\"adaptive\":true" : "") +
                   ",\"absolute_time\":" + (r.absolute_time ? "true" : "false") + ",\"unit\":\"" +
                   unit_name(unit) + "\",\"layout\":" + json_escape(r.layout_id) + ",\"percentiles\":[";
@@ -221,6 +220,25 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& l
   o += "],\"groups\":[";
   for (size_t i = 0; i < r.groups.size(); ++i) o += (i ? "," : "") + json_escape(r.groups[i]);
   o += "],\"rows\":[";
+  return o;
+}
+
+// ... and from the end of the rows on.
+std::string json_tail(const QueryResult& r) {
+  std::string o = "],\"notes\":[";
+  for (size_t i = 0; i < r.notes.size(); ++i) o += (i ? "," : "") + json_escape(r.notes[i]);
+  o += "]," + diag_json(r.diag) + "}";
+  return o;
+}
+
+}  // namespace
+
+std::string pctiles_meta_json(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
+  return json_head(r, labels, unit) + json_tail(r);
+}
+
+std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
+  std::string o = json_head(r, labels, unit);
   // Appended in place, not built from temporaries: the page's worker posts
   // this for every regroup, hundreds of thousands of rows with many groups.
   o.reserve(o.size() + r.rows.size() * (120 + 48 * labels.size()));
@@ -267,10 +285,7 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& l
     o += row.flags ? json_escape(flags_text(row, labels)) : std::string("\"\"");
     o += '}';
   }
-  o += "],\"notes\":[";
-  for (size_t i = 0; i < r.notes.size(); ++i) o += (i ? "," : "") + json_escape(r.notes[i]);
-  o += "]," + diag_json(r.diag) + "}";
-  return o;
+  return o + json_tail(r);
 }
 
 // {"name":"value",...} in the labels' (sorted) order.

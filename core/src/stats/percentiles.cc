@@ -133,10 +133,11 @@ double value_step_ns(const BinLayout& layout) {
   return 0;
 }
 
-void hdr_stats(const BinLayout& layout, const double* counts, Stats* stats) {
+void hdr_stats(const BinLayout& layout, const double* counts, Stats* stats, BinSpan span) {
   double n = 0, weighted = 0;
   size_t last = layout.size();
-  for (size_t i = 0; i < layout.size(); ++i) {
+  const size_t end = std::min(span.end, layout.size());
+  for (size_t i = span.begin; i < end; ++i) {
     if (counts[i] <= 0) continue;
     n += counts[i];
     weighted += counts[i] * layout.rep[i];
@@ -147,11 +148,12 @@ void hdr_stats(const BinLayout& layout, const double* counts, Stats* stats) {
   if (!stats->saturated) stats->max_ns = layout.hi[last] - value_step_ns(layout);
 }
 
-bool compute_stats(const BinLayout& layout, const double* counts, Stats* out) {
+bool compute_stats(const BinLayout& layout, const double* counts, Stats* out, BinSpan span) {
   const size_t k = layout.size();
   double n = 0, weighted = 0;
   size_t first = k, last = 0;
-  for (size_t i = 0; i < k; ++i) {
+  const size_t end = std::min(span.end, k);
+  for (size_t i = span.begin; i < end; ++i) {
     const double c = counts[i];
     if (c <= 0) continue;
     if (first == k) first = i;
@@ -170,11 +172,12 @@ bool compute_stats(const BinLayout& layout, const double* counts, Stats* out) {
 }
 
 bool compute_percentiles(const BinLayout& layout, const double* counts, const double* ps,
-                         size_t np, Method method, PercentileValue* out) {
+                         size_t np, Method method, PercentileValue* out, BinSpan span) {
   const size_t k = layout.size();
+  const size_t end = std::min(span.end, k);
   double n = 0;
   bool integral = true;
-  for (size_t i = 0; i < k; ++i) {
+  for (size_t i = span.begin; i < end; ++i) {
     n += counts[i];
     if (integral && counts[i] != std::floor(counts[i])) integral = false;
   }
@@ -196,7 +199,7 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
     size_t j = 0;
     double cum = 0;
     size_t last_nonempty = k;
-    for (size_t i = 0; i < k && j < m; ++i) {
+    for (size_t i = span.begin; i < end && j < m; ++i) {
       const double c = counts[i];
       const double before = cum;
       cum += c;

@@ -132,10 +132,11 @@ RankBand rank_band(uint64_t n, double pct) {
 }
 
 bool compute_bands(const BinLayout& layout, const double* counts, const double* ps, size_t np,
-                   PercentileValue* out) {
+                   PercentileValue* out, BinSpan span) {
   const size_t k = layout.size();
+  const size_t end = std::min(span.end, k);
   double total = 0;
-  for (size_t i = 0; i < k; ++i) total += counts[i];
+  for (size_t i = span.begin; i < end; ++i) total += counts[i];
   if (!(total > 0)) return false;
   // n: the quantum's total count as a whole number of I/Os (overlap-weighted
   // quanta add fractions of windows; docs/uncertainty.md).
@@ -167,7 +168,7 @@ bool compute_bands(const BinLayout& layout, const double* counts, const double* 
     std::sort(t, t + nt, [](const Target& a, const Target& b) { return a.at < b.at; });
     size_t x = 0, last = k;
     double cum = 0;
-    for (size_t i = 0; i < k && x < nt; ++i) {
+    for (size_t i = span.begin; i < end && x < nt; ++i) {
       if (counts[i] <= 0) continue;
       cum += counts[i];
       last = i;

@@ -8,6 +8,7 @@
 // percentile (docs/page-views.md "SLA").
 import { formatNumber, unitLabel } from '../views/scales.js';
 import { percentileName } from './options.js';
+import { toColumns } from '../engine/columns.js';
 
 /** ns per unit, as the CLI's rules accept them. @type {Record<string, number>} */
 const UNIT_NS = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
@@ -110,27 +111,34 @@ export function violates(v, rule, t) {
  * @returns {{rule: SlaRule & {pi: number, max: boolean}, groups: SlaOutcome[], total: SlaOutcome}[]}
  */
 export function evaluateSla(r, rules) {
-  const scale = UNIT_NS[r.unit] || 1e3;
-  return expandRules(rules, r.percentiles).map((rule) => {
+  // Columns (engine/columns.js): with hundreds of groups the rows are read
+  // in place, not as objects.
+  const c = toColumns(r);
+  const scale = UNIT_NS[c.unit] || 1e3;
+  const P = c.percentiles.length;
+  // Per flag text: skipped (empty, window averages) and the percentiles it calls "few".
+  const skip = c.flag_texts.map((/** @type {string} */ t) => t.split(';').some((f) => f === 'empty' || f === 'avg'));
+  const few = c.flag_texts.map((/** @type {string} */ t) => t.split(';').filter((f) => f.startsWith('few:')).flatMap((f) => f.slice(4).split('|')));
+  return expandRules(rules, c.percentiles).map((rule) => {
     const t = rule.thresholdNs / scale;
-    /** @type {Map<string, SlaOutcome>} */
-    const per = new Map(r.groups.map((/** @type {string} */ g) => [g, { group: g, evaluated: 0, violated: 0, few: 0, times: /** @type {number[]} */ ([]) }]));
-    const label = rule.pi >= 0 ? `p${r.percentiles[rule.pi]}` : '';
-    for (const row of r.rows) {
-      const flags = String(row.flags || '').split(';');
-      if (flags.includes('empty') || flags.includes('avg')) continue;
-      const v = rule.max ? row.max : rule.pi >= 0 ? row.p[rule.pi] : null;
-      if (v == null) continue;
-      const o = per.get(row.group);
+    /** @type {SlaOutcome[]} */
+    const per = c.groups.map((/** @type {string} */ g) => ({ group: g, evaluated: 0, violated: 0, few: 0, times: /** @type {number[]} */ ([]) }));
+    const label = rule.pi >= 0 ? `p${c.percentiles[rule.pi]}` : '';
+    const fewHere = few.map((names) => !rule.max && names.includes(label));
+    for (let i = 0; i < c.n; i++) {
+      if (skip[c.flag[i]]) continue;
+      const v = rule.max ? c.max[i] : rule.pi >= 0 ? c.p[i * P + rule.pi] : NaN;
+      if (Number.isNaN(v)) continue;
+      const o = per[c.group[i]];
       if (!o) continue;
       o.evaluated++;
-      if (!rule.max && flags.some((f) => f.startsWith('few:') && f.slice(4).split('|').includes(label))) o.few++;
+      if (fewHere[c.flag[i]]) o.few++;
       if (violates(v, rule, t)) {
         o.violated++;
-        o.times.push(row.t_ms);
+        o.times.push(c.t_ms[i]);
       }
     }
-    const groups = [...per.values()];
+    const groups = per;
     const total = { group: 'all groups', evaluated: 0, violated: 0, few: 0, times: /** @type {number[]} */ ([]) };
     for (const o of groups) {
       total.evaluated += o.evaluated;

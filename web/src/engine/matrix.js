@@ -3,6 +3,7 @@
 // 1 s holds hundreds of thousands of rows; as JSON parsed on the main thread
 // or as cloned row objects it blocks the page for seconds, as three typed
 // arrays it is transferred for free (docs/page-views.md "Speed with many groups").
+import { columnsFromJson } from './columns.js';
 
 /**
  * @typedef {object} ResultMatrix
@@ -18,30 +19,23 @@
  */
 
 /**
- * @param {any} r engine query result (report.h pctiles_json)
+ * @param {import('./columns.js').ResultColumns | any} r the query as columns
+ *   (columns.js), or as pctiles JSON (report.h pctiles_json)
  * @returns {ResultMatrix}
  */
 export function matrixOf(r) {
-  const groups = /** @type {string[]} */ (r.groups.slice());
-  const gIndex = new Map(groups.map((g, i) => [g, i]));
-  const ts = new Set();
-  for (const row of r.rows) ts.add(row.t_ms);
-  const times = Float64Array.from(ts).sort();
+  const c = r.t_ms instanceof Float64Array ? /** @type {import('./columns.js').ResultColumns} */ (r) : columnsFromJson(r);
+  const times = Float64Array.from(new Set(c.t_ms)).sort();
   const tIndex = new Map();
   times.forEach((t, i) => tIndex.set(t, i));
   const T = times.length;
-  const P = r.percentiles.length;
-  const values = new Float64Array(groups.length * T * P).fill(NaN);
-  const samples = new Float64Array(groups.length * T);
-  for (const row of r.rows) {
-    const gi = typeof row.group === 'number' ? row.group : gIndex.get(row.group);
-    if (gi === undefined) continue;
-    const k = gi * T + tIndex.get(row.t_ms);
-    samples[k] = row.samples || 0;
-    for (let pi = 0; pi < P; pi++) {
-      const v = row.p[pi];
-      if (v != null) values[k * P + pi] = v;
-    }
+  const P = c.percentiles.length;
+  const values = new Float64Array(c.groups.length * T * P).fill(NaN);
+  const samples = new Float64Array(c.groups.length * T);
+  for (let i = 0; i < c.n; i++) {
+    const k = c.group[i] * T + tIndex.get(c.t_ms[i]);
+    samples[k] = c.samples[i];
+    values.set(c.p.subarray(i * P, i * P + P), k * P);
   }
-  return { groups, percentiles: r.percentiles.slice(), quantum_ms: r.quantum_ms, unit: r.unit, absolute_time: !!r.absolute_time, notes: r.notes || [], times, values, samples };
+  return { groups: c.groups.slice(), percentiles: c.percentiles.slice(), quantum_ms: c.quantum_ms, unit: c.unit, absolute_time: !!c.absolute_time, notes: c.notes || [], times, values, samples };
 }

@@ -48,6 +48,12 @@ export const Req = Object.freeze({
   /** payload {opts} -> pctiles JSON text (parsed by the caller: cheaper than cloning rows) */
   QUERY: 'query',
   /**
+   * payload {opts} -> ResultColumns (columns.js): the query as typed arrays
+   * (transferred) and its meta; what the percentiles view and the SLA
+   * summary read, for any number of groups.
+   */
+  QUERY_COLUMNS: 'queryColumns',
+  /**
    * payload {opts} -> ResultMatrix (matrix.js): the query's values as typed
    * arrays (transferred), built in the worker; for results of hundreds of
    * thousands of rows, whose JSON would block the main thread.

@@ -56,6 +56,7 @@ export function serveEngine(port, loadModule) {
       return null;
     },
     [Req.QUERY]: (p) => need().queryText(p.opts),
+    [Req.QUERY_COLUMNS]: (p) => need().queryColumns(p.opts),
     [Req.QUERY_MATRIX]: (p) => need().queryMatrix(p.opts),
     [Req.CSV]: (p) => need().csv(p.opts),
     [Req.HEATMAP]: (p) => need().heatmap(p.opts),

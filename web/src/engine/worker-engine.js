@@ -19,6 +19,7 @@ import { Req, abortError } from './protocol.js';
 import { spawnWebWorker } from './spawn.js';
 import { failedSource, reducible } from './inthread.js';
 import { addUsed, budgetPlan, modelBytes, shouldReduce } from './budget.js';
+import { withRows } from './columns.js';
 
 /** @typedef {import('./inthread.js').Source} Source */
 /** @typedef {import('./inthread.js').LoadOptions} LoadOptions */
@@ -224,6 +225,11 @@ export class WorkerEngine {
   /** @param {object} [opts] @returns {Promise<any>} {meta..., counts: Float64Array} */
   heatmap(opts = {}) {
     return this.primary.request(Req.HEATMAP, { opts });
+  }
+
+  /** @param {object} [opts] @returns {Promise<import('./columns.js').ResultColumns>} the query as columns (typed arrays transferred from the worker) */
+  queryColumns(opts = {}) {
+    return this.primary.request(Req.QUERY_COLUMNS, { opts }).then(withRows);
   }
 
   /** @param {object} [opts] @returns {Promise<import('./matrix.js').ResultMatrix>} the query as typed arrays, built in the worker */

@@ -2,6 +2,7 @@
 // series per (group, percentile) and per group mean, SLA violations, and the
 // quanta flagged with too few samples. Unit-tested without a DOM.
 import { percentileName } from '../app/options.js';
+import { toColumns, groupRows } from '../engine/columns.js';
 
 /**
  * @typedef {{t: number, v: number | null, e: number, lo?: number | null, hi?: number | null}} Point
@@ -9,6 +10,12 @@ import { percentileName } from '../app/options.js';
  *   unbounded, too few I/Os above the percentile; lo/hi null: no band known). docs/uncertainty.md
  * @typedef {{kind: 'p'|'mean', gi: number, pi: number, label: string, points: Point[]}} Series
  */
+
+/**
+ * The columns of a result (engine/columns.js): the page queries columns;
+ * pctiles JSON (the tests, engine.query()) is converted once per result.
+ */
+export const cols = toColumns;
 
 /**
  * @param {any} r query result
@@ -43,72 +50,118 @@ export function seriesMeta(r, withMean) {
  * @param {any} r @param {Omit<Series, 'points'>} m @returns {Point[]}
  */
 export function seriesPoints(r, m) {
-  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, m.gi);
-  return rows.map((/** @type {any} */ row) => rowPoint(row, m));
-}
-
-/** The point of one row in a series. @param {any} row @param {{kind: 'p'|'mean', pi: number}} m @returns {Point} */
-function rowPoint(row, m) {
-  if (m.kind === 'mean') return { t: row.t_ms, v: row.mean ?? null, e: 0, lo: null, hi: null };
-  const v = row.p[m.pi] ?? null;
-  // lo present, hi null: the engine found no I/O above the band (unbounded).
-  const lo = v == null ? null : (row.lo?.[m.pi] ?? null);
-  return { t: row.t_ms, v, e: row.err?.[m.pi] ?? 0, lo, hi: lo == null ? null : (row.hi?.[m.pi] ?? null) };
+  const c = cols(r);
+  return Array.from(rowsOfGroup(c, m.gi), (i) => pointOf(c, i, m));
 }
 
 /**
- * The points of a series to draw: the quanta overlapping [t0, t1), thinned
- * as decimate() thins them, read from the rows without making a point of
- * every quantum first (hundreds of series x thousands of quanta would
- * allocate millions of objects per redraw).
+ * The value of series m in row i, NaN for none.
+ * @param {import('../engine/columns.js').ResultColumns} c @param {number} i @param {{kind: 'p'|'mean', pi: number}} m
+ */
+export function valueOf(c, i, m) {
+  return m.kind === 'mean' ? c.mean[i] : c.p[i * c.percentiles.length + m.pi];
+}
+
+/** NaN as null. @param {number} v */
+const orNull = (v) => (Number.isNaN(v) ? null : v);
+
+/**
+ * The point of row i in a series.
+ * @param {import('../engine/columns.js').ResultColumns} c @param {number} i @param {{kind: 'p'|'mean', pi: number}} m @returns {Point}
+ */
+export function pointOf(c, i, m) {
+  if (m.kind === 'mean') return { t: c.t_ms[i], v: orNull(c.mean[i]), e: 0, lo: null, hi: null };
+  const k = i * c.percentiles.length + m.pi;
+  const v = orNull(c.p[k]);
+  // lo present, hi null: the engine found no I/O above the band (unbounded).
+  const lo = v == null ? null : orNull(c.lo[k]);
+  return { t: c.t_ms[i], v, e: Number.isNaN(c.err[k]) ? 0 : c.err[k], lo, hi: lo == null ? null : orNull(c.hi[k]) };
+}
+
+/**
+ * The rows of a series to draw, as row indices: the quanta overlapping
+ * [t0, t1), thinned to the lowest and highest value per pixel column (as
+ * decimate() thins points) when there are more than pixels; a row without
+ * a value stays in as a gap. No object per quantum: hundreds of series x
+ * thousands of quanta are read straight from the columns.
  * @param {any} r @param {{kind: 'p'|'mean', gi: number, pi: number}} m
  * @param {number} t0 @param {number} t1 @param {(t: number) => number} px time -> pixel @param {number} width
- * @returns {Point[]}
+ * @returns {number[]}
  */
-export function viewPoints(r, m, t0, t1, px, width) {
-  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, m.gi);
-  const q = r.quantum_ms;
-  const val = m.kind === 'mean' ? (/** @type {any} */ row) => row.mean ?? null : (/** @type {any} */ row) => row.p[m.pi] ?? null;
-  let a = 0;
-  while (a < rows.length && rows[a].t_ms + q <= t0) a++;
-  let b = a;
-  while (b < rows.length && rows[b].t_ms < t1) b++;
+export function viewRows(r, m, t0, t1, px, width) {
+  const c = cols(r);
+  const rows = rowsOfGroup(c, m.gi);
+  const q = c.quantum_ms;
+  let a = lowerBound(c, rows, t0 - q);
+  while (a < rows.length && c.t_ms[rows[a]] + q <= t0) a++;
+  const b = lowerBound(c, rows, t1);
+  /** @type {number[]} */
+  const out = [];
   if (b - a <= width) {
-    const out = [];
-    for (let i = a; i < b; i++) out.push(rowPoint(rows[i], m));
+    for (let k = a; k < b; k++) out.push(rows[k]);
     return out;
   }
-  /** @type {Point[]} */
-  const out = [];
   let col = NaN;
   let lo = -1;
   let hi = -1;
+  let vlo = 0;
+  let vhi = 0;
   const flush = () => {
     if (lo < 0) return;
-    if (lo === hi) out.push(rowPoint(rows[lo], m));
-    else if (lo < hi) out.push(rowPoint(rows[lo], m), rowPoint(rows[hi], m));
-    else out.push(rowPoint(rows[hi], m), rowPoint(rows[lo], m));
+    if (lo === hi) out.push(lo);
+    else if (lo < hi) out.push(lo, hi);
+    else out.push(hi, lo);
     lo = -1;
     hi = -1;
   };
-  for (let i = a; i < b; i++) {
-    const v = val(rows[i]);
-    if (v == null) {
+  for (let k = a; k < b; k++) {
+    const i = rows[k];
+    const v = valueOf(c, i, m);
+    if (Number.isNaN(v)) {
       flush();
-      if (out.length && out[out.length - 1].v != null) out.push(rowPoint(rows[i], m));
+      if (out.length && !Number.isNaN(valueOf(c, out[out.length - 1], m))) out.push(i);
       col = NaN;
       continue;
     }
-    const c = Math.floor(px(rows[i].t_ms));
-    if (c !== col) {
+    const cx = Math.floor(px(c.t_ms[i]));
+    if (cx !== col) {
       flush();
-      col = c;
+      col = cx;
     }
-    if (lo < 0 || v < val(rows[lo])) lo = i;
-    if (hi < 0 || v > val(rows[hi])) hi = i;
+    if (lo < 0 || v < vlo) {
+      lo = i;
+      vlo = v;
+    }
+    if (hi < 0 || v > vhi) {
+      hi = i;
+      vhi = v;
+    }
   }
   flush();
   return out;
+}
+
+/**
+ * viewRows as points (the tests compare it with decimate()).
+ * @param {any} r @param {{kind: 'p'|'mean', gi: number, pi: number}} m
+ * @param {number} t0 @param {number} t1 @param {(t: number) => number} px @param {number} width
+ * @returns {Point[]}
+ */
+export function viewPoints(r, m, t0, t1, px, width) {
+  const c = cols(r);
+  return viewRows(c, m, t0, t1, px, width).map((i) => pointOf(c, i, m));
+}
+
+/** First position in a group's rows whose time is >= t. @param {import('../engine/columns.js').ResultColumns} c @param {Uint32Array} rows @param {number} t */
+function lowerBound(c, rows, t) {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (c.t_ms[rows[mid]] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -119,15 +172,10 @@ export function viewPoints(r, m, t0, t1, px, width) {
  * @returns {Point | null}
  */
 export function pointAt(r, m, t) {
-  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, m.gi);
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (rows[mid].t_ms < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < rows.length && rows[lo].t_ms === t ? rowPoint(rows[lo], m) : null;
+  const c = cols(r);
+  const rows = rowsOfGroup(c, m.gi);
+  const k = lowerBound(c, rows, t);
+  return k < rows.length && c.t_ms[rows[k]] === t ? pointOf(c, rows[k], m) : null;
 }
 
 /**
@@ -141,26 +189,23 @@ export function bandText(pt, fmt) {
   return ` · 95% ${fmt(pt.lo)} … ${fmt(pt.hi)}`;
 }
 
-/** @type {WeakMap<object, any[][]>} result -> its rows per group index */
+/** @type {WeakMap<object, Uint32Array[]>} columns -> row indices per group */
 const byGroup = new WeakMap();
 
 /**
- * The rows of one group, in time order. Indexed once per result: with
- * hundreds of groups, a scan of every row per series would cost
+ * The row indices of one group, in time order. Indexed once per result:
+ * with hundreds of groups, a scan of every row per series would cost
  * series x rows (docs/page-views.md "Speed with many groups").
- * @param {any} r @param {number} gi @returns {any[]}
+ * @param {any} r @param {number} gi @returns {Uint32Array}
  */
 export function rowsOfGroup(r, gi) {
-  let idx = byGroup.get(r);
+  const c = cols(r);
+  let idx = byGroup.get(c);
   if (!idx) {
-    const names = new Map(r.groups.map((/** @type {string} */ g, /** @type {number} */ i) => [g, i]));
-    /** @type {any[][]} */
-    const made = r.groups.map(() => []);
-    for (const row of r.rows) made[typeof row.group === 'number' ? row.group : (names.get(row.group) ?? 0)].push(row);
-    byGroup.set(r, made);
-    idx = made;
+    idx = groupRows(c);
+    byGroup.set(c, idx);
   }
-  return idx[gi] || [];
+  return idx[gi] || new Uint32Array(0);
 }
 
 /** Rows name their group by label (JSON) or index; accept both. @param {any} r @param {string|number} g */
@@ -177,18 +222,27 @@ export function groupIndex(r, g) {
  */
 export function slaViolations(r, sla) {
   if (!sla.length) return [];
+  const c = cols(r);
   const limit = Math.min(...sla);
+  const P = c.percentiles.length;
   /** @type {Map<number, {t: number, v: number}[]>} */
   const m = new Map();
-  for (const row of r.rows) {
-    for (const v of row.p) {
-      if (v != null && v > limit) {
-        if (!m.has(row.t_ms)) m.set(row.t_ms, []);
-        m.get(row.t_ms)?.push({ t: row.t_ms, v });
+  for (let i = 0; i < c.n; i++) {
+    for (let j = 0; j < P; j++) {
+      const v = c.p[i * P + j];
+      if (v > limit) {
+        const t = c.t_ms[i];
+        if (!m.has(t)) m.set(t, []);
+        m.get(t)?.push({ t, v });
       }
     }
   }
   return [...m.entries()].sort((a, b) => a[0] - b[0]).map(([t, points]) => ({ t, points }));
+}
+
+/** Whether a flag text holds a token passing `test`. @param {any} c @param {(tok: string) => boolean} test @returns {boolean[]} per flag text */
+function textsWith(c, test) {
+  return c.flag_texts.map((/** @type {string} */ t) => t.split(';').some(test));
 }
 
 /**
@@ -197,7 +251,11 @@ export function slaViolations(r, sla) {
  * @param {any} r @returns {boolean}
  */
 export function anyFiner(r) {
-  return (r?.rows || []).some((/** @type {any} */ row) => String(row.flags || '').split(';').includes('finer'));
+  if (!r) return false;
+  const c = cols(r);
+  const finer = textsWith(c, (f) => f === 'finer');
+  for (let i = 0; i < c.n; i++) if (finer[c.flag[i]]) return true;
+  return false;
 }
 
 /**
@@ -205,16 +263,24 @@ export function anyFiner(r) {
  * @param {any} r @returns {{t: number, which: string}[]}
  */
 export function fewFlagged(r) {
-  /** @type {Map<number, Set<string>>} */
+  const c = cols(r);
+  // Per flag text (a handful per result), the percentiles it names.
+  const few = c.flag_texts.map((/** @type {string} */ t) => t.split(';').filter((f) => f.startsWith('few:')).flatMap((f) => f.slice(4).split('|')));
+  // Per quantum, which flag texts occur (hundreds of groups share a few):
+  // the names are collected once per quantum, not once per row.
+  /** @type {Map<number, Set<number>>} */
   const m = new Map();
-  for (const row of r.rows) {
-    for (const tok of String(row.flags || '').split(';')) {
-      if (!tok.startsWith('few:')) continue;
-      if (!m.has(row.t_ms)) m.set(row.t_ms, new Set());
-      for (const p of tok.slice(4).split('|')) m.get(row.t_ms)?.add(p);
-    }
+  for (let i = 0; i < c.n; i++) {
+    const f = c.flag[i];
+    if (!few[f].length) continue;
+    const t = c.t_ms[i];
+    let s = m.get(t);
+    if (!s) m.set(t, (s = new Set()));
+    s.add(f);
   }
-  return [...m.entries()].sort((a, b) => a[0] - b[0]).map(([t, s]) => ({ t, which: [...s].join(', ') }));
+  return [...m.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([t, fs]) => ({ t, which: [...new Set([...fs].flatMap((f) => few[f]))].join(', ') }));
 }
 
 /**
@@ -222,23 +288,37 @@ export function fewFlagged(r) {
  * @param {any} r @returns {[number, number] | null}
  */
 export function timeExtent(r) {
-  if (!r || !r.rows.length) return null;
+  if (!r) return null;
+  const c = cols(r);
+  if (!c.n) return null;
   let lo = Infinity;
   let hi = -Infinity;
-  for (const row of r.rows) {
-    if (row.t_ms < lo) lo = row.t_ms;
-    if (row.t_ms + rowWidth(r, row) > hi) hi = row.t_ms + rowWidth(r, row);
+  for (let i = 0; i < c.n; i++) {
+    const t = c.t_ms[i];
+    if (t < lo) lo = t;
+    if (t + rowWidth(c, i) > hi) hi = t + rowWidth(c, i);
   }
   return [lo, hi];
 }
 
 /**
- * A row's length in ms: its own with adaptive quanta (pctiles_json's
+ * Row i's length in ms: its own with adaptive quanta (pctiles_json's
  * width_ms, docs/uncertainty.md), else the result's quantum.
- * @param {any} r @param {any} row
+ * @param {any} r @param {number} i
  */
-export function rowWidth(r, row) {
-  return r.adaptive ? row.width_ms : r.quantum_ms;
+export function rowWidth(r, i) {
+  const c = cols(r);
+  return c.adaptive ? c.width_ms[i] : c.quantum_ms;
+}
+
+/**
+ * Row i as pctiles_json writes it (hover text with adaptive quanta).
+ * @param {import('../engine/columns.js').ResultColumns} c @param {number} i
+ */
+export function rowOf(c, i) {
+  const P = c.percentiles.length;
+  const at = (/** @type {Float64Array} */ a) => Array.from(a.subarray(i * P, i * P + P), orNull);
+  return { t_ms: c.t_ms[i], width_ms: rowWidth(c, i), group: c.groups[c.group[i]], samples: c.samples[i], min: orNull(c.min[i]), mean: orNull(c.mean[i]), max: orNull(c.max[i]), p: at(c.p), err: at(c.err), lo: at(c.lo), hi: at(c.hi), flags: c.flag_texts[c.flag[i]] };
 }
 
 /**
@@ -249,54 +329,59 @@ export function rowWidth(r, row) {
  * @returns {Point[]}
  */
 export function stepPoints(r, m, t0, t1) {
-  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, m.gi);
+  const c = cols(r);
   /** @type {Point[]} */
   const out = [];
   let end = NaN;
-  for (const row of rows) {
-    const w = row.width_ms;
-    if (row.t_ms + w <= t0 || row.t_ms >= t1) continue;
-    const p = rowPoint(row, m);
-    if (out.length && Math.abs(row.t_ms - end) > 1e-6 * Math.max(1, w)) out.push({ ...p, t: end, v: null });
-    out.push(p, { ...p, t: row.t_ms + w });
-    end = row.t_ms + w;
+  for (const i of rowsOfGroup(c, m.gi)) {
+    const w = c.width_ms[i];
+    const t = c.t_ms[i];
+    if (t + w <= t0 || t >= t1) continue;
+    const p = pointOf(c, i, m);
+    if (out.length && Math.abs(t - end) > 1e-6 * Math.max(1, w)) out.push({ ...p, t: end, v: null });
+    out.push(p, { ...p, t: t + w });
+    end = t + w;
   }
   return out;
 }
 
 /**
  * Adaptive quanta: the row of group gi whose span [t_ms, t_ms + width_ms)
- * holds t, or null (hover).
+ * holds t, as pctiles_json writes it, or null (hover).
  * @param {any} r @param {number} gi @param {number} t
  */
 export function rowAt(r, gi, t) {
-  const rows = r.groups.length === 1 ? r.rows : rowsOfGroup(r, gi);
+  const c = cols(r);
+  const rows = rowsOfGroup(c, gi);
   let lo = 0;
   let hi = rows.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (rows[mid].t_ms <= t) lo = mid + 1;
+    if (c.t_ms[rows[mid]] <= t) lo = mid + 1;
     else hi = mid;
   }
-  const row = rows[lo - 1];
-  return row && t < row.t_ms + row.width_ms ? row : null;
+  const i = rows[lo - 1];
+  return i !== undefined && t < c.t_ms[i] + c.width_ms[i] ? rowOf(c, i) : null;
 }
 
 /**
  * Adaptive quanta: IOPS over time summed over groups whose rows have
  * different boundaries. Each row is a constant rate (samples / width) over
  * its span; the sum is a step function, returned as two points per step.
- * @param {any} r @param {((row: any) => boolean) | null} [keep]
+ * @param {any} r @param {((gi: number) => boolean) | null} [keep] which groups count
  * @returns {{t: number, v: number, e: number}[]}
  */
 export function adaptiveIops(r, keep = null) {
+  const c = cols(r);
   /** @type {Map<number, number>} */
   const delta = new Map();
-  for (const row of r.rows) {
-    if (!(row.width_ms > 0) || (keep && !keep(row))) continue;
-    const rate = ((row.samples || 0) * 1000) / row.width_ms;
-    delta.set(row.t_ms, (delta.get(row.t_ms) ?? 0) + rate);
-    delta.set(row.t_ms + row.width_ms, (delta.get(row.t_ms + row.width_ms) ?? 0) - rate);
+  for (let i = 0; i < c.n; i++) {
+    const w = c.width_ms[i];
+    if (!(w > 0) || (keep && !keep(c.group[i]))) continue;
+    const t = c.t_ms[i];
+    const rate = (c.samples[i] * 1000) / w;
+    delta.set(t, (delta.get(t) ?? 0) + rate);
+    delta.set(t + w, (delta.get(t + w) ?? 0) - rate);
   }
   const ts = [...delta.keys()].sort((a, b) => a - b);
   const out = [];
@@ -316,9 +401,11 @@ export function adaptiveIops(r, keep = null) {
  * @param {any} r @returns {[number, number][]}
  */
 export function fewSpans(r) {
+  const c = cols(r);
+  const few = textsWith(c, (f) => f.startsWith('few:'));
   /** @type {[number, number][]} */
   const out = [];
-  for (const row of r.rows) if (String(row.flags || '').split(';').some((f) => f.startsWith('few:'))) out.push([row.t_ms, row.t_ms + row.width_ms]);
+  for (let i = 0; i < c.n; i++) if (few[c.flag[i]]) out.push([c.t_ms[i], c.t_ms[i] + c.width_ms[i]]);
   return out;
 }
 

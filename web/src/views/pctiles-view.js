@@ -9,7 +9,7 @@ import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, te
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { seriesMeta, viewPoints, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, groupIndex, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans } from './pctiles-data.js';
+import { seriesMeta, viewRows, valueOf, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { expandRules, violates, ruleLabel } from '../app/sla.js';
@@ -43,9 +43,9 @@ export class PercentilesView {
     this.drawing = Promise.resolve();
   }
 
-  /** @param {any} result engine.query() result */
+  /** @param {any} result engine.queryColumns() result (or engine.query()'s JSON) */
   setData(result) {
-    this.data = result;
+    this.data = result ? cols(result) : null;
     this.render();
   }
 
@@ -56,7 +56,7 @@ export class PercentilesView {
   render() {
     const token = ++this.token;
     const r = this.data;
-    if (!r || !r.rows.length) {
+    if (!r || !r.n) {
       this.drawing = Promise.resolve();
       this.legendBox.hidden = true;
       this.frame.message(this.ctx.emptyText?.() || (r ? 'No data for this selection' : 'Load fio histogram logs to begin'));
@@ -72,7 +72,8 @@ export class PercentilesView {
   async draw(token) {
     const f = this.frame;
     const s = this.ctx.store.state;
-    const r = this.data;
+    const r = /** @type {import('../engine/columns.js').ResultColumns} */ (this.data);
+    const nP = r.percentiles.length;
     const g = f.clear();
     const c = themeColors();
     const mainH = f.innerH - STRIP_H - GAP;
@@ -87,19 +88,18 @@ export class PercentilesView {
     // is drawn as a step from its start to its end, not as a point mid-quantum.
     const adaptive = !!r.adaptive;
     const inView = (/** @type {number} */ t, w = r.quantum_ms) => t + w > dom[0] && t < dom[1];
-    // y range straight from the rows: building per-series points first costs
-    // more than the whole axis drawing.
+    // y range straight from the columns: building per-series points first
+    // costs more than the whole axis drawing.
     let lo = Infinity;
     let hi = 0;
-    for (const row of r.rows) {
-      if (!inView(row.t_ms, rowWidth(r, row))) continue;
-      const n = row.p.length;
-      for (let i = 0; i <= n; i++) {
-        const v = i < n ? row.p[i] : s.showMean ? row.mean : null;
-        if (v == null) continue;
-        if (v > 0 && v < lo) lo = v;
-        if (v > hi) hi = v;
-      }
+    const fit = (/** @type {number} */ v) => {
+      if (v > 0 && v < lo) lo = v;
+      if (v > hi) hi = v;
+    };
+    for (let i = 0; i < r.n; i++) {
+      if (!inView(r.t_ms[i], rowWidth(r, i))) continue;
+      for (let j = i * nP; j < i * nP + nP; j++) fit(r.p[j]);
+      if (s.showMean) fit(r.mean[i]);
     }
     // SLA rules on shown percentiles, thresholds in the result's unit.
     const scale = { ns: 1, us: 1e3, ms: 1e6 }[/** @type {'ns'|'us'|'ms'} */ (r.unit)] || 1e3;
@@ -123,7 +123,6 @@ export class PercentilesView {
     const co = coPairs(r.groups);
     const coOn = co.of.some((x) => x.co);
     const nBase = co.bases.length;
-    const nP = r.percentiles.length;
     // Colours stay put (views/colors.js): a percentile keeps its own, a
     // group the one it got when first seen.
     const groupColor = (/** @type {number} */ gi, /** @type {number} */ pi) => {
@@ -143,7 +142,9 @@ export class PercentilesView {
 
     // Bands need a few pixels per quantum to read as bands; when zoomed out
     // over thousands of quanta they are noise (and slow), so they wait for a zoom.
-    const visibleQuanta = adaptive ? r.rows.filter((/** @type {any} */ row) => inView(row.t_ms, row.width_ms)).length / Math.max(1, r.groups.length) : (dom[1] - dom[0]) / r.quantum_ms;
+    let inViewRows = 0;
+    if (adaptive) for (let i = 0; i < r.n; i++) inViewRows += inView(r.t_ms[i], r.width_ms[i]) ? 1 : 0;
+    const visibleQuanta = adaptive ? inViewRows / Math.max(1, r.groups.length) : (dom[1] - dom[0]) / r.quantum_ms;
     const bandsShown = s.showBand && visibleQuanta <= f.innerW / 3;
     const [ylo, yhi] = y.domain();
     const area = d3
@@ -167,6 +168,43 @@ export class PercentilesView {
       .defined((/** @type {any} */ d) => d.v != null && (!s.yLog || d.v > 0))
       .x((/** @type {any} */ d) => mid(d.t))
       .y((/** @type {any} */ d) => y(d.v));
+    // Fixed quanta: lines and bands read the columns through row indices
+    // (viewRows), no point objects; on the canvas they draw straight into
+    // the context, no path text.
+    /** @type {{kind: 'p'|'mean', pi: number}} */
+    let cur = { kind: 'p', pi: 0 };
+    const vAt = (/** @type {number} */ i) => valueOf(r, i, cur);
+    const kAt = (/** @type {number} */ i) => i * nP + cur.pi;
+    const rowLine = d3
+      .line()
+      .digits(1)
+      .defined((/** @type {any} */ i) => {
+        const v = vAt(i);
+        return v === v && (!s.yLog || v > 0);
+      })
+      .x((/** @type {any} */ i) => mid(r.t_ms[i]))
+      .y((/** @type {any} */ i) => y(vAt(i)));
+    const errOf = (/** @type {number} */ i) => {
+      const e = r.err[kAt(i)];
+      return e === e ? e : 0;
+    };
+    const rowArea = d3
+      .area()
+      .digits(1)
+      .defined((/** @type {any} */ i) => vAt(i) === vAt(i))
+      .x((/** @type {any} */ i) => mid(r.t_ms[i]))
+      .y0((/** @type {any} */ i) => y(Math.max(ylo, vAt(i) - errOf(i))))
+      .y1((/** @type {any} */ i) => y(Math.min(yhi, vAt(i) + errOf(i))));
+    const rowSampling = d3
+      .area()
+      .digits(1)
+      .defined((/** @type {any} */ i) => vAt(i) === vAt(i) && r.lo[kAt(i)] === r.lo[kAt(i)])
+      .x((/** @type {any} */ i) => mid(r.t_ms[i]))
+      .y0((/** @type {any} */ i) => y(Math.max(ylo, r.lo[kAt(i)])))
+      .y1((/** @type {any} */ i) => {
+        const h = r.hi[kAt(i)];
+        return y(h === h ? Math.min(yhi, h) : yhi);
+      });
     const bandG = plot.append('g').attr('class', 'bands');
     const lineG = plot.append('g').attr('class', 'lines');
     // Series are drawn in slices of about 12 ms, yielding to the event loop
@@ -196,17 +234,29 @@ export class PercentilesView {
         if (token !== this.token) return;
         const se = meta;
         series.push(meta);
-        // The visible quanta, thinned to at most 2 points per pixel column.
-        const pts = adaptive ? stepPoints(r, meta, dom[0], dom[1]) : viewPoints(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, (t) => x(t), f.innerW);
+        // The visible quanta, thinned to at most 2 points per pixel column:
+        // points (adaptive steps) or row indices (fixed quanta).
+        cur = se;
+        /** @type {any[]} */
+        const pts = adaptive ? stepPoints(r, meta, dom[0], dom[1]) : viewRows(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, (t) => x(t), f.innerW);
+        const ln = adaptive ? line : rowLine;
+        const ar = adaptive ? area : rowArea;
+        const sa = adaptive ? sampling : rowSampling;
         if (onCanvas) {
           const col = se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi);
           if (bandsShown && se.kind === 'p') {
             c2.fillStyle = col;
             c2.globalAlpha = 0.07;
-            c2.fill(new Path2D(sampling(/** @type {any} */ (pts)) || ''));
+            c2.beginPath();
+            sa.context(c2)(pts);
+            c2.fill();
             c2.globalAlpha = 0.15;
-            c2.fill(new Path2D(area(/** @type {any} */ (pts)) || ''));
+            c2.beginPath();
+            ar.context(c2)(pts);
+            c2.fill();
             c2.globalAlpha = 1;
+            sa.context(null);
+            ar.context(null);
           }
           c2.strokeStyle = col;
           // Hairlines: Chromium's software canvas strokes a 1 px line ~70x
@@ -215,21 +265,24 @@ export class PercentilesView {
           c2.lineWidth = 1;
           const d = metas.length > 200 ? '' : se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
           c2.setLineDash(d ? d.split(',').map(Number) : []);
-          c2.stroke(new Path2D(line(/** @type {any} */ (pts)) || ''));
+          c2.beginPath();
+          ln.context(c2)(pts);
+          ln.context(null);
+          c2.stroke();
           c2.setLineDash([]);
         } else if (bandsShown && se.kind === 'p') {
           bandG
             .append('path')
             .attr('class', 'band-sampling')
-            .attr('d', sampling(/** @type {any} */ (pts)))
+            .attr('d', sa(pts))
             .attr('fill', groupColor(se.gi, se.pi))
             .attr('opacity', 0.07);
-          bandG.append('path').attr('d', area(/** @type {any} */ (pts))).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
+          bandG.append('path').attr('d', ar(pts)).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
         }
         if (!onCanvas) lineG
           .append('path')
           .attr('class', `line line-${se.kind}`)
-          .attr('d', line(/** @type {any} */ (pts)))
+          .attr('d', ln(pts))
           .attr('fill', 'none')
           .attr('stroke', se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi))
           .attr('stroke-width', se.kind === 'mean' ? 1.2 : 1.6)
@@ -241,9 +294,9 @@ export class PercentilesView {
         for (const rule of se.kind === 'p' ? rules.filter((x) => x.pi === se.pi || (x.max && Number(r.percentiles[se.pi]) === 100)) : []) {
           /** @type {{t: number, v: number, w: number}[]} */
           const bad = [];
-          for (const row of r.groups.length === 1 ? r.rows : rowsOfGroup(r, se.gi)) {
-            const v = rule.max ? row.max : row.p[se.pi];
-            if (v != null && (adaptive ? inView(row.t_ms, row.width_ms) : near({ t: row.t_ms })) && violates(v, rule, rule.t)) bad.push({ t: row.t_ms, v, w: rowWidth(r, row) });
+          for (const i of rowsOfGroup(r, se.gi)) {
+            const v = rule.max ? r.max[i] : r.p[i * nP + se.pi];
+            if (v === v && (adaptive ? inView(r.t_ms[i], r.width_ms[i]) : near({ t: r.t_ms[i] })) && violates(v, rule, rule.t)) bad.push({ t: r.t_ms[i], v, w: rowWidth(r, i) });
           }
           if (!bad.length) continue;
           const ty = Math.max(0, Math.min(mainH, y(rule.t)));
@@ -287,7 +340,7 @@ export class PercentilesView {
 
     // Samples / IOPS strip with "few samples" marks.
     const sg = g.append('g').attr('class', 'strip').attr('transform', `translate(0,${mainH + GAP})`);
-    const recordedOnly = coOn ? (/** @type {any} */ row) => !co.of[groupIndex(r, row.group)]?.corrected : null;
+    const recordedOnly = coOn ? (/** @type {number} */ gi) => !co.of[gi]?.corrected : null;
     const iops = adaptive ? adaptiveIops(r, recordedOnly) : aggregateIops(r, dom, recordedOnly);
     let ymax = 1;
     for (const d of iops) if (inView(d.t, adaptive ? 0 : r.quantum_ms) && /** @type {number} */ (d.v) > ymax) ymax = /** @type {number} */ (d.v);
@@ -411,8 +464,8 @@ export class PercentilesView {
         showTip(f.wrap, ev, adaptiveTip(r, series, t));
         return;
       }
-      const q = Math.floor((t - (r.rows[0]?.t_ms ?? 0)) / r.quantum_ms);
-      const t0 = (r.rows[0]?.t_ms ?? 0) + q * r.quantum_ms;
+      const q = Math.floor((t - (r.t_ms[0] ?? 0)) / r.quantum_ms);
+      const t0 = (r.t_ms[0] ?? 0) + q * r.quantum_ms;
       vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
       const lines = [`${formatTime(t0, r.absolute_time)} … +${r.quantum_ms} ms`];
       let more = 0;
@@ -424,10 +477,15 @@ export class PercentilesView {
         else lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${pt.e ? ` (bin ±${fmtVal(pt.e)})` : ''}${bandText(pt, fmtVal)}`);
       }
       if (more) lines.push(`… ${more} more lines (the groups view shows them all)`);
-      const rows = r.rows.filter((/** @type {any} */ row) => row.t_ms === t0);
-      const n = d3.sum(rows, (/** @type {any} */ row) => row.samples || 0);
+      // The rows of quantum t0: rows are in time order.
+      let n = 0;
+      /** @type {string[]} */
+      const fl = [];
+      for (let i = d3.bisectLeft(r.t_ms, t0); i < r.n && r.t_ms[i] === t0; i++) {
+        n += r.samples[i];
+        if (r.flag[i]) fl.push(r.flag_texts[r.flag[i]]);
+      }
       lines.push(`samples: ${fmtVal(n)} (${fmtVal(n / (r.quantum_ms / 1000))} IOPS)`);
-      const fl = rows.map((/** @type {any} */ row) => row.flags).filter(Boolean);
       if (fl.length) lines.push(`flags: ${[...new Set(fl)].join(' ')}`);
       if (series.some((se) => se.kind === 'p')) {
         lines.push('bin: the bin holding the value (dark band)');
@@ -449,13 +507,13 @@ export class PercentilesView {
  */
 function adaptiveTip(r, series, t) {
   const lines = [`${formatTime(t, r.absolute_time)} (adaptive quanta)`];
-  /** @type {Set<any>} */
+  /** @type {Set<string>} groups whose row is already named */
   const seen = new Set();
   for (const se of series) {
     const row = rowAt(r, se.gi, t);
     if (!row || lines.length > 16) continue;
-    if (!seen.has(row)) {
-      seen.add(row);
+    if (!seen.has(`${se.gi}:${row.t_ms}`)) {
+      seen.add(`${se.gi}:${row.t_ms}`);
       lines.push(`${r.groups.length > 1 ? `${r.groups[se.gi]}: ` : ''}${formatTime(row.t_ms, r.absolute_time)} … +${fmtVal(row.width_ms)} ms, ${fmtVal(row.samples || 0)} I/Os${row.flags ? ` (${row.flags})` : ''}`);
     }
     const v = se.kind === 'mean' ? row.mean : row.p[se.pi];
@@ -466,9 +524,20 @@ function adaptiveTip(r, series, t) {
   return lines;
 }
 
-/** Resolves in a later task (setTimeout 0), letting input and paint in. */
+/**
+ * Resolves in a later task, letting input and paint in. A message to
+ * itself rather than setTimeout(0): browsers hold nested timeouts back 4 ms
+ * each, and drawing 1,200 lines yields dozens of times.
+ */
 export function nextTask() {
-  return new Promise((res) => setTimeout(res, 0));
+  return new Promise((res) => {
+    const ch = new MessageChannel();
+    ch.port1.onmessage = () => {
+      ch.port1.close();
+      res(undefined);
+    };
+    ch.port2.postMessage(null);
+  });
 }
 
 const fmtVal = formatNumber;
@@ -478,19 +547,21 @@ const fmtVal = formatNumber;
  * ordered by time, then group: one pass, summing runs of equal t_ms. `keep`
  * leaves rows out (the corrected half of a coordinated-omission pair counts
  * I/Os nobody issued).
- * @param {any} r @param {[number, number]} dom @param {((row: any) => boolean) | null} [keep]
+ * @param {import('../engine/columns.js').ResultColumns} r @param {[number, number]} dom @param {((gi: number) => boolean) | null} [keep] which groups count
  * @returns {{t: number, v: number, e: number}[]}
  */
 function aggregateIops(r, dom, keep = null) {
+  /** @type {{t: number, v: number, e: number}[]} */
   const out = [];
   const k = 1000 / r.quantum_ms;
   const a = dom[0] - 2 * r.quantum_ms;
   const b = dom[1] + r.quantum_ms;
-  for (const row of r.rows) {
-    if (row.t_ms < a || row.t_ms > b || (keep && !keep(row))) continue;
+  for (let i = d3.bisectLeft(r.t_ms, a); i < r.n && r.t_ms[i] <= b; i++) {
+    if (keep && !keep(r.group[i])) continue;
+    const t = r.t_ms[i];
     const last = out[out.length - 1];
-    if (last && last.t === row.t_ms) last.v += (row.samples || 0) * k;
-    else out.push({ t: row.t_ms, v: (row.samples || 0) * k, e: 0 });
+    if (last && last.t === t) last.v += r.samples[i] * k;
+    else out.push({ t, v: r.samples[i] * k, e: 0 });
   }
   return out;
 }

@@ -120,7 +120,11 @@ export const PAGE7_CASES = [
       await p.waitForFunction(() => /** @type {any} */ (window).latscope.pct?.adaptive === true);
       await settled(p);
       assert.equal((await state(p)).adaptive, 0.5, 'the CLI default accuracy');
-      const pct = await p.evaluate(() => /** @type {any} */ (window).latscope.pct);
+      // The page holds the result as columns; its rows are made on request.
+      const pct = await p.evaluate(() => {
+        const r = /** @type {any} */ (window).latscope.pct;
+        return { groups: r.groups, rows: r.rows };
+      });
       const widths = new Set(pct.rows.map((/** @type {any} */ r) => r.width_ms));
       assert.ok(widths.size > 1, `quanta of varying width: ${[...widths]}`);
       assert.equal(await pageCsv(p), cliPctiles(['--adaptive', '0.5'], S1()));

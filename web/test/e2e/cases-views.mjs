@@ -423,9 +423,9 @@ export const VIEW_CASES = [
       await p.evaluate(() => {
         const w = /** @type {any} */ (window);
         const e = w.latscope.engine;
-        const query = e.query.bind(e);
+        const query = e.queryColumns.bind(e);
         w.__gate = new Promise((res) => (w.__open = res));
-        e.query = async (/** @type {any} */ o) => {
+        e.queryColumns = async (/** @type {any} */ o) => {
           await w.__gate;
           return query(o);
         };

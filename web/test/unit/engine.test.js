@@ -120,13 +120,39 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     expect(m.groups).toEqual(q.groups);
     const T = m.times.length;
     expect(m.values.length).toBe(m.groups.length * T * 2);
+    // The JSON writes numbers with %.10g (report.h format_number); the typed
+    // arrays hold them unrounded.
+    const g10 = (/** @type {number} */ v) => Number(v.toPrecision(10));
     for (const row of q.rows) {
       const k = m.groups.indexOf(row.group) * T + Array.from(m.times).indexOf(row.t_ms);
-      expect(m.samples[k]).toBe(row.samples);
+      expect(g10(m.samples[k])).toBe(row.samples);
       for (const pi of [0, 1]) {
         if (row.p[pi] == null) expect(Number.isNaN(m.values[k * 2 + pi])).toBe(true);
-        else expect(m.values[k * 2 + pi]).toBe(row.p[pi]);
+        else expect(g10(m.values[k * 2 + pi])).toBe(row.p[pi]);
       }
+    }
+  });
+
+  it('queryColumns() carries every field of query(), and its rows are the JSON rows', async () => {
+    for (const opts of [
+      { quantum_ms: 500, group_by: 'host,job', percentiles: ['50', '99.9', '100'], unit: 'ms' },
+      { adaptive_accuracy: 0.5, group_by: 'host', percentiles: ['99'] },
+    ]) {
+      const q = await engine.query(opts);
+      const c = await engine.queryColumns(opts);
+      expect(c.t_ms).toBeInstanceOf(Float64Array);
+      expect(c.n).toBe(q.rows.length);
+      const { rows, ...meta } = q;
+      for (const [k, v] of Object.entries(meta)) expect(/** @type {any} */ (c)[k]).toEqual(v);
+      /** @type {(v: any) => any} */
+      const g10 = (v) => (typeof v === 'number' ? Number(v.toPrecision(10)) : Array.isArray(v) ? v.map(g10) : v);
+      const mine = /** @type {any[]} */ (c.rows);
+      expect(mine.length).toBe(rows.length);
+      rows.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
+        const o = Object.fromEntries(Object.entries(mine[i]).map(([k, v]) => [k, g10(v)]));
+        expect(o).toEqual(row);
+      });
+      expect(rows.some((/** @type {any} */ row) => row.flags)).toBe(true);
     }
   });
 

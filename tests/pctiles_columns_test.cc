@@ -1,0 +1,115 @@
+// pctiles_columns (latscope/report.h) carries exactly what pctiles_json
+// carries: on real fio logs, every row's numbers written through the same
+// formatter equal the JSON's tokens, nulls are NaN, flags are the same texts,
+// and the meta JSON is the JSON without its rows. The page draws from the
+// columns (docs/page-views.md "Speed with many groups"); its CSV stays the
+// engine's pctiles_csv, so this is what keeps the drawing and the numbers
+// that leave in step.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "fixture_util.h"
+#include "json/json.h"
+#include "latscope/options_json.h"
+#include "latscope/report.h"
+
+namespace latscope {
+namespace {
+
+// The JSON token a column value stands for.
+std::string token_of(double v) { return std::isnan(v) ? "null" : format_number(v); }
+
+std::string token_of(const json::Value& v) { return v.is_null() ? "null" : v.number_text(); }
+
+// How many null values and flagged rows the query had (so each test can
+// say it covered them).
+struct Seen {
+  size_t nulls = 0;
+  size_t flagged = 0;
+};
+
+void expect_same(const Engine& engine, const std::string& options_json, Seen* seen) {
+  SCOPED_TRACE(options_json);
+  QueryOptions opts;
+  std::vector<std::string> labels;
+  Unit unit = Unit::kUs;
+  ASSERT_TRUE(parse_query_options_json(options_json, &opts, &labels, &unit).ok());
+  QueryResult r;
+  ASSERT_TRUE(engine.query(opts, &r).ok());
+  ASSERT_FALSE(r.rows.empty());
+  const std::string text = pctiles_json(r, labels, unit);
+  const PctilesColumns c = pctiles_columns(r, labels, unit);
+  json::Value doc;
+  ASSERT_TRUE(json::parse(text, "pctiles_json", &doc).ok());
+  const json::Value* rows = doc.find("rows");
+  ASSERT_NE(rows, nullptr);
+  const size_t n = rows->size();
+  const size_t np = labels.size();
+  ASSERT_EQ(c.t_ms.size(), n);
+  ASSERT_EQ(c.p.size(), n * np);
+  ASSERT_EQ(c.width_ms.size(), r.adaptive ? n : 0);
+  size_t nulls = 0;
+  size_t flagged = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const json::Value& row = rows->items()[i];
+    SCOPED_TRACE("row " + std::to_string(i));
+    EXPECT_EQ(token_of(c.t_ms[i]), token_of(*row.find("t_ms")));
+    if (r.adaptive) {
+      EXPECT_EQ(token_of(c.width_ms[i]), token_of(*row.find("width_ms")));
+    }
+    EXPECT_EQ(r.groups.at(c.group[i]), row.find("group")->as_string());
+    EXPECT_EQ(token_of(c.samples[i]), token_of(*row.find("samples")));
+    EXPECT_EQ(token_of(c.min[i]), token_of(*row.find("min")));
+    EXPECT_EQ(token_of(c.mean[i]), token_of(*row.find("mean")));
+    EXPECT_EQ(token_of(c.max[i]), token_of(*row.find("max")));
+    const std::pair<const char*, const std::vector<double>*> lists[] = {{"p", &c.p}, {"err", &c.err}, {"lo", &c.lo}, {"hi", &c.hi}};
+    for (const auto& [key, col] : lists) {
+      const json::Value* list = row.find(key);
+      ASSERT_EQ(list->size(), np);
+      for (size_t j = 0; j < np; ++j) {
+        EXPECT_EQ(token_of((*col)[i * np + j]), token_of(list->items()[j])) << key << "[" << j << "]";
+        nulls += list->items()[j].is_null();
+      }
+    }
+    ASSERT_LT(c.flag[i], c.flag_texts.size());
+    EXPECT_EQ(c.flag_texts[c.flag[i]], row.find("flags")->as_string());
+    flagged += c.flag[i] != 0;
+  }
+  // The meta text is the JSON with an empty "rows" array.
+  const size_t a = text.find("\"rows\":[") + 8;
+  const size_t b = text.rfind("],\"notes\":[");
+  ASSERT_LT(a, b);
+  EXPECT_EQ(pctiles_meta_json(r, labels, unit), text.substr(0, a) + text.substr(b));
+  seen->nulls += nulls;
+  seen->flagged += flagged;
+}
+
+TEST(PctilesColumns, EqualPctilesJsonOnRealLogs) {
+  Engine engine;
+  ASSERT_TRUE(fixtures::load(&engine, fixtures::files_of("local", "_clat_hist"), FileOptions{}));
+  ASSERT_TRUE(fixtures::load(&engine, fixtures::files_of("cs", "_clat_hist"), FileOptions{}));
+  Seen seen;
+  expect_same(engine, R"({"percentiles":[50,99,99.9,99.99,100],"unit":"us"})", &seen);
+  expect_same(engine, R"({"percentiles":[50,99.9],"unit":"ms","quantum_ms":250,"group_by":["host","job"]})", &seen);
+  expect_same(engine, R"({"percentiles":[90,99.999],"unit":"ns","quantum_ms":5000,"group_by":["file"]})", &seen);
+  expect_same(engine, R"({"percentiles":[50,99],"adaptive_accuracy":0.5,"group_by":["host"]})", &seen);
+  // Empty quanta and unbounded bands (nulls), few-sample and partial quanta (flags) were among them.
+  EXPECT_GT(seen.nulls, 0u);
+  EXPECT_GT(seen.flagged, 0u);
+}
+
+TEST(PctilesColumns, WindowAveragesAreNullPercentiles) {
+  // fio per-I/O logs written with log_avg_msec: window means, no percentile
+  // (flag avg): pctiles_json writes p as nulls, the columns as NaN.
+  Engine engine;
+  ASSERT_TRUE(fixtures::load(&engine, {fixtures::path("fio_lat/avg_clat.1.log")}, FileOptions{}));
+  Seen seen;
+  expect_same(engine, R"({"percentiles":[50,99]})", &seen);
+  EXPECT_GT(seen.nulls, 0u);
+}
+
+}  // namespace
+}  // namespace latscope
