@@ -219,6 +219,26 @@ if grep -q '^1500,job=2,0,' "$TMP/out" && grep -q '^2000,job=2,[1-9]' "$TMP/out"
 "$BIN" pctiles --quantum 500 --group-by job --offset job:2=500 "$FIX"/place/place.json "$FIX"/place/place_clat_hist.2.log >"$TMP/out" 2>"$TMP/err"
 if grep -q '^0,job=2,0,' "$TMP/out" && grep -q '^500,job=2,[1-9]' "$TMP/out"; then echo "ok   --offset job:2 replaces the placement"; else echo "FAIL --offset job:2"; cat "$TMP/out"; fails=$((fails + 1)); fi
 
+# The same on a client/server run (place-cs/, docs/placement.md): each host's
+# job 2 starts at its own startdelay (place-cs-<n>.fio: 2 and 1500ms), and
+# holds, repaired, as many I/Os as its per-I/O log.
+PCS="$FIX/place-cs"
+"$BIN" pctiles --quantum 500 --group-by host,job "$PCS"/place-cs.json "$PCS"/pcs_clat_hist.* >"$TMP/out" 2>"$TMP/err"
+check "placed client/server run exits 0" 0 $?
+for n in 1 2; do
+  h=127.0.0.$n
+  d=$(sed -n 's/^startdelay=//p' "$PCS/place-cs-$n.fio" | head -1)
+  case $d in *ms) d=${d%ms} ;; *) d=$((d * 1000)) ;; esac
+  contains "$h: placement is said" "$TMP/err" "pcs_clat_hist.2.log.$h +$d ms"
+  first=$(awk -F, -v g="host=$h;job=2" '$2 == g && $3 > 0 { print $1; exit }' "$TMP/out")
+  ios=$(awk -F, -v g="host=$h;job=2" '$2 == g { s += $3 } END { printf "%.0f", s }' "$TMP/out")
+  want=$(wc -l <"$PCS/pcs_clat.2.log.$h")
+  if [ "$first" = "$d" ] && [ "$ios" -eq "$want" ]; then echo "ok   $h: job 2 starts at $d with its $want I/Os"
+  else echo "FAIL $h: job 2 starts at $first (want $d) with $ios I/Os (want $want)"; fails=$((fails + 1)); fi
+done
+"$BIN" pctiles --quantum 500 --group-by host,job --no-place "$PCS"/place-cs.json "$PCS"/pcs_clat_hist.* >"$TMP/out" 2>"$TMP/err"
+if grep -q '^0,host=127.0.0.1;job=2,[1-9]' "$TMP/out"; then echo "ok   --no-place leaves it at 0"; else echo "FAIL --no-place"; cat "$TMP/out"; fails=$((fails + 1)); fi
+
 # A quantum finer than the logs' interval (500 ms): warned, rows flagged finer.
 "$BIN" pctiles --quantum 100 "$FIX"/place/place_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
 check "finer quantum exits 0" 0 $?

@@ -266,16 +266,21 @@ export function fewFlagged(r) {
   const c = cols(r);
   // Per flag text (a handful per result), the percentiles it names.
   const few = c.flag_texts.map((/** @type {string} */ t) => t.split(';').filter((f) => f.startsWith('few:')).flatMap((f) => f.slice(4).split('|')));
-  /** @type {Map<number, Set<string>>} */
+  // Per quantum, which flag texts occur (hundreds of groups share a few):
+  // the names are collected once per quantum, not once per row.
+  /** @type {Map<number, Set<number>>} */
   const m = new Map();
   for (let i = 0; i < c.n; i++) {
-    const names = few[c.flag[i]];
-    if (!names.length) continue;
+    const f = c.flag[i];
+    if (!few[f].length) continue;
     const t = c.t_ms[i];
-    if (!m.has(t)) m.set(t, new Set());
-    for (const p of names) m.get(t)?.add(p);
+    let s = m.get(t);
+    if (!s) m.set(t, (s = new Set()));
+    s.add(f);
   }
-  return [...m.entries()].sort((a, b) => a[0] - b[0]).map(([t, s]) => ({ t, which: [...s].join(', ') }));
+  return [...m.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([t, fs]) => ({ t, which: [...new Set([...fs].flatMap((f) => few[f]))].join(', ') }));
 }
 
 /**
