@@ -23,8 +23,8 @@ inline const Source& feed(Engine* e, const std::string& name, const std::string&
 // One fio 3 histogram line with the given non-zero bins (columns = 1856 >> c).
 // A bin past the line's columns is a test's mistake and fails that test: the
 // write past `v` once landed, silently, in another test's heap block (the
-// WebAssembly suite's cached fio layouts; tests/bench/README.md, "SIMD line
-// kernels").
+// WebAssembly suite's cached fio layouts; docs/formats.md, "Reading fio
+// histogram lines fast").
 inline std::string hist_line(uint64_t t, int dir, const std::vector<std::pair<size_t, uint64_t>>& bins,
                              int coarseness = 0) {
   std::vector<uint64_t> v(1856u >> coarseness, 0);
