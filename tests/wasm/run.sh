@@ -7,7 +7,9 @@
 # silently in a neighbouring block, and natively too ASan misses a write that
 # falls inside another live block. The ASan build (its own directory, ~10 min
 # to build and ~4 min to run here) found the one the parked SIMD kernels'
-# test made (docs/formats.md, "Reading fio histogram lines fast").
+# test made (docs/formats.md, "Reading fio histogram lines fast"). Under it
+# FioLatQuery.* fail and the run then aborts with ASan's allocator out of
+# memory (not looked into): add --gtest_filter=-FioLatQuery.* for the rest.
 set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 asan="${LATSCOPE_WASM_TESTS_ASAN:-0}"
