@@ -181,9 +181,9 @@ TEST(FioHistKernels, EveryOneByteChangeOfALineIsReadAlike) {
 }
 
 // The line above once named bin 400 of 116 columns: hist_line added to 8
-// bytes 2272 past its vector, natively inside some live block no sanitizer
-// flags, in the WebAssembly suite in the cached fio layouts, which Layout.*
-// and LayoutMerge.* then found changed (docs/formats.md, "Reading fio
+// bytes 2272 past its vector; the native suite passed, and in the
+// WebAssembly suite it hit the cached fio layouts, which Layout.* and
+// LayoutMerge.* then found changed (docs/formats.md, "Reading fio
 // histogram lines fast"). It now refuses.
 TEST(FioHistKernels, TheLineHelperRefusesBinsPastItsColumns) {
   EXPECT_NONFATAL_FAILURE(hist_line(1, 0, {{116, 1}}, 4), "bin 116 past the line's 116 columns");

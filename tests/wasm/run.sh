@@ -4,8 +4,7 @@
 #   tests/wasm/run.sh [gtest args, e.g. --gtest_filter=ModelIo.*]
 #   LATSCOPE_WASM_TESTS_ASAN=1 tests/wasm/run.sh   # under AddressSanitizer
 # WebAssembly memory has no guard pages and no redzones: a stray write lands
-# silently in a neighbouring block, and natively too ASan misses a write that
-# falls inside another live block. The ASan build (its own directory, ~10 min
+# silently in a neighbouring block. The ASan build (its own directory, ~10 min
 # to build and ~4 min to run here) found the one the parked SIMD kernels'
 # test made (docs/formats.md, "Reading fio histogram lines fast"). Under it
 # FioLatQuery.* fail and the run then aborts with ASan's allocator out of
