@@ -164,6 +164,11 @@ TEST(PlacementClientServer, DelayedJobLandsWhereItsIosCompleted) {
     ASSERT_TRUE(truth_of(host, &t));
     const std::string log = std::string("pcs_clat_hist.2.log.") + host;
     EXPECT_TRUE(has_note(r, log + " +" + std::to_string(static_cast<int>(t.start_delay_ms)) + " ms")) << all_notes(r);
+    // The same shift as data (QueryResult::placed: the page's file table shows it); job 1 was not moved.
+    ASSERT_EQ(r.placed.count(log), 1u);
+    EXPECT_EQ(r.placed.at(log), t.start_delay_ms);
+    EXPECT_EQ(r.placed.count(std::string("pcs_clat_hist.1.log.") + host), 0u);
+    EXPECT_TRUE(unplaced.placed.empty());
     const std::string group = std::string("host=") + host + ";job=2";
     ASSERT_NE(std::find(r.groups.begin(), r.groups.end(), group), r.groups.end()) << group;
     const size_t n = 8000;

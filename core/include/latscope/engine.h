@@ -150,6 +150,9 @@ struct QueryResult {
   bool adaptive = false;            // rows are adaptive quanta (Row::width_ms)
   std::string layout_id;            // layout the groups were merged on
   std::vector<std::string> notes;   // e.g. compat: where the script would crash
+  // Files (base names) shifted by their job's startdelay from fio's json+
+  // (docs/placement.md), and by how many ms: the page's file table shows it.
+  std::map<std::string, double> placed;
   Diagnostics diag;                 // query-time issues (mixed layouts, ...)
 };
 

@@ -139,10 +139,14 @@ bool host_listed(const std::vector<std::string>& v, const std::string& host) {
 
 }  // namespace
 
+bool source_excluded(const Source& src, const Selection& sel) {
+  return contains(sel.exclude_sources, src.name) || contains(sel.exclude_sources, base_name(src.name));
+}
+
 void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out, Role role) {
   if (!src.status.ok()) return;
   const std::string file = base_name(src.name);
-  if (contains(sel.exclude_sources, src.name) || contains(sel.exclude_sources, file)) return;
+  if (source_excluded(src, sel)) return;
   for (const Series& s : src.series) {
     if (s.role != role) continue;  // whole-run histograms: tails only (tail.cc); window values: window_values.h
     if (!(sel.dirs & (1u << static_cast<unsigned>(s.dir))) || s.windows.empty()) continue;
@@ -242,10 +246,13 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   keep_one_time_base(plan);  // time_base.h
   if (sel.place_jobs) {  // placement.h
     JsonIndex json;
-    for (const Source& src : sources) json.add(src);
+    for (const Source& src : sources)
+      if (!source_excluded(src, sel)) json.add(src);  // a json+ the user left out places nothing
     PlacementTally placed;
     place_series(json, plan->series.begin(), plan->series.end(), &placed);
     placed.notes(&plan->notes);
+    for (const auto& [ms, files] : placed.shifted)
+      for (const std::string& f : files) plan->placed[f] = ms;
   }
   LateStartCheck late;
   for (const Selected& x : plan->series) late.see(x);
@@ -306,7 +313,7 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
     }
   }
 
-  if (sel.complete_tail) add_json_tails(sources, plan);
+  if (sel.complete_tail) add_json_tails(sources, sel, plan);
   if (plan->series.empty()) {
     plan->quanta = 0;
     return Status::Ok();

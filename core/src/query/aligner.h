@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -79,6 +80,7 @@ struct Plan {
   std::vector<Selected> series;
   std::deque<Series> extra;  // synthesized windows (the json+ tails), owned here
   std::vector<std::string> notes;
+  std::map<std::string, double> placed;  // file (base name) -> ms it was shifted by its job's startdelay
   std::vector<std::string> groups;
   LayoutPtr layout;  // common layout of the merge
   std::vector<std::unique_ptr<RebinMap>> maps;
@@ -114,7 +116,12 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
 
 // Adds the unlogged last window of each log series that fio's json+ output
 // in `sources` accounts for (Selection::complete_tail). Called by make_plan.
-void add_json_tails(const std::vector<Source>& sources, Plan* plan);
+// json+ sources the selection excludes add no tails.
+void add_json_tails(const std::vector<Source>& sources, const Selection& sel, Plan* plan);
+
+// The selection leaves this file out (Selection::exclude_sources, by path or
+// base name): none of its series, and, for fio json+, no tails or placement.
+bool source_excluded(const Source& src, const Selection& sel);
 
 // Runs of at least this many quanta in which no selected window has a count
 // are left out of a query's rows, with a note (docs/time-gaps.md): a clock

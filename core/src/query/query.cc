@@ -54,6 +54,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   out->layout_id = plan.layout ? plan.layout->id : "";
   out->diag = plan.diag;
   out->notes = plan.notes;
+  out->placed = plan.placed;
   if (!window_values.empty()) out->notes.push_back(window_values_left_out_note(window_values.size()));
   if (!plan.layout) return Status::Ok();
   const bool exact = opts.method == Method::kExact && exact_possible(plan.series, opts.max_per_io_samples, &out->notes);  // per_io.h

@@ -329,6 +329,7 @@ Status StreamingQuery::add_part(const Source& src) {
   if (!I.error.ok()) return I.error;
   if (!src.status.ok()) return Status::Ok();
   if (src.format == FileFormat::kFioJson) {
+    if (source_excluded(src, I.opts.sel)) return Status::Ok();  // as make_plan: no tails, no placement
     // Kept for tails and placement, and for queries of json+ alone
     // (docs/whole-run.md): whole-run histograms are small.
     I.json_sources.push_back(src);
@@ -432,6 +433,8 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   }
   out->notes.insert(out->notes.end(), I.time_notes.begin(), I.time_notes.end());
   I.placed.notes(&out->notes);
+  for (const auto& [ms, files] : I.placed.shifted)
+    for (const std::string& f : files) out->placed[f] = ms;
   I.late.notes(&out->notes);
   I.finer.notes(I.opts.quantum_ms, &out->notes);
   out->diag.merge(I.time_diag);

@@ -113,11 +113,11 @@ void TailTally::notes(std::vector<std::string>* out) const {
                    "relative, no tail window added for them");
 }
 
-void add_json_tails(const std::vector<Source>& sources, Plan* plan) {
+void add_json_tails(const std::vector<Source>& sources, const Selection& sel, Plan* plan) {
   JsonIndex json;
   std::map<TailKey, int> logs;
   for (const Source& src : sources) {
-    json.add(src);
+    if (!source_excluded(src, sel)) json.add(src);
     if (src.status.ok() && src.format == FileFormat::kFioHist)
       for (const Series& s : src.series) ++logs[tail_key_of_log(src, s)];
   }

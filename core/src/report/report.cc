@@ -227,7 +227,13 @@ std::string json_head(const QueryResult& r, const std::vector<std::string>& labe
 std::string json_tail(const QueryResult& r) {
   std::string o = "],\"notes\":[";
   for (size_t i = 0; i < r.notes.size(); ++i) o += (i ? "," : "") + json_escape(r.notes[i]);
-  o += "]," + diag_json(r.diag) + "}";
+  o += "],\"placed\":{";
+  bool first = true;
+  for (const auto& [file, ms] : r.placed) {
+    o += (first ? "" : ",") + json_escape(file) + ":" + jnum(ms);
+    first = false;
+  }
+  o += "}," + diag_json(r.diag) + "}";
   return o;
 }
 

@@ -77,6 +77,8 @@ export class App {
     this.keys = {};
     /** @type {any} */
     this.pct = null;
+    /** The files placed by startdelay the file table shows (JSON of the query's `placed`). */
+    this.placedKey = '{}';
     this.loadGen = 0;
     /** The loaded files, kept for "Add files" and the A/B table. @type {{file: Blob, name: string}[]} */
     this.items = [];
@@ -718,6 +720,7 @@ export class App {
       skipped: this.skipped,
       pending: this.pending,
       state: this.store.state,
+      placed: this.pct?.placed,
       onToggleFile: (name, on) => {
         const ex = new Set(this.store.state.exclude_sources);
         if (on) ex.delete(name);
@@ -931,6 +934,12 @@ export class App {
         force = true;
         this.updateRangeText();
         this.showNotes(this.pct);
+        // Files the engine placed by their job's startdelay: the table shows the shift.
+        const placedKey = JSON.stringify(this.pct?.placed ?? {});
+        if (placedKey !== this.placedKey) {
+          this.placedKey = placedKey;
+          this.renderFiles();
+        }
         this.colors.see([...this.pct.groups].sort(naturalCompare));
       }
       this.showSla();

@@ -24,7 +24,7 @@ function reducedTitle(r) {
  * @param {HTMLElement} el file table container
  * @param {HTMLElement} hostEl host table container
  * @param {HTMLElement} errEl error list container
- * @param {{sources: any[], skipped?: import('../load/files.js').SkippedItem[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void, onFileOffset: (name: string, ms: number) => void}} m
+ * @param {{sources: any[], skipped?: import('../load/files.js').SkippedItem[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, placed?: Record<string, number>, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void, onFileOffset: (name: string, ms: number) => void}} m
  */
 export function renderFileTable(el, hostEl, errEl, m) {
   const doc = el.ownerDocument;
@@ -73,7 +73,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
     sk.title = s.skippedDetail || (s.skipped ? `${s.skipped} lines skipped` : 'no line skipped');
     if (s.skippedDetail) sk.classList.add('has-detail');
     const editing = el.dataset.editing === src.name;
-    offsetCell(tr, src.name, m.state.offsets[src.name], s.ok, () => {
+    offsetCell(tr, src.name, m.state.offsets[src.name], s.ok, m.placed?.[baseName(src.name)], () => {
       el.dataset.editing = editing ? '' : src.name;
       renderFileTable(el, hostEl, errEl, m);
     });
@@ -243,19 +243,29 @@ function nameCell(tr, text, title) {
 
 /**
  * The offset cell of a file: a small button showing the file's own offset
- * ("—" when none) that opens the editor row under the file.
+ * ("—" when none) that opens the editor row under the file; without one,
+ * the shift its job's startdelay gave it (placed, docs/placement.md).
  * @param {HTMLTableRowElement} tr @param {string} name @param {number | undefined} ms
- * @param {boolean} ok @param {() => void} onClick
+ * @param {boolean} ok @param {number | undefined} placed @param {() => void} onClick
  */
-function offsetCell(tr, name, ms, ok, onClick) {
+function offsetCell(tr, name, ms, ok, placed, onClick) {
   const td = cell(tr, '', 'num off');
   if (!ok) return td;
   const b = tr.ownerDocument.createElement('button');
   b.type = 'button';
   b.className = 'off-button';
   b.dataset.testid = 'file-offset';
-  b.textContent = ms ? compactMs(ms) : '—';
-  b.title = ms ? `offset ${ms} ms (click to change)` : `set an offset for ${name} (ms added to its clock)`;
+  b.textContent = ms ? compactMs(ms) : placed ? compactMs(placed) : '—';
+  b.title = ms
+    ? `offset ${ms} ms (click to change)`
+    : placed
+      ? `placed ${placed} ms later: its job's startdelay in fio's json+ output (fio stamps a job's logs from the job's own start; docs/placement.md). Click to give it an offset of your own instead.`
+      : `set an offset for ${name} (ms added to its clock)`;
+  // Placed by the engine, not set by the user: shown apart (and in tests).
+  if (!ms && placed) {
+    b.classList.add('placed');
+    b.dataset.placed = String(placed);
+  }
   b.addEventListener('click', onClick);
   td.appendChild(b);
   return td;
@@ -333,4 +343,9 @@ function cell(tr, text, cls) {
   if (cls) td.className = cls;
   tr.appendChild(td);
   return td;
+}
+
+/** A path's last part: the engine names placed files by it (docs/placement.md). @param {string} p */
+function baseName(p) {
+  return p.slice(Math.max(p.lastIndexOf('/'), p.lastIndexOf('\\')) + 1);
 }

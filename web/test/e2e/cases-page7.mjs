@@ -15,6 +15,12 @@ const S1 = () => fixtureFiles('fio-s1', /^s1_clat_hist\./);
 // log_hist_msec=500, relative time (tests/fixtures/README.md, place/).
 const PLACE = () => ['place_clat_hist.1.log', 'place_clat_hist.2.log'].map((f) => fixture('place', f));
 
+// A real fio client/server run on two loopback servers (tests/fixtures/place-cs/,
+// docs/placement.md): per host an early job and a startdelay job (2000 ms
+// on 127.0.0.1, 1500 ms on 127.0.0.2), with fio's json+ output.
+const PLACE_CS_LOGS = () => fixtureFiles('place-cs', /^pcs_clat_hist\.\d\.log\./);
+const PLACE_CS = () => [fixture('place-cs', 'place-cs.json'), ...PLACE_CS_LOGS()];
+
 /** @param {Page} p */
 const state = (p) => p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
 
@@ -26,6 +32,44 @@ async function pageCsv(p) {
 
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
 export const PAGE7_CASES = [
+  {
+    name: 'page7: a late-start job of a client/server run sits where it ran: the json+ places it (file table shows the shift per host), CSV = latscope pctiles on the same files; with the json+ unticked nothing is placed (CSV = the CLI without it)',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, PLACE_CS()), 'ready');
+      await p.selectOption('[data-testid=group-by]', 'host,job');
+      await settled(p);
+      // The shift of each delayed job, per host, as fio's json+ gives it; job 1 unmoved.
+      const shown = await p.$$eval('[data-testid=file-table] tr[data-file]', (trs) =>
+        Object.fromEntries(trs.map((tr) => [tr.getAttribute('data-file'), [tr.querySelector('[data-testid=file-offset]')?.textContent?.trim(), /** @type {HTMLElement|null} */ (tr.querySelector('[data-testid=file-offset]'))?.dataset.placed ?? null]])),
+      );
+      assert.deepEqual(shown['pcs_clat_hist.2.log.127.0.0.1'], ['2s', '2000']);
+      assert.deepEqual(shown['pcs_clat_hist.2.log.127.0.0.2'], ['1.5s', '1500']);
+      assert.deepEqual(shown['pcs_clat_hist.1.log.127.0.0.1'], ['—', null]);
+      assert.deepEqual(shown['pcs_clat_hist.1.log.127.0.0.2'], ['—', null]);
+      assert.match((await p.textContent('[data-testid=query-notes]')) || '', /placed late-start jobs by their startdelay in place-cs\.json: .*pcs_clat_hist\.2\.log\.127\.0\.0\.1 \+2000 ms/);
+      // The numbers: the page's CSV is the CLI's on the same files (the CLI places too).
+      const csv = await pageCsv(p);
+      assert.equal(csv, cliPctiles(['--quantum', '500', '--group-by', 'host,job'], PLACE_CS()));
+      assert.notEqual(csv, cliPctiles(['--quantum', '500', '--group-by', 'host,job', '--no-place'], PLACE_CS()), 'placement moves rows');
+      // The delayed job's first rows with I/O start at its delay, not at 0.
+      const firstBusy = (/** @type {string} */ group) => {
+        const row = csv.split('\n').find((l) => l.split(',')[1] === group && Number(l.split(',')[2]) > 0);
+        return Number(row?.split(',')[0]);
+      };
+      assert.ok(firstBusy('host=127.0.0.1;job=2') >= 2000, `job 2 on 127.0.0.1 starts at ${firstBusy('host=127.0.0.1;job=2')} ms`);
+      assert.ok(firstBusy('host=127.0.0.2;job=2') >= 1500, `job 2 on 127.0.0.2 starts at ${firstBusy('host=127.0.0.2;job=2')} ms`);
+      await p.screenshot({ path: path.join(SHOTS, 'page7-placed-late-job.png') });
+      // The json+ unticked: nothing says where the jobs ran, nothing is
+      // moved (and no tail is added), as the CLI without that file.
+      await p.click('[data-testid=file-table] tr[data-file="place-cs.json"] input[type=checkbox]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.exclude_sources.length === 1);
+      await settled(p);
+      await p.waitForFunction(() => !document.querySelector('[data-testid=file-table] [data-placed]'));
+      assert.equal(await pageCsv(p), cliPctiles(['--quantum', '500', '--group-by', 'host,job'], PLACE_CS_LOGS()));
+      assert.deepEqual(c.errors, [], 'the page logged errors');
+    },
+  },
   {
     name: "page7: a file's own offset set in the file table shifts that file only (CSV = latscope pctiles --offset FILE=MS), rides in the fragment, table still fits",
     async run(c) {
