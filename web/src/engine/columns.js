@@ -103,28 +103,31 @@ const orNull = (v) => (Number.isNaN(v) ? null : v);
  * @param {ResultColumns} c @returns {any[]}
  */
 export function rowsOf(c) {
+  return Array.from({ length: c.n }, (_, i) => rowOf(c, i));
+}
+
+/**
+ * Row i as pctiles_json writes it (width_ms with adaptive quanta only).
+ * @param {ResultColumns} c @param {number} i @returns {any}
+ */
+export function rowOf(c, i) {
   const P = c.percentiles.length;
-  const out = new Array(c.n);
-  for (let i = 0; i < c.n; i++) {
-    const at = (/** @type {Float64Array} */ a) => Array.from(a.subarray(i * P, i * P + P), orNull);
-    /** @type {any} */
-    const row = { t_ms: c.t_ms[i] };
-    if (c.adaptive) row.width_ms = c.width_ms[i];
-    Object.assign(row, {
-      group: c.groups[c.group[i]],
-      samples: c.samples[i],
-      min: orNull(c.min[i]),
-      mean: orNull(c.mean[i]),
-      max: orNull(c.max[i]),
-      p: at(c.p),
-      err: at(c.err),
-      lo: at(c.lo),
-      hi: at(c.hi),
-      flags: c.flag_texts[c.flag[i]],
-    });
-    out[i] = row;
-  }
-  return out;
+  const at = (/** @type {Float64Array} */ a) => Array.from(a.subarray(i * P, i * P + P), orNull);
+  /** @type {any} */
+  const row = { t_ms: c.t_ms[i] };
+  if (c.adaptive) row.width_ms = c.width_ms[i];
+  return Object.assign(row, {
+    group: c.groups[c.group[i]],
+    samples: c.samples[i],
+    min: orNull(c.min[i]),
+    mean: orNull(c.mean[i]),
+    max: orNull(c.max[i]),
+    p: at(c.p),
+    err: at(c.err),
+    lo: at(c.lo),
+    hi: at(c.hi),
+    flags: c.flag_texts[c.flag[i]],
+  });
 }
 
 /**

@@ -21,6 +21,7 @@ import { toLoadItem } from '../load/files.js';
 import { abortError, EngineError } from './protocol.js';
 import { matrixOf } from './matrix.js';
 import { columnsOf, withRows } from './columns.js';
+import { yieldToEvents } from './yield.js';
 import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
 
 /**
@@ -491,18 +492,6 @@ export function reducible(source) {
   return source.status.ok && source.format !== 'result' && source.format !== 'fio-json' && (source.series ?? []).some((s) => s.role !== 'whole-run');
 }
 
-/** Resolves after the event loop has run once (a macrotask, not clamped like setTimeout). */
-function yieldToEvents() {
-  if (typeof MessageChannel === 'undefined') return new Promise((r) => setTimeout(r, 0));
-  return new Promise((resolve) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      resolve(undefined);
-    };
-    ch.port2.postMessage(null);
-  });
-}
 
 function now() {
   return globalThis.performance?.now() ?? Date.now();

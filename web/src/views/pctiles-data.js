@@ -2,7 +2,7 @@
 // series per (group, percentile) and per group mean, SLA violations, and the
 // quanta flagged with too few samples. Unit-tested without a DOM.
 import { percentileName } from '../app/options.js';
-import { toColumns, groupRows } from '../engine/columns.js';
+import { toColumns, groupRows, rowOf } from '../engine/columns.js';
 
 /**
  * @typedef {{t: number, v: number | null, e: number, lo?: number | null, hi?: number | null}} Point
@@ -309,16 +309,6 @@ export function timeExtent(r) {
 export function rowWidth(r, i) {
   const c = cols(r);
   return c.adaptive ? c.width_ms[i] : c.quantum_ms;
-}
-
-/**
- * Row i as pctiles_json writes it (hover text with adaptive quanta).
- * @param {import('../engine/columns.js').ResultColumns} c @param {number} i
- */
-export function rowOf(c, i) {
-  const P = c.percentiles.length;
-  const at = (/** @type {Float64Array} */ a) => Array.from(a.subarray(i * P, i * P + P), orNull);
-  return { t_ms: c.t_ms[i], width_ms: rowWidth(c, i), group: c.groups[c.group[i]], samples: c.samples[i], min: orNull(c.min[i]), mean: orNull(c.mean[i]), max: orNull(c.max[i]), p: at(c.p), err: at(c.err), lo: at(c.lo), hi: at(c.hi), flags: c.flag_texts[c.flag[i]] };
 }
 
 /**

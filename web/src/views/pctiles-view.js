@@ -14,6 +14,7 @@ import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { expandRules, violates, ruleLabel } from '../app/sla.js';
 import { coPairs } from '../app/methods.js';
+import { yieldToEvents } from '../engine/yield.js';
 
 /** Dash of the coordinated-omission-corrected lines (recorded ones are solid). */
 export const CO_DASH = '7,4';
@@ -524,21 +525,8 @@ function adaptiveTip(r, series, t) {
   return lines;
 }
 
-/**
- * Resolves in a later task, letting input and paint in. A message to
- * itself rather than setTimeout(0): browsers hold nested timeouts back 4 ms
- * each, and drawing 1,200 lines yields dozens of times.
- */
-export function nextTask() {
-  return new Promise((res) => {
-    const ch = new MessageChannel();
-    ch.port1.onmessage = () => {
-      ch.port1.close();
-      res(undefined);
-    };
-    ch.port2.postMessage(null);
-  });
-}
+/** Resolves in a later task, letting input and paint in (drawing 1,200 lines yields dozens of times). */
+export const nextTask = yieldToEvents;
 
 const fmtVal = formatNumber;
 
