@@ -1,6 +1,8 @@
 // Small helpers for engine unit tests: feed text in chunks, build logs.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <string>
 #include <vector>
 
@@ -19,10 +21,20 @@ inline const Source& feed(Engine* e, const std::string& name, const std::string&
 }
 
 // One fio 3 histogram line with the given non-zero bins (columns = 1856 >> c).
+// A bin past the line's columns is a test's mistake and fails that test: the
+// write past `v` once landed, silently, in another test's heap block (the
+// WebAssembly suite's cached fio layouts; docs/formats.md, "Reading fio
+// histogram lines fast").
 inline std::string hist_line(uint64_t t, int dir, const std::vector<std::pair<size_t, uint64_t>>& bins,
                              int coarseness = 0) {
   std::vector<uint64_t> v(1856u >> coarseness, 0);
-  for (auto& b : bins) v[b.first] += b.second;
+  for (auto& b : bins) {
+    if (b.first >= v.size()) {
+      ADD_FAILURE() << "hist_line: bin " << b.first << " past the line's " << v.size() << " columns";
+      continue;
+    }
+    v[b.first] += b.second;
+  }
   std::string s = std::to_string(t) + ", " + std::to_string(dir) + ", 4096";
   for (uint64_t x : v) s += ", " + std::to_string(x);
   return s + "\n";

@@ -142,6 +142,16 @@ inline void put(std::vector<uint8_t>* out, uint64_t v) {
   }
   out->push_back(static_cast<uint8_t>(v));
 }
+// Into a buffer with room for 10 bytes; returns the bytes written.
+inline size_t put(uint8_t* out, uint64_t v) {
+  size_t n = 0;
+  while (v >= 0x80) {
+    out[n++] = static_cast<uint8_t>(v | 0x80);
+    v >>= 7;
+  }
+  out[n++] = static_cast<uint8_t>(v);
+  return n;
+}
 // Unchecked: for data the engine wrote itself (see Series::valid).
 inline uint64_t get(const uint8_t*& p) {
   uint64_t v = *p & 0x7f;

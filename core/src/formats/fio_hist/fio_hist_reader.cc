@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "formats/fio_hist/line_scan.h"
 #include "formats/fio_hist/repair.h"
 
 namespace latscope {
@@ -37,7 +38,8 @@ std::string layout_hint() {
 
 }  // namespace
 
-FioHistReader::FioHistReader(Source* src, const FileOptions& opts) : src_(src), opts_(opts) {
+FioHistReader::FioHistReader(Source* src, const FileOptions& opts)
+    : src_(src), opts_(opts), fast_(fio_hist::line_parser()) {
   src_->format = FileFormat::kFioHist;
   if (opts.fio_version || opts.coarseness >= 0) {
     src_->layout = fio_layout(opts.fio_version ? opts.fio_version : 3, std::max(0, opts.coarseness));
@@ -96,61 +98,6 @@ FioHistReader::Raw& FioHistReader::raw_for(int base, int segment, Dir dir) {
   raws_.back().segment = segment;
   raws_.back().dir = dir;
   return raws_.back();
-}
-
-namespace {
-
-inline uint64_t load8(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-// Eight zero columns exactly as fio writes them, as three 8-byte words.
-constexpr char kZeros[] = "0, 0, 0, 0, 0, 0, 0, 0, ";
-
-}  // namespace
-
-// The exact shape fio writes ("1002, 0, 4096, 0, 0, 17, ...": ", " between
-// unsigned fields, no blanks elsewhere): most of a line is "0, " runs, skipped
-// eight at a time. Anything else returns false and goes to parse_fields,
-// which reports what is wrong; both give the same result on fio's shape.
-bool FioHistReader::parse_fast(const char* p, const char* e) {
-  static const uint64_t z0 = load8(kZeros), z1 = load8(kZeros + 8), z2 = load8(kZeros + 16);
-  uint32_t col = 0, nnz = 0;
-  for (;;) {
-    if (col >= 3) {
-      while (e - p >= 24 && load8(p) == z0 && load8(p + 8) == z1 && load8(p + 16) == z2) {
-        p += 24;
-        col += 8;
-      }
-      while (e - p >= 3 && p[0] == '0' && p[1] == ',' && p[2] == ' ') {
-        p += 3;
-        ++col;
-      }
-    }
-    const char* digits = p;
-    uint64_t v = 0;
-    while (p < e && static_cast<unsigned>(*p - '0') < 10u) {
-      v = v * 10 + static_cast<uint64_t>(*p - '0');
-      ++p;
-    }
-    if (p == digits || p - digits > 19) return false;  // 20 digits may overflow
-    if (col < 3) {
-      meta_[col] = v;
-    } else if (v) {
-      if (nnz == kFio3Bins) return false;
-      line_bins_[nnz] = col - 3;
-      line_counts_[nnz] = v;
-      ++nnz;
-    }
-    ++col;
-    if (p == e) break;
-    if (e - p < 3 || p[0] != ',' || p[1] != ' ') return false;
-    p += 2;
-  }
-  nnz_ = nnz;
-  cols_ = col >= 3 ? col - 3 : 0;
-  return col > 3;
 }
 
 // The general parser: blanks and tabs anywhere, one trailing comma, CRLF;
@@ -228,7 +175,18 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
   if (line_no_ == 1 && e - b >= 3 && static_cast<unsigned char>(b[0]) == 0xEF &&
       static_cast<unsigned char>(b[1]) == 0xBB && static_cast<unsigned char>(b[2]) == 0xBF)
     b += 3;
-  if (!parse_fast(b, e) && !parse_fields(b, e, last_without_newline)) return;
+  // fio's exact shape first (line_scan.h); anything else goes to
+  // parse_fields, which reports what is wrong. Both agree on fio's shape.
+  fio_hist::LineFields f;
+  f.bins = line_bins_.data();
+  f.counts = line_counts_.data();
+  if (fast_(b, e, &f)) {
+    std::copy(std::begin(f.meta), std::end(f.meta), meta_);
+    nnz_ = f.nnz;
+    cols_ = f.cols;
+  } else if (!parse_fields(b, e, last_without_newline)) {
+    return;
+  }
 
   const size_t nbins = cols_;
   if (!bin_columns_) {

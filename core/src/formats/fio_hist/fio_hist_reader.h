@@ -17,6 +17,7 @@
 #include <tuple>
 #include <vector>
 
+#include "formats/fio_hist/line_scan.h"
 #include "latscope/engine.h"
 #include "latscope/model.h"
 
@@ -43,7 +44,6 @@ class FioHistReader {
   void parse_line(const char* b, const char* e, bool last_without_newline);
   // Fills meta_/nnz_/cols_ from a line; false (issue recorded) when skipped.
   bool parse_fields(const char* b, const char* e, bool last_without_newline);
-  bool parse_fast(const char* b, const char* e);
   void skip(Issue issue, uint32_t column, const std::string& what);
   Raw& raw_for(int base, int segment, Dir dir);
   // Keeps the lines of the time base most lines have (docs/input-robustness.md).
@@ -51,6 +51,7 @@ class FioHistReader {
 
   Source* src_;
   FileOptions opts_;
+  fio_hist::LineParser fast_;  // the fast path for fio's exact line shape
   std::string partial_;      // an incomplete line carried to the next append
   bool discarding_ = false;  // inside an over-long line: drop until '\n'
   uint64_t line_no_ = 0;
