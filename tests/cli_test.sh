@@ -339,6 +339,10 @@ for cmd in "pctiles --quantum 6000 --group-by host" "pctiles --quantum 2000 --fo
   if [ -s "$TMP/lv.out" ] && cmp -s "$TMP/lv.out" "$TMP/q100.out"; then echo "ok   $cmd: levels file = finest level"
   else echo "FAIL $cmd on the levels file differs from the finest level"; diff "$TMP/lv.out" "$TMP/q100.out" | head -5; fails=$((fails + 1)); fi
 done
+(cd "$TMP/lv" && "$BIN" export --format tsv --quantum 6000 r.lsr -o "$TMP/lv.tsv" 2>/dev/null)
+(cd "$TMP/q100" && "$BIN" export --format tsv --quantum 6000 r.lsr -o "$TMP/q100.tsv" 2>/dev/null)
+if [ -s "$TMP/lv.tsv" ] && cmp -s "$TMP/lv.tsv" "$TMP/q100.tsv"; then echo "ok   export --quantum 6000: levels file = finest level"
+else echo "FAIL export of the levels file differs from the finest level"; fails=$((fails + 1)); fi
 # shellcheck disable=SC2086
 "$BIN" reduce --quantum 1000 --levels 100,1000 $S1 -o "$TMP/bad.lsr" 2>"$TMP/err"
 check "--levels finer than --quantum" 2 $?
