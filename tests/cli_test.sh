@@ -313,5 +313,58 @@ if cmp -s "$TMP/j1.lsr" "$TMP/j3.lsr"; then echo "ok   reduce: -j 3 = -j 1, byte
 check "-j 0 is a usage error" 2 $?
 contains "-j 0: why" "$TMP/err" "-j needs a number of files to parse at once"
 
+# Several resolutions (docs/result-format.md): each level is byte for byte
+# the reduce at its quantum; a query reads a coarser level and prints the
+# same; merge keeps the levels; bad --levels are usage errors.
+S1="$FIX/fio-s1/s1_clat_hist.1.log.127.0.0.1 $FIX/fio-s1/s1_clat_hist.2.log.127.0.0.2"
+# shellcheck disable=SC2086
+"$BIN" reduce --levels 100,1000,6000 $S1 -o "$TMP/lv.lsr" 2>"$TMP/err"
+check "reduce --levels" 0 $?
+contains "reduce --levels: level sizes" "$TMP/err" "3 levels (100 ms "
+at=12
+for q in 100 1000 6000; do
+  # shellcheck disable=SC2086
+  "$BIN" reduce --quantum $q $S1 -o "$TMP/q$q.lsr" 2>/dev/null
+  n=$(wc -c <"$TMP/q$q.lsr")
+  if cmp -s -n "$n" -i "$at:0" "$TMP/lv.lsr" "$TMP/q$q.lsr"; then echo "ok   level $q ms = reduce --quantum $q, byte for byte"
+  else echo "FAIL level $q ms differs from reduce --quantum $q"; fails=$((fails + 1)); fi
+  at=$((at + n))
+done
+mkdir "$TMP/lv" "$TMP/q100" && cp "$TMP/lv.lsr" "$TMP/lv/r.lsr" && cp "$TMP/q100.lsr" "$TMP/q100/r.lsr"
+for cmd in "pctiles --quantum 6000 --group-by host" "pctiles --quantum 2000 --format json" "heatmap --quantum 6000" "summary"; do
+  # shellcheck disable=SC2086
+  (cd "$TMP/lv" && "$BIN" $cmd r.lsr >"$TMP/lv.out" 2>/dev/null)
+  # shellcheck disable=SC2086
+  (cd "$TMP/q100" && "$BIN" $cmd r.lsr >"$TMP/q100.out" 2>/dev/null)
+  if [ -s "$TMP/lv.out" ] && cmp -s "$TMP/lv.out" "$TMP/q100.out"; then echo "ok   $cmd: levels file = finest level"
+  else echo "FAIL $cmd on the levels file differs from the finest level"; diff "$TMP/lv.out" "$TMP/q100.out" | head -5; fails=$((fails + 1)); fi
+done
+(cd "$TMP/lv" && "$BIN" export --format tsv --quantum 6000 r.lsr -o "$TMP/lv.tsv" 2>/dev/null)
+(cd "$TMP/q100" && "$BIN" export --format tsv --quantum 6000 r.lsr -o "$TMP/q100.tsv" 2>/dev/null)
+if [ -s "$TMP/lv.tsv" ] && cmp -s "$TMP/lv.tsv" "$TMP/q100.tsv"; then echo "ok   export --quantum 6000: levels file = finest level"
+else echo "FAIL export of the levels file differs from the finest level"; fails=$((fails + 1)); fi
+# shellcheck disable=SC2086
+"$BIN" reduce --quantum 1000 --levels 100,1000 $S1 -o "$TMP/bad.lsr" 2>"$TMP/err"
+check "--levels finer than --quantum" 2 $?
+contains "--levels vs --quantum: why" "$TMP/err" "--levels starts at 100 ms, --quantum is 1000 ms"
+# shellcheck disable=SC2086
+"$BIN" reduce --levels 100,150 $S1 -o "$TMP/bad.lsr" 2>"$TMP/err"
+check "--levels not multiples" 2 $?
+contains "--levels not multiples: why" "$TMP/err" "--levels: 150 ms is no multiple of the finest level, 100 ms"
+"$BIN" reduce --levels 100,x "$FIX/local/local_clat_hist.1.log" -o "$TMP/bad.lsr" 2>"$TMP/err"
+check "--levels not numbers" 2 $?
+"$BIN" reduce --levels 1000,3000 "$FIX"/fio-s1/s1_clat_hist.1.log.127.0.0.2 -o "$TMP/lv2.lsr" 2>/dev/null
+"$BIN" merge "$TMP/lv.lsr" "$TMP/lv2.lsr" -o "$TMP/m.lsr" 2>"$TMP/err"
+check "merge of several levels" 0 $?
+contains "merge: where the levels came from" "$TMP/err" "the levels of $TMP/lv.lsr that are multiples of the merged 1000 ms"
+contains "merge: the levels written" "$TMP/err" "2 levels (1000 ms "
+"$BIN" merge --levels 1000,2000,4000 "$TMP/lv.lsr" "$TMP/lv2.lsr" -o "$TMP/m2.lsr" 2>"$TMP/err"
+contains "merge --levels" "$TMP/err" "3 levels (1000 ms "
+"$BIN" pctiles --quantum 6000 "$TMP/m.lsr" >"$TMP/m.out" 2>/dev/null
+# shellcheck disable=SC2086
+"$BIN" pctiles --quantum 6000 $S1 "$FIX"/fio-s1/s1_clat_hist.1.log.127.0.0.2 >"$TMP/logs.out" 2>/dev/null
+if cmp -s "$TMP/m.out" "$TMP/logs.out"; then echo "ok   merged levels answer as the logs"
+else echo "FAIL merged levels differ from the logs"; diff "$TMP/m.out" "$TMP/logs.out" | head -5; fails=$((fails + 1)); fi
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

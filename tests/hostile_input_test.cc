@@ -5,6 +5,9 @@
 // others.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,7 @@
 #include "latscope/engine.h"
 #include "latscope/fio_json.h"
 #include "latscope/report.h"
+#include "latscope/result.h"
 #include "latscope/stream.h"
 #include "test_util.h"
 
@@ -331,6 +335,147 @@ TEST(Hostile, HeatmapNamesTheLeftOutTimeBaseToo) {
   EXPECT_EQ(h.diag.count(Issue::kMixedTimeBases), 2u);
   ASSERT_EQ(h.notes.size(), 1u);
   EXPECT_NE(h.notes[0].find("local_clat_hist.1.log"), std::string::npos);
+}
+
+// --- 4. Results of several resolutions (docs/result-format.md) -------------
+// The levels directory is untrusted: each defect is named, nothing is sized
+// by its numbers before they are checked against the file size, and the
+// engine reports the file unusable with the decoder's words.
+
+struct LevelsFile {
+  std::vector<uint8_t> bytes;
+  uint64_t dir_at = 0;
+  void put_u64(uint64_t at, uint64_t v) {
+    for (int i = 0; i < 8; ++i) bytes[at + i] = static_cast<uint8_t>(v >> (8 * i));
+  }
+  void put_f64(uint64_t at, double v) {
+    uint64_t u;
+    std::memcpy(&u, &v, 8);
+    put_u64(at, u);
+  }
+  uint64_t get_u64(uint64_t at) const {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(bytes[at + i]) << (8 * i);
+    return v;
+  }
+  // Level i's entry: f64 quantum, u64 offset, u64 length.
+  uint64_t entry(int i) const { return dir_at + 12 + 24 * static_cast<uint64_t>(i); }
+};
+
+LevelsFile three_levels() {
+  LevelsFile f;
+  const Result r = fixtures::reduce_files(fixtures::files_of("local", "_clat_hist."), 1000);
+  EXPECT_TRUE(encode_result_levels(r, {1000, 10000, 60000}, &deflate_zlib, &f.bytes).ok());
+  f.dir_at = f.get_u64(f.bytes.size() - 16);
+  return f;
+}
+
+std::string decode_error(const LevelsFile& f) {
+  Result r;
+  const Status st = decode_result(f.bytes.data(), f.bytes.size(), &r);
+  EXPECT_FALSE(st.ok());
+  EXPECT_TRUE(r.series.empty());
+  // The engine says the same, after the file's name.
+  Engine e;
+  const int h = e.open_file("levels.lsr");
+  e.append(h, reinterpret_cast<const char*>(f.bytes.data()), f.bytes.size());
+  const Source& s = e.finish(h);
+  EXPECT_EQ(s.status.message, "levels.lsr: " + st.message);
+  return st.message;
+}
+
+TEST(Hostile, ResultLevelsDirectoryDefectsAreNamed) {
+  const LevelsFile good = three_levels();
+  Result r;
+  ASSERT_TRUE(decode_result(good.bytes.data(), good.bytes.size(), &r).ok());
+  const uint64_t l2_off = good.get_u64(good.entry(2) + 8);
+  struct Case {
+    const char* name;
+    void (*edit)(LevelsFile*);
+    const char* says;
+  };
+  const Case cases[] = {
+      {"level outside the file",
+       [](LevelsFile* f) { f->put_u64(f->entry(2) + 16, f->get_u64(f->entry(2) + 16) + 100); },
+       "result: levels directory: level 2 (60000 ms) lies outside the file (offset "},
+      {"offset beyond 2^64 - length",
+       [](LevelsFile* f) { f->put_u64(f->entry(1) + 8, UINT64_MAX - 4); },
+       "result: levels directory: level 1 (10000 ms) lies outside the file (offset 18446744073709551611"},
+      {"overlapping levels",
+       [](LevelsFile* f) { f->put_u64(f->entry(2) + 8, f->get_u64(f->entry(1) + 8) + 4); },
+       "result: levels directory: level 2 (60000 ms) overlaps level 1"},
+      {"not a multiple of the finest", [](LevelsFile* f) { f->put_f64(f->entry(1), 1500); },
+       "result: levels directory: level 1 (1500 ms): no multiple of the finest level's 1000 ms"},
+      {"quanta not ascending", [](LevelsFile* f) { f->put_f64(f->entry(2), 10000); },
+       "result: levels directory: level 2 (10000 ms): quanta not ascending (level 1 has 10000 ms)"},
+      {"zero quantum", [](LevelsFile* f) { f->put_f64(f->entry(0), 0); },
+       "result: levels directory: level 0 (0 ms): the quantum is not a positive number of ms"},
+      {"negative quantum", [](LevelsFile* f) { f->put_f64(f->entry(1), -10000); },
+       "result: levels directory: level 1 (-10000 ms): the quantum is not a positive number of ms"},
+      {"NaN quantum", [](LevelsFile* f) { f->put_f64(f->entry(2), std::nan("")); },
+       "result: levels directory: level 2 (nan ms): the quantum is not a positive number of ms"},
+      {"huge nlevels",
+       [](LevelsFile* f) {
+         for (int i = 0; i < 4; ++i) f->bytes[f->dir_at + 8 + i] = 0xff;
+       },
+       "result: levels directory: 4294967295 levels do not fit its 84 bytes"},
+      {"trailer pointing nowhere", [](LevelsFile* f) { f->put_u64(f->bytes.size() - 16, 1); },
+       "result: levels directory: the trailer points at byte 1, not at a directory"},
+      {"trailer pointing at byte 0 of a huge span", [](LevelsFile* f) { f->put_u64(f->bytes.size() - 16, 12); },
+       "result: levels directory: the trailer points at byte 12, not at a directory of at most 64 levels"},
+      {"no LSLEVELS mark", [](LevelsFile* f) { f->bytes[f->dir_at] = 'X'; },
+       "result: levels directory: no LSLEVELS mark at byte "},
+      {"no end mark", [](LevelsFile* f) { f->bytes[f->bytes.size() - 3] = 'X'; },
+       "result: levels directory: truncated or not a file of several levels (no LSMULTI end mark)"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    LevelsFile f = good;
+    c.edit(&f);
+    const std::string msg = decode_error(f);
+    EXPECT_EQ(msg.rfind(c.says, 0), 0u) << msg;
+  }
+  // An embedded level that is no version 2 result: named when that level is read.
+  LevelsFile nested = good;
+  nested.bytes[l2_off + 8] = 3;
+  Result d;
+  ASSERT_TRUE(decode_result(nested.bytes.data(), nested.bytes.size(), &d).ok());  // level 0 is fine
+  EXPECT_EQ(decode_result(nested.bytes.data(), nested.bytes.size(), &d, size_t{1} << 30, 60000).message,
+            "result: level 2 (60000 ms): not a version 1 or 2 result (each level is a complete version 2 file)");
+  LevelsFile garbage = good;
+  std::memset(garbage.bytes.data() + l2_off, 'x', 8);
+  EXPECT_EQ(decode_result(garbage.bytes.data(), garbage.bytes.size(), &d, size_t{1} << 30, 60000).message,
+            "result: level 2 (60000 ms): not a version 1 or 2 result (each level is a complete version 2 file)");
+  // A level whose own header disagrees with the directory.
+  LevelsFile relabelled = good;
+  relabelled.put_f64(relabelled.entry(2), 120000);
+  EXPECT_EQ(decode_result(relabelled.bytes.data(), relabelled.bytes.size(), &d, size_t{1} << 30, 120000).message,
+            "result: level 2 (120000 ms): its header says 60000 ms, the directory 120000 ms");
+  // A level too short to be a result.
+  LevelsFile empty = good;
+  empty.put_u64(empty.entry(1) + 16, 0);
+  EXPECT_EQ(decode_error(empty), "result: levels directory: level 1 (10000 ms) is 0 bytes long, too short for a result");
+}
+
+TEST(Hostile, ResultLevelsTruncatedAnywhereIsAnErrorNeverACrash) {
+  const LevelsFile good = three_levels();
+  Result r;
+  for (size_t n = 0; n < good.bytes.size(); n += (n < 64 || n > good.bytes.size() - 200 ? 1 : 61)) {
+    const Status st = decode_result(good.bytes.data(), n, &r);
+    ASSERT_FALSE(st.ok()) << n;
+    EXPECT_EQ(st.message.rfind("result: ", 0), 0u) << st.message;
+  }
+  // The tail alone, claiming a file size the tail cannot belong to.
+  std::vector<ResultLevel> dir;
+  uint64_t need = 0;
+  const uint8_t* tail = good.bytes.data() + good.bytes.size() - 100;
+  EXPECT_FALSE(read_result_levels_tail(tail, 100, 50, &dir, &need).ok());
+  EXPECT_FALSE(read_result_levels_tail(tail, 100, 10, &dir, &need).ok());
+  // A wrong file size moves the directory: an error or a request for more, never a read outside the tail.
+  for (uint64_t size : {good.bytes.size() - 1, good.bytes.size() + 1, good.bytes.size() * 1000}) {
+    const Status st = read_result_levels_tail(tail, 100, size, &dir, &need);
+    EXPECT_TRUE(!st.ok() || need > 100 || dir.empty()) << size;
+  }
 }
 
 }  // namespace

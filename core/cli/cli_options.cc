@@ -1,5 +1,6 @@
 #include "cli_options.h"
 
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 
@@ -27,6 +28,23 @@ bool parse_dirs(const std::string& s, unsigned* out) {
 
 }  // namespace
 
+bool parse_quantum(const std::string& text, double* ms) {
+  double v = 0;
+  if (!parse_double(text, &v) || !(v > 0) || !std::isfinite(v)) return false;
+  *ms = v;
+  return true;
+}
+
+bool parse_quanta(const std::string& text, std::vector<double>* ms) {
+  ms->clear();
+  for (const std::string& part : split(text, ',')) {
+    double q = 0;
+    if (!parse_quantum(part, &q)) return false;
+    ms->push_back(q);
+  }
+  return !ms->empty();
+}
+
 bool parse_options(int argc, char** argv, int first, const char* command, Options* o) {
   for (int i = first; i < argc; ++i) {
     const std::string a = argv[i];
@@ -50,7 +68,7 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
         return fail(command, "-j needs a number of files to parse at once, 1 to 1024");
       o->jobs = static_cast<int>(n);
     } else if (a == "--quantum") {
-      if (!value(&v) || !parse_double(v, &o->query.quantum_ms) || !(o->query.quantum_ms > 0))
+      if (!value(&v) || !parse_quantum(v, &o->query.quantum_ms))
         return fail(command, "--quantum needs a positive number of milliseconds");
     } else if (a == "--percentiles") {
       if (!value(&v)) return fail(command, "--percentiles needs a list like 50,99,99.9");
@@ -179,6 +197,12 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
   if (o->query.compat_fio_histo_log_pctiles && (o->bounds || o->query.adaptive_accuracy > 0))
     return fail(command, "--compat fio-histo-log-pctiles reproduces the script: no --bounds or --adaptive");
   if (o->jobs == 0) o->jobs = default_jobs();
+  // A result of several resolutions may read a coarser level when that is
+  // exact: fixed quanta and no shifted clock (an offset moves windows off
+  // the coarse grid). docs/result-format.md, "Several resolutions".
+  if (o->query.adaptive_accuracy == 0 && !o->query.compat_fio_histo_log_pctiles && o->query.sel.offsets_ms.empty() &&
+      o->query.sel.co_interval_ms == 0)
+    o->file.query_quantum_ms = o->query.quantum_ms;
   return true;
 }
 

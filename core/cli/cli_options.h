@@ -30,6 +30,11 @@ struct Options {
   std::map<std::string, std::string> run_labels;  // path -> run label (runs_cli.h)
 };
 
+// A quantum as --quantum takes it: a positive number of milliseconds.
+bool parse_quantum(const std::string& text, double* ms);
+// --levels: quanta as --quantum takes them, comma-separated ("1000,10000,60000").
+bool parse_quanta(const std::string& text, std::vector<double>* ms);
+
 // Parses argv[first..]. On error prints a message and returns false.
 bool parse_options(int argc, char** argv, int first, const char* command, Options* o);
 

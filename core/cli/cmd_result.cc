@@ -1,7 +1,9 @@
 // `latscope reduce` and `latscope merge`: result files (docs/result-format.md).
 //
-//   reduce [--quantum MS] [--keep LABELS] [pctiles selection options] FILE... -o OUT
-//   merge RESULT... -o OUT
+//   reduce [--quantum MS] [--levels MS,MS,...] [--keep LABELS] [pctiles selection options] FILE... -o OUT
+//   merge [--levels MS,MS,...] RESULT... -o OUT
+// --levels writes a file of several resolutions (docs/result-format.md,
+// "Several resolutions").
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -34,12 +36,17 @@ bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std:
 // Takes "-o OUT" (and, for reduce, "--keep LABELS") out of argv; the rest is
 // for parse_options.
 bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest, std::string* out,
-                std::string* keep) {
+                std::string* keep, std::vector<double>* levels) {
   rest->assign(argv, argv + 2);
   for (int i = 2; i < argc; ++i) {
     const std::string a = argv[i];
     if ((a == "-o" || a == "--output") && i + 1 < argc) {
       *out = argv[++i];
+    } else if (a == "--levels" && levels) {
+      if (i + 1 >= argc || !parse_quanta(argv[++i], levels)) {
+        say(std::string("latscope ") + cmd + ": --levels takes quanta in ms as --quantum does, comma-separated (1000,10000,60000)");
+        return false;
+      }
     } else if (a == "--keep" && keep && i + 1 < argc) {
       *keep = argv[++i];
       if (keep->empty()) *keep = "-";
@@ -56,9 +63,20 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
 
 namespace {
 
-int write_result(const char* cmd, const Result& r, const std::string& out, uint64_t in_bytes) {
+// levels: the quanta of a file of several resolutions (r's first), or empty
+// for a single-level file. `how` ends the stderr line (where the levels came from).
+int write_result(const char* cmd, const Result& r, const std::vector<double>& levels, const std::string& how,
+                 const std::string& out, uint64_t in_bytes) {
   std::vector<uint8_t> bytes;
-  Status st = encode_result(r, &deflate_zlib, &bytes);
+  Status st = levels.size() > 1 ? encode_result_levels(r, levels, &deflate_zlib, &bytes)
+                                : encode_result(r, &deflate_zlib, &bytes);
+  std::string sizes;
+  std::vector<ResultLevel> dir;
+  if (st.ok() && levels.size() > 1) {
+    st = read_result_levels(bytes.data(), bytes.size(), &dir);
+    for (const ResultLevel& l : dir)
+      sizes += std::string(sizes.empty() ? "" : ", ") + quantum_text(l.quantum_ms) + " ms " + std::to_string(l.length);
+  }
   std::string err;
   if (!st.ok() || !write_file(out, bytes, &err)) {
     say(std::string("latscope ") + cmd + ": " + (st.ok() ? err : st.message));
@@ -66,8 +84,27 @@ int write_result(const char* cmd, const Result& r, const std::string& out, uint6
   }
   say(std::string("latscope ") + cmd + ": " + out + ": " + std::to_string(r.series.size()) + " label sets, " +
       std::to_string(r.cells()) + " cells, " + std::to_string(bytes.size()) + " bytes (inputs " +
-      std::to_string(in_bytes) + " bytes)");
+      std::to_string(in_bytes) + " bytes)" +
+      (dir.empty() ? std::string() : "; " + std::to_string(dir.size()) + " levels (" + sizes + " bytes)" + how));
   return 0;
+}
+
+// The levels as given, sorted and checked against the finest (quantum_ms):
+// each a multiple of it. False, said, otherwise.
+bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_ms) {
+  std::sort(levels->begin(), levels->end());
+  levels->erase(std::unique(levels->begin(), levels->end()), levels->end());
+  for (double q : *levels)
+    if (quantum_multiple(quantum_ms, q) == 0) {
+      say(std::string("latscope ") + cmd + ": --levels: " + quantum_text(q) + " ms is no multiple of the finest level, " +
+          quantum_text(quantum_ms) + " ms");
+      return false;
+    }
+  if (levels->size() > kMaxResultLevels) {
+    say(std::string("latscope ") + cmd + ": --levels: at most " + std::to_string(kMaxResultLevels) + " levels");
+    return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -119,20 +156,39 @@ int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r
 int cmd_reduce(int argc, char** argv) {
   std::vector<char*> rest;
   std::string out, keep;
-  if (!split_args(argc, argv, "reduce", &rest, &out, &keep)) return 2;
+  std::vector<double> levels;
+  if (!split_args(argc, argv, "reduce", &rest, &out, &keep, &levels)) return 2;
   Options o;
   if (!parse_options(static_cast<int>(rest.size()), rest.data(), 2, "reduce", &o)) return 2;
+  if (!levels.empty()) {
+    // The finest level is the reduce quantum: --levels alone sets it, with
+    // --quantum both must agree.
+    const double finest = *std::min_element(levels.begin(), levels.end());
+    const bool quantum_given = std::any_of(rest.begin() + 2, rest.end(),
+                                           [](const char* a) { return std::string(a) == "--quantum"; });
+    if (quantum_given && finest != o.query.quantum_ms) {
+      say("latscope reduce: --levels starts at " + quantum_text(finest) + " ms, --quantum is " +
+          quantum_text(o.query.quantum_ms) + " ms: the finest level is the reduce quantum");
+      return 2;
+    }
+    o.query.quantum_ms = finest;
+    o.file.query_quantum_ms = o.file.query_quantum_ms > 0 ? finest : 0;
+    if (!check_levels("reduce", &levels, finest)) return 2;
+  }
   Result r;
   uint64_t in_bytes = 0;
   const int rc = reduce_inputs(o, keep, "reduce", &r, &in_bytes);
   if (rc < 0) return 2;
-  return std::max(rc, write_result("reduce", r, out, in_bytes));
+  return std::max(rc, write_result("reduce", r, levels, "", out, in_bytes));
 }
 
 int cmd_merge(int argc, char** argv) {
   std::vector<char*> rest;
   std::string out;
-  if (!split_args(argc, argv, "merge", &rest, &out, nullptr)) return 2;
+  std::vector<double> levels;
+  if (!split_args(argc, argv, "merge", &rest, &out, nullptr, &levels)) return 2;
+  const bool levels_given = !levels.empty();
+  std::string levels_from;  // the first input of several levels, when --levels is not given
   if (rest.size() <= 2) {
     say("latscope merge: no result files given");
     return 2;
@@ -148,8 +204,16 @@ int cmd_merge(int argc, char** argv) {
       return 2;
     }
     in_bytes += bytes.size();
+    const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+    // Several levels: the finest is merged (every coarser one is requantize()
+    // of it); the first such input's quanta are the output's unless --levels.
+    std::vector<ResultLevel> dir;
+    if (read_result_levels(data, bytes.size(), &dir).ok() && !levels_given && levels_from.empty()) {
+      levels_from = path;
+      for (const ResultLevel& l : dir) levels.push_back(l.quantum_ms);
+    }
     Result r;
-    Status st = decode_result(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), &r);
+    Status st = decode_result(data, bytes.size(), &r);
     if (st.ok() && first) {
       acc = std::move(r);
       first = false;
@@ -162,7 +226,26 @@ int cmd_merge(int argc, char** argv) {
     }
   }
   for (const std::string& n : acc.notes) say("latscope merge: note: " + n);
-  return write_result("merge", acc, out, in_bytes);
+  std::string how;
+  if (!levels.empty()) {
+    if (levels_given) {
+      if (!check_levels("merge", &levels, acc.quantum_ms)) return 2;
+      how = ": --levels";
+    } else {
+      // Only the levels the merged quantum nests in (a coarser input may have
+      // re-quantized the merge).
+      std::vector<double> keep;
+      for (double q : levels)
+        if (quantum_multiple(acc.quantum_ms, q)) keep.push_back(q);
+      how = ": the levels of " + levels_from + " that are multiples of the merged " + quantum_text(acc.quantum_ms) + " ms";
+      levels = keep;
+      if (levels.size() <= 1) how = "";
+      if (levels.size() <= 1)
+        say("latscope merge: note: no level of " + levels_from + " is coarser than the merged " +
+            quantum_text(acc.quantum_ms) + " ms and a multiple of it: one level written");
+    }
+  }
+  return write_result("merge", acc, levels, how, out, in_bytes);
 }
 
 }  // namespace latscope::cli

@@ -12,10 +12,11 @@
 
 namespace latscope::cli {
 
-// Takes "-o OUT" (and, when keep is given, "--keep LABELS") out of argv; the
-// rest (argv[0..1] first) is for parse_options. False, said, without -o.
+// Takes "-o OUT" (and, when keep is given, "--keep LABELS"; when levels is
+// given, "--levels MS,...") out of argv; the rest (argv[0..1] first) is for
+// parse_options. False, said, without -o or with bad --levels.
 bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest, std::string* out,
-                std::string* keep);
+                std::string* keep, std::vector<double>* levels = nullptr);
 
 // Folds o.files into *r keeping the labels of keep ("" every label, "none"
 // or "-" only kind, else label names; kind always). Prints diagnostics;

@@ -408,6 +408,10 @@ Status parse_file_options_json(const std::string& json, FileOptions* out) {
   f.push_back({"host", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.host); }});
   f.push_back({"job", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.job); }});
   f.push_back({"run", [&o](const std::string& k, const json::Value& v) { return get_string(k, v, &o.run); }});
+  // A result of several resolutions reads the coarsest level this divides.
+  f.push_back({"query_quantum_ms", [&o](const std::string& k, const json::Value& v) {
+                 return positive(k, v, &o.query_quantum_ms);
+               }});
   f.push_back({"hdr_unit", [&o](const std::string& k, const json::Value& v) {  // HdrHistogram values carry no unit
                  std::string s;
                  Status st = get_string(k, v, &s);

@@ -45,6 +45,12 @@ struct FileOptions {
   // HdrHistogram logs carry no unit: ns per recorded value unit (1 = ns,
   // jHiccup and most writers; 1000 = us, YCSB; 1e6 = ms). docs/formats-hdr.md.
   double hdr_unit_ns = 1;
+  // The quantum the queries on this file will use, when one is known and
+  // exact on a coarser level (the CLI's --quantum without --offset or
+  // --adaptive): a result of several resolutions then reads its coarsest
+  // level whose quantum divides it, which answers exactly as the finest does
+  // (docs/result-format.md, "Several resolutions"). 0: the finest level.
+  double query_quantum_ms = 0;
 };
 
 // Grouping is by label names (model.h, label_of): "host", "job", "dir",

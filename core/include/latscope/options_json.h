@@ -15,7 +15,9 @@
 // Heat map fields: quantum_ms, rows, min_ns, max_ns, unit and the selection
 // fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms, complete_tail, place_jobs).
 // File fields: format ("auto", "fio-hist", "fio-json"), fio_version (0, 2, 3),
-// coarseness (-1 detect, 0..6), repair ("auto" | "off" | "force"), host, job.
+// coarseness (-1 detect, 0..6), repair ("auto" | "off" | "force"), host, job,
+// query_quantum_ms (a result of several resolutions reads the coarsest level
+// that divides it; docs/result-format.md, "Several resolutions").
 //
 // Percentile labels keep the text as given (a number keeps its JSON token:
 // 99.90 -> "p99.90"), as `--percentiles` does on the command line.

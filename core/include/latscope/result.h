@@ -77,6 +77,10 @@ std::string labels_text(const Labels& l);
 // layout, as it does for logs). A count beyond 2^64 is an error.
 Status merge(Result* into, const Result& other);
 
+// k >= 1 when coarse_ms == k * fine_ms exactly (k <= 1e12), else 0: the
+// test for quanta that nest (merge, requantize, the levels of a file).
+int64_t quantum_multiple(double fine_ms, double coarse_ms);
+
 // Re-quantizes onto a quantum that is a multiple of r->quantum_ms (exact).
 Status requantize(Result* r, double quantum_ms);
 
@@ -95,10 +99,60 @@ bool deflate_zlib(const uint8_t* in, size_t n, std::vector<uint8_t>* out);
 Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* out,
                      uint32_t quanta_per_block = 600);
 
-// Reads a result file of any supported version (1, 2). Errors name what is
+// Reads a result file of any supported version (1, 2, 3). Errors name what is
 // wrong and where ("result: block 3: truncated (...)"); never crashes.
-// max_inflated bounds the inflated size of each block.
-Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_inflated = size_t{1} << 30);
+// max_inflated bounds the inflated size of each block. A version 3 file holds
+// several resolutions: one level is decoded, the others are not inflated.
+// level_quantum_ms chooses it (0: the finest; else the level of exactly that
+// quantum, an error when there is none). A version 1 or 2 file is its only
+// level.
+Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_inflated = size_t{1} << 30,
+                     double level_quantum_ms = 0);
+
+// ---- several resolutions (docs/result-format.md, "Several resolutions") ----
+//
+// A version 3 file embeds complete version 2 files, one per quantum, finest
+// first, and ends with a directory of them, so a reader with HTTP range
+// requests fetches the tail, then the directory, then one level's bytes, and
+// hands an ordinary version 2 result to the engine.
+
+constexpr uint32_t kResultLevelsVersion = 3;
+constexpr uint32_t kMaxResultLevels = 64;
+// The fixed tail: u64 offset of the directory, "LSMULTI\0".
+constexpr size_t kResultLevelsTrailer = 16;
+
+struct ResultLevel {
+  double quantum_ms = 0;
+  uint64_t offset = 0;  // from the file's start: where its "LSRESULT" is
+  uint64_t length = 0;  // bytes of its complete version 2 file
+};
+
+// Writes a version 3 file: the finest level is `finest` at its own quantum;
+// each other quantum of level_quanta_ms (in any order; the finest's may be
+// listed or not) must be a multiple of it and is requantize() of it (exact).
+// Each level's bytes are what encode_result writes for that level alone.
+Status encode_result_levels(const Result& finest, const std::vector<double>& level_quanta_ms, DeflateFn deflate,
+                            std::vector<uint8_t>* out, uint32_t quanta_per_block = 600);
+
+// The levels directory, from the file's tail: `tail` holds the last tail_n
+// bytes of a file of file_size bytes (the whole file when tail_n ==
+// file_size). On success with *need_tail == 0, *out lists the levels (finest
+// first). With *need_tail > tail_n the tail was too short: fetch the last
+// *need_tail bytes and call again (*out empty). The directory is checked
+// against file_size before anything is sized by it; errors name the level
+// ("result: levels directory: level 2 (60000 ms) lies outside the file (...)").
+Status read_result_levels_tail(const uint8_t* tail, size_t tail_n, uint64_t file_size,
+                               std::vector<ResultLevel>* out, uint64_t* need_tail);
+
+// The directory of a whole version 3 file (its magic and version checked too).
+Status read_result_levels(const uint8_t* data, size_t n, std::vector<ResultLevel>* out);
+
+// The level a query at query_quantum_ms reads exactly: the coarsest whose
+// quantum divides it; the finest (0) when none does or query_quantum_ms <= 0.
+size_t choose_result_level(const std::vector<ResultLevel>& levels, double query_quantum_ms);
+
+// A quantum as result messages print it: "60000", "0.5" (no trailing zeros).
+std::string quantum_text(double ms);
 
 // True when the bytes start with the result magic.
 bool is_result_file(const char* data, size_t n);

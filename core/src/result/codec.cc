@@ -12,6 +12,7 @@
 
 #include "latscope/inflate.h"
 #include "latscope/result.h"
+#include "result/levels.h"
 
 namespace latscope {
 namespace {
@@ -476,7 +477,7 @@ Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* o
   return Status::Ok();
 }
 
-Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_inflated) {
+Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_inflated, double level_quantum_ms) {
   *out = Result();
   In in(data, n);
   if (n < sizeof kResultMagic || std::memcmp(data, kResultMagic, sizeof kResultMagic) != 0)
@@ -490,10 +491,17 @@ Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_infl
   switch (version) {
     case 1:
     case 2: st = decode_v1_v2(&in, max_inflated, version, out); break;
+    case kResultLevelsVersion:  // several resolutions: one level, the others untouched
+      st = decode_result_levels(data, n, out, max_inflated, level_quantum_ms);
+      break;
     default:
-      return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1 and 2" +
-                             (version > kResultVersion ? "; a newer latscope wrote it)" : ")"));
+      return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1, 2 and 3" +
+                             (version > kResultLevelsVersion ? "; a newer latscope wrote it)" : ")"));
   }
+  // A single-level file is its only level (docs/result-format.md, "Several resolutions").
+  if (st.ok() && version != kResultLevelsVersion && level_quantum_ms != 0 && out->quantum_ms != level_quantum_ms)
+    st = Status::Error(ErrorCode::kInvalidArgument, "result: no level of " + quantum_text(level_quantum_ms) +
+                                                        " ms (the file has " + quantum_text(out->quantum_ms) + " ms)");
   if (!st.ok()) *out = Result();
   return st;
 }

@@ -73,13 +73,6 @@ bool add_series(ResultSeries* d, const ResultSeries& s) {
   return ok;
 }
 
-// Integer ratio of two quanta when b is a multiple of a (k >= 1), else 0.
-int64_t multiple(double a, double b) {
-  const double k = std::round(b / a);
-  if (k < 1 || k > 1e12 || static_cast<double>(k) * a != b) return 0;
-  return static_cast<int64_t>(k);
-}
-
 int64_t floor_div(int64_t a, int64_t b) {
   int64_t q = a / b;
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
@@ -87,6 +80,13 @@ int64_t floor_div(int64_t a, int64_t b) {
 }
 
 }  // namespace
+
+int64_t quantum_multiple(double a, double b) {
+  if (!(a > 0) || !std::isfinite(a) || !std::isfinite(b)) return 0;
+  const double k = std::round(b / a);
+  if (k < 1 || k > 1e12 || static_cast<double>(k) * a != b) return 0;
+  return static_cast<int64_t>(k);
+}
 
 std::string labels_text(const Labels& l) {
   std::string s;
@@ -111,7 +111,7 @@ void Result::normalize() {
 }
 
 Status requantize(Result* r, double quantum_ms) {
-  const int64_t k = multiple(r->quantum_ms, quantum_ms);
+  const int64_t k = quantum_multiple(r->quantum_ms, quantum_ms);
   if (k == 0)
     return Status::Error(ErrorCode::kInvalidArgument,
                          "quantum " + std::to_string(quantum_ms) + " ms is no multiple of the result's " +
@@ -146,12 +146,12 @@ Status merge(Result* into, const Result& other) {
   if (into->series.empty()) into->absolute_time = other.absolute_time;
   if (b.quantum_ms != into->quantum_ms) {
     const double from_a = into->quantum_ms, from_b = b.quantum_ms;
-    if (multiple(from_b, from_a)) {
+    if (quantum_multiple(from_b, from_a)) {
       Status st = requantize(&b, from_a);
       if (!st.ok()) return st;
       into->notes.push_back("re-quantized a result from " + std::to_string(from_b) + " to " +
                             std::to_string(from_a) + " ms");
-    } else if (multiple(from_a, from_b)) {
+    } else if (quantum_multiple(from_a, from_b)) {
       Result a = *into;
       Status st = requantize(&a, from_b);
       if (!st.ok()) return st;

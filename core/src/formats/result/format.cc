@@ -85,7 +85,7 @@ SniffResult sniff_result(const SniffInput& in) {
 
 class ResultReader : public Reader {
  public:
-  explicit ResultReader(Source src) : src_(std::move(src)) {}
+  ResultReader(Source src, double query_quantum_ms) : src_(std::move(src)), query_quantum_ms_(query_quantum_ms) {}
   void append(const char* data, size_t n) override {
     if (bytes_.size() + n > kMaxBytes) {
       over_ = true;
@@ -100,8 +100,15 @@ class ResultReader : public Reader {
       src_.status = Status::Error(ErrorCode::kUnusableFile, src_.name + ": result file over 4 GiB");
       return std::move(src_);
     }
+    // Several resolutions: the coarsest level the query quantum reads
+    // exactly; the other levels are never inflated. A bad directory is left
+    // to decode_result to report.
+    double level_ms = 0;
+    std::vector<ResultLevel> levels;
+    if (query_quantum_ms_ > 0 && read_result_levels(bytes_.data(), bytes_.size(), &levels).ok())
+      level_ms = levels[choose_result_level(levels, query_quantum_ms_)].quantum_ms;
     Result r;
-    Status st = decode_result(bytes_.data(), bytes_.size(), &r);
+    Status st = decode_result(bytes_.data(), bytes_.size(), &r, size_t{1} << 30, level_ms);
     if (!st.ok()) {
       src_.status = Status::Error(ErrorCode::kUnusableFile, src_.name + ": " + st.message);
       return std::move(src_);
@@ -116,12 +123,13 @@ class ResultReader : public Reader {
   // 4 GiB natively, 1 GiB in WebAssembly (32-bit size_t, 4 GiB of memory in all).
   static constexpr size_t kMaxBytes = sizeof(size_t) < 8 ? size_t{1} << 30 : static_cast<size_t>(uint64_t{1} << 32);
   Source src_;
+  double query_quantum_ms_;
   std::vector<uint8_t> bytes_;
   bool over_ = false;
 };
 
-std::unique_ptr<Reader> create_result(Source src, const FileOptions& /*opts*/) {
-  return std::make_unique<ResultReader>(std::move(src));
+std::unique_ptr<Reader> create_result(Source src, const FileOptions& opts) {
+  return std::make_unique<ResultReader>(std::move(src), opts.query_quantum_ms);
 }
 
 }  // namespace
