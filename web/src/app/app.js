@@ -38,6 +38,9 @@ import { clipTopNs } from '../views/scales.js';
 import { formatTime } from '../views/time-axis.js';
 import { planRuns, renderRunBanner, openCompare } from './runs.js';
 import { mergeItems, askReplaceOrAdd } from './add-files.js';
+import { LevelView } from './level-view.js';
+import { blobSource, urlSource } from '../load/levels.js';
+import { DEFAULT_BUDGET_BYTES } from '../engine/budget.js';
 
 /** @typedef {import('./state.js').ViewName} ViewName */
 /** @typedef {{pctiles: PercentilesView, heatmap: HeatmapView, surface: SurfaceView, spectrum: SpectrumView, groups: GroupsView}} Views */
@@ -56,6 +59,8 @@ const URL_KEYS = new Set(Object.keys(FIELD_OF));
  * @property {Partial<import('./state.js').State>} [after]
  * @property {string[]} [fetchErrors]
  * @property {{urls: string[], data: string, demo: boolean}} [origin] where the data came from (kept in the fragment)
+ * @property {LevelView} [lod] a result with several levels being read by ranges (items: its slice)
+ * @property {boolean} [keep] another slice of the same result: the view state (zoom, exclusions, offsets) stays
  */
 
 export class App {
@@ -65,6 +70,10 @@ export class App {
     /** The memory budget and the parse workers' ceiling, from the page's URL (memory-budget.js). */
     this.budget = budgetSettings(globalThis.location?.search ?? '');
     this.store = new Store(initialState());
+    /** A result with several resolutions read by ranges (level-view.js), or null. @type {LevelView | null} */
+    this.lod = null;
+    /** The level swap a zoom or quantum change started (onChange). @type {Promise<void>} */
+    this.levelBusy = Promise.resolve();
     /** @type {any} */
     this.engine = null;
     /** @type {import('../engine/inthread.js').Source[]} */
@@ -155,7 +164,7 @@ export class App {
 
     const ctx = {
       store: st,
-      extent: () => timeExtent(this.pct),
+      extent: () => this.fullExtent(),
       onRange: (/** @type {[number, number] | null} */ r) => this.setRange(r),
       onYZoom: (/** @type {[number, number] | null} */ y) => st.set({ yZoomNs: y, clipOutliers: false }),
       colors: this.colors,
@@ -353,6 +362,22 @@ export class App {
     this.pending = new Map(urls.map((u) => [u, { state: 'queued', bytesDone: 0, bytesTotal: 0 }]));
     this.renderFiles();
     let lastTable = 0;
+    // One .lsr URL with several resolutions is read by range requests
+    // (level-view.js); anything else, or a server without ranges, whole.
+    if (n === 1 && /\.lsr$/i.test(new URL(urls[0]).pathname)) {
+      try {
+        const src = await urlSource(urls[0], urlFileName(urls[0]), { signal: abort.signal });
+        const lod = src && (await LevelView.open(src));
+        if (gen !== this.loadGen) return;
+        if (lod) {
+          prog.hidden = true;
+          this.pending = new Map();
+          return this.openLevels(lod, [], { after, origin: { urls, data: '', demo: false } });
+        }
+      } catch {
+        /* no HEAD or ranges across origins: the whole fetch below says why if it fails too */
+      }
+    }
     try {
       const r = await fetchItems(urls, {
         signal: abort.signal,
@@ -556,9 +581,23 @@ export class App {
    * @param {{file: Blob, name: string}[]} items
    * @param {import('../load/files.js').SkippedItem[]} [skipped] left out before loading (listed as ignored)
    * @param {LoadExtras} [extras]
+   * @returns {Promise<void>}
    */
   async load(items, skipped = [], extras = {}) {
     if (!items.length) return;
+    if (!extras.lod) {
+      // One result with several resolutions is read by ranges (level-view.js).
+      this.lod = null;
+      if (items.length === 1 && /\.lsr$/i.test(items[0].name)) {
+        try {
+          const lod = await LevelView.open(blobSource(items[0].file, items[0].name));
+          if (lod) return this.openLevels(lod, skipped, extras);
+        } catch (e) {
+          this.setStatus('error', `${/** @type {Error} */ (e).message}.`);
+          return;
+        }
+      }
+    }
     this.skipped = skipped;
     this.fetchErrors = extras.fetchErrors ?? [];
     const origin = extras.origin ?? { urls: [], data: '', demo: false };
@@ -579,8 +618,8 @@ export class App {
     this.keys = {};
     this.focus = null;
     this.$('group-focus').hidden = true;
-    this.applyState({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null, hidden: [] });
-    this.setStatus('loading', `Reading ${items.length} file${items.length > 1 ? 's' : ''}…`);
+    if (!extras.keep) this.applyState({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null, hidden: [] });
+    this.setStatus('loading', extras.keep ? `Reading ${this.lod?.src.name ?? 'the result'} at another resolution…` : `Reading ${items.length} file${items.length > 1 ? 's' : ''}…`);
     const prog = this.$('progress');
     prog.hidden = false;
     this.renderFiles();
@@ -656,7 +695,7 @@ export class App {
       const secs = ((performance.now() - t0) / 1000).toFixed(1);
       this.writeOrigin();
       const reduced = reducedStatus(sources, this.budget.budget);
-      this.setStatus('ready', `${loadSummary(sources, this.skipped, `in ${secs} s`).text}${reduced ? ` — ${reduced}` : ''}${this.demoNote ? ` — ${this.demoNote}` : ''}`);
+      this.setStatus('ready', `${loadSummary(sources, this.skipped, `in ${secs} s`).text}${reduced ? ` — ${reduced}` : ''}${this.lod ? ` — ${this.lod.note()}` : ''}${this.demoNote ? ` — ${this.demoNote}` : ''}`);
       this.demoNote = '';
     } catch (e) {
       if (gen !== this.loadGen) return;
@@ -671,6 +710,46 @@ export class App {
         console.error(e);
       }
     }
+  }
+
+  /**
+   * Opens a result with several resolutions: the level and blocks the
+   * whole time needs, then others as the zoom or the quantum asks
+   * (onChange -> swapLevel).
+   * @param {LevelView} lod @param {import('../load/files.js').SkippedItem[]} skipped @param {LoadExtras} extras
+   * @returns {Promise<void>}
+   */
+  async openLevels(lod, skipped, extras) {
+    this.lod = lod;
+    const after = extras.after ?? {};
+    const item = await lod.itemFor(this.levelWant({ range: after.range ?? null, quantum_ms: after.quantum_ms ?? this.store.state.quantum_ms }));
+    if (!item) {
+      this.setStatus('error', `${lod.src.name}: no level holds any data.`);
+      return;
+    }
+    return this.load([item], skipped, { ...extras, lod });
+  }
+
+  /** @param {{range: [number, number] | null, quantum_ms: number}} s */
+  levelWant(s) {
+    const b = this.budget.budget;
+    return { range: s.range, quantum_ms: this.quantumChosen ? s.quantum_ms : null, widthPx: this.views?.pctiles?.frame?.innerW || 1000, budgetBytes: Number.isFinite(b) ? b : 4 * DEFAULT_BUDGET_BYTES };
+  }
+
+  /** After a zoom or a quantum change: another level or slice when the loaded one does not serve it. @returns {Promise<boolean>} swapped */
+  async swapLevel() {
+    const lod = this.lod;
+    if (!lod) return false;
+    let item;
+    try {
+      item = await lod.itemFor(this.levelWant(this.store.state));
+    } catch (e) {
+      this.setStatus('error', `${/** @type {Error} */ (e).message}.`);
+      return false;
+    }
+    if (!item || lod !== this.lod) return false;
+    await this.load([item], this.skipped, { lod, keep: true, origin: this.origin, fetchErrors: this.fetchErrors });
+    return true;
   }
 
   /** The "memory: ... of ... budget" line under the file table (docs/page-loading.md §7). */
@@ -777,6 +856,13 @@ export class App {
     }
     if (changed.has('range') || changed.has('quantum_ms')) this.updateRangeText();
     if (!this.sources.length) return;
+    if (this.lod && (changed.has('range') || changed.has('quantum_ms'))) {
+      // Kept so that a caller (a test, the benchmark) can wait for the swap.
+      this.levelBusy = this.swapLevel().then((swapped) => {
+        if (!swapped) return this.refresh(false);
+      });
+      return;
+    }
     this.refresh(false);
   }
 
@@ -906,7 +992,8 @@ export class App {
   /** @param {boolean} force */
   async refreshOnce(force) {
     const s = this.store.state;
-    const e = this.engine;
+    // A slice of a result with several levels is queried within its time (level-view.js).
+    const e = this.lod ? this.lod.bounded(this.engine) : this.engine;
     /** @param {string} key @param {any} opts */
     const changed = (key, opts) => {
       const k = JSON.stringify(opts);
@@ -1087,7 +1174,12 @@ export class App {
   /** @param {[number, number] | null} r */
   setRange(r) {
     const s = this.store.state;
-    this.store.set({ range: r ? snapRange(r, s.quantum_ms, timeExtent(this.pct)) : null });
+    this.store.set({ range: r ? snapRange(r, s.quantum_ms, this.fullExtent()) : null });
+  }
+
+  /** The time of everything loaded: a result with several levels spans its whole file, whatever slice is in the engine. */
+  fullExtent() {
+    return this.lod?.extent ?? timeExtent(this.pct);
   }
 
   resetZoom() {
@@ -1096,7 +1188,7 @@ export class App {
 
   /** @param {{zoom?: number, pan?: number}} op */
   zoom(op) {
-    const ext = timeExtent(this.pct);
+    const ext = this.fullExtent();
     if (!ext) return;
     const s = this.store.state;
     const r = zoomRange(s.range, ext, op, s.quantum_ms);

@@ -21,11 +21,13 @@ const TYPES = {
 /**
  * @param {string} root directory to serve
  * @param {{cors?: boolean}} [opts] cors: send Access-Control-Allow-Origin: * (a data server for #url= loads)
- * @returns {Promise<{url: string, close: () => Promise<void>, requests: string[]}>}
+ * @returns {Promise<{url: string, close: () => Promise<void>, requests: string[], ranges: {path: string, start: number, end: number}[]}>}
  */
 export function serveStatic(root, opts = {}) {
   /** @type {string[]} */
   const requests = [];
+  /** @type {{path: string, start: number, end: number}[]} */
+  const ranges = [];
   const base = path.resolve(root);
   const server = http.createServer((req, res) => {
     const u = new URL(req.url || '/', 'http://x');
@@ -35,19 +37,39 @@ export function serveStatic(root, opts = {}) {
       res.writeHead(403).end();
       return;
     }
+    // A CORS preflight, as a data server configured for cross-origin range
+    // reads answers it (a Range request may need one; docs/page-loading.md).
+    if (req.method === 'OPTIONS' && opts.cors) {
+      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'range', 'access-control-allow-methods': 'GET, HEAD' }).end();
+      return;
+    }
     if (fs.existsSync(p) && fs.statSync(p).isDirectory()) p = path.join(p, 'index.html');
     fs.stat(p, (err, st) => {
       if (err || !st.isFile()) {
         res.writeHead(404, { 'content-type': 'text/plain', ...(opts.cors ? { 'access-control-allow-origin': '*' } : {}) }).end('not found');
         return;
       }
-      res.writeHead(200, {
+      const head = {
         'content-type': TYPES[path.extname(p)] || 'application/octet-stream',
-        'content-length': st.size,
         'cache-control': 'no-store',
+        'accept-ranges': 'bytes',
         ...(opts.cors ? { 'access-control-allow-origin': '*' } : {}),
-      });
-      fs.createReadStream(p).pipe(res);
+      };
+      // One byte range ("bytes=a-b"), as static servers answer them: a
+      // result with several resolutions is read this way (load/levels.js).
+      const m = /^bytes=(\d+)-(\d+)$/.exec(String(req.headers.range || ''));
+      if (m && Number(m[1]) <= Number(m[2]) && Number(m[1]) < st.size) {
+        const a = Number(m[1]);
+        const b = Math.min(Number(m[2]), st.size - 1);
+        ranges.push({ path: u.pathname, start: a, end: b });
+        res.writeHead(206, { ...head, 'content-length': b - a + 1, 'content-range': `bytes ${a}-${b}/${st.size}` });
+        if (req.method === 'HEAD') res.end();
+        else fs.createReadStream(p, { start: a, end: b }).pipe(res);
+        return;
+      }
+      res.writeHead(200, { ...head, 'content-length': st.size });
+      if (req.method === 'HEAD') res.end();
+      else fs.createReadStream(p).pipe(res);
     });
   });
   return new Promise((resolve) => {
@@ -56,6 +78,7 @@ export function serveStatic(root, opts = {}) {
       resolve({
         url: `http://127.0.0.1:${port}/`,
         requests,
+        ranges,
         close: () => new Promise((r) => server.close(() => r())),
       });
     });

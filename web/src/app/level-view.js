@@ -1,0 +1,114 @@
+// The page's side of a result with several resolutions (load/levels.js,
+// docs/page-loading.md "A cluster day"): which level and blocks are loaded,
+// and when a zoom or a chosen quantum asks for others. The engine holds one
+// level's slice at a time, bounded by the memory budget however long the
+// day is.
+import { readLevels, readLevelIndex, chooseLevel, sliceLevel } from '../load/levels.js';
+import { quantumLabel } from './controls.js';
+
+/** Bytes of engine memory a result cell costs, about (docs/page-loading.md "A cluster day"). */
+export const CELL_BYTES = 512;
+
+export class LevelView {
+  /**
+   * @param {import('../load/levels.js').ByteSource} src
+   * @param {import('../load/levels.js').LevelIndex[]} levels
+   */
+  constructor(src, levels) {
+    this.src = src;
+    this.levels = levels;
+    /** @type {{li: number, a: number, b: number, whole: boolean, why: string} | null} */
+    this.current = null;
+    // The whole file's time, from the coarsest level's blocks: zooming out
+    // of a slice goes back to the day, not to the slice's ends.
+    const top = levels[levels.length - 1];
+    const q = top.level.quantum_ms;
+    /** @type {[number, number] | null} */
+    this.extent = top.blocks.length ? [top.blocks[0].first * q, (top.blocks[top.blocks.length - 1].last + 1) * q] : null;
+  }
+
+  /**
+   * A LevelView when `src` is a result with several levels, else null.
+   * @param {import('../load/levels.js').ByteSource} src
+   */
+  static async open(src) {
+    const dir = await readLevels(src);
+    if (!dir) return null;
+    const levels = [];
+    for (const lv of dir) levels.push(await readLevelIndex(src, lv));
+    return new LevelView(src, levels);
+  }
+
+  /**
+   * The load item for the visible range, or null when what is loaded
+   * already serves it (same level; the whole level, or a slice covering
+   * the range).
+   * @param {{range: [number, number] | null, quantum_ms: number | null, widthPx: number, budgetBytes: number}} o
+   * @returns {Promise<{name: string, file: Blob} | null>}
+   */
+  async itemFor(o) {
+    if (!this.extent) return null;
+    const [from, to] = o.range ?? this.extent;
+    const pick = chooseLevel(this.levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: Math.max(1000, Math.floor(o.budgetBytes / CELL_BYTES)), quantum_ms: o.quantum_ms });
+    if (!pick) return null;
+    const cur = this.current;
+    if (cur && cur.li === pick.li && (cur.whole || (this.covers(cur, from, to) && !pick.whole))) return null;
+    const bytes = await sliceLevel(this.src, this.levels[pick.li], pick.a, pick.b);
+    this.current = pick;
+    return { name: this.src.name, file: new Blob([/** @type {BlobPart} */ (bytes)]) };
+  }
+
+  /** @param {{li: number, a: number, b: number}} p @param {number} from @param {number} to */
+  covers(p, from, to) {
+    const ix = this.levels[p.li];
+    const q = ix.level.quantum_ms;
+    return ix.blocks[p.a].first * q <= from && (ix.blocks[p.b].last + 1) * q >= to;
+  }
+
+  /**
+   * The time a loaded slice holds: from its first block's first quantum to
+   * the end of its last cell; null for a whole level.
+   * @returns {[number, number] | null}
+   */
+  bounds() {
+    const p = this.current;
+    if (!p || p.whole) return null;
+    const ix = this.levels[p.li];
+    const q = ix.level.quantum_ms;
+    return [ix.blocks[p.a].first * q, (ix.blocks[p.b].last + 1) * q];
+  }
+
+  /**
+   * The engine, with a slice's bounds on every query that names no time
+   * range. A slice keeps its result's header, whose series span the whole
+   * file: read alone, the time past the slice would show as "no I/O"
+   * (core/src/formats/result/format.cc pads a series to its span). Queries
+   * with their own range (a zoomed export, the spectrum) are left as they are.
+   * @template {object} E @param {E} engine @returns {E}
+   */
+  bounded(engine) {
+    const b = this.bounds();
+    if (!b) return engine;
+    const add = (/** @type {any} */ o) => (o && o.from_ms === undefined && o.to_ms === undefined ? { ...o, from_ms: b[0], to_ms: b[1] } : o);
+    const withRange = new Set(['query', 'queryColumns', 'queryMatrix', 'heatmap', 'csv']);
+    return new Proxy(engine, {
+      get(t, k) {
+        const v = /** @type {any} */ (t)[k];
+        if (typeof v !== 'function') return v;
+        return withRange.has(String(k)) ? (/** @type {any} */ o, /** @type {any[]} */ ...rest) => v.call(t, add(o), ...rest) : v.bind(t);
+      },
+    });
+  }
+
+  /** The sentence for the status line: which level, what part, what was read. */
+  note() {
+    const p = this.current;
+    if (!p) return '';
+    const ix = this.levels[p.li];
+    const q = ix.level.quantum_ms;
+    const all = this.levels.map((l) => quantumLabel(l.level.quantum_ms)).join(', ');
+    const part = p.whole ? 'the whole time' : `${quantumLabel((ix.blocks[p.b].last + 1 - ix.blocks[p.a].first) * q)} around the zoom`;
+    const mb = (this.src.fetched / 1048576).toFixed(1);
+    return `${this.src.name}: ${this.levels.length} resolutions (${all}); showing ${quantumLabel(q)} for ${part} (${p.why}); ${mb} MiB of ${(this.src.size / 1048576).toFixed(1)} MiB read`;
+  }
+}

@@ -1,0 +1,302 @@
+// Results with several resolutions (result version 3, docs/result-format.md
+// "Several resolutions"), read by byte ranges: a cluster day is opened at a
+// coarse level and only the blocks of the visible time range are read at a
+// finer one, from a local file (Blob.slice) or a URL (HTTP range requests).
+//
+// The engine never sees version 3 here: each level is a complete version-2
+// result inside the file, so what the page hands the engine is that level's
+// bytes, or its head + the blocks of a time range + a rewritten index, which
+// is again a valid version-2 result (its decoder checks the index against
+// the blocks, so a wrong slice is an error, never wrong numbers). Only the
+// three fixed-width records needed for that are read here: the container's
+// tail and directory and a level's block index.
+
+const MULTI_END = 'LSMULTI\0';
+const LEVELS_MAGIC = 'LSLEVELS';
+const RESULT_END = 'LSRESEND';
+const INDEX_MAGIC = 'LSIX';
+const LEVEL_ENTRY = 24; // f64 quantum_ms, u64 offset, u64 length
+const INDEX_ENTRY = 32; // i64 first, i64 last, u64 offset, u32 zlen, u32 cells
+const MAX_LEVELS = 64;
+
+/**
+ * Random access to a file's bytes.
+ * @typedef {object} ByteSource
+ * @property {string} name
+ * @property {number} size
+ * @property {(start: number, end: number) => Promise<Uint8Array>} read  bytes [start, end)
+ * @property {number} fetched  bytes read so far (range requests made)
+ */
+
+/**
+ * @typedef {object} Level
+ * @property {number} quantum_ms
+ * @property {number} offset  of the level's version-2 bytes in the file
+ * @property {number} length
+ */
+
+/**
+ * @typedef {object} Block
+ * @property {number} first  first quantum index
+ * @property {number} last   last quantum index holding a cell
+ * @property {number} offset in the level
+ * @property {number} zlen
+ * @property {number} cells
+ */
+
+/**
+ * A level's head (magic, version, header) and block index.
+ * @typedef {object} LevelIndex
+ * @property {Level} level
+ * @property {Uint8Array} head
+ * @property {Block[]} blocks
+ */
+
+/** @param {Blob} blob @param {string} name @returns {ByteSource} */
+export function blobSource(blob, name) {
+  const src = {
+    name,
+    size: blob.size,
+    fetched: 0,
+    /** @param {number} a @param {number} b */
+    async read(a, b) {
+      src.fetched += b - a;
+      return new Uint8Array(await blob.slice(a, b).arrayBuffer());
+    },
+  };
+  return src;
+}
+
+/**
+ * A URL read by HTTP range requests, or null when the server does not
+ * answer them (status 200: the caller fetches the file whole). The size
+ * comes from HEAD's Content-Length, which CORS lets a page read (unlike
+ * Content-Range). A cross-origin server must allow the Range header
+ * (docs/page-loading.md §8). `signal` cancels the opening requests only.
+ * @param {string} url @param {string} name @param {{signal?: AbortSignal, fetchFn?: typeof fetch}} [o]
+ * @returns {Promise<ByteSource | null>}
+ */
+export async function urlSource(url, name, o = {}) {
+  const f = o.fetchFn ?? fetch;
+  const head = await f(url, { method: 'HEAD', signal: o.signal });
+  const size = Number(head.headers.get('content-length'));
+  if (!head.ok || !(size > 0)) return null;
+  const src = {
+    name,
+    size,
+    fetched: 0,
+    /** @param {number} a @param {number} b */
+    async read(a, b) {
+      if (b <= a) return new Uint8Array(0);
+      // No signal here: the source outlives the load that opened it (each
+      // zoom reads from it), and one range is small.
+      const r = await f(url, { headers: { Range: `bytes=${a}-${b - 1}` } });
+      if (r.status !== 206) {
+        await r.body?.cancel();
+        throw new Error(`${url}: the server answered a range request with status ${r.status}, not 206 (partial content)`);
+      }
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      if (bytes.length !== b - a) throw new Error(`${url}: asked for bytes ${a}-${b - 1}, got ${bytes.length} bytes`);
+      src.fetched += bytes.length;
+      return bytes;
+    },
+  };
+  // One probe: a server that ignores Range sends the whole file with 200.
+  const probe = await f(url, { headers: { Range: 'bytes=0-0' }, signal: o.signal });
+  await probe.body?.cancel();
+  return probe.status === 206 ? src : null;
+}
+
+/** @param {Uint8Array} b @param {number} at @param {string} text */
+function hasText(b, at, text) {
+  if (at < 0 || at + text.length > b.length) return false;
+  for (let i = 0; i < text.length; i++) if (b[at + i] !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/** A u64 that must be an exact JS number. @param {DataView} v @param {number} at @param {string} what */
+function u64(v, at, what) {
+  const n = v.getBigUint64(at, true);
+  if (n > BigInt(Number.MAX_SAFE_INTEGER)) throw new Error(`${what}: ${n} is out of range`);
+  return Number(n);
+}
+
+/** @param {DataView} v @param {number} at */
+function i64(v, at) {
+  return Number(v.getBigInt64(at, true));
+}
+
+/**
+ * The levels of a version-3 result, or null when the file is no such
+ * result (then it is loaded like any other file). Errors name the file.
+ * @param {ByteSource} src
+ * @returns {Promise<Level[] | null>}
+ */
+export async function readLevels(src) {
+  if (src.size < 16 + 12) return null;
+  const tail = await src.read(src.size - 16, src.size);
+  if (!hasText(tail, 8, MULTI_END)) return null;
+  const bad = (/** @type {string} */ why) => new Error(`${src.name}: levels directory: ${why}`);
+  const at = u64(new DataView(tail.buffer, tail.byteOffset), 0, `${src.name}: levels directory offset`);
+  const dirLen = src.size - 16 - at;
+  if (!(at >= 12 && dirLen >= 12)) throw bad(`offset ${at} is outside the file (${src.size} bytes)`);
+  if (dirLen > 12 + MAX_LEVELS * LEVEL_ENTRY) throw bad(`${dirLen} bytes is more than ${MAX_LEVELS} levels`);
+  const d = await src.read(at, at + dirLen);
+  if (!hasText(d, 0, LEVELS_MAGIC)) throw bad('no LSLEVELS mark where the tail points');
+  const v = new DataView(d.buffer, d.byteOffset, d.byteLength);
+  const n = v.getUint32(8, true);
+  if (n < 1 || 12 + n * LEVEL_ENTRY !== dirLen) throw bad(`${n} levels do not fill its ${dirLen} bytes`);
+  /** @type {Level[]} */
+  const levels = [];
+  for (let i = 0; i < n; i++) {
+    const p = 12 + i * LEVEL_ENTRY;
+    const lv = { quantum_ms: v.getFloat64(p, true), offset: u64(v, p + 8, 'level offset'), length: u64(v, p + 16, 'level length') };
+    if (!(lv.quantum_ms > 0) || !Number.isFinite(lv.quantum_ms)) throw bad(`level ${i}: quantum ${lv.quantum_ms} ms`);
+    if (lv.offset < 12 || lv.length < 16 || lv.offset + lv.length > at) throw bad(`level ${i} (${lv.quantum_ms} ms) lies outside the file`);
+    if (i && !(lv.quantum_ms > levels[i - 1].quantum_ms)) throw bad(`level ${i}: quanta not ascending`);
+    levels.push(lv);
+  }
+  return levels;
+}
+
+/**
+ * A level's head and block index: two or three range reads (the level's
+ * tail, its index, its head), however large the level.
+ * @param {ByteSource} src @param {Level} level @returns {Promise<LevelIndex>}
+ */
+export async function readLevelIndex(src, level) {
+  const bad = (/** @type {string} */ why) => new Error(`${src.name}: level ${level.quantum_ms} ms: ${why}`);
+  const base = level.offset;
+  const tail = await src.read(base + level.length - 16, base + level.length);
+  if (!hasText(tail, 8, RESULT_END)) throw bad('no end mark');
+  const ixAt = u64(new DataView(tail.buffer, tail.byteOffset), 0, 'index offset');
+  const ixLen = level.length - 16 - ixAt;
+  if (!(ixAt >= 16 && ixLen >= 8)) throw bad(`index offset ${ixAt} is outside the level`);
+  const ix = await src.read(base + ixAt, base + ixAt + ixLen);
+  if (!hasText(ix, 0, INDEX_MAGIC)) throw bad('no index where its trailer points');
+  const v = new DataView(ix.buffer, ix.byteOffset, ix.byteLength);
+  const n = v.getUint32(4, true);
+  if (8 + n * INDEX_ENTRY !== ixLen) throw bad(`${n} blocks do not fill its ${ixLen}-byte index`);
+  /** @type {Block[]} */
+  const blocks = [];
+  for (let i = 0; i < n; i++) {
+    const p = 8 + i * INDEX_ENTRY;
+    const b = { first: i64(v, p), last: i64(v, p + 8), offset: u64(v, p + 16, 'block offset'), zlen: v.getUint32(p + 24, true), cells: v.getUint32(p + 28, true) };
+    const prev = blocks[i - 1];
+    if (b.offset + 4 + b.zlen > ixAt || (prev ? b.offset !== prev.offset + 4 + prev.zlen : b.offset < 16)) throw bad(`block ${i} is not where the index says`);
+    blocks.push(b);
+  }
+  // The head runs up to the first block (or the index when there is none).
+  const head = await src.read(base, base + (blocks.length ? blocks[0].offset : ixAt));
+  if (!hasText(head, 0, 'LSRESULT')) throw bad('no version-2 result at its offset');
+  return { level, head, blocks };
+}
+
+/**
+ * The blocks of `ix` holding quanta that overlap [fromMs, toMs): a slice's
+ * first and last block index (inclusive), or null when none does.
+ * @param {LevelIndex} ix @param {number} fromMs @param {number} toMs
+ */
+export function blocksIn(ix, fromMs, toMs) {
+  const q = ix.level.quantum_ms;
+  let a = -1;
+  let b = -1;
+  ix.blocks.forEach((bl, i) => {
+    if ((bl.last + 1) * q > fromMs && bl.first * q < toMs) {
+      if (a < 0) a = i;
+      b = i;
+    }
+  });
+  return a < 0 ? null : { a, b };
+}
+
+/**
+ * The cells of blocks a..b (inclusive). @param {LevelIndex} ix @param {number} a @param {number} b
+ */
+export function cellsOf(ix, a, b) {
+  let n = 0;
+  for (let i = a; i <= b; i++) n += ix.blocks[i].cells;
+  return n;
+}
+
+/**
+ * A version-2 result holding blocks a..b of a level: its head, the blocks
+ * as stored (one range read), a new index pointing at them, the trailer.
+ * @param {ByteSource} src @param {LevelIndex} ix @param {number} a @param {number} b
+ * @returns {Promise<Uint8Array>}
+ */
+export async function sliceLevel(src, ix, a, b) {
+  const first = ix.blocks[a];
+  const last = ix.blocks[b];
+  const start = ix.level.offset + first.offset;
+  const body = await src.read(start, ix.level.offset + last.offset + 4 + last.zlen);
+  const n = b - a + 1;
+  const out = new Uint8Array(ix.head.length + body.length + 8 + n * INDEX_ENTRY + 16);
+  out.set(ix.head, 0);
+  out.set(body, ix.head.length);
+  const v = new DataView(out.buffer);
+  const ixAt = ix.head.length + body.length;
+  for (let i = 0; i < 4; i++) out[ixAt + i] = INDEX_MAGIC.charCodeAt(i);
+  v.setUint32(ixAt + 4, n, true);
+  for (let i = 0; i < n; i++) {
+    const bl = ix.blocks[a + i];
+    const p = ixAt + 8 + i * INDEX_ENTRY;
+    v.setBigInt64(p, BigInt(bl.first), true);
+    v.setBigInt64(p + 8, BigInt(bl.last), true);
+    v.setBigUint64(p + 16, BigInt(bl.offset - first.offset + ix.head.length), true);
+    v.setUint32(p + 24, bl.zlen, true);
+    v.setUint32(p + 28, bl.cells, true);
+  }
+  const end = ixAt + 8 + n * INDEX_ENTRY;
+  v.setBigUint64(end, BigInt(ixAt), true);
+  for (let i = 0; i < 8; i++) out[end + 8 + i] = RESULT_END.charCodeAt(i);
+  return out;
+}
+
+/**
+ * Which level to show and which of its blocks: the finest level whose
+ * quanta in the visible range are at most `maxQuanta` (about two per pixel
+ * column: more detail than the screen has pixels buys nothing) and whose
+ * cells there are at most `maxCells` (the page's memory budget). A chosen
+ * quantum takes the coarsest level that divides it (a query at a multiple
+ * of a level's quantum is exact, docs/result-format.md), or the finest when
+ * none does. The whole level is taken when it fits and is at most 4 times
+ * the slice (panning then reads nothing more); else the visible range and
+ * half its width on each side (a zoom into a day reads minutes, not the day).
+ * @param {LevelIndex[]} levels ascending quantum
+ * @param {{from: number, to: number, maxQuanta: number, maxCells: number, quantum_ms?: number | null}} o
+ * @returns {{li: number, a: number, b: number, whole: boolean, why: string} | null}
+ */
+export function chooseLevel(levels, o) {
+  const span = Math.max(1, o.to - o.from);
+  /** @param {number} li */
+  const plan = (li) => {
+    const ix = levels[li];
+    if (!ix.blocks.length) return null;
+    const all = cellsOf(ix, 0, ix.blocks.length - 1);
+    const r = blocksIn(ix, o.from - span / 2, o.to + span / 2);
+    const cells = r ? cellsOf(ix, r.a, r.b) : 0;
+    if (all <= o.maxCells && (!r || all <= 4 * cells)) return { li, a: 0, b: ix.blocks.length - 1, whole: true, cells: all };
+    return r && cells <= o.maxCells ? { li, ...r, whole: false, cells } : null;
+  };
+  const coarsest = levels.length - 1;
+  if (o.quantum_ms) {
+    let want = 0;
+    for (let i = 0; i < levels.length; i++) {
+      const k = o.quantum_ms / levels[i].level.quantum_ms;
+      if (Math.abs(k - Math.round(k)) < 1e-9 && k >= 1) want = i;
+    }
+    for (let i = want; i <= coarsest; i++) {
+      const p = plan(i);
+      if (p) return { ...p, why: i === want ? 'the chosen quantum' : `${levels[want].level.quantum_ms} ms would pass the memory budget here` };
+    }
+  } else {
+    for (let i = 0; i <= coarsest; i++) {
+      if (span / levels[i].level.quantum_ms > o.maxQuanta && i < coarsest) continue;
+      const p = plan(i);
+      if (p) return { ...p, why: i === 0 ? 'the finest level' : 'finer quanta than pixels, or past the memory budget' };
+    }
+  }
+  const p = plan(coarsest);
+  return p ? { ...p, why: 'the coarsest level' } : null;
+}

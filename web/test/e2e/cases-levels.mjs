@@ -1,0 +1,87 @@
+// End-to-end: a result with several resolutions opened from a URL by range
+// requests (issue 9 §4; load/levels.js, app/level-view.js). The page reads
+// the directory, indexes and the coarse level, not the file; a zoom reads the
+// 1 s blocks around it; the CSV of the zoomed range equals `latscope
+// pctiles` on the whole file over that range; reset zoom goes back.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { cliPath, cliPctiles, waitDone, settled, download } from './helpers.mjs';
+import { serveStatic } from './server.mjs';
+import { OUT, SHOTS, REPO } from './paths.mjs';
+
+/** @typedef {{page: import('playwright-core').Page, url: string, errors: string[], context: import('playwright-core').BrowserContext}} Ctx */
+
+/** 2 hosts x 1 h of 1 s logs reduced with levels 1 s, 10 s, 1 min: OUT/levels/day.lsr. */
+function dayResult() {
+  const dir = path.join(OUT, 'levels');
+  const day = path.join(dir, 'day.lsr');
+  if (fs.existsSync(day)) return day;
+  fs.mkdirSync(dir, { recursive: true });
+  const logs = execFileSync('python3', [path.join(REPO, 'tests/bench/make_hosts_data.py'), '--out', path.join(dir, 'logs'), '--hosts', '2', '--seconds', '3600'], { encoding: 'utf8' }).trim().split('\n').at(-1) ?? '';
+  const files = fs.readdirSync(logs).filter((n) => !n.startsWith('.')).map((n) => path.join(logs, n));
+  execFileSync(cliPath(), ['reduce', '--quantum', '1000', '--levels', '1000,10000,60000', '--keep', 'host,dir', ...files, '-o', day], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return day;
+}
+
+const statusText = (/** @type {import('playwright-core').Page} */ p) => p.textContent('[data-testid=status]').then((t) => t ?? '');
+const state = (/** @type {import('playwright-core').Page} */ p) => p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+
+export const LEVEL_CASES = [
+  {
+    name: 'a result with several resolutions by #url=: coarse first by range requests, a zoom reads 1 s around it, csv equals the CLI on the file',
+    /** @param {Ctx} c */
+    async run(c) {
+      const p = c.page;
+      const day = dayResult();
+      const size = fs.statSync(day).size;
+      const data = await serveStatic(path.dirname(day), { cors: true });
+      try {
+        // A budget of 2 MB holds ~3,900 cells: not the whole 1 s level (7,200).
+        await p.goto(`${c.url}?budget=2MB#url=${data.url}day.lsr`);
+        assert.equal(await waitDone(p), 'ready');
+        let status = await statusText(p);
+        assert.match(status, /day\.lsr: 3 resolutions \(1 s, 10 s, 1 min\); showing 10 s for the whole time/, status);
+        assert.equal((await state(p)).quantum_ms, 10000);
+        const read = () => data.ranges.reduce((a, r) => a + r.end - r.start + 1, 0);
+        // One HEAD for the size; every GET a range.
+        const asked = () => data.requests.filter((r) => r === '/day.lsr').length;
+        assert.ok(data.ranges.length > 0, 'read by ranges');
+        assert.equal(asked(), data.ranges.length + 1, 'a HEAD and range requests, no whole GET');
+        const first = read();
+        assert.ok(first < size / 2, `read ${first} of ${size} bytes for the 10 s level`);
+        await p.screenshot({ path: path.join(SHOTS, 'levels-day-coarse.png') });
+
+        // Ten minutes: 1 s, the blocks around the zoom only.
+        await p.evaluate(() => /** @type {any} */ (window).latscope.setRange([600000, 1200000]));
+        await p.waitForFunction(() => /^.*showing 1 s/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 60000 });
+        assert.equal(await waitDone(p), 'ready');
+        await settled(p);
+        status = await statusText(p);
+        assert.match(status, /showing 1 s for 30 min around the zoom/, status);
+        const s = await state(p);
+        assert.equal(s.quantum_ms, 1000);
+        assert.deepEqual(s.range, [600000, 1200000]);
+        assert.ok(read() < size, `read ${read()} of ${size} bytes after the zoom`);
+        assert.equal(asked(), data.ranges.length + 1, 'still no whole GET');
+        // The time past the slice is not loaded, not "no I/O".
+        assert.equal(await p.isHidden('text=/no I\\/O in any group/'), true, 'no gap note for the time not read');
+        const { bytes } = await download(p, '[data-testid=export-csv]');
+        assert.equal(bytes.toString('utf8'), cliPctiles(['--quantum', '1000', '--from', '600000', '--to', '1200000'], [day]));
+        await p.screenshot({ path: path.join(SHOTS, 'levels-day-zoomed.png') });
+
+        // Reset zoom: the whole time again, at 10 s.
+        await p.click('#reset-zoom');
+        await p.waitForFunction(() => /showing 10 s for the whole time/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 60000 });
+        await settled(p);
+        assert.equal((await state(p)).quantum_ms, 10000);
+        const all = await download(p, '[data-testid=export-csv]');
+        assert.equal(all.bytes.toString('utf8'), cliPctiles(['--quantum', '10000'], [day]));
+        assert.deepEqual(c.errors, []);
+      } finally {
+        await data.close();
+      }
+    },
+  },
+];

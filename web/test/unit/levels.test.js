@@ -1,0 +1,139 @@
+// A result with several resolutions read by byte ranges (load/levels.js,
+// app/level-view.js): the directory and indexes the CLI wrote, each level
+// taken whole equals its bytes in the file, a slice of a level is a result
+// the engine reads to the same numbers as the CLI on the file over that
+// range, the level choice, range requests, and broken directories.
+import { beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { blobSource, urlSource, readLevels, readLevelIndex, sliceLevel, blocksIn, chooseLevel } from '../../src/load/levels.js';
+import { LevelView } from '../../src/app/level-view.js';
+import { createEngine } from '../../src/engine/index.js';
+import { nodeWasmSource } from '../../src/engine/node.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const CLI = process.env.LATSCOPE_CLI ?? path.join(ROOT, 'build/latscope');
+const QUANTA = [1000, 10000, 60000];
+
+/** @param {string[]} args */
+const cli = (args) => execFileSync(CLI, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+
+/** @param {Uint8Array} b */
+const blob = (b) => new Blob([/** @type {BlobPart} */ (b)]);
+
+describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by ranges', () => {
+  /** @type {string} */
+  let day;
+  /** @type {Uint8Array} */
+  let bytes;
+  beforeAll(() => {
+    // 2 hosts x 1 h of 1 s windows (quanta 0 ... 3600): 7 blocks of 600 quanta at 1 s.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-levels-'));
+    const dir = execFileSync('python3', [path.join(ROOT, 'tests/bench/make_hosts_data.py'), '--out', tmp, '--hosts', '2', '--seconds', '3600'], { encoding: 'utf8' }).trim().split('\n').at(-1) ?? '';
+    const logs = fs.readdirSync(dir).filter((n) => !n.startsWith('.')).map((n) => path.join(dir, n));
+    day = path.join(tmp, 'day.lsr');
+    cli(['reduce', '--quantum', '1000', '--levels', QUANTA.join(','), '--keep', 'host,dir', ...logs, '-o', day]);
+    for (const q of QUANTA) cli(['reduce', '--quantum', String(q), '--keep', 'host,dir', ...logs, '-o', path.join(tmp, `q${q}.lsr`)]);
+    bytes = new Uint8Array(fs.readFileSync(day));
+  }, 120000);
+
+  it('reads the directory and each level; a level taken whole is its bytes in the file, and reduce at its quantum', async () => {
+    const src = blobSource(blob(bytes), 'day.lsr');
+    const levels = await readLevels(src);
+    expect(levels?.map((l) => l.quantum_ms)).toEqual(QUANTA);
+    const indexes = [];
+    for (const lv of levels ?? []) indexes.push(await readLevelIndex(src, lv));
+    // Directory + three indexes + heads: a few KB of a file many times larger.
+    expect(src.fetched).toBeLessThan(bytes.length / 20);
+    for (const ix of indexes) {
+      const lv = ix.level;
+      const whole = await sliceLevel(src, ix, 0, ix.blocks.length - 1);
+      expect(Buffer.from(whole).equals(Buffer.from(bytes.subarray(lv.offset, lv.offset + lv.length)))).toBe(true);
+      const alone = fs.readFileSync(path.join(path.dirname(day), `q${lv.quantum_ms}.lsr`));
+      expect(Buffer.from(whole).equals(alone)).toBe(true);
+    }
+  });
+
+  it('a slice of the 1 s level: the engine reads it to the CLI numbers on the whole file over that range', async () => {
+    const src = blobSource(blob(bytes), 'day.lsr');
+    const levels = await readLevels(src);
+    const ix = await readLevelIndex(src, /** @type {any} */ (levels)[0]);
+    expect(ix.blocks.length).toBe(7);
+    const r = blocksIn(ix, 1250e3, 1700e3);
+    expect(r).toEqual({ a: 2, b: 2 });
+    const slice = await sliceLevel(src, ix, 1, 3);
+    const e = await createEngine({ mode: 'inthread', wasm: nodeWasmSource() });
+    try {
+      const [s] = await e.loadFiles([{ name: 'day.lsr', file: new File([/** @type {BlobPart} */ (slice)], 'day.lsr') }]);
+      expect(s.status.ok).toBe(true);
+      for (const [q, g] of [[1000, 'host'], [10000, 'all'], [60000, 'dir']]) {
+        const want = cli(['pctiles', '--quantum', String(q), '--group-by', String(g), '--from', '600000', '--to', '2400000', day]);
+        expect(await e.csv({ quantum_ms: q, group_by: g, from_ms: 600000, to_ms: 2400000 })).toBe(want);
+      }
+    } finally {
+      e.terminate();
+    }
+  });
+
+  it('chooses the level: the day coarse, a zoom fine, a chosen quantum exact, the budget bounds it', async () => {
+    const lod = /** @type {LevelView} */ (await LevelView.open(blobSource(blob(bytes), 'day.lsr')));
+    expect(lod.extent).toEqual([0, 3660000]);
+    const L = lod.levels;
+    // The hour on 1000 px: 3,600 quanta of 1 s are more than 2 per pixel; 10 s fits.
+    expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9 })).toMatchObject({ li: 1, whole: true });
+    // Ten minutes: 1 s; the whole 1 s level (7,200 cells) within the budget.
+    expect(chooseLevel(L, { from: 600e3, to: 1200e3, maxQuanta: 2000, maxCells: 1e9 })).toMatchObject({ li: 0, whole: true });
+    // A smaller budget: the blocks around the zoom only.
+    expect(chooseLevel(L, { from: 1300e3, to: 1500e3, maxQuanta: 2000, maxCells: 3000 })).toMatchObject({ li: 0, a: 2, b: 2, whole: false });
+    // Chosen 20 s: the coarsest level dividing it is 10 s; 90 s: 1 s... and 30 s: 10 s.
+    expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 20000 })).toMatchObject({ li: 1 });
+    expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 120000 })).toMatchObject({ li: 2 });
+    expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 1500 })).toMatchObject({ li: 0 });
+    // A budget too small for 1 s anywhere near: the next level, and why.
+    expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1000, quantum_ms: 1000 })).toMatchObject({ li: 1, why: '1000 ms would pass the memory budget here' });
+    // The page's item: a slice, then nothing more while the zoom stays inside it.
+    const first = await lod.itemFor({ range: [1300e3, 1500e3], quantum_ms: null, widthPx: 1000, budgetBytes: 3000 * 512 });
+    expect(first?.name).toBe('day.lsr');
+    expect(lod.current).toMatchObject({ li: 0, a: 2, b: 2 });
+    expect(await lod.itemFor({ range: [1320e3, 1480e3], quantum_ms: null, widthPx: 1000, budgetBytes: 3000 * 512 })).toBeNull();
+    expect(lod.note()).toMatch(/^day\.lsr: 3 resolutions \(1 s, 10 s, 1 min\); showing 1 s for 10 min around the zoom/);
+  });
+
+  it('over HTTP range requests: the same slices; a server without ranges is read whole', async () => {
+    /** @param {boolean} ranges @returns {typeof fetch} */
+    const server = (ranges) => /** @type {any} */ (async (/** @type {string} */ _url, /** @type {any} */ init = {}) => {
+      if (init.method === 'HEAD') return new Response(null, { status: 200, headers: { 'content-length': String(bytes.length) } });
+      const m = /^bytes=(\d+)-(\d+)$/.exec(init.headers?.Range ?? '');
+      if (!ranges || !m) return new Response(blob(bytes), { status: 200 });
+      return new Response(blob(bytes.subarray(Number(m[1]), Number(m[2]) + 1)), { status: 206 });
+    });
+    const src = await urlSource('http://127.0.0.1/day.lsr', 'day.lsr', { fetchFn: server(true) });
+    expect(src).not.toBeNull();
+    const a = /** @type {any} */ (src);
+    const lv = /** @type {any} */ (await readLevels(a))[0];
+    const ix = await readLevelIndex(a, lv);
+    const viaHttp = await sliceLevel(a, ix, 1, 3);
+    const local = blobSource(blob(bytes), 'day.lsr');
+    const viaBlob = await sliceLevel(local, await readLevelIndex(local, lv), 1, 3);
+    expect(Buffer.from(viaHttp).equals(Buffer.from(viaBlob))).toBe(true);
+    expect(await urlSource('http://127.0.0.1/day.lsr', 'day.lsr', { fetchFn: server(false) })).toBeNull();
+  });
+
+  it('a file that is no multi-level result is loaded as it is; a broken directory is named', async () => {
+    const one = fs.readFileSync(path.join(path.dirname(day), 'q1000.lsr'));
+    expect(await readLevels(blobSource(blob(new Uint8Array(one)), 'q.lsr'))).toBeNull();
+    // The directory offset pointed past the file.
+    const bad = bytes.slice();
+    new DataView(bad.buffer).setBigUint64(bad.length - 16, BigInt(bad.length), true);
+    await expect(readLevels(blobSource(blob(bad), 'bad.lsr'))).rejects.toThrow(/^bad\.lsr: levels directory: offset \d+ is outside the file/);
+    // A level's length reaching into the directory.
+    const over = bytes.slice();
+    const dv = new DataView(over.buffer);
+    const dirAt = Number(dv.getBigUint64(over.length - 16, true));
+    dv.setBigUint64(dirAt + 12 + 16, BigInt(over.length), true);
+    await expect(readLevels(blobSource(blob(over), 'over.lsr'))).rejects.toThrow(/^over\.lsr: levels directory: level 0 \(1000 ms\) lies outside the file/);
+  });
+});
