@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// A cluster day in the page, in real Chromium (issue 9 §4): a result with
+// several resolutions (tests/bench/make_cluster_day.sh) served with range
+// requests from a second origin and opened by #url=, then what a user does
+// with it: zoom to an hour, to ten minutes, pan, another percentile, a
+// chosen quantum, reset. A benchmark, not a test: it prints figures (README
+// "A cluster day in the page") and asserts nothing.
+//
+//   node web/scripts/bench-day-chromium.mjs [FILE.lsr]
+//
+// Default: bench-data/cluster-day.lsr, made when missing. Per step: wall
+// time from the action until the page is ready and the view drawn, the
+// longest main-thread task, and the bytes read so far by range requests.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { build } from 'vite';
+import { serveStatic } from '../test/e2e/server.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const WEB = path.join(ROOT, 'web');
+const file = path.resolve(process.argv[2] ?? path.join(ROOT, 'bench-data/cluster-day.lsr'));
+if (!fs.existsSync(file)) execFileSync('bash', [path.join(ROOT, 'tests/bench/make_cluster_day.sh'), '', file], { stdio: 'inherit' });
+const size = fs.statSync(file).size;
+const wasmDir = process.env.LATSCOPE_WASM_DIR || path.join(WEB, 'public/wasm');
+if (!fs.existsSync(path.join(wasmDir, 'latscope.wasm'))) execFileSync('sh', [path.join(WEB, 'scripts/build-wasm.sh')], { stdio: 'inherit' });
+
+const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-dist-'));
+await build({ configFile: path.join(WEB, 'vite.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
+fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
+for (const f of ['latscope.mjs', 'latscope.wasm']) fs.copyFileSync(path.join(wasmDir, f), path.join(dist, 'wasm', f));
+const site = await serveStatic(dist);
+const data = await serveStatic(path.dirname(file), { cors: true });
+const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-'));
+const context = await chromium.launchPersistentContext(profileDir, {
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  headless: true,
+  viewport: { width: 1440, height: 900 },
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+/** @typedef {import('playwright-core').Page} Page */
+const read = () => data.ranges.reduce((a, r) => a + r.end - r.start + 1, 0);
+const mib = (/** @type {number} */ b) => `${(b / 1048576).toFixed(2)} MiB`;
+
+/** Ready, no refresh running, the percentiles view drawn and painted. @param {Page} page */
+async function settled(page) {
+  await page.evaluate(() => /** @type {any} */ (window).latscope.levelBusy);
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid=status]')?.getAttribute('data-state') || ''), null, { timeout: 600000, polling: 20 });
+  await page.waitForFunction(() => !(/** @type {any} */ (window).latscope.running), null, { timeout: 600000, polling: 20 });
+  await page.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+}
+
+/** @param {Page} page */
+function startTasks(page) {
+  return page.evaluate(() => {
+    const w = /** @type {any} */ (window);
+    w.__longTasks = [];
+    if (!w.__obs) {
+      w.__obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__longTasks.push(e.duration)));
+      w.__obs.observe({ entryTypes: ['longtask'] });
+    }
+  });
+}
+
+/** @param {Page} page @param {string} what @param {() => Promise<unknown>} act */
+async function step(page, what, act) {
+  await startTasks(page);
+  const t0 = Date.now();
+  await act();
+  await settled(page);
+  const ms = Date.now() - t0;
+  const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
+  const status = (await page.textContent('[data-testid=status]')) ?? '';
+  const shown = /showing (.*?) \(/.exec(status)?.[1] ?? '';
+  console.log(`${what.padEnd(40)} ${String(ms).padStart(6)} ms   longest task ${(tasks.length ? Math.max(...tasks) : 0).toFixed(0).padStart(4)} ms   read ${mib(read()).padStart(10)}   ${shown}`);
+}
+
+/** @param {Page} page @param {[number, number] | null} r */
+const zoomTo = (page, r) => page.evaluate((x) => /** @type {any} */ (window).latscope.setRange(x), r);
+
+try {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`pageerror: ${e.message}`));
+  console.log(`bench-day-chromium: ${path.basename(file)} ${mib(size)}, Chromium ${context.browser()?.version() ?? ''}, ${os.cpus().length} cores`);
+  await page.goto(site.url);
+  await step(page, 'open by #url= (coarse level, drawn)', () => page.goto(`${site.url}#url=${data.url}${path.basename(file)}`));
+  const ext = /** @type {[number, number]} */ (await page.evaluate(() => /** @type {any} */ (window).latscope.fullExtent()));
+  const mid = (ext[0] + ext[1]) / 2;
+  await step(page, 'zoom to 1 h', () => zoomTo(page, [mid, mid + 3600e3]));
+  await step(page, 'zoom to 10 min', () => zoomTo(page, [mid, mid + 600e3]));
+  await step(page, 'pan by 5 min', () => zoomTo(page, [mid + 300e3, mid + 900e3]));
+  await step(page, 'pan by 1 h (outside the slice)', () => zoomTo(page, [mid + 3900e3, mid + 4500e3]));
+  await step(page, 'add p99.99', () => page.evaluate(() => /** @type {any} */ (window).latscope.store.set({ percentiles: ['50', '90', '99', '99.9', '99.99', '100'] })));
+  await step(page, 'quantum 1 min (chosen)', () => page.selectOption('[data-testid=quantum]', '60000'));
+  await step(page, 'reset zoom (the whole day)', () => page.click('#reset-zoom'));
+  const mem = await page.evaluate(async () => (await /** @type {any} */ (window).latscope.engine.memory?.())?.wasmBytes ?? 0);
+  console.log(`primary engine WASM memory ${mib(mem)}; read ${mib(read())} of ${mib(size)} in ${data.ranges.length} range requests`);
+} finally {
+  await context.close();
+  await site.close();
+  await data.close();
+  fs.rmSync(profileDir, { recursive: true, force: true });
+  fs.rmSync(dist, { recursive: true, force: true });
+}
