@@ -48,6 +48,7 @@ const mib = (/** @type {number} */ b) => `${(b / 1048576).toFixed(2)} MiB`;
 
 /** Ready, no refresh running, the percentiles view drawn and painted. @param {Page} page */
 async function settled(page) {
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid=status]')?.getAttribute('data-state') || ''), null, { timeout: 600000, polling: 20 });
   await page.evaluate(() => /** @type {any} */ (window).latscope.levelBusy);
   await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid=status]')?.getAttribute('data-state') || ''), null, { timeout: 600000, polling: 20 });
   await page.waitForFunction(() => !(/** @type {any} */ (window).latscope.running), null, { timeout: 600000, polling: 20 });
@@ -69,25 +70,35 @@ function startTasks(page) {
 
 /** @param {Page} page @param {string} what @param {() => Promise<unknown>} act */
 async function step(page, what, act) {
-  await startTasks(page);
+  await startTasks(page).catch(() => {}); // no page yet before the first load
+  await page.evaluate(() => performance.clearMeasures()).catch(() => {});
   const t0 = Date.now();
   await act();
   await settled(page);
   const ms = Date.now() - t0;
-  const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
+  const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks ?? []));
   const status = (await page.textContent('[data-testid=status]')) ?? '';
   const shown = /showing (.*?) \(/.exec(status)?.[1] ?? '';
-  console.log(`${what.padEnd(40)} ${String(ms).padStart(6)} ms   longest task ${(tasks.length ? Math.max(...tasks) : 0).toFixed(0).padStart(4)} ms   read ${mib(read()).padStart(10)}   ${shown}`);
+  // The page's own stage marks (app.js performance.measure) during the step.
+  const stages = /** @type {[string, number][]} */ (await page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('latscope: ')).map((m) => [m.name.slice(10), m.duration])));
+  const stageText = stages.length ? `\n${' '.repeat(44)}(${stages.map(([n, d]) => `${n} ${d.toFixed(0)}`).join(', ')})` : '';
+  console.log(`${what.padEnd(40)} ${String(ms).padStart(6)} ms   longest task ${(tasks.length ? Math.max(...tasks) : 0).toFixed(0).padStart(4)} ms   read ${mib(read()).padStart(10)}   ${shown}${stageText}`);
 }
 
 /** @param {Page} page @param {[number, number] | null} r */
 const zoomTo = (page, r) => page.evaluate((x) => /** @type {any} */ (window).latscope.setRange(x), r);
 
 try {
+  // The long-task observer from the first script on, so the open is measured too.
+  await context.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.__longTasks = [];
+    w.__obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__longTasks.push(e.duration)));
+    w.__obs.observe({ entryTypes: ['longtask'] });
+  });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`pageerror: ${e.message}`));
   console.log(`bench-day-chromium: ${path.basename(file)} ${mib(size)}, Chromium ${context.browser()?.version() ?? ''}, ${os.cpus().length} cores`);
-  await page.goto(site.url);
   await step(page, 'open by #url= (coarse level, drawn)', () => page.goto(`${site.url}#url=${data.url}${path.basename(file)}`));
   const ext = /** @type {[number, number]} */ (await page.evaluate(() => /** @type {any} */ (window).latscope.fullExtent()));
   const mid = (ext[0] + ext[1]) / 2;

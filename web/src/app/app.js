@@ -158,9 +158,16 @@ export class App {
     renderControls(this.$('controls'), st);
     // A quantum picked in the selector stays; until then each load opens at its logs' interval (load()).
     this.quantumChosen = false;
-    this.$('quantum').addEventListener('change', () => {
-      this.quantumChosen = true;
-    });
+    // Capture: at the selector itself this runs before the controls' own
+    // listener sets the state, so the change is already a chosen quantum
+    // (a result with several levels picks its level by it, level-view.js).
+    this.$('quantum').addEventListener(
+      'change',
+      () => {
+        this.quantumChosen = true;
+      },
+      { capture: true },
+    );
 
     const ctx = {
       store: st,
@@ -643,10 +650,16 @@ export class App {
     };
     let lastTable = 0;
     try {
+      const tEngine = performance.now();
       if (!this.engine) this.engine = await this.engineApi.createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)), helperMemoryBytes: this.budget.workerMemory || undefined });
       else if (this.engine.reset) await this.engine.reset();
+      // Stage marks for the benchmarks (web/scripts/bench-*-chromium.mjs).
+      performance.measure('latscope: engine ready', { start: tEngine });
+      const tFiles = performance.now();
       let sources = await this.engine.loadFiles(items, {
         signal: abort.signal,
+        // A result's slice is bounded by the budget already (level-view.js): read in the primary.
+        inPrimary: !!extras.lod,
         // Past the budget, files are imported as results at the quantum the
         // views will show (a link's own quantum when it names one).
         budget: { bytes: this.budget.budget, quantum_ms: extras.after?.quantum_ms ?? this.store.state.quantum_ms },
@@ -657,9 +670,12 @@ export class App {
         },
       });
       if (gen !== this.loadGen) return;
+      performance.measure('latscope: files read', { start: tFiles });
       // Runs before anything is shown: files of several runs are never
       // merged silently (runs.js, docs/runs.md).
+      const tRuns = performance.now();
       const planned = await planRuns(this.engine);
+      performance.measure('latscope: runs planned', { start: tRuns });
       if (gen !== this.loadGen) return;
       sources = planned.sources;
       this.runPlan = planned.plan;
@@ -722,7 +738,9 @@ export class App {
   async openLevels(lod, skipped, extras) {
     this.lod = lod;
     const after = extras.after ?? {};
+    const t0 = performance.now();
     const item = await lod.itemFor(this.levelWant({ range: after.range ?? null, quantum_ms: after.quantum_ms ?? this.store.state.quantum_ms }));
+    performance.measure('latscope: level read', { start: t0 });
     if (!item) {
       this.setStatus('error', `${lod.src.name}: no level holds any data.`);
       return;
@@ -741,8 +759,10 @@ export class App {
     const lod = this.lod;
     if (!lod) return false;
     let item;
+    const t0 = performance.now();
     try {
       item = await lod.itemFor(this.levelWant(this.store.state));
+      performance.measure('latscope: level read', { start: t0 });
     } catch (e) {
       this.setStatus('error', `${/** @type {Error} */ (e).message}.`);
       return false;
@@ -766,6 +786,8 @@ export class App {
     const el = this.$('status');
     el.dataset.state = state;
     el.textContent = text;
+    // The line is cut to one row; the whole sentence on hover.
+    el.title = text;
   }
 
   /** Rewrites the current history entry's fragment after the data's origin changed. */

@@ -106,6 +106,9 @@ import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
  * @property {object} [fileOptions]  options_json file options for every file (format, repair, ...)
  * @property {number} [sliceBytes]
  * @property {Budget} [budget]  past it, files are imported reduced (docs/page-loading.md §7)
+ * @property {boolean} [inPrimary]  worker engine: parse in the primary, no helper workers (an input
+ *   the page has already bounded, a slice of a result with several levels: starting helpers would
+ *   cost more than the parse; docs/page-loading.md §8)
  */
 
 /** Minimum interval between two progress reports of one file. */

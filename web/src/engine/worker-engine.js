@@ -90,6 +90,15 @@ export class WorkerEngine {
     for (const it of items) {
       onProgress?.({ file: it.name, bytesDone: 0, bytesTotal: it.file.size, bytesPerSec: 0, state: 'queued' });
     }
+    if (opts.inPrimary) {
+      /** @type {Source[]} */
+      const out = [];
+      for (const it of items) {
+        const p = { file: it.file, name: it.name, fileOptions: opts.fileOptions, sliceBytes: opts.sliceBytes, export: false };
+        out.push((await this.primary.request(Req.PARSE_FILE, p, { onProgress, signal })).source);
+      }
+      return out;
+    }
     // Files are parsed in helper workers only, never in the primary: a file
     // that exhausts a worker's WebAssembly memory (the engine aborts) then
     // costs that helper, which is replaced, not the primary's loaded data.

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { cliPath, cliPctiles, waitDone, settled, download } from './helpers.mjs';
+import { cliPath, cliPctiles, waitDone, settled, download, loadThroughInput } from './helpers.mjs';
 import { serveStatic } from './server.mjs';
 import { OUT, SHOTS, REPO } from './paths.mjs';
 
@@ -82,6 +82,34 @@ export const LEVEL_CASES = [
       } finally {
         await data.close();
       }
+    },
+  },
+  {
+    name: 'a result with several resolutions through the file input: the coarse level first, a brush zoom over ten minutes reads 1 s there, csv equals the CLI',
+    /** @param {Ctx} c */
+    async run(c) {
+      const p = c.page;
+      const day = dayResult();
+      assert.equal(await loadThroughInput(p, `${c.url}?budget=2MB`, [day]), 'ready');
+      assert.match(await statusText(p), /day\.lsr: 3 resolutions \(1 s, 10 s, 1 min\); showing 10 s for the whole time/);
+      // Drag across a sixth of the hour's plot, as a person zooms.
+      const box = await p.locator('#view-pctiles .brush .overlay').boundingBox();
+      assert.ok(box, 'the brush overlay');
+      const y = box.y + box.height / 2;
+      await p.mouse.move(box.x + box.width * 0.4, y);
+      await p.mouse.down();
+      await p.mouse.move(box.x + box.width * 0.56, y, { steps: 8 });
+      await p.mouse.up();
+      await p.waitForFunction(() => /showing 1 s/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 60000 });
+      await p.evaluate(() => /** @type {any} */ (window).latscope.levelBusy);
+      await settled(p);
+      const s = await state(p);
+      assert.equal(s.quantum_ms, 1000);
+      assert.ok(s.range && s.range[1] - s.range[0] <= 700000, `a zoom of about ten minutes: ${s.range}`);
+      const { bytes } = await download(p, '[data-testid=export-csv]');
+      assert.equal(bytes.toString('utf8'), cliPctiles(['--quantum', '1000', '--from', String(s.range[0]), '--to', String(s.range[1])], [day]));
+      await p.screenshot({ path: path.join(SHOTS, 'levels-file-brushed.png') });
+      assert.deepEqual(c.errors, []);
     },
   },
 ];
