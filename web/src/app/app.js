@@ -74,6 +74,8 @@ export class App {
     this.lod = null;
     /** The level swap a zoom or quantum change started (onChange). @type {Promise<void>} */
     this.levelBusy = Promise.resolve();
+    /** load() is applying the new data's state; its own refresh follows (onChange waits). */
+    this.settingUp = false;
     /** @type {any} */
     this.engine = null;
     /** @type {import('../engine/inthread.js').Source[]} */
@@ -681,6 +683,9 @@ export class App {
       this.runPlan = planned.plan;
       this.items = items;
       this.sources = sources;
+      // The state this load applies below (groupings, quantum, a link's view)
+      // is drawn by the one refresh at its end, not by each change (onChange).
+      this.settingUp = true;
       for (const s of sources) this.pending.set(s.name, { state: s.status?.ok === false ? 'error' : 'done', bytesDone: s.bytes, bytesTotal: s.bytes, message: s.status?.message });
       paint();
       prog.hidden = true;
@@ -701,6 +706,7 @@ export class App {
       if (q && q !== this.store.state.quantum_ms) this.applyState({ quantum_ms: q });
       this.renderRuns();
       this.fitInputChoices();
+      this.settingUp = false;
       if (!sum.logs) {
         this.setStatus('error', sum.text);
         for (const v of VIEWS) this.views[v].frame.message('No readable latency logs');
@@ -714,6 +720,7 @@ export class App {
       this.setStatus('ready', `${loadSummary(sources, this.skipped, `in ${secs} s`).text}${reduced ? ` — ${reduced}` : ''}${this.lod ? ` — ${this.lod.note()}` : ''}${this.demoNote ? ` — ${this.demoNote}` : ''}`);
       this.demoNote = '';
     } catch (e) {
+      this.settingUp = false;
       if (gen !== this.loadGen) return;
       prog.hidden = true;
       const err = /** @type {Error} */ (e);
@@ -877,7 +884,7 @@ export class App {
       this.relayout();
     }
     if (changed.has('range') || changed.has('quantum_ms')) this.updateRangeText();
-    if (!this.sources.length) return;
+    if (!this.sources.length || this.settingUp) return;
     if (this.lod && (changed.has('range') || changed.has('quantum_ms'))) {
       // Kept so that a caller (a test, the benchmark) can wait for the swap.
       this.levelBusy = this.swapLevel().then((swapped) => {

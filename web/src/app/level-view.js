@@ -34,9 +34,8 @@ export class LevelView {
   static async open(src) {
     const dir = await readLevels(src);
     if (!dir) return null;
-    const levels = [];
-    for (const lv of dir) levels.push(await readLevelIndex(src, lv));
-    return new LevelView(src, levels);
+    // The levels' indexes at once: over HTTP each is two or three round trips.
+    return new LevelView(src, await Promise.all(dir.map((lv) => readLevelIndex(src, lv))));
   }
 
   /**
