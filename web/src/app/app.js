@@ -600,7 +600,11 @@ export class App {
       if (items.length === 1 && /\.lsr$/i.test(items[0].name)) {
         try {
           const lod = await LevelView.open(blobSource(items[0].file, items[0].name));
-          if (lod) return this.openLevels(lod, skipped, extras);
+          if (lod) {
+            // "Add files" later adds to the file, not to the slice shown.
+            lod.original = items[0];
+            return this.openLevels(lod, skipped, extras);
+          }
         } catch (e) {
           this.setStatus('error', `${/** @type {Error} */ (e).message}.`);
           return;
@@ -681,7 +685,7 @@ export class App {
       if (gen !== this.loadGen) return;
       sources = planned.sources;
       this.runPlan = planned.plan;
-      this.items = items;
+      this.items = extras.lod?.original ? [extras.lod.original] : items;
       this.sources = sources;
       // The state this load applies below (groupings, quantum, a link's view)
       // is drawn by the one refresh at its end, not by each change (onChange).

@@ -19,6 +19,8 @@ export class LevelView {
     this.levels = levels;
     /** @type {{li: number, a: number, b: number, whole: boolean, why: string} | null} */
     this.current = null;
+    /** The whole file when it was picked (not fetched): what "Add files" adds to. @type {{name: string, file: Blob} | null} */
+    this.original = null;
     // The whole file's time, from the coarsest level's blocks: zooming out
     // of a slice goes back to the day, not to the slice's ends.
     const top = levels[levels.length - 1];
