@@ -9,7 +9,7 @@
 // prints figures (docs/page-views.md "Speed with many groups") and asserts
 // nothing.
 //
-//   node web/scripts/bench-raster-chromium.mjs [DIR] [--rounds N] [--hosts N] [--variants a,b,...] [--dpr 2] [--group-by none]
+//   node web/scripts/bench-raster-chromium.mjs [DIR] [--rounds N] [--hosts N] [--variants a,b,...] [--dpr 2] [--group-by none] [--screenshot DIR]
 //
 // DIR defaults to bench-data/f32_s3600 (tests/bench/make_bench_data.py).
 // --hosts N: only the files of the first N hosts (a quicker iteration).
@@ -18,6 +18,8 @@
 // view as drawn. Variants run alternately, round after round, because the
 // machine's load moves wall times: compare ranges, not single figures.
 // --group-by: instead of host (none: the cluster's lines only).
+// --screenshot DIR: at the end, DIR/raster-VARIANT-THEME.png of the
+// percentiles view per variant, light and dark themes (to look at).
 // --dpr: the device pixel ratio (a HiDPI screen: 2; lines are then twice as
 // many device pixels wide).
 // LATSCOPE_WASM_DIR: where latscope.{mjs,wasm} are (default web/public/wasm).
@@ -39,7 +41,8 @@ const nHosts = Number(opt('--hosts', '0'));
 const variants = opt('--variants', 'page').split(',');
 const dpr = Number(opt('--dpr', '1'));
 const groupBy = opt('--group-by', 'host');
-const optValues = new Set(['--rounds', '--hosts', '--variants', '--dpr', '--group-by'].map((o) => opt(o, '')));
+const shots = opt('--screenshot', '');
+const optValues = new Set(['--rounds', '--hosts', '--variants', '--dpr', '--group-by', '--screenshot'].map((o) => opt(o, '')));
 const dir = argv.find((a) => !a.startsWith('--') && !optValues.has(a)) || path.join(ROOT, 'bench-data/f32_s3600');
 let files = fs.readdirSync(dir).filter((n) => !n.startsWith('.')).sort().map((n) => path.join(dir, n));
 if (nHosts) {
@@ -193,6 +196,21 @@ try {
       out[v].raster.push(raster);
       out[v].wall.push(wall);
       console.log(`  round ${round + 1} ${v.padEnd(20)} raster ${raster.toFixed(0).padStart(6)} ms   redraw ${wall.toFixed(0).padStart(6)} ms`);
+    }
+  }
+  if (shots) {
+    fs.mkdirSync(shots, { recursive: true });
+    for (const theme of ['light', 'dark']) {
+      if ((await page.evaluate(() => document.documentElement.dataset.theme)) !== theme) {
+        await page.click('[data-testid=theme-button]');
+        await settled(page);
+      }
+      for (const v of variants) {
+        await redraw(page, VARIANTS[v]);
+        const file = path.join(shots, `raster-${v}-${theme}.png`);
+        await page.locator('#view-pctiles').screenshot({ path: file });
+        console.log(`wrote ${file}`);
+      }
     }
   }
   console.log('variant               raster of the layer, ms          redraw wall, ms');
