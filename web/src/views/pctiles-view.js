@@ -280,14 +280,21 @@ export class PercentilesView {
             .attr('opacity', 0.07);
           bandG.append('path').attr('d', ar(pts)).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
         }
+        // Dashed lines are 1 px wide: Skia strokes a 1 px line as a
+        // hairline, while a wider dashed one becomes an outline of every
+        // dash, filled; on zigzags (8 hosts at 10 s quanta) that took
+        // 100-250 ms per line to rasterise, 0.5-1 s per redraw
+        // (docs/page-views.md "Speed with many groups"). Solid lines keep
+        // 1.6 px (cheap: one outline) and stand out from the dashed ones.
+        const lineDash = se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
         if (!onCanvas) lineG
           .append('path')
           .attr('class', `line line-${se.kind}`)
           .attr('d', ln(pts))
           .attr('fill', 'none')
           .attr('stroke', se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi))
-          .attr('stroke-width', se.kind === 'mean' ? 1.2 : 1.6)
-          .attr('stroke-dasharray', se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi))
+          .attr('stroke-width', lineDash ? 1 : se.kind === 'mean' ? 1.2 : 1.6)
+          .attr('stroke-dasharray', lineDash)
           .attr('data-co', coOn ? (co.of[se.gi]?.corrected ? 'corrected' : 'uncorrected') : null)
           .attr('data-key', se.kind === 'p' ? `${r.groups[se.gi]}|${r.percentiles[se.pi]}` : `${r.groups[se.gi]}|mean`);
         // SLA: the quanta where this line breaks a rule on its percentile,
