@@ -345,8 +345,11 @@ TEST(Hostile, HeatmapNamesTheLeftOutTimeBaseToo) {
 struct LevelsFile {
   std::vector<uint8_t> bytes;
   uint64_t dir_at = 0;
+  // Offsets are the format's u64; size_t is 32 bits in the WebAssembly suite.
+  uint8_t& byte(uint64_t at) { return bytes.at(static_cast<size_t>(at)); }
+  uint8_t byte(uint64_t at) const { return bytes.at(static_cast<size_t>(at)); }
   void put_u64(uint64_t at, uint64_t v) {
-    for (int i = 0; i < 8; ++i) bytes[at + i] = static_cast<uint8_t>(v >> (8 * i));
+    for (int i = 0; i < 8; ++i) byte(at + static_cast<uint64_t>(i)) = static_cast<uint8_t>(v >> (8 * i));
   }
   void put_f64(uint64_t at, double v) {
     uint64_t u;
@@ -355,7 +358,7 @@ struct LevelsFile {
   }
   uint64_t get_u64(uint64_t at) const {
     uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(bytes[at + i]) << (8 * i);
+    for (int i = 0; i < 8; ++i) v |= static_cast<uint64_t>(byte(at + static_cast<uint64_t>(i))) << (8 * i);
     return v;
   }
   // Level i's entry: f64 quantum, u64 offset, u64 length.
@@ -416,14 +419,14 @@ TEST(Hostile, ResultLevelsDirectoryDefectsAreNamed) {
        "result: levels directory: level 2 (nan ms): the quantum is not a positive number of ms"},
       {"huge nlevels",
        [](LevelsFile* f) {
-         for (int i = 0; i < 4; ++i) f->bytes[f->dir_at + 8 + i] = 0xff;
+         for (uint64_t i = 0; i < 4; ++i) f->byte(f->dir_at + 8 + i) = 0xff;
        },
        "result: levels directory: 4294967295 levels do not fit its 84 bytes"},
       {"trailer pointing nowhere", [](LevelsFile* f) { f->put_u64(f->bytes.size() - 16, 1); },
        "result: levels directory: the trailer points at byte 1, not at a directory"},
       {"trailer pointing at byte 0 of a huge span", [](LevelsFile* f) { f->put_u64(f->bytes.size() - 16, 12); },
        "result: levels directory: the trailer points at byte 12, not at a directory of at most 64 levels"},
-      {"no LSLEVELS mark", [](LevelsFile* f) { f->bytes[f->dir_at] = 'X'; },
+      {"no LSLEVELS mark", [](LevelsFile* f) { f->byte(f->dir_at) = 'X'; },
        "result: levels directory: no LSLEVELS mark at byte "},
       {"no end mark", [](LevelsFile* f) { f->bytes[f->bytes.size() - 3] = 'X'; },
        "result: levels directory: truncated or not a file of several levels (no LSMULTI end mark)"},
@@ -437,13 +440,13 @@ TEST(Hostile, ResultLevelsDirectoryDefectsAreNamed) {
   }
   // An embedded level that is no version 2 result: named when that level is read.
   LevelsFile nested = good;
-  nested.bytes[l2_off + 8] = 3;
+  nested.byte(l2_off + 8) = 3;
   Result d;
   ASSERT_TRUE(decode_result(nested.bytes.data(), nested.bytes.size(), &d).ok());  // level 0 is fine
   EXPECT_EQ(decode_result(nested.bytes.data(), nested.bytes.size(), &d, size_t{1} << 30, 60000).message,
             "result: level 2 (60000 ms): not a version 1 or 2 result (each level is a complete version 2 file)");
   LevelsFile garbage = good;
-  std::memset(garbage.bytes.data() + l2_off, 'x', 8);
+  std::memset(garbage.bytes.data() + static_cast<size_t>(l2_off), 'x', 8);
   EXPECT_EQ(decode_result(garbage.bytes.data(), garbage.bytes.size(), &d, size_t{1} << 30, 60000).message,
             "result: level 2 (60000 ms): not a version 1 or 2 result (each level is a complete version 2 file)");
   // A level whose own header disagrees with the directory.

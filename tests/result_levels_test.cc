@@ -36,7 +36,9 @@ std::vector<uint8_t> encode_levels(const Result& r, const std::vector<double>& q
 }
 
 std::vector<uint8_t> slice(const std::vector<uint8_t>& b, const ResultLevel& l) {
-  return std::vector<uint8_t>(b.begin() + l.offset, b.begin() + l.offset + l.length);
+  // size_t and iterator steps are 32 bits in the WebAssembly suite; the format's offsets are u64.
+  const auto at = static_cast<std::ptrdiff_t>(l.offset), n = static_cast<std::ptrdiff_t>(l.length);
+  return std::vector<uint8_t>(b.begin() + at, b.begin() + at + n);
 }
 
 struct Set {
@@ -105,7 +107,7 @@ TEST(ResultLevels, DecodingOneLevelNeverInflatesTheOthers) {
   ASSERT_TRUE(read_result_levels(multi.data(), multi.size(), &dir).ok());
   // Garbage over all but the magic and version of levels 1 and 2: level 0 still decodes.
   for (size_t i = 1; i < dir.size(); ++i)
-    for (uint64_t k = 12; k < dir[i].length; ++k) multi[dir[i].offset + k] = 0xa5;
+    for (uint64_t k = 12; k < dir[i].length; ++k) multi[static_cast<size_t>(dir[i].offset + k)] = 0xa5;
   Result d;
   const Status st = decode_result(multi.data(), multi.size(), &d);
   ASSERT_TRUE(st.ok()) << st.message;
@@ -205,7 +207,7 @@ std::string pctiles_of(const std::vector<uint8_t>& bytes, double q, double read_
   e.append(h, reinterpret_cast<const char*>(bytes.data()), bytes.size());
   const Source& s = e.finish(h);
   EXPECT_TRUE(s.status.ok()) << s.status.message;
-  *windows = s.records;
+  *windows = static_cast<size_t>(s.records);
   return pctiles(&e, q);
 }
 
