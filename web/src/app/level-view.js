@@ -50,7 +50,8 @@ export class LevelView {
   async itemFor(o) {
     if (!this.extent) return null;
     const [from, to] = o.range ?? this.extent;
-    const pick = chooseLevel(this.levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: Math.max(1000, Math.floor(o.budgetBytes / CELL_BYTES)), quantum_ms: o.quantum_ms });
+    // Compressed blocks are smaller than the model they become: the budget bounds both.
+    const pick = chooseLevel(this.levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: Math.max(1000, Math.floor(o.budgetBytes / CELL_BYTES)), maxBytes: o.budgetBytes, quantum_ms: o.quantum_ms });
     if (!pick) return null;
     const cur = this.current;
     if (cur && cur.li === pick.li && (cur.whole || (this.covers(cur, from, to) && !pick.whole))) return null;

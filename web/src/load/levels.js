@@ -220,6 +220,14 @@ export function cellsOf(ix, a, b) {
 }
 
 /**
+ * The stored bytes of blocks a..b (inclusive): what reading them fetches.
+ * @param {LevelIndex} ix @param {number} a @param {number} b
+ */
+export function bytesOf(ix, a, b) {
+  return ix.blocks[b].offset + 4 + ix.blocks[b].zlen - ix.blocks[a].offset;
+}
+
+/**
  * A version-2 result holding blocks a..b of a level: its head, the blocks
  * as stored (one range read), a new index pointing at them, the trailer.
  * @param {ByteSource} src @param {LevelIndex} ix @param {number} a @param {number} b
@@ -263,8 +271,11 @@ export async function sliceLevel(src, ix, a, b) {
  * none does. The whole level is taken when it fits and is at most 4 times
  * the slice (panning then reads nothing more); else the visible range and
  * half its width on each side (a zoom into a day reads minutes, not the day).
+ * Both the cells and the stored bytes must fit: the index is untrusted, and a
+ * block whose length lies would otherwise be fetched whole before the
+ * engine's decoder could refuse it.
  * @param {LevelIndex[]} levels ascending quantum
- * @param {{from: number, to: number, maxQuanta: number, maxCells: number, quantum_ms?: number | null}} o
+ * @param {{from: number, to: number, maxQuanta: number, maxCells: number, maxBytes?: number, quantum_ms?: number | null}} o
  * @returns {{li: number, a: number, b: number, whole: boolean, why: string} | null}
  */
 export function chooseLevel(levels, o) {
@@ -273,11 +284,13 @@ export function chooseLevel(levels, o) {
   const plan = (li) => {
     const ix = levels[li];
     if (!ix.blocks.length) return null;
-    const all = cellsOf(ix, 0, ix.blocks.length - 1);
+    const last = ix.blocks.length - 1;
+    const fits = (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ cells) => cells <= o.maxCells && bytesOf(ix, a, b) <= (o.maxBytes ?? Infinity);
+    const all = cellsOf(ix, 0, last);
     const r = blocksIn(ix, o.from - span / 2, o.to + span / 2);
     const cells = r ? cellsOf(ix, r.a, r.b) : 0;
-    if (all <= o.maxCells && (!r || all <= 4 * cells)) return { li, a: 0, b: ix.blocks.length - 1, whole: true, cells: all };
-    return r && cells <= o.maxCells ? { li, ...r, whole: false, cells } : null;
+    if (fits(0, last, all) && (!r || all <= 4 * cells)) return { li, a: 0, b: last, whole: true, cells: all };
+    return r && fits(r.a, r.b, cells) ? { li, ...r, whole: false, cells } : null;
   };
   const coarsest = levels.length - 1;
   if (o.quantum_ms) {

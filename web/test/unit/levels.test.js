@@ -94,6 +94,9 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 1500 })).toMatchObject({ li: 0 });
     // A budget too small for 1 s anywhere near: the next level, and why.
     expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1000, quantum_ms: 1000 })).toMatchObject({ li: 1, why: '1000 ms would pass the memory budget here' });
+    // An index whose block lengths lie: the level is not chosen (never fetched), a coarser one is.
+    const lying = L.map((ix, i) => (i === 0 ? { ...ix, blocks: ix.blocks.map((bl, k) => ({ ...bl, offset: bl.offset + k * 4e9, zlen: bl.zlen + 4e9 })) } : ix));
+    expect(chooseLevel(lying, { from: 600e3, to: 1200e3, maxQuanta: 2000, maxCells: 1e9, maxBytes: 2 ** 30 })).toMatchObject({ li: 1 });
     // The page's item: a slice, then nothing more while the zoom stays inside it.
     const first = await lod.itemFor({ range: [1300e3, 1500e3], quantum_ms: null, widthPx: 1000, budgetBytes: 3000 * 512 });
     expect(first?.name).toBe('day.lsr');
