@@ -16,31 +16,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { build } from 'vite';
+import { openBenchPage, startTasks } from './bench-page.mjs';
 import { serveStatic } from '../test/e2e/server.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const WEB = path.join(ROOT, 'web');
 const file = path.resolve(process.argv[2] ?? path.join(ROOT, 'bench-data/cluster-day.lsr'));
 if (!fs.existsSync(file)) execFileSync('bash', [path.join(ROOT, 'tests/bench/make_cluster_day.sh'), '', file], { stdio: 'inherit' });
 const size = fs.statSync(file).size;
-const wasmDir = process.env.LATSCOPE_WASM_DIR || path.join(WEB, 'public/wasm');
-if (!fs.existsSync(path.join(wasmDir, 'latscope.wasm'))) execFileSync('sh', [path.join(WEB, 'scripts/build-wasm.sh')], { stdio: 'inherit' });
-
-const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-dist-'));
-await build({ configFile: path.join(WEB, 'vite.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
-fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
-for (const f of ['latscope.mjs', 'latscope.wasm']) fs.copyFileSync(path.join(wasmDir, f), path.join(dist, 'wasm', f));
-const site = await serveStatic(dist);
+const bench = await openBenchPage();
+const context = bench.context;
 const data = await serveStatic(path.dirname(file), { cors: true });
-const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-'));
-const context = await chromium.launchPersistentContext(profileDir, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1440, height: 900 },
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
 
 /** @typedef {import('playwright-core').Page} Page */
 const read = () => data.ranges.reduce((a, r) => a + r.end - r.start + 1, 0);
@@ -54,18 +39,6 @@ async function settled(page) {
   await page.waitForFunction(() => !(/** @type {any} */ (window).latscope.running), null, { timeout: 600000, polling: 20 });
   await page.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
-}
-
-/** @param {Page} page */
-function startTasks(page) {
-  return page.evaluate(() => {
-    const w = /** @type {any} */ (window);
-    w.__longTasks = [];
-    if (!w.__obs) {
-      w.__obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__longTasks.push(e.duration)));
-      w.__obs.observe({ entryTypes: ['longtask'] });
-    }
-  });
 }
 
 /** @param {Page} page @param {string} what @param {() => Promise<unknown>} act */
@@ -99,7 +72,7 @@ try {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`pageerror: ${e.message}`));
   console.log(`bench-day-chromium: ${path.basename(file)} ${mib(size)}, Chromium ${context.browser()?.version() ?? ''}, ${os.cpus().length} cores`);
-  await step(page, 'open by #url= (coarse level, drawn)', () => page.goto(`${site.url}#url=${data.url}${path.basename(file)}`));
+  await step(page, 'open by #url= (coarse level, drawn)', () => page.goto(`${bench.url}#url=${data.url}${path.basename(file)}`));
   const ext = /** @type {[number, number]} */ (await page.evaluate(() => /** @type {any} */ (window).latscope.fullExtent()));
   const mid = (ext[0] + ext[1]) / 2;
   await step(page, 'zoom to 1 h', () => zoomTo(page, [mid, mid + 3600e3]));
@@ -112,9 +85,6 @@ try {
   const mem = await page.evaluate(async () => (await /** @type {any} */ (window).latscope.engine.memory?.())?.wasmBytes ?? 0);
   console.log(`primary engine WASM memory ${mib(mem)}; read ${mib(read())} of ${mib(size)} in ${data.ranges.length} range requests`);
 } finally {
-  await context.close();
-  await site.close();
+  await bench.close();
   await data.close();
-  fs.rmSync(profileDir, { recursive: true, force: true });
-  fs.rmSync(dist, { recursive: true, force: true });
 }

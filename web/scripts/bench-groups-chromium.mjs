@@ -21,12 +21,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { build } from 'vite';
-import { serveStatic } from '../test/e2e/server.mjs';
+import { openBenchPage, startTasks } from './bench-page.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const WEB = path.join(ROOT, 'web');
 const argv = process.argv.slice(2);
 const profile = argv.includes('--profile');
 let dir = argv.find((a) => !a.startsWith('--'));
@@ -36,21 +33,8 @@ if (!dir) {
 }
 const files = fs.readdirSync(dir).filter((n) => !n.startsWith('.')).sort().map((n) => path.join(dir, n));
 const bytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
-const wasmDir = process.env.LATSCOPE_WASM_DIR || path.join(WEB, 'public/wasm');
-if (!fs.existsSync(path.join(wasmDir, 'latscope.wasm'))) execFileSync('sh', [path.join(WEB, 'scripts/build-wasm.sh')], { stdio: 'inherit' });
-
-const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-dist-'));
-await build({ configFile: path.join(WEB, 'vite.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true, minify: !profile } });
-fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
-for (const f of ['latscope.mjs', 'latscope.wasm']) fs.copyFileSync(path.join(wasmDir, f), path.join(dist, 'wasm', f));
-const server = await serveStatic(dist);
-const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-'));
-const context = await chromium.launchPersistentContext(profileDir, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1440, height: 900 },
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const bench = await openBenchPage({ minify: !profile });
+const context = bench.context;
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -117,18 +101,6 @@ function longestStretch(prof, n) {
   return [`      longest busy stretch ${best[2].toFixed(0)} ms, by inclusive time:`, ...[...incl.entries()].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `      ${v.toFixed(0).padStart(6)} ms  ${k}`)];
 }
 
-/** Starts collecting long tasks afresh. @param {Page} page */
-function startTasks(page) {
-  return page.evaluate(() => {
-    const w = /** @type {any} */ (window);
-    w.__longTasks = [];
-    if (!w.__obs) {
-      w.__obs = new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__longTasks.push(e.duration)));
-      w.__obs.observe({ entryTypes: ['longtask'] });
-    }
-  });
-}
-
 /** Waits for the page to settle: no refresh running, the shown view drawn. @param {Page} page */
 async function settled(page) {
   await page.waitForFunction(() => !(/** @type {any} */ (window).latscope.running), null, { timeout: 600000, polling: 20 });
@@ -185,7 +157,7 @@ try {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
   }
-  await page.goto(server.url);
+  await page.goto(bench.url);
   console.log(`bench-groups-chromium: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB (${path.basename(dir)}), Chromium ${context.browser()?.version() ?? ''}, ${os.cpus().length} cores`);
   await startTasks(page);
   if (cdp) await cdp.send('Profiler.start');
@@ -224,8 +196,5 @@ try {
   const mem = await page.evaluate(async () => (await /** @type {any} */ (window).latscope.engine.memory?.())?.wasmBytes ?? 0);
   if (mem) console.log(`primary engine WASM memory ${(mem / 1048576).toFixed(0)} MiB`);
 } finally {
-  await context.close();
-  await server.close();
-  fs.rmSync(profileDir, { recursive: true, force: true });
-  fs.rmSync(dist, { recursive: true, force: true });
+  await bench.close();
 }

@@ -26,14 +26,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { build } from 'vite';
-import { serveStatic } from '../test/e2e/server.mjs';
+import { openBenchPage } from './bench-page.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const WEB = path.join(ROOT, 'web');
 const argv = process.argv.slice(2);
 const opt = (/** @type {string} */ name, /** @type {string} */ d) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : d);
 const rounds = Number(opt('--rounds', '5'));
@@ -52,8 +48,6 @@ if (nHosts) {
   files = files.filter((f) => hosts.includes(hostOf(f)));
 }
 const bytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
-const wasmDir = process.env.LATSCOPE_WASM_DIR || path.join(WEB, 'public/wasm');
-for (const f of ['latscope.mjs', 'latscope.wasm']) if (!fs.existsSync(path.join(wasmDir, f))) throw new Error(`${wasmDir}/${f} missing: sh web/scripts/build-wasm.sh or set LATSCOPE_WASM_DIR`);
 
 const ALL = 'path.line';
 const DASHED = 'path.line[stroke-dasharray]:not([stroke-dasharray=""])';
@@ -86,19 +80,8 @@ const VARIANTS = {
 };
 for (const v of variants) if (!(v in VARIANTS)) throw new Error(`unknown variant ${v} (${Object.keys(VARIANTS).join(', ')})`);
 
-const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-dist-'));
-await build({ configFile: path.join(WEB, 'vite.config.js'), logLevel: 'warn', build: { outDir: dist, emptyOutDir: true } });
-fs.mkdirSync(path.join(dist, 'wasm'), { recursive: true });
-for (const f of ['latscope.mjs', 'latscope.wasm']) fs.copyFileSync(path.join(wasmDir, f), path.join(dist, 'wasm', f));
-const server = await serveStatic(dist);
-const profileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-bench-'));
-const context = await chromium.launchPersistentContext(profileDir, {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1440, height: 900 },
-  deviceScaleFactor: dpr,
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-});
+const bench = await openBenchPage({ deviceScaleFactor: dpr });
+const context = bench.context;
 
 /** @typedef {import('playwright-core').Page} Page */
 
@@ -156,7 +139,7 @@ try {
   cdp.on('LayerTree.layerTreeDidChange', (ev) => {
     if (ev.layers) layers = ev.layers;
   });
-  await page.goto(server.url);
+  await page.goto(bench.url);
   // After the navigation: a new document (another renderer) forgets the domain.
   await cdp.send('LayerTree.enable');
   console.log(`bench-raster-chromium: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB (${path.basename(dir)}${nHosts ? `, ${nHosts} hosts` : ''}), Chromium ${context.browser()?.version() ?? ''}, dpr ${dpr}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
@@ -216,8 +199,5 @@ try {
   console.log('variant               raster of the layer, ms          redraw wall, ms');
   for (const v of variants) console.log(`${v.padEnd(20)}  ${range(out[v].raster).padEnd(32)} ${range(out[v].wall)}`);
 } finally {
-  await context.close();
-  await server.close();
-  fs.rmSync(profileDir, { recursive: true, force: true });
-  fs.rmSync(dist, { recursive: true, force: true });
+  await bench.close();
 }
