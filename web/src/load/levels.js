@@ -18,6 +18,12 @@ const INDEX_MAGIC = 'LSIX';
 const LEVEL_ENTRY = 24; // f64 quantum_ms, u64 offset, u64 length
 const INDEX_ENTRY = 32; // i64 first, i64 last, u64 offset, u32 zlen, u32 cells
 const MAX_LEVELS = 64;
+// A level's index and header are fetched before anything checks them
+// against their own contents; a lying trailer must not make the page fetch
+// gigabytes. 2^21 blocks is 2^30 quanta at 600 a block; a header of 64 MiB
+// holds millions of label sets.
+const MAX_BLOCKS = 2 ** 21;
+const MAX_HEAD_BYTES = 64 * 2 ** 20;
 
 /**
  * Random access to a file's bytes.
@@ -172,6 +178,7 @@ export async function readLevelIndex(src, level) {
   const ixAt = u64(new DataView(tail.buffer, tail.byteOffset), 0, 'index offset');
   const ixLen = level.length - 16 - ixAt;
   if (!(ixAt >= 16 && ixLen >= 8)) throw bad(`index offset ${ixAt} is outside the level`);
+  if (ixLen > 8 + MAX_BLOCKS * INDEX_ENTRY) throw bad(`an index of ${ixLen} bytes is more than ${MAX_BLOCKS} blocks; not read`);
   const ix = await src.read(base + ixAt, base + ixAt + ixLen);
   if (!hasText(ix, 0, INDEX_MAGIC)) throw bad('no index where its trailer points');
   const v = new DataView(ix.buffer, ix.byteOffset, ix.byteLength);
@@ -187,7 +194,9 @@ export async function readLevelIndex(src, level) {
     blocks.push(b);
   }
   // The head runs up to the first block (or the index when there is none).
-  const head = await src.read(base, base + (blocks.length ? blocks[0].offset : ixAt));
+  const headLen = blocks.length ? blocks[0].offset : ixAt;
+  if (headLen > MAX_HEAD_BYTES) throw bad(`a header of ${headLen} bytes is over ${MAX_HEAD_BYTES}; not read`);
+  const head = await src.read(base, base + headLen);
   if (!hasText(head, 0, 'LSRESULT')) throw bad('no version-2 result at its offset');
   return { level, head, blocks };
 }

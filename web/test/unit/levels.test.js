@@ -138,5 +138,20 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     const dirAt = Number(dv.getBigUint64(over.length - 16, true));
     dv.setBigUint64(dirAt + 12 + 16, BigInt(over.length), true);
     await expect(readLevels(blobSource(blob(over), 'over.lsr'))).rejects.toThrow(/^over\.lsr: levels directory: level 0 \(1000 ms\) lies outside the file/);
+    // A level whose trailer claims a 3 GB index: refused before it is fetched.
+    const src = blobSource(blob(bytes), 'day.lsr');
+    const lv = /** @type {any} */ (await readLevels(src))[0];
+    const huge = { ...lv, length: lv.length + 3e9 };
+    /** @type {number[]} */
+    const asked = [];
+    const lying = { ...src, size: src.size + 3e9, read: async (/** @type {number} */ a, /** @type {number} */ b) => (asked.push(b - a), a >= lv.offset + huge.length - 16 ? fakeTail(lv.offset + 16) : src.read(a, b)) };
+    const fakeTail = (/** @type {number} */ ixAt) => {
+      const t = new Uint8Array(16);
+      new DataView(t.buffer).setBigUint64(0, BigInt(ixAt - lv.offset), true);
+      t.set(new TextEncoder().encode('LSRESEND'), 8);
+      return t;
+    };
+    await expect(readLevelIndex(lying, huge)).rejects.toThrow(/^day\.lsr: level 1000 ms: an index of \d+ bytes is more than 2097152 blocks; not read/);
+    expect(asked).toEqual([16]); // the trailer only
   });
 });
