@@ -4,9 +4,13 @@
 // requests from a second origin and opened by #url=, then what a user does
 // with it: zoom to an hour, to ten minutes, pan, another percentile, a
 // chosen quantum, reset. A benchmark, not a test: it prints figures (README
-// "A cluster day in the page") and asserts nothing.
+// "A cluster day in the page") and asserts nothing. Per step: the first
+// answer (the view redrawn from what is loaded, when that serves the new
+// range) and the detail (the level the range wants, read and drawn).
 //
-//   node web/scripts/bench-day-chromium.mjs [FILE.lsr]
+//   node web/scripts/bench-day-chromium.mjs [FILE.lsr] [--profile]
+//
+// --profile: a CPU profile of the page's main thread per step (unminified build).
 //
 // Default: bench-data/cluster-day.lsr, made when missing. Per step: wall
 // time from the action until the page is ready and the view drawn, the
@@ -16,14 +20,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openBenchPage, startTasks } from './bench-page.mjs';
+import { openBenchPage, startTasks, topSelf, longestStretch } from './bench-page.mjs';
 import { serveStatic } from '../test/e2e/server.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const file = path.resolve(process.argv[2] ?? path.join(ROOT, 'bench-data/cluster-day.lsr'));
+const argv = process.argv.slice(2);
+const profile = argv.includes('--profile');
+const file = path.resolve(argv.filter((a) => !a.startsWith('--'))[0] ?? path.join(ROOT, 'bench-data/cluster-day.lsr'));
 if (!fs.existsSync(file)) execFileSync('bash', [path.join(ROOT, 'tests/bench/make_cluster_day.sh'), '', file], { stdio: 'inherit' });
 const size = fs.statSync(file).size;
-const bench = await openBenchPage();
+const bench = await openBenchPage({ minify: !profile });
+/** @type {import('playwright-core').CDPSession | null} */
+let cdp = null;
 const context = bench.context;
 const data = await serveStatic(path.dirname(file), { cors: true });
 
@@ -45,17 +53,27 @@ async function settled(page) {
 async function step(page, what, act) {
   await startTasks(page).catch(() => {}); // no page yet before the first load
   await page.evaluate(() => performance.clearMeasures()).catch(() => {});
+  const draws = await page.evaluate(() => /** @type {any} */ (window).latscope?.pctDraws ?? 0).catch(() => 0);
+  if (cdp) await cdp.send('Profiler.start');
   const t0 = Date.now();
   await act();
+  // The first answer: the percentiles view drawn again (from what the engine
+  // holds, when it serves the new range), then the detail (settled).
+  const first = page
+    .waitForFunction((n) => /** @type {any} */ (window).latscope?.pctDraws > n, draws, { timeout: 600000, polling: 'raf' })
+    .then(() => Date.now() - t0);
   await settled(page);
   const ms = Date.now() - t0;
+  const firstMs = await first;
+  const prof = cdp ? (await cdp.send('Profiler.stop')).profile : null;
   const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks ?? []));
   const status = (await page.textContent('[data-testid=status]')) ?? '';
   const shown = /showing (.*?) \(/.exec(status)?.[1] ?? '';
   // The page's own stage marks (app.js performance.measure) during the step.
   const stages = /** @type {[string, number][]} */ (await page.evaluate(() => performance.getEntriesByType('measure').filter((m) => m.name.startsWith('latscope: ')).map((m) => [m.name.slice(10), m.duration])));
   const stageText = stages.length ? `\n${' '.repeat(44)}(${stages.map(([n, d]) => `${n} ${d.toFixed(0)}`).join(', ')})` : '';
-  console.log(`${what.padEnd(40)} ${String(ms).padStart(6)} ms   longest task ${(tasks.length ? Math.max(...tasks) : 0).toFixed(0).padStart(4)} ms   read ${mib(read()).padStart(10)}   ${shown}${stageText}`);
+  console.log(`${what.padEnd(40)} first ${String(firstMs).padStart(5)} ms, detail ${String(ms).padStart(5)} ms   longest task ${(tasks.length ? Math.max(...tasks) : 0).toFixed(0).padStart(4)} ms   read ${mib(read()).padStart(10)}   ${shown}${stageText}`);
+  if (prof) console.log([...topSelf(prof, 10), ...longestStretch(prof, 20)].join('\n'));
 }
 
 /** @param {Page} page @param {[number, number] | null} r */
@@ -71,6 +89,11 @@ try {
   });
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`pageerror: ${e.message}`));
+  if (profile) {
+    cdp = await context.newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 1000 });
+  }
   console.log(`bench-day-chromium: ${path.basename(file)} ${mib(size)}, Chromium ${context.browser()?.version() ?? ''}, ${os.cpus().length} cores`);
   await step(page, 'open by #url= (coarse level, drawn)', () => page.goto(`${bench.url}#url=${data.url}${path.basename(file)}`));
   const ext = /** @type {[number, number]} */ (await page.evaluate(() => /** @type {any} */ (window).latscope.fullExtent()));

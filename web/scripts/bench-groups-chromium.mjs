@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openBenchPage, startTasks } from './bench-page.mjs';
+import { openBenchPage, startTasks, topSelf, longestStretch } from './bench-page.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const argv = process.argv.slice(2);
@@ -40,66 +40,6 @@ const context = bench.context;
 
 /** @type {import('playwright-core').CDPSession | null} */
 let cdp = null;
-
-/**
- * Self time per function of a CPU profile, the top n, as text lines.
- * @param {any} prof Profiler.Profile @param {number} n
- */
-function topSelf(prof, n) {
-  /** @type {Map<number, any>} */
-  const byId = new Map(prof.nodes.map((/** @type {any} */ x) => [x.id, x]));
-  /** @type {Map<string, number>} */
-  const self = new Map();
-  const dt = prof.timeDeltas;
-  for (let i = 0; i < prof.samples.length; i++) {
-    const node = byId.get(prof.samples[i]);
-    const f = node.callFrame;
-    const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
-    self.set(key, (self.get(key) || 0) + (dt[i] || 0) / 1000);
-  }
-  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, ms]) => `      ${ms.toFixed(0).padStart(6)} ms  ${k}`);
-}
-
-/**
- * The longest busy stretch of a CPU profile (consecutive samples that are
- * not idle: about the longest task) and the functions it spent most time
- * in, counting each function once per sample with it on the stack.
- * @param {any} prof Profiler.Profile @param {number} n
- */
-function longestStretch(prof, n) {
-  /** @type {Map<number, any>} */
-  const byId = new Map(prof.nodes.map((/** @type {any} */ x) => [x.id, x]));
-  /** @type {Map<number, number>} */
-  const parent = new Map();
-  for (const x of prof.nodes) for (const c of x.children || []) parent.set(c, x.id);
-  const dt = prof.timeDeltas;
-  let best = [0, 0, 0];
-  let a = -1;
-  let ms = 0;
-  for (let i = 0; i <= prof.samples.length; i++) {
-    const idle = i === prof.samples.length || byId.get(prof.samples[i]).callFrame.functionName === '(idle)';
-    if (!idle) {
-      if (a < 0) (a = i), (ms = 0);
-      ms += (dt[i] || 0) / 1000;
-    } else if (a >= 0) {
-      if (ms > best[2]) best = [a, i, ms];
-      a = -1;
-    }
-  }
-  /** @type {Map<string, number>} */
-  const incl = new Map();
-  for (let i = best[0]; i < best[1]; i++) {
-    const seen = new Set();
-    for (let id = prof.samples[i]; id !== undefined; id = parent.get(id)) {
-      const f = byId.get(id).callFrame;
-      const key = `${f.functionName || '(anonymous)'} ${f.url.split('/').pop()}:${f.lineNumber + 1}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      incl.set(key, (incl.get(key) || 0) + (dt[i] || 0) / 1000);
-    }
-  }
-  return [`      longest busy stretch ${best[2].toFixed(0)} ms, by inclusive time:`, ...[...incl.entries()].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `      ${v.toFixed(0).padStart(6)} ms  ${k}`)];
-}
 
 /** Waits for the page to settle: no refresh running, the shown view drawn. @param {Page} page */
 async function settled(page) {

@@ -60,6 +60,7 @@ const URL_KEYS = new Set(Object.keys(FIELD_OF));
  * @property {string[]} [fetchErrors]
  * @property {{urls: string[], data: string, demo: boolean}} [origin] where the data came from (kept in the fragment)
  * @property {LevelView} [lod] a result with several levels being read by ranges (items: its slice)
+ * @property {{li: number, a: number, b: number, whole: boolean, why: string}} [lodPick] which level and blocks that slice holds
  * @property {boolean} [keep] another slice of the same result: the view state (zoom, exclusions, offsets) stays
  */
 
@@ -74,6 +75,11 @@ export class App {
     this.lod = null;
     /** The level swap a zoom or quantum change started (onChange). @type {Promise<void>} */
     this.levelBusy = Promise.resolve();
+    /** The running level swap (followLevel), and whether another change asks to look again. @type {Promise<void> | null} */
+    this.swapping = null;
+    this.swapWanted = false;
+    /** Percentiles views drawn so far (web/scripts/bench-day-chromium.mjs). */
+    this.pctDraws = 0;
     /** load() is applying the new data's state; its own refresh follows (onChange waits). */
     this.settingUp = false;
     /** @type {any} */
@@ -632,7 +638,7 @@ export class App {
     this.focus = null;
     this.$('group-focus').hidden = true;
     if (!extras.keep) this.applyState({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null, hidden: [] });
-    this.setStatus('loading', extras.keep ? `Reading ${this.lod?.src.name ?? 'the result'} at another resolution…` : `Reading ${items.length} file${items.length > 1 ? 's' : ''}…`);
+    this.setStatus('loading', extras.lod && extras.lodPick ? this.levelReading(extras.lod, extras.lodPick) : `Reading ${items.length} file${items.length > 1 ? 's' : ''}…`);
     const prog = this.$('progress');
     prog.hidden = false;
     this.renderFiles();
@@ -677,6 +683,8 @@ export class App {
       });
       if (gen !== this.loadGen) return;
       performance.measure('latscope: files read', { start: tFiles });
+      // The slice is in the engine: queries are bounded by it from here on.
+      if (extras.lod && extras.lodPick) extras.lod.commit(extras.lodPick);
       // Runs before anything is shown: files of several runs are never
       // merged silently (runs.js, docs/runs.md).
       const tRuns = performance.now();
@@ -750,13 +758,14 @@ export class App {
     this.lod = lod;
     const after = extras.after ?? {};
     const t0 = performance.now();
-    const item = await lod.itemFor(this.levelWant({ range: after.range ?? null, quantum_ms: after.quantum_ms ?? this.store.state.quantum_ms }));
-    performance.measure('latscope: level read', { start: t0 });
-    if (!item) {
+    const pick = lod.pickFor(this.levelWant({ range: after.range ?? null, quantum_ms: after.quantum_ms ?? this.store.state.quantum_ms }));
+    if (!pick) {
       this.setStatus('error', `${lod.src.name}: no level holds any data.`);
       return;
     }
-    return this.load([item], skipped, { ...extras, lod });
+    const item = await lod.read(pick);
+    performance.measure('latscope: level read', { start: t0 });
+    return this.load([item], skipped, { ...extras, lod, lodPick: pick });
   }
 
   /** @param {{range: [number, number] | null, quantum_ms: number}} s */
@@ -765,21 +774,69 @@ export class App {
     return { range: s.range, quantum_ms: this.quantumChosen ? s.quantum_ms : null, widthPx: this.views?.pctiles?.frame?.innerW || 1000, budgetBytes: Number.isFinite(b) ? b : 4 * DEFAULT_BUDGET_BYTES };
   }
 
-  /** After a zoom or a quantum change: another level or slice when the loaded one does not serve it. @returns {Promise<boolean>} swapped */
+  /**
+   * After a zoom or a quantum change on a result with several levels
+   * (docs/page-loading.md §8, "Answer first, detail next"): the view is
+   * redrawn at once from what the engine holds when that serves the new
+   * range exactly (a coarser level, or a slice around it), then the level
+   * the new range wants is read and drawn. Swaps run one at a time; changes
+   * made meanwhile are looked at again when the running swap ends, so the
+   * engine and `lod.current` always agree.
+   * @returns {Promise<void>}
+   */
+  followLevel() {
+    const lod = /** @type {LevelView} */ (this.lod);
+    // The opening load is still reading its first slice: its refresh draws the state as it then is.
+    if (!lod.current) return Promise.resolve();
+    const s = this.store.state;
+    const answer = !this.swapping && this.sources.length > 0 && lod.serves(s.range, this.quantumChosen ? s.quantum_ms : null);
+    this.swapWanted = true;
+    if (this.swapping) return this.swapping;
+    this.swapping = (async () => {
+      try {
+        if (answer) await this.refresh(false);
+        while (this.swapWanted && lod === this.lod) {
+          this.swapWanted = false;
+          const swapped = await this.swapLevel();
+          if (!swapped && !answer) await this.refresh(false);
+        }
+      } finally {
+        this.swapping = null;
+      }
+    })();
+    return this.swapping;
+  }
+
+  /**
+   * The status while a level is read: what, and what the view shows meanwhile.
+   * @param {LevelView} lod @param {{li: number, a: number, b: number, whole: boolean}} pick
+   */
+  levelReading(lod, pick) {
+    const s = this.store.state;
+    const cur = lod.current;
+    const meanwhile = cur && lod.serves(s.range, this.quantumChosen ? s.quantum_ms : null) ? ` (showing ${quantumLabel(lod.levels[cur.li].level.quantum_ms)} until then)` : '';
+    return `Reading ${lod.src.name}: ${lod.describe(pick)}…${meanwhile}`;
+  }
+
+  /** Another level or slice when the loaded one does not serve the range. @returns {Promise<boolean>} swapped */
   async swapLevel() {
     const lod = this.lod;
     if (!lod) return false;
+    const pick = lod.pickFor(this.levelWant(this.store.state));
+    if (!pick) return false;
+    // Said before the read: the view may already show the zoom from the level loaded.
+    this.setStatus('loading', this.levelReading(lod, pick));
     let item;
     const t0 = performance.now();
     try {
-      item = await lod.itemFor(this.levelWant(this.store.state));
+      item = await lod.read(pick);
       performance.measure('latscope: level read', { start: t0 });
     } catch (e) {
       this.setStatus('error', `${/** @type {Error} */ (e).message}.`);
       return false;
     }
-    if (!item || lod !== this.lod) return false;
-    await this.load([item], this.skipped, { lod, keep: true, origin: this.origin, fetchErrors: this.fetchErrors });
+    if (lod !== this.lod) return false;
+    await this.load([item], this.skipped, { lod, lodPick: pick, keep: true, origin: this.origin, fetchErrors: this.fetchErrors });
     return true;
   }
 
@@ -888,14 +945,13 @@ export class App {
       this.relayout();
     }
     if (changed.has('range') || changed.has('quantum_ms')) this.updateRangeText();
-    if (!this.sources.length || this.settingUp) return;
+    if (this.settingUp) return;
     if (this.lod && (changed.has('range') || changed.has('quantum_ms'))) {
       // Kept so that a caller (a test, the benchmark) can wait for the swap.
-      this.levelBusy = this.swapLevel().then((swapped) => {
-        if (!swapped) return this.refresh(false);
-      });
+      this.levelBusy = this.followLevel();
       return;
     }
+    if (!this.sources.length) return;
     this.refresh(false);
   }
 
@@ -1069,6 +1125,8 @@ export class App {
         view.setData(this.pct);
         await view.drawing; // "ready" means drawn
         performance.measure('latscope: percentiles drawn', { start: t0 });
+        // Counted for the benchmarks: the first answer to a zoom comes before its detail (followLevel).
+        this.pctDraws++;
       } else if (s.view === 'heatmap') {
         const view = this.views.heatmap;
         const rows = view.wantedRows();

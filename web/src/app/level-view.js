@@ -41,13 +41,15 @@ export class LevelView {
   }
 
   /**
-   * The load item for the visible range, or null when what is loaded
-   * already serves it (same level; the whole level, or a slice covering
-   * the range).
+   * Which level and blocks the visible range wants, or null when what is
+   * loaded already serves it (same level; the whole level, or a slice
+   * covering the range). `current` changes only when the app says the
+   * slice is in the engine (commit): until then queries stay bounded by
+   * what the engine holds.
    * @param {{range: [number, number] | null, quantum_ms: number | null, widthPx: number, budgetBytes: number}} o
-   * @returns {Promise<{name: string, file: Blob} | null>}
+   * @returns {{li: number, a: number, b: number, whole: boolean, why: string} | null}
    */
-  async itemFor(o) {
+  pickFor(o) {
     if (!this.extent) return null;
     const [from, to] = o.range ?? this.extent;
     // Compressed blocks are smaller than the model they become: the budget bounds both.
@@ -55,9 +57,47 @@ export class LevelView {
     if (!pick) return null;
     const cur = this.current;
     if (cur && cur.li === pick.li && (cur.whole || (this.covers(cur, from, to) && !pick.whole))) return null;
+    return pick;
+  }
+
+  /**
+   * A pick's blocks read (one range) as a version-2 result: the load item.
+   * @param {{li: number, a: number, b: number}} pick
+   * @returns {Promise<{name: string, file: Blob}>}
+   */
+  async read(pick) {
     const bytes = await sliceLevel(this.src, this.levels[pick.li], pick.a, pick.b);
-    this.current = pick;
     return { name: this.src.name, file: new Blob([/** @type {BlobPart} */ (bytes)]) };
+  }
+
+  /** What a pick holds, for the status line ("1 s for 30 min around the zoom"). @param {{li: number, a: number, b: number, whole: boolean}} p */
+  describe(p) {
+    const ix = this.levels[p.li];
+    const q = ix.level.quantum_ms;
+    return `${quantumLabel(q)} for ${p.whole ? 'the whole time' : `${quantumLabel((ix.blocks[p.b].last + 1 - ix.blocks[p.a].first) * q)} around the zoom`}`;
+  }
+
+  /** The engine now holds `pick`'s blocks. @param {{li: number, a: number, b: number, whole: boolean, why: string}} pick */
+  commit(pick) {
+    this.current = pick;
+  }
+
+  /**
+   * Whether what the engine holds can draw the range and quantum now,
+   * exactly, while a finer level is read: the range lies within the loaded
+   * blocks and the quantum (when chosen) is a multiple of the loaded
+   * level's (docs/page-loading.md §8, "Answer first, detail next").
+   * @param {[number, number] | null} range @param {number | null} quantum_ms a chosen quantum, or null
+   */
+  serves(range, quantum_ms) {
+    const p = this.current;
+    if (!p || !this.extent) return false;
+    if (quantum_ms) {
+      const k = quantum_ms / this.levels[p.li].level.quantum_ms;
+      if (!(k >= 1) || Math.abs(k - Math.round(k)) > 1e-9) return false;
+    }
+    const [from, to] = range ?? this.extent;
+    return p.whole || this.covers(p, from, to);
   }
 
   /** @param {{li: number, a: number, b: number}} p @param {number} from @param {number} to */
@@ -106,11 +146,8 @@ export class LevelView {
   note() {
     const p = this.current;
     if (!p) return '';
-    const ix = this.levels[p.li];
-    const q = ix.level.quantum_ms;
     const all = this.levels.map((l) => quantumLabel(l.level.quantum_ms)).join(', ');
-    const part = p.whole ? 'the whole time' : `${quantumLabel((ix.blocks[p.b].last + 1 - ix.blocks[p.a].first) * q)} around the zoom`;
     const mb = (this.src.fetched / 1048576).toFixed(1);
-    return `${this.src.name}: ${this.levels.length} resolutions (${all}); showing ${quantumLabel(q)} for ${part} (${p.why}); ${mb} MiB of ${(this.src.size / 1048576).toFixed(1)} MiB read`;
+    return `${this.src.name}: ${this.levels.length} resolutions (${all}); showing ${this.describe(p)} (${p.why}); ${mb} MiB of ${(this.src.size / 1048576).toFixed(1)} MiB read`;
   }
 }

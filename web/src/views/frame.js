@@ -50,6 +50,7 @@ export class Frame {
     // Sizes are set by resize() below; declared here so they are numbers.
     this.width = 0;
     this.height = 0;
+    this.dpr = 0;
     this.innerW = 0;
     this.innerH = 0;
     this.wrap = document.createElement('div');
@@ -68,7 +69,12 @@ export class Frame {
   resize() {
     const w = Math.max(320, Math.floor(this.host.clientWidth || 800));
     const h = this.fixedHeight || Math.max(240, Math.floor(this.host.clientHeight || 400));
+    const dpr = window.devicePixelRatio || 1;
     const changed = w !== this.width || h !== this.height;
+    // Unchanged: nothing is written. Setting a canvas's size, even to the
+    // same, reallocates and clears it, and every relayout asks each view.
+    if (!changed && dpr === this.dpr) return false;
+    this.dpr = dpr;
     this.width = w;
     this.height = h;
     this.innerW = w - this.margin.left - this.margin.right;
@@ -77,7 +83,6 @@ export class Frame {
     this.wrap.style.height = `${h}px`;
     this.svg.attr('width', w).attr('height', h).attr('viewBox', `0 0 ${w} ${h}`);
     if (this.canvas) {
-      const dpr = window.devicePixelRatio || 1;
       this.canvas.style.left = `${this.margin.left}px`;
       this.canvas.style.top = `${this.margin.top}px`;
       this.canvas.style.width = `${this.innerW}px`;

@@ -1,7 +1,7 @@
 // End-to-end: a result with several resolutions opened from a URL by range
 // requests (issue 9 §4; load/levels.js, app/level-view.js). The page reads
-// the directory, indexes and the coarse level, not the file; a zoom reads the
-// 1 s blocks around it; the CSV of the zoomed range equals `latscope
+// the directory, indexes and the coarse level, not the file; a zoom is drawn
+// at once from the level loaded, then reads the 1 s blocks around it; the CSV of the zoomed range equals `latscope
 // pctiles` on the whole file over that range; reset zoom goes back.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -53,8 +53,29 @@ export const LEVEL_CASES = [
         assert.ok(first < size / 2, `read ${first} of ${size} bytes for the 10 s level`);
         await p.screenshot({ path: path.join(SHOTS, 'levels-day-coarse.png') });
 
-        // Ten minutes: 1 s, the blocks around the zoom only.
+        // Ten minutes: answered at once from the 10 s level the engine holds
+        // (followLevel), while the 1 s blocks are still on their way: they
+        // are held here until the zoomed view has been drawn.
+        /** @type {() => void} */
+        let release = () => {};
+        const held = new Promise((r) => (release = () => r(undefined)));
+        let heldRequests = 0;
+        await p.route(`${data.url}day.lsr`, async (route) => {
+          heldRequests++;
+          await held;
+          await route.continue();
+        });
+        const draws = await p.evaluate(() => /** @type {any} */ (window).latscope.pctDraws);
         await p.evaluate(() => /** @type {any} */ (window).latscope.setRange([600000, 1200000]));
+        await p.waitForFunction((n) => /** @type {any} */ (window).latscope.pctDraws > n, draws, { timeout: 60000 });
+        await p.waitForFunction(() => document.querySelector('[data-testid=status]')?.getAttribute('data-state') === 'loading', null, { timeout: 60000 });
+        assert.ok(heldRequests >= 1, 'the 1 s blocks were asked for');
+        assert.deepEqual(await p.evaluate(() => [/** @type {any} */ (window).latscope.lod.current.li, /** @type {any} */ (window).latscope.store.state.quantum_ms]), [1, 10000], 'the first answer is the 10 s level');
+        assert.match(await statusText(p), /^Reading day\.lsr: 1 s for 30 min around the zoom… \(showing 10 s until then\)$/);
+        await p.screenshot({ path: path.join(SHOTS, 'levels-day-answer-first.png') });
+        release();
+        await p.evaluate(() => /** @type {any} */ (window).latscope.levelBusy);
+        await p.unroute(`${data.url}day.lsr`);
         await p.waitForFunction(() => /^.*showing 1 s/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 60000 });
         assert.equal(await waitDone(p), 'ready');
         await settled(p);

@@ -98,10 +98,21 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     const lying = L.map((ix, i) => (i === 0 ? { ...ix, blocks: ix.blocks.map((bl, k) => ({ ...bl, offset: bl.offset + k * 4e9, zlen: bl.zlen + 4e9 })) } : ix));
     expect(chooseLevel(lying, { from: 600e3, to: 1200e3, maxQuanta: 2000, maxCells: 1e9, maxBytes: 2 ** 30 })).toMatchObject({ li: 1 });
     // The page's item: a slice, then nothing more while the zoom stays inside it.
-    const first = await lod.itemFor({ range: [1300e3, 1500e3], quantum_ms: null, widthPx: 1000, budgetBytes: 3000 * 512 });
-    expect(first?.name).toBe('day.lsr');
-    expect(lod.current).toMatchObject({ li: 0, a: 2, b: 2 });
-    expect(await lod.itemFor({ range: [1320e3, 1480e3], quantum_ms: null, widthPx: 1000, budgetBytes: 3000 * 512 })).toBeNull();
+    const pick = lod.pickFor({ range: [1300e3, 1500e3], quantum_ms: null, widthPx: 1000, budgetBytes: 3000 * 512 });
+    expect(pick).toMatchObject({ li: 0, a: 2, b: 2 });
+    expect((await lod.read(/** @type {any} */ (pick))).name).toBe('day.lsr');
+    expect(lod.describe(/** @type {any} */ (pick))).toBe('1 s for 10 min around the zoom');
+    // Nothing is current until the app says the slice is in the engine.
+    expect(lod.current).toBeNull();
+    expect(lod.serves([1320e3, 1480e3], null)).toBe(false);
+    lod.commit(/** @type {any} */ (pick));
+    expect(lod.pickFor({ range: [1320e3, 1480e3], quantum_ms: null, widthPx: 1000, budgetBytes: 3000 * 512 })).toBeNull();
+    // What the engine holds answers a zoom inside it, and a chosen multiple
+    // of its quantum; not a range past its blocks nor a finer quantum.
+    expect(lod.serves([1320e3, 1480e3], null)).toBe(true);
+    expect(lod.serves([1320e3, 1480e3], 10000)).toBe(true);
+    expect(lod.serves([1320e3, 1480e3], 1500)).toBe(false);
+    expect(lod.serves([0, 3600e3], null)).toBe(false);
     expect(lod.note()).toMatch(/^day\.lsr: 3 resolutions \(1 s, 10 s, 1 min\); showing 1 s for 10 min around the zoom/);
   });
 
