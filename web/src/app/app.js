@@ -78,6 +78,16 @@ export class App {
     /** The running level swap (followLevel), and whether another change asks to look again. @type {Promise<void> | null} */
     this.swapping = null;
     this.swapWanted = false;
+    /**
+     * A second engine holding the coarsest level whole (startOverview): what
+     * answers first a jump outside the blocks the primary engine holds.
+     * @type {{lod: LevelView, engine: import('../engine/index.js').Engine, quantum_ms: number} | null}
+     */
+    this.overview = null;
+    /** While a view is drawn from the overview: its engine and the state it is asked with. @type {{engine: any, state: import('./state.js').State} | null} */
+    this.answering = null;
+    /** The result whose overview is being read. @type {LevelView | null} */
+    this.overviewStarting = null;
     /** Percentiles views drawn so far (web/scripts/bench-day-chromium.mjs). */
     this.pctDraws = 0;
     /** load() is applying the new data's state; its own refresh follows (onChange waits). */
@@ -603,6 +613,7 @@ export class App {
     if (!extras.lod) {
       // One result with several resolutions is read by ranges (level-view.js).
       this.lod = null;
+      this.dropOverview();
       if (items.length === 1 && /\.lsr$/i.test(items[0].name)) {
         try {
           const lod = await LevelView.open(blobSource(items[0].file, items[0].name));
@@ -788,13 +799,17 @@ export class App {
     const lod = /** @type {LevelView} */ (this.lod);
     // The opening load is still reading its first slice: its refresh draws the state as it then is.
     if (!lod.current) return Promise.resolve();
-    const s = this.store.state;
-    const answer = !this.swapping && this.sources.length > 0 && lod.serves(s.range, this.quantumChosen ? s.quantum_ms : null);
+    const idle = !this.swapping && this.sources.length > 0;
+    const by = idle ? this.answerer(lod) : null;
+    const own = by === 'loaded';
+    const fromOverview = by && by !== 'loaded' ? by : null;
+    const answer = !!by;
     this.swapWanted = true;
     if (this.swapping) return this.swapping;
     this.swapping = (async () => {
       try {
-        if (answer) await this.refresh(false);
+        if (own) await this.refresh(false);
+        else if (fromOverview) await this.answerFrom(fromOverview);
         while (this.swapWanted && lod === this.lod) {
           this.swapWanted = false;
           const swapped = await this.swapLevel();
@@ -808,13 +823,84 @@ export class App {
   }
 
   /**
+   * What can draw the current state exactly before the level it wants is
+   * read: the engine's own blocks ('loaded'), else the overview (the
+   * coarsest level whole, when a chosen quantum is a multiple of its), else null.
+   * @param {LevelView} lod
+   * @returns {'loaded' | {lod: LevelView, engine: any, quantum_ms: number} | null}
+   */
+  answerer(lod) {
+    const s = this.store.state;
+    const chosen = this.quantumChosen ? s.quantum_ms : null;
+    if (lod.serves(s.range, chosen)) return 'loaded';
+    const ov = this.overview;
+    const k = ov && chosen ? chosen / ov.quantum_ms : 1;
+    return ov && ov.lod === lod && k >= 1 && Math.abs(k - Math.round(k)) < 1e-9 ? ov : null;
+  }
+
+  /**
+   * Draws the shown view from the overview engine at its level's quantum
+   * (the state's quantum is the loaded level's, finer than the overview's:
+   * asked at it, the overview's minutes would be spread over seconds). What
+   * the views remember of their queries is dropped after, so the detail's
+   * refresh asks the primary engine again.
+   * @param {{engine: any, quantum_ms: number}} ov
+   */
+  async answerFrom(ov) {
+    this.answering = { engine: ov.engine, state: { ...this.store.state, quantum_ms: ov.quantum_ms } };
+    try {
+      await this.refresh(true);
+    } finally {
+      this.answering = null;
+      this.keys = {};
+    }
+  }
+
+  /**
+   * The overview engine: a one-worker engine with the coarsest level whole,
+   * read in the background when the first slice finer than it is asked for
+   * (docs/page-loading.md §8.5). Small by construction (overviewPick: at
+   * most a quarter of the budget).
+   * @param {LevelView} lod
+   */
+  async startOverview(lod) {
+    if (this.overview?.lod === lod || this.overviewStarting === lod) return;
+    this.overviewStarting = lod;
+    const b = this.budget.budget;
+    const pick = lod.overviewPick(Number.isFinite(b) ? b : 4 * DEFAULT_BUDGET_BYTES);
+    if (!pick) return;
+    /** @type {import('../engine/index.js').Engine | null} */
+    let engine = null;
+    try {
+      const made = await this.engineApi.createEngine({ mode: 'worker', workers: 1 });
+      engine = made;
+      const item = await lod.read(pick);
+      const [src] = await made.loadFiles([item], { inPrimary: true });
+      if (lod !== this.lod || src?.status?.ok === false) throw new Error('superseded');
+      this.dropOverview();
+      this.overview = { lod, engine: made, quantum_ms: lod.levels[pick.li].level.quantum_ms };
+      engine = null;
+    } catch {
+      /* no overview: a jump outside the loaded blocks waits for its slice, as without one */
+    } finally {
+      engine?.terminate();
+      if (this.overviewStarting === lod) this.overviewStarting = null;
+    }
+  }
+
+  dropOverview() {
+    this.overview?.engine.terminate();
+    this.overview = null;
+  }
+
+  /**
    * The status while a level is read: what, and what the view shows meanwhile.
    * @param {LevelView} lod @param {{li: number, a: number, b: number, whole: boolean}} pick
    */
   levelReading(lod, pick) {
-    const s = this.store.state;
-    const cur = lod.current;
-    const meanwhile = cur && lod.serves(s.range, this.quantumChosen ? s.quantum_ms : null) ? ` (showing ${quantumLabel(lod.levels[cur.li].level.quantum_ms)} until then)` : '';
+    const by = lod.current ? this.answerer(lod) : null;
+    const q = by === 'loaded' && lod.current ? lod.levels[lod.current.li].level.quantum_ms : by && by !== 'loaded' ? by.quantum_ms : 0;
+    const meanwhile = q ? ` (showing ${quantumLabel(q)} until then)` : '';
     return `Reading ${lod.src.name}: ${lod.describe(pick)}…${meanwhile}`;
   }
 
@@ -824,6 +910,8 @@ export class App {
     if (!lod) return false;
     const pick = lod.pickFor(this.levelWant(this.store.state));
     if (!pick) return false;
+    // Away from the whole coarsest level: the overview is read meanwhile, for a later jump.
+    if (!(pick.whole && pick.li === lod.levels.length - 1)) this.startOverview(lod);
     // Said before the read: the view may already show the zoom from the level loaded.
     this.setStatus('loading', this.levelReading(lod, pick));
     let item;
@@ -1080,9 +1168,9 @@ export class App {
 
   /** @param {boolean} force */
   async refreshOnce(force) {
-    const s = this.store.state;
+    const s = this.answering?.state ?? this.store.state;
     // A slice of a result with several levels is queried within its time (level-view.js).
-    const e = this.lod ? this.lod.bounded(this.engine) : this.engine;
+    const e = this.answering ? this.answering.engine : this.lod ? this.lod.bounded(this.engine) : this.engine;
     /** @param {string} key @param {any} opts */
     const changed = (key, opts) => {
       const k = JSON.stringify(opts);

@@ -3,7 +3,7 @@
 // and when a zoom or a chosen quantum asks for others. The engine holds one
 // level's slice at a time, bounded by the memory budget however long the
 // day is.
-import { readLevels, readLevelIndex, chooseLevel, sliceLevel } from '../load/levels.js';
+import { readLevels, readLevelIndex, chooseLevel, sliceLevel, cellsOf, bytesOf } from '../load/levels.js';
 import { quantumLabel } from './controls.js';
 
 /** Bytes of engine memory a result cell costs, about (docs/page-loading.md "A cluster day"). */
@@ -75,6 +75,23 @@ export class LevelView {
     const ix = this.levels[p.li];
     const q = ix.level.quantum_ms;
     return `${quantumLabel(q)} for ${p.whole ? 'the whole time' : `${quantumLabel((ix.blocks[p.b].last + 1 - ix.blocks[p.a].first) * q)} around the zoom`}`;
+  }
+
+  /**
+   * The coarsest level whole, for the overview engine (app.js
+   * startOverview) that answers a jump outside the loaded blocks; null when
+   * it would take more than a quarter of the budget's cells.
+   * @param {number} budgetBytes
+   * @returns {{li: number, a: number, b: number, whole: boolean, why: string} | null}
+   */
+  overviewPick(budgetBytes) {
+    const li = this.levels.length - 1;
+    const ix = this.levels[li];
+    if (!ix.blocks.length) return null;
+    const last = ix.blocks.length - 1;
+    const cap = Math.max(1000, Math.floor(budgetBytes / CELL_BYTES)) / 4;
+    if (cellsOf(ix, 0, last) > cap || bytesOf(ix, 0, last) > budgetBytes / 4) return null;
+    return { li, a: 0, b: last, whole: true, why: 'the overview' };
   }
 
   /** The engine now holds `pick`'s blocks. @param {{li: number, a: number, b: number, whole: boolean, why: string}} pick */

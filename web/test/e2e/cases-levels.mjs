@@ -92,6 +92,31 @@ export const LEVEL_CASES = [
         assert.equal(bytes.toString('utf8'), cliPctiles(['--quantum', '1000', '--from', '600000', '--to', '1200000'], [day]));
         await p.screenshot({ path: path.join(SHOTS, 'levels-day-zoomed.png') });
 
+        // A jump outside the 1 s blocks: answered first from the overview
+        // engine (the 1 min level whole, read in the background since the
+        // first zoom), then the 1 s blocks there.
+        await p.waitForFunction(() => !!(/** @type {any} */ (window).latscope.overview), null, { timeout: 60000 });
+        /** @type {() => void} */
+        let release2 = () => {};
+        const held2 = new Promise((r) => (release2 = () => r(undefined)));
+        await p.route(`${data.url}day.lsr`, async (route) => {
+          await held2;
+          await route.continue();
+        });
+        const draws2 = await p.evaluate(() => /** @type {any} */ (window).latscope.pctDraws);
+        await p.evaluate(() => /** @type {any} */ (window).latscope.setRange([2700000, 3300000]));
+        await p.waitForFunction((n) => /** @type {any} */ (window).latscope.pctDraws > n, draws2, { timeout: 60000 });
+        assert.deepEqual(await p.evaluate(() => [/** @type {any} */ (window).latscope.pct.quantum_ms, /** @type {any} */ (window).latscope.store.state.quantum_ms]), [60000, 1000], 'the first answer is the overview at 1 min');
+        assert.match(await statusText(p), /^Reading day\.lsr: 1 s for 20 min around the zoom… \(showing 1 min until then\)$/);
+        await p.screenshot({ path: path.join(SHOTS, 'levels-day-overview-first.png') });
+        release2();
+        await p.evaluate(() => /** @type {any} */ (window).latscope.levelBusy);
+        await p.unroute(`${data.url}day.lsr`);
+        await settled(p);
+        assert.equal(await p.evaluate(() => /** @type {any} */ (window).latscope.pct.quantum_ms), 1000);
+        const jumped = await download(p, '[data-testid=export-csv]');
+        assert.equal(jumped.bytes.toString('utf8'), cliPctiles(['--quantum', '1000', '--from', '2700000', '--to', '3300000'], [day]));
+
         // Reset zoom: the whole time again, at 10 s.
         await p.click('#reset-zoom');
         await p.waitForFunction(() => /showing 10 s for the whole time/.test(document.querySelector('[data-testid=status]')?.textContent ?? ''), null, { timeout: 60000 });
