@@ -6,6 +6,8 @@
 //
 //   node web/scripts/bench-groups-chromium.mjs [DIR] [--profile]
 //
+// --trace: per step over 300 ms, what the renderer's main thread did by
+// trace event (style, layout, paint, canvas: "(program)" in a profile).
 // --profile: a CPU profile of the page per step (Chrome DevTools protocol);
 // prints the functions with the most self time of each step over 500 ms,
 // and the longest busy stretch with its functions by inclusive time.
@@ -21,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { openBenchPage, startTasks, topSelf, longestStretch } from './bench-page.mjs';
+import { openBenchPage, startTasks, topSelf, longestStretch, startTrace, traceSummary } from './bench-page.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const argv = process.argv.slice(2);
@@ -40,6 +42,8 @@ const context = bench.context;
 
 /** @type {import('playwright-core').CDPSession | null} */
 let cdp = null;
+/** --trace: a Chromium trace per step, summarised by event (bench-page.mjs traceSummary). @type {import('playwright-core').CDPSession | null} */
+let tcdp = null;
 
 /** Waits for the page to settle: no refresh running, the shown view drawn. @param {Page} page */
 async function settled(page) {
@@ -58,11 +62,13 @@ async function step(page, what, act) {
   await startTasks(page);
   await page.evaluate(() => performance.clearMeasures());
   if (cdp) await cdp.send('Profiler.start');
+  const stopTrace = tcdp ? await startTrace(tcdp) : null;
   const t0 = Date.now();
   await act();
   await settled(page);
   const ms = Date.now() - t0;
   const prof = cdp ? (await cdp.send('Profiler.stop')).profile : null;
+  const trace = stopTrace ? await stopTrace() : null;
   const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
   const longest = tasks.length ? Math.max(...tasks) : 0;
   // The page's own stage marks (app.js performance.measure) during the step.
@@ -71,6 +77,7 @@ async function step(page, what, act) {
   const stageText = stages.length ? `   (${stages.map(([n, d]) => `${n} ${d.toFixed(0)}`).join(', ')})` : '';
   console.log(`${what.padEnd(52)} ${String(ms).padStart(6)} ms   longest task ${longest.toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)${stageText}`);
   if (prof && ms > 500) console.log([...topSelf(prof, 12), ...longestStretch(prof, 12)].join('\n'));
+  if (trace && ms > 300) console.log(['      renderer main thread, self time by trace event:', ...traceSummary(trace, 14)].join('\n'));
   if (argv.includes('--stop-after') && what.startsWith(argv[argv.indexOf('--stop-after') + 1])) process.exit(0);
   return { ms, longest };
 }
@@ -92,6 +99,7 @@ function redraw(page, view) {
 try {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`pageerror: ${e.message}`));
+  if (argv.includes('--trace')) tcdp = await context.newCDPSession(page);
   if (profile) {
     cdp = await context.newCDPSession(page);
     await cdp.send('Profiler.enable');

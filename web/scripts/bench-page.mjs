@@ -118,3 +118,51 @@ export function longestStretch(prof, n) {
   }
   return [`      longest busy stretch ${best[2].toFixed(0)} ms, by inclusive time:`, ...[...incl.entries()].sort((x, y) => y[1] - x[1]).slice(0, n).map(([k, v]) => `      ${v.toFixed(0).padStart(6)} ms  ${k}`)];
 }
+
+/**
+ * Starts a Chromium trace of the page's renderer (timeline categories),
+ * for traceSummary: what the main thread did outside JavaScript (style,
+ * layout, paint, canvas), which a CPU profile shows only as "(program)".
+ * @param {import('playwright-core').CDPSession} cdp
+ */
+export async function startTrace(cdp) {
+  /** @type {any[]} */
+  const events = [];
+  const onData = (/** @type {any} */ e) => events.push(...e.value);
+  cdp.on('Tracing.dataCollected', onData);
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink,cc,gpu', transferMode: 'ReportEvents' });
+  return async () => {
+    const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.end');
+    await done;
+    cdp.off('Tracing.dataCollected', onData);
+    return events;
+  };
+}
+
+/**
+ * Self time per trace event name on the renderer's main thread (the thread
+ * running RunTask the most), the top n, as text lines. Nested events are
+ * subtracted from their parent, so the figures add up to the busy time.
+ * @param {any[]} events @param {number} n
+ */
+export function traceSummary(events, n) {
+  /** @type {Map<string, number>} */
+  const busy = new Map();
+  for (const e of events) if (e.name === 'RunTask' && e.ph === 'X') busy.set(`${e.pid}:${e.tid}`, (busy.get(`${e.pid}:${e.tid}`) || 0) + (e.dur || 0));
+  const main = [...busy.entries()].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (!main) return ['      (no trace events)'];
+  const xs = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur > 0).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  /** @type {Map<string, number>} */
+  const self = new Map();
+  /** @type {{end: number, name: string}[]} */
+  const stack = [];
+  for (const e of xs) {
+    while (stack.length && stack[stack.length - 1].end <= e.ts) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent) self.set(parent.name, (self.get(parent.name) || 0) - e.dur);
+    self.set(e.name, (self.get(e.name) || 0) + e.dur);
+    stack.push({ end: e.ts + e.dur, name: e.name });
+  }
+  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `      ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+}
