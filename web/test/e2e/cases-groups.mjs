@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled } from './helpers.mjs';
-import { SHOTS, OUT } from './paths.mjs';
+import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats } from './helpers.mjs';
+import { SHOTS, OUT, REPO } from './paths.mjs';
 import { formatNumber } from '../../src/views/scales.js';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -394,6 +394,44 @@ export const GROUP_CASES = [
       await p.press('[data-testid=sla]', 'Enter');
       await p.waitForFunction(() => /not a rule/.test(document.querySelector('[data-testid=sla-error]')?.textContent || ''));
       assert.deepEqual((await state(p)).sla, ['p99<2ms']);
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'groups: 40 hosts per host go to the canvas (no SVG line per series): the lines are painted once all are drawn, a legend click hides a host\'s lines from the canvas too',
+    /** @param {Ctx} c */
+    async run(c) {
+      const p = c.page;
+      // 40 hosts x 15 min at 1 s: 40 x 900 x 6 line points, past CANVAS_POINTS.
+      const dir = path.join(OUT, 'groups-canvas');
+      const made = spawnSync('python3', [path.join(REPO, 'tests/bench/make_hosts_data.py'), '--out', dir, '--hosts', '40', '--seconds', '900'], { encoding: 'utf8' });
+      assert.equal(made.status, 0, made.stderr);
+      const logs = made.stdout.trim().split('\n').at(-1) ?? '';
+      const files = fs.readdirSync(logs).filter((n) => !n.startsWith('.')).map((n) => path.join(logs, n));
+      assert.equal(files.length, 40);
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await settled(p);
+      const view = () => p.evaluate(() => {
+        const v = /** @type {any} */ (window).latscope.views.pctiles;
+        return { onCanvas: v.onCanvas, groups: v.data.groups.length, svgLines: document.querySelectorAll('#view-pctiles svg path.line').length };
+      });
+      assert.deepEqual(await view(), { onCanvas: true, groups: 40, svgLines: 0 });
+      // The plot area (above the IOPS strip) holds the lines.
+      const all = await canvasStats(p, 'pctiles', [{ x0: 0, x1: 1, y0: 0, y1: 0.8 }]);
+      assert.ok(all.regions[0] > 0.02, `lines painted on the canvas: ${JSON.stringify(all)}`);
+      await p.screenshot({ path: path.join(SHOTS, 'groups-canvas-40-hosts.png') });
+      // 28 of the 40 hosts hidden: 12 hosts' lines (still past CANVAS_POINTS) paint less of the plot.
+      const keys = await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.data.groups.map((/** @type {string} */ g) => `g:${g}`));
+      await p.evaluate((k) => /** @type {any} */ (window).latscope.store.set({ hidden: k.slice(12) }), keys);
+      await settled(p);
+      assert.equal((await view()).onCanvas, true);
+      const some = await canvasStats(p, 'pctiles', [{ x0: 0, x1: 1, y0: 0, y1: 0.8 }]);
+      assert.ok(some.regions[0] > 0 && some.regions[0] < all.regions[0] * 0.95, `12 hosts' lines: ${some.regions[0]} of ${all.regions[0]}`);
+      // All hidden: nothing on the canvas.
+      await p.evaluate((k) => /** @type {any} */ (window).latscope.store.set({ hidden: k }), keys);
+      await settled(p);
+      assert.equal((await canvasStats(p, 'pctiles', [{ x0: 0, x1: 1, y0: 0, y1: 0.8 }])).regions[0], 0);
       noPageErrors(c);
     },
   },
