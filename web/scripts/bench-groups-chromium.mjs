@@ -109,17 +109,19 @@ try {
   console.log(`bench-groups-chromium: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB (${path.basename(dir)}), Chromium ${context.browser()?.version() ?? ''}, ${os.cpus().length} cores`);
   await startTasks(page);
   if (cdp) await cdp.send('Profiler.start');
+  const stopTrace = tcdp ? await startTrace(tcdp) : null;
   const t0 = Date.now();
   await page.setInputFiles('[data-testid=file-input]', files);
   await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid=status]')?.getAttribute('data-state') || ''), null, { timeout: 600000, polling: 50 });
   await settled(page);
   const tasks = /** @type {number[]} */ (await page.evaluate(() => /** @type {any} */ (window).__longTasks));
   console.log(`${'load (files to percentiles drawn, cluster)'.padEnd(52)} ${String(Date.now() - t0).padStart(6)} ms   longest task ${(tasks.length ? Math.max(...tasks) : 0).toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)`);
+  if (stopTrace) console.log(['      renderer main thread, self time by trace event:', ...traceSummary(await stopTrace(), 14)].join('\n'));
   if (cdp) {
     const prof = (await cdp.send('Profiler.stop')).profile;
     console.log([...topSelf(prof, 12), ...longestStretch(prof, 25)].join('\n'));
-    if (argv.includes('--load-only')) process.exit(0);
   }
+  if (argv.includes('--load-only')) process.exit(0);
   // An hour of 200 hosts is read at 10 s first (360 quanta x 200 hosts); the
   // 1 s grid per host (720,000 rows) comes last, it is the costly one.
   await step(page, 'quantum 1 s -> 10 s (cluster)', () => set(page, { quantum_ms: 10000 }));

@@ -130,12 +130,14 @@ export async function startTrace(cdp) {
   const events = [];
   const onData = (/** @type {any} */ e) => events.push(...e.value);
   cdp.on('Tracing.dataCollected', onData);
-  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline,blink,cc,gpu', transferMode: 'ReportEvents' });
+  await cdp.send('Tracing.start', { categories: `devtools.timeline,disabled-by-default-devtools.timeline,blink,cc,gpu${process.env.LATSCOPE_TRACE_INVALIDATIONS ? ',disabled-by-default-devtools.timeline.invalidationTracking' : ''}`, transferMode: 'ReportEvents' });
   return async () => {
     const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
     await cdp.send('Tracing.end');
     await done;
     cdp.off('Tracing.dataCollected', onData);
+    // LATSCOPE_TRACE_DUMP=FILE: the raw events too (chrome://tracing, Perfetto UI).
+    if (process.env.LATSCOPE_TRACE_DUMP) fs.writeFileSync(process.env.LATSCOPE_TRACE_DUMP, JSON.stringify({ traceEvents: events }));
     return events;
   };
 }
@@ -155,6 +157,8 @@ export function traceSummary(events, n) {
   const xs = events.filter((e) => `${e.pid}:${e.tid}` === main && e.ph === 'X' && e.dur > 0).sort((a, b) => a.ts - b.ts || b.dur - a.dur);
   /** @type {Map<string, number>} */
   const self = new Map();
+  /** @type {Map<string, number>} */
+  const count = new Map();
   /** @type {{end: number, name: string}[]} */
   const stack = [];
   for (const e of xs) {
@@ -162,7 +166,8 @@ export function traceSummary(events, n) {
     const parent = stack[stack.length - 1];
     if (parent) self.set(parent.name, (self.get(parent.name) || 0) - e.dur);
     self.set(e.name, (self.get(e.name) || 0) + e.dur);
+    count.set(e.name, (count.get(e.name) || 0) + 1);
     stack.push({ end: e.ts + e.dur, name: e.name });
   }
-  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `      ${(us / 1000).toFixed(0).padStart(6)} ms  ${k}`);
+  return [...self.entries()].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, us]) => `      ${(us / 1000).toFixed(0).padStart(6)} ms  ${k} (${count.get(k)}x)`);
 }

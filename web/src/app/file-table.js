@@ -21,6 +21,32 @@ function reducedTitle(r) {
 }
 
 /**
+ * During a load, the pending rows' state cells updated in place ("reading
+ * 40%", "done"): rebuilding a table of hundreds of rows every second cost
+ * the main thread 0.2-0.3 s a time, CPU the parse workers need on a small
+ * machine (docs/page-loading.md §1). False when the table does not hold
+ * exactly these files as pending rows (then the caller renders it whole).
+ * @param {HTMLElement} el the file table's container
+ * @param {Map<string, {state: string, bytesDone?: number, bytesTotal?: number, message?: string}>} pending
+ */
+export function updatePendingStates(el, pending) {
+  const rows = el.querySelectorAll('tbody > tr.pending');
+  if (rows.length !== pending.size) return false;
+  for (const tr of rows) {
+    const p = pending.get(/** @type {HTMLElement} */ (tr).dataset.file ?? '');
+    const st = /** @type {HTMLElement | null} */ (tr.querySelector('td.state'));
+    if (!p || !st || p.state === 'error') return false;
+    const pct = p.bytesTotal ? ` ${Math.floor((100 * (p.bytesDone ?? 0)) / p.bytesTotal)}%` : '';
+    const text = `${p.state}${pct}`;
+    if (st.textContent !== text) {
+      st.textContent = text;
+      st.title = text;
+    }
+  }
+  return true;
+}
+
+/**
  * @param {HTMLElement} el file table container
  * @param {HTMLElement} hostEl host table container
  * @param {HTMLElement} errEl error list container

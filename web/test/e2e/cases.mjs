@@ -368,12 +368,21 @@ export const CASES = [
       await p.setInputFiles('[data-testid=file-input]', files);
       /** @type {Set<string>} */
       const seen = new Set();
+      /** @type {Set<string>} */
+      const rows = new Set();
+      /** @type {Set<string>} */
+      const fills = new Set();
       const poll = setInterval(() => {
         p.textContent('[data-testid=progress-text]').then((t) => t && seen.add(t), () => {});
+        // The file table's pending rows (updated in place during a load) and the bar's fill.
+        p.$$eval('[data-testid=file-table] tr.pending td.state', (tds) => tds.map((td) => td.textContent ?? '')).then((ts) => ts.forEach((t) => rows.add(t)), () => {});
+        p.$eval('#progress-fill', (e) => /** @type {HTMLElement} */ (e).style.transform).then((t) => fills.add(t), () => {});
       }, 100);
       const state = await waitDone(p, 180000);
       clearInterval(poll);
       assert.equal(state, 'ready');
+      assert.ok([...rows].some((t) => /^reading [1-9]\d?%$/.test(t)), `a file's row showed its part read: ${[...rows].join(' | ')}`);
+      assert.ok([...fills].some((t) => /^scaleX\(0\.\d+\)$/.test(t)), `the bar was partly filled: ${[...fills].join(' | ')}`);
       const t1 = await p.evaluate(() => performance.now());
       await p.waitForTimeout(1000); // charts finish drawing in slices after ready
       const long = await p.evaluate((t0) => /** @type {any} */ (window).__longtasks.filter((/** @type {any} */ e) => e.start >= t0), t0);
