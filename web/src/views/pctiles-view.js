@@ -226,6 +226,9 @@ export class PercentilesView {
     // (canvas FinalizeFrame, Paint and compositing updates were over half
     // of a 200-host regroup's drawing, bench-groups-chromium.mjs --trace).
     // They go to a canvas off the page, copied once when all are drawn.
+    /** SLA shading drawn on the canvas (with its lines): what the SVG's .sla-shade paths say otherwise. @type {{key: string, rule: string, quanta: number}[]} */
+    const shadedOnCanvas = [];
+    this.slaOnCanvas = shadedOnCanvas;
     const off = document.createElement('canvas');
     if (onCanvas) {
       off.width = cv.width;
@@ -319,6 +322,22 @@ export class PercentilesView {
           }
           if (!bad.length) continue;
           const ty = Math.max(0, Math.min(mainH, y(rule.t)));
+          if (onCanvas) {
+            // Hundreds of lines: the shading goes to the canvas with them.
+            // As translucent SVG paths (one per violating line), Chromium
+            // painted 200 hosts' shading in 190 ms of every frame that
+            // touched the chart (bench-groups-chromium.mjs --trace).
+            c2.fillStyle = groupColor(se.gi, se.pi);
+            c2.globalAlpha = 0.25;
+            for (const pt of bad) {
+              const x0 = x(pt.t);
+              const vy = Math.max(0, Math.min(mainH, y(/** @type {number} */ (pt.v))));
+              c2.fillRect(x0, Math.min(ty, vy), Math.max(1, x(pt.t + pt.w) - x0), Math.abs(vy - ty));
+            }
+            c2.globalAlpha = 1;
+            shadedOnCanvas.push({ key: `${r.groups[se.gi]}|${r.percentiles[se.pi]}`, rule: rule.text, quanta: bad.length });
+            continue;
+          }
           slaShade
             .append('path')
             .attr('class', 'sla-shade')

@@ -432,6 +432,17 @@ export const GROUP_CASES = [
       await p.evaluate((k) => /** @type {any} */ (window).latscope.store.set({ hidden: k }), keys);
       await settled(p);
       assert.equal((await canvasStats(p, 'pctiles', [{ x0: 0, x1: 1, y0: 0, y1: 0.8 }])).regions[0], 0);
+      // An SLA rule: each violating host's p99 line is shaded on the canvas
+      // over as many quanta as the SLA summary counts for it, no SVG shading.
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ hidden: [], sla: ['p99<2ms'] }));
+      await settled(p);
+      const shaded = /** @type {{key: string, rule: string, quanta: number}[]} */ (await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.slaOnCanvas));
+      const verdicts = await p.$$eval('#sla-summary .sla-line', (els) => els.map((e) => [/** @type {HTMLElement} */ (e).dataset.group, Number(/** @type {HTMLElement} */ (e).dataset.violated)]).filter(([g]) => g !== '*'));
+      const bad = verdicts.filter(([, n]) => Number(n) > 0);
+      assert.ok(bad.length > 0, "hosts violate p99<2ms");
+      assert.deepEqual(shaded.map((x) => [x.key.replace(/\|99$/, ''), x.quanta]).sort(), bad.map(([g, n]) => [g, n]).sort());
+      assert.equal((await p.$$('#view-pctiles .sla-shade')).length, 0);
+      await p.screenshot({ path: path.join(SHOTS, 'groups-canvas-sla.png') });
       noPageErrors(c);
     },
   },
