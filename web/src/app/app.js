@@ -1235,7 +1235,9 @@ export class App {
         let yNs = s.yZoomNs;
         const co = clusterOptions(s);
         if (force || changed('heatmap', [heatmapOptions(s, rows, yNs), s.clipOutliers, co, s.range])) {
+          let t0 = performance.now();
           let hm = await e.heatmap(heatmapOptions(s, rows, yNs));
+          performance.measure('latscope: heat map query', { start: t0 });
           if (!yNs && hm.quanta && s.heatY === 'latency') {
             // The full range first; then again fitted to the rows holding
             // I/Os in the zoomed time, and up to the 99.9th percentile row
@@ -1245,11 +1247,17 @@ export class App {
             if (s.clipOutliers) want = [fit ? fit[0] : hm.edges_ns[0], Math.min(clipTopNs(hm, 0.001), fit ? fit[1] : Infinity)];
             if (want && want[1] > want[0] && (want[0] > hm.edges_ns[0] || want[1] < hm.edges_ns[hm.rows])) {
               yNs = want;
+              t0 = performance.now();
               hm = await e.heatmap(heatmapOptions(s, rows, yNs));
+              performance.measure('latscope: heat map fitted', { start: t0 });
             }
           }
+          t0 = performance.now();
           const lines = s.heatY !== 'latency' ? null : pctilesAreCluster(s) ? this.pct : await e.query(co);
+          performance.measure('latscope: heat map lines', { start: t0 });
+          t0 = performance.now();
           view.setData(hm, lines);
+          performance.measure('latscope: heat map drawn', { start: t0 });
         } else view.render();
       } else if (s.view === 'surface') {
         const view = this.views.surface;
