@@ -16,7 +16,9 @@
 // lines and goes back to its counts as written; a log that passes it is
 // judged at finish() from its window totals alone. Either way no log is
 // decoded again to be judged or repaired, and the layout's last bin
-// (saturation) is counted as windows are stored.
+// (saturation) is counted as windows are stored (docs/formats.md, "After
+// the line"; the repair's semantics: docs/placement.md and README, "What
+// the numbers mean").
 #pragma once
 
 #include <array>
