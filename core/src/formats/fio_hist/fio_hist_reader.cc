@@ -47,6 +47,10 @@ FioHistReader::FioHistReader(Source* src, const FileOptions& opts)
   }
   line_bins_.resize(kFio3Bins);
   line_counts_.resize(kFio3Bins);
+  // Named as fio's client names a server's logs; a host given by the user
+  // (FileOptions::host, --host) does not make a local log a client's.
+  repair_candidate_ = opts.repair == RepairMode::kForce ||
+                      (opts.repair == RepairMode::kAuto && !parse_fio_file_name(src_->name).host.empty());
 }
 
 void FioHistReader::append(const char* data, size_t n) {
@@ -97,6 +101,7 @@ FioHistReader::Raw& FioHistReader::raw_for(int base, int segment, Dir dir) {
   raws_.back().base = base;
   raws_.back().segment = segment;
   raws_.back().dir = dir;
+  raws_.back().repairing = repair_candidate_;
   return raws_.back();
 }
 
@@ -255,8 +260,86 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
   if (base_records_[base]++ == 0) base_first_line_[base] = line_no_;
 
   raw.total += sum;
-  raw.s.add_window(0, t, line_bins_.data(), line_counts_.data(), nnz_);
+  store_window(raw, t, sum);
   ++src_->records;
+}
+
+void FioHistReader::store_window(Raw& r, double t, uint64_t sum) {
+  if (r.repairing) {
+    // older[1] is r[k-2] (empty for k < 2: r[-1] = r[-2] = 0).
+    const uint64_t negative = subtract_window(line_bins_.data(), line_counts_.data(), nnz_, r.older[1], &repaired_);
+    if (negative && opts_.repair != RepairMode::kForce) {
+      Series repaired;  // the windows so far
+      repaired.windows = r.windows.take();
+      repaired.data = r.bytes.take();
+      unrepair(r, repaired);  // not the defect: kept as written from here on
+    } else {
+      if (negative) r.consistent = false;
+      r.negative += negative;
+      r.raw_totals.push_back(sum);
+      uint64_t total = 0;
+      for (size_t i = 0; i < repaired_.n; ++i) total += repaired_.c[i];
+      put_window(r, t, repaired_.b.data(), repaired_.c.data(), static_cast<uint32_t>(repaired_.n), total);
+      std::swap(r.older[0], r.older[1]);  // r[k-1] becomes the next line's r[k-2]
+      SparseWindow& cur = r.older[0];
+      cur.room(nnz_);
+      std::copy(line_bins_.data(), line_bins_.data() + nnz_, cur.b.data());
+      std::copy(line_counts_.data(), line_counts_.data() + nnz_, cur.c.data());
+      cur.n = nnz_;
+      return;
+    }
+  }
+  put_window(r, t, line_bins_.data(), line_counts_.data(), nnz_, sum);
+}
+
+void FioHistReader::put_window(Raw& r, double t, const uint32_t* bins, const uint64_t* counts, uint32_t n,
+                               uint64_t total) {
+  Window w;
+  w.end_ms = t;  // start_ms: set by finish()
+  w.total = total;
+  w.offset = static_cast<uint32_t>(r.bytes.size());
+  w.n = n;
+  uint8_t* out = r.bytes.room(fio_hist::kMaxWindowBytesPerBin * n);
+  r.bytes.commit(fio_hist::encode_window(bins, counts, n, out));
+  r.windows.push_back(w);
+  // fio's last bin holds everything above ~17.05 s (finish() flags it).
+  if (n && bins[n - 1] + 1 == bin_columns_) r.last_bin += counts[n - 1];
+}
+
+void FioHistReader::unrepair(Raw& r, const Series& d) {
+  r.repairing = false;
+  r.last_bin = 0;
+  r.raw_totals = {};
+  r.older[0] = {};
+  r.older[1] = {};
+  SparseWindow diff, ring[3];  // ring[k % 3]: r[k]; ring[(k + 1) % 3]: r[k-2]
+  for (size_t k = 0; k < d.windows.size(); ++k) {
+    d.decode(d.windows[k], &diff.b, &diff.c);
+    diff.n = diff.b.size();
+    SparseWindow& cur = ring[k % 3];
+    add_window(diff, ring[(k + 1) % 3], &cur);
+    uint64_t total = 0;
+    for (size_t i = 0; i < cur.n; ++i) total += cur.c[i];
+    put_window(r, d.windows[k].end_ms, cur.b.data(), cur.c.data(), static_cast<uint32_t>(cur.n), total);
+  }
+}
+
+void FioHistReader::settle(Raw& r) {
+  r.s.windows = r.windows.take();
+  r.s.data = r.bytes.take();
+  if (!r.repairing) return;
+  // Judged on the windows exactly as written (their totals), as
+  // detect_accumulation_defect would on the whole series (repair.h).
+  const RepairVerdict v = judge_accumulation_defect(r.consistent, r.raw_totals, r.s.windows);
+  if (opts_.repair == RepairMode::kForce || (v.defect && v.consistent)) {
+    r.verdict = v.explain;
+    return;
+  }
+  // Never negative, but not far flatter: kept as written.
+  const Series repaired = std::move(r.s);
+  unrepair(r, repaired);
+  r.s.windows = r.windows.take();
+  r.s.data = r.bytes.take();
 }
 
 // One file, one clock: the time base most records have (ties: the first
@@ -373,11 +456,11 @@ void FioHistReader::finish() {
     return;
   }
 
-  const size_t nb = src_->layout->size();
   // Spacing used for the first window of absolute logs (no job start time).
   double file_spacing = 0;
   std::vector<std::vector<double>> times;
   for (Raw& r : raws_) {
+    settle(r);
     std::vector<double>& t = times.emplace_back();
     for (const Window& w : r.s.windows) t.push_back(w.end_ms);
     r.spacing = median_spacing(t);
@@ -391,9 +474,6 @@ void FioHistReader::finish() {
     return a.segment != b.segment ? a.segment < b.segment : a.dir < b.dir;
   });
   const int segments = raws_.empty() ? 0 : raws_.back().segment + 1;
-  // Named as fio's client names a server's logs; a host given by the user
-  // (FileOptions::host, --host) does not make a local log a client's.
-  const bool client_name = !parse_fio_file_name(src_->name).host.empty();
   std::vector<uint32_t> pb, mb;
   std::vector<uint64_t> pc, mc;
   for (Raw& r : raws_) {
@@ -402,23 +482,14 @@ void FioHistReader::finish() {
     if (job.empty()) job = std::to_string(r.segment + 1);
     else if (segments > 1) job += "#" + std::to_string(r.segment + 1);
 
-    // 1. The client/server defect, on the windows exactly as written. Only
-    //    files named as fio's client writes them are candidates (or forced).
-    bool repaired = false;
-    const bool candidate = opts_.repair == RepairMode::kForce ||
-                           (opts_.repair == RepairMode::kAuto && client_name);
-    if (candidate) {
-      const RepairVerdict v = detect_accumulation_defect(raw);
-      if (opts_.repair == RepairMode::kForce || (v.defect && v.consistent)) {
-        uint64_t clamped = 0;
-        raw = repair_accumulation_defect(raw, &clamped);
-        repaired = true;
-        src_->diag.add(Issue::kRepaired, 0, 0, std::string(dir_name(r.dir)) + " (job " + job + "): " + v.explain);
-        if (clamped)
-          src_->diag.add(Issue::kRepairInconsistent, 0, 0,
-                         std::string(dir_name(r.dir)) + " (job " + job + "): " + std::to_string(clamped) +
-                             " negative bin counts clamped to 0");
-      }
+    // 1. The client/server defect, judged and repaired by settle().
+    const bool repaired = r.repairing;
+    if (repaired) {
+      src_->diag.add(Issue::kRepaired, 0, 0, std::string(dir_name(r.dir)) + " (job " + job + "): " + r.verdict);
+      if (r.negative)
+        src_->diag.add(Issue::kRepairInconsistent, 0, 0,
+                       std::string(dir_name(r.dir)) + " (job " + job + "): " + std::to_string(r.negative) +
+                           " negative bin counts clamped to 0");
     }
 
     // 2. Windows (t[k-1], t[k]]; repeated timestamps merge into one window.
@@ -467,11 +538,9 @@ void FioHistReader::finish() {
     s.repaired = repaired;
     s.data.shrink_to_fit();
     s.windows.shrink_to_fit();
-    // 3. fio's last bin holds everything above ~17.05 s: flag it.
-    for (const Window& w : s.windows)
-      s.for_each_bin(w, [&](uint32_t b, uint64_t c) {
-        if (b + 1 == nb) s.saturated += c;
-      });
+    // 3. fio's last bin holds everything above ~17.05 s: flag it (counted
+    //    as the windows were stored; merging repeated timestamps adds them).
+    s.saturated = r.last_bin;
     if (s.saturated)
       src_->diag.add(Issue::kSaturated, 0, 0,
                      std::string(dir_name(s.dir)) + " (job " + s.job + "): " +

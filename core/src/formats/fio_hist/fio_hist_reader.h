@@ -5,11 +5,23 @@
 //   time_ms (END of the window), ddir (0 r, 1 w, 2 trim), bs, bins...
 //
 // Lines may be split anywhere across append() calls; results are identical
-// for any chunking. Raw windows are buffered per (segment, direction) until
-// finish(), which repairs the client/server defect (repair.h), merges repeated
+// for any chunking. Windows are buffered per (segment, direction) until
+// finish(), which settles the client/server defect (repair.h), merges repeated
 // timestamps and fixes window starts.
+//
+// Logs that may have the defect (named as fio's client writes them, or with
+// --repair force) are repaired while they are read: each line is kept as
+// d[k] = r[k] - r[k-2] for as long as no such count goes negative, which is
+// also the defect's first test. A clean client log fails it within a few
+// lines and goes back to its counts as written; a log that passes it is
+// judged at finish() from its window totals alone. Either way no log is
+// decoded again to be judged or repaired, and the layout's last bin
+// (saturation) is counted as windows are stored (docs/formats.md, "After
+// the line"; the repair's semantics: docs/placement.md and README, "What
+// the numbers mean").
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -18,6 +30,8 @@
 #include <vector>
 
 #include "formats/fio_hist/line_scan.h"
+#include "formats/fio_hist/repair.h"
+#include "formats/fio_hist/window_blocks.h"
 #include "latscope/engine.h"
 #include "latscope/model.h"
 
@@ -35,9 +49,19 @@ class FioHistReader {
     Dir dir = Dir::kRead;
     int segment = 0;
     int base = 0;  // time base of its lines: 0 relative, 1 epoch (kEpochThresholdMs)
-    Series s;
+    Series s;      // windows and bins: in the two below until finish()
+    fio_hist::Blocks<Window> windows;
+    fio_hist::Blocks<uint8_t> bytes;
     uint64_t total = 0;  // its accepted counts, kept <= kMaxCount
     double spacing = 0;  // median time_ms step (0: unknown), set by finish()
+    uint64_t last_bin = 0;  // counts in the layout's last bin, of the windows as kept
+    // Repair while reading (see the top of this file):
+    bool repairing = false;  // s holds d[k] = r[k] - r[k-2], not the r[k] written
+    bool consistent = true;  // no d[k] bin went negative
+    uint64_t negative = 0;   // d[k] bins that did (forced repair: clamped to 0)
+    std::vector<uint64_t> raw_totals;  // while repairing: each r[k]'s total
+    std::string verdict;               // repaired: why (RepairVerdict::explain)
+    std::array<SparseWindow, 2> older;  // while repairing: r[k-1], r[k-2]
   };
 
  private:
@@ -46,6 +70,17 @@ class FioHistReader {
   bool parse_fields(const char* b, const char* e, bool last_without_newline);
   void skip(Issue issue, uint32_t column, const std::string& what);
   Raw& raw_for(int base, int segment, Dir dir);
+  // Appends the current line's bins (their counts sum to `sum`) to r as a
+  // window ending at t, repaired while r is repairing.
+  void store_window(Raw& r, double t, uint64_t sum);
+  // Encodes one window into r.
+  void put_window(Raw& r, double t, const uint32_t* bins, const uint64_t* counts, uint32_t n, uint64_t total);
+  // Stores in r (emptied) the counts as written of its repaired windows d,
+  // r[k] = d[k] + r[k-2] (exact: none went negative), and stops repairing.
+  void unrepair(Raw& r, const Series& d);
+  // At finish: judges a repairing r (kept repaired, or unrepair) and moves
+  // its windows and bins into r.s.
+  void settle(Raw& r);
   // Keeps the lines of the time base most lines have (docs/input-robustness.md).
   void keep_one_time_base();
 
@@ -61,6 +96,8 @@ class FioHistReader {
   size_t cols_ = 0;               // its bin columns
   std::vector<uint32_t> line_bins_;
   std::vector<uint64_t> line_counts_;
+  bool repair_candidate_ = false;  // the file's series start out repairing
+  SparseWindow repaired_;          // the current line's d[k]
   std::vector<Raw> raws_;
   // (base, segment, dir) -> index in raws_: a per_job_logs=0 log whose time
   // goes back on every other line has a segment per line pair, and a scan
