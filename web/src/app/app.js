@@ -39,7 +39,7 @@ import { formatTime } from '../views/time-axis.js';
 import { planRuns, renderRunBanner, openCompare } from './runs.js';
 import { mergeItems, askReplaceOrAdd } from './add-files.js';
 import { LevelView } from './level-view.js';
-import { blobSource, urlSource } from '../load/levels.js';
+import { blobSource, urlSource, isMultiple } from '../load/levels.js';
 import { DEFAULT_BUDGET_BYTES } from '../engine/budget.js';
 
 /** @typedef {import('./state.js').ViewName} ViewName */
@@ -790,8 +790,13 @@ export class App {
 
   /** @param {{range: [number, number] | null, quantum_ms: number}} s */
   levelWant(s) {
+    return { range: s.range, quantum_ms: this.quantumChosen ? s.quantum_ms : null, widthPx: this.views?.pctiles?.frame?.innerW || 1000, budgetBytes: this.levelBudget() };
+  }
+
+  /** The bytes a result's levels may take in the engine: the page's budget, or 4 default budgets when it has none. */
+  levelBudget() {
     const b = this.budget.budget;
-    return { range: s.range, quantum_ms: this.quantumChosen ? s.quantum_ms : null, widthPx: this.views?.pctiles?.frame?.innerW || 1000, budgetBytes: Number.isFinite(b) ? b : 4 * DEFAULT_BUDGET_BYTES };
+    return Number.isFinite(b) ? b : 4 * DEFAULT_BUDGET_BYTES;
   }
 
   /**
@@ -808,17 +813,14 @@ export class App {
     const lod = /** @type {LevelView} */ (this.lod);
     // The opening load is still reading its first slice: its refresh draws the state as it then is.
     if (!lod.current) return Promise.resolve();
-    const idle = !this.swapping && this.sources.length > 0;
-    const by = idle ? this.answerer(lod) : null;
-    const own = by === 'loaded';
-    const fromOverview = by && by !== 'loaded' ? by : null;
+    const by = !this.swapping && this.sources.length > 0 ? this.answerer(lod) : null;
     const answer = !!by;
     this.swapWanted = true;
     if (this.swapping) return this.swapping;
     this.swapping = (async () => {
       try {
-        if (own) await this.refresh(false);
-        else if (fromOverview) await this.answerFrom(fromOverview);
+        if (by?.overview) await this.answerFrom(by.overview);
+        else if (by) await this.refresh(false);
         while (this.swapWanted && lod === this.lod) {
           this.swapWanted = false;
           const swapped = await this.swapLevel();
@@ -833,18 +835,18 @@ export class App {
 
   /**
    * What can draw the current state exactly before the level it wants is
-   * read: the engine's own blocks ('loaded'), else the overview (the
-   * coarsest level whole, when a chosen quantum is a multiple of its), else null.
+   * read, and at which quantum: the engine's own blocks (overview null),
+   * else the overview (the coarsest level whole, when a chosen quantum is a
+   * multiple of its), else null.
    * @param {LevelView} lod
-   * @returns {'loaded' | {lod: LevelView, engine: any, quantum_ms: number} | null}
+   * @returns {{overview: {lod: LevelView, engine: any, quantum_ms: number} | null, quantum_ms: number} | null}
    */
   answerer(lod) {
     const s = this.store.state;
     const chosen = this.quantumChosen ? s.quantum_ms : null;
-    if (lod.serves(s.range, chosen)) return 'loaded';
+    if (lod.current && lod.serves(s.range, chosen)) return { overview: null, quantum_ms: lod.levels[lod.current.li].level.quantum_ms };
     const ov = this.overview;
-    const k = ov && chosen ? chosen / ov.quantum_ms : 1;
-    return ov && ov.lod === lod && k >= 1 && Math.abs(k - Math.round(k)) < 1e-9 ? ov : null;
+    return ov && ov.lod === lod && (!chosen || isMultiple(chosen, ov.quantum_ms)) ? { overview: ov, quantum_ms: ov.quantum_ms } : null;
   }
 
   /**
@@ -874,10 +876,9 @@ export class App {
    */
   async startOverview(lod) {
     if (this.overview?.lod === lod || this.overviewStarting === lod) return;
-    this.overviewStarting = lod;
-    const b = this.budget.budget;
-    const pick = lod.overviewPick(Number.isFinite(b) ? b : 4 * DEFAULT_BUDGET_BYTES);
+    const pick = lod.overviewPick(this.levelBudget());
     if (!pick) return;
+    this.overviewStarting = lod;
     /** @type {import('../engine/index.js').Engine | null} */
     let engine = null;
     try {
@@ -908,8 +909,7 @@ export class App {
    */
   levelReading(lod, pick) {
     const by = lod.current ? this.answerer(lod) : null;
-    const q = by === 'loaded' && lod.current ? lod.levels[lod.current.li].level.quantum_ms : by && by !== 'loaded' ? by.quantum_ms : 0;
-    const meanwhile = q ? ` (showing ${quantumLabel(q)} until then)` : '';
+    const meanwhile = by ? ` (showing ${quantumLabel(by.quantum_ms)} until then)` : '';
     return `Reading ${lod.src.name}: ${lod.describe(pick)}…${meanwhile}`;
   }
 

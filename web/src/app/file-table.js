@@ -20,6 +20,11 @@ function reducedTitle(r) {
   return `loaded reduced to ${quantumLabel(r.quantum_ms)} quanta (its ${formatBytes(r.windowsBytes)} of windows would have passed the memory budget): exact at multiples of ${quantumLabel(r.quantum_ms)}`;
 }
 
+/** A file still loading, as its state cell says it: "reading 40%". @param {{state: string, bytesDone?: number, bytesTotal?: number}} p */
+function pendingText(p) {
+  return p.bytesTotal ? `${p.state} ${Math.floor((100 * (p.bytesDone ?? 0)) / p.bytesTotal)}%` : p.state;
+}
+
 /**
  * During a load, the pending rows' state cells updated in place ("reading
  * 40%", "done"): rebuilding a table of hundreds of rows every second cost
@@ -36,8 +41,7 @@ export function updatePendingStates(el, pending) {
     const p = pending.get(/** @type {HTMLElement} */ (tr).dataset.file ?? '');
     const st = /** @type {HTMLElement | null} */ (tr.querySelector('td.state'));
     if (!p || !st || p.state === 'error') return false;
-    const pct = p.bytesTotal ? ` ${Math.floor((100 * (p.bytesDone ?? 0)) / p.bytesTotal)}%` : '';
-    const text = `${p.state}${pct}`;
+    const text = pendingText(p);
     if (st.textContent !== text) {
       st.textContent = text;
       st.title = text;
@@ -123,9 +127,8 @@ export function renderFileTable(el, hostEl, errEl, m) {
     tr.appendChild(doc.createElement('td'));
     nameCell(tr, short(name), name);
     for (let i = 0; i < (runs ? 7 : 6); i++) cell(tr, '');
-    const pct = p.bytesTotal ? ` ${Math.floor((100 * p.bytesDone) / p.bytesTotal)}%` : '';
-    const st = cell(tr, p.state === 'error' ? 'error' : `${p.state}${pct}`, p.state === 'error' ? 'state bad' : 'state');
-    st.title = p.state === 'error' ? p.message || 'failed' : `${p.state}${pct}`;
+    const st = cell(tr, p.state === 'error' ? 'error' : pendingText(p), p.state === 'error' ? 'state bad' : 'state');
+    st.title = p.state === 'error' ? p.message || 'failed' : pendingText(p);
     tb.appendChild(tr);
   }
   table.appendChild(tb);

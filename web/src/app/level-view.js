@@ -3,11 +3,14 @@
 // and when a zoom or a chosen quantum asks for others. The engine holds one
 // level's slice at a time, bounded by the memory budget however long the
 // day is.
-import { readLevels, readLevelIndex, chooseLevel, sliceLevel, cellsOf, bytesOf } from '../load/levels.js';
+import { readLevels, readLevelIndex, chooseLevel, sliceLevel, cellsOf, bytesOf, isMultiple } from '../load/levels.js';
 import { quantumLabel } from './controls.js';
 
 /** Bytes of engine memory a result cell costs, about (docs/page-loading.md "A cluster day"). */
 export const CELL_BYTES = 512;
+
+/** The cells a memory budget holds (at least 1000). @param {number} budgetBytes */
+const budgetCells = (budgetBytes) => Math.max(1000, Math.floor(budgetBytes / CELL_BYTES));
 
 export class LevelView {
   /**
@@ -53,7 +56,7 @@ export class LevelView {
     if (!this.extent) return null;
     const [from, to] = o.range ?? this.extent;
     // Compressed blocks are smaller than the model they become: the budget bounds both.
-    const pick = chooseLevel(this.levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: Math.max(1000, Math.floor(o.budgetBytes / CELL_BYTES)), maxBytes: o.budgetBytes, quantum_ms: o.quantum_ms });
+    const pick = chooseLevel(this.levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: budgetCells(o.budgetBytes), maxBytes: o.budgetBytes, quantum_ms: o.quantum_ms });
     if (!pick) return null;
     const cur = this.current;
     if (cur && cur.li === pick.li && (cur.whole || (this.covers(cur, from, to) && !pick.whole))) return null;
@@ -89,8 +92,7 @@ export class LevelView {
     const ix = this.levels[li];
     if (!ix.blocks.length) return null;
     const last = ix.blocks.length - 1;
-    const cap = Math.max(1000, Math.floor(budgetBytes / CELL_BYTES)) / 4;
-    if (cellsOf(ix, 0, last) > cap || bytesOf(ix, 0, last) > budgetBytes / 4) return null;
+    if (cellsOf(ix, 0, last) > budgetCells(budgetBytes) / 4 || bytesOf(ix, 0, last) > budgetBytes / 4) return null;
     return { li, a: 0, b: last, whole: true, why: 'the overview' };
   }
 
@@ -109,10 +111,7 @@ export class LevelView {
   serves(range, quantum_ms) {
     const p = this.current;
     if (!p || !this.extent) return false;
-    if (quantum_ms) {
-      const k = quantum_ms / this.levels[p.li].level.quantum_ms;
-      if (!(k >= 1) || Math.abs(k - Math.round(k)) > 1e-9) return false;
-    }
+    if (quantum_ms && !isMultiple(quantum_ms, this.levels[p.li].level.quantum_ms)) return false;
     const [from, to] = range ?? this.extent;
     return p.whole || this.covers(p, from, to);
   }

@@ -229,6 +229,17 @@ export function cellsOf(ix, a, b) {
 }
 
 /**
+ * Whether a query quantum is a whole multiple of a level's: then each of the
+ * level's cells falls whole into one query quantum and the answer is exact
+ * (docs/result-format.md).
+ * @param {number} q @param {number} of
+ */
+export function isMultiple(q, of) {
+  const k = q / of;
+  return k >= 1 && Math.abs(k - Math.round(k)) < 1e-9;
+}
+
+/**
  * The stored bytes of blocks a..b (inclusive): what reading them fetches.
  * @param {LevelIndex} ix @param {number} a @param {number} b
  */
@@ -304,10 +315,7 @@ export function chooseLevel(levels, o) {
   const coarsest = levels.length - 1;
   if (o.quantum_ms) {
     let want = 0;
-    for (let i = 0; i < levels.length; i++) {
-      const k = o.quantum_ms / levels[i].level.quantum_ms;
-      if (Math.abs(k - Math.round(k)) < 1e-9 && k >= 1) want = i;
-    }
+    for (let i = 0; i < levels.length; i++) if (isMultiple(o.quantum_ms, levels[i].level.quantum_ms)) want = i;
     for (let i = want; i <= coarsest; i++) {
       const p = plan(i);
       if (p) return { ...p, why: i === want ? 'the chosen quantum' : `${levels[want].level.quantum_ms} ms would pass the memory budget here` };

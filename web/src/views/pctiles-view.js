@@ -37,6 +37,8 @@ export class PercentilesView {
     this.legendBox.dataset.testid = 'pctiles-legend';
     this.legendBox.hidden = true;
     this.frame.wrap.appendChild(this.legendBox);
+    /** Where canvas lines are drawn before one copy to the shown canvas (draw). @type {HTMLCanvasElement | null} */
+    this.offCanvas = null;
     /** @type {any} */
     this.data = null;
     this.token = 0;
@@ -229,12 +231,16 @@ export class PercentilesView {
     /** SLA shading drawn on the canvas (with its lines): what the SVG's .sla-shade paths say otherwise. @type {{key: string, rule: string, quanta: number}[]} */
     const shadedOnCanvas = [];
     this.slaOnCanvas = shadedOnCanvas;
-    const off = document.createElement('canvas');
-    if (onCanvas) {
-      off.width = cv.width;
-      off.height = cv.height;
-    }
+    // One such canvas per view, sized like the shown one.
+    const off = (this.offCanvas ??= document.createElement('canvas'));
     const c2 = /** @type {CanvasRenderingContext2D} */ (off.getContext('2d'));
+    if (onCanvas) {
+      if (off.width !== cv.width || off.height !== cv.height) {
+        off.width = cv.width;
+        off.height = cv.height;
+      }
+      c2.reset();
+    }
     if (onCanvas) {
       c2.setTransform(dpr, 0, 0, dpr, 0, 0);
       c2.beginPath();
@@ -358,7 +364,8 @@ export class PercentilesView {
           t0 = performance.now();
         }
       }
-      if (onCanvas) {
+      // A newer draw started during the last slice: it owns both canvases now.
+      if (onCanvas && token === this.token) {
         c2.setTransform(1, 0, 0, 1, 0, 0);
         shown.drawImage(off, 0, 0);
       }
