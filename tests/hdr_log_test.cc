@@ -72,6 +72,25 @@ TEST(HdrGolden, ChunkingAndSniffingChangeNothing) {
   }
 }
 
+// Interval lines with no header are told by their payload marker alone,
+// each kind of it; a fio histogram line (commas, no marker) is not one.
+TEST(HdrLog, SniffFindsEachPayloadMarkerAndNotCommas) {
+  auto format_of = [](const std::string& text) {
+    SniffInput in{"x.log", text.data(), text.size(), true};
+    return sniff(in).format;
+  };
+  for (const char* p : {"HISTFAAAAA", "HISTIAAAA", "HISTiAAAA", "HISTEAAAA", "DHISTwAAA"}) {
+    EXPECT_EQ(format_of(std::string("0.127,1.007,2.769,") + p + "\n"), FileFormat::kHdrLog) << p;
+    EXPECT_EQ(format_of(std::string("Tag=A,0.127,1.007,2.769,") + p + "\n"), FileFormat::kHdrLog) << p;
+  }
+  // Markers not after a field's comma, or of no known kind, decide nothing.
+  EXPECT_NE(format_of("0.127,1.007,2.769,xHISTFAAAA\n"), FileFormat::kHdrLog);
+  EXPECT_NE(format_of("0.127,1.007,2.769,HISTQAAAA\n"), FileFormat::kHdrLog);
+  std::string fio = "1002, 0, 4096";
+  for (int i = 0; i < 1216; ++i) fio += i % 50 ? ", 0" : ", 3";
+  EXPECT_EQ(format_of(fio + "\n"), FileFormat::kFioHist);
+}
+
 TEST(HdrLog, DecimalSecondsAreExact) {
   int64_t a = 0, b = 0;
   ASSERT_TRUE(hdr::parse_decimal_seconds("1441812279.474", &a));

@@ -2,7 +2,27 @@
 
 #include "latscope/model.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 namespace latscope::fio_hist {
+
+void populate(void* p, size_t bytes) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  // Whole pages inside the range only: the partial pages at its ends may
+  // hold other allocations' live data (populating never changes contents,
+  // but there is nothing to gain there).
+  static const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  const uintptr_t a = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
+  const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);
+  if (b > a) (void)madvise(reinterpret_cast<void*>(a), b - a, MADV_POPULATE_WRITE);
+#else
+  (void)p;
+  (void)bytes;
+#endif
+}
 
 size_t encode_window(const uint32_t* bins, const uint64_t* counts, uint32_t n, uint8_t* out) {
   size_t len = 0;

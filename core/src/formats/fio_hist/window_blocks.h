@@ -14,9 +14,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 namespace latscope::fio_hist {
+
+// Asks the kernel for the pages of [p, p + bytes) in one call, where it can
+// (Linux 5.14+, MADV_POPULATE_WRITE); a no-op elsewhere and on failure. The
+// model's vectors are fresh memory: touched page by page, each page is a
+// fault, and under a hypervisor a fault costs as much as parsing the
+// kilobytes that fill it (tests/bench/README.md, "Page faults").
+void populate(void* p, size_t bytes);
 
 template <class T>
 class Blocks {
@@ -42,6 +51,7 @@ class Blocks {
   std::vector<T> take() {
     std::vector<T> out;
     out.reserve(size_);  // not filled first: each page is written once
+    populate(out.data(), size_ * sizeof(T));
     for (const Block& b : blocks_) out.insert(out.end(), b.items.get(), b.items.get() + b.used);
     blocks_.clear();
     size_ = 0;
@@ -51,15 +61,22 @@ class Blocks {
  private:
   // Below glibc's default mmap threshold (128 KiB): heap memory, reused.
   static constexpr size_t kBlockItems = (size_t{64} << 10) / sizeof(T);
+  // Raw storage: `new T[n]` would run Window's member initialisers over
+  // every item of every block (a memset per block), and each item is
+  // written before it is read. T is an implicit-lifetime type.
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  struct Free {
+    void operator()(T* p) const { ::operator delete(p); }
+  };
   struct Block {
-    std::unique_ptr<T[]> items;
+    std::unique_ptr<T, Free> items;
     size_t used = 0;
     size_t cap = 0;
   };
   void add_block(size_t min) {
     Block b;
     b.cap = min > kBlockItems ? min : kBlockItems;
-    b.items.reset(new T[b.cap]);  // bytes: not value-initialised, written before read
+    b.items.reset(static_cast<T*>(::operator new(b.cap * sizeof(T))));
     blocks_.push_back(std::move(b));
   }
   std::vector<Block> blocks_;
