@@ -85,6 +85,30 @@ void expect_same(const Engine& engine, const std::string& options_json, Seen* se
   EXPECT_EQ(pctiles_meta_json(r, labels, unit), text.substr(0, a) + text.substr(b));
   seen->nulls += nulls;
   seen->flagged += flagged;
+
+  // The same query with its rows handed to a sink, straight into the
+  // columns (what the page's worker does): the same columns, bit for bit,
+  // the same meta, and no rows kept.
+  PctilesColumnsBuilder builder(labels, unit);
+  QueryResult sunk;
+  size_t handed = 0;
+  ASSERT_TRUE(engine.query(opts, &sunk, [&](const Row& row) { builder.add(row); ++handed; }).ok());
+  EXPECT_TRUE(sunk.rows.empty());
+  EXPECT_EQ(handed, n);
+  const PctilesColumns d = builder.take(sunk.adaptive);
+  const auto same = [](const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.size() != y.size()) return false;
+    for (size_t i = 0; i < x.size(); ++i)
+      if (!(x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i])))) return false;
+    return true;
+  };
+  EXPECT_TRUE(same(d.t_ms, c.t_ms) && same(d.width_ms, c.width_ms) && same(d.samples, c.samples) &&
+              same(d.min, c.min) && same(d.mean, c.mean) && same(d.max, c.max));
+  EXPECT_TRUE(same(d.p, c.p) && same(d.err, c.err) && same(d.lo, c.lo) && same(d.hi, c.hi));
+  EXPECT_EQ(d.group, c.group);
+  EXPECT_EQ(d.flag, c.flag);
+  EXPECT_EQ(d.flag_texts, c.flag_texts);
+  EXPECT_EQ(pctiles_meta_json(sunk, labels, unit), pctiles_meta_json(r, labels, unit));
 }
 
 TEST(PctilesColumns, EqualPctilesJsonOnRealLogs) {

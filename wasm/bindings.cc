@@ -211,10 +211,12 @@ class WasmEngine {
   // the worker transfers, and the rest as JSON text (pctiles_meta_json).
   val queryColumns(const std::string& options_json) const {
     Query q;
-    Status st = run_query(options_json, &q);
+    Status st = latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit);
+    // Rows go straight into the columns, never all kept (engine.h RowSink).
+    latscope::PctilesColumnsBuilder b(q.labels, q.unit);
+    if (st.ok()) st = engine_.query(q.options, &q.result, [&b](const latscope::Row& r) { b.add(r); });
     if (!st.ok()) return error(st);
-    const latscope::PctilesColumns c = latscope::pctiles_columns(q.result, q.labels, q.unit);
-    std::vector<latscope::Row>().swap(q.result.rows);  // the columns hold them now
+    const latscope::PctilesColumns c = b.take(q.result.adaptive);
     val out = val::object();
     out.set("meta", latscope::pctiles_meta_json(q.result, q.labels, q.unit));
     const auto f64 = [&out](const char* key, const std::vector<double>& v) { out.set(key, copy_to_js("Float64Array", v.data(), v.size())); };

@@ -216,6 +216,22 @@ int main(int argc, char** argv) {
   t0 = Clock::now();
   const size_t json_bytes = latscope::pctiles_json(r_host, {"p50", "p90", "p99", "p99.9", "p100"}, latscope::Unit::kUs).size();
   const double json_host = seconds_since(t0);
+  // Rows kept, then made columns: what the page's worker did before.
+  t0 = Clock::now();
+  const size_t converted = latscope::pctiles_columns(r_host, {"p50", "p90", "p99", "p99.9", "p100"}, latscope::Unit::kUs).t_ms.size();
+  const double q_convert = seconds_since(t0);
+  // What the page's worker does since rows go straight into columns
+  // (Engine::query's sink): the same query, no rows kept.
+  latscope::PctilesColumnsBuilder builder({"p50", "p90", "p99", "p99.9", "p100"}, latscope::Unit::kUs);
+  latscope::QueryResult r_sunk;
+  t0 = Clock::now();
+  st = engine->query(q, &r_sunk, [&builder](const latscope::Row& row) { builder.add(row); });
+  const latscope::PctilesColumns cols = builder.take(false);
+  const double q_cols = seconds_since(t0);
+  if (!st.ok()) {
+    std::fprintf(stderr, "latscope_bench: query by host into columns: %s\n", st.message.c_str());
+    return 2;
+  }
   // Touch the results so the work cannot be judged dead, and show a sane row.
   double samples = 0;
   for (const latscope::Row& row : r_all.rows) samples += row.stats.samples;
@@ -235,6 +251,9 @@ int main(int argc, char** argv) {
               samples);
   std::printf("query by host  %.3f s, %zu rows, %zu groups\n", q_host, r_host.rows.size(),
               r_host.groups.size());
+  std::printf("as columns     %.3f s, %zu rows (the same query, rows handed to the columns, none kept;\n"
+              "               before: the query above, then %.3f s making its %zu rows columns)\n",
+              q_cols, cols.t_ms.size(), q_convert, converted);
   std::printf("its JSON       %.3f s, %.1f MB (pctiles_json, what the page's worker posts)\n", json_host,
               static_cast<double>(json_bytes) / 1e6);
   std::printf("model          %.1f MB used (%.1f MB allocated): %llu windows, %.1f non-empty bins per window\n",

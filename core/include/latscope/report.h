@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "latscope/engine.h"
@@ -60,6 +61,22 @@ struct PctilesColumns {
   std::vector<std::string> flag_texts{""};
 };
 PctilesColumns pctiles_columns(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);
+
+// The same columns built row by row, as Engine::query's sink hands rows
+// over, so the rows are never all kept (latscope/engine.h).
+class PctilesColumnsBuilder {
+ public:
+  PctilesColumnsBuilder(std::vector<std::string> pct_labels, Unit unit);
+  void add(const Row& row);
+  // The columns so far (width_ms kept only when `adaptive`); starts afresh.
+  PctilesColumns take(bool adaptive);
+
+ private:
+  std::vector<std::string> labels_;
+  Unit unit_;
+  PctilesColumns c_;
+  std::unordered_map<std::string, uint32_t> flag_index_;
+};
 
 // pctiles_json without its rows ("rows":[]): what goes with the columns.
 std::string pctiles_meta_json(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);

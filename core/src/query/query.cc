@@ -35,20 +35,33 @@ void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& 
 }
 
 Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
+  return query(opts, out, nullptr);
+}
+
+Status Engine::query(const QueryOptions& opts, QueryResult* out, const RowSink& sink) const {
+  // The other kinds of query keep their rows; a sink is handed them after.
+  const auto handed = [&](Status st) {
+    if (sink && st.ok()) {
+      for (const Row& r : out->rows) sink(r);
+      std::vector<Row>().swap(out->rows);
+    }
+    return st;
+  };
   *out = QueryResult();
   out->quantum_ms = opts.quantum_ms;
   for (double p : opts.percentiles)
     if (!(p >= 0 && p <= 100))
       return Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
-  if (opts.compat_fio_histo_log_pctiles) return compat_query(sources_, opts, out);
-  if (opts.adaptive_accuracy > 0) return adaptive_query(sources_, opts, out);  // query/adaptive.h
+  if (opts.compat_fio_histo_log_pctiles) return handed(compat_query(sources_, opts, out));
+  if (opts.adaptive_accuracy > 0) return handed(adaptive_query(sources_, opts, out));  // query/adaptive.h
 
   Plan plan;
   Status st = make_plan(sources_, opts.sel, opts.group_by, opts.quantum_ms, &plan);
   if (!st.ok()) return st;
   std::vector<Selected> window_values;  // fio log_avg_msec logs (query/window_values.h)
   for (const Source& src : sources_) select_window_values(src, opts.sel, &window_values);
-  if (plan.series.empty() && !window_values.empty()) return window_value_query(std::move(window_values), opts, out);
+  if (plan.series.empty() && !window_values.empty())
+    return handed(window_value_query(std::move(window_values), opts, out));
   out->groups = plan.groups;
   out->absolute_time = plan.absolute_time;
   out->layout_id = plan.layout ? plan.layout->id : "";
@@ -66,7 +79,8 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   std::vector<uint32_t> flags;
   std::vector<ExtremeBins> ext;
   std::vector<std::vector<uint64_t>> raw;
-  out->rows.reserve(plan.quanta * plan.groups.size());
+  if (!sink) out->rows.reserve(plan.quanta * plan.groups.size());
+  Row row;  // reused: its percentile vector is allocated once
   for (size_t j = 0; j < plan.quanta; ++j) {
     const size_t busy = sweep.next_busy(j);
     if (busy - j >= kSkipEmptyQuanta) {
@@ -77,10 +91,12 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
     }
     sweep.next(j, &acc, &flags, &ext, exact ? &raw : nullptr);
     for (size_t g = 0; g < plan.groups.size(); ++g) {
-      Row row;
       row.t_ms = (plan.first + static_cast<double>(j)) * plan.quantum_ms;
       row.group = static_cast<uint32_t>(g);
-      row.p.resize(np);
+      row.stats = Stats();
+      row.p.assign(np, PercentileValue());
+      row.flags = 0;
+      row.width_ms = 0;
       const double* counts = acc.data() + g * k;
       row.flags |= flags[g];
       // Only the bins this quantum added to (Sweep::touched) can hold counts.
@@ -88,7 +104,8 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
       const BinSpan span = t.any() ? BinSpan{t.lo, size_t{t.hi} + 1} : BinSpan{0, 0};
       if (exact) fill_row_exact(&raw[g], opts, &row);
       else fill_row(*plan.layout, counts, ext[g], opts, &row, span);
-      out->rows.push_back(std::move(row));
+      if (sink) sink(row);
+      else out->rows.push_back(row);
     }
   }
   return Status::Ok();
