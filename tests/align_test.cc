@@ -1,7 +1,13 @@
 // Alignment onto quanta with overlap weighting, merging and grouping.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+
 #include "latscope/engine.h"
+#include "query/aligner.h"
 #include "test_util.h"
 
 namespace latscope {
@@ -152,6 +158,34 @@ TEST(Align, RangeSelectionLimitsQuanta) {
   ASSERT_EQ(r.rows.size(), 3u);
   EXPECT_EQ(r.rows.front().t_ms, 3000);
   EXPECT_EQ(r.rows.back().t_ms, 5000);
+}
+
+// The aligner's inline rounding gives std::round's bits: halves away from
+// zero, both zeros, the largest doubles below 2^52 and beyond, NaN and
+// infinities, and a million random shares as the aligner makes them.
+TEST(Align, RoundHalfAwayIsStdRoundBitForBit) {
+  const auto same_bits = [](double x) {
+    const double a = round_half_away(x), b = std::round(x);
+    uint64_t ua = 0, ub = 0;
+    std::memcpy(&ua, &a, sizeof a);
+    std::memcpy(&ub, &b, sizeof b);
+    return ua == ub;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  for (double x : {0.0, -0.0, 0.5, -0.5, 1.5, -1.5, 2.5, 0.49999999999999994, -0.49999999999999994, 0.3, -0.3,
+                   4503599627370495.5, -4503599627370495.5, 4503599627370496.0, 9007199254740993.0, 1e300, -1e300,
+                   std::numeric_limits<double>::denorm_min(), inf, -inf})
+    EXPECT_TRUE(same_bits(x)) << x;
+  EXPECT_TRUE(std::isnan(round_half_away(std::numeric_limits<double>::quiet_NaN())));
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> frac(0, 1);
+  std::uniform_int_distribution<uint64_t> count(0, uint64_t{1} << 23);  // x below 2^52 mostly
+  for (int i = 0; i < 1000000; ++i) {
+    const double x = static_cast<double>(count(rng)) * frac(rng) * kResultOne;
+    ASSERT_TRUE(same_bits(x)) << x;
+    ASSERT_TRUE(same_bits(-x)) << -x;
+    ASSERT_TRUE(same_bits(std::floor(x) + 0.5)) << x;
+  }
 }
 
 }  // namespace
