@@ -37,6 +37,8 @@ export class PercentilesView {
     this.legendBox.dataset.testid = 'pctiles-legend';
     this.legendBox.hidden = true;
     this.frame.wrap.appendChild(this.legendBox);
+    /** Where canvas lines are drawn before one copy to the shown canvas (draw). @type {HTMLCanvasElement | null} */
+    this.offCanvas = null;
     /** @type {any} */
     this.data = null;
     this.token = 0;
@@ -185,27 +187,6 @@ export class PercentilesView {
       })
       .x((/** @type {any} */ i) => mid(r.t_ms[i]))
       .y((/** @type {any} */ i) => y(vAt(i)));
-    // rowLine's path for the canvas, built without d3: for hundreds of
-    // lines d3's per-point calls (and its copy of the points) were most of
-    // the drawing (bench-groups-chromium.mjs --profile). Same segments: an
-    // undefined value ends one.
-    const rowPath = (/** @type {number[]} */ rows) => {
-      const path = new Path2D();
-      let open = false;
-      for (const i of rows) {
-        const v = vAt(i);
-        if (!(v === v && (!s.yLog || v > 0))) {
-          open = false;
-          continue;
-        }
-        const px = mid(r.t_ms[i]);
-        const py = y(v);
-        if (open) path.lineTo(px, py);
-        else path.moveTo(px, py);
-        open = true;
-      }
-      return path;
-    };
     const errOf = (/** @type {number} */ i) => {
       const e = r.err[kAt(i)];
       return e === e ? e : 0;
@@ -242,17 +223,30 @@ export class PercentilesView {
     const onCanvas = metas.length * Math.min(visibleQuanta, 2 * f.innerW) > CANVAS_POINTS;
     this.onCanvas = onCanvas;
     const dpr = window.devicePixelRatio || 1;
-    // Lines are built in slices between which the page runs frames, as
-    // paths (Path2D) with their styles, and painted in one go when all are
-    // built. Drawn slice by slice on the shown canvas, every frame flushed,
-    // rasterised and painted it again; on a canvas off the page, every frame
-    // still finalised that one (CanvasRenderingContext2D::FinalizeFrame, 84
-    // ms of a 200-host regroup, bench-groups-chromium.mjs --trace).
+    // Lines are drawn in slices between which the page runs frames: drawn
+    // on the shown canvas, every frame would flush and paint it again
+    // (canvas FinalizeFrame, Paint and compositing updates were over half
+    // of a 200-host regroup's drawing, bench-groups-chromium.mjs --trace).
+    // They go to a canvas off the page, copied once when all are drawn.
     /** SLA shading drawn on the canvas (with its lines): what the SVG's .sla-shade paths say otherwise. @type {{key: string, rule: string, quanta: number}[]} */
     const shadedOnCanvas = [];
     this.slaOnCanvas = shadedOnCanvas;
-    /** @type {{path: Path2D, color: string, alpha: number, stroke: boolean, dash?: number[]}[]} */
-    const paints = [];
+    // One such canvas per view, sized like the shown one.
+    const off = (this.offCanvas ??= document.createElement('canvas'));
+    const c2 = /** @type {CanvasRenderingContext2D} */ (off.getContext('2d'));
+    if (onCanvas) {
+      if (off.width !== cv.width || off.height !== cv.height) {
+        off.width = cv.width;
+        off.height = cv.height;
+      }
+      c2.reset();
+    }
+    if (onCanvas) {
+      c2.setTransform(dpr, 0, 0, dpr, 0, 0);
+      c2.beginPath();
+      c2.rect(0, 0, f.innerW, mainH);
+      c2.clip();
+    }
     const drawSeries = async () => {
       await nextTask();
       if (token !== this.token) return;
@@ -272,25 +266,31 @@ export class PercentilesView {
         if (onCanvas) {
           const col = se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi);
           if (bandsShown && se.kind === 'p') {
-            const band = new Path2D();
-            sa.context(/** @type {any} */ (band))(pts);  // d3 needs only moveTo, lineTo, closePath
-            paints.push({ path: band, color: col, alpha: 0.07, stroke: false });
-            const bins = new Path2D();
-            ar.context(/** @type {any} */ (bins))(pts);
-            paints.push({ path: bins, color: col, alpha: 0.15, stroke: false });
+            c2.fillStyle = col;
+            c2.globalAlpha = 0.07;
+            c2.beginPath();
+            sa.context(c2)(pts);
+            c2.fill();
+            c2.globalAlpha = 0.15;
+            c2.beginPath();
+            ar.context(c2)(pts);
+            c2.fill();
+            c2.globalAlpha = 1;
             sa.context(null);
             ar.context(null);
           }
+          c2.strokeStyle = col;
           // Hairlines: Chromium's software canvas strokes a 1 px line ~70x
           // faster than a 1.6 px one over thousands of points; beyond 200
           // series dashes go too (a dashed zigzag reads as a solid one).
+          c2.lineWidth = 1;
           const d = metas.length > 200 ? '' : se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
-          let path = new Path2D();
-          if (adaptive) {
-            ln.context(/** @type {any} */ (path))(pts);
-            ln.context(null);
-          } else path = rowPath(pts);
-          paints.push({ path, color: col, alpha: 1, stroke: true, dash: d ? d.split(',').map(Number) : [] });
+          c2.setLineDash(d ? d.split(',').map(Number) : []);
+          c2.beginPath();
+          ln.context(c2)(pts);
+          ln.context(null);
+          c2.stroke();
+          c2.setLineDash([]);
         } else if (bandsShown && se.kind === 'p') {
           bandG
             .append('path')
@@ -333,13 +333,14 @@ export class PercentilesView {
             // As translucent SVG paths (one per violating line), Chromium
             // painted 200 hosts' shading in 190 ms of every frame that
             // touched the chart (bench-groups-chromium.mjs --trace).
-            const shade = new Path2D();
+            c2.fillStyle = groupColor(se.gi, se.pi);
+            c2.globalAlpha = 0.25;
             for (const pt of bad) {
               const x0 = x(pt.t);
               const vy = Math.max(0, Math.min(mainH, y(/** @type {number} */ (pt.v))));
-              shade.rect(x0, Math.min(ty, vy), Math.max(1, x(pt.t + pt.w) - x0), Math.abs(vy - ty));
+              c2.fillRect(x0, Math.min(ty, vy), Math.max(1, x(pt.t + pt.w) - x0), Math.abs(vy - ty));
             }
-            paints.push({ path: shade, color: groupColor(se.gi, se.pi), alpha: 0.25, stroke: false });
+            c2.globalAlpha = 1;
             shadedOnCanvas.push({ key: `${r.groups[se.gi]}|${r.percentiles[se.pi]}`, rule: rule.text, quanta: bad.length });
             continue;
           }
@@ -363,26 +364,10 @@ export class PercentilesView {
           t0 = performance.now();
         }
       }
-      // A newer draw started during the last slice: it owns the canvas now.
+      // A newer draw started during the last slice: it owns both canvases now.
       if (onCanvas && token === this.token) {
-        shown.save();
-        shown.setTransform(dpr, 0, 0, dpr, 0, 0);
-        shown.beginPath();
-        shown.rect(0, 0, f.innerW, mainH);
-        shown.clip();
-        shown.lineWidth = 1;  // hairlines (above)
-        for (const op of paints) {
-          shown.globalAlpha = op.alpha;
-          if (op.stroke) {
-            shown.strokeStyle = op.color;
-            shown.setLineDash(op.dash ?? []);
-            shown.stroke(op.path);
-          } else {
-            shown.fillStyle = op.color;
-            shown.fill(op.path);
-          }
-        }
-        shown.restore();
+        c2.setTransform(1, 0, 0, 1, 0, 0);
+        shown.drawImage(off, 0, 0);
       }
     };
 
