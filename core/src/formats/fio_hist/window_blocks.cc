@@ -14,10 +14,12 @@ void populate(void* p, size_t bytes) {
   // Whole pages inside the range only: the partial pages at its ends may
   // hold other allocations' live data (populating never changes contents,
   // but there is nothing to gain there).
+  // Offsets from p, not integers cast back to pointers.
   static const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const uintptr_t a = (reinterpret_cast<uintptr_t>(p) + kPage - 1) & ~(kPage - 1);
-  const uintptr_t b = (reinterpret_cast<uintptr_t>(p) + bytes) & ~(kPage - 1);
-  if (b > a) (void)madvise(reinterpret_cast<void*>(a), b - a, MADV_POPULATE_WRITE);
+  const uintptr_t at = reinterpret_cast<uintptr_t>(p);
+  const size_t head = static_cast<size_t>(((at + kPage - 1) & ~(kPage - 1)) - at);
+  const size_t tail = static_cast<size_t>((at + bytes) & (kPage - 1));
+  if (bytes > head + tail) (void)madvise(static_cast<char*>(p) + head, bytes - head - tail, MADV_POPULATE_WRITE);
 #else
   (void)p;
   (void)bytes;
