@@ -73,9 +73,8 @@ val copy_to_js(const char* ctor, const T* data, size_t n) {
   return val::global(ctor).new_(emscripten::typed_memory_view(n, data));
 }
 
-// Copies a JS Uint8Array into buf with one TypedArray.set (a memcpy), reusing
-// buf's storage between calls.
-// Bytes copied in from a JS Uint8Array. Not a std::vector<char>: its
+// Bytes copied in from a JS Uint8Array with one TypedArray.set (a memcpy),
+// the storage reused between calls. Not a std::vector<char>: its
 // resize() zero-fills every byte before the copy overwrites it, and that
 // memset was a quarter of a worker's parse time (tests/bench/README.md,
 // "WASM staging").

@@ -95,10 +95,9 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, const RowSink& 
       row.group = static_cast<uint32_t>(g);
       row.stats = Stats();
       row.p.assign(np, PercentileValue());
-      row.flags = 0;
+      row.flags = flags[g];
       row.width_ms = 0;
       const double* counts = acc.data() + g * k;
-      row.flags |= flags[g];
       // Only the bins this quantum added to (Sweep::touched) can hold counts.
       const ExtremeBins& t = sweep.touched()[g];
       const BinSpan span = t.any() ? BinSpan{t.lo, size_t{t.hi} + 1} : BinSpan{0, 0};
