@@ -2,6 +2,7 @@
 // and cancel, the file table, and the four linked views. Queries go to the
 // engine (a Web Worker by default); a state change re-queries only the views
 // whose engine options changed, and never re-reads files.
+import { afterNextFrame } from '../engine/yield.js';
 import { Store, initialState } from './state.js';
 import { renderControls, renderViewToolbar, quantumLabel, setGroupings, setInputChoices } from './controls.js';
 import { renderFileTable, updatePendingStates } from './file-table.js';
@@ -17,7 +18,7 @@ import { loadSummary, groupingsFor, isLog, LOCAL_HOST, defaultQuantum } from './
 import { exportCaption } from './caption.js';
 import { naturalCompare } from './names.js';
 import { QUANTA } from './options.js';
-import { itemsFromFileList, itemsFromDataTransfer } from '../load/files.js';
+import { itemsFromFileList, itemsFromDataTransfer, statItems } from '../load/files.js';
 import { fetchItems, urlFileName } from '../load/remote.js';
 import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
 import { encodeLinkData, decodeLinkData, MAX_LINK_CHARS, kb } from './link.js';
@@ -642,7 +643,8 @@ export class App {
     const abort = new AbortController();
     this.abort = abort;
     const gen = ++this.loadGen;
-    const total = items.reduce((a, it) => a + it.file.size, 0);
+    const total = await statItems(items);
+    if (gen !== this.loadGen) return;
     this.pending = new Map(items.map((it) => [it.name, { state: 'queued', bytesDone: 0, bytesTotal: it.file.size }]));
     this.sources = [];
     this.runPlan = null;
@@ -719,9 +721,15 @@ export class App {
       // is drawn by the one refresh at its end, not by each change (onChange).
       this.settingUp = true;
       for (const s of sources) this.pending.set(s.name, { state: s.status?.ok === false ? 'error' : 'done', bytesDone: s.bytes, bytesTotal: s.bytes, message: s.status?.message });
+      // The progress line's last figures; the table is rebuilt once, below.
+      lastTable = performance.now();
       paint();
       prog.hidden = true;
       this.renderFiles();
+      // The new file table is laid out in a frame of its own, not in this
+      // task by the chart's size read below (docs/page-views.md "The load's longest task").
+      await afterNextFrame();
+      if (gen !== this.loadGen) return;
       this.showMemory();
       const sum = loadSummary(sources, this.skipped);
       // Group-by offers the labels these logs carry; a choice they lack falls back to the cluster.

@@ -50,6 +50,44 @@ export function updatePendingStates(el, pending) {
   return true;
 }
 
+/** Rows per table of the file list (chunkTables). */
+const CHUNK_ROWS = 40;
+
+/**
+ * The file list as tables of CHUNK_ROWS rows, the first with the header,
+ * each later one in a box that the browser lays out only when it is
+ * scrolled into view (content-visibility). With fixed table layout and the
+ * same columns, the tables line up as one. A 200-file table laid out whole
+ * took 50-170 ms of one task after each load (docs/page-views.md "The
+ * load's longest task"); a list of up to CHUNK_ROWS files is one table.
+ * @param {Document} doc @param {HTMLTableRowElement[]} rows @param {string} cols @param {string} head
+ */
+function chunkTables(doc, rows, cols, head) {
+  /** @type {HTMLElement[]} */
+  const out = [];
+  let i = 0;
+  do {
+    // An offset editor row stays with the file row above it.
+    let end = Math.min(rows.length, i + CHUNK_ROWS);
+    while (end < rows.length && rows[end].classList.contains('offset-editor')) end++;
+    const table = doc.createElement('table');
+    table.className = 'file-table';
+    table.innerHTML = i === 0 ? cols + head : cols;
+    const tb = doc.createElement('tbody');
+    tb.append(...rows.slice(i, end));
+    table.appendChild(tb);
+    if (i === 0) out.push(table);
+    else {
+      const box = doc.createElement('div');
+      box.className = 'file-chunk';
+      box.appendChild(table);
+      out.push(box);
+    }
+    i = end;
+  } while (i < rows.length);
+  return out;
+}
+
 /**
  * @param {HTMLElement} el file table container
  * @param {HTMLElement} hostEl host table container
@@ -62,14 +100,14 @@ export function renderFileTable(el, hostEl, errEl, m) {
   // the column is narrow. The full path is the tooltip and data-file.
   const common = commonFolder([...m.sources.map((s) => s.name), ...m.pending.keys(), ...(m.skipped ?? []).map((s) => s.name)]);
   const short = (/** @type {string} */ name) => name.slice(common.length) || name;
-  const table = doc.createElement('table');
-  table.className = 'file-table';
   // A run column when the files are several runs (docs/runs.md; app/runs.js).
   const runs = m.sources.some((s) => s.labels?.run);
-  table.innerHTML =
-    `<colgroup><col class="c-inc"><col class="c-name">${runs ? '<col class="c-run">' : ''}<col class="c-fmt"><col class="c-dirs"><col class="c-rec"><col class="c-rep"><col class="c-skip"><col class="c-off"><col class="c-state"></colgroup>` +
+  const cols =
+    `<colgroup><col class="c-inc"><col class="c-name">${runs ? '<col class="c-run">' : ''}<col class="c-fmt"><col class="c-dirs"><col class="c-rec"><col class="c-rep"><col class="c-skip"><col class="c-off"><col class="c-state"></colgroup>`;
+  const head =
     `<thead><tr><th title="include">✓</th><th>file</th>${runs ? '<th title="the fio run this file belongs to (docs/runs.md)">run</th>' : ''}<th title="format">fmt</th><th title="directions: r read, w write, t trim">dir</th><th class="num" title="records (lines or intervals read)">rec</th><th title="repaired: fio client/server accumulation defect (docs/repair.md)">rep</th><th class="num" title="lines skipped (hover a number for why)">skip</th><th class="num" title="offset: ms added to this file's clock (click to edit; wins over its host's offset)">off</th><th title="load state">state</th></tr></thead>`;
-  const tb = doc.createElement('tbody');
+  /** The rows in order (an offset editor right after its file's row). @type {HTMLTableRowElement[]} */
+  const rows = [];
   const seen = new Set();
   const byName = (/** @type {{name: string}} */ a, /** @type {{name: string}} */ b) => naturalCompare(a.name, b.name);
   for (const src of [...m.sources].sort(byName)) {
@@ -110,8 +148,8 @@ export function renderFileTable(el, hostEl, errEl, m) {
     const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : src.reduced?.quantum_ms ? `↓${quantumLabel(src.reduced.quantum_ms)}` : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
     st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : src.reduced ? reducedTitle(src.reduced) : 'loaded';
     if (src.reduced) tr.dataset.reduced = String(src.reduced.quantum_ms);
-    tb.appendChild(tr);
-    if (editing && s.ok) tb.appendChild(offsetEditor(tr, src.name, m.state.offsets[src.name], runs ? 10 : 9, (ms) => {
+    rows.push(tr);
+    if (editing && s.ok) rows.push(offsetEditor(tr, src.name, m.state.offsets[src.name], runs ? 10 : 9, (ms) => {
       el.dataset.editing = '';
       m.onFileOffset(src.name, ms);
       // No state change (same value, or cancelled): close the editor anyway.
@@ -129,10 +167,9 @@ export function renderFileTable(el, hostEl, errEl, m) {
     for (let i = 0; i < (runs ? 7 : 6); i++) cell(tr, '');
     const st = cell(tr, p.state === 'error' ? 'error' : pendingText(p), p.state === 'error' ? 'state bad' : 'state');
     st.title = p.state === 'error' ? p.message || 'failed' : pendingText(p);
-    tb.appendChild(tr);
+    rows.push(tr);
   }
-  table.appendChild(tb);
-  el.replaceChildren(table);
+  el.replaceChildren(...chunkTables(doc, rows, cols, head));
   const ignored = ignoredList(doc, m.sources, m.skipped ?? [], short);
   if (ignored) el.appendChild(ignored);
 

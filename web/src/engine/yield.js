@@ -14,3 +14,24 @@ export function yieldToEvents() {
     ch.port2.postMessage(null);
   });
 }
+
+/**
+ * Resolves once the page has rendered a frame (the task after it), or after
+ * `maxMs` when no frame comes (a hidden tab runs no frames). Work that reads
+ * layout after a large DOM change waits for it, so the browser lays the new
+ * DOM out in its own frame task instead of inside the caller's (a 200-file
+ * table laid out inside the load's task made it 250-300 ms long).
+ * @param {number} [maxMs]
+ */
+export function afterNextFrame(maxMs = 100) {
+  if (typeof requestAnimationFrame === 'undefined') return yieldToEvents();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, maxMs);
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(timer);
+        resolve(undefined);
+      }, 0),
+    );
+  });
+}

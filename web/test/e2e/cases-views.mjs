@@ -356,6 +356,63 @@ export const VIEW_CASES = [
     },
   },
   {
+    name: 'views: a list of 90 files is tables of 40 rows laid out as scrolled to (one header, natural order across them, columns in line), a file in the last one can be left out and given an offset, an editor at a boundary stays under its file',
+    async run(c) {
+      const p = c.page;
+      const dir = path.join(OUT, 'many-files');
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      const src = fixture('local', 'local_clat_hist.1.log');
+      const files = Array.from({ length: 90 }, (_, i) => {
+        const f = path.join(dir, `local_clat_hist.${i + 1}.log`);
+        fs.copyFileSync(src, f);
+        return f;
+      });
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      const shape = await p.evaluate(() => ({
+        tables: document.querySelectorAll('#file-table table.file-table').length,
+        heads: document.querySelectorAll('#file-table thead').length,
+        boxed: Array.from(document.querySelectorAll('#file-table .file-chunk')).map((b) => [b.querySelectorAll('tbody tr').length, getComputedStyle(b).contentVisibility]),
+        first: document.querySelectorAll('#file-table > table tbody tr').length,
+        order: Array.from(document.querySelectorAll('#file-table tbody tr')).map((tr) => /** @type {HTMLElement} */ (tr).dataset.file),
+      }));
+      assert.equal(shape.tables, 3);
+      assert.equal(shape.heads, 1, 'one header, on the first table');
+      assert.equal(shape.first, 40);
+      assert.deepEqual(shape.boxed, [[40, 'auto'], [10, 'auto']], 'later tables are laid out when scrolled to');
+      assert.deepEqual(shape.order, files.map((f) => path.basename(f)), 'natural order (1, 2, ... 90) across the tables');
+      // Scrolled to, the last table's columns line up with the first's.
+      const last = '[data-testid=file-table] tr[data-file="local_clat_hist.90.log"]';
+      await p.locator(last).scrollIntoViewIfNeeded();
+      const cols = await p.evaluate(() => {
+        const xs = (/** @type {string} */ sel) => Array.from(/** @type {HTMLElement} */ (document.querySelector(sel)).querySelectorAll('td')).map((td) => Math.round(td.getBoundingClientRect().left));
+        return { a: xs('#file-table tr[data-file="local_clat_hist.1.log"]'), b: xs('#file-table tr[data-file="local_clat_hist.90.log"]') };
+      });
+      assert.deepEqual(cols.b, cols.a, 'columns in line');
+      await p.screenshot({ path: path.join(SHOTS, 'views-file-table-90-last-rows.png') });
+      // Leave out the 90th file: the state says so, and its box stays checked off.
+      await p.click(`${last} input[type=checkbox]`);
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.exclude_sources.includes('local_clat_hist.90.log'));
+      await settled(p);
+      assert.equal(await p.isChecked(`${last} input[type=checkbox]`), false);
+      // The 40th file's offset editor (the first table's last row) opens under it.
+      const fortieth = '[data-testid=file-table] tr[data-file="local_clat_hist.40.log"]';
+      await p.click(`${fortieth} [data-testid=file-offset]`);
+      const editor = await p.evaluate(() => {
+        const ed = /** @type {HTMLElement} */ (document.querySelector('#file-table tr.offset-editor'));
+        const prev = /** @type {HTMLElement} */ (ed.previousElementSibling);
+        return { file: ed.dataset.file, prev: prev.dataset.file, firstRows: document.querySelectorAll('#file-table > table tbody tr').length };
+      });
+      assert.deepEqual(editor, { file: 'local_clat_hist.40.log', prev: 'local_clat_hist.40.log', firstRows: 41 });
+      await p.fill('[data-testid=file-offset-input]', '5000');
+      await p.click('[data-testid=file-offset-set]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.offsets['local_clat_hist.40.log'] === 5000);
+      await settled(p);
+      assert.equal((await p.textContent(`${fortieth} [data-testid=file-offset]`))?.trim(), '5s');
+      noPageErrors(c);
+    },
+  },
+  {
     name: 'views: fio json+ output alone shows each job\'s whole run (docs/whole-run.md): the engine says so, a quantum as long as the run gives the CLI\'s numbers, the spectrum draws',
     async run(c) {
       const p = c.page;
