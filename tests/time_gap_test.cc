@@ -8,6 +8,7 @@
 
 #include "latscope/report.h"
 #include "latscope/stream.h"
+#include "query/aligner.h"
 #include "test_util.h"
 
 namespace latscope {
@@ -71,6 +72,63 @@ TEST(TimeGap, EmptyQuantaAreANoteNotRowsAndBothQueriesAgree) {
   for (const Row& r : stored.rows) n += r.stats.samples;
   EXPECT_DOUBLE_EQ(n, 5 * 42 + 5 * 30 + 7 + 4 * 3);  // every I/O counted
   EXPECT_EQ(stored.rows.back().t_ms, 10000003000.0);
+}
+
+// A sink is told how many rows may come before the first (it makes its
+// columns once at that size): never fewer than come, and a clock jump of
+// 1e7 quanta does not make it 1e7.
+class CountingSink : public RowSink {
+ public:
+  void expect(size_t rows) override {
+    ++expect_calls;
+    expected = rows;
+    before_rows = handed == 0;
+  }
+  void add(const Row& row) override {
+    (void)row;
+    ++handed;
+  }
+  size_t expect_calls = 0, expected = 0, handed = 0;
+  bool before_rows = false;
+};
+
+// Rows handed to a sink, and the bound it was told first.
+void expect_bounded(const Engine& e, const QueryOptions& o, size_t most) {
+  QueryResult kept, sunk;
+  ASSERT_TRUE(e.query(o, &kept).ok());
+  CountingSink sink;
+  ASSERT_TRUE(e.query(o, &sunk, &sink).ok());
+  EXPECT_EQ(sink.expect_calls, 1u);
+  EXPECT_TRUE(sink.before_rows);
+  EXPECT_EQ(sink.handed, kept.rows.size());
+  EXPECT_GE(sink.expected, sink.handed);
+  EXPECT_LE(sink.expected, most * kept.groups.size());
+}
+
+TEST(TimeGap, RowSinkIsToldABoundNotTheClockJump) {
+  Engine e;
+  feed(&e, "gap_clat_hist.1.log", gap_log());
+  for (const char* by : {"", "dir"}) {
+    SCOPED_TRACE(by);
+    QueryOptions o = opts();
+    if (*by) o.group_by = GroupBy{by};
+    // Two runs per series, each with the gap that may precede it: not the
+    // 1e7 quanta of the grid.
+    expect_bounded(e, o, 5 * kSkipEmptyQuanta + 20);
+  }
+}
+
+TEST(TimeGap, RowSinkBoundCountsGapsBetweenSeries) {
+  // Reads at 1 s and 2001 s, writes at 1501 s: each series alone has a gap
+  // of 1500-2000 quanta, but together the 499 empty quanta between 1501 s
+  // and 2001 s are rows (under kSkipEmptyQuanta), and the bound holds them.
+  std::string s = hist_line(1002, 0, {{700, 4}}) + hist_line(1501002, 1, {{710, 3}}) + hist_line(2001002, 0, {{720, 5}});
+  Engine e;
+  feed(&e, "runs_clat_hist.1.log", s);
+  QueryResult r;
+  ASSERT_TRUE(e.query(opts(), &r).ok());
+  EXPECT_GT(r.rows.size(), 499u);
+  expect_bounded(e, opts(), 4 * kSkipEmptyQuanta);
 }
 
 TEST(TimeGap, ShortIdleStretchesKeepTheirEmptyRows) {

@@ -213,7 +213,7 @@ class WasmEngine {
     Status st = latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit);
     // Rows go straight into the columns, never all kept (engine.h RowSink).
     latscope::PctilesColumnsBuilder b(q.labels, q.unit);
-    if (st.ok()) st = engine_.query(q.options, &q.result, [&b](const latscope::Row& r) { b.add(r); });
+    if (st.ok()) st = engine_.query(q.options, &q.result, &b);
     if (!st.ok()) return error(st);
     const latscope::PctilesColumns c = b.take(q.result.adaptive);
     val out = val::object();

@@ -225,7 +225,7 @@ int main(int argc, char** argv) {
   latscope::PctilesColumnsBuilder builder({"p50", "p90", "p99", "p99.9", "p100"}, latscope::Unit::kUs);
   latscope::QueryResult r_sunk;
   t0 = Clock::now();
-  st = engine->query(q, &r_sunk, [&builder](const latscope::Row& row) { builder.add(row); });
+  st = engine->query(q, &r_sunk, &builder);
   const latscope::PctilesColumns cols = builder.take(false);
   const double q_cols = seconds_since(t0);
   if (!st.ok()) {

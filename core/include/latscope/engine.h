@@ -149,6 +149,19 @@ struct Row {
   double width_ms = 0;  // adaptive quanta: the quantum's width (it covers [t_ms, t_ms + width_ms])
 };
 
+// Where Engine::query hands its rows one by one.
+class RowSink {
+ public:
+  virtual ~RowSink() = default;
+  // Called once, before any row, with an upper bound on the rows to come
+  // (quanta x groups): the columns a sink fills can be made once, at their
+  // size, instead of doubling (docs/page-views.md "Rows straight into
+  // columns").
+  virtual void expect(size_t rows) { (void)rows; }
+  // The row is only valid during the call.
+  virtual void add(const Row& row) = 0;
+};
+
 struct QueryResult {
   std::vector<std::string> groups;  // "all", "host=127.0.0.1", "host=a;job=1;dir=read"
   std::vector<Row> rows;            // ordered by time, then group
@@ -227,10 +240,8 @@ class Engine {
   // The same query with each row handed to `sink` in order instead of kept
   // in out->rows (which stays empty): a per-host query at 1 s is 720,000
   // rows, and keeping them cost more than computing them (fresh memory and a
-  // heap block per row; docs/page-views.md "Speed with many groups"). The
-  // row is only valid during the call.
-  using RowSink = std::function<void(const Row&)>;
-  Status query(const QueryOptions& opts, QueryResult* out, const RowSink& sink) const;
+  // heap block per row; docs/page-views.md "Speed with many groups").
+  Status query(const QueryOptions& opts, QueryResult* out, RowSink* sink) const;
   Status heatmap(const HeatmapOptions& opts, HeatmapResult* out) const;
 
  private:

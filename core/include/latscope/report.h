@@ -64,10 +64,11 @@ PctilesColumns pctiles_columns(const QueryResult& r, const std::vector<std::stri
 
 // The same columns built row by row, as Engine::query's sink hands rows
 // over, so the rows are never all kept (latscope/engine.h).
-class PctilesColumnsBuilder {
+class PctilesColumnsBuilder : public RowSink {
  public:
   PctilesColumnsBuilder(std::vector<std::string> pct_labels, Unit unit);
-  void add(const Row& row);
+  void expect(size_t rows) override;
+  void add(const Row& row) override;
   // The columns so far (width_ms kept only when `adaptive`); starts afresh.
   PctilesColumns take(bool adaptive);
 
@@ -76,6 +77,7 @@ class PctilesColumnsBuilder {
   Unit unit_;
   PctilesColumns c_;
   std::unordered_map<std::string, uint32_t> flag_index_;
+  std::unordered_map<uint64_t, uint32_t> flag_bits_;  // Row::flags and few-sample bits -> flag_texts index
 };
 
 // pctiles_json without its rows ("rows":[]): what goes with the columns.

@@ -422,6 +422,38 @@ size_t Sweep::next_busy(size_t j) const {
   return static_cast<size_t>(best);
 }
 
+size_t row_quanta_bound(const Plan& plan) {
+  // A query gives rows for every quantum some window touches, and for the
+  // empty quanta of each gap shorter than kSkipEmptyQuanta (query.cc): such
+  // a gap ends where a run of some series starts (or at the grid's end), so
+  // each run is charged its length plus the gap that may precede it.
+  const double q = plan.quantum_ms;
+  const double last = static_cast<double>(plan.quanta) - 1;
+  const double gap = static_cast<double>(kSkipEmptyQuanta) - 1;
+  double sum = gap;  // the grid's end
+  for (const Selected& x : plan.series) {
+    double run_a = 0, run_b = -1;  // the current run of quanta (none yet)
+    for (const Window& w : x.series->windows) {
+      if (w.total == 0) continue;  // next_busy skips them too
+      const double s = w.start_ms + x.offset_ms, e = w.end_ms + x.offset_ms;
+      // floor of both ends: at most one quantum too many, never too few.
+      const double a = std::max(0.0, std::floor(std::min(s, e) / q) - plan.first);
+      const double b = std::min(last, std::floor(e / q) - plan.first);
+      if (b < a) continue;  // outside the grid
+      if (run_b >= run_a && a <= run_b + gap + 1) {
+        run_b = std::max(run_b, b);
+        continue;
+      }
+      if (run_b >= run_a) sum += run_b - run_a + 1 + gap;
+      run_a = a;
+      run_b = b;
+    }
+    if (run_b >= run_a) sum += run_b - run_a + 1 + gap;
+    if (sum >= static_cast<double>(plan.quanta)) return plan.quanta;
+  }
+  return static_cast<size_t>(sum);
+}
+
 Sweep::Sweep(const Plan& plan) : plan_(plan), cursor_(plan.series.size(), 0), io_at_(plan.series.size(), 0) {}
 
 void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flags, std::vector<ExtremeBins>* ext,

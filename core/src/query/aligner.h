@@ -143,6 +143,14 @@ bool source_excluded(const Source& src, const Selection& sel);
 constexpr size_t kSkipEmptyQuanta = 1000;
 std::string skipped_quanta_note(double from_ms, double to_ms, size_t quanta);
 
+// At least as many quanta as a query over the plan gives rows for (per
+// group), and at most plan.quanta: each series' windows with a count make
+// runs of quanta (joined across gaps shorter than kSkipEmptyQuanta), each
+// run counted with the empty quanta that may precede it. One pass over the
+// windows; what a row sink may reserve without being fooled by a clock jump
+// (a 50-million-quantum plan with a few windows).
+size_t row_quanta_bound(const Plan& plan);
+
 // When no time series is selected but fio json+ output is, queries show its
 // whole-run histograms, one window (startdelay, startdelay + runtime] each
 // (docs/whole-run.md); this note says so.

@@ -38,11 +38,12 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   return query(opts, out, nullptr);
 }
 
-Status Engine::query(const QueryOptions& opts, QueryResult* out, const RowSink& sink) const {
+Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) const {
   // The other kinds of query keep their rows; a sink is handed them after.
   const auto handed = [&](Status st) {
     if (sink && st.ok()) {
-      for (const Row& r : out->rows) sink(r);
+      sink->expect(out->rows.size());
+      for (const Row& r : out->rows) sink->add(r);
       std::vector<Row>().swap(out->rows);
     }
     return st;
@@ -79,7 +80,9 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, const RowSink& 
   std::vector<uint32_t> flags;
   std::vector<ExtremeBins> ext;
   std::vector<std::vector<uint64_t>> raw;
-  if (!sink) out->rows.reserve(plan.quanta * plan.groups.size());
+  const size_t rows_bound = row_quanta_bound(plan) * plan.groups.size();
+  if (sink) sink->expect(rows_bound);
+  else out->rows.reserve(rows_bound);
   Row row;  // reused: its percentile vector is allocated once
   for (size_t j = 0; j < plan.quanta; ++j) {
     const size_t busy = sweep.next_busy(j);
@@ -103,7 +106,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, const RowSink& 
       const BinSpan span = t.any() ? BinSpan{t.lo, size_t{t.hi} + 1} : BinSpan{0, 0};
       if (exact) fill_row_exact(&raw[g], opts, &row);
       else fill_row(*plan.layout, counts, ext[g], opts, &row, span);
-      if (sink) sink(row);
+      if (sink) sink->add(row);
       else out->rows.push_back(row);
     }
   }

@@ -10,6 +10,8 @@
 
 #include "latscope/report.h"
 
+#include "memory/populate.h"
+
 namespace latscope {
 
 namespace {
@@ -18,6 +20,23 @@ constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
 
 PctilesColumnsBuilder::PctilesColumnsBuilder(std::vector<std::string> labels, Unit unit)
     : labels_(std::move(labels)), unit_(unit), flag_index_{{"", 0}} {}
+
+void PctilesColumnsBuilder::expect(size_t rows) {
+  // Each column made once at its size, its pages asked for in one call
+  // (memory/populate.h): grown by doubling, the columns of a per-host query
+  // at 1 s were copied twice over and faulted in page by page, 40% of that
+  // query's time (docs/page-views.md "Rows straight into columns").
+  const size_t n = c_.t_ms.size() + rows, np = n * labels_.size();
+  const auto room = [](auto& v, size_t items) {
+    if (items <= v.capacity()) return;
+    v.reserve(items);
+    populate(v.data() + v.size(), (items - v.size()) * sizeof(v[0]));
+  };
+  for (std::vector<double>* v : {&c_.t_ms, &c_.width_ms, &c_.samples, &c_.min, &c_.mean, &c_.max}) room(*v, n);
+  for (std::vector<double>* v : {&c_.p, &c_.err, &c_.lo, &c_.hi}) room(*v, np);
+  room(c_.group, n);
+  room(c_.flag, n);
+}
 
 void PctilesColumnsBuilder::add(const Row& row) {
   PctilesColumns& c = c_;
@@ -43,10 +62,23 @@ void PctilesColumnsBuilder::add(const Row& row) {
   }
   uint32_t flag = 0;
   if (row.flags) {
-    // Rows of one query share a handful of flag texts ("few:p99.9", "finer").
-    auto it = flag_index_.try_emplace(flags_text(row, labels_), static_cast<uint32_t>(c.flag_texts.size())).first;
-    if (it->second == c.flag_texts.size()) c.flag_texts.push_back(it->first);
-    flag = it->second;
+    // Rows of one query share a handful of flag texts ("few:p99.9",
+    // "finer"): looked up by the bits that make the text, built only when
+    // new (a per-host query at 1 s flags most of its 720,000 rows).
+    uint64_t key = row.flags;
+    bool keyed = labels_.size() <= 56 && row.flags < (1u << 8);
+    if (keyed && (row.flags & kFlagFewSamples))
+      for (size_t j = 0; j < np && j < row.p.size(); ++j)
+        if (row.p[j].few_samples) key |= uint64_t{1} << (8 + j);
+    const auto known = keyed ? flag_bits_.find(key) : flag_bits_.end();
+    if (known != flag_bits_.end()) {
+      flag = known->second;
+    } else {
+      auto it = flag_index_.try_emplace(flags_text(row, labels_), static_cast<uint32_t>(c.flag_texts.size())).first;
+      if (it->second == c.flag_texts.size()) c.flag_texts.push_back(it->first);
+      flag = it->second;
+      if (keyed) flag_bits_.emplace(key, flag);
+    }
   }
   c.flag.push_back(flag);
 }
@@ -56,11 +88,13 @@ PctilesColumns PctilesColumnsBuilder::take(bool adaptive) {
   PctilesColumns out = std::move(c_);
   c_ = PctilesColumns();
   flag_index_ = {{"", 0}};
+  flag_bits_.clear();
   return out;
 }
 
 PctilesColumns pctiles_columns(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
   PctilesColumnsBuilder b(labels, unit);
+  b.expect(r.rows.size());
   for (const Row& row : r.rows) b.add(row);
   return b.take(r.adaptive);
 }

@@ -2,29 +2,7 @@
 
 #include "latscope/model.h"
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#include <unistd.h>
-#endif
-
 namespace latscope::fio_hist {
-
-void populate(void* p, size_t bytes) {
-#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-  // Whole pages inside the range only: the partial pages at its ends may
-  // hold other allocations' live data (populating never changes contents,
-  // but there is nothing to gain there).
-  // Offsets from p, not integers cast back to pointers.
-  static const uintptr_t kPage = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
-  const uintptr_t at = reinterpret_cast<uintptr_t>(p);
-  const size_t head = static_cast<size_t>(((at + kPage - 1) & ~(kPage - 1)) - at);
-  const size_t tail = static_cast<size_t>((at + bytes) & (kPage - 1));
-  if (bytes > head + tail) (void)madvise(static_cast<char*>(p) + head, bytes - head - tail, MADV_POPULATE_WRITE);
-#else
-  (void)p;
-  (void)bytes;
-#endif
-}
 
 size_t encode_window(const uint32_t* bins, const uint64_t* counts, uint32_t n, uint8_t* out) {
   size_t len = 0;

@@ -18,14 +18,9 @@
 #include <type_traits>
 #include <vector>
 
-namespace latscope::fio_hist {
+#include "memory/populate.h"
 
-// Asks the kernel for the pages of [p, p + bytes) in one call, where it can
-// (Linux 5.14+, MADV_POPULATE_WRITE); a no-op elsewhere and on failure. The
-// model's vectors are fresh memory: touched page by page, each page is a
-// fault, and under a hypervisor a fault costs as much as parsing the
-// kilobytes that fill it (tests/bench/README.md, "Page faults").
-void populate(void* p, size_t bytes);
+namespace latscope::fio_hist {
 
 template <class T>
 class Blocks {
