@@ -7,7 +7,7 @@
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
-import { unitLabel, formatNumber } from './scales.js';
+import { unitLabel, formatNumber, plainScale } from './scales.js';
 import { percentileName } from '../app/options.js';
 import { seriesMeta, viewRows, valueOf, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
@@ -176,8 +176,17 @@ export class PercentilesView {
     // the context, no path text.
     /** @type {{kind: 'p'|'mean', pi: number}} */
     let cur = { kind: 'p', pi: 0 };
-    const vAt = (/** @type {number} */ i) => valueOf(r, i, cur);
+    // The current series' value of row i (set per series below: one array
+    // read, no dispatch, for millions of points).
+    let vAt = (/** @type {number} */ i) => valueOf(r, i, cur);
     const kAt = (/** @type {number} */ i) => i * nP + cur.pi;
+    // The scales the row lines and bands use: d3's, or on the canvas the
+    // same maps as plain arithmetic (scales.js plainScale).
+    /** @type {(t: number) => number} */
+    let X = x;
+    /** @type {(v: number) => number} */
+    let Y = y;
+    const rowMid = (/** @type {number} */ t) => X(t + r.quantum_ms / 2);
     const rowLine = d3
       .line()
       .digits(1)
@@ -185,8 +194,8 @@ export class PercentilesView {
         const v = vAt(i);
         return v === v && (!s.yLog || v > 0);
       })
-      .x((/** @type {any} */ i) => mid(r.t_ms[i]))
-      .y((/** @type {any} */ i) => y(vAt(i)));
+      .x((/** @type {any} */ i) => rowMid(r.t_ms[i]))
+      .y((/** @type {any} */ i) => Y(vAt(i)));
     const errOf = (/** @type {number} */ i) => {
       const e = r.err[kAt(i)];
       return e === e ? e : 0;
@@ -195,18 +204,18 @@ export class PercentilesView {
       .area()
       .digits(1)
       .defined((/** @type {any} */ i) => vAt(i) === vAt(i))
-      .x((/** @type {any} */ i) => mid(r.t_ms[i]))
-      .y0((/** @type {any} */ i) => y(Math.max(ylo, vAt(i) - errOf(i))))
-      .y1((/** @type {any} */ i) => y(Math.min(yhi, vAt(i) + errOf(i))));
+      .x((/** @type {any} */ i) => rowMid(r.t_ms[i]))
+      .y0((/** @type {any} */ i) => Y(Math.max(ylo, vAt(i) - errOf(i))))
+      .y1((/** @type {any} */ i) => Y(Math.min(yhi, vAt(i) + errOf(i))));
     const rowSampling = d3
       .area()
       .digits(1)
       .defined((/** @type {any} */ i) => vAt(i) === vAt(i) && r.lo[kAt(i)] === r.lo[kAt(i)])
-      .x((/** @type {any} */ i) => mid(r.t_ms[i]))
-      .y0((/** @type {any} */ i) => y(Math.max(ylo, r.lo[kAt(i)])))
+      .x((/** @type {any} */ i) => rowMid(r.t_ms[i]))
+      .y0((/** @type {any} */ i) => Y(Math.max(ylo, r.lo[kAt(i)])))
       .y1((/** @type {any} */ i) => {
         const h = r.hi[kAt(i)];
-        return y(h === h ? Math.min(yhi, h) : yhi);
+        return Y(h === h ? Math.min(yhi, h) : yhi);
       });
     const bandG = plot.append('g').attr('class', 'bands');
     const lineG = plot.append('g').attr('class', 'lines');
@@ -222,6 +231,10 @@ export class PercentilesView {
     const metas = seriesMeta(r, s.showMean).filter((m) => !isHidden(m));
     const onCanvas = metas.length * Math.min(visibleQuanta, 2 * f.innerW) > CANVAS_POINTS;
     this.onCanvas = onCanvas;
+    if (onCanvas) {
+      X = plainScale(x);
+      Y = plainScale(y, s.yLog);
+    }
     const dpr = window.devicePixelRatio || 1;
     // Lines are drawn in slices between which the page runs frames: drawn
     // on the shown canvas, every frame would flush and paint it again
@@ -258,8 +271,14 @@ export class PercentilesView {
         // The visible quanta, thinned to at most 2 points per pixel column:
         // points (adaptive steps) or row indices (fixed quanta).
         cur = se;
+        if (se.kind === 'mean') vAt = (i) => r.mean[i];
+        else {
+          const P = r.p;
+          const pi = se.pi;
+          vAt = (i) => P[i * nP + pi];
+        }
         /** @type {any[]} */
-        const pts = adaptive ? stepPoints(r, meta, dom[0], dom[1]) : viewRows(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, (t) => x(t), f.innerW);
+        const pts = adaptive ? stepPoints(r, meta, dom[0], dom[1]) : viewRows(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW);
         const ln = adaptive ? line : rowLine;
         const ar = adaptive ? area : rowArea;
         const sa = adaptive ? sampling : rowSampling;

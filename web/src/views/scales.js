@@ -318,3 +318,27 @@ export function dodgeLabels(want, gap, lo, hi) {
   for (const o of order) out[o.i] = o.y;
   return out;
 }
+
+/**
+ * A scale's map as plain arithmetic: the same straight line (of the value,
+ * or of its log) as the d3 scale, without the per-call work (a Date object
+ * per call for an absolute time axis, the log transform's dispatch). For
+ * the canvas lines of hundreds of groups: per host at 1 s quanta that is 3.6
+ * million points per drawing, and the scale calls were a third of the
+ * drawing's JavaScript (docs/page-views.md "Plain arithmetic for canvas
+ * points"). Not clamped, like the scales it copies; the last bits of a
+ * pixel position may differ from the scale's.
+ * @param {{domain: () => any[], range: () => number[]}} s @param {boolean} [log]
+ * @returns {(v: number) => number}
+ */
+export function plainScale(s, log = false) {
+  const [d0, d1] = s.domain().map(Number);
+  const [r0, r1] = s.range();
+  if (log) {
+    const l0 = Math.log(d0);
+    const k = (r1 - r0) / (Math.log(d1) - l0);
+    return (v) => r0 + (Math.log(v) - l0) * k;
+  }
+  const k = (r1 - r0) / (d1 - d0);
+  return (v) => r0 + (v - d0) * k;
+}

@@ -10,8 +10,10 @@ import {
   clipTopNs,
   paletteLut,
   formatLatency,
+  plainScale,
 } from '../../src/views/scales.js';
-import { niceTimeStep, formatRelative } from '../../src/views/time-axis.js';
+import { niceTimeStep, formatRelative, timeScale } from '../../src/views/time-axis.js';
+import * as d3 from 'd3';
 
 describe('tail axis', () => {
   it('spaces the nines evenly: -log10(1-p)', () => {
@@ -129,5 +131,29 @@ describe('labels', () => {
     expect(formatRelative(1500, 500)).toBe('1.5 s');
     expect(formatRelative(90000, 30000)).toBe('1:30');
     expect(formatRelative(3723000, 60000)).toBe('1:02:03');
+  });
+});
+
+describe('plain arithmetic scales for canvas points', () => {
+  // Pseudo-random but fixed: the same values every run.
+  const values = (/** @type {number} */ lo, /** @type {number} */ hi, /** @type {number} */ n) => Array.from({ length: n }, (_, i) => lo + ((i * 7919) % 1000) / 1000 * (hi - lo));
+  it('a time axis, relative and absolute: the same pixel as the scale', () => {
+    const rel = timeScale(false, [120000, 3720000], [0, 913]);
+    const abs = timeScale(true, [1.7e12, 1.7e12 + 86400000], [0, 913]);
+    const fr = plainScale(rel);
+    const fa = plainScale(abs);
+    for (const t of values(0, 3800000, 500)) expect(Math.abs(fr(t) - rel(t))).toBeLessThan(1e-9);
+    for (const t of values(1.7e12 - 1000, 1.7e12 + 86401000, 500)) expect(Math.abs(fa(t) - abs(t))).toBeLessThan(1e-6);
+  });
+  it('latency, linear and log (niced domains): the same pixel as the scale', () => {
+    const lin = d3.scaleLinear().domain([0, 4321]).range([600, 0]).nice();
+    const log = d3.scaleLog().domain([87, 53000]).range([600, 0]).nice();
+    const fl = plainScale(lin);
+    const fg = plainScale(log, true);
+    for (const v of values(0, 5000, 500)) expect(Math.abs(fl(v) - lin(v))).toBeLessThan(1e-9);
+    for (const v of values(50, 60000, 500)) expect(Math.abs(fg(v) - log(v))).toBeLessThan(1e-9);
+    // Outside the domain: not clamped, as the scales are not.
+    expect(fg(200000)).toBeCloseTo(log(200000), 9);
+    expect(fl(-10)).toBeCloseTo(lin(-10), 9);
   });
 });
