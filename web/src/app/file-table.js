@@ -52,6 +52,8 @@ export function updatePendingStates(el, pending) {
 
 /** Rows per table of the file list (chunkTables). */
 const CHUNK_ROWS = 40;
+/** A row's height in px (11.5 px text, padding, border), the size a table not laid out yet holds. */
+const ROW_PX = 25;
 
 /**
  * The file list as tables of CHUNK_ROWS rows, the first with the header,
@@ -80,6 +82,9 @@ function chunkTables(doc, rows, cols, head) {
     else {
       const box = doc.createElement('div');
       box.className = 'file-chunk';
+      // Its rows' height until it is first laid out (then the one it had):
+      // a short last table holding 40 rows' place left blank space to scroll to.
+      box.style.containIntrinsicSize = `auto ${ROW_PX * (end - i)}px`;
       box.appendChild(table);
       out.push(box);
     }

@@ -384,6 +384,15 @@ export const VIEW_CASES = [
       // Scrolled to, the last table's columns line up with the first's.
       const last = '[data-testid=file-table] tr[data-file="local_clat_hist.90.log"]';
       await p.locator(last).scrollIntoViewIfNeeded();
+      // Scrolled to, the last table is laid out and shown within a frame or two
+      // (content-visibility: auto), with no blank place of 40 rows under 10.
+      await p.waitForFunction(() => {
+        const tr = /** @type {HTMLElement} */ (document.querySelector('#file-table tr[data-file="local_clat_hist.90.log"]'));
+        return tr.checkVisibility({ contentVisibilityAuto: true });
+      });
+      const boxes = await p.$$eval('#file-table .file-chunk', (bs) => bs.map((b) => Math.round(b.getBoundingClientRect().height / /** @type {HTMLElement} */ (b.querySelector('tbody')).children.length)));
+      assert.ok(boxes.every((h) => h >= 20 && h <= 30), `each later table is as tall as its rows: ${boxes} px per row`);
+      await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const cols = await p.evaluate(() => {
         const xs = (/** @type {string} */ sel) => Array.from(/** @type {HTMLElement} */ (document.querySelector(sel)).querySelectorAll('td')).map((td) => Math.round(td.getBoundingClientRect().left));
         return { a: xs('#file-table tr[data-file="local_clat_hist.1.log"]'), b: xs('#file-table tr[data-file="local_clat_hist.90.log"]') };
