@@ -77,7 +77,6 @@ class PctilesColumnsBuilder : public RowSink {
   Unit unit_;
   PctilesColumns c_;
   std::unordered_map<std::string, uint32_t> flag_index_;
-  std::unordered_map<uint64_t, uint32_t> flag_bits_;  // Row::flags and few-sample bits -> flag_texts index
 };
 
 // pctiles_json without its rows ("rows":[]): what goes with the columns.

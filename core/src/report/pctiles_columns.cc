@@ -62,23 +62,10 @@ void PctilesColumnsBuilder::add(const Row& row) {
   }
   uint32_t flag = 0;
   if (row.flags) {
-    // Rows of one query share a handful of flag texts ("few:p99.9",
-    // "finer"): looked up by the bits that make the text, built only when
-    // new (a per-host query at 1 s flags most of its 720,000 rows).
-    uint64_t key = row.flags;
-    bool keyed = labels_.size() <= 56 && row.flags < (1u << 8);
-    if (keyed && (row.flags & kFlagFewSamples))
-      for (size_t j = 0; j < np && j < row.p.size(); ++j)
-        if (row.p[j].few_samples) key |= uint64_t{1} << (8 + j);
-    const auto known = keyed ? flag_bits_.find(key) : flag_bits_.end();
-    if (known != flag_bits_.end()) {
-      flag = known->second;
-    } else {
-      auto it = flag_index_.try_emplace(flags_text(row, labels_), static_cast<uint32_t>(c.flag_texts.size())).first;
-      if (it->second == c.flag_texts.size()) c.flag_texts.push_back(it->first);
-      flag = it->second;
-      if (keyed) flag_bits_.emplace(key, flag);
-    }
+    // Rows of one query share a handful of flag texts ("few:p99.9", "finer").
+    auto it = flag_index_.try_emplace(flags_text(row, labels_), static_cast<uint32_t>(c.flag_texts.size())).first;
+    if (it->second == c.flag_texts.size()) c.flag_texts.push_back(it->first);
+    flag = it->second;
   }
   c.flag.push_back(flag);
 }
@@ -88,7 +75,6 @@ PctilesColumns PctilesColumnsBuilder::take(bool adaptive) {
   PctilesColumns out = std::move(c_);
   c_ = PctilesColumns();
   flag_index_ = {{"", 0}};
-  flag_bits_.clear();
   return out;
 }
 

@@ -188,8 +188,8 @@ async function walkEntry(entry, notWalked) {
 /**
  * Asks for every item's size, a few files per task. The first read of a
  * picked or dropped File's size is a synchronous round trip to the browser
- * (about 1 ms each in Chromium, bench-groups-chromium.mjs); 200 files read
- * in one go made the load's first task 300-440 ms long. Later reads (the
+ * (about 1 ms each in Chromium); 200 files read in one go made the load's
+ * first task 300-440 ms long (docs/page-views.md "The load's longest task"). Later reads (the
  * progress total, the workers' parse requests) are then immediate.
  * @param {LoadItem[]} items @param {number} [perTask]
  */

@@ -9,7 +9,7 @@ import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, te
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { seriesMeta, viewRows, valueOf, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
+import { seriesMeta, viewRows, valueReader, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { expandRules, violates, ruleLabel } from '../app/sla.js';
@@ -178,7 +178,7 @@ export class PercentilesView {
     let cur = { kind: 'p', pi: 0 };
     // The current series' value of row i (set per series below: one array
     // read, no dispatch, for millions of points).
-    let vAt = (/** @type {number} */ i) => valueOf(r, i, cur);
+    let vAt = valueReader(r, cur);
     const kAt = (/** @type {number} */ i) => i * nP + cur.pi;
     // The scales the row lines and bands use: d3's, or on the canvas the
     // same maps as plain arithmetic (scales.js plainScale).
@@ -186,7 +186,8 @@ export class PercentilesView {
     let X = x;
     /** @type {(v: number) => number} */
     let Y = y;
-    const rowMid = (/** @type {number} */ t) => X(t + r.quantum_ms / 2);
+    const half = r.quantum_ms / 2;
+    const rowMid = (/** @type {number} */ t) => X(t + half);
     const rowLine = d3
       .line()
       .digits(1)
@@ -271,12 +272,7 @@ export class PercentilesView {
         // The visible quanta, thinned to at most 2 points per pixel column:
         // points (adaptive steps) or row indices (fixed quanta).
         cur = se;
-        if (se.kind === 'mean') vAt = (i) => r.mean[i];
-        else {
-          const P = r.p;
-          const pi = se.pi;
-          vAt = (i) => P[i * nP + pi];
-        }
+        vAt = valueReader(r, se);
         /** @type {any[]} */
         const pts = adaptive ? stepPoints(r, meta, dom[0], dom[1]) : viewRows(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW);
         const ln = adaptive ? line : rowLine;
