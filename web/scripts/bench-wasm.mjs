@@ -17,6 +17,10 @@
 //      into a fresh Engine of the same module: pass 1 is a worker's first
 //      load (V8 still tiering the code up, WASM memory touched for the
 //      first time), later passes a worker that has loaded before.
+//      --per-file parses each file into its own Engine, encodes it
+//      (exportSource, timed apart) and deletes it, as a page's parse worker
+//      does (inthread.js parseFile): the worker's memory is then reused from
+//      file to file instead of growing with the set. No queries then.
 //   2. loadFiles in-thread: the page's path without workers — Blob slices,
 //      scratch engine, encode, import into the primary engine — wall time.
 //   3. loadFiles with N worker_threads (default 2): the pool the page uses.
@@ -39,6 +43,7 @@ let chunkMiB = 16;
 let workers = 2;
 let quantum = 1000; // of the timed queries
 let passes = 1; // of the engine figure
+let perFile = false; // of the engine figure
 /** @type {Set<string>} */
 let only = new Set(['engine', 'inthread', 'workers']);
 const inputs = [];
@@ -48,6 +53,7 @@ for (let i = 0; i < args.length; ++i) {
   else if (args[i] === '--only') only = new Set(args[++i].split(','));
   else if (args[i] === '--quantum') quantum = Number(args[++i]);
   else if (args[i] === '--passes') passes = Math.max(1, Number(args[++i]));
+  else if (args[i] === '--per-file') perFile = true;
   else inputs.push(args[i]);
 }
 if (inputs.length === 0) {
@@ -79,8 +85,9 @@ if (only.has('engine')) {
   const M = await loadWasmModule(wasm);
   const chunk = Buffer.allocUnsafe(chunkMiB * 1048576);
   for (let pass = 1; pass <= passes; ++pass) {
-    const engine = new M.Engine();
+    let engine = new M.Engine();
     let engineMs = 0;
+    let exportMs = 0;
     let engineCpuUs = 0;
     const cpu0 = process.cpuUsage();
     const timed = (/** @type {() => any} */ fn) => {
@@ -104,15 +111,23 @@ if (only.has('engine')) {
       fs.closeSync(fd);
       const src = JSON.parse(timed(() => engine.finish(h)));
       if (!src.status.ok) console.log(`  ${src.name}: ${src.status.message}`);
+      if (perFile) {
+        const t0 = performance.now();
+        engine.exportSource(h);
+        exportMs += performance.now() - t0;
+        engine.delete();
+        engine = new M.Engine();
+      }
     }
     const cpu = process.cpuUsage(cpu0);
     const rate =
       `${(totalBytes / 1e3 / engineMs).toFixed(0)} MB/s wall, ` +
       `${(totalBytes / engineCpuUs).toFixed(0)} MB/s CPU ` +
       `(${(engineMs / 1000).toFixed(2)} s wall, ${(engineCpuUs / 1e6).toFixed(2)} s CPU in append/finish; ` +
-      `process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s incl. reads)`;
-    if (pass < passes) {
-      console.log(`engine (1 thread), pass ${pass}: ${rate}`);
+      `process CPU ${((cpu.user + cpu.system) / 1e6).toFixed(2)} s incl. reads)` +
+      (perFile ? `; a scratch Engine per file, exportSource ${(exportMs / 1000).toFixed(2)} s more, WASM memory ${MiB(M.HEAPU8.length)} MiB` : '');
+    if (pass < passes || perFile) {
+      console.log(`engine (1 thread)${passes > 1 ? `, pass ${pass}` : ''}: ${rate}`);
       engine.delete();
       continue;
     }
