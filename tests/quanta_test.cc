@@ -1,6 +1,7 @@
 // Quanta finer than the logs, and longer than the run (docs/quanta.md), in
 // both query paths, on the real place/ run (log_hist_msec=500).
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,10 @@ TEST(Quanta, LoggingIntervalIsTheMedianWindow) {
   Engine e;
   ASSERT_TRUE(fx::load(&e, {kRun[0]}, FileOptions()));
   const double iv = logging_interval_ms(e.sources()[0].series[0]);
+  // The engine keeps it with the series so that queries do not sort the
+  // windows again; a Series made elsewhere has none (NaN) and is measured.
+  EXPECT_EQ(e.sources()[0].series[0].interval_ms, iv);
+  EXPECT_TRUE(std::isnan(Series().interval_ms));
   EXPECT_GE(iv, 500);  // fio stamps at the first completion after 500 ms
   EXPECT_LT(iv, 510);
   EXPECT_FALSE(finer_than_interval(iv, 500));

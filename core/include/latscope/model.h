@@ -109,6 +109,10 @@ struct Series {
   // a result cell records apart from its counts; an empty ExtremeBins: none.
   // Empty vector: every window's extremes are its own non-empty bins.
   std::vector<ExtremeBins> extremes;
+  // The logging interval (query/interval.h logging_interval_ms: the median
+  // window length), kept by Engine::add_source once the windows are final so
+  // that every query does not sort them again; NaN: not kept, computed.
+  double interval_ms = std::numeric_limits<double>::quiet_NaN();
   // Per-I/O series (fio per-I/O logs, docs/formats-fio-lat.md): windows are
   // instants (t, t] holding the I/Os of one completion ms. io_ns, io_bs and
   // io_offset hold each I/O's exact latency, block size and offset in window

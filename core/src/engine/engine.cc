@@ -1,6 +1,7 @@
 #include "latscope/engine.h"
 
 #include "latscope/reader.h"
+#include "query/interval.h"
 
 namespace latscope {
 namespace {
@@ -131,7 +132,10 @@ const Source& Engine::finish(int h) {
                                  src.name + (src.bytes ? ": only blank characters" : ": empty file (0 bytes)") +
                                      "; nothing to read");
   }
-  for (Series& s : src.series) complete_series_labels(&s);
+  for (Series& s : src.series) {
+    complete_series_labels(&s);
+    s.interval_ms = logging_interval_ms(s);
+  }
   enforce_per_io_budget(sources_, p.opts.max_per_io_samples, &src);
   pending_[h].reset();
   sources_.push_back(std::move(src));

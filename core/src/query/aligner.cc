@@ -176,7 +176,7 @@ void select_series(const Source& src, const Selection& sel, std::vector<Selected
     x.full_start = std::isnan(s.full_start_ms) ? x.cover_start : s.full_start_ms + offset;
     x.full_end = std::isnan(s.full_end_ms) ? x.cover_end : s.full_end_ms + offset;
     x.unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));
-    x.interval_ms = logging_interval_ms(s);
+    x.interval_ms = std::isnan(s.interval_ms) ? logging_interval_ms(s) : s.interval_ms;
     x.offset_named = named;
     out->push_back(x);
   }
@@ -365,6 +365,32 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
           for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r) xb->add(x.rebin->to[r]);
       }
     xb = nullptr;
+  }
+  if (!x.co && !x.rebin) {
+    // The common case, kept lean: a window's bins come in ascending order
+    // (Series::data), so the bins it touches and its extremes are its first
+    // and last bin, not a test per bin; and a window wholly inside the
+    // quantum adds its counts as they are (Share::of's rounding is for parts).
+    if (w.n == 0) return 0;
+    const uint8_t* p = x.series->data.data() + w.offset;
+    uint64_t bin = varint::get(p);
+    const uint32_t first = static_cast<uint32_t>(bin);
+    const double unit = x.unit;
+    const bool whole = share.before == 0 && share.upto == 1;
+    for (uint32_t i = 0;;) {
+      const double n = static_cast<double>(varint::get(p)) * unit;
+      const double v = whole ? n : share.of(n);
+      added += v;
+      g[bin] += v;
+      if (++i == w.n) break;
+      bin += 1 + varint::get(p);
+    }
+    for (ExtremeBins* e : {touched, xb})
+      if (e) {
+        e->add(first);
+        e->add(static_cast<uint32_t>(bin));
+      }
+    return added;
   }
   const auto add = [&](uint32_t bin, uint64_t n) {
     const double v = share.of(static_cast<double>(n) * x.unit);
