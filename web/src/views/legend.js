@@ -85,8 +85,32 @@ export function renderLegend(box, items, hidden, onToggle) {
   });
   box.replaceChildren(list, more);
   box.hidden = !items.length;
-  // "all N" only when the entries do not fit the closed box.
-  more.hidden = !open && list.scrollHeight <= list.clientHeight + 1;
+  // "all N" only when the entries do not fit the closed box. That is known
+  // after layout: measured here, it forced a layout of the page in the
+  // middle of drawing (30-60 ms of a 200-host regroup, docs/page-views.md
+  // "Slices and the legend"). A ResizeObserver is told once the browser has
+  // laid the list out, before it paints.
+  more.hidden = true;
+  watchOverflow(box, list, more);
+}
+
+/** Each legend box's observer. @type {WeakMap<HTMLElement, ResizeObserver>} */
+const observers = new WeakMap();
+
+/**
+ * Shows `more` while the list overflows its closed box, checked whenever
+ * the list's size changes.
+ * @param {HTMLElement} box @param {HTMLElement} list @param {HTMLElement} more
+ */
+function watchOverflow(box, list, more) {
+  const check = () => {
+    more.hidden = !box.classList.contains('open') && list.scrollHeight <= list.clientHeight + 1;
+  };
+  observers.get(box)?.disconnect();
+  if (typeof ResizeObserver === 'undefined') return check();
+  const ro = new ResizeObserver(check);
+  ro.observe(list);
+  observers.set(box, ro);
 }
 
 /** Toggles a key in a list of hidden keys (returns a new sorted list). @param {string[]} hidden @param {string} key */

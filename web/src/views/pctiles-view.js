@@ -9,6 +9,7 @@ import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, te
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale } from './scales.js';
 import { percentileName } from '../app/options.js';
+import { traceRows } from './canvas-line.js';
 import { seriesMeta, viewRows, valueReader, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
@@ -99,10 +100,11 @@ export class PercentilesView {
       if (v > 0 && v < lo) lo = v;
       if (v > hi) hi = v;
     };
+    const withMean = s.showMean;
     for (let i = 0; i < r.n; i++) {
-      if (!inView(r.t_ms[i], rowWidth(r, i))) continue;
+      if (!inView(r.t_ms[i], adaptive ? r.width_ms[i] : r.quantum_ms)) continue;
       for (let j = i * nP; j < i * nP + nP; j++) fit(r.p[j]);
-      if (s.showMean) fit(r.mean[i]);
+      if (withMean) fit(r.mean[i]);
     }
     // SLA rules on shown percentiles, thresholds in the result's unit.
     const scale = { ns: 1, us: 1e3, ms: 1e6 }[/** @type {'ns'|'us'|'ms'} */ (r.unit)] || 1e3;
@@ -220,8 +222,8 @@ export class PercentilesView {
       });
     const bandG = plot.append('g').attr('class', 'bands');
     const lineG = plot.append('g').attr('class', 'lines');
-    // Series are drawn in slices of about 12 ms, yielding to the event loop
-    // in between, so a big result never blocks the page for long.
+    // Series are drawn in slices of about SLICE_MS, yielding to the event
+    // loop in between, so a big result never blocks the page for long.
     const near = (/** @type {any} */ pt) => pt.t + r.quantum_ms > dom[0] - r.quantum_ms && pt.t < dom[1] + r.quantum_ms;
     /** @type {Omit<import('./pctiles-data.js').Series, 'points'>[]} */
     const series = [];
@@ -302,8 +304,10 @@ export class PercentilesView {
           const d = metas.length > 200 ? '' : se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
           c2.setLineDash(d ? d.split(',').map(Number) : []);
           c2.beginPath();
-          ln.context(c2)(pts);
-          ln.context(null);
+          if (adaptive) {
+            ln.context(c2)(pts);
+            ln.context(null);
+          } else traceRows(c2, pts, vAt, (i) => X(r.t_ms[i] + half), Y, s.yLog);
           c2.stroke();
           c2.setLineDash([]);
         } else if (bandsShown && se.kind === 'p') {
@@ -374,7 +378,7 @@ export class PercentilesView {
             .attr('fill', groupColor(se.gi, se.pi))
             .attr('opacity', 0.25);
         }
-        if (performance.now() - t0 > 12) {
+        if (performance.now() - t0 > SLICE_MS) {
           await nextTask();
           t0 = performance.now();
         }
@@ -589,6 +593,16 @@ function adaptiveTip(r, series, t) {
 
 /** Resolves in a later task, letting input and paint in (drawing 1,200 lines yields dozens of times). */
 export const nextTask = yieldToEvents;
+
+/**
+ * How long a slice of line drawing runs before it yields. Each yield may
+ * let the browser run a frame (the busy spinner, the file table): with 12 ms
+ * slices, 60-120 ms of a 200-host regroup's 210-270 ms of line drawing went
+ * outside the drawing calls, mostly between slices (docs/page-views.md
+ * "Slices and the legend"). 30 ms keeps a slice well under the 50 ms of a
+ * long task.
+ */
+const SLICE_MS = 30;
 
 const fmtVal = formatNumber;
 
