@@ -10,7 +10,7 @@ import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale } from './scales.js';
 import { percentileName } from '../app/options.js';
 import { traceRows } from './canvas-line.js';
-import { seriesMeta, viewRows, valueReader, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
+import { seriesMeta, valueRange, viewRows, valueReader, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { expandRules, violates, ruleLabel } from '../app/sla.js';
@@ -94,18 +94,7 @@ export class PercentilesView {
     const inView = (/** @type {number} */ t, w = r.quantum_ms) => t + w > dom[0] && t < dom[1];
     // y range straight from the columns: building per-series points first
     // costs more than the whole axis drawing.
-    let lo = Infinity;
-    let hi = 0;
-    const fit = (/** @type {number} */ v) => {
-      if (v > 0 && v < lo) lo = v;
-      if (v > hi) hi = v;
-    };
-    const withMean = s.showMean;
-    for (let i = 0; i < r.n; i++) {
-      if (!inView(r.t_ms[i], adaptive ? r.width_ms[i] : r.quantum_ms)) continue;
-      for (let j = i * nP; j < i * nP + nP; j++) fit(r.p[j]);
-      if (withMean) fit(r.mean[i]);
-    }
+    let [lo, hi] = valueRange(r, dom, s.showMean);
     // SLA rules on shown percentiles, thresholds in the result's unit.
     const scale = { ns: 1, us: 1e3, ms: 1e6 }[/** @type {'ns'|'us'|'ms'} */ (r.unit)] || 1e3;
     const rules = expandRules(this.ctx.slaRules(), r.percentiles).map((x) => ({ ...x, t: x.thresholdNs / scale }));

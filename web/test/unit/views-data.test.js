@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, groupIndex, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
+import { seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
 import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
@@ -87,6 +87,21 @@ describe('percentiles view data', () => {
       [9000, 10000],
     ]);
     expect(runsOf([], 1000)).toEqual([]);
+  });
+  it('value range: the percentiles (and means) of the rows in the time range, lowest above 0', () => {
+    const all = valueRange(result, [0, 2000], false);
+    const inRange = /** @type {number[]} */ (result.rows.flatMap((r) => r.p).filter((v) => v != null));
+    expect(all).toEqual([Math.min(...inRange.filter((v) => v > 0)), Math.max(...inRange)]);
+    const first = result.rows.filter((r) => r.t_ms === 0);
+    const firstP = /** @type {number[]} */ (first.flatMap((r) => r.p).filter((v) => v != null && v > 0));
+    expect(valueRange(result, [0, 1000], false)).toEqual([Math.min(...firstP), Math.max(...firstP)]);
+    // the means count when shown
+    const firstPM = firstP.concat(first.map((r) => /** @type {number} */ (r.mean)));
+    expect(valueRange(result, [0, 1000], true)).toEqual([Math.min(...firstPM), Math.max(...firstPM)]);
+    expect(valueRange(result, [5000, 6000], true)).toEqual([Infinity, 0]);
+    const lowMean = { ...result, rows: [{ ...result.rows[0], mean: 0.5 }] };
+    expect(valueRange(lowMean, [0, 1000], true)).toEqual([0.5, 90]);
+    expect(valueRange(lowMean, [0, 1000], false)).toEqual([4, 90]);
   });
   it('time extent covers the last quantum', () => {
     expect(timeExtent(result)).toEqual([0, 2000]);
