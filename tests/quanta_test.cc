@@ -2,6 +2,7 @@
 // both query paths, on the real place/ run (log_hist_msec=500).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,13 @@ TEST(Quanta, LoggingIntervalIsTheMedianWindow) {
   // windows again; a Series made elsewhere has none (NaN) and is measured.
   EXPECT_EQ(e.sources()[0].series[0].interval_ms, iv);
   EXPECT_TRUE(std::isnan(Series().interval_ms));
+  // A source imported (the page's primary engine, another worker's parse)
+  // gets it too.
+  Source imported = e.sources()[0];
+  imported.series[0].interval_ms = std::numeric_limits<double>::quiet_NaN();
+  Engine other;
+  const int at = other.add_source(std::move(imported));
+  EXPECT_EQ(other.sources()[static_cast<size_t>(at)].series[0].interval_ms, iv);
   EXPECT_GE(iv, 500);  // fio stamps at the first completion after 500 ms
   EXPECT_LT(iv, 510);
   EXPECT_FALSE(finer_than_interval(iv, 500));

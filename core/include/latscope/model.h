@@ -110,7 +110,8 @@ struct Series {
   // Empty vector: every window's extremes are its own non-empty bins.
   std::vector<ExtremeBins> extremes;
   // The logging interval (query/interval.h logging_interval_ms: the median
-  // window length), kept by Engine::add_source once the windows are final so
+  // window length), kept by the Engine when the source joins it (finish,
+  // add_source), once the windows are final, so
   // that every query does not sort them again; NaN: not kept, computed.
   double interval_ms = std::numeric_limits<double>::quiet_NaN();
   // Per-I/O series (fio per-I/O logs, docs/formats-fio-lat.md): windows are

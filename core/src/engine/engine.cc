@@ -6,6 +6,16 @@
 namespace latscope {
 namespace {
 
+// What every series gets when its source joins the engine, read or
+// imported: its labels completed, and its logging interval kept so that
+// queries do not sort its windows again (model.h Series::interval_ms).
+void complete_series(Source* src) {
+  for (Series& s : src->series) {
+    complete_series_labels(&s);
+    s.interval_ms = logging_interval_ms(s);
+  }
+}
+
 // The engine-wide per-I/O budget (model.h, kMaxPerIoSamples): a per-I/O log
 // whose exact values would pass it keeps its bins only, and says so.
 void enforce_per_io_budget(const std::vector<Source>& have, uint64_t budget, Source* src) {
@@ -132,10 +142,7 @@ const Source& Engine::finish(int h) {
                                  src.name + (src.bytes ? ": only blank characters" : ": empty file (0 bytes)") +
                                      "; nothing to read");
   }
-  for (Series& s : src.series) {
-    complete_series_labels(&s);
-    s.interval_ms = logging_interval_ms(s);
-  }
+  complete_series(&src);
   enforce_per_io_budget(sources_, p.opts.max_per_io_samples, &src);
   pending_[h].reset();
   sources_.push_back(std::move(src));
@@ -149,7 +156,7 @@ int Engine::source_index(int h) const {
 }
 
 int Engine::add_source(Source src) {
-  for (Series& s : src.series) complete_series_labels(&s);
+  complete_series(&src);
   enforce_per_io_budget(sources_, kMaxPerIoSamples, &src);
   sources_.push_back(std::move(src));
   return static_cast<int>(sources_.size() - 1);
