@@ -22,7 +22,16 @@ namespace latscope {
 enum class Unit { kNs, kUs, kMs };
 bool parse_unit(const std::string& s, Unit* out);
 const char* unit_name(Unit u);
-double ns_to_unit(double ns, Unit u);
+// Inline: the page's columns convert every value of every row (72,000 rows
+// of 5 percentiles, 4 values each, in a query per host).
+inline double ns_to_unit(double ns, Unit u) {
+  switch (u) {
+    case Unit::kNs: return ns;
+    case Unit::kUs: return ns / 1e3;
+    case Unit::kMs: return ns / 1e6;
+  }
+  return ns;
+}
 
 // How a percentile is written in a column name: as the user gave it
 // ("99.9" -> "p99.9", "100" -> "p100"). labels parallel QueryOptions::percentiles.

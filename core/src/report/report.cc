@@ -25,15 +25,6 @@ const char* unit_name(Unit u) {
   return "?";
 }
 
-double ns_to_unit(double ns, Unit u) {
-  switch (u) {
-    case Unit::kNs: return ns;
-    case Unit::kUs: return ns / 1e3;
-    case Unit::kMs: return ns / 1e6;
-  }
-  return ns;
-}
-
 std::string percentile_label(const std::string& as_given) { return "p" + as_given; }
 
 // format_number's text into buf (at least kNumberChars bytes); its length,
