@@ -237,6 +237,23 @@ class WasmEngine {
     return out;
   }
 
+  // The groups view's query: values only, as a group x time x percentile
+  // matrix (report.h ValueMatrixBuilder), with the meta of queryColumns.
+  val queryMatrix(const std::string& options_json) const {
+    Query q;
+    Status st = latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit);
+    latscope::ValueMatrixBuilder b(q.labels.size(), q.unit);
+    if (st.ok()) st = engine_.query(q.options, &q.result, &b);
+    if (!st.ok()) return error(st);
+    const latscope::ValueMatrix m = b.take(q.result.groups.size());
+    val out = val::object();
+    out.set("meta", latscope::pctiles_meta_json(q.result, q.labels, q.unit));
+    out.set("times", copy_to_js("Float64Array", m.times.data(), m.times.size()));
+    out.set("values", copy_to_js("Float64Array", m.values.data(), m.values.size()));
+    out.set("samples", copy_to_js("Float64Array", m.samples.data(), m.samples.size()));
+    return out;
+  }
+
   val pctilesCsv(const std::string& options_json) const {
     Query q;
     Status st = run_query(options_json, &q);
@@ -332,6 +349,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("compareRuns", &WasmEngine::compareRuns)
       .function("query", &WasmEngine::query)
       .function("queryColumns", &WasmEngine::queryColumns)
+      .function("queryMatrix", &WasmEngine::queryMatrix)
       .function("pctilesCsv", &WasmEngine::pctilesCsv)
       .function("heatmap", &WasmEngine::heatmap)
       .function("exportSource", &WasmEngine::exportSource)

@@ -160,6 +160,11 @@ class RowSink {
   virtual void expect(size_t rows) { (void)rows; }
   // The row is only valid during the call.
   virtual void add(const Row& row) = 0;
+  // Whether rows need their sampling bands (lo_ns, hi_ns). A sink that shows
+  // only the values (the page's groups view) says no: the bands are a tenth
+  // of a per-host query at 1 s. Without them lo_ns, hi_ns keep their
+  // defaults (0, infinity).
+  virtual bool wants_bands() const { return true; }
 };
 
 struct QueryResult {

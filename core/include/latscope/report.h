@@ -88,6 +88,33 @@ class PctilesColumnsBuilder : public RowSink {
   std::unordered_map<std::string, uint32_t> flag_index_;
 };
 
+// The rows' values as a group x time x percentile matrix, for the page's
+// groups view (heat map, top N, small multiples), which shows nothing else:
+// built here, the worker copies out two arrays instead of every column of
+// PctilesColumns (a per-host query at 1 s: 12 MB instead of 63 MB).
+// times: every row time, ascending; values
+// [(group * times + t) * percentiles + p] in `unit` as PctilesColumns::p
+// (NaN: no value, or no row); samples [group * times + t] as
+// PctilesColumns::samples (0 without a row).
+struct ValueMatrix {
+  std::vector<double> times, values, samples;
+};
+class ValueMatrixBuilder : public RowSink {
+ public:
+  ValueMatrixBuilder(size_t percentiles, Unit unit) : np_(percentiles), unit_(unit) {}
+  void expect(size_t rows) override;
+  void add(const Row& row) override;
+  bool wants_bands() const override { return false; }
+  // The matrix of `groups` groups (QueryResult::groups.size()); starts afresh.
+  ValueMatrix take(size_t groups);
+
+ private:
+  size_t np_;
+  Unit unit_;
+  std::vector<double> t_, p_, samples_;  // per row, as handed over
+  std::vector<uint32_t> group_;
+};
+
 // pctiles_json without its rows ("rows":[]): what goes with the columns.
 std::string pctiles_meta_json(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);
 

@@ -163,9 +163,10 @@ constexpr double kMaxHeatmapCells = 50e6;
 // Stats, percentiles and flags of one quantum and group (counts dense over
 // layout; null when the cell is empty). row->p is sized for opts.percentiles.
 // ext: the bins the quantum's extremes may come from (extremes.h). span:
-// where counts may be non-zero (percentiles.h BinSpan).
+// where counts may be non-zero (percentiles.h BinSpan). bands: compute the
+// sampling bands (RowSink::wants_bands).
 void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
-              Row* row, BinSpan span = {});
+              Row* row, BinSpan span = {}, bool bands = true);
 
 // Scratch for decoding and correcting one window (add_window).
 struct WindowScratch {

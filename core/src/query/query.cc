@@ -13,7 +13,7 @@ namespace latscope {
 Status compat_query(const std::vector<Source>& sources, const QueryOptions& opts, QueryResult* out);
 
 void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
-              Row* row, BinSpan span) {
+              Row* row, BinSpan span, bool bands) {
   if (!counts || !compute_stats(layout, counts, &row->stats, span)) {
     row->flags |= kFlagEmpty;
     return;
@@ -25,7 +25,7 @@ void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& 
   compute_percentiles(layout, counts, opts.percentiles.data(), opts.percentiles.size(), opts.method,
                       row->p.data(), from_zero);
   // Sampling band of every percentile, bins included (docs/uncertainty.md).
-  compute_bands(layout, counts, opts.percentiles.data(), opts.percentiles.size(), row->p.data(), span);
+  if (bands) compute_bands(layout, counts, opts.percentiles.data(), opts.percentiles.size(), row->p.data(), span);
   if (opts.window_extremes) limit_extremes(layout, ext, opts.method, row);  // docs/extremes.md
   for (const PercentileValue& v : row->p) {
     if (v.few_samples) row->flags |= kFlagFewSamples;
@@ -83,6 +83,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
   const size_t rows_bound = row_quanta_bound(plan) * plan.groups.size();
   if (sink) sink->expect(rows_bound);
   else out->rows.reserve(rows_bound);
+  const bool bands = !sink || sink->wants_bands();
   Row row;  // reused: its percentile vector is allocated once
   for (size_t j = 0; j < plan.quanta; ++j) {
     const size_t busy = sweep.next_busy(j);
@@ -105,7 +106,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
       const ExtremeBins& t = sweep.touched()[g];
       const BinSpan span = t.any() ? BinSpan{t.lo, size_t{t.hi} + 1} : BinSpan{0, 0};
       if (exact) fill_row_exact(&raw[g], opts, &row);
-      else fill_row(*plan.layout, counts, ext[g], opts, &row, span);
+      else fill_row(*plan.layout, counts, ext[g], opts, &row, span, bands);
       if (sink) sink->add(row);
       else out->rows.push_back(row);
     }

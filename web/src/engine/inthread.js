@@ -451,7 +451,7 @@ export class InThreadEngine {
    * @param {object} [opts] @returns {import('./matrix.js').ResultMatrix}
    */
   queryMatrix(opts = {}) {
-    return matrixOf(columnsOf(unwrap(this.core.queryColumns(JSON.stringify(opts)))));
+    return matrixOf(unwrap(this.core.queryMatrix(JSON.stringify(opts))));
   }
 
   /**

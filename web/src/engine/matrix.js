@@ -1,9 +1,10 @@
-// A query result as columns: group x quantum x percentile in typed arrays,
-// built where the query ran (the worker). A per-group query over hours at
-// 1 s holds hundreds of thousands of rows; as JSON parsed on the main thread
-// or as cloned row objects it blocks the page for seconds, as three typed
-// arrays it is transferred for free (docs/page-views.md "Speed with many groups").
-import { columnsFromJson } from './columns.js';
+// A query's values as a matrix: group x quantum x percentile in typed
+// arrays, built by the engine where the query ran (the worker; report.h
+// ValueMatrixBuilder). A per-group query over hours at 1 s holds hundreds of
+// thousands of rows; as JSON parsed on the main thread or as cloned row
+// objects it blocks the page for seconds, as three typed arrays it is
+// transferred for free (docs/page-views.md "Speed with many groups"). Only
+// the values are made: the groups view shows nothing else.
 
 /**
  * @typedef {object} ResultMatrix
@@ -19,23 +20,22 @@ import { columnsFromJson } from './columns.js';
  */
 
 /**
- * @param {import('./columns.js').ResultColumns | any} r the query as columns
- *   (columns.js), or as pctiles JSON (report.h pctiles_json)
+ * From the WebAssembly binding's queryMatrix answer: its meta (pctiles JSON
+ * without rows) and the three arrays (copies owned by JS).
+ * @param {{meta: string, times: Float64Array, values: Float64Array, samples: Float64Array}} raw
  * @returns {ResultMatrix}
  */
-export function matrixOf(r) {
-  const c = r.t_ms instanceof Float64Array ? /** @type {import('./columns.js').ResultColumns} */ (r) : columnsFromJson(r);
-  const times = Float64Array.from(new Set(c.t_ms)).sort();
-  const tIndex = new Map();
-  times.forEach((t, i) => tIndex.set(t, i));
-  const T = times.length;
-  const P = c.percentiles.length;
-  const values = new Float64Array(c.groups.length * T * P).fill(NaN);
-  const samples = new Float64Array(c.groups.length * T);
-  for (let i = 0; i < c.n; i++) {
-    const k = c.group[i] * T + tIndex.get(c.t_ms[i]);
-    samples[k] = c.samples[i];
-    values.set(c.p.subarray(i * P, i * P + P), k * P);
-  }
-  return { groups: c.groups.slice(), percentiles: c.percentiles.slice(), quantum_ms: c.quantum_ms, unit: c.unit, absolute_time: !!c.absolute_time, notes: c.notes || [], times, values, samples };
+export function matrixOf(raw) {
+  const m = JSON.parse(raw.meta);
+  return {
+    groups: m.groups,
+    percentiles: m.percentiles,
+    quantum_ms: m.quantum_ms,
+    unit: m.unit,
+    absolute_time: !!m.absolute_time,
+    notes: m.notes || [],
+    times: raw.times,
+    values: raw.values,
+    samples: raw.samples,
+  };
 }

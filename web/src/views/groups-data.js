@@ -4,7 +4,6 @@
 // which sources make up one group (for its own latency heat map). No DOM,
 // so vitest covers it. docs/page-views.md "Groups view".
 import { naturalCompare } from '../app/names.js';
-import { matrixOf } from '../engine/matrix.js';
 
 /**
  * @typedef {object} GroupMatrix
@@ -28,15 +27,6 @@ export function fromResultMatrix(rm, pi) {
     for (let k = 0; k < values.length; k++) values[k] = rm.values[k * P + pi];
   }
   return { groups: rm.groups, times: rm.times, quantumMs: rm.quantum_ms, values, samples: rm.samples };
-}
-
-/**
- * The matrix of percentile `pi` of a query result (group x quantum).
- * @param {any} r engine query result @param {number} pi index into row.p
- * @returns {GroupMatrix}
- */
-export function groupMatrix(r, pi) {
-  return fromResultMatrix(matrixOf(r), pi);
 }
 
 /**

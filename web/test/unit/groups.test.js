@@ -2,7 +2,7 @@
 import { describe, it, expect } from 'vitest';
 import { parseSlaRule, parseSlaList, evaluateSla, slaSentence, slaPercent, expandRules, missingPercentiles, ruleLabel } from '../../src/app/sla.js';
 import { percentileColor, ColorKeeper, LINE_PALETTE } from '../../src/views/colors.js';
-import { groupMatrix, groupOrder, runValues, topGroups, othersBand, valueSpan, groupLabels, selectionForGroup } from '../../src/views/groups-data.js';
+import { fromResultMatrix, groupOrder, runValues, topGroups, othersBand, valueSpan, groupLabels, selectionForGroup } from '../../src/views/groups-data.js';
 import { toggleKey } from '../../src/views/legend.js';
 
 /** A query result as the engine writes it (values in us). */
@@ -21,6 +21,25 @@ function result() {
   rows.push({ t_ms: 3000, group: 'host=h1', samples: 0, p: [null, null], max: null, flags: 'empty' });
   rows.push({ t_ms: 3000, group: 'host=h2', samples: 10, p: [null, null], max: 20000, flags: 'avg' });
   return { quantum_ms: 1000, unit: 'us', percentiles: ['50', '99'], groups, rows };
+}
+
+/**
+ * The engine's value matrix (engine/matrix.js; report.h ValueMatrixBuilder)
+ * of such a result, made here from its rows, and its percentile pi.
+ * @param {ReturnType<typeof result>} r @param {number} pi
+ */
+function groupMatrix(r, pi) {
+  const times = [...new Set(r.rows.map((x) => x.t_ms))].sort((a, b) => a - b);
+  const G = r.groups.length, T = times.length, P = r.percentiles.length;
+  const values = new Float64Array(G * T * P).fill(NaN);
+  const samples = new Float64Array(G * T);
+  for (const x of r.rows) {
+    const k = r.groups.indexOf(x.group) * T + times.indexOf(x.t_ms);
+    samples[k] = x.samples;
+    x.p.forEach((v, j) => (values[k * P + j] = v ?? NaN));
+  }
+  const rm = { groups: r.groups, percentiles: r.percentiles, quantum_ms: r.quantum_ms, unit: r.unit, absolute_time: false, notes: [], times: Float64Array.from(times), values, samples };
+  return fromResultMatrix(rm, pi);
 }
 
 describe('SLA rules', () => {

@@ -1,0 +1,59 @@
+// ValueMatrixBuilder (latscope/report.h): the rows' values as the page's
+// groups view reads them. Values and their NaNs are PctilesColumnsBuilder's
+// (pctiles_columns.cc), so both views show the same numbers;
+// tests/value_matrix_test.cc compares the two.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "latscope/report.h"
+
+namespace latscope {
+
+namespace {
+constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
+
+void ValueMatrixBuilder::expect(size_t rows) {
+  samples_.reserve(samples_.size() + rows);
+  group_.reserve(group_.size() + rows);
+  t_.reserve(t_.size() + rows);
+  p_.reserve(p_.size() + rows * np_);
+}
+
+void ValueMatrixBuilder::add(const Row& row) {
+  t_.push_back(row.t_ms);
+  group_.push_back(row.group);
+  const bool empty = row.flags & kFlagEmpty;
+  const bool no_p = row.flags & kFlagWindowValues;
+  samples_.push_back(empty ? 0 : row.stats.samples);
+  for (size_t j = 0; j < np_; ++j) {
+    const bool has = !empty && !no_p && j < row.p.size() && std::isfinite(row.p[j].value_ns);
+    p_.push_back(has ? ns_to_unit(row.p[j].value_ns, unit_) : kNull);
+  }
+}
+
+ValueMatrix ValueMatrixBuilder::take(size_t groups) {
+  ValueMatrix m;
+  // Fixed quanta come in time order (one pass); adaptive ones per group.
+  m.times = t_;
+  if (!std::is_sorted(m.times.begin(), m.times.end())) std::sort(m.times.begin(), m.times.end());
+  m.times.erase(std::unique(m.times.begin(), m.times.end()), m.times.end());
+  const size_t T = m.times.size();
+  m.values.assign(groups * T * np_, kNull);
+  m.samples.assign(groups * T, 0);
+  size_t at = 0;
+  for (size_t i = 0; i < t_.size(); ++i) {
+    if (group_[i] >= groups) continue;  // not one of the result's groups (none are)
+    if (at >= T || m.times[at] != t_[i])
+      at = static_cast<size_t>(std::lower_bound(m.times.begin(), m.times.end(), t_[i]) - m.times.begin());
+    const size_t k = size_t{group_[i]} * T + at;
+    m.samples[k] = samples_[i];
+    for (size_t j = 0; j < np_; ++j) m.values[k * np_ + j] = p_[i * np_ + j];
+  }
+  *this = ValueMatrixBuilder(np_, unit_);
+  return m;
+}
+
+}  // namespace latscope
