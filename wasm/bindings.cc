@@ -11,6 +11,11 @@
 //   sources()                         -> str   "[" source_json, ... "]"
 //   query(optionsJson)                -> str   pctiles_json(query())
 //   pctilesCsv(optionsJson)           -> str   pctiles_csv(query())
+//   queryColumns(optionsJson) -> {meta: str, t_ms, ..., flag, flag_texts: str}
+//                                           query() into JS typed arrays a chunk of
+//                                           rows at a time (js_columns.h)
+//   queryMatrix(optionsJson) -> {meta: str, times, values, samples}
+//                                           ValueMatrixBuilder (report.h), copies
 //   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view)
 //   exportSource(handle)  -> Uint8Array (copy)  encode_source (model_io.h)
 //   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
@@ -40,6 +45,7 @@
 #include "latscope/report.h"
 #include "latscope/result.h"
 #include "latscope/stream.h"
+#include "js_columns.h"
 #include "summary_compare.h"
 
 namespace {
@@ -211,29 +217,14 @@ class WasmEngine {
   val queryColumns(const std::string& options_json) const {
     Query q;
     Status st = latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit);
-    // Rows go straight into the columns, never all kept (engine.h RowSink).
-    latscope::PctilesColumnsBuilder b(q.labels, q.unit);
-    if (st.ok()) st = engine_.query(q.options, &q.result, &b);
     if (!st.ok()) return error(st);
-    const latscope::PctilesColumns c = b.take(q.result.adaptive);
+    // Rows go into JS arrays a chunk at a time, never all kept (js_columns.h).
+    latscope_wasm::JsColumnsSink sink(q.labels, q.unit, q.options.adaptive_accuracy > 0);
+    st = engine_.query(q.options, &q.result, &sink);
+    if (!st.ok()) return error(st);
     val out = val::object();
     out.set("meta", latscope::pctiles_meta_json(q.result, q.labels, q.unit));
-    const auto f64 = [&out](const char* key, const std::vector<double>& v) { out.set(key, copy_to_js("Float64Array", v.data(), v.size())); };
-    f64("t_ms", c.t_ms);
-    f64("width_ms", c.width_ms);
-    f64("samples", c.samples);
-    f64("min", c.min);
-    f64("mean", c.mean);
-    f64("max", c.max);
-    f64("p", c.p);
-    f64("err", c.err);
-    f64("lo", c.lo);
-    f64("hi", c.hi);
-    out.set("group", copy_to_js("Uint32Array", c.group.data(), c.group.size()));
-    out.set("flag", copy_to_js("Uint32Array", c.flag.data(), c.flag.size()));
-    std::string texts = "[";
-    for (const std::string& t : c.flag_texts) texts += (texts.size() > 1 ? "," : "") + latscope::json_escape(t);
-    out.set("flag_texts", texts + "]");
+    sink.finish(q.result.adaptive, &out);
     return out;
   }
 

@@ -80,6 +80,11 @@ class PctilesColumnsBuilder : public RowSink {
   void add(const Row& row) override;
   // The columns so far (width_ms kept only when `adaptive`); starts afresh.
   PctilesColumns take(bool adaptive);
+  // The rows so far, to copy out a chunk at a time (the page's worker,
+  // wasm/js_columns.h), and dropping them while keeping the flag texts, so
+  // flag indices stay those of the whole answer, and the vectors' capacity.
+  const PctilesColumns& rows() const { return c_; }
+  void clear_rows();
 
  private:
   std::vector<std::string> labels_;

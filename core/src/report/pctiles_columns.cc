@@ -70,6 +70,13 @@ void PctilesColumnsBuilder::add(const Row& row) {
   c.flag.push_back(flag);
 }
 
+void PctilesColumnsBuilder::clear_rows() {
+  for (std::vector<double>* v : {&c_.t_ms, &c_.width_ms, &c_.samples, &c_.min, &c_.mean, &c_.max, &c_.p, &c_.err, &c_.lo, &c_.hi})
+    v->clear();
+  c_.group.clear();
+  c_.flag.clear();
+}
+
 PctilesColumns PctilesColumnsBuilder::take(bool adaptive) {
   if (!adaptive) std::vector<double>().swap(c_.width_ms);  // only adaptive quanta have widths
   PctilesColumns out = std::move(c_);

@@ -137,9 +137,14 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     for (const opts of [
       { quantum_ms: 500, group_by: 'host,job', percentiles: ['50', '99.9', '100'], unit: 'ms' },
       { adaptive_accuracy: 0.5, group_by: 'host', percentiles: ['99'] },
+      // More rows than the worker writes out in one chunk (wasm/js_columns.h: 8,192).
+      { quantum_ms: 4, group_by: 'file', percentiles: ['50', '99'] },
     ]) {
       const q = await engine.query(opts);
       const c = await engine.queryColumns(opts);
+      if (opts.quantum_ms === 4) expect(c.n).toBeGreaterThan(2 * 8192);
+      // Each array is its whole buffer, so the worker transfers it (protocol.js transferablesOf).
+      for (const a of [c.t_ms, c.p, c.lo, c.group, c.flag]) expect(a.byteLength).toBe(a.buffer.byteLength);
       expect(c.t_ms).toBeInstanceOf(Float64Array);
       expect(c.n).toBe(q.rows.length);
       const { rows, ...meta } = q;

@@ -1,0 +1,134 @@
+// The percentiles query's columns written into JS typed arrays a chunk of
+// rows at a time (bindings.cc queryColumns). Built whole in the
+// WebAssembly heap first, the per-host answer of 200 hosts at 1 s grew the
+// heap by 155 MB, which it never gives back, and faulted every page of it in
+// before the same bytes were copied out again (docs/page-views.md "Fresh
+// memory"). Here the builder holds one chunk, reused, and each column is a
+// resizable ArrayBuffer reserved at the engine's bound on rows
+// (RowSink::expect) and grown as chunks are written, so the answer's arrays
+// end at their exact length and the worker transfers them whole.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "latscope/report.h"
+
+namespace latscope_wasm {
+
+class JsColumnsSink : public latscope::RowSink {
+ public:
+  // widths: the query has adaptive quanta (only those rows have widths).
+  JsColumnsSink(std::vector<std::string> labels, latscope::Unit unit, bool widths)
+      : widths_(widths), np_(labels.size()), b_(std::move(labels), unit) {
+    b_.expect(kChunkRows);
+  }
+
+  void expect(size_t rows) override { reserve(std::min(rows, kMaxReservedRows)); }
+
+  void add(const latscope::Row& row) override {
+    b_.add(row);
+    if (b_.rows().t_ms.size() >= kChunkRows) flush();
+  }
+
+  // Writes what is left; `out` gets every column under its name (width_ms
+  // empty unless the rows are adaptive quanta), and flag_texts as JSON text.
+  // adaptive: the result's (QueryResult::adaptive).
+  void finish(bool adaptive, emscripten::val* out) {
+    flush();
+    for (Column& c : cols_) {
+      if (c.key == std::string("width_ms") && !(widths_ && adaptive)) {
+        out->set(c.key, emscripten::val::global("Float64Array").new_(0));
+        continue;
+      }
+      if (c.buffer.isUndefined()) reserve_column(&c, 0);
+      out->set(c.key, emscripten::val::global(c.ctor).new_(c.buffer));
+    }
+    std::string texts = "[";
+    for (const std::string& t : b_.rows().flag_texts) texts += (texts.size() > 1 ? "," : "") + latscope::json_escape(t);
+    out->set("flag_texts", texts + "]");
+  }
+
+ private:
+  // 8,192 rows of 5 percentiles: 0.4 MB of heap, used again for every chunk.
+  static constexpr size_t kChunkRows = 8192;
+  // A bound beyond this many rows is reserved as it is reached (hostile time
+  // ranges give loose bounds; the reservation is address space, not memory).
+  static constexpr size_t kMaxReservedRows = size_t{1} << 22;
+
+  struct Column {
+    const char* key;
+    const char* ctor;
+    size_t per_row;           // values per row: 1, or the percentiles
+    emscripten::val buffer;   // resizable ArrayBuffer (undefined until reserved)
+    size_t max_items = 0;     // its maxByteLength in items
+    size_t items = 0;         // items written
+  };
+
+  template <typename T>
+  void write(Column* c, const std::vector<T>& v) {
+    if (v.empty()) return;
+    const size_t need = c->items + v.size();
+    if (need > c->max_items) reserve_column(c, std::max(need, 2 * c->max_items));
+    c->buffer.call<void>("resize", need * sizeof(T));
+    emscripten::val view = emscripten::val::global(c->ctor).new_(c->buffer, c->items * sizeof(T), v.size());
+    view.call<void>("set", emscripten::val(emscripten::typed_memory_view(v.size(), v.data())));
+    c->items = need;
+  }
+
+  void flush() {
+    const latscope::PctilesColumns& r = b_.rows();
+    const std::vector<double>* f64[] = {&r.t_ms, &r.width_ms, &r.samples, &r.min, &r.mean, &r.max, &r.p, &r.err, &r.lo, &r.hi};
+    for (size_t i = 0; i < 10; ++i)
+      if (i != 1 || widths_) write(&cols_[i], *f64[i]);
+    write(&cols_[10], r.group);
+    write(&cols_[11], r.flag);
+    b_.clear_rows();
+  }
+
+  void reserve(size_t rows) {
+    for (Column& c : cols_)
+      if (c.key != std::string("width_ms") || widths_)
+      if (rows * c.per_row > c.max_items) reserve_column(&c, rows * c.per_row);
+  }
+
+  // A new buffer of max_items (the written items copied over: only when
+  // the engine's bound was passed).
+  void reserve_column(Column* c, size_t max_items) {
+    const size_t size = c->ctor == std::string("Float64Array") ? 8 : 4;
+    emscripten::val opts = emscripten::val::object();
+    opts.set("maxByteLength", max_items * size);
+    emscripten::val fresh = emscripten::val::global("ArrayBuffer").new_(c->items * size, opts);
+    if (c->items) {
+      emscripten::val to = emscripten::val::global("Uint8Array").new_(fresh);
+      to.call<void>("set", emscripten::val::global("Uint8Array").new_(c->buffer, 0, c->items * size));
+    }
+    c->buffer = fresh;
+    c->max_items = max_items;
+  }
+
+  bool widths_;
+  size_t np_;
+  latscope::PctilesColumnsBuilder b_;
+  Column cols_[12] = {
+      {"t_ms", "Float64Array", 1, emscripten::val::undefined()},
+      {"width_ms", "Float64Array", 1, emscripten::val::undefined()},
+      {"samples", "Float64Array", 1, emscripten::val::undefined()},
+      {"min", "Float64Array", 1, emscripten::val::undefined()},
+      {"mean", "Float64Array", 1, emscripten::val::undefined()},
+      {"max", "Float64Array", 1, emscripten::val::undefined()},
+      {"p", "Float64Array", np_, emscripten::val::undefined()},
+      {"err", "Float64Array", np_, emscripten::val::undefined()},
+      {"lo", "Float64Array", np_, emscripten::val::undefined()},
+      {"hi", "Float64Array", np_, emscripten::val::undefined()},
+      {"group", "Uint32Array", 1, emscripten::val::undefined()},
+      {"flag", "Uint32Array", 1, emscripten::val::undefined()},
+  };
+};
+
+}  // namespace latscope_wasm
