@@ -27,6 +27,9 @@ class JsColumnsSink : public latscope::RowSink {
   JsColumnsSink(std::vector<std::string> labels, latscope::Unit unit, bool widths)
       : widths_(widths), np_(labels.size()), b_(std::move(labels), unit) {
     b_.expect(kChunkRows);
+    // Browsers without resizable ArrayBuffers (before Chrome 111, Firefox
+    // 128, Safari 16.4) get fixed buffers, copied to their length at the end.
+    resizable_ = !emscripten::val::global("ArrayBuffer")["prototype"]["resize"].isUndefined();
   }
 
   void expect(size_t rows) override { reserve(std::min(rows, kMaxReservedRows)); }
@@ -47,7 +50,8 @@ class JsColumnsSink : public latscope::RowSink {
         continue;
       }
       if (c.buffer.isUndefined()) reserve_column(&c, 0);
-      out->set(c.key, emscripten::val::global(c.ctor).new_(c.buffer));
+      emscripten::val all = emscripten::val::global(c.ctor).new_(c.buffer, 0, c.items);
+      out->set(c.key, resizable_ ? all : all.call<emscripten::val>("slice"));
     }
     std::string texts = "[";
     for (const std::string& t : b_.rows().flag_texts) texts += (texts.size() > 1 ? "," : "") + latscope::json_escape(t);
@@ -57,9 +61,11 @@ class JsColumnsSink : public latscope::RowSink {
  private:
   // 8,192 rows of 5 percentiles: 0.4 MB of heap, used again for every chunk.
   static constexpr size_t kChunkRows = 8192;
-  // A bound beyond this many rows is reserved as it is reached (hostile time
-  // ranges give loose bounds; the reservation is address space, not memory).
+  // A bound beyond this many rows, or a column beyond this many values
+  // (256 MB of doubles), is reserved as it is reached: hostile time ranges
+  // give loose bounds (the reservation is address space, not memory).
   static constexpr size_t kMaxReservedRows = size_t{1} << 22;
+  static constexpr size_t kMaxReservedItems = size_t{1} << 25;
 
   struct Column {
     const char* key;
@@ -75,7 +81,7 @@ class JsColumnsSink : public latscope::RowSink {
     if (v.empty()) return;
     const size_t need = c->items + v.size();
     if (need > c->max_items) reserve_column(c, std::max(need, 2 * c->max_items));
-    c->buffer.call<void>("resize", need * sizeof(T));
+    if (resizable_) c->buffer.call<void>("resize", need * sizeof(T));
     emscripten::val view = emscripten::val::global(c->ctor).new_(c->buffer, c->items * sizeof(T), v.size());
     view.call<void>("set", emscripten::val(emscripten::typed_memory_view(v.size(), v.data())));
     c->items = need;
@@ -92,9 +98,11 @@ class JsColumnsSink : public latscope::RowSink {
   }
 
   void reserve(size_t rows) {
-    for (Column& c : cols_)
-      if (c.key != std::string("width_ms") || widths_)
-      if (rows * c.per_row > c.max_items) reserve_column(&c, rows * c.per_row);
+    for (Column& c : cols_) {
+      if (c.key == std::string("width_ms") && !widths_) continue;
+      const size_t items = std::min(rows * c.per_row, kMaxReservedItems);
+      if (items > c.max_items) reserve_column(&c, items);
+    }
   }
 
   // A new buffer of max_items (the written items copied over: only when
@@ -103,7 +111,8 @@ class JsColumnsSink : public latscope::RowSink {
     const size_t size = c->ctor == std::string("Float64Array") ? 8 : 4;
     emscripten::val opts = emscripten::val::object();
     opts.set("maxByteLength", max_items * size);
-    emscripten::val fresh = emscripten::val::global("ArrayBuffer").new_(c->items * size, opts);
+    emscripten::val fresh = resizable_ ? emscripten::val::global("ArrayBuffer").new_(c->items * size, opts)
+                                       : emscripten::val::global("ArrayBuffer").new_(max_items * size);
     if (c->items) {
       emscripten::val to = emscripten::val::global("Uint8Array").new_(fresh);
       to.call<void>("set", emscripten::val::global("Uint8Array").new_(c->buffer, 0, c->items * size));
@@ -113,6 +122,7 @@ class JsColumnsSink : public latscope::RowSink {
   }
 
   bool widths_;
+  bool resizable_ = true;
   size_t np_;
   latscope::PctilesColumnsBuilder b_;
   Column cols_[12] = {

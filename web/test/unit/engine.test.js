@@ -378,3 +378,29 @@ describe('worker engine specifics', () => {
     }
   });
 });
+
+describe('columns without resizable ArrayBuffers', () => {
+  it('are the same values, each array its whole buffer (older browsers: wasm/js_columns.h copies)', async () => {
+    const e = await createEngine({ mode: 'inthread', wasm });
+    const proto = /** @type {any} */ (ArrayBuffer.prototype);
+    const resize = Object.getOwnPropertyDescriptor(proto, 'resize');
+    try {
+      await e.loadFiles(LOCAL.map((p) => fileOf(p)));
+      const opts = { quantum_ms: 1, group_by: 'file', percentiles: ['50', '99'] };
+      const a = await e.queryColumns(opts);
+      delete proto.resize;
+      const b = await e.queryColumns(opts);
+      expect(b.n).toBe(a.n);
+      expect(a.n).toBeGreaterThan(2 * 8192);
+      for (const k of /** @type {const} */ (['t_ms', 'samples', 'p', 'err', 'lo', 'hi', 'group', 'flag'])) {
+        expect(b[k]).toEqual(a[k]);
+        expect(b[k].byteLength).toBe(b[k].buffer.byteLength);
+        expect(b[k].buffer.resizable).toBeFalsy();
+      }
+      expect(a.p.buffer.resizable).toBe(true);
+    } finally {
+      if (resize) Object.defineProperty(proto, 'resize', resize);
+      e.terminate();
+    }
+  });
+});
