@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,7 +46,7 @@ class JsColumnsSink : public latscope::RowSink {
   void finish(bool adaptive, emscripten::val* out) {
     flush();
     for (Column& c : cols_) {
-      if (c.key == std::string("width_ms") && !(widths_ && adaptive)) {
+      if (c.f64 == &latscope::PctilesColumns::width_ms && !(widths_ && adaptive)) {
         out->set(c.key, emscripten::val::global("Float64Array").new_(0));
         continue;
       }
@@ -67,14 +68,24 @@ class JsColumnsSink : public latscope::RowSink {
   static constexpr size_t kMaxReservedRows = size_t{1} << 22;
   static constexpr size_t kMaxReservedItems = size_t{1} << 25;
 
+  using F64 = std::vector<double> latscope::PctilesColumns::*;
+  using U32 = std::vector<uint32_t> latscope::PctilesColumns::*;
+
+  // One JS column and the builder's vector it is filled from (f64 or u32).
   struct Column {
     const char* key;
-    const char* ctor;
+    F64 f64;
+    U32 u32;
     size_t per_row;           // values per row: 1, or the percentiles
-    emscripten::val buffer;   // resizable ArrayBuffer (undefined until reserved)
-    size_t max_items = 0;     // its maxByteLength in items
+    const char* ctor = f64 ? "Float64Array" : "Uint32Array";
+    size_t size = f64 ? 8 : 4;
+    emscripten::val buffer = emscripten::val::undefined();  // until reserved
+    size_t max_items = 0;     // the buffer's room (maxByteLength) in items
     size_t items = 0;         // items written
   };
+
+  // width_ms is only filled for adaptive quanta.
+  bool used(const Column& c) const { return widths_ || c.f64 != &latscope::PctilesColumns::width_ms; }
 
   template <typename T>
   void write(Column* c, const std::vector<T>& v) {
@@ -89,33 +100,31 @@ class JsColumnsSink : public latscope::RowSink {
 
   void flush() {
     const latscope::PctilesColumns& r = b_.rows();
-    const std::vector<double>* f64[] = {&r.t_ms, &r.width_ms, &r.samples, &r.min, &r.mean, &r.max, &r.p, &r.err, &r.lo, &r.hi};
-    for (size_t i = 0; i < 10; ++i)
-      if (i != 1 || widths_) write(&cols_[i], *f64[i]);
-    write(&cols_[10], r.group);
-    write(&cols_[11], r.flag);
+    for (Column& c : cols_) {
+      if (!used(c)) continue;
+      if (c.f64) write(&c, r.*c.f64);
+      else write(&c, r.*c.u32);
+    }
     b_.clear_rows();
   }
 
   void reserve(size_t rows) {
     for (Column& c : cols_) {
-      if (c.key == std::string("width_ms") && !widths_) continue;
       const size_t items = std::min(rows * c.per_row, kMaxReservedItems);
-      if (items > c.max_items) reserve_column(&c, items);
+      if (used(c) && items > c.max_items) reserve_column(&c, items);
     }
   }
 
   // A new buffer of max_items (the written items copied over: only when
   // the engine's bound was passed).
   void reserve_column(Column* c, size_t max_items) {
-    const size_t size = c->ctor == std::string("Float64Array") ? 8 : 4;
     emscripten::val opts = emscripten::val::object();
-    opts.set("maxByteLength", max_items * size);
-    emscripten::val fresh = resizable_ ? emscripten::val::global("ArrayBuffer").new_(c->items * size, opts)
-                                       : emscripten::val::global("ArrayBuffer").new_(max_items * size);
+    opts.set("maxByteLength", max_items * c->size);
+    emscripten::val fresh = resizable_ ? emscripten::val::global("ArrayBuffer").new_(c->items * c->size, opts)
+                                       : emscripten::val::global("ArrayBuffer").new_(max_items * c->size);
     if (c->items) {
       emscripten::val to = emscripten::val::global("Uint8Array").new_(fresh);
-      to.call<void>("set", emscripten::val::global("Uint8Array").new_(c->buffer, 0, c->items * size));
+      to.call<void>("set", emscripten::val::global("Uint8Array").new_(c->buffer, 0, c->items * c->size));
     }
     c->buffer = fresh;
     c->max_items = max_items;
@@ -126,18 +135,18 @@ class JsColumnsSink : public latscope::RowSink {
   size_t np_;
   latscope::PctilesColumnsBuilder b_;
   Column cols_[12] = {
-      {"t_ms", "Float64Array", 1, emscripten::val::undefined()},
-      {"width_ms", "Float64Array", 1, emscripten::val::undefined()},
-      {"samples", "Float64Array", 1, emscripten::val::undefined()},
-      {"min", "Float64Array", 1, emscripten::val::undefined()},
-      {"mean", "Float64Array", 1, emscripten::val::undefined()},
-      {"max", "Float64Array", 1, emscripten::val::undefined()},
-      {"p", "Float64Array", np_, emscripten::val::undefined()},
-      {"err", "Float64Array", np_, emscripten::val::undefined()},
-      {"lo", "Float64Array", np_, emscripten::val::undefined()},
-      {"hi", "Float64Array", np_, emscripten::val::undefined()},
-      {"group", "Uint32Array", 1, emscripten::val::undefined()},
-      {"flag", "Uint32Array", 1, emscripten::val::undefined()},
+      {"t_ms", &latscope::PctilesColumns::t_ms, nullptr, 1},
+      {"width_ms", &latscope::PctilesColumns::width_ms, nullptr, 1},
+      {"samples", &latscope::PctilesColumns::samples, nullptr, 1},
+      {"min", &latscope::PctilesColumns::min, nullptr, 1},
+      {"mean", &latscope::PctilesColumns::mean, nullptr, 1},
+      {"max", &latscope::PctilesColumns::max, nullptr, 1},
+      {"p", &latscope::PctilesColumns::p, nullptr, np_},
+      {"err", &latscope::PctilesColumns::err, nullptr, np_},
+      {"lo", &latscope::PctilesColumns::lo, nullptr, np_},
+      {"hi", &latscope::PctilesColumns::hi, nullptr, np_},
+      {"group", nullptr, &latscope::PctilesColumns::group, 1},
+      {"flag", nullptr, &latscope::PctilesColumns::flag, 1},
   };
 };
 

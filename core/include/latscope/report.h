@@ -10,7 +10,9 @@
 // Adaptive quanta (QueryResult::adaptive): width_ms follows time_ms.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -31,6 +33,19 @@ inline double ns_to_unit(double ns, Unit u) {
     case Unit::kMs: return ns / 1e6;
   }
   return ns;
+}
+
+// A value as the page's columns and matrix carry it: in `unit`, NaN where
+// pctiles_json writes null (not finite: an unbounded band's hi).
+inline double unit_or_nan(double ns, Unit u) {
+  return std::isfinite(ns) ? ns_to_unit(ns, u) : std::numeric_limits<double>::quiet_NaN();
+}
+
+// Row's percentile j, or null when the row has none (an empty quantum,
+// window averages: fio logs written with log_avg_msec).
+inline const PercentileValue* row_percentile(const Row& row, size_t j) {
+  const bool none = (row.flags & kFlagEmpty) || (row.flags & kFlagWindowValues) || j >= row.p.size();
+  return none ? nullptr : &row.p[j];
 }
 
 // How a percentile is written in a column name: as the user gave it

@@ -1,7 +1,6 @@
 // pctiles_columns (latscope/report.h): the query's rows as columns for the
 // page's worker. The values and nulls are those of pctiles_json, field by
 // field (tests/pctiles_columns_test.cc compares the two on real logs).
-#include <cmath>
 #include <limits>
 #include <string>
 #include <unordered_map>
@@ -42,9 +41,7 @@ void PctilesColumnsBuilder::add(const Row& row) {
   PctilesColumns& c = c_;
   const size_t np = labels_.size();
   const bool empty = row.flags & kFlagEmpty;
-  const bool no_p = row.flags & kFlagWindowValues;  // window averages: no percentile
-  // pctiles_json writes non-finite numbers as null (an unbounded band's hi).
-  const auto in_unit = [this](double ns) { return std::isfinite(ns) ? ns_to_unit(ns, unit_) : kNull; };
+  const auto in_unit = [this](double ns) { return unit_or_nan(ns, unit_); };
   c.t_ms.push_back(row.t_ms);
   c.width_ms.push_back(row.width_ms);
   c.group.push_back(row.group);
@@ -53,8 +50,7 @@ void PctilesColumnsBuilder::add(const Row& row) {
   c.mean.push_back(empty ? kNull : in_unit(row.stats.mean_ns));
   c.max.push_back(empty ? kNull : in_unit(row.stats.max_ns));
   for (size_t j = 0; j < np; ++j) {
-    const bool has = !empty && !no_p && j < row.p.size();
-    const PercentileValue* pv = has ? &row.p[j] : nullptr;
+    const PercentileValue* pv = row_percentile(row, j);
     c.p.push_back(pv ? in_unit(pv->value_ns) : kNull);
     c.err.push_back(pv ? in_unit(pv->err_ns) : kNull);
     c.lo.push_back(pv ? in_unit(pv->lo_ns) : kNull);

@@ -1,9 +1,9 @@
 // ValueMatrixBuilder (latscope/report.h): the rows' values as the page's
-// groups view reads them. Values and their NaNs are PctilesColumnsBuilder's
-// (pctiles_columns.cc), so both views show the same numbers;
+// groups view reads them. Values and their NaNs come from the same
+// row_percentile and unit_or_nan as PctilesColumnsBuilder's, so both views
+// show the same numbers;
 // tests/value_matrix_test.cc compares the two.
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <vector>
 
@@ -25,12 +25,10 @@ void ValueMatrixBuilder::expect(size_t rows) {
 void ValueMatrixBuilder::add(const Row& row) {
   t_.push_back(row.t_ms);
   group_.push_back(row.group);
-  const bool empty = row.flags & kFlagEmpty;
-  const bool no_p = row.flags & kFlagWindowValues;
-  samples_.push_back(empty ? 0 : row.stats.samples);
+  samples_.push_back(row.flags & kFlagEmpty ? 0 : row.stats.samples);
   for (size_t j = 0; j < np_; ++j) {
-    const bool has = !empty && !no_p && j < row.p.size() && std::isfinite(row.p[j].value_ns);
-    p_.push_back(has ? ns_to_unit(row.p[j].value_ns, unit_) : kNull);
+    const PercentileValue* pv = row_percentile(row, j);
+    p_.push_back(pv ? unit_or_nan(pv->value_ns, unit_) : kNull);
   }
 }
 
