@@ -139,6 +139,76 @@ TEST(PctilesColumns, EqualPctilesJsonOnRealLogs) {
   EXPECT_GT(seen.flagged, 0u);
 }
 
+// QueryOptions::bands false (the page's percentiles view when it cannot draw
+// bands): the same values, flags and stats bit for bit; the rows say they
+// carry no bands, the JSON leaves err/lo/hi out instead of writing defaults,
+// and the columns have none. Adaptive quanta keep theirs (a query may leave
+// them out, QueryResult::bands says which).
+TEST(PctilesColumns, BandsLeftOutOnRequest) {
+  Engine engine;
+  ASSERT_TRUE(fixtures::load(&engine, fixtures::files_of("local", "_clat_hist"), FileOptions{}));
+  ASSERT_TRUE(fixtures::load(&engine, fixtures::files_of("cs", "_clat_hist"), FileOptions{}));
+  for (const std::string with : {R"({"percentiles":[50,99,99.9,100],"group_by":["host","job"]})",
+                                 R"({"percentiles":[50,99.9],"unit":"ms","quantum_ms":250})"}) {
+    SCOPED_TRACE(with);
+    const std::string without = with.substr(0, with.size() - 1) + R"(,"bands":false})";
+    QueryOptions a, b;
+    std::vector<std::string> labels;
+    Unit unit = Unit::kUs;
+    ASSERT_TRUE(parse_query_options_json(with, &a, &labels, &unit).ok());
+    ASSERT_TRUE(parse_query_options_json(without, &b, &labels, &unit).ok());
+    EXPECT_TRUE(a.bands);
+    EXPECT_FALSE(b.bands);
+    QueryResult ra, rb;
+    ASSERT_TRUE(engine.query(a, &ra).ok());
+    ASSERT_TRUE(engine.query(b, &rb).ok());
+    EXPECT_TRUE(ra.bands);
+    EXPECT_FALSE(rb.bands);
+    ASSERT_EQ(ra.rows.size(), rb.rows.size());
+    ASSERT_FALSE(ra.rows.empty());
+    size_t banded = 0;
+    for (size_t i = 0; i < ra.rows.size(); ++i) {
+      const Row &x = ra.rows[i], &y = rb.rows[i];
+      ASSERT_EQ(x.t_ms, y.t_ms);
+      ASSERT_EQ(x.group, y.group);
+      ASSERT_EQ(x.flags, y.flags);
+      EXPECT_EQ(x.stats.samples, y.stats.samples);
+      ASSERT_EQ(x.p.size(), y.p.size());
+      for (size_t j = 0; j < x.p.size(); ++j) {
+        EXPECT_TRUE(x.p[j].value_ns == y.p[j].value_ns || (std::isnan(x.p[j].value_ns) && std::isnan(y.p[j].value_ns)));
+        EXPECT_EQ(y.p[j].lo_ns, PercentileValue().lo_ns);  // not worked out
+        banded += x.p[j].lo_ns != PercentileValue().lo_ns;
+      }
+    }
+    EXPECT_GT(banded, 0u);  // the query with bands had them
+    const std::string ja = pctiles_json(ra, labels, unit), jb = pctiles_json(rb, labels, unit);
+    EXPECT_NE(ja.find("\"lo\":["), std::string::npos);
+    EXPECT_EQ(jb.find("\"lo\":["), std::string::npos);
+    EXPECT_EQ(jb.find("\"err\":["), std::string::npos);
+    const PctilesColumns ca = pctiles_columns(ra, labels, unit), cb = pctiles_columns(rb, labels, unit);
+    EXPECT_EQ(ca.p.size(), cb.p.size());
+    EXPECT_EQ(ca.err.size(), ca.p.size());
+    EXPECT_TRUE(cb.err.empty() && cb.lo.empty() && cb.hi.empty());
+    // Through a sink that wants no bands, even when the options ask for them.
+    PctilesColumnsBuilder builder(labels, unit, false);
+    EXPECT_FALSE(builder.wants_bands());
+    QueryResult sunk;
+    ASSERT_TRUE(engine.query(a, &sunk, &builder).ok());
+    EXPECT_FALSE(sunk.bands);
+    const PctilesColumns d = builder.take(false);
+    EXPECT_EQ(d.t_ms.size(), cb.t_ms.size());
+    EXPECT_TRUE(d.err.empty() && d.lo.empty() && d.hi.empty());
+  }
+  QueryOptions adaptive;
+  std::vector<std::string> labels;
+  Unit unit = Unit::kUs;
+  ASSERT_TRUE(parse_query_options_json(R"({"percentiles":[50,99],"adaptive_accuracy":0.5,"bands":false})", &adaptive, &labels, &unit).ok());
+  QueryResult r;
+  ASSERT_TRUE(engine.query(adaptive, &r).ok());
+  EXPECT_TRUE(r.adaptive);
+  EXPECT_TRUE(r.bands);
+}
+
 TEST(PctilesColumns, WindowAveragesAreNullPercentiles) {
   // fio per-I/O logs written with log_avg_msec: window means, no percentile
   // (flag avg): pctiles_json writes p as nulls, the columns as NaN.

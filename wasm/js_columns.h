@@ -25,8 +25,9 @@ namespace latscope_wasm {
 class JsColumnsSink : public latscope::RowSink {
  public:
   // widths: the query has adaptive quanta (only those rows have widths).
-  JsColumnsSink(std::vector<std::string> labels, latscope::Unit unit, bool widths)
-      : widths_(widths), np_(labels.size()), b_(std::move(labels), unit) {
+  // bands false: err, lo, hi are left out (QueryOptions::bands), empty arrays.
+  JsColumnsSink(std::vector<std::string> labels, latscope::Unit unit, bool widths, bool bands)
+      : widths_(widths), np_(labels.size()), b_(std::move(labels), unit, bands) {
     b_.expect(kChunkRows);
     // Browsers without resizable ArrayBuffers (before Chrome 111, Firefox
     // 128, Safari 16.4) get fixed buffers, copied to their length at the end.
@@ -35,6 +36,7 @@ class JsColumnsSink : public latscope::RowSink {
 
   void expect(size_t rows) override { reserve(std::min(rows, kMaxReservedRows)); }
 
+  bool wants_bands() const override { return b_.wants_bands(); }
   void add(const latscope::Row& row) override {
     b_.add(row);
     if (b_.rows().t_ms.size() >= kChunkRows) flush();
@@ -46,7 +48,7 @@ class JsColumnsSink : public latscope::RowSink {
   void finish(bool adaptive, emscripten::val* out) {
     flush();
     for (Column& c : cols_) {
-      if (c.f64 == &latscope::PctilesColumns::width_ms && !(widths_ && adaptive)) {
+      if (!used(c) || (c.f64 == &latscope::PctilesColumns::width_ms && !adaptive)) {
         out->set(c.key, emscripten::val::global("Float64Array").new_(0));
         continue;
       }
@@ -84,8 +86,14 @@ class JsColumnsSink : public latscope::RowSink {
     size_t items = 0;         // items written
   };
 
-  // width_ms is only filled for adaptive quanta.
-  bool used(const Column& c) const { return widths_ || c.f64 != &latscope::PctilesColumns::width_ms; }
+  // width_ms is only filled for adaptive quanta, err, lo, hi only with bands.
+  bool used(const Column& c) const {
+    if (c.f64 == &latscope::PctilesColumns::width_ms) return widths_;
+    if (c.f64 == &latscope::PctilesColumns::err || c.f64 == &latscope::PctilesColumns::lo ||
+        c.f64 == &latscope::PctilesColumns::hi)
+      return b_.wants_bands();
+    return true;
+  }
 
   template <typename T>
   void write(Column* c, const std::vector<T>& v) {

@@ -309,6 +309,8 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                    return bad(v, "\"" + k + "\" must be 0 (fixed quanta) or a positive accuracy (e.g. 0.5)");
                  return st;
                }});
+  // false: rows without their error bands (QueryOptions::bands).
+  f.push_back({"bands", [&q](const std::string& k, const json::Value& v) { return get_bool(k, v, &q.bands); }});
   f.push_back({"compat", [&q](const std::string& k, const json::Value& v) {
                  std::string s;
                  Status st = get_string(k, v, &s);

@@ -121,6 +121,13 @@ struct QueryOptions {
   // at most this fraction of the I/Os expected above that percentile,
   // (hi - lo) / 2 <= accuracy * n (1 - p/100). quantum_ms is then unused.
   double adaptive_accuracy = 0;
+  // false: the rows may leave out their error bands (PercentileValue err_ns,
+  // lo_ns, hi_ns keep their defaults) and the query skips working out the
+  // sampling bands. The page asks so when its view cannot draw them (a band
+  // needs a few pixels per quantum); they are a third of a per-host query
+  // at 1 s and 58% of its columns (docs/page-views.md "Bands when drawn").
+  // QueryResult::bands says whether the rows carry them.
+  bool bands = true;
 };
 
 enum RowFlags : uint32_t {
@@ -173,6 +180,7 @@ struct QueryResult {
   double quantum_ms = 1000;
   bool absolute_time = false;       // t_ms are epoch ms
   bool adaptive = false;            // rows are adaptive quanta (Row::width_ms)
+  bool bands = true;                // rows carry err_ns, lo_ns, hi_ns (QueryOptions::bands)
   std::string layout_id;            // layout the groups were merged on
   std::vector<std::string> notes;   // e.g. compat: where the script would crash
   // Files (base names) shifted by their job's startdelay from fio's json+

@@ -11,6 +11,7 @@
 //    "exclude_sources": [...], "exclude_hosts": [...], "from_ms": 0, "to_ms": 5000, "complete_tail": true,
 //    "place_jobs": true (docs/placement.md),
 //    "adaptive_accuracy": 0.5 (adaptive quanta, `pctiles --adaptive 0.5`; 0: fixed),
+//    "bands": false (rows may leave out err, lo, hi: QueryOptions::bands),
 //    "compat": "fio-histo-log-pctiles"}
 // Heat map fields: quantum_ms, rows, min_ns, max_ns, unit and the selection
 // fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms, complete_tail, place_jobs).

@@ -90,9 +90,12 @@ PctilesColumns pctiles_columns(const QueryResult& r, const std::vector<std::stri
 // over, so the rows are never all kept (latscope/engine.h).
 class PctilesColumnsBuilder : public RowSink {
  public:
-  PctilesColumnsBuilder(std::vector<std::string> pct_labels, Unit unit);
+  // bands false: err, lo and hi stay empty and the query is told it need
+  // not work the bands out (QueryOptions::bands).
+  PctilesColumnsBuilder(std::vector<std::string> pct_labels, Unit unit, bool bands = true);
   void expect(size_t rows) override;
   void add(const Row& row) override;
+  bool wants_bands() const override { return bands_; }
   // The columns so far (width_ms kept only when `adaptive`); starts afresh.
   PctilesColumns take(bool adaptive);
   // The rows so far, to copy out a chunk at a time (the page's worker,
@@ -104,6 +107,7 @@ class PctilesColumnsBuilder : public RowSink {
  private:
   std::vector<std::string> labels_;
   Unit unit_;
+  bool bands_;
   PctilesColumns c_;
   std::unordered_map<std::string, uint32_t> flag_index_;
 };

@@ -83,7 +83,8 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
   const size_t rows_bound = row_quanta_bound(plan) * plan.groups.size();
   if (sink) sink->expect(rows_bound);
   else out->rows.reserve(rows_bound);
-  const bool bands = !sink || sink->wants_bands();
+  const bool bands = opts.bands && (!sink || sink->wants_bands());
+  out->bands = bands;
   Row row;  // reused: its percentile vector is allocated once
   for (size_t j = 0; j < plan.quanta; ++j) {
     const size_t busy = sweep.next_busy(j);

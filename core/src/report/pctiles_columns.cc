@@ -17,8 +17,8 @@ namespace {
 constexpr double kNull = std::numeric_limits<double>::quiet_NaN();
 }  // namespace
 
-PctilesColumnsBuilder::PctilesColumnsBuilder(std::vector<std::string> labels, Unit unit)
-    : labels_(std::move(labels)), unit_(unit), flag_index_{{"", 0}} {}
+PctilesColumnsBuilder::PctilesColumnsBuilder(std::vector<std::string> labels, Unit unit, bool bands)
+    : labels_(std::move(labels)), unit_(unit), bands_(bands), flag_index_{{"", 0}} {}
 
 void PctilesColumnsBuilder::expect(size_t rows) {
   // Each column made once at its size, its pages asked for in one call
@@ -32,7 +32,9 @@ void PctilesColumnsBuilder::expect(size_t rows) {
     populate(v.data() + v.size(), (items - v.size()) * sizeof(v[0]));
   };
   for (std::vector<double>* v : {&c_.t_ms, &c_.width_ms, &c_.samples, &c_.min, &c_.mean, &c_.max}) room(*v, n);
-  for (std::vector<double>* v : {&c_.p, &c_.err, &c_.lo, &c_.hi}) room(*v, np);
+  room(c_.p, np);
+  if (bands_)
+    for (std::vector<double>* v : {&c_.err, &c_.lo, &c_.hi}) room(*v, np);
   room(c_.group, n);
   room(c_.flag, n);
 }
@@ -52,6 +54,7 @@ void PctilesColumnsBuilder::add(const Row& row) {
   for (size_t j = 0; j < np; ++j) {
     const PercentileValue* pv = row_percentile(row, j);
     c.p.push_back(pv ? in_unit(pv->value_ns) : kNull);
+    if (!bands_) continue;
     c.err.push_back(pv ? in_unit(pv->err_ns) : kNull);
     c.lo.push_back(pv ? in_unit(pv->lo_ns) : kNull);
     c.hi.push_back(pv ? in_unit(pv->hi_ns) : kNull);
@@ -82,7 +85,7 @@ PctilesColumns PctilesColumnsBuilder::take(bool adaptive) {
 }
 
 PctilesColumns pctiles_columns(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
-  PctilesColumnsBuilder b(labels, unit);
+  PctilesColumnsBuilder b(labels, unit, r.bands);
   b.expect(r.rows.size());
   for (const Row& row : r.rows) b.add(row);
   return b.take(r.adaptive);

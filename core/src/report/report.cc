@@ -128,8 +128,8 @@ std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& la
     for (const auto& p : row.p) {
       val(p.value_ns, empty || no_p);
       if (!bounds) continue;
-      val(p.lo_ns, empty || no_p);
-      val(p.hi_ns, empty || no_p);
+      val(p.lo_ns, empty || no_p || !r.bands);  // blank, not the defaults (QueryOptions::bands)
+      val(p.hi_ns, empty || no_p || !r.bands);
     }
     val(row.stats.max_ns, empty);
     out += ',';
@@ -275,9 +275,11 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& l
     o += ",\"max\":";
     val(row.stats.max_ns, empty);
     list(",\"p\":[", &PercentileValue::value_ns);
-    list(",\"err\":[", &PercentileValue::err_ns);
-    list(",\"lo\":[", &PercentileValue::lo_ns);
-    list(",\"hi\":[", &PercentileValue::hi_ns);
+    if (r.bands) {  // else left out, not written as the defaults (QueryOptions::bands)
+      list(",\"err\":[", &PercentileValue::err_ns);
+      list(",\"lo\":[", &PercentileValue::lo_ns);
+      list(",\"hi\":[", &PercentileValue::hi_ns);
+    }
     o += ",\"flags\":";
     o += row.flags ? json_escape(flags_text(row, labels)) : std::string("\"\"");
     o += '}';
