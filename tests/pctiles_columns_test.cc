@@ -185,6 +185,8 @@ TEST(PctilesColumns, BandsLeftOutOnRequest) {
     EXPECT_NE(ja.find("\"lo\":["), std::string::npos);
     EXPECT_EQ(jb.find("\"lo\":["), std::string::npos);
     EXPECT_EQ(jb.find("\"err\":["), std::string::npos);
+    EXPECT_EQ(ja.find("\"bands\":"), std::string::npos);  // the JSON as before
+    EXPECT_NE(pctiles_meta_json(rb, labels, unit).find("\"bands\":false"), std::string::npos);
     const PctilesColumns ca = pctiles_columns(ra, labels, unit), cb = pctiles_columns(rb, labels, unit);
     EXPECT_EQ(ca.p.size(), cb.p.size());
     EXPECT_EQ(ca.err.size(), ca.p.size());

@@ -11,7 +11,7 @@
 //   sources()                         -> str   "[" source_json, ... "]"
 //   query(optionsJson)                -> str   pctiles_json(query())
 //   pctilesCsv(optionsJson)           -> str   pctiles_csv(query())
-//   queryColumns(optionsJson) -> {meta: str, bands: bool, t_ms, ..., flag, flag_texts: str}
+//   queryColumns(optionsJson) -> {meta: str, t_ms, ..., flag, flag_texts: str}
 //                                           query() into JS typed arrays a chunk of
 //                                           rows at a time (js_columns.h)
 //   queryMatrix(optionsJson) -> {meta: str, times, values, samples}
@@ -222,9 +222,10 @@ class WasmEngine {
     latscope_wasm::JsColumnsSink sink(q.labels, q.unit, q.options.adaptive_accuracy > 0, q.options.bands);
     st = engine_.query(q.options, &q.result, &sink);
     if (!st.ok()) return error(st);
+    // The columns' own say: an adaptive query keeps its bands, which the sink then leaves out.
+    q.result.bands = sink.wants_bands();
     val out = val::object();
     out.set("meta", latscope::pctiles_meta_json(q.result, q.labels, q.unit));
-    out.set("bands", sink.wants_bands());  // err, lo, hi filled (else empty)
     sink.finish(q.result.adaptive, &out);
     return out;
   }

@@ -67,7 +67,8 @@ std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& pc
 //           "p":[..],"err":[..],"lo":[..],"hi":[..],"flags":"few:p99.9"}],
 //   (null values when empty; "hi" null when unbounded; lo/hi: the 95%
 //   sampling band, docs/uncertainty.md; adaptive quanta: "adaptive":true
-//   at the top and "width_ms" in each row)
+//   at the top and "width_ms" in each row; QueryResult::bands false:
+//   "bands":false at the top and no err, lo, hi in the rows)
 //  "notes":[..],"issues":[{"name":..,"severity":..,"description":..,"count":n}],
 //  "examples":[{"issue":..,"line":n,"column":n,"text":..}]}
 std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);

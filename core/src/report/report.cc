@@ -204,6 +204,7 @@ std::string diag_json(const Diagnostics& d) {
 // pctiles_json up to and including "rows":[ ...
 std::string json_head(const QueryResult& r, const std::vector<std::string>& labels, Unit unit) {
   std::string o = "{\"quantum_ms\":" + jnum(r.quantum_ms) + (r.adaptive ? ",\"adaptive\":true" : "") +
+                  (r.bands ? "" : ",\"bands\":false") +
                   ",\"absolute_time\":" + (r.absolute_time ? "true" : "false") + ",\"unit\":\"" +
                   unit_name(unit) + "\",\"layout\":" + json_escape(r.layout_id) + ",\"percentiles\":[";
   for (size_t i = 0; i < labels.size(); ++i)

@@ -197,6 +197,7 @@ export class App {
       onYZoom: (/** @type {[number, number] | null} */ y) => st.set({ yZoomNs: y, clipOutliers: false }),
       colors: this.colors,
       slaRules: () => this.slaRules(),
+      bands: (/** @type {[number, number]} */ range) => this.bandsOf(range),
       onPickGroup: (/** @type {string} */ key) => this.pickGroup(key),
     };
     this.views = {
@@ -1206,6 +1207,32 @@ export class App {
   }
 
   /**
+   * The percentiles query, told to leave the error bands out when the
+   * percentiles view would not draw them over the whole time (the last
+   * answer's extent; the first answer has them): over thousands of quanta
+   * they are not drawn, yet they were a third of a per-host query and 58% of
+   * its columns (docs/page-views.md "Bands when drawn"). The view asks for
+   * the bands of what it shows when zoomed in or hovered (bandsOf).
+   * @param {any} po pctilesOptions
+   */
+  withBands(po) {
+    const ext = timeExtent(this.pct);
+    if (po.adaptive_accuracy > 0 || !ext || this.views.pctiles.bandsAtExtent(ext, po.quantum_ms)) return po;
+    return { ...po, bands: false };
+  }
+
+  /**
+   * The bands the shown percentiles answer left out, for the quanta
+   * overlapping `range`: the same query over that time only.
+   * @param {[number, number]} range @returns {Promise<import('../engine/columns.js').ResultColumns>}
+   */
+  bandsOf(range) {
+    const a = this.pctAsked;
+    if (!a) return Promise.reject(new Error('no percentiles query to add bands to'));
+    return a.e.queryColumns({ ...a.o, from_ms: range[0], to_ms: range[1] });
+  }
+
+  /**
    * Says that the views are being computed: aria-busy on the panels (screen
    * readers wait for them) and a visible spinner with a status text.
    * @param {boolean} on
@@ -1238,7 +1265,8 @@ export class App {
       if (!lazy && changed('pctiles', po)) {
         try {
           const t0 = performance.now();
-          this.pct = await this.columns(e, po);
+          this.pct = await this.columns(e, this.withBands(po));
+          this.pctAsked = { e, o: po };
           // Stage figures for the benchmarks (web/scripts/bench-groups-chromium.mjs).
           performance.measure('latscope: percentiles query', { start: t0 });
           if (this.pct.engine_ms != null) performance.measure('latscope: of it in the engine', { start: t0, duration: this.pct.engine_ms });

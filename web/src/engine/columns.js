@@ -31,6 +31,7 @@
  * @property {Float64Array} mean
  * @property {Float64Array} max
  * @property {Float64Array} p    [row * percentiles.length + pi]
+ * @property {boolean} [bands]  false: the query left the bands out ({bands: false}); err, lo, hi are empty
  * @property {Float64Array} err  bin width of each value
  * @property {Float64Array} lo   95% sampling band (docs/uncertainty.md)
  * @property {Float64Array} hi   NaN with lo set: unbounded above
@@ -69,7 +70,8 @@ export function columnsFromJson(r) {
   delete c.rows;
   for (const k of ['t_ms', 'samples', 'min', 'mean', 'max']) /** @type {any} */ (c)[k] = new Float64Array(n);
   c.width_ms = new Float64Array(r.adaptive ? n : 0);
-  for (const k of ['p', 'err', 'lo', 'hi']) /** @type {any} */ (c)[k] = new Float64Array(n * P).fill(NaN);
+  const bands = r.bands !== false;
+  for (const k of ['p', 'err', 'lo', 'hi']) /** @type {any} */ (c)[k] = new Float64Array(k === 'p' || bands ? n * P : 0).fill(NaN);
   const num = (/** @type {any} */ v) => (v == null ? NaN : v);
   r.rows.forEach((/** @type {any} */ row, /** @type {number} */ i) => {
     c.t_ms[i] = row.t_ms;
@@ -81,6 +83,7 @@ export function columnsFromJson(r) {
     c.max[i] = num(row.max);
     for (let j = 0; j < P; j++) {
       c.p[i * P + j] = num(row.p?.[j]);
+      if (!bands) continue;
       c.err[i * P + j] = num(row.err?.[j]);
       c.lo[i * P + j] = num(row.lo?.[j]);
       c.hi[i * P + j] = num(row.hi?.[j]);
@@ -123,9 +126,8 @@ export function rowOf(c, i) {
     mean: orNull(c.mean[i]),
     max: orNull(c.max[i]),
     p: at(c.p),
-    err: at(c.err),
-    lo: at(c.lo),
-    hi: at(c.hi),
+    // As pctiles_json: no err, lo, hi when the query left the bands out.
+    ...(c.bands === false ? {} : { err: at(c.err), lo: at(c.lo), hi: at(c.hi) }),
     flags: c.flag_texts[c.flag[i]],
   });
 }

@@ -91,6 +91,8 @@ export function pointOf(c, i, m) {
   if (m.kind === 'mean') return { t: c.t_ms[i], v: orNull(c.mean[i]), e: 0, lo: null, hi: null };
   const k = i * c.percentiles.length + m.pi;
   const v = orNull(c.p[k]);
+  // Bands left out of the query (columns.js bands): none known here.
+  if (c.bands === false) return { t: c.t_ms[i], v, e: 0, lo: null, hi: null };
   // lo present, hi null: the engine found no I/O above the band (unbounded).
   const lo = v == null ? null : orNull(c.lo[k]);
   return { t: c.t_ms[i], v, e: Number.isNaN(c.err[k]) ? 0 : c.err[k], lo, hi: lo == null ? null : orNull(c.hi[k]) };
@@ -206,6 +208,23 @@ export function bandText(pt, fmt) {
   if (pt.lo == null) return '';
   if (pt.hi == null) return ` · 95% ${fmt(pt.lo)} … ∞ (too few I/Os above)`;
   return ` · 95% ${fmt(pt.lo)} … ${fmt(pt.hi)}`;
+}
+
+/** @type {WeakMap<object, Map<string, number>>} columns -> group index by name */
+const groupIndices = new WeakMap();
+
+/**
+ * The index of a group (by name) in another answer's groups, -1 if absent:
+ * an answer of bands over part of the time need not hold every group.
+ * @param {any} r @param {string} name @returns {number}
+ */
+export function groupIn(r, name) {
+  let m = groupIndices.get(r);
+  if (!m) {
+    m = new Map(r.groups.map((/** @type {string} */ g, /** @type {number} */ i) => [g, i]));
+    groupIndices.set(r, m);
+  }
+  return m.get(name) ?? -1;
 }
 
 /** @type {WeakMap<object, Uint32Array[]>} columns -> row indices per group */

@@ -10,7 +10,7 @@ import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale } from './scales.js';
 import { percentileName } from '../app/options.js';
 import { traceRows } from './canvas-line.js';
-import { seriesMeta, valueRange, viewRows, valueReader, pointAt, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
+import { seriesMeta, valueRange, viewRows, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { expandRules, violates, ruleLabel } from '../app/sla.js';
@@ -28,7 +28,7 @@ const GAP = 28;
 export class PercentilesView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, colors: import('./colors.js').ColorKeeper, slaRules: () => import('../app/sla.js').SlaRule[]}} ctx
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, colors: import('./colors.js').ColorKeeper, slaRules: () => import('../app/sla.js').SlaRule[], bands?: (range: [number, number]) => Promise<import('../engine/columns.js').ResultColumns>}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -42,6 +42,12 @@ export class PercentilesView {
     this.offCanvas = null;
     /** @type {any} */
     this.data = null;
+    /** Answers with the bands the shown answer left out (bandsFor). @type {{of: object, range: [number, number], cols: import('../engine/columns.js').ResultColumns}[]} */
+    this.bandAnswers = [];
+    /** Band ranges asked for, per answer. @type {WeakMap<object, Set<string>>} */
+    this.bandAsked = new WeakMap();
+    /** Shows the hover again (its bands came). @type {(() => void) | null} */
+    this.rehover = null;
     this.token = 0;
     /** @type {Promise<void>} */
     this.drawing = Promise.resolve();
@@ -50,7 +56,47 @@ export class PercentilesView {
   /** @param {any} result engine.queryColumns() result (or engine.query()'s JSON) */
   setData(result) {
     this.data = result ? cols(result) : null;
+    this.bandAnswers = [];
     this.render();
+  }
+
+  /**
+   * Whether bands would be drawn over the whole time extent (the app asks
+   * the engine for them only then: over thousands of quanta they are not
+   * drawn, and they were a third of a per-host query; docs/page-views.md
+   * "Bands when drawn").
+   * @param {[number, number]} extent @param {number} quantumMs
+   */
+  bandsAtExtent(extent, quantumMs) {
+    return this.ctx.store.state.showBand && (extent[1] - extent[0]) / quantumMs <= this.frame.innerW / BAND_PX;
+  }
+
+  /**
+   * The bands of `range` for an answer that left them out (columns.js
+   * bands): from an answer of their own already here, else null, and asked
+   * for once; when it comes, `then` runs (if the answer is still shown).
+   * @param {import('../engine/columns.js').ResultColumns} r
+   * @param {[number, number]} range @param {() => void} then
+   * @returns {import('../engine/columns.js').ResultColumns | null}
+   */
+  bandsFor(r, range, then) {
+    const have = this.bandAnswers.find((b) => b.of === r && b.range[0] <= range[0] && b.range[1] >= range[1]);
+    if (have) return have.cols;
+    const key = `${range[0]}|${range[1]}`;
+    if (!this.ctx.bands || this.bandAsked.get(r)?.has(key)) return null;
+    if (!this.bandAsked.has(r)) this.bandAsked.set(r, new Set());
+    this.bandAsked.get(r)?.add(key);
+    this.ctx.bands(range).then(
+      (cols) => {
+        if (this.data !== r) return;
+        this.bandAnswers.push({ of: r, range, cols });
+        // A few answers: the last zoom's and the last hovered quanta's.
+        if (this.bandAnswers.length > 8) this.bandAnswers.shift();
+        then();
+      },
+      (err) => console.error(err),
+    );
+    return null;
   }
 
   /**
@@ -139,7 +185,11 @@ export class PercentilesView {
     let inViewRows = 0;
     if (adaptive) for (let i = 0; i < r.n; i++) inViewRows += inView(r.t_ms[i], r.width_ms[i]) ? 1 : 0;
     const visibleQuanta = adaptive ? inViewRows / Math.max(1, r.groups.length) : (dom[1] - dom[0]) / r.quantum_ms;
-    const bandsShown = s.showBand && visibleQuanta <= f.innerW / 3;
+    const bandsShown = s.showBand && visibleQuanta <= f.innerW / BAND_PX;
+    // An answer without bands (app.js asks for them only when the whole
+    // extent shows them): the visible quanta's come in an answer of their
+    // own, and the view is drawn again when it is here.
+    const bandSrc = !bandsShown || adaptive || r.bands !== false ? r : this.bandsFor(r, [dom[0] - r.quantum_ms, dom[1] + r.quantum_ms], () => this.render());
     const [ylo, yhi] = y.domain();
     const area = d3
       .area()
@@ -188,27 +238,49 @@ export class PercentilesView {
       })
       .x((/** @type {any} */ i) => rowMid(r.t_ms[i]))
       .y((/** @type {any} */ i) => Y(vAt(i)));
-    const errOf = (/** @type {number} */ i) => {
-      const e = r.err[kAt(i)];
-      return e === e ? e : 0;
+    // A percentile's bin band and sampling band over the rows of `src`
+    // (the answer, or one of bands of its own: bandsFor), of series `cur`.
+    const rowBands = (/** @type {import('../engine/columns.js').ResultColumns} */ src) => {
+      const v = (/** @type {number} */ i) => src.p[kAt(i)];
+      const errOf = (/** @type {number} */ i) => {
+        const e = src.err[kAt(i)];
+        return e === e ? e : 0;
+      };
+      const at = (/** @type {any} */ i) => X(src.t_ms[i] + half);
+      return {
+        area: d3
+          .area()
+          .digits(1)
+          .defined((/** @type {any} */ i) => v(i) === v(i))
+          .x(at)
+          .y0((/** @type {any} */ i) => Y(Math.max(ylo, v(i) - errOf(i))))
+          .y1((/** @type {any} */ i) => Y(Math.min(yhi, v(i) + errOf(i)))),
+        sampling: d3
+          .area()
+          .digits(1)
+          .defined((/** @type {any} */ i) => v(i) === v(i) && src.lo[kAt(i)] === src.lo[kAt(i)])
+          .x(at)
+          .y0((/** @type {any} */ i) => Y(Math.max(ylo, src.lo[kAt(i)])))
+          .y1((/** @type {any} */ i) => {
+            const h = src.hi[kAt(i)];
+            return Y(h === h ? Math.min(yhi, h) : yhi);
+          }),
+      };
     };
-    const rowArea = d3
-      .area()
-      .digits(1)
-      .defined((/** @type {any} */ i) => vAt(i) === vAt(i))
-      .x((/** @type {any} */ i) => rowMid(r.t_ms[i]))
-      .y0((/** @type {any} */ i) => Y(Math.max(ylo, vAt(i) - errOf(i))))
-      .y1((/** @type {any} */ i) => Y(Math.min(yhi, vAt(i) + errOf(i))));
-    const rowSampling = d3
-      .area()
-      .digits(1)
-      .defined((/** @type {any} */ i) => vAt(i) === vAt(i) && r.lo[kAt(i)] === r.lo[kAt(i)])
-      .x((/** @type {any} */ i) => rowMid(r.t_ms[i]))
-      .y0((/** @type {any} */ i) => Y(Math.max(ylo, r.lo[kAt(i)])))
-      .y1((/** @type {any} */ i) => {
-        const h = r.hi[kAt(i)];
-        return Y(h === h ? Math.min(yhi, h) : yhi);
-      });
+    const bandGens = bandSrc ? rowBands(bandSrc) : null;
+    /**
+     * What a series' bands are drawn from: its rows in the answer, or in
+     * the bands' own answer (null: not here yet, or the group has none).
+     * @param {{gi: number, pi: number, kind: 'p'|'mean'}} se @param {any[]} pts
+     */
+    const bandsOf = (se, pts) => {
+      if (adaptive) return { pts, ar: area, sa: sampling };
+      if (!bandSrc || !bandGens) return null;
+      if (bandSrc === r) return { pts, ar: bandGens.area, sa: bandGens.sampling };
+      const gi = groupIn(bandSrc, r.groups[se.gi]);
+      if (gi < 0) return null;
+      return { pts: viewRows(bandSrc, { ...se, gi }, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW), ar: bandGens.area, sa: bandGens.sampling };
+    };
     const bandG = plot.append('g').attr('class', 'bands');
     const lineG = plot.append('g').attr('class', 'lines');
     // Series are drawn in slices of about SLICE_MS, yielding to the event
@@ -267,23 +339,22 @@ export class PercentilesView {
         /** @type {any[]} */
         const pts = adaptive ? stepPoints(r, meta, dom[0], dom[1]) : viewRows(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW);
         const ln = adaptive ? line : rowLine;
-        const ar = adaptive ? area : rowArea;
-        const sa = adaptive ? sampling : rowSampling;
+        const bands = bandsShown && se.kind === 'p' ? bandsOf(se, pts) : null;
         if (onCanvas) {
           const col = se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi);
-          if (bandsShown && se.kind === 'p') {
+          if (bands) {
             c2.fillStyle = col;
             c2.globalAlpha = 0.07;
             c2.beginPath();
-            sa.context(c2)(pts);
+            bands.sa.context(c2)(bands.pts);
             c2.fill();
             c2.globalAlpha = 0.15;
             c2.beginPath();
-            ar.context(c2)(pts);
+            bands.ar.context(c2)(bands.pts);
             c2.fill();
             c2.globalAlpha = 1;
-            sa.context(null);
-            ar.context(null);
+            bands.sa.context(null);
+            bands.ar.context(null);
           }
           c2.strokeStyle = col;
           // Hairlines: Chromium's software canvas strokes a 1 px line ~70x
@@ -299,14 +370,14 @@ export class PercentilesView {
           } else traceRows(c2, pts, vAt, (i) => X(r.t_ms[i] + half), Y, s.yLog);
           c2.stroke();
           c2.setLineDash([]);
-        } else if (bandsShown && se.kind === 'p') {
+        } else if (bands) {
           bandG
             .append('path')
             .attr('class', 'band-sampling')
-            .attr('d', sa(pts))
+            .attr('d', bands.sa(bands.pts))
             .attr('fill', groupColor(se.gi, se.pi))
             .attr('opacity', 0.07);
-          bandG.append('path').attr('d', ar(pts)).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
+          bandG.append('path').attr('class', 'band-bin').attr('d', bands.ar(bands.pts)).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
         }
         // Dashed lines are 1 px wide: Skia strokes a 1 px line as a
         // hairline, while a wider dashed one becomes an outline of every
@@ -512,7 +583,7 @@ export class PercentilesView {
       });
     const bg = g.append('g').attr('class', 'brush').call(brush);
     bg.on('dblclick', () => this.ctx.onRange(null));
-    bg.on('mousemove', (/** @type {MouseEvent} */ ev) => {
+    const onMove = (/** @type {MouseEvent} */ ev) => {
       const [px] = d3.pointer(ev);
       const t = x.invert(px);
       if (r.adaptive) {
@@ -524,15 +595,22 @@ export class PercentilesView {
       const t0 = (r.t_ms[0] ?? 0) + q * r.quantum_ms;
       vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
       const lines = [`${formatTime(t0, r.absolute_time)} … +${r.quantum_ms} ms`];
+      // An answer without bands: this quantum's come in an answer of their
+      // own (a few ms), and the hover is shown again with them.
+      const bandSrc = r.bands !== false ? r : this.bandsFor(r, [t0, t0 + r.quantum_ms], () => this.rehover?.());
+      this.rehover = () => onMove(ev);
       let more = 0;
       for (const se of series) {
         const pt = pointAt(r, se, t0);
         if (!pt || pt.v == null) continue;
+        const gi = bandSrc && bandSrc !== r && se.kind === 'p' ? groupIn(bandSrc, r.groups[se.gi]) : -1;
+        const b = gi >= 0 && bandSrc ? pointAt(bandSrc, { ...se, gi }, t0) : pt;
         // Hundreds of groups: the first lines, then how many more.
         if (lines.length > 16) more++;
-        else lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${pt.e ? ` (bin ±${fmtVal(pt.e)})` : ''}${bandText(pt, fmtVal)}`);
+        else lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${b?.e ? ` (bin ±${fmtVal(b.e)})` : ''}${b ? bandText(b, fmtVal) : ''}`);
       }
       if (more) lines.push(`… ${more} more lines (the groups view shows them all)`);
+      if (!bandSrc && series.some((se) => se.kind === 'p')) lines.push('bands: working them out…');
       // The rows of quantum t0: rows are in time order.
       let n = 0;
       /** @type {string[]} */
@@ -548,8 +626,10 @@ export class PercentilesView {
         lines.push('95%: where the true percentile lies, given this many I/Os (light band)');
       }
       showTip(f.wrap, ev, lines);
-    });
+    };
+    bg.on('mousemove', onMove);
     bg.on('mouseleave', () => {
+      this.rehover = null;
       vline.attr('opacity', 0);
       hideTip(f.wrap);
     });
@@ -594,6 +674,9 @@ export const nextTask = yieldToEvents;
 const SLICE_MS = 30;
 
 const fmtVal = formatNumber;
+
+/** Bands are drawn when each visible quantum has at least this many pixels. */
+const BAND_PX = 3;
 
 /**
  * IOPS per quantum summed over groups, near the visible range. Rows come

@@ -32,19 +32,19 @@ const SLOW = [
  * bins double every 64 indices: latencies x8). Cached in out/.
  * @returns {string[]}
  */
-function hostLogs() {
-  const dir = path.join(OUT, 'groups-hosts');
+function hostLogs(hosts = HOSTS, seconds = SECONDS) {
+  const dir = path.join(OUT, seconds === SECONDS ? 'groups-hosts' : `groups-hosts-${hosts}x${seconds}`);
   const src = fs.readFileSync(fixture('local', 'local_clat_hist.1.log'), 'utf8').trim().split('\n');
   const recs = src.map((l) => l.split(',').map((x) => x.trim()));
   fs.mkdirSync(dir, { recursive: true });
   const out = [];
-  for (let h = 1; h <= HOSTS; h++) {
+  for (let h = 1; h <= hosts; h++) {
     const host = `host${String(h).padStart(2, '0')}`;
     const p = path.join(dir, `grp_clat_hist.1.log.${host}`);
     out.push(p);
     if (fs.existsSync(p)) continue;
     const lines = [];
-    for (let s = 1; s <= SECONDS; s++) {
+    for (let s = 1; s <= seconds; s++) {
       for (const dirn of [0, 1]) {
         // Windows of the source in turn; read and write lines as fio writes them.
         const rec = recs[((s - 1 + h) * 2 + dirn) % recs.length];
@@ -127,6 +127,69 @@ async function heatCell(p, group, t) {
 
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
 export const GROUP_CASES = [
+  {
+    name: 'bands when drawn: over 900 quanta a regroup asks no bands; a zoom and a hover bring those of what they show (docs/page-views.md "Bands when drawn")',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, hostLogs(3, 900)), 'ready');
+      await settled(p);
+      const app = () => p.evaluate(() => {
+        const a = /** @type {any} */ (window).latscope;
+        const v = a.views.pctiles;
+        return { bands: a.pct.bands, n: a.pct.n, groups: a.pct.groups.length, asked: v.bandAnswers.length, sampling: document.querySelectorAll('#view-pctiles path.band-sampling').length, onCanvas: v.onCanvas };
+      });
+      // The load's answer (nothing to judge the extent by yet) has its bands; 900 quanta draw none.
+      let st = await app();
+      assert.equal(st.bands, undefined, `first answer: ${JSON.stringify(st)}`);
+      assert.equal(st.sampling, 0);
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await settled(p);
+      st = await app();
+      assert.equal(st.groups, 3);
+      assert.equal(st.bands, false, `per host over 900 s at 1 s: no bands asked: ${JSON.stringify(st)}`);
+      assert.equal(st.onCanvas, false);
+      // Hover: this quantum's bands come in an answer of their own.
+      const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
+      await p.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
+      await p.waitForFunction(() => /95%/.test(document.querySelector('#view-pctiles .tip')?.textContent || ''));
+      const tip = (await p.textContent('#view-pctiles .tip')) || '';
+      assert.match(tip, /host=host01 p50: .*\(bin ±.*\) · 95% /);
+      assert.doesNotMatch(tip, /working them out/);
+      // Zoom to about 60 s: the bands of the shown quanta are asked for and drawn.
+      await p.mouse.move(box.x + box.width * 0.45, box.y + box.height * 0.5);
+      await p.mouse.down();
+      await p.mouse.move(box.x + box.width * 0.515, box.y + box.height * 0.5, { steps: 5 });
+      await p.mouse.up();
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles path.band-sampling').length === 3 * 5);
+      st = await app();
+      assert.equal(st.bands, false, 'the zoom asks for no new percentiles answer');
+      // Each drawn band holds its value: the band answer's rows against the shown answer's.
+      const check = await p.evaluate(() => {
+        const a = /** @type {any} */ (window).latscope;
+        const v = a.views.pctiles;
+        const range = a.store.state.range;
+        const b = v.bandAnswers.find((/** @type {any} */ x) => x.range[0] <= range[0] && x.range[1] >= range[1]).cols;
+        const P = b.percentiles.length;
+        let held = 0;
+        let same = 0;
+        let all = 0;
+        for (let i = 0; i < b.n; i++) {
+          const j = Array.from(a.pct.t_ms).findIndex((t, k) => t === b.t_ms[i] && a.pct.groups[a.pct.group[k]] === b.groups[b.group[i]]);
+          for (let q = 0; q < P; q++) {
+            const val = b.p[i * P + q];
+            if (val !== val) continue;
+            all++;
+            if (a.pct.p[j * P + q] === val) same++;
+            if (b.lo[i * P + q] <= val && !(b.hi[i * P + q] < val)) held++;
+          }
+        }
+        return { held, same, all, rows: b.n, P };
+      });
+      assert.ok(check.rows >= 3 * 60 && check.held === check.all && check.same === check.all && check.all > 3 * 60 * 3, `bands hold the shown values: ${JSON.stringify(check)}`);
+      await p.screenshot({ path: path.join(SHOTS, 'bands-when-drawn.png') });
+      noPageErrors(c);
+    },
+  },
   {
     name: 'groups: heat map of p99 per host and second names the slow host and time on hover (value equals pctiles), a click opens that host\'s latency heat map',
     async run(c) {

@@ -161,6 +161,41 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     }
   });
 
+  it('queryColumns({bands: false}) leaves err, lo, hi out; the same query over part of the time gives them as the whole answer has them', async () => {
+    const opts = { quantum_ms: 500, group_by: 'host,job', percentiles: ['50', '99.9', '100'] };
+    const all = await engine.queryColumns(opts);
+    const bare = await engine.queryColumns({ ...opts, bands: false });
+    expect(all.bands).toBeUndefined();
+    expect(bare.bands).toBe(false);
+    for (const k of /** @type {const} */ (['err', 'lo', 'hi'])) expect(bare[k].length).toBe(0);
+    expect(bare.n).toBe(all.n);
+    expect(Array.from(bare.p)).toEqual(Array.from(all.p));
+    expect(Array.from(bare.t_ms)).toEqual(Array.from(all.t_ms));
+    // As the JSON: no err, lo, hi in a row made from the columns.
+    expect(Object.keys(/** @type {any[]} */ (bare.rows)[0])).not.toContain('lo');
+    const json = await engine.query({ ...opts, bands: false });
+    expect(json.bands).toBe(false);
+    expect(Object.keys(json.rows[0])).not.toContain('lo');
+    // What the page asks when zoomed in or hovering (app.js bandsOf): the
+    // rows of that time, bit for bit those of the whole answer.
+    const t0 = all.t_ms[Math.floor(all.n / 3)];
+    const t1 = t0 + 3 * opts.quantum_ms;
+    const part = await engine.queryColumns({ ...opts, from_ms: t0, to_ms: t1 });
+    expect(part.n).toBeGreaterThan(0);
+    const P = opts.percentiles.length;
+    let banded = 0;
+    for (let i = 0; i < part.n; i++) {
+      expect(part.t_ms[i] >= t0 && part.t_ms[i] < t1).toBe(true);
+      const j = Array.from(all.t_ms).findIndex((t, k) => t === part.t_ms[i] && all.groups[all.group[k]] === part.groups[part.group[i]]);
+      expect(j).toBeGreaterThanOrEqual(0);
+      for (const k of /** @type {const} */ (['p', 'err', 'lo', 'hi'])) {
+        expect(Array.from(part[k].subarray(i * P, i * P + P))).toEqual(Array.from(all[k].subarray(j * P, j * P + P)));
+      }
+      banded += Number.isFinite(part.lo[i * P]) ? 1 : 0;
+    }
+    expect(banded).toBeGreaterThan(0);
+  });
+
   it('heatmap() gives counts as a Float64Array holding every sample', async () => {
     const h = await engine.heatmap({ quantum_ms: 1000, rows: 40 });
     expect(h.counts).toBeInstanceOf(Float64Array);

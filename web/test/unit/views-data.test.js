@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
+import { seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, groupIn, pointAt, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
 import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
@@ -48,6 +48,15 @@ describe('percentiles view data', () => {
   it('group index by label or number', () => {
     expect(groupIndex(result, 'host=b')).toBe(1);
     expect(groupIndex(result, 1)).toBe(1);
+  });
+  it('an answer without bands ({bands: false}) gives points without them; another answer\'s group by name', () => {
+    const bare = { ...result, bands: false, rows: result.rows.map(({ err: _err, ...row }) => row) };
+    expect(pointAt(bare, { kind: 'p', gi: 0, pi: 1 }, 0)).toEqual({ t: 0, v: 50, e: 0, lo: null, hi: null });
+    expect(pointAt(result, { kind: 'p', gi: 0, pi: 1 }, 0)).toEqual({ t: 0, v: 50, e: 8, lo: null, hi: null });
+    const part = { ...result, groups: ['host=b'], rows: [result.rows[1]] };
+    expect(groupIn(part, 'host=b')).toBe(0);
+    expect(groupIn(part, 'host=a')).toBe(-1);
+    expect(pointAt(part, { kind: 'p', gi: groupIn(part, 'host=b'), pi: 0 }, 0)).toEqual({ t: 0, v: 5, e: 1, lo: null, hi: null });
   });
   it('SLA: quanta with any value above the lowest threshold', () => {
     const v = slaViolations(result, [200, 80]);
