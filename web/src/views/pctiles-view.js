@@ -9,7 +9,7 @@ import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, te
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { traceRows } from './canvas-line.js';
+import { traceRows, traceShade } from './canvas-line.js';
 import { seriesMeta, valueRange, viewRows, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
@@ -285,7 +285,7 @@ export class PercentilesView {
     const lineG = plot.append('g').attr('class', 'lines');
     // Series are drawn in slices of about SLICE_MS, yielding to the event
     // loop in between, so a big result never blocks the page for long.
-    const near = (/** @type {any} */ pt) => pt.t + r.quantum_ms > dom[0] - r.quantum_ms && pt.t < dom[1] + r.quantum_ms;
+    const near = (/** @type {number} */ t) => t + r.quantum_ms > dom[0] - r.quantum_ms && t < dom[1] + r.quantum_ms;
     /** @type {Omit<import('./pctiles-data.js').Series, 'points'>[]} */
     const series = [];
     this.series = series;
@@ -403,7 +403,7 @@ export class PercentilesView {
           const bad = [];
           for (const i of rowsOfGroup(r, se.gi)) {
             const v = rule.max ? r.max[i] : r.p[i * nP + se.pi];
-            if (v === v && (adaptive ? inView(r.t_ms[i], r.width_ms[i]) : near({ t: r.t_ms[i] })) && violates(v, rule, rule.t)) bad.push({ t: r.t_ms[i], v, w: rowWidth(r, i) });
+            if (v === v && violates(v, rule, rule.t) && (adaptive ? inView(r.t_ms[i], r.width_ms[i]) : near(r.t_ms[i]))) bad.push({ t: r.t_ms[i], v, w: rowWidth(r, i) });
           }
           if (!bad.length) continue;
           const ty = Math.max(0, Math.min(mainH, y(rule.t)));
@@ -414,11 +414,9 @@ export class PercentilesView {
             // touched the chart (bench-groups-chromium.mjs --trace).
             c2.fillStyle = groupColor(se.gi, se.pi);
             c2.globalAlpha = 0.25;
-            for (const pt of bad) {
-              const x0 = x(pt.t);
-              const vy = Math.max(0, Math.min(mainH, y(/** @type {number} */ (pt.v))));
-              c2.fillRect(x0, Math.min(ty, vy), Math.max(1, x(pt.t + pt.w) - x0), Math.abs(vy - ty));
-            }
+            c2.beginPath();
+            traceShade(c2, bad, X, (v) => Math.max(0, Math.min(mainH, Y(v))), ty);
+            c2.fill();
             c2.globalAlpha = 1;
             shadedOnCanvas.push({ key: `${r.groups[se.gi]}|${r.percentiles[se.pi]}`, rule: rule.text, quanta: bad.length });
             continue;
