@@ -34,35 +34,3 @@ export function traceRows(ctx, rows, value, xOf, yOf, log) {
     }
   }
 }
-
-/**
- * Adds the SLA shading of one line to ctx's current path: for each quantum
- * {t, v, w} that breaks the rule, the box from the threshold's y (ty) to
- * the value's, x from t to t + w. Consecutive quanta (t = the last one's
- * t + w) make one step-shaped polygon, the union of their boxes, so a line
- * is one fill(): a box each was one fillRect per quantum, 0.6 s of an SLA
- * rule on 200 hosts at 1 s (docs/page-views.md "SLA"). A run narrower than
- * a pixel is widened to one, as its box was, so it stays visible.
- * @param {{moveTo: (x: number, y: number) => void, lineTo: (x: number, y: number) => void, closePath: () => void}} ctx
- * @param {{t: number, v: number, w: number}[]} pts  in time order
- * @param {(t: number) => number} xOf  time -> pixels
- * @param {(v: number) => number} yOf  value -> pixels (clamped to the plot)
- * @param {number} ty  the threshold's y
- */
-export function traceShade(ctx, pts, xOf, yOf, ty) {
-  for (let a = 0; a < pts.length; ) {
-    let b = a + 1;
-    while (b < pts.length && pts[b].t === pts[b - 1].t + pts[b - 1].w) b++;
-    const x0 = xOf(pts[a].t);
-    const x1 = Math.max(x0 + 1, xOf(pts[b - 1].t + pts[b - 1].w));
-    ctx.moveTo(x0, ty);
-    for (let k = a; k < b; k++) {
-      const y = yOf(pts[k].v);
-      ctx.lineTo(k === a ? x0 : xOf(pts[k].t), y);
-      ctx.lineTo(k === b - 1 ? x1 : xOf(pts[k].t + pts[k].w), y);
-    }
-    ctx.lineTo(x1, ty);
-    ctx.closePath();
-    a = b;
-  }
-}

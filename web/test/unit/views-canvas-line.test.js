@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import * as d3 from 'd3';
-import { traceRows, traceShade } from '../../src/views/canvas-line.js';
+import { traceRows } from '../../src/views/canvas-line.js';
 
 /** A context that records the polylines a path is made of. */
 function recorder() {
@@ -45,37 +45,5 @@ describe('canvas lines (traceRows)', () => {
     const ours = recorder();
     traceRows(ours, [3, 1, 2], (i) => i, (i) => i, (v) => -v, false);
     expect(ours.lines).toEqual([[[3, -3], [1, -1], [2, -2]]]);
-  });
-});
-
-describe('SLA shading on the canvas (traceShade)', () => {
-  const xOf = (/** @type {number} */ t) => t / 10;
-  const yOf = (/** @type {number} */ v) => 100 - v;
-  it('one step polygon per run of consecutive quanta: the union of their boxes', () => {
-    const pts = [
-      { t: 0, v: 50, w: 100 },
-      { t: 100, v: 70, w: 100 },
-      { t: 200, v: 60, w: 100 },
-      // a gap, then a lone quantum, then another run
-      { t: 500, v: 40, w: 100 },
-      { t: 800, v: 45, w: 100 },
-      { t: 900, v: 55, w: 100 },
-    ];
-    const rec = recorder();
-    traceShade(rec, pts, xOf, yOf, 80);
-    expect(rec.lines).toEqual([
-      [[0, 80], [0, 50], [10, 50], [10, 30], [20, 30], [20, 40], [30, 40], [30, 80]],
-      [[50, 80], [50, 60], [60, 60], [60, 80]],
-      [[80, 80], [80, 55], [90, 55], [90, 45], [100, 45], [100, 80]],
-    ]);
-    // Every box's area is inside its polygon: the polygons' area is the boxes' sum.
-    const area = (/** @type {number[][]} */ poly) => Math.abs(poly.reduce((s, [x, y], i) => s + x * poly[(i + 1) % poly.length][1] - poly[(i + 1) % poly.length][0] * y, 0)) / 2;
-    const boxes = pts.reduce((s, p) => s + (xOf(p.t + p.w) - xOf(p.t)) * Math.abs(yOf(p.v) - 80), 0);
-    expect(rec.lines.reduce((s, l) => s + area(l), 0)).toBeCloseTo(boxes, 9);
-  });
-  it('a run under a pixel wide is widened to one, as its box was', () => {
-    const rec = recorder();
-    traceShade(rec, [{ t: 0, v: 50, w: 2 }, { t: 2, v: 60, w: 2 }], xOf, yOf, 80);
-    expect(rec.lines).toEqual([[[0, 80], [0, 50], [0.2, 50], [0.2, 40], [1, 40], [1, 80]]]);
   });
 });
