@@ -78,7 +78,10 @@ export class GroupsView {
     // The left margin fits the group names (heat map rows), within reason.
     const widest = Math.max(...m.groups.map((g) => textWidth(g)));
     const left = s.groupsMode === 'heat' ? Math.min(220, Math.max(72, Math.ceil(widest) + 14)) : 72;
-    const right = s.groupsMode === 'top' ? Math.min(300, Math.max(150, Math.ceil(widest) + 96)) : s.groupsMode === 'heat' ? 96 : 16;
+    // Top N: the legend at the right names each line with its run value,
+    // "host=host05 (2,345)", after an 18 px swatch, within its padding.
+    const runW = s.groupsMode === 'top' && this.run ? Math.max(0, ...[...this.run.values()].map((v) => textWidth(` (${formatNumber(v)})`))) : 0;
+    const right = s.groupsMode === 'top' ? Math.min(340, Math.max(150, Math.ceil(widest + runW) + 60)) : s.groupsMode === 'heat' ? 96 : 16;
     if (f.margin.left !== left || f.margin.right !== right) {
       f.margin = { ...f.margin, left, right };
       f.width = 0; // force resize() to re-lay the canvas
@@ -350,8 +353,6 @@ export class GroupsView {
     this.legendBox.style.width = `${f.margin.right - 12}px`;
     renderLegend(this.legendBox, items, hidden, (key) => this.ctx.store.set({ hidden: toggleKey(this.ctx.store.state.hidden, key) }));
     this.legendBox.classList.add('open');
-    const more = /** @type {HTMLElement | null} */ (this.legendBox.querySelector('.legend-more'));
-    if (more) more.hidden = true;
   }
 
   /** @param {any} g @param {any} x @param {string[]} lines @param {{t: number, lo: number, hi: number, n: number}[]} band */

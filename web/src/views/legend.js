@@ -103,8 +103,10 @@ const observers = new WeakMap();
  * @param {HTMLElement} box @param {HTMLElement} list @param {HTMLElement} more
  */
 function watchOverflow(box, list, more) {
+  // A side legend (the groups view's) is always open and scrolls: no
+  // "less" to take room from its entries.
   const check = () => {
-    more.hidden = !box.classList.contains('open') && list.scrollHeight <= list.clientHeight + 1;
+    more.hidden = box.classList.contains('legend-side') || (!box.classList.contains('open') && list.scrollHeight <= list.clientHeight + 1);
   };
   observers.get(box)?.disconnect();
   if (typeof ResizeObserver === 'undefined') return check();

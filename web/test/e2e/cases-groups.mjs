@@ -298,6 +298,11 @@ export const GROUP_CASES = [
         assert.equal(legend[i], `${g} (${formatNumber(Number(v))})`, 'legend names the run percentile');
       }
       assert.match(legend[3] || '', /other 9/);
+      // Each entry whole in its box: the run values are not cut off.
+      const clipped = await p.$$eval('[data-testid=groups-legend] .legend-item', (bs) =>
+        bs.filter((b) => /** @type {HTMLElement} */ (b.querySelector('span')).getBoundingClientRect().right > /** @type {HTMLElement} */ (b.parentElement).getBoundingClientRect().right + 0.5).map((b) => b.textContent),
+      );
+      assert.deepEqual(clipped, [], `legend entries cut off at the box edge: ${JSON.stringify(clipped)}`);
       // The band spans the other hosts' lowest..highest per quantum.
       const band = await p.evaluate(() => document.querySelector('#view-groups path.others-band')?.getAttribute('d') || '');
       assert.ok(band.length > 20, 'the band is drawn');
