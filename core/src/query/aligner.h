@@ -66,8 +66,13 @@ struct Share {
     upto = b < e ? (b - s) / (e - s) : 1;
     return true;
   }
+  // The share up to the end, less that up to the start. A window's part from
+  // its start (before 0) has nothing to subtract: on_result_grid(n * 0) is 0,
+  // so it is left out, the same bits for half the rounding (every window
+  // straddles two quanta when they are as long as the logging interval).
   double of(double n) const {
-    return before == 0 && upto == 1 ? n : on_result_grid(n * upto) - on_result_grid(n * before);
+    if (before == 0) return upto == 1 ? n : on_result_grid(n * upto);
+    return on_result_grid(n * upto) - on_result_grid(n * before);
   }
 };
 
