@@ -9,7 +9,7 @@ import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, te
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { traceRows } from './canvas-line.js';
+import { traceRows, shadeBoxes } from './canvas-line.js';
 import { seriesMeta, valueRange, viewRows, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
@@ -414,13 +414,7 @@ export class PercentilesView {
             // touched the chart (bench-groups-chromium.mjs --trace).
             c2.fillStyle = groupColor(se.gi, se.pi);
             c2.globalAlpha = 0.25;
-            // A box per quantum: one step polygon per run of them (one fill)
-            // took Chromium three times longer to rasterise.
-            for (const pt of bad) {
-              const x0 = X(pt.t);
-              const vy = Math.max(0, Math.min(mainH, Y(pt.v)));
-              c2.fillRect(x0, Math.min(ty, vy), Math.max(1, X(pt.t + pt.w) - x0), Math.abs(vy - ty));
-            }
+            for (const [bx, by, bw, bh] of shadeBoxes(bad, X, (v) => Math.max(0, Math.min(mainH, Y(v))), ty)) c2.fillRect(bx, by, bw, bh);
             c2.globalAlpha = 1;
             shadedOnCanvas.push({ key: `${r.groups[se.gi]}|${r.percentiles[se.pi]}`, rule: rule.text, quanta: bad.length });
             continue;

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import * as d3 from 'd3';
-import { traceRows } from '../../src/views/canvas-line.js';
+import { traceRows, shadeBoxes } from '../../src/views/canvas-line.js';
 
 /** A context that records the polylines a path is made of. */
 function recorder() {
@@ -45,5 +45,38 @@ describe('canvas lines (traceRows)', () => {
     const ours = recorder();
     traceRows(ours, [3, 1, 2], (i) => i, (i) => i, (v) => -v, false);
     expect(ours.lines).toEqual([[[3, -3], [1, -1], [2, -2]]]);
+  });
+});
+
+describe('SLA shading boxes (shadeBoxes)', () => {
+  const yOf = (/** @type {number} */ v) => 100 - v;
+  /** Each quantum's own box, as the view drew it one by one. @param {{t: number, v: number, w: number}[]} pts @param {(t: number) => number} xOf @param {number} ty */
+  const own = (pts, xOf, ty) =>
+    pts.map((p) => {
+      const a = xOf(p.t);
+      const y = yOf(p.v);
+      return [a, Math.min(ty, y), Math.max(1, xOf(p.t + p.w) - a), Math.abs(y - ty)];
+    });
+  it('quanta wider than a pixel: one box each, the box drawn before', () => {
+    const pts = [
+      { t: 0, v: 50, w: 100 },
+      { t: 100, v: 70, w: 100 },
+      { t: 400, v: 90, w: 100 },
+    ];
+    const xOf = (/** @type {number} */ t) => t / 10;
+    expect(shadeBoxes(pts, xOf, yOf, 80)).toEqual(own(pts, xOf, 80));
+  });
+  it('quanta narrower than a pixel: one box per pixel column, covering every quantum', () => {
+    // 3,600 quanta of 1 s over 900 px, values above and below the threshold's side.
+    const pts = Array.from({ length: 3600 }, (_, i) => ({ t: i * 1000, v: 30 + ((i * 37) % 61), w: 1000 })).filter((_, i) => i % 7 !== 3);
+    const xOf = (/** @type {number} */ t) => (t / 3600000) * 900;
+    const boxes = shadeBoxes(pts, xOf, yOf, 80);
+    expect(boxes.length).toBeLessThanOrEqual(900);
+    expect(boxes.length).toBeGreaterThan(800);
+    const eps = 1e-9;
+    for (const [x, y, w, h] of own(pts, xOf, 80)) {
+      const inside = boxes.some(([bx, by, bw, bh]) => bx <= x + eps && by <= y + eps && bx + bw >= x + w - eps && by + bh >= y + h - eps);
+      expect(inside).toBe(true);
+    }
   });
 });
