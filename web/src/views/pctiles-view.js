@@ -42,10 +42,13 @@ export class PercentilesView {
     this.offCanvas = null;
     /** @type {any} */
     this.data = null;
-    /** Answers with the bands the shown answer left out (bandsFor). @type {{of: object, range: [number, number], cols: import('../engine/columns.js').ResultColumns}[]} */
-    this.bandAnswers = [];
-    /** Band ranges asked for, per answer. @type {WeakMap<object, Set<string>>} */
-    this.bandAsked = new WeakMap();
+    /**
+     * The bands the shown answer left out (bandsFor): answers over parts of
+     * its time, and the ranges asked for. Kept while the answer is shown
+     * (a redraw, a zoom, a legend click), dropped with it.
+     * @type {{of: object | null, answers: {range: [number, number], key: string, cols: import('../engine/columns.js').ResultColumns}[], asked: Set<string>}}
+     */
+    this.bandCache = { of: null, answers: [], asked: new Set() };
     /** Shows the hover again (its bands came). @type {(() => void) | null} */
     this.rehover = null;
     this.token = 0;
@@ -55,8 +58,9 @@ export class PercentilesView {
 
   /** @param {any} result engine.queryColumns() result (or engine.query()'s JSON) */
   setData(result) {
-    this.data = result ? cols(result) : null;
-    this.bandAnswers = [];
+    const data = result ? cols(result) : null;
+    if (data !== this.data) this.bandCache = { of: data, answers: [], asked: new Set() };
+    this.data = data;
     this.render();
   }
 
@@ -80,21 +84,25 @@ export class PercentilesView {
    * @returns {import('../engine/columns.js').ResultColumns | null}
    */
   bandsFor(r, range, then) {
-    const have = this.bandAnswers.find((b) => b.of === r && b.range[0] <= range[0] && b.range[1] >= range[1]);
+    const bc = this.bandCache;
+    if (bc.of !== r) return null;
+    const have = bc.answers.find((b) => b.range[0] <= range[0] && b.range[1] >= range[1]);
     if (have) return have.cols;
     const key = `${range[0]}|${range[1]}`;
-    if (!this.ctx.bands || this.bandAsked.get(r)?.has(key)) return null;
-    if (!this.bandAsked.has(r)) this.bandAsked.set(r, new Set());
-    this.bandAsked.get(r)?.add(key);
+    if (!this.ctx.bands || bc.asked.has(key)) return null;
+    bc.asked.add(key);
     this.ctx.bands(range).then(
       (cols) => {
-        if (this.data !== r) return;
-        this.bandAnswers.push({ of: r, range, cols });
-        // A few answers: the last zoom's and the last hovered quanta's.
-        if (this.bandAnswers.length > 8) this.bandAnswers.shift();
+        if (this.bandCache !== bc) return;
+        bc.answers.push({ range, key, cols });
+        // A few answers: the last zooms' and the last hovered quanta's.
+        if (bc.answers.length > 8) bc.asked.delete(/** @type {{key: string}} */ (bc.answers.shift()).key);
         then();
       },
-      (err) => console.error(err),
+      (err) => {
+        bc.asked.delete(key);
+        console.error(err);
+      },
     );
     return null;
   }

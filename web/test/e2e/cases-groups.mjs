@@ -136,7 +136,7 @@ export const GROUP_CASES = [
       const app = () => p.evaluate(() => {
         const a = /** @type {any} */ (window).latscope;
         const v = a.views.pctiles;
-        return { bands: a.pct.bands, n: a.pct.n, groups: a.pct.groups.length, asked: v.bandAnswers.length, sampling: document.querySelectorAll('#view-pctiles path.band-sampling').length, onCanvas: v.onCanvas };
+        return { bands: a.pct.bands, n: a.pct.n, groups: a.pct.groups.length, asked: v.bandCache.answers.length, sampling: document.querySelectorAll('#view-pctiles path.band-sampling').length, onCanvas: v.onCanvas };
       });
       // The load's answer (nothing to judge the extent by yet) has its bands; 900 quanta draw none.
       let st = await app();
@@ -168,7 +168,7 @@ export const GROUP_CASES = [
         const a = /** @type {any} */ (window).latscope;
         const v = a.views.pctiles;
         const range = a.store.state.range;
-        const b = v.bandAnswers.find((/** @type {any} */ x) => x.range[0] <= range[0] && x.range[1] >= range[1]).cols;
+        const b = v.bandCache.answers.find((/** @type {any} */ x) => x.range[0] <= range[0] && x.range[1] >= range[1]).cols;
         const P = b.percentiles.length;
         let held = 0;
         let same = 0;
@@ -186,6 +186,13 @@ export const GROUP_CASES = [
         return { held, same, all, rows: b.n, P };
       });
       assert.ok(check.rows >= 3 * 60 && check.held === check.all && check.same === check.all && check.all > 3 * 60 * 3, `bands hold the shown values: ${JSON.stringify(check)}`);
+      // A redraw of the same answer keeps them: a host hidden and shown again from the legend.
+      await p.click('[data-testid=pctiles-legend] .legend-item[data-key="g:host=host02"]');
+      await settled(p);
+      assert.equal((await app()).sampling, 2 * 5, 'host02 hidden: its bands go with it');
+      await p.click('[data-testid=pctiles-legend] .legend-item[data-key="g:host=host02"]');
+      await settled(p);
+      assert.equal((await app()).sampling, 3 * 5, 'shown again, with its bands');
       await p.screenshot({ path: path.join(SHOTS, 'bands-when-drawn.png') });
       noPageErrors(c);
     },
