@@ -37,7 +37,8 @@ function recorded(s) {
 
 /** The cluster's percentiles (recorded), for lines over the heat map. @param {import('./state.js').State} s */
 export function clusterOptions(s) {
-  return { ...recorded(s), group_by: 'all' };
+  // No error bands: the heat map draws the lines alone (QueryOptions::bands).
+  return { ...recorded(s), group_by: 'all', bands: false };
 }
 
 /** Whether the percentiles query can serve as the heat map's lines (one recorded cluster group). @param {import('./state.js').State} s */
@@ -86,7 +87,10 @@ export function linkState(s) {
 
 /** @param {import('./state.js').State} s */
 export function surfaceOptions(s) {
-  return { ...recorded(s), group_by: 'all', percentiles: SURFACE_LEVELS.slice() };
+  // No error bands: the surface shows values (few-sample cells come from
+  // the flags), and 41 percentiles' bands per quantum cost more than the
+  // values (QueryOptions::bands; its CSV has no bound columns either way).
+  return { ...recorded(s), group_by: 'all', percentiles: SURFACE_LEVELS.slice(), bands: false };
 }
 
 /**
@@ -124,7 +128,8 @@ export function spectrumOptions(s, range, sources) {
     const user = s.offsets[src.name] ?? (src.host ? s.offsets[src.host] : undefined) ?? 0;
     offsets[src.name] = Number(user) - a;
   }
-  return { ...o, percentiles: SPECTRUM_LEVELS.slice(), offsets, quantum_ms: b - a, from_ms: 0, to_ms: b - a };
+  // No error bands: the spectrum draws values (QueryOptions::bands).
+  return { ...o, percentiles: SPECTRUM_LEVELS.slice(), offsets, quantum_ms: b - a, from_ms: 0, to_ms: b - a, bands: false };
 }
 
 /**

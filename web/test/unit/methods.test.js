@@ -51,6 +51,11 @@ describe('engine options of the new fields', () => {
     expect(pctilesAreCluster(s)).toBe(false);
     expect(pctilesAreCluster(state({ group_by: 'host' }))).toBe(false);
   });
+  it('views that draw no error bands ask for none; the percentiles view decides its own (docs/page-views.md "Bands when drawn")', () => {
+    const s = initialState();
+    for (const o of [clusterOptions(s), surfaceOptions(s), spectrumOptions(s, [0, 5000], [])]) expect(o.bands).toBe(false);
+    expect(pctilesOptions(s)).not.toHaveProperty('bands');
+  });
   it('heat map rows by block size or offset: y set, no latency bounds', () => {
     expect(heatmapOptions(state({ heatY: 'bs' }), 80, [1000, 2000])).toEqual({ quantum_ms: 1000, directions: 'r,w,t', rows: 80, y: 'bs' });
     expect(heatmapOptions(state({ heatY: 'offset' }), 40, null)).toMatchObject({ y: 'offset', rows: 40 });
