@@ -46,11 +46,19 @@ export class PercentilesView {
      * The bands the shown answer left out (bandsFor): answers over parts of
      * its time, and the ranges asked for. Kept while the answer is shown
      * (a redraw, a zoom, a legend click), dropped with it.
-     * @type {{of: object | null, answers: {range: [number, number], key: string, cols: import('../engine/columns.js').ResultColumns}[], asked: Set<string>}}
+     * One asked at a time: a pointer swept over the chart crosses hundreds
+     * of quanta, and a query each would queue in the worker ahead of the
+     * next regroup; the callers turned away meanwhile run when it is back
+     * and ask again for where they are then.
+     * @type {{of: object | null, answers: {range: [number, number], key: string, cols: import('../engine/columns.js').ResultColumns}[], asked: Set<string>, busy: boolean, waiting: Set<() => void>}}
      */
-    this.bandCache = { of: null, answers: [], asked: new Set() };
+    this.bandCache = { of: null, answers: [], asked: new Set(), busy: false, waiting: new Set() };
     /** Shows the hover again (its bands came). @type {(() => void) | null} */
     this.rehover = null;
+    // What bandsFor runs when bands come: the same functions each time, so
+    // callers waiting for one query are called once each.
+    this.drawAgain = () => this.render();
+    this.hoverAgain = () => this.rehover?.();
     this.token = 0;
     /** @type {Promise<void>} */
     this.drawing = Promise.resolve();
@@ -59,7 +67,7 @@ export class PercentilesView {
   /** @param {any} result engine.queryColumns() result (or engine.query()'s JSON) */
   setData(result) {
     const data = result ? cols(result) : null;
-    if (data !== this.data) this.bandCache = { of: data, answers: [], asked: new Set() };
+    if (data !== this.data) this.bandCache = { of: data, answers: [], asked: new Set(), busy: false, waiting: new Set() };
     this.data = data;
     this.render();
   }
@@ -90,18 +98,30 @@ export class PercentilesView {
     if (have) return have.cols;
     const key = `${range[0]}|${range[1]}`;
     if (!this.ctx.bands || bc.asked.has(key)) return null;
+    if (bc.busy) {
+      bc.waiting.add(then);
+      return null;
+    }
     bc.asked.add(key);
+    bc.busy = true;
+    const done = () => {
+      bc.busy = false;
+      const waiting = [...bc.waiting];
+      bc.waiting.clear();
+      if (this.bandCache !== bc) return;
+      for (const f of new Set([then, ...waiting])) f();
+    };
     this.ctx.bands(range).then(
       (cols) => {
-        if (this.bandCache !== bc) return;
         bc.answers.push({ range, key, cols });
         // A few answers: the last zooms' and the last hovered quanta's.
         if (bc.answers.length > 8) bc.asked.delete(/** @type {{key: string}} */ (bc.answers.shift()).key);
-        then();
+        done();
       },
       (err) => {
         bc.asked.delete(key);
         console.error(err);
+        done();
       },
     );
     return null;
@@ -197,7 +217,7 @@ export class PercentilesView {
     // An answer without bands (app.js asks for them only when the whole
     // extent shows them): the visible quanta's come in an answer of their
     // own, and the view is drawn again when it is here.
-    const bandSrc = !bandsShown || adaptive || r.bands !== false ? r : this.bandsFor(r, [dom[0] - r.quantum_ms, dom[1] + r.quantum_ms], () => this.render());
+    const bandSrc = !bandsShown || adaptive || r.bands !== false ? r : this.bandsFor(r, [dom[0] - r.quantum_ms, dom[1] + r.quantum_ms], this.drawAgain);
     const [ylo, yhi] = y.domain();
     const area = d3
       .area()
@@ -601,7 +621,7 @@ export class PercentilesView {
       const lines = [`${formatTime(t0, r.absolute_time)} … +${r.quantum_ms} ms`];
       // An answer without bands: this quantum's come in an answer of their
       // own (a few ms), and the hover is shown again with them.
-      const bandSrc = r.bands !== false ? r : this.bandsFor(r, [t0, t0 + r.quantum_ms], () => this.rehover?.());
+      const bandSrc = r.bands !== false ? r : this.bandsFor(r, [t0, t0 + r.quantum_ms], this.hoverAgain);
       this.rehover = () => onMove(ev);
       let more = 0;
       for (const se of series) {
