@@ -1,4 +1,4 @@
-// One test suite, run against both engine implementations (HOUSE_STYLE 9):
+// One test suite, run against both engine implementations (every behaviour checked on both):
 //   inthread — the WASM engine in this thread
 //   worker   — the pool of workers behind the protocol (protocol.js), here on
 //              Node worker_threads running the same serve.js as the page's
