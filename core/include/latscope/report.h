@@ -106,11 +106,17 @@ class PctilesColumnsBuilder : public RowSink {
   void clear_rows();
 
  private:
+  uint32_t flag_of(const Row& row);  // the row's index into flag_texts
+
   std::vector<std::string> labels_;
   Unit unit_;
   bool bands_;
   PctilesColumns c_;
   std::unordered_map<std::string, uint32_t> flag_index_;
+  // A row's flag bits and which of its percentiles had few samples, to the
+  // index of their text: every row of a per-host query at 1 s is flagged,
+  // and building its text to look it up was a third of the worker's copy.
+  std::unordered_map<uint64_t, uint32_t> flag_key_;
 };
 
 // The rows' values as a group x time x percentile matrix, for the page's

@@ -59,14 +59,25 @@ void PctilesColumnsBuilder::add(const Row& row) {
     c.lo.push_back(pv ? in_unit(pv->lo_ns) : kNull);
     c.hi.push_back(pv ? in_unit(pv->hi_ns) : kNull);
   }
-  uint32_t flag = 0;
-  if (row.flags) {
-    // Rows of one query share a handful of flag texts ("few:p99.9", "finer").
-    auto it = flag_index_.try_emplace(flags_text(row, labels_), static_cast<uint32_t>(c.flag_texts.size())).first;
-    if (it->second == c.flag_texts.size()) c.flag_texts.push_back(it->first);
-    flag = it->second;
+  c.flag.push_back(row.flags ? flag_of(row) : 0);
+}
+
+uint32_t PctilesColumnsBuilder::flag_of(const Row& row) {
+  // The text is made of the flag bits and the few-samples percentiles only
+  // (flags_text), so those make the key while there are at most 32.
+  uint64_t key = 0;
+  const bool keyed = row.p.size() <= 32;
+  if (keyed) {
+    key = uint64_t{row.flags} << 32;
+    for (size_t i = 0; i < row.p.size(); ++i)
+      if (row.p[i].few_samples) key |= uint64_t{1} << i;
+    if (auto k = flag_key_.find(key); k != flag_key_.end()) return k->second;
   }
-  c.flag.push_back(flag);
+  // Rows of one query share a handful of flag texts ("few:p99.9", "finer").
+  auto it = flag_index_.try_emplace(flags_text(row, labels_), static_cast<uint32_t>(c_.flag_texts.size())).first;
+  if (it->second == c_.flag_texts.size()) c_.flag_texts.push_back(it->first);
+  if (keyed) flag_key_.emplace(key, it->second);
+  return it->second;
 }
 
 void PctilesColumnsBuilder::clear_rows() {
@@ -81,6 +92,7 @@ PctilesColumns PctilesColumnsBuilder::take(bool adaptive) {
   PctilesColumns out = std::move(c_);
   c_ = PctilesColumns();
   flag_index_ = {{"", 0}};
+  flag_key_.clear();
   return out;
 }
 
