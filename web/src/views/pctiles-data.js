@@ -111,10 +111,7 @@ export function pointOf(c, i, m) {
 export function viewRows(r, m, t0, t1, px, width) {
   const c = cols(r);
   const rows = rowsOfGroup(c, m.gi);
-  const q = c.quantum_ms;
-  let a = lowerBound(c, rows, t0 - q);
-  while (a < rows.length && c.t_ms[rows[a]] + q <= t0) a++;
-  const b = lowerBound(c, rows, t1);
+  const [a, b] = rowSpan(c, rows, t0, t1);
   /** @type {number[]} */
   const out = [];
   if (b - a <= width) {
@@ -160,6 +157,19 @@ export function viewRows(r, m, t0, t1, px, width) {
   }
   flush();
   return out;
+}
+
+/**
+ * Where the quanta overlapping [t0, t1) lie in a group's rows: rows[a..b).
+ * @param {import('../engine/columns.js').ResultColumns} c @param {Uint32Array} rows  the group's (rowsOfGroup)
+ * @param {number} t0 @param {number} t1
+ * @returns {[number, number]}
+ */
+export function rowSpan(c, rows, t0, t1) {
+  const q = c.quantum_ms;
+  let a = lowerBound(c, rows, t0 - q);
+  while (a < rows.length && c.t_ms[rows[a]] + q <= t0) a++;
+  return [a, lowerBound(c, rows, t1)];
 }
 
 /**

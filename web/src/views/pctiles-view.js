@@ -7,10 +7,11 @@
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
-import { unitLabel, formatNumber, plainScale } from './scales.js';
+import { unitLabel, formatNumber, plainScale, plainLine } from './scales.js';
 import { percentileName } from '../app/options.js';
 import { traceRows, shadeBoxes } from './canvas-line.js';
-import { seriesMeta, valueRange, viewRows, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
+import { pixelLine, pixelOf } from './line-pixels.js';
+import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { expandRules, violates, ruleLabel } from '../app/sla.js';
@@ -23,6 +24,8 @@ export const CO_DASH = '7,4';
 const STRIP_H = 70;
 /** Line points in view above which lines are drawn on the canvas, not as SVG paths. */
 export const CANVAS_POINTS = 60000;
+/** Series on the canvas above which lines are solid hairlines set as pixels (pixelRows). */
+export const DENSE_SERIES = 200;
 const GAP = 28;
 
 export class PercentilesView {
@@ -40,6 +43,10 @@ export class PercentilesView {
     this.frame.wrap.appendChild(this.legendBox);
     /** Where canvas lines are drawn before one copy to the shown canvas (draw). @type {HTMLCanvasElement | null} */
     this.offCanvas = null;
+    /** Dense lines' pixels (pixelRows), kept for the next draw of the same size. @type {Uint32Array | null} */
+    this.linePixels = null;
+    /** Where those pixels are put before they are laid over the other canvas. @type {HTMLCanvasElement | null} */
+    this.pixelCanvas = null;
     /** @type {any} */
     this.data = null;
     /**
@@ -352,6 +359,28 @@ export class PercentilesView {
       c2.rect(0, 0, f.innerW, mainH);
       c2.clip();
     }
+    // Beyond DENSE_SERIES fixed-quanta lines, each line's pixels are set in
+    // a buffer (canvas-line.js pixelRows), laid over the bands and shading
+    // once all are drawn: Chromium stroked and rasterised 1,200 hairlines
+    // of 3,600 points in about a second (docs/page-views.md "Dense lines
+    // as pixels").
+    const dense = onCanvas && !adaptive && metas.length > DENSE_SERIES;
+    const [kx, cx] = plainLine(x);
+    const [ky, cy] = plainLine(y, s.yLog);
+    const pw = Math.min(off.width, Math.ceil(f.innerW * dpr));
+    const ph = Math.min(off.height, Math.ceil(mainH * dpr));
+    let pix = dense ? this.linePixels : null;
+    if (dense) {
+      if (!pix || pix.length !== pw * ph) pix = this.linePixels = new Uint32Array(pw * ph);
+      else pix.fill(0);
+    }
+    /** @type {Map<string, number>} CSS colour -> pixel */
+    const pixels = new Map();
+    const pixelColor = (/** @type {string} */ css) => {
+      let v = pixels.get(css);
+      if (v === undefined) pixels.set(css, (v = pixelOf(d3.rgb(css))));
+      return v;
+    };
     const drawSeries = async () => {
       await nextTask();
       if (token !== this.token) return;
@@ -364,10 +393,13 @@ export class PercentilesView {
         // points (adaptive steps) or row indices (fixed quanta).
         cur = se;
         vAt = valueReader(r, se);
+        const wantBands = bandsShown && se.kind === 'p';
+        // Dense lines read the group's rows themselves (pixelLine): thinned
+        // rows only for the bands.
         /** @type {any[]} */
-        const pts = adaptive ? stepPoints(r, meta, dom[0], dom[1]) : viewRows(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW);
+        const pts = adaptive ? stepPoints(r, meta, dom[0], dom[1]) : pix && !wantBands ? [] : viewRows(r, meta, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW);
         const ln = adaptive ? line : rowLine;
-        const bands = bandsShown && se.kind === 'p' ? bandsOf(se, pts) : null;
+        const bands = wantBands ? bandsOf(se, pts) : null;
         if (onCanvas) {
           const col = se.kind === 'mean' ? c.muted : groupColor(se.gi, se.pi);
           if (bands) {
@@ -384,20 +416,28 @@ export class PercentilesView {
             bands.sa.context(null);
             bands.ar.context(null);
           }
-          c2.strokeStyle = col;
-          // Hairlines: Chromium's software canvas strokes a 1 px line ~70x
-          // faster than a 1.6 px one over thousands of points; beyond 200
-          // series dashes go too (a dashed zigzag reads as a solid one).
-          c2.lineWidth = 1;
-          const d = metas.length > 200 ? '' : se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
-          c2.setLineDash(d ? d.split(',').map(Number) : []);
-          c2.beginPath();
-          if (adaptive) {
-            ln.context(c2)(pts);
-            ln.context(null);
-          } else traceRows(c2, pts, vAt, (i) => X(r.t_ms[i] + half), Y, s.yLog);
-          c2.stroke();
-          c2.setLineDash([]);
+          if (pix) {
+            const rows = rowsOfGroup(r, se.gi);
+            const [a, b] = rowSpan(r, rows, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms);
+            const mean = se.kind === 'mean';
+            pixelLine(pix, pw, ph, { t: r.t_ms, v: mean ? r.mean : r.p, stride: mean ? 1 : nP, at: mean ? 0 : se.pi, rows, a, b, kx: kx * dpr, cx: (cx + kx * half) * dpr, ky: ky * dpr, cy: cy * dpr, log: s.yLog, color: pixelColor(col) });
+          }
+          else {
+            c2.strokeStyle = col;
+            // Hairlines: Chromium's software canvas strokes a 1 px line ~70x
+            // faster than a 1.6 px one over thousands of points; beyond 200
+            // series dashes go too (a dashed zigzag reads as a solid one).
+            c2.lineWidth = 1;
+            const d = metas.length > DENSE_SERIES ? '' : se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
+            c2.setLineDash(d ? d.split(',').map(Number) : []);
+            c2.beginPath();
+            if (adaptive) {
+              ln.context(c2)(pts);
+              ln.context(null);
+            } else traceRows(c2, pts, vAt, (i) => X(r.t_ms[i] + half), Y, s.yLog);
+            c2.stroke();
+            c2.setLineDash([]);
+          }
         } else if (bands) {
           bandG
             .append('path')
@@ -470,6 +510,13 @@ export class PercentilesView {
       // A newer draw started during the last slice: it owns both canvases now.
       if (onCanvas && token === this.token) {
         c2.setTransform(1, 0, 0, 1, 0, 0);
+        if (pix) {
+          const layer = (this.pixelCanvas ??= document.createElement('canvas'));
+          layer.width = pw;
+          layer.height = ph;
+          /** @type {CanvasRenderingContext2D} */ (layer.getContext('2d')).putImageData(new ImageData(new Uint8ClampedArray(/** @type {ArrayBuffer} */ (pix.buffer), 0, pw * ph * 4), pw, ph), 0, 0);
+          c2.drawImage(layer, 0, 0);
+        }
         shown.drawImage(off, 0, 0);
       }
     };
@@ -527,7 +574,7 @@ export class PercentilesView {
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
     this.legend(g, r, s.showMean, groupColor, dash, coOn ? { bases: co.bases, interval: s.co_interval_ms } : null);
-    if (onCanvas && metas.length > 200) {
+    if (onCanvas && metas.length > DENSE_SERIES) {
       g.append('text').attr('class', 'canvas-note').attr('x', f.innerW).attr('y', mainH - 6).attr('text-anchor', 'end').attr('fill', c.muted).text(`${metas.length} lines: solid hairlines (the Groups tab reads many groups one by one)`);
     }
     if (s.showBand && !bandsShown) {

@@ -332,13 +332,25 @@ export function dodgeLabels(want, gap, lo, hi) {
  * @returns {(v: number) => number}
  */
 export function plainScale(s, log = false) {
+  const [k, c] = plainLine(s, log);
+  if (log) return (v) => c + Math.log(v) * k;
+  return (v) => c + v * k;
+}
+
+/**
+ * plainScale's straight line as [k, c]: the position is c + k * v (c + k *
+ * ln v on a log scale). For loops that map millions of points inline.
+ * @param {{domain: () => any[], range: () => number[]}} s @param {boolean} [log]
+ * @returns {[number, number]}
+ */
+export function plainLine(s, log = false) {
   const [d0, d1] = s.domain().map(Number);
   const [r0, r1] = s.range();
   if (log) {
     const l0 = Math.log(d0);
     const k = (r1 - r0) / (Math.log(d1) - l0);
-    return (v) => r0 + (Math.log(v) - l0) * k;
+    return [k, r0 - l0 * k];
   }
   const k = (r1 - r0) / (d1 - d0);
-  return (v) => r0 + (v - d0) * k;
+  return [k, r0 - d0 * k];
 }

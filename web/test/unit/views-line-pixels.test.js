@@ -1,0 +1,104 @@
+import { describe, it, expect } from 'vitest';
+import * as d3 from 'd3';
+import { traceRows } from '../../src/views/canvas-line.js';
+import { pixelLine, pixelOf } from '../../src/views/line-pixels.js';
+
+const W = 60;
+const H = 40;
+
+/**
+ * pixelLine over values at times 0, 1, 2, … (x = cx + kx * t), and the
+ * segments the canvas path of traceRows has for the same rows.
+ * @param {number[]} values @param {{kx?: number, cx?: number, ky: number, cy: number, log?: boolean, rows?: number[], times?: number[]}} o
+ */
+function both(values, o) {
+  const t = o.times ?? values.map((_, i) => i);
+  const rows = o.rows ?? values.map((_, i) => i);
+  const kx = o.kx ?? 3.3;
+  const cx = o.cx ?? 2;
+  const log = !!o.log;
+  const pix = new Uint32Array(W * H);
+  pixelLine(pix, W, H, { t, v: values, stride: 1, at: 0, rows, a: 0, b: rows.length, kx, cx, ky: o.ky, cy: o.cy, log, color: 7 });
+  /** @type {number[][][]} */
+  const lines = [];
+  const rec = { moveTo: (/** @type {number} */ x, /** @type {number} */ y) => lines.push([[x, y]]), lineTo: (/** @type {number} */ x, /** @type {number} */ y) => lines[lines.length - 1].push([x, y]) };
+  traceRows(rec, rows, (i) => values[i], (i) => cx + kx * t[i], (v) => o.cy + o.ky * (log ? Math.log(v) : v), log);
+  return { pix, segs: lines.flatMap((l) => l.slice(1).map((p, k) => [l[k], p])) };
+}
+
+/** Reference: each segment on its own, column by column, its y range there. @param {number[][][]} segs */
+function reference(segs) {
+  const pix = new Uint32Array(W * H);
+  for (let [[xa, ya], [xb, yb]] of segs) {
+    if (xb < xa) [xa, ya, xb, yb] = [xb, yb, xa, ya];
+    for (let c = Math.max(0, Math.floor(xa)); c <= Math.min(W - 1, Math.floor(xb)); c++) {
+      const at = (/** @type {number} */ x) => (xb > xa ? ya + ((x - xa) * (yb - ya)) / (xb - xa) : ya);
+      const y1 = xb > xa ? at(Math.max(xa, c)) : ya;
+      const y2 = xb > xa ? at(Math.min(xb, c + 1)) : yb;
+      for (let y = Math.max(0, Math.floor(Math.min(y1, y2))); y <= Math.min(H - 1, Math.floor(Math.max(y1, y2))); y++) pix[y * W + c] = 7;
+    }
+  }
+  return pix;
+}
+
+/** Distance from (px, py) to the segment a-b. @param {number} px @param {number} py @param {number[]} a @param {number[]} b */
+function dist(px, py, a, b) {
+  const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+  const t = Math.max(0, Math.min(1, ((px - a[0]) * dx + (py - a[1]) * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(px - a[0] - t * dx, py - a[1] - t * dy);
+}
+
+describe('dense lines as pixels (pixelLine)', () => {
+  // Gaps (NaN), zeros (gaps on a log axis), lone points, steep steps, values off the top.
+  const values = [5, 7, NaN, 3, 30, NaN, NaN, 0, 4, 9, 2, NaN, 8, 35, 0, 6, NaN, 1];
+  for (const log of [false, true]) {
+    const o = log ? { ky: -25 / Math.LN10, cy: 38, log } : { ky: -1, cy: 38 };
+    it(`sets the pixels the canvas path passes through, and only those (${log ? 'log' : 'linear'} axis)`, () => {
+      const { pix, segs } = both(values, o);
+      expect(segs.length).toBeGreaterThan(4);
+      // Along each segment every pixel of the path is set (no holes on steep ones).
+      for (const [a, b] of segs)
+        for (let s = 0; s <= 200; s++) {
+          const x = a[0] + ((b[0] - a[0]) * s) / 200;
+          const y = a[1] + ((b[1] - a[1]) * s) / 200;
+          if (y >= 0 && y < H) expect(pix[Math.floor(y) * W + Math.floor(x)], `(${x}, ${y})`).toBe(7);
+        }
+      // Every pixel set touches the path: its centre is within half a diagonal.
+      let set = 0;
+      for (let y = 0; y < H; y++)
+        for (let x = 0; x < W; x++) {
+          if (!pix[y * W + x]) continue;
+          set++;
+          expect(Math.min(...segs.map(([a, b]) => dist(x + 0.5, y + 0.5, a, b))), `pixel (${x}, ${y})`).toBeLessThan(Math.SQRT1_2 + 1e-9);
+        }
+      expect(set).toBeGreaterThan(30);
+      expect(Array.from(pix)).toEqual(Array.from(reference(segs)));
+    });
+  }
+  it('several rows per pixel column, and segments across many columns: the same pixels as one segment at a time', () => {
+    // 400 rows over ~40 columns (a 1 s hour on a narrow chart), then a jump across 10 columns.
+    const vals = Array.from({ length: 400 }, (_, i) => 20 + 15 * Math.sin(i / 7) + ((i * 7919) % 13) - 6);
+    const times = vals.map((_, i) => (i < 300 ? i : 300 + (i - 300) * 0.2 + (i === 300 ? 100 : 0)));
+    const { pix, segs } = both(vals, { kx: 0.1, cx: 1.5, ky: -1, cy: 40, times });
+    expect(Array.from(pix)).toEqual(Array.from(reference(segs)));
+    expect(pix.filter((p) => p).length).toBeGreaterThan(100);
+  });
+  it('rows out of time order: the same pixels as one segment at a time', () => {
+    const { pix, segs } = both([5, 20, 12, 30, 3, 25], { ky: -1, cy: 38, times: [0, 9, 4, 15, 1, 12] });
+    expect(Array.from(pix)).toEqual(Array.from(reference(segs)));
+  });
+  it('clips what leaves the buffer instead of moving it onto the edge', () => {
+    // From y 5 up through the top (y 0 at x 4.5) and on far above it.
+    const up = both([5, -15, -400], { kx: 1, cx: 0, ky: 1, cy: 0, times: [2, 12, 40] }).pix;
+    for (let y = 0; y < H; y++) for (let x = 5; x < W; x++) expect(up[y * W + x], `(${x}, ${y})`).toBe(0);
+    expect(up[5 * W + 2]).toBe(7);
+    expect(up[0 * W + 4]).toBe(7);
+    // Wholly left of the buffer, right of it, below it, above it: nothing.
+    for (const [times, vals] of [[[-30, -2], [1, 30]], [[W, W + 40], [1, 30]], [[0, W - 1], [H, H + 300]], [[0, W - 1], [-0.5, -300]]])
+      expect(both(vals, { kx: 1, cx: 0, ky: 1, cy: 0, times }).pix.every((p) => p === 0), `${times} ${vals}`).toBe(true);
+  });
+  it('colours as RGBA bytes', () => {
+    const px = new Uint32Array([pixelOf(d3.rgb('#ff8000'))]);
+    expect(Array.from(new Uint8Array(px.buffer))).toEqual([255, 128, 0, 255]);
+  });
+});
