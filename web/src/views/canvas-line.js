@@ -51,6 +51,18 @@ export function traceRows(ctx, rows, value, xOf, yOf, log) {
  * @returns {number[][]}
  */
 export function shadeBoxes(pts, xOf, yOf, ty) {
+  const b = shadeBoxer(xOf, yOf, ty);
+  for (const p of pts) b.add(p.t, p.v, p.w);
+  return b.boxes();
+}
+
+/**
+ * shadeBoxes a quantum at a time: add(t, v, w) in time order, then boxes().
+ * The view feeds it straight from the columns (no object per quantum: at
+ * 1 s quanta an SLA rule on 200 hosts judged 720,000 of them).
+ * @param {(t: number) => number} xOf @param {(v: number) => number} yOf @param {number} ty
+ */
+export function shadeBoxer(xOf, yOf, ty) {
   /** @type {number[][]} */
   const out = [];
   let col = NaN;
@@ -61,24 +73,30 @@ export function shadeBoxes(pts, xOf, yOf, ty) {
   const flush = () => {
     if (col === col) out.push([x0, lo, x1 - x0, hi - lo]);
   };
-  for (const p of pts) {
-    const a = xOf(p.t);
-    const b = Math.max(a + 1, xOf(p.t + p.w));
-    const y = yOf(p.v);
-    const c = Math.floor(a);
-    if (c === col && a >= x0) {
-      x1 = Math.max(x1, b);
-      lo = Math.min(lo, y);
-      hi = Math.max(hi, y);
-      continue;
-    }
-    flush();
-    col = c;
-    x0 = a;
-    x1 = b;
-    lo = Math.min(ty, y);
-    hi = Math.max(ty, y);
-  }
-  flush();
-  return out;
+  return {
+    /** @param {number} t @param {number} v @param {number} w */
+    add(t, v, w) {
+      const a = xOf(t);
+      const b = Math.max(a + 1, xOf(t + w));
+      const y = yOf(v);
+      const c = Math.floor(a);
+      if (c === col && a >= x0) {
+        if (b > x1) x1 = b;
+        if (y < lo) lo = y;
+        if (y > hi) hi = y;
+        return;
+      }
+      flush();
+      col = c;
+      x0 = a;
+      x1 = b;
+      lo = Math.min(ty, y);
+      hi = Math.max(ty, y);
+    },
+    boxes() {
+      flush();
+      col = NaN;
+      return out;
+    },
+  };
 }

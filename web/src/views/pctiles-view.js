@@ -9,7 +9,7 @@ import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, te
 import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale, plainLine } from './scales.js';
 import { percentileName } from '../app/options.js';
-import { traceRows, shadeBoxes } from './canvas-line.js';
+import { traceRows, shadeBoxer } from './canvas-line.js';
 import { pixelLine, pixelOf } from './line-pixels.js';
 import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
@@ -381,6 +381,14 @@ export class PercentilesView {
       if (v === undefined) pixels.set(css, (v = pixelOf(d3.rgb(css))));
       return v;
     };
+    /** SLA boxes for after the dense lines (pix). @type {{color: string, boxes: number[][]}[]} */
+    const shadeLater = [];
+    const shade = (/** @type {string} */ color, /** @type {number[][]} */ boxes) => {
+      c2.fillStyle = color;
+      c2.globalAlpha = 0.25;
+      for (const [bx, by, bw, bh] of boxes) c2.fillRect(bx, by, bw, bh);
+      c2.globalAlpha = 1;
+    };
     const drawSeries = async () => {
       await nextTask();
       if (token !== this.token) return;
@@ -467,26 +475,43 @@ export class PercentilesView {
         // SLA: the quanta where this line breaks a rule on its percentile,
         // shaded from the threshold to the line (this line only).
         for (const rule of se.kind === 'p' ? rules.filter((x) => x.pi === se.pi || (x.max && Number(r.percentiles[se.pi]) === 100)) : []) {
+          const ty = Math.max(0, Math.min(mainH, y(rule.t)));
+          const vals = rule.max ? r.max : r.p;
+          const stride = rule.max ? 1 : nP;
+          const at = rule.max ? 0 : se.pi;
+          if (onCanvas) {
+            // Hundreds of lines: the shading goes to the canvas with them,
+            // boxed straight from the columns (shadeBoxer). As translucent
+            // SVG paths (one per violating line), Chromium painted 200
+            // hosts' shading in 190 ms of every frame that touched the
+            // chart (bench-groups-chromium.mjs --trace).
+            const boxer = shadeBoxer(X, (v) => Math.max(0, Math.min(mainH, Y(v))), ty);
+            const rows = rowsOfGroup(r, se.gi);
+            const [a, b] = adaptive ? [0, rows.length] : rowSpan(r, rows, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms);
+            let quanta = 0;
+            for (let k = a; k < b; k++) {
+              const i = rows[k];
+              const v = vals[i * stride + at];
+              if (v === v && violates(v, rule, rule.t) && (!adaptive || inView(r.t_ms[i], r.width_ms[i]))) {
+                boxer.add(r.t_ms[i], v, rowWidth(r, i));
+                quanta++;
+              }
+            }
+            if (!quanta) continue;
+            // Over dense lines' pixels, laid on at the end: under them it
+            // would not be seen.
+            if (pix) shadeLater.push({ color: groupColor(se.gi, se.pi), boxes: boxer.boxes() });
+            else shade(groupColor(se.gi, se.pi), boxer.boxes());
+            shadedOnCanvas.push({ key: `${r.groups[se.gi]}|${r.percentiles[se.pi]}`, rule: rule.text, quanta });
+            continue;
+          }
           /** @type {{t: number, v: number, w: number}[]} */
           const bad = [];
           for (const i of rowsOfGroup(r, se.gi)) {
-            const v = rule.max ? r.max[i] : r.p[i * nP + se.pi];
+            const v = vals[i * stride + at];
             if (v === v && violates(v, rule, rule.t) && (adaptive ? inView(r.t_ms[i], r.width_ms[i]) : near(r.t_ms[i]))) bad.push({ t: r.t_ms[i], v, w: rowWidth(r, i) });
           }
           if (!bad.length) continue;
-          const ty = Math.max(0, Math.min(mainH, y(rule.t)));
-          if (onCanvas) {
-            // Hundreds of lines: the shading goes to the canvas with them.
-            // As translucent SVG paths (one per violating line), Chromium
-            // painted 200 hosts' shading in 190 ms of every frame that
-            // touched the chart (bench-groups-chromium.mjs --trace).
-            c2.fillStyle = groupColor(se.gi, se.pi);
-            c2.globalAlpha = 0.25;
-            for (const [bx, by, bw, bh] of shadeBoxes(bad, X, (v) => Math.max(0, Math.min(mainH, Y(v))), ty)) c2.fillRect(bx, by, bw, bh);
-            c2.globalAlpha = 1;
-            shadedOnCanvas.push({ key: `${r.groups[se.gi]}|${r.percentiles[se.pi]}`, rule: rule.text, quanta: bad.length });
-            continue;
-          }
           slaShade
             .append('path')
             .attr('class', 'sla-shade')
@@ -516,6 +541,9 @@ export class PercentilesView {
           layer.height = ph;
           /** @type {CanvasRenderingContext2D} */ (layer.getContext('2d')).putImageData(new ImageData(new Uint8ClampedArray(/** @type {ArrayBuffer} */ (pix.buffer), 0, pw * ph * 4), pw, ph), 0, 0);
           c2.drawImage(layer, 0, 0);
+          c2.setTransform(dpr, 0, 0, dpr, 0, 0);
+          for (const sh of shadeLater) shade(sh.color, sh.boxes);
+          c2.setTransform(1, 0, 0, 1, 0, 0);
         }
         shown.drawImage(off, 0, 0);
       }
