@@ -542,7 +542,14 @@ export class PercentilesView {
           /** @type {CanvasRenderingContext2D} */ (layer.getContext('2d')).putImageData(new ImageData(new Uint8ClampedArray(/** @type {ArrayBuffer} */ (pix.buffer), 0, pw * ph * 4), pw, ph), 0, 0);
           c2.drawImage(layer, 0, 0);
           c2.setTransform(dpr, 0, 0, dpr, 0, 0);
-          for (const sh of shadeLater) shade(sh.color, sh.boxes);
+          for (const sh of shadeLater) {
+            shade(sh.color, sh.boxes);
+            if (performance.now() - t0 > SLICE_MS) {
+              await nextTask();
+              if (token !== this.token) return;
+              t0 = performance.now();
+            }
+          }
           c2.setTransform(1, 0, 0, 1, 0, 0);
         }
         shown.drawImage(off, 0, 0);
