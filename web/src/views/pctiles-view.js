@@ -10,7 +10,7 @@ import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale, plainLine } from './scales.js';
 import { percentileName } from '../app/options.js';
 import { traceRows, shadeBoxer } from './canvas-line.js';
-import { pixelLine, pixelOf } from './line-pixels.js';
+import { pixelLine, pixelOf, shadePixels } from './line-pixels.js';
 import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
@@ -24,6 +24,8 @@ export const CO_DASH = '7,4';
 const STRIP_H = 70;
 /** Line points in view above which lines are drawn on the canvas, not as SVG paths. */
 export const CANVAS_POINTS = 60000;
+/** Opacity of the SLA shading. */
+const SLA_ALPHA = 0.25;
 /** Series on the canvas above which lines are solid hairlines set as pixels (pixelRows). */
 export const DENSE_SERIES = 200;
 const GAP = 28;
@@ -364,11 +366,11 @@ export class PercentilesView {
     // once all are drawn: Chromium stroked and rasterised 1,200 hairlines
     // of 3,600 points in about a second (docs/page-views.md "Dense lines
     // as pixels").
-    const dense = onCanvas && !adaptive && metas.length > DENSE_SERIES;
     const [kx, cx] = plainLine(x);
     const [ky, cy] = plainLine(y, s.yLog);
     const pw = Math.min(off.width, Math.ceil(f.innerW * dpr));
     const ph = Math.min(off.height, Math.ceil(mainH * dpr));
+    const dense = onCanvas && !adaptive && metas.length > DENSE_SERIES && pw > 0 && ph > 0;
     let pix = dense ? this.linePixels : null;
     if (dense) {
       if (!pix || pix.length !== pw * ph) pix = this.linePixels = new Uint32Array(pw * ph);
@@ -378,14 +380,26 @@ export class PercentilesView {
     const pixels = new Map();
     const pixelColor = (/** @type {string} */ css) => {
       let v = pixels.get(css);
-      if (v === undefined) pixels.set(css, (v = pixelOf(d3.rgb(css))));
+      if (v === undefined) {
+        const parsed = d3.color(css);
+        // A colour d3 cannot read (a theme may use any CSS colour): as the
+        // canvas paints it.
+        if (parsed?.displayable()) v = pixelOf(parsed.rgb());
+        else {
+          const one = /** @type {CanvasRenderingContext2D} */ (Object.assign(document.createElement('canvas'), { width: 1, height: 1 }).getContext('2d'));
+          one.fillStyle = css;
+          one.fillRect(0, 0, 1, 1);
+          v = new Uint32Array(one.getImageData(0, 0, 1, 1).data.buffer)[0];
+        }
+        pixels.set(css, v);
+      }
       return v;
     };
     /** SLA boxes for after the dense lines (pix). @type {{color: string, boxes: number[][]}[]} */
     const shadeLater = [];
     const shade = (/** @type {string} */ color, /** @type {number[][]} */ boxes) => {
       c2.fillStyle = color;
-      c2.globalAlpha = 0.25;
+      c2.globalAlpha = SLA_ALPHA;
       for (const [bx, by, bw, bh] of boxes) c2.fillRect(bx, by, bw, bh);
       c2.globalAlpha = 1;
     };
@@ -498,8 +512,8 @@ export class PercentilesView {
               }
             }
             if (!quanta) continue;
-            // Over dense lines' pixels, laid on at the end: under them it
-            // would not be seen.
+            // Over dense lines, blended into their pixels at the end: under
+            // them it would not be seen.
             if (pix) shadeLater.push({ color: groupColor(se.gi, se.pi), boxes: boxer.boxes() });
             else shade(groupColor(se.gi, se.pi), boxer.boxes());
             shadedOnCanvas.push({ key: `${r.groups[se.gi]}|${r.percentiles[se.pi]}`, rule: rule.text, quanta });
@@ -525,7 +539,7 @@ export class PercentilesView {
               return `M${x0.toFixed(1)},${ty.toFixed(1)}h${w.toFixed(1)}V${vy.toFixed(1)}h${(-w).toFixed(1)}Z`;
             }).join(''))
             .attr('fill', groupColor(se.gi, se.pi))
-            .attr('opacity', 0.25);
+            .attr('opacity', SLA_ALPHA);
         }
         if (performance.now() - t0 > SLICE_MS) {
           await nextTask();
@@ -536,21 +550,20 @@ export class PercentilesView {
       if (onCanvas && token === this.token) {
         c2.setTransform(1, 0, 0, 1, 0, 0);
         if (pix) {
-          const layer = (this.pixelCanvas ??= document.createElement('canvas'));
-          layer.width = pw;
-          layer.height = ph;
-          /** @type {CanvasRenderingContext2D} */ (layer.getContext('2d')).putImageData(new ImageData(new Uint8ClampedArray(/** @type {ArrayBuffer} */ (pix.buffer), 0, pw * ph * 4), pw, ph), 0, 0);
-          c2.drawImage(layer, 0, 0);
-          c2.setTransform(dpr, 0, 0, dpr, 0, 0);
+          // The SLA boxes over the lines, blended into their pixels.
           for (const sh of shadeLater) {
-            shade(sh.color, sh.boxes);
+            shadePixels(pix, pw, ph, sh.boxes, dpr, pixelColor(sh.color), SLA_ALPHA);
             if (performance.now() - t0 > SLICE_MS) {
               await nextTask();
               if (token !== this.token) return;
               t0 = performance.now();
             }
           }
-          c2.setTransform(1, 0, 0, 1, 0, 0);
+          const layer = (this.pixelCanvas ??= document.createElement('canvas'));
+          layer.width = pw;
+          layer.height = ph;
+          /** @type {CanvasRenderingContext2D} */ (layer.getContext('2d')).putImageData(new ImageData(new Uint8ClampedArray(/** @type {ArrayBuffer} */ (pix.buffer), 0, pw * ph * 4), pw, ph), 0, 0);
+          c2.drawImage(layer, 0, 0);
         }
         shown.drawImage(off, 0, 0);
       }

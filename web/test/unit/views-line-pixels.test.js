@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import * as d3 from 'd3';
 import { traceRows } from '../../src/views/canvas-line.js';
-import { pixelLine, pixelOf } from '../../src/views/line-pixels.js';
+import { pixelLine, pixelOf, shadePixels } from '../../src/views/line-pixels.js';
 
 const W = 60;
 const H = 40;
@@ -100,5 +100,50 @@ describe('dense lines as pixels (pixelLine)', () => {
   it('colours as RGBA bytes', () => {
     const px = new Uint32Array([pixelOf(d3.rgb('#ff8000'))]);
     expect(Array.from(new Uint8Array(px.buffer))).toEqual([255, 128, 0, 255]);
+  });
+});
+
+describe('SLA boxes blended into the pixels (shadePixels)', () => {
+  /** Straight-alpha source-over of colour [r, g, b] at alpha a over pixel d, as RGBA bytes. @param {number[]} src @param {number} a @param {number[]} d */
+  const over = (src, a, d) => {
+    const da = d[3] / 255;
+    const oa = a + da * (1 - a);
+    return [0, 1, 2].map((c) => (src[c] * a + d[c] * da * (1 - a)) / oa).concat(oa * 255);
+  };
+  it('each pixel of a box is the colour at alpha over what was there; the others are left alone', () => {
+    const w = 8;
+    const h = 6;
+    const pix = new Uint32Array(w * h);
+    const bytes = new Uint8Array(pix.buffer);
+    // Transparent, opaque line pixels and a half-transparent one.
+    pix[1 * w + 2] = pixelOf(d3.rgb('#3060c0'));
+    pix[2 * w + 2] = pixelOf(d3.rgb(200, 10, 40, 0.5));
+    const before = Uint8Array.from(bytes);
+    const color = pixelOf(d3.rgb('#ff8000'));
+    // CSS box x 0.5..1.5, y 0.5..2.2 at 2 device pixels each: device x 1..3, y 1..4.4, the pixels centred in it 1..5.
+    shadePixels(pix, w, h, [[0.5, 0.5, 1, 1.7]], 2, color, 0.25);
+    for (let y = 0; y < h; y++)
+      for (let x = 0; x < w; x++) {
+        const k = 4 * (y * w + x);
+        const was = Array.from(before.subarray(k, k + 4));
+        const now = Array.from(bytes.subarray(k, k + 4));
+        if (x >= 1 && x < 3 && y >= 1 && y < 4) {
+          const want = over([255, 128, 0], 0.25, was);
+          now.forEach((v, c) => expect(Math.abs(v - want[c]), `(${x}, ${y}) channel ${c}: ${now} vs ${want}`).toBeLessThanOrEqual(1));
+        } else expect(now, `(${x}, ${y})`).toEqual(was);
+      }
+    // Twice over transparent: alpha 1 - 0.75^2, the colour unchanged.
+    shadePixels(pix, w, h, [[0.5, 0.5, 0.5, 0.5]], 2, color, 0.25);
+    expect(Array.from(bytes.subarray(4 * (1 * w + 1), 4 * (1 * w + 1) + 4))).toEqual([255, 128, 0, Math.round(255 * (1 - 0.75 * 0.75))]);
+  });
+  it('a box at least one device pixel wide, clipped to the buffer', () => {
+    const w = 5;
+    const h = 4;
+    const pix = new Uint32Array(w * h);
+    shadePixels(pix, w, h, [[2.2, 1, 0.1, 1], [-3, -2, 3.6, 2.7], [4.4, 3.4, 9, 9]], 1, 0xff0000ff, 0.5);
+    const set = (/** @type {number} */ x, /** @type {number} */ y) => pix[y * w + x] !== 0;
+    expect(set(2, 1) && !set(3, 1) && !set(1, 1)).toBe(true);
+    expect(set(0, 0) && !set(1, 0) && !set(0, 1)).toBe(true);
+    expect(set(4, 3) && pix.filter((p) => p).length).toBe(3);
   });
 });
