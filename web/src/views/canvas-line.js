@@ -36,31 +36,20 @@ export function traceRows(ctx, rows, value, xOf, yOf, log) {
 }
 
 /**
- * The SLA shading of one line as canvas boxes [x, y, w, h]: for each
- * quantum {t, v, w} that breaks the rule, the box from the threshold's y
- * (ty) to the value's, at least 1 px wide. Consecutive quanta that start in
- * the same pixel column share one box, as tall as the tallest of them: at
- * 1 s over an hour a pixel holds 3-4 quanta, and a fillRect each was 0.6 s
- * of an SLA rule on 200 hosts (bench-groups-chromium.mjs --profile). One
- * step polygon per run instead took Chromium three times longer to
- * rasterise. Every quantum's own box lies inside the boxes returned.
- * @param {{t: number, v: number, w: number}[]} pts  in time order
+ * The SLA shading of one line as canvas boxes [x, y, w, h]: add(t, v, w)
+ * for each quantum that breaks the rule, in time order, then boxes(). Each
+ * quantum's box goes from the threshold's y (ty) to the value's, at least
+ * 1 px wide. Consecutive quanta that start in the same pixel column share
+ * one box, as tall as the tallest of them: at 1 s over an hour a pixel
+ * holds 3-4 quanta, and a fillRect each was 0.6 s of an SLA rule on 200
+ * hosts (bench-groups-chromium.mjs --profile). One step polygon per run
+ * instead took Chromium three times longer to rasterise. Every quantum's
+ * own box lies inside the boxes returned. The view feeds it straight from
+ * the columns: no object per quantum (at 1 s an SLA rule on 200 hosts
+ * judges 720,000 of them).
  * @param {(t: number) => number} xOf  time -> pixels
  * @param {(v: number) => number} yOf  value -> pixels (clamped to the plot)
  * @param {number} ty  the threshold's y
- * @returns {number[][]}
- */
-export function shadeBoxes(pts, xOf, yOf, ty) {
-  const b = shadeBoxer(xOf, yOf, ty);
-  for (const p of pts) b.add(p.t, p.v, p.w);
-  return b.boxes();
-}
-
-/**
- * shadeBoxes a quantum at a time: add(t, v, w) in time order, then boxes().
- * The view feeds it straight from the columns (no object per quantum: at
- * 1 s quanta an SLA rule on 200 hosts judged 720,000 of them).
- * @param {(t: number) => number} xOf @param {(v: number) => number} yOf @param {number} ty
  */
 export function shadeBoxer(xOf, yOf, ty) {
   /** @type {number[][]} */

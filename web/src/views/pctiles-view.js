@@ -26,7 +26,7 @@ const STRIP_H = 70;
 export const CANVAS_POINTS = 60000;
 /** Opacity of the SLA shading. */
 const SLA_ALPHA = 0.25;
-/** Series on the canvas above which lines are solid hairlines set as pixels (pixelRows). */
+/** Series on the canvas above which lines are solid hairlines set as pixels (line-pixels.js). */
 export const DENSE_SERIES = 200;
 const GAP = 28;
 
@@ -45,7 +45,7 @@ export class PercentilesView {
     this.frame.wrap.appendChild(this.legendBox);
     /** Where canvas lines are drawn before one copy to the shown canvas (draw). @type {HTMLCanvasElement | null} */
     this.offCanvas = null;
-    /** Dense lines' pixels (pixelRows), kept for the next draw of the same size. @type {Uint32Array | null} */
+    /** Dense lines' pixels (line-pixels.js), kept for the next draw of the same size. @type {Uint32Array | null} */
     this.linePixels = null;
     /** Where those pixels are put before they are laid over the other canvas. @type {HTMLCanvasElement | null} */
     this.pixelCanvas = null;
@@ -362,8 +362,8 @@ export class PercentilesView {
       c2.clip();
     }
     // Beyond DENSE_SERIES fixed-quanta lines, each line's pixels are set in
-    // a buffer (canvas-line.js pixelRows), laid over the bands and shading
-    // once all are drawn: Chromium stroked and rasterised 1,200 hairlines
+    // a buffer (line-pixels.js pixelLine), the SLA boxes blended over them,
+    // laid over the bands once all are drawn: Chromium stroked and rasterised 1,200 hairlines
     // of 3,600 points in about a second (docs/page-views.md "Dense lines
     // as pixels").
     const [kx, cx] = plainLine(x);
@@ -443,8 +443,7 @@ export class PercentilesView {
             const [a, b] = rowSpan(r, rows, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms);
             const mean = se.kind === 'mean';
             pixelLine(pix, pw, ph, { t: r.t_ms, v: mean ? r.mean : r.p, stride: mean ? 1 : nP, at: mean ? 0 : se.pi, rows, a, b, kx: kx * dpr, cx: (cx + kx * half) * dpr, ky: ky * dpr, cy: cy * dpr, log: s.yLog, color: pixelColor(col) });
-          }
-          else {
+          } else {
             c2.strokeStyle = col;
             // Hairlines: Chromium's software canvas strokes a 1 px line ~70x
             // faster than a 1.6 px one over thousands of points; beyond 200

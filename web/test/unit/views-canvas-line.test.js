@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import * as d3 from 'd3';
-import { traceRows, shadeBoxes } from '../../src/views/canvas-line.js';
+import { traceRows, shadeBoxer } from '../../src/views/canvas-line.js';
 
 /** A context that records the polylines a path is made of. */
 function recorder() {
@@ -48,7 +48,13 @@ describe('canvas lines (traceRows)', () => {
   });
 });
 
-describe('SLA shading boxes (shadeBoxes)', () => {
+describe('SLA shading boxes (shadeBoxer)', () => {
+  /** The boxes of the quanta, added one by one. @param {{t: number, v: number, w: number}[]} pts @param {(t: number) => number} xOf @param {(v: number) => number} yOf @param {number} ty */
+  const shadeBoxes = (pts, xOf, yOf, ty) => {
+    const b = shadeBoxer(xOf, yOf, ty);
+    for (const p of pts) b.add(p.t, p.v, p.w);
+    return b.boxes();
+  };
   const yOf = (/** @type {number} */ v) => 100 - v;
   /** Each quantum's own box, as the view drew it one by one. @param {{t: number, v: number, w: number}[]} pts @param {(t: number) => number} xOf @param {number} ty */
   const own = (pts, xOf, ty) =>
