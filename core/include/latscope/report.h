@@ -115,7 +115,8 @@ class PctilesColumnsBuilder : public RowSink {
   std::unordered_map<std::string, uint32_t> flag_index_;
   // A row's flag bits and which of its percentiles had few samples, to the
   // index of their text: every row of a per-host query at 1 s is flagged,
-  // and building its text to look it up was a third of the worker's copy.
+  // and building its text to look it up was two thirds of the builder's
+  // time per row (natively, per host at 1 s: 60 -> 20 ms).
   std::unordered_map<uint64_t, uint32_t> flag_key_;
 };
 
