@@ -314,6 +314,16 @@ export function anyFiner(r) {
  */
 export function fewFlagged(r) {
   const c = cols(r);
+  let out = fewOf.get(c);
+  if (!out) fewOf.set(c, (out = fewQuanta(c)));
+  return out;
+}
+
+/** @type {WeakMap<object, {t: number, which: string}[]>} columns -> fewFlagged's answer (every redraw asks) */
+const fewOf = new WeakMap();
+
+/** fewFlagged, worked out. @param {import('../engine/columns.js').ResultColumns} c */
+function fewQuanta(c) {
   // Per flag text (a handful per result), the percentiles it names.
   const few = c.flag_texts.map((/** @type {string} */ t) => t.split(';').filter((f) => f.startsWith('few:')).flatMap((f) => f.slice(4).split('|')));
   // Per quantum, which flag texts occur (hundreds of groups share a few):
@@ -323,19 +333,26 @@ export function fewFlagged(r) {
   if (!few.some((names) => names.length)) return [];
   // Rows of one quantum come together (time, then group): one look-up per
   // run of equal times, not per row (720,000 rows per host at 1 s).
+  // A run of rows with the same flag text adds it once.
+  const has = Uint8Array.from(few, (names) => (names.length ? 1 : 0));
+  const flag = c.flag;
+  const tm = c.t_ms;
   let lastT = NaN;
+  let lastF = -1;
   /** @type {Set<number> | undefined} */
   let s;
   for (let i = 0; i < c.n; i++) {
-    const f = c.flag[i];
-    if (!few[f].length) continue;
-    const t = c.t_ms[i];
+    const f = flag[i];
+    if (!has[f]) continue;
+    const t = tm[i];
     if (t !== lastT) {
       s = m.get(t);
       if (!s) m.set(t, (s = new Set()));
       lastT = t;
+      lastF = -1;
     }
-    /** @type {Set<number>} */ (s).add(f);
+    if (f !== lastF) /** @type {Set<number>} */ (s).add(f);
+    lastF = f;
   }
   return [...m.entries()]
     .sort((a, b) => a[0] - b[0])
@@ -357,25 +374,83 @@ export function valueRange(r, dom, withMean) {
   const nP = c.percentiles.length;
   const t = c.t_ms;
   const p = c.p;
-  const adaptive = !!c.adaptive;
   const [t0, t1] = dom;
   let lo = Infinity;
   let hi = 0;
-  for (let i = 0; i < c.n; i++) {
-    const w = adaptive ? c.width_ms[i] : c.quantum_ms;
-    if (!(t[i] + w > t0 && t[i] < t1)) continue;
-    for (let j = i * nP; j < i * nP + nP; j++) {
-      const v = p[j];
-      if (v > 0 && v < lo) lo = v;
-      if (v > hi) hi = v;
+  /** @param {number} v */
+  const see = (v) => {
+    if (v > 0 && v < lo) lo = v;
+    if (v > hi) hi = v;
+  };
+  if (c.adaptive) {
+    for (let i = 0; i < c.n; i++) {
+      if (!(t[i] + c.width_ms[i] > t0 && t[i] < t1)) continue;
+      for (let j = i * nP; j < i * nP + nP; j++) see(p[j]);
+      if (withMean) see(c.mean[i]);
     }
-    if (withMean) {
-      const v = c.mean[i];
-      if (v > 0 && v < lo) lo = v;
-      if (v > hi) hi = v;
-    }
+    return [lo, hi];
   }
+  // Fixed quanta: rows come in time order, so the rows overlapping the range
+  // are one run [i0, i1) and their values one run of p; the loop tests no
+  // time (720,000 rows per host at 1 s: 53 ms in Chromium with a test per row).
+  const q = c.quantum_ms;
+  const i0 = firstIndex(c.n, (i) => t[i] + q > t0);
+  const i1 = firstIndex(c.n, (i) => t[i] >= t1);
+  for (let j = i0 * nP; j < i1 * nP; j++) {
+    const v = p[j];
+    if (v > 0 && v < lo) lo = v;
+    if (v > hi) hi = v;
+  }
+  if (withMean) for (let i = i0; i < i1; i++) see(c.mean[i]);
   return [lo, hi];
+}
+
+/**
+ * IOPS per quantum summed over groups, near the visible range. Rows come
+ * ordered by time, then group: one pass, summing runs of equal t_ms. `keep`
+ * leaves rows out (the corrected half of a coordinated-omission pair counts
+ * I/Os nobody issued).
+ * @param {import('../engine/columns.js').ResultColumns} r @param {[number, number]} dom @param {((gi: number) => boolean) | null} [keep] which groups count
+ * @returns {{t: number, v: number, e: number}[]}
+ */
+export function aggregateIops(r, dom, keep = null) {
+  /** @type {{t: number, v: number, e: number}[]} */
+  const out = [];
+  const k = 1000 / r.quantum_ms;
+  const a = dom[0] - 2 * r.quantum_ms;
+  const b = dom[1] + r.quantum_ms;
+  // Columns in locals and one sum per run of equal times: read through `r`
+  // per row, 720,000 rows (per host at 1 s) took 67 ms in Chromium.
+  const { t_ms: tm, samples, group, n } = r;
+  let i = firstIndex(n, (j) => tm[j] >= a);
+  while (i < n && tm[i] <= b) {
+    const t = tm[i];
+    let v = 0;
+    let any = false;
+    for (; i < n && tm[i] === t; i++) {
+      if (keep && !keep(group[i])) continue;
+      v += samples[i] * k;
+      any = true;
+    }
+    if (any) out.push({ t, v, e: 0 });
+  }
+  return out;
+}
+
+/**
+ * The first index in [0, n) where `pred` holds, n when none; `pred` must be
+ * false then true along the indices (a test on ascending row times).
+ * @param {number} n @param {(i: number) => boolean} pred
+ */
+export function firstIndex(n, pred) {
+  let a = 0;
+  let b = n;
+  while (a < b) {
+    const m = (a + b) >>> 1;
+    if (pred(m)) b = m;
+    else a = m + 1;
+  }
+  return a;
 }
 
 /** @type {WeakMap<object, [number, number]>} columns -> their time extent */
@@ -393,18 +468,20 @@ export function timeExtent(r) {
   if (!c.n) return null;
   let e = extents.get(c);
   if (!e) {
-    let lo = Infinity;
-    let hi = -Infinity;
     const t = c.t_ms;
-    const w = c.adaptive ? c.width_ms : null;
-    const q = c.quantum_ms;
-    for (let i = 0; i < c.n; i++) {
-      const ti = t[i];
-      if (ti < lo) lo = ti;
-      const end = ti + (w ? w[i] : q);
-      if (end > hi) hi = end;
+    if (!c.adaptive) {
+      // Fixed quanta: rows come in time order (columns.js), first to last.
+      e = [t[0], t[c.n - 1] + c.quantum_ms];
+    } else {
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (let i = 0; i < c.n; i++) {
+        if (t[i] < lo) lo = t[i];
+        if (t[i] + c.width_ms[i] > hi) hi = t[i] + c.width_ms[i];
+      }
+      e = [lo, hi];
     }
-    extents.set(c, (e = [lo, hi]));
+    extents.set(c, e);
   }
   return [e[0], e[1]];
 }

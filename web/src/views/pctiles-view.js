@@ -11,7 +11,7 @@ import { unitLabel, formatNumber, plainScale, plainLine } from './scales.js';
 import { percentileName } from '../app/options.js';
 import { traceRows, shadeBoxer } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels } from './line-pixels.js';
-import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, fewSpans, cols } from './pctiles-data.js';
+import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, aggregateIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { expandRules, violates, ruleLabel } from '../app/sla.js';
@@ -791,30 +791,6 @@ const fmtVal = formatNumber;
 
 /** Bands are drawn when each visible quantum has at least this many pixels. */
 const BAND_PX = 3;
-
-/**
- * IOPS per quantum summed over groups, near the visible range. Rows come
- * ordered by time, then group: one pass, summing runs of equal t_ms. `keep`
- * leaves rows out (the corrected half of a coordinated-omission pair counts
- * I/Os nobody issued).
- * @param {import('../engine/columns.js').ResultColumns} r @param {[number, number]} dom @param {((gi: number) => boolean) | null} [keep] which groups count
- * @returns {{t: number, v: number, e: number}[]}
- */
-function aggregateIops(r, dom, keep = null) {
-  /** @type {{t: number, v: number, e: number}[]} */
-  const out = [];
-  const k = 1000 / r.quantum_ms;
-  const a = dom[0] - 2 * r.quantum_ms;
-  const b = dom[1] + r.quantum_ms;
-  for (let i = d3.bisectLeft(r.t_ms, a); i < r.n && r.t_ms[i] <= b; i++) {
-    if (keep && !keep(r.group[i])) continue;
-    const t = r.t_ms[i];
-    const last = out[out.length - 1];
-    if (last && last.t === t) last.v += r.samples[i] * k;
-    else out.push({ t, v: r.samples[i] * k, e: 0 });
-  }
-  return out;
-}
 
 /** @param {HTMLElement} wrap @param {MouseEvent} ev @param {string[]} lines */
 export function showTip(wrap, ev, lines) {

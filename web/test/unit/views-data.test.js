@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, groupIn, pointAt, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
+import { aggregateIops, cols, seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, groupIn, pointAt, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
 import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
@@ -17,6 +17,25 @@ const result = {
     { t_ms: 1000, group: 'host=b', samples: 410, min: 2, mean: 7, max: 300, p: [6, 250, 300], err: [1, 32, 64], flags: 'few:p99.9|p99.99;sat' },
   ],
 };
+
+/**
+ * Rows in time order with gaps, three groups, empty values (null) and values
+ * of 0 (a seeded generator: the same rows every run).
+ */
+function manyRows() {
+  let seed = 7;
+  const rnd = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const rows = [];
+  for (let t = 0; t < 60000; t += 1000) {
+    if (rnd() < 0.1) continue;
+    for (const g of ['host=a', 'host=b', 'host=c']) {
+      if (rnd() < 0.2) continue;
+      const p = [0, 1, 2].map(() => (rnd() < 0.1 ? null : rnd() < 0.05 ? 0 : Math.round(rnd() * 1e4) / 10));
+      rows.push({ t_ms: t, group: g, samples: Math.round(rnd() * 500), min: 1, mean: rnd() * 100, max: 1000, p, err: [0, 0, 0], flags: '' });
+    }
+  }
+  return { r: { ...result, groups: ['host=a', 'host=b', 'host=c'], rows }, rows, rnd };
+}
 
 describe('percentiles view data', () => {
   it('one series per group and percentile, plus means', () => {
@@ -111,6 +130,39 @@ describe('percentiles view data', () => {
     const lowMean = { ...result, rows: [{ ...result.rows[0], mean: 0.5 }] };
     expect(valueRange(lowMean, [0, 1000], true)).toEqual([0.5, 90]);
     expect(valueRange(lowMean, [0, 1000], false)).toEqual([4, 90]);
+  });
+  it('value range on fixed quanta equals a test of every row, for any range', () => {
+    const { r, rows, rnd } = manyRows();
+    /** @param {[number, number]} dom @param {boolean} m */
+    const reference = (dom, m) => {
+      const vs = rows.filter((x) => x.t_ms + 1000 > dom[0] && x.t_ms < dom[1]).flatMap((x) => (m ? [...x.p, x.mean] : x.p));
+      const ok = /** @type {number[]} */ (vs.filter((v) => v != null));
+      return [Math.min(Infinity, ...ok.filter((v) => v > 0)), Math.max(0, ...ok)];
+    };
+    /** @type {[number, number][]} */
+    const doms = [[-5000, -1000], [-1000, 0], [0, 1], [999, 1000], [1000, 1000.5], [2500.5, 7000], [59000, 61000], [70000, 80000], [-1e9, 1e9]];
+    for (let k = 0; k < 200; k++) {
+      const a = rnd() * 62000 - 1000;
+      doms.push([a, a + rnd() * 20000]);
+    }
+    for (const d of doms) for (const m of [false, true]) expect(valueRange(r, d, m), `${d} ${m}`).toEqual(reference(d, m));
+  });
+  it('IOPS strip: per quantum the sum over the kept groups, near the range', () => {
+    const { r, rows } = manyRows();
+    const c = cols(r);
+    for (const keep of [null, (/** @type {number} */ g) => g !== 1, () => false]) {
+      for (const dom of /** @type {[number, number][]} */ ([[0, 60000], [10500, 20000], [-9000, -5000], [58000, 90000]])) {
+        /** @type {Map<number, number>} */
+        const want = new Map();
+        for (const x of rows) {
+          const gi = r.groups.indexOf(x.group);
+          if (x.t_ms < dom[0] - 2000 || x.t_ms > dom[1] + 1000 || (keep && !keep(gi))) continue;
+          want.set(x.t_ms, (want.get(x.t_ms) ?? 0) + x.samples);
+        }
+        const got = aggregateIops(c, dom, keep);
+        expect(got.map((d) => [d.t, d.v]), `${dom}`).toEqual([...want].map(([t, v]) => [t, v]));
+      }
+    }
   });
   it('time extent covers the last quantum', () => {
     expect(timeExtent(result)).toEqual([0, 2000]);
