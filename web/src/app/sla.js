@@ -100,7 +100,7 @@ export function violates(v, rule, t) {
  * @property {number} evaluated  quanta judged
  * @property {number} violated
  * @property {number} few        judged quanta flagged few for the percentile
- * @property {number[]} times    quantum starts (ms) that violate
+ *   (which quanta violate is the percentiles view's shading, pctiles-view.js)
  */
 
 /**
@@ -121,25 +121,34 @@ export function evaluateSla(r, rules) {
   const few = c.flag_texts.map((/** @type {string} */ t) => t.split(';').filter((f) => f.startsWith('few:')).flatMap((f) => f.slice(4).split('|')));
   return expandRules(rules, c.percentiles).map((rule) => {
     const t = rule.thresholdNs / scale;
-    /** @type {SlaOutcome[]} */
-    const per = c.groups.map((/** @type {string} */ g) => ({ group: g, evaluated: 0, violated: 0, few: 0, times: /** @type {number[]} */ ([]) }));
     const label = rule.pi >= 0 ? `p${c.percentiles[rule.pi]}` : '';
     const fewHere = few.map((names) => !rule.max && names.includes(label));
-    for (let i = 0; i < c.n; i++) {
-      if (skip[c.flag[i]]) continue;
-      const v = rule.max ? c.max[i] : rule.pi >= 0 ? c.p[i * P + rule.pi] : NaN;
-      if (Number.isNaN(v)) continue;
-      const o = per[c.group[i]];
-      if (!o) continue;
-      o.evaluated++;
-      if (fewHere[c.flag[i]]) o.few++;
-      if (violates(v, rule, t)) {
-        o.violated++;
-        o.times.push(c.t_ms[i]);
+    // Counters per group in typed arrays and the columns in locals: read
+    // through objects per row, a rule on 720,000 rows (200 hosts at 1 s)
+    // took 104 ms in Chromium.
+    const { flag, max, p, group, n } = c;
+    const G = c.groups.length;
+    const evaluated = new Uint32Array(G);
+    const violated = new Uint32Array(G);
+    const fewN = new Uint32Array(G);
+    const vals = rule.max ? max : p;
+    const stride = rule.max ? 1 : P;
+    const at = rule.max ? 0 : rule.pi;
+    if (rule.max || rule.pi >= 0)
+      for (let i = 0; i < n; i++) {
+        const f = flag[i];
+        const g = group[i];
+        if (skip[f] || g >= G) continue;
+        const v = vals[i * stride + at];
+        if (v !== v) continue;
+        evaluated[g]++;
+        if (fewHere[f]) fewN[g]++;
+        if (violates(v, rule, t)) violated[g]++;
       }
-    }
+    /** @type {SlaOutcome[]} */
+    const per = c.groups.map((/** @type {string} */ name, /** @type {number} */ g) => ({ group: name, evaluated: evaluated[g], violated: violated[g], few: fewN[g] }));
     const groups = per;
-    const total = { group: 'all groups', evaluated: 0, violated: 0, few: 0, times: /** @type {number[]} */ ([]) };
+    const total = { group: 'all groups', evaluated: 0, violated: 0, few: 0 };
     for (const o of groups) {
       total.evaluated += o.evaluated;
       total.violated += o.violated;

@@ -122,7 +122,7 @@ export function pixelOf(rgb) {
  * overlap, where the canvas would blend their anti-aliased edges.
  * @param {Uint32Array} pix  w x h pixels, row by row
  * @param {number} w @param {number} h
- * @param {number[][]} boxes  [x, y, width, height] in CSS pixels
+ * @param {ArrayLike<number>} boxes  [x, y, width, height, ...] in CSS pixels, flat (shadeBoxer)
  * @param {number} scale  device pixels per CSS pixel
  * @param {number} color  the colour (pixelOf), its alpha ignored
  * @param {number} alpha  0..1
@@ -132,7 +132,13 @@ export function shadePixels(pix, w, h, boxes, scale, color, alpha) {
   const g = (color >>> 8) & 0xff;
   const b = (color >>> 16) & 0xff;
   const fresh = ((Math.round(alpha * 255) << 24) | (color & 0xffffff)) >>> 0;
-  for (const [bx, by, bw, bh] of boxes) {
+  let lastD = -1;
+  let lastOut = 0;
+  for (let i = 0; i + 3 < boxes.length; i += 4) {
+    const bx = boxes[i];
+    const by = boxes[i + 1];
+    const bw = boxes[i + 2];
+    const bh = boxes[i + 3];
     const a = Math.round(bx * scale);
     const x0 = Math.max(0, a);
     const x1 = Math.min(w, Math.max(a + 1, Math.round((bx + bw) * scale)));
@@ -146,6 +152,12 @@ export function shadePixels(pix, w, h, boxes, scale, color, alpha) {
           pix[k] = fresh;
           continue;
         }
+        // Pixels in a run mostly hold the same colour (a line's, or one
+        // blend of it): the last blend is reused.
+        if (d === lastD) {
+          pix[k] = lastOut;
+          continue;
+        }
         const keep = da * (1 - alpha);
         const a = alpha + keep;
         const ks = alpha / a;
@@ -154,6 +166,8 @@ export function shadePixels(pix, w, h, boxes, scale, color, alpha) {
         const ng = Math.round(g * ks + ((d >>> 8) & 0xff) * kd);
         const nb = Math.round(b * ks + ((d >>> 16) & 0xff) * kd);
         pix[k] = ((Math.round(a * 255) << 24) | (nb << 16) | (ng << 8) | nr) >>> 0;
+        lastD = d;
+        lastOut = pix[k];
       }
   }
 }

@@ -394,12 +394,12 @@ export class PercentilesView {
       }
       return v;
     };
-    /** SLA boxes for after the dense lines (pix). @type {{color: string, boxes: number[][]}[]} */
+    /** SLA boxes for after the dense lines (pix). @type {{color: string, boxes: number[]}[]} */
     const shadeLater = [];
-    const shade = (/** @type {string} */ color, /** @type {number[][]} */ boxes) => {
+    const shade = (/** @type {string} */ color, /** @type {number[]} */ boxes) => {
       c2.fillStyle = color;
       c2.globalAlpha = SLA_ALPHA;
-      for (const [bx, by, bw, bh] of boxes) c2.fillRect(bx, by, bw, bh);
+      for (let i = 0; i + 3 < boxes.length; i += 4) c2.fillRect(boxes[i], boxes[i + 1], boxes[i + 2], boxes[i + 3]);
       c2.globalAlpha = 1;
     };
     const drawSeries = async () => {

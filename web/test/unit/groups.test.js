@@ -67,7 +67,6 @@ describe('SLA rules', () => {
     expect(loose.groups.find((o) => o.group === 'host=h1')?.few).toBe(1);
     // max judges the row's max: 9000 <= 9 ms holds everywhere; the avg row (max 20000) is skipped.
     expect(max.total).toMatchObject({ violated: 0, evaluated: 9 });
-    expect(strict.groups.find((o) => o.group === 'host=h2')?.times).toEqual([1000]);
   });
 
   it('says it in one sentence per group, with the CLI percentage', () => {

@@ -53,7 +53,10 @@ describe('SLA shading boxes (shadeBoxer)', () => {
   const shadeBoxes = (pts, xOf, yOf, ty) => {
     const b = shadeBoxer(xOf, yOf, ty);
     for (const p of pts) b.add(p.t, p.v, p.w);
-    return b.boxes();
+    // Flat, four numbers per box: one array per box here.
+    const flat = b.boxes();
+    expect(flat.length % 4).toBe(0);
+    return Array.from({ length: flat.length / 4 }, (_, i) => flat.slice(4 * i, 4 * i + 4));
   };
   const yOf = (/** @type {number} */ v) => 100 - v;
   /** Each quantum's own box, as the view drew it one by one. @param {{t: number, v: number, w: number}[]} pts @param {(t: number) => number} xOf @param {number} ty */

@@ -121,7 +121,7 @@ describe('SLA boxes blended into the pixels (shadePixels)', () => {
     const before = Uint8Array.from(bytes);
     const color = pixelOf(d3.rgb('#ff8000'));
     // CSS box x 0.5..1.5, y 0.5..2.2 at 2 device pixels each: device x 1..3, y 1..4.4, the pixels centred in it 1..5.
-    shadePixels(pix, w, h, [[0.5, 0.5, 1, 1.7]], 2, color, 0.25);
+    shadePixels(pix, w, h, [0.5, 0.5, 1, 1.7], 2, color, 0.25);
     for (let y = 0; y < h; y++)
       for (let x = 0; x < w; x++) {
         const k = 4 * (y * w + x);
@@ -133,14 +133,27 @@ describe('SLA boxes blended into the pixels (shadePixels)', () => {
         } else expect(now, `(${x}, ${y})`).toEqual(was);
       }
     // Twice over transparent: alpha 1 - 0.75^2, the colour unchanged.
-    shadePixels(pix, w, h, [[0.5, 0.5, 0.5, 0.5]], 2, color, 0.25);
+    shadePixels(pix, w, h, [0.5, 0.5, 0.5, 0.5], 2, color, 0.25);
     expect(Array.from(bytes.subarray(4 * (1 * w + 1), 4 * (1 * w + 1) + 4))).toEqual([255, 128, 0, Math.round(255 * (1 - 0.75 * 0.75))]);
+  });
+  it('runs of one colour blend as each pixel alone', () => {
+    const w = 8;
+    const h = 3;
+    const cs = [pixelOf(d3.rgb('#3060c0')), pixelOf(d3.rgb(200, 10, 40, 0.5)), 0, pixelOf(d3.rgb('#10a020'))];
+    const pix = Uint32Array.from({ length: w * h }, (_, k) => cs[Math.floor(k / 3) % cs.length]);
+    const alone = pix.map((p) => {
+      const one = Uint32Array.of(p);
+      shadePixels(one, 1, 1, [0, 0, 1, 1], 1, 0xff0080ff, 0.25);
+      return one[0];
+    });
+    shadePixels(pix, w, h, [0, 0, w, h], 1, 0xff0080ff, 0.25);
+    expect(Array.from(pix)).toEqual(Array.from(alone));
   });
   it('a box at least one device pixel wide, clipped to the buffer', () => {
     const w = 5;
     const h = 4;
     const pix = new Uint32Array(w * h);
-    shadePixels(pix, w, h, [[2.2, 1, 0.1, 1], [-3, -2, 3.6, 2.7], [4.4, 3.4, 9, 9]], 1, 0xff0000ff, 0.5);
+    shadePixels(pix, w, h, [2.2, 1, 0.1, 1, -3, -2, 3.6, 2.7, 4.4, 3.4, 9, 9], 1, 0xff0000ff, 0.5);
     const set = (/** @type {number} */ x, /** @type {number} */ y) => pix[y * w + x] !== 0;
     expect(set(2, 1) && !set(3, 1) && !set(1, 1)).toBe(true);
     expect(set(0, 0) && !set(1, 0) && !set(0, 1)).toBe(true);
