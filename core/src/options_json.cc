@@ -311,6 +311,17 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                }});
   // false: rows without their error bands (QueryOptions::bands).
   f.push_back({"bands", [&q](const std::string& k, const json::Value& v) { return get_bool(k, v, &q.bands); }});
+  // [index, count]: one part of the rows (QueryOptions::part_index).
+  f.push_back({"part", [&q](const std::string& k, const json::Value& v) {
+                 const auto wrong = [&] { return bad(v, "\"" + k + "\" must be [index, count] with 0 <= index < count <= 64"); };
+                 if (!v.is_array() || v.items().size() != 2) return wrong();
+                 int64_t i = 0, n = 0;
+                 if (!v.items()[0].get_i64(&i) || !v.items()[1].get_i64(&n) || n < 1 || n > 64 || i < 0 || i >= n)
+                   return wrong();
+                 q.part_index = static_cast<uint32_t>(i);
+                 q.part_count = static_cast<uint32_t>(n);
+                 return Status::Ok();
+               }});
   f.push_back({"compat", [&q](const std::string& k, const json::Value& v) {
                  std::string s;
                  Status st = get_string(k, v, &s);

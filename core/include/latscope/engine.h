@@ -128,6 +128,14 @@ struct QueryOptions {
   // at 1 s and 58% of its columns (docs/page-views.md "Bands when drawn").
   // QueryResult::bands says whether the rows carry them.
   bool bands = true;
+  // Part part_index of part_count of the fixed-quanta rows (docs/page-views.md
+  // "The query in two workers"): the quanta are cut at part_count - 1 busy
+  // quanta near equal shares of the grid, so the parts' rows, notes that are
+  // not the plan's, and nothing else differ from the whole query's, and
+  // their rows concatenated in part order are its rows. A query that is not
+  // on fixed quanta (adaptive, compat, window values) is answered whole by
+  // part 0 and empty by the others.
+  uint32_t part_index = 0, part_count = 1;
 };
 
 enum RowFlags : uint32_t {

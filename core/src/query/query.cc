@@ -34,6 +34,24 @@ void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& 
   if (row->stats.saturated) row->flags |= kFlagSaturated;
 }
 
+namespace {
+
+// Where part k of n starts (QueryOptions::part_index): the first busy
+// quantum at or after k/n of the grid (the grid's end for k = n). The whole
+// query reaches a busy quantum as itself, never inside a skipped gap, and
+// a Sweep started there adds what it would have added arriving from quantum
+// 0 (its cursors only skip windows that end before the quantum), so the
+// parts' rows are the whole query's rows cut there, and each skipped gap's
+// note comes from the one part holding its start.
+size_t part_cut(const Plan& plan, uint32_t k, uint32_t n) {
+  if (k == 0) return 0;
+  if (k >= n) return plan.quanta;
+  const double at = std::floor(static_cast<double>(plan.quanta) * k / n);
+  return Sweep(plan).next_busy(static_cast<size_t>(at));
+}
+
+}  // namespace
+
 Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   return query(opts, out, nullptr);
 }
@@ -53,8 +71,11 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
   for (double p : opts.percentiles)
     if (!(p >= 0 && p <= 100))
       return Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
-  if (opts.compat_fio_histo_log_pctiles) return handed(compat_query(sources_, opts, out));
-  if (opts.adaptive_accuracy > 0) return handed(adaptive_query(sources_, opts, out));  // query/adaptive.h
+  // Only fixed quanta are cut into parts; the other kinds are answered whole by part 0.
+  const bool first_part = opts.part_index == 0;
+  if (opts.compat_fio_histo_log_pctiles) return first_part ? handed(compat_query(sources_, opts, out)) : Status::Ok();
+  if (opts.adaptive_accuracy > 0)  // query/adaptive.h
+    return first_part ? handed(adaptive_query(sources_, opts, out)) : Status::Ok();
 
   Plan plan;
   Status st = make_plan(sources_, opts.sel, opts.group_by, opts.quantum_ms, &plan);
@@ -62,7 +83,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
   std::vector<Selected> window_values;  // fio log_avg_msec logs (query/window_values.h)
   for (const Source& src : sources_) select_window_values(src, opts.sel, &window_values);
   if (plan.series.empty() && !window_values.empty())
-    return handed(window_value_query(std::move(window_values), opts, out));
+    return first_part ? handed(window_value_query(std::move(window_values), opts, out)) : Status::Ok();
   out->groups = plan.groups;
   out->absolute_time = plan.absolute_time;
   out->layout_id = plan.layout ? plan.layout->id : "";
@@ -86,7 +107,12 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
   const bool bands = opts.bands && (!sink || sink->wants_bands());
   out->bands = bands;
   Row row;  // reused: its percentile vector is allocated once
-  for (size_t j = 0; j < plan.quanta; ++j) {
+  size_t j_begin = 0, j_end = plan.quanta;
+  if (opts.part_count > 1) {
+    j_begin = part_cut(plan, opts.part_index, opts.part_count);
+    j_end = part_cut(plan, opts.part_index + 1, opts.part_count);
+  }
+  for (size_t j = j_begin; j < j_end; ++j) {
     const size_t busy = sweep.next_busy(j);
     if (busy - j >= kSkipEmptyQuanta) {
       out->notes.push_back(skipped_quanta_note((plan.first + static_cast<double>(j)) * plan.quantum_ms,
