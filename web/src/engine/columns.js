@@ -57,6 +57,59 @@ export function columnsOf(raw) {
 }
 
 /**
+ * One answer from two parts of a query (the options' "part", twin.js): the
+ * rows of b after a's (b's quanta follow a's), b's flag texts taken into
+ * a's, the notes of both without repeats. Equal to the whole query's
+ * columns (web/test/unit/engine-twin.test.js): its flag texts are numbered
+ * by first use, as here. a's arrays are grown in place when their buffer
+ * can (the worker reserves room for the whole query's rows), so only b's
+ * rows are written again.
+ * @param {ResultColumns} a @param {ResultColumns} b @returns {ResultColumns}
+ */
+export function joinColumns(a, b) {
+  const notes = [...a.notes, ...b.notes.filter((t) => !a.notes.includes(t))];
+  if (!b.n) return { ...a, notes };
+  if (!a.n) return { ...b, notes };
+  const texts = [...a.flag_texts];
+  const remap = Uint32Array.from(b.flag_texts, (t) => {
+    const i = texts.indexOf(t);
+    return i >= 0 ? i : texts.push(t) - 1;
+  });
+  /** @type {any} */
+  const out = { ...a, notes, flag_texts: texts, n: a.n + b.n };
+  if (a.engine_ms != null && b.engine_ms != null) out.engine_ms = Math.max(a.engine_ms, b.engine_ms);
+  for (const k of [...F64, 'group', 'flag']) {
+    /** @type {Float64Array | Uint32Array} */
+    const x = /** @type {any} */ (a)[k];
+    /** @type {Float64Array | Uint32Array} */
+    const y = /** @type {any} */ (b)[k];
+    if (!y.length) continue;
+    const z = grown(x, x.length + y.length);
+    if (k !== 'flag' || remap.every((v, i) => v === i)) z.set(y, x.length);
+    else for (let i = 0; i < y.length; i++) z[x.length + i] = remap[y[i]];
+    out[k] = z;
+  }
+  return out;
+}
+
+/**
+ * x's values in an array of `len`: x's own buffer resized when it is
+ * resizable with room (transferred resizable buffers stay so), else a copy.
+ * @template {Float64Array | Uint32Array} T @param {T} x @param {number} len @returns {T}
+ */
+function grown(x, len) {
+  const buf = /** @type {any} */ (x.buffer);
+  const bytes = len * x.BYTES_PER_ELEMENT;
+  if (buf.resizable && x.byteOffset === 0 && buf.maxByteLength >= bytes) {
+    buf.resize(bytes);
+    return /** @type {T} */ (new /** @type {any} */ (x.constructor)(buf, 0, len));
+  }
+  const z = /** @type {T} */ (new /** @type {any} */ (x.constructor)(len));
+  z.set(x);
+  return z;
+}
+
+/**
  * From pctiles JSON (engine.query(), the tests): the same columns.
  * @param {any} r @returns {ResultColumns}
  */

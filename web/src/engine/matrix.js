@@ -39,3 +39,32 @@ export function matrixOf(raw) {
     samples: raw.samples,
   };
 }
+
+/**
+ * One matrix from two parts of a query (the options' "part", twin.js): b's
+ * times follow a's, so each group's run of times is a's then b's. The notes
+ * of both without repeats.
+ * @param {ResultMatrix} a @param {ResultMatrix} b @returns {ResultMatrix}
+ */
+export function joinMatrix(a, b) {
+  const notes = [...a.notes, ...b.notes.filter((t) => !a.notes.includes(t))];
+  if (!b.times.length) return { ...a, notes };
+  if (!a.times.length) return { ...b, notes };
+  const G = a.groups.length;
+  const P = a.percentiles.length;
+  const ta = a.times.length;
+  const tb = b.times.length;
+  const T = ta + tb;
+  const times = new Float64Array(T);
+  times.set(a.times);
+  times.set(b.times, ta);
+  const values = new Float64Array(G * T * P);
+  const samples = new Float64Array(G * T);
+  for (let g = 0; g < G; g++) {
+    values.set(a.values.subarray(g * ta * P, (g + 1) * ta * P), g * T * P);
+    values.set(b.values.subarray(g * tb * P, (g + 1) * tb * P), (g * T + ta) * P);
+    samples.set(a.samples.subarray(g * ta, (g + 1) * ta), g * T);
+    samples.set(b.samples.subarray(g * tb, (g + 1) * tb), g * T + ta);
+  }
+  return { ...a, notes, times, values, samples };
+}

@@ -6,6 +6,7 @@
 //                    ◀── encoded Source (transferred) ──
 //                    ─ importSource(bytes) ─▶ primary engine  (in file order)
 //   query/csv/heatmap ────────▶ primary engine
+//   queryColumns/queryMatrix ──▶ primary engine (part 0) + query twin (part 1), joined
 //
 // Workers receive the File itself (a cheap handle, no bytes are copied) and
 // read it in slices there, so the main thread does no per-byte work at all.
@@ -19,7 +20,9 @@ import { Req, abortError } from './protocol.js';
 import { spawnWebWorker } from './spawn.js';
 import { failedSource, reducible } from './inthread.js';
 import { addUsed, budgetPlan, modelBytes, shouldReduce } from './budget.js';
-import { withRows } from './columns.js';
+import { withRows, joinColumns } from './columns.js';
+import { joinMatrix } from './matrix.js';
+import { QueryTwin } from './twin.js';
 
 /** @typedef {import('./inthread.js').Source} Source */
 /** @typedef {import('./inthread.js').LoadOptions} LoadOptions */
@@ -32,6 +35,8 @@ import { withRows } from './columns.js';
  * @property {number} [workers]          parallel parse workers (default: hardware threads, at most 8)
  * @property {() => Endpoint} [spawn]    starts one worker (tests pass a worker_threads adapter)
  * @property {number} [helperMemoryBytes]  a ceiling for each parse worker's WebAssembly memory (not the primary's)
+ * @property {boolean} [twin]  a query twin (twin.js; default: with 2 or more workers)
+ * @property {number} [twinMaxModelBytes]  the data above which the twin is dropped (default twin.js TWIN_MAX_MODEL_BYTES)
  */
 
 export class WorkerEngine {
@@ -54,6 +59,8 @@ export class WorkerEngine {
     const hw = /** @type {any} */ (globalThis).navigator?.hardwareConcurrency ?? 2;
     this.maxWorkers = Math.max(1, Math.floor(opts.workers ?? Math.min(hw, 8)));
     this.primary = new WorkerProxy(this.spawn());
+    /** A second engine answering half of each percentiles query (twin.js); null: none. */
+    this.twin = (opts.twin ?? this.maxWorkers >= 2) ? new QueryTwin(this.spawn, () => this.init(), opts.twinMaxModelBytes) : null;
     /** Serialises loads: a second loadFiles waits for the first. @type {Promise<unknown>} */
     this.loading = Promise.resolve();
   }
@@ -91,6 +98,8 @@ export class WorkerEngine {
       onProgress?.({ file: it.name, bytesDone: 0, bytesTotal: it.file.size, bytesPerSec: 0, state: 'queued' });
     }
     if (opts.inPrimary) {
+      // Parsed in the primary only: the twin would miss these sources.
+      this.twin?.drop();
       /** @type {Source[]} */
       const out = [];
       for (const it of items) {
@@ -158,8 +167,16 @@ export class WorkerEngine {
               }
               if (r.bytes) {
                 const n = r.bytes.byteLength;  // before the transfer empties it
-                out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error, reduced }, { transfer: [r.bytes.buffer] });
+                const copy = this.twin?.wanted ? r.bytes.slice() : null;
+                try {
+                  out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error, reduced }, { transfer: [r.bytes.buffer] });
+                } catch (e) {
+                  this.twin?.drop();  // whether the primary kept it is not known
+                  throw e;
+                }
                 addUsed(plan, modelBytes(out[i], n));
+                if (copy) this.twin?.mirror(Req.IMPORT_SOURCE, { bytes: copy, readError: out[i].read_error, reduced }, [copy.buffer], modelBytes(out[i], n));
+                else this.twin?.drop();
                 continue;
               }
             }
@@ -238,12 +255,14 @@ export class WorkerEngine {
 
   /** @param {object} [opts] @returns {Promise<import('./columns.js').ResultColumns>} the query as columns (typed arrays transferred from the worker) */
   queryColumns(opts = {}) {
-    return this.primary.request(Req.QUERY_COLUMNS, { opts }).then(withRows);
+    if (!this.twin) return this.primary.request(Req.QUERY_COLUMNS, { opts }).then(withRows);
+    return this.twin.query(this.primary, Req.QUERY_COLUMNS, opts, joinColumns).then(withRows);
   }
 
   /** @param {object} [opts] @returns {Promise<import('./matrix.js').ResultMatrix>} the query as typed arrays, built in the worker */
   queryMatrix(opts = {}) {
-    return this.primary.request(Req.QUERY_MATRIX, { opts });
+    if (!this.twin) return this.primary.request(Req.QUERY_MATRIX, { opts });
+    return this.twin.query(this.primary, Req.QUERY_MATRIX, opts, joinMatrix);
   }
 
   /** @param {object} [opts] @returns {Promise<{bytes: Uint8Array}>} the loaded data as a result file */
@@ -257,7 +276,11 @@ export class WorkerEngine {
    * @returns {Promise<import('./inthread.js').RunPlan>}
    */
   assignRuns(opts = {}) {
-    const run = this.loading.then(() => this.primary.request(Req.ASSIGN_RUNS, { opts }));
+    const run = this.loading.then(async () => {
+      const r = await this.primary.request(Req.ASSIGN_RUNS, { opts });
+      this.twin?.mirror(Req.ASSIGN_RUNS, { opts });
+      return r;
+    });
     this.loading = run.catch(() => {});
     return run;
   }
@@ -272,7 +295,10 @@ export class WorkerEngine {
 
   /** Drops every source (after any running load). @returns {Promise<void>} */
   reset() {
-    const run = this.loading.then(() => this.primary.request(Req.RESET));
+    const run = this.loading.then(async () => {
+      await this.primary.request(Req.RESET);
+      this.twin?.reset();
+    });
     this.loading = run.catch(() => {});
     return run;
   }
@@ -284,6 +310,7 @@ export class WorkerEngine {
 
   terminate() {
     this.primary.terminate();
+    this.twin?.terminate();
   }
 }
 

@@ -1,0 +1,119 @@
+// The query twin: a second engine worker holding the same data as the
+// primary, so that a percentiles query (columns or matrix) runs in two
+// halves at once, each worker answering one part of the quanta (the options'
+// "part", docs/page-views.md "The query in two workers"). The parts' rows,
+// concatenated, are the whole query's (tests/query_parts_test.cc), so the
+// answer does not depend on whether the twin took part.
+//
+// The twin gets every change the primary gets (imports, runs, reset), in
+// the same order, through one queue. It costs a second copy of the data, so
+// it is only kept while the data is small (maxModelBytes), and it is dropped
+// for good (until the next reset) when anything goes wrong in it: a query
+// then runs whole in the primary, as without a twin.
+
+import { WorkerProxy } from './proxy.js';
+import { Req } from './protocol.js';
+
+/** The data above which no twin is kept (the model's estimated bytes, budget.js). */
+export const TWIN_MAX_MODEL_BYTES = 256 * 1024 * 1024;
+
+export class QueryTwin {
+  /**
+   * @param {() => import('./proxy.js').Endpoint} spawn @param {() => object} init the INIT payload
+   * @param {number} [maxModelBytes]
+   */
+  constructor(spawn, init, maxModelBytes = TWIN_MAX_MODEL_BYTES) {
+    this.spawn = spawn;
+    this.init = init;
+    this.maxModelBytes = maxModelBytes;
+    /** @type {WorkerProxy | null} */
+    this.worker = null;
+    /** The changes sent so far, in order; settles when the twin has them all. @type {Promise<void>} */
+    this.queue = Promise.resolve();
+    /** The primary's data since the last reset, in model bytes. */
+    this.model = 0;
+    /** Whether the twin has missed a change since the last reset (then it stays away). */
+    this.behind = false;
+  }
+
+  /** Whether a load may start (or go on) mirroring into a twin. */
+  get wanted() {
+    return !this.behind && this.model <= this.maxModelBytes;
+  }
+
+  /**
+   * Sends one change to the twin after the ones before it; starts the twin
+   * on the first change after a reset. `modelBytes`: what the change adds
+   * to the primary's data.
+   * @param {string} type @param {object} payload @param {Transferable[]} [transfer] @param {number} [modelBytes]
+   */
+  mirror(type, payload, transfer = [], modelBytes = 0) {
+    this.model += modelBytes;
+    if (!this.wanted) return this.drop();
+    if (!this.worker) {
+      const w = new WorkerProxy(this.spawn());
+      this.worker = w;
+      this.queue = w.request(Req.INIT, this.init()).then(() => {});
+    }
+    const w = this.worker;
+    this.queue = this.queue
+      .then(() => w.request(type, payload, { transfer }))
+      .then(
+        () => {},
+        () => this.drop(),
+      );
+  }
+
+  /** The twin has missed a change: it is stopped (its memory freed) until the next reset. */
+  drop() {
+    this.behind = true;
+    this.worker?.terminate();
+    this.worker = null;
+  }
+
+  /** After the primary's reset: no data, a twin may start again with the next load. */
+  reset() {
+    this.worker?.terminate();
+    this.worker = null;
+    this.queue = Promise.resolve();
+    this.model = 0;
+    this.behind = false;
+  }
+
+  /**
+   * The twin, once it has every change sent so far, for a query that can be
+   * cut into parts (fixed quanta); null: the primary answers alone.
+   * @param {any} opts the query's options
+   * @returns {Promise<WorkerProxy | null>}
+   */
+  async forQuery(opts) {
+    if (!this.worker || opts.adaptive_accuracy > 0 || opts.compat) return null;
+    await this.queue;
+    return this.behind ? null : this.worker;
+  }
+
+  /**
+   * One query in two parts, the primary's and the twin's, joined; the whole
+   * query in the primary when there is no twin or the twin fails.
+   * @template T
+   * @param {WorkerProxy} primary @param {string} type QUERY_COLUMNS or QUERY_MATRIX @param {any} opts
+   * @param {(a: T, b: T) => T} join
+   * @returns {Promise<T>}
+   */
+  async query(primary, type, opts, join) {
+    const twin = await this.forQuery(opts);
+    if (!twin) return primary.request(type, { opts });
+    const [a, b] = await Promise.allSettled([primary.request(type, { opts: { ...opts, part: [0, 2] } }), twin.request(type, { opts: { ...opts, part: [1, 2] } })]);
+    if (a.status === 'rejected') throw a.reason;
+    if (b.status === 'rejected') {
+      // The twin is gone (out of memory, terminated): the primary answers whole.
+      this.drop();
+      return primary.request(type, { opts });
+    }
+    return join(a.value, b.value);
+  }
+
+  terminate() {
+    this.drop();
+  }
+}
