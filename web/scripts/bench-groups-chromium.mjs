@@ -143,8 +143,9 @@ try {
   await step(page, 'percentiles view per host at 1 s (query + draw)', () => set(page, { view: 'pctiles' }));
   await step(page, 'redraw percentiles view (per host, 1 s)', () => redraw(page, 'pctiles'));
   await step(page, 'SLA p99<400us at 1 s (summary of 720,000 rows)', () => set(page, { sla: ['p99<400us'] }));
-  const mem = await page.evaluate(async () => (await /** @type {any} */ (window).latscope.engine.memory?.())?.wasmBytes ?? 0);
-  if (mem) console.log(`primary engine WASM memory ${(mem / 1048576).toFixed(0)} MiB`);
+  const mem = await page.evaluate(async () => (await /** @type {any} */ (window).latscope.engine.memory?.()) ?? {});
+  const mib = (/** @type {number} */ b) => `${(b / 1048576).toFixed(0)} MiB`;
+  if (mem.wasmBytes) console.log(`primary engine WASM memory ${mib(mem.wasmBytes)}${mem.twinBytes ? `, query twin ${mib(mem.twinBytes)}` : ''}`);
 } finally {
   await bench.close();
 }

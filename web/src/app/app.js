@@ -960,7 +960,8 @@ export class App {
     if (!el || !this.engine?.memory) return;
     const m = await this.engine.memory();
     el.textContent = [memoryText(m.modelBytes, this.budget.budget), ...this.budget.problems].join('; ');
-    el.title = `estimated size of the loaded data in the engine; its WebAssembly memory is ${formatBytes(m.wasmBytes)} (it never shrinks). Past the budget, files are loaded reduced to the quantum (?budget= in the page's URL sets it)`;
+    const twin = m.twinBytes ? `; a second worker holding the same data answers half of each percentiles query, in ${formatBytes(m.twinBytes)} more (while the data is under a quarter of the budget)` : '';
+    el.title = `estimated size of the loaded data in the engine; its WebAssembly memory is ${formatBytes(m.wasmBytes)} (it never shrinks)${twin}. Past the budget, files are loaded reduced to the quantum (?budget= in the page's URL sets it)`;
   }
 
   /** @param {'idle'|'loading'|'ready'|'error'} state @param {string} text */

@@ -97,7 +97,7 @@ export class QueryTwin {
    * query in the primary when there is no twin or the twin fails.
    * @template T
    * @param {WorkerProxy} primary @param {string} type QUERY_COLUMNS or QUERY_MATRIX @param {any} opts
-   * @param {(a: T, b: T) => T} join
+   * @param {(a: T, b: T) => T | Promise<T>} join
    * @returns {Promise<T>}
    */
   async query(primary, type, opts, join) {

@@ -94,6 +94,8 @@ export class WorkerEngine {
    */
   async load(items, opts) {
     const { onProgress, signal } = opts;
+    // The twin's copy of the data stays within a quarter of the memory budget.
+    if (opts.budget && this.twin) this.twin.maxModelBytes = Math.min(this.twin.maxModelBytes, opts.budget.bytes / 4);
     for (const it of items) {
       onProgress?.({ file: it.name, bytesDone: 0, bytesTotal: it.file.size, bytesPerSec: 0, state: 'queued' });
     }
@@ -303,9 +305,15 @@ export class WorkerEngine {
     return run;
   }
 
-  /** @returns {Promise<{wasmBytes: number, modelBytes: number}>} the primary engine's WASM memory and its model's estimated share */
-  memory() {
-    return this.primary.request(Req.MEMORY);
+  /**
+   * @returns {Promise<{wasmBytes: number, modelBytes: number, twinBytes?: number}>} the primary
+   *   engine's WASM memory and its model's estimated share; twinBytes: the query twin's WASM memory
+   */
+  async memory() {
+    const m = await this.primary.request(Req.MEMORY);
+    const w = this.twin?.worker;
+    if (w) m.twinBytes = await w.request(Req.MEMORY).then((t) => t.wasmBytes, () => undefined);
+    return m;
   }
 
   terminate() {
