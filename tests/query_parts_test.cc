@@ -51,6 +51,14 @@ void expect_parts_equal_whole(const Engine& e, const QueryOptions& o, const std:
   QueryResult whole;
   Status st = e.query(o, &whole);
   ASSERT_TRUE(st.ok()) << what << ": " << st.message;
+  // The bound the page's worker engine asks before cutting (0: not cut).
+  const size_t bound = e.query_rows_bound(o);
+  if (o.adaptive_accuracy > 0 || o.compat_fio_histo_log_pctiles) {
+    EXPECT_EQ(bound, 0u) << what;
+  } else {
+    EXPECT_GE(bound, whole.rows.size()) << what;
+    EXPECT_GT(bound, 0u) << what;
+  }
   const std::vector<std::string> labels(o.percentiles.size(), "p");
   const std::string want = pctiles_json(whole, labels, Unit::kUs);
   for (uint32_t n : {2u, 3u, 7u}) {

@@ -15,6 +15,7 @@
 //                                           query() into JS typed arrays a chunk of
 //                                           rows at a time (js_columns.h)
 //   queryMatrix(optionsJson) -> {meta: str, times, values, samples}
+//   queryRowsBound(optionsJson) -> number  (Engine::query_rows_bound)
 //                                           ValueMatrixBuilder (report.h), copies
 //   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view)
 //   exportSource(handle)  -> Uint8Array (copy)  encode_source (model_io.h)
@@ -230,6 +231,14 @@ class WasmEngine {
     return out;
   }
 
+  // Engine::query_rows_bound: whether a query is worth cutting into parts
+  // (web/src/engine/twin.js). 0 also for options that do not parse.
+  double queryRowsBound(const std::string& options_json) const {
+    Query q;
+    if (!latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit).ok()) return 0;
+    return static_cast<double>(engine_.query_rows_bound(q.options));
+  }
+
   // The groups view's query: values only, as a group x time x percentile
   // matrix (report.h ValueMatrixBuilder), with the meta of queryColumns.
   val queryMatrix(const std::string& options_json) const {
@@ -343,6 +352,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("query", &WasmEngine::query)
       .function("queryColumns", &WasmEngine::queryColumns)
       .function("queryMatrix", &WasmEngine::queryMatrix)
+      .function("queryRowsBound", &WasmEngine::queryRowsBound)
       .function("pctilesCsv", &WasmEngine::pctilesCsv)
       .function("heatmap", &WasmEngine::heatmap)
       .function("exportSource", &WasmEngine::exportSource)

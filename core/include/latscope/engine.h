@@ -263,6 +263,11 @@ class Engine {
   // rows, and keeping them cost more than computing them (fresh memory and a
   // heap block per row; docs/page-views.md "Speed with many groups").
   Status query(const QueryOptions& opts, QueryResult* out, RowSink* sink) const;
+  // A bound on the rows query(opts) gives, from its plan alone (no window is
+  // added): what the page's worker engine asks before cutting a query into
+  // parts for two workers (QueryOptions::part_index). 0 for a query not on
+  // fixed quanta (it is not cut) or one that fails.
+  size_t query_rows_bound(const QueryOptions& opts) const;
   Status heatmap(const HeatmapOptions& opts, HeatmapResult* out) const;
 
  private:

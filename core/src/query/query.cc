@@ -52,6 +52,13 @@ size_t part_cut(const Plan& plan, uint32_t k, uint32_t n) {
 
 }  // namespace
 
+size_t Engine::query_rows_bound(const QueryOptions& opts) const {
+  if (opts.compat_fio_histo_log_pctiles || opts.adaptive_accuracy > 0) return 0;
+  Plan plan;
+  if (!make_plan(sources_, opts.sel, opts.group_by, opts.quantum_ms, &plan).ok() || !plan.layout) return 0;
+  return row_quanta_bound(plan) * plan.groups.size();
+}
+
 Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
   return query(opts, out, nullptr);
 }

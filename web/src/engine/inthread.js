@@ -446,6 +446,15 @@ export class InThreadEngine {
   }
 
   /**
+   * A bound on the query's rows from its plan alone (Engine::query_rows_bound):
+   * whether it is worth cutting into parts (twin.js). 0: not on fixed quanta.
+   * @param {object} [opts] @returns {number}
+   */
+  queryRowsBound(opts = {}) {
+    return this.core.queryRowsBound(JSON.stringify(opts));
+  }
+
+  /**
    * The query's values as typed arrays (matrix.js): what the worker posts
    * for the groups view instead of JSON text.
    * @param {object} [opts] @returns {import('./matrix.js').ResultMatrix}

@@ -59,6 +59,8 @@ export const Req = Object.freeze({
    * thousands of rows, whose JSON would block the main thread.
    */
   QUERY_MATRIX: 'queryMatrix',
+  /** payload {opts} -> number: a bound on the query's rows (0: not on fixed quanta); twin.js asks it */
+  QUERY_ROWS_BOUND: 'queryRowsBound',
   /** payload {opts} -> CSV string (byte-identical to `latscope pctiles`) */
   CSV: 'csv',
   /** payload {opts} -> {meta..., counts: Float64Array} (counts transferred) */

@@ -58,6 +58,7 @@ export function serveEngine(port, loadModule) {
     [Req.QUERY]: (p) => need().queryText(p.opts),
     [Req.QUERY_COLUMNS]: (p) => need().queryColumns(p.opts),
     [Req.QUERY_MATRIX]: (p) => need().queryMatrix(p.opts),
+    [Req.QUERY_ROWS_BOUND]: (p) => need().queryRowsBound(p.opts),
     [Req.CSV]: (p) => need().csv(p.opts),
     [Req.HEATMAP]: (p) => need().heatmap(p.opts),
     [Req.ENCODE_RESULT]: (p) => need().encodeResult(p.opts),

@@ -17,15 +17,25 @@ import { Req } from './protocol.js';
 /** The data above which no twin is kept (the model's estimated bytes, budget.js). */
 export const TWIN_MAX_MODEL_BYTES = 256 * 1024 * 1024;
 
+/**
+ * Queries bounded below this many rows run whole in the primary. A part
+ * saves little there, and on a 2-core machine the two busy workers slowed
+ * the page's own work meanwhile: switching to the groups view (200 hosts at
+ * 10 s, 72,000 rows) took 556-560 ms with a 134-152 ms task, against
+ * 420-450 ms and none (bench-groups-chromium.mjs).
+ */
+export const TWIN_MIN_ROWS = 200000;
+
 export class QueryTwin {
   /**
    * @param {() => import('./proxy.js').Endpoint} spawn @param {() => object} init the INIT payload
-   * @param {number} [maxModelBytes]
+   * @param {number} [maxModelBytes] @param {number} [minRows] TWIN_MIN_ROWS
    */
-  constructor(spawn, init, maxModelBytes = TWIN_MAX_MODEL_BYTES) {
+  constructor(spawn, init, maxModelBytes = TWIN_MAX_MODEL_BYTES, minRows = TWIN_MIN_ROWS) {
     this.spawn = spawn;
     this.init = init;
     this.maxModelBytes = maxModelBytes;
+    this.minRows = minRows;
     /** @type {WorkerProxy | null} */
     this.worker = null;
     /** The changes sent so far, in order; settles when the twin has them all. @type {Promise<void>} */
@@ -102,7 +112,7 @@ export class QueryTwin {
    */
   async query(primary, type, opts, join) {
     const twin = await this.forQuery(opts);
-    if (!twin) return primary.request(type, { opts });
+    if (!twin || (await primary.request(Req.QUERY_ROWS_BOUND, { opts })) < this.minRows) return primary.request(type, { opts });
     const [a, b] = await Promise.allSettled([primary.request(type, { opts: { ...opts, part: [0, 2] } }), twin.request(type, { opts: { ...opts, part: [1, 2] } })]);
     if (a.status === 'rejected') throw a.reason;
     if (b.status === 'rejected') {

@@ -37,6 +37,7 @@ import { QueryTwin } from './twin.js';
  * @property {number} [helperMemoryBytes]  a ceiling for each parse worker's WebAssembly memory (not the primary's)
  * @property {boolean} [twin]  a query twin (twin.js; default: with 2 or more workers)
  * @property {number} [twinMaxModelBytes]  the data above which the twin is dropped (default twin.js TWIN_MAX_MODEL_BYTES)
+ * @property {number} [twinMinRows]  queries bounded below this many rows run whole (default twin.js TWIN_MIN_ROWS)
  */
 
 export class WorkerEngine {
@@ -60,7 +61,7 @@ export class WorkerEngine {
     this.maxWorkers = Math.max(1, Math.floor(opts.workers ?? Math.min(hw, 8)));
     this.primary = new WorkerProxy(this.spawn());
     /** A second engine answering half of each percentiles query (twin.js); null: none. */
-    this.twin = (opts.twin ?? this.maxWorkers >= 2) ? new QueryTwin(this.spawn, () => this.init(), opts.twinMaxModelBytes) : null;
+    this.twin = (opts.twin ?? this.maxWorkers >= 2) ? new QueryTwin(this.spawn, () => this.init(), opts.twinMaxModelBytes, opts.twinMinRows) : null;
     /** Serialises loads: a second loadFiles waits for the first. @type {Promise<unknown>} */
     this.loading = Promise.resolve();
   }

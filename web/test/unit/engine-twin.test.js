@@ -76,7 +76,8 @@ describe('query twin', () => {
   let joined = 0;
   beforeAll(async () => {
     one = await createEngine({ mode: 'inthread', wasm: nodeWasmSource() });
-    two = await WorkerEngine.create({ wasmUrl: nodeWasmSource().url, workers: 2, spawn: nodeWorkerEndpoint, twin: true });
+    // Every query cut, however small (the page cuts those over TWIN_MIN_ROWS).
+    two = await WorkerEngine.create({ wasmUrl: nodeWasmSource().url, workers: 2, spawn: nodeWorkerEndpoint, twin: true, twinMinRows: 0 });
     // Counts the answers joined from two parts that both had rows.
     const twin = /** @type {import('../../src/engine/twin.js').QueryTwin} */ (two.twin);
     const query = twin.query.bind(twin);
@@ -122,12 +123,23 @@ describe('query twin', () => {
     expect(joined - before).toBe(1);
   });
 
+  it('runs a query bounded under the minimum rows whole', async () => {
+    /** @type {any} */ (two.twin).minRows = 1e9;
+    const before = joined;
+    try {
+      expectSame(await two.queryColumns({ quantum_ms: 1000 }), await one.queryColumns({ quantum_ms: 1000 }));
+      expect(joined).toBe(before);
+    } finally {
+      /** @type {any} */ (two.twin).minRows = 0;
+    }
+  });
+
   it('answers whole when the twin dies or the data outgrows it', async () => {
     two.twin?.worker?.terminate();
     const o = { quantum_ms: 1000, group_by: 'job' };
     expectSame(await two.queryColumns(o), await one.queryColumns(o));
     expect(two.twin?.worker).toBeNull();
-    const small = await WorkerEngine.create({ wasmUrl: nodeWasmSource().url, workers: 2, spawn: nodeWorkerEndpoint, twin: true, twinMaxModelBytes: 1 });
+    const small = await WorkerEngine.create({ wasmUrl: nodeWasmSource().url, workers: 2, spawn: nodeWorkerEndpoint, twin: true, twinMaxModelBytes: 1, twinMinRows: 0 });
     try {
       await small.loadFiles(items('local', (f) => f.includes('_clat_hist')));
       expect(small.twin?.worker).toBeNull();
