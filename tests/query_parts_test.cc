@@ -111,8 +111,8 @@ TEST(QueryParts, PerIoLogsWithTheExactMethod) {
 // in or next to a gap for some part count.
 std::string gappy(uint64_t shift) {
   std::string s;
-  const auto burst = [&](uint64_t from, int n) {
-    for (int i = 0; i < n; ++i) s += hist_line(shift + from + 1000 * i + 2, 0, {{700 + i, 40}, {760, 2}});
+  const auto burst = [&](uint64_t from, uint64_t n) {
+    for (uint64_t i = 0; i < n; ++i) s += hist_line(shift + from + 1000 * i + 2, 0, {{700 + i, 40}, {760, 2}});
   };
   burst(1000, 3);
   burst(9000, 3);

@@ -151,7 +151,8 @@ export const GROUP_CASES = [
       // Hover: this quantum's bands come in an answer of their own.
       const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
       await p.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
-      await p.waitForFunction(() => /95%/.test(document.querySelector('#view-pctiles .tip')?.textContent || ''));
+      // Until they come the tip says "working them out" (its key line names the 95% band already).
+      await p.waitForFunction(() => / · 95% /.test(document.querySelector('#view-pctiles .tip')?.textContent || ''));
       const tip = (await p.textContent('#view-pctiles .tip')) || '';
       assert.match(tip, /host=host01 p50: .*\(bin ±.*\) · 95% /);
       assert.doesNotMatch(tip, /working them out/);

@@ -225,7 +225,8 @@ export const CASES = [
       assert.ok(rows.some((/** @type {any} */ r) => r.hi[3] == null), 'p99.9 of 3,200 I/Os: unbounded above somewhere');
       const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
       await p.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
-      await p.waitForFunction(() => /95%/.test(document.querySelector('#view-pctiles .tip')?.textContent || ''));
+      // The values' bands, not the tip's key line (which names the 95% band before they come).
+      await p.waitForFunction(() => / · 95% /.test(document.querySelector('#view-pctiles .tip')?.textContent || ''));
       const tip = (await p.textContent('#view-pctiles .tip')) || '';
       assert.match(tip, /p50: .*\(bin ±.*\) · 95% /);
       assert.match(tip, /bin: the bin holding the value/);
