@@ -33,8 +33,9 @@ export const Req = Object.freeze({
    */
   PARSE_FILE: 'parseFile',
   /**
-   * payload {bytes: Uint8Array (transferred), readError?: string, reduced?: Reduced} -> Source;
-   * reduced: the bytes are the file as a result (REDUCE_SOURCE), kept with the source
+   * payload {bytes: Uint8Array (transferred), readError?: string, reduced?: Reduced, giveBack?: boolean} -> Source;
+   * reduced: the bytes are the file as a result (REDUCE_SOURCE), kept with the source;
+   * giveBack: -> {source: Source, bytes: Uint8Array (transferred back)}, for the query twin (twin.js)
    */
   IMPORT_SOURCE: 'importSource',
   /**

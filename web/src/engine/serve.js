@@ -49,7 +49,11 @@ export function serveEngine(port, loadModule) {
         running.delete(id);
       }
     },
-    [Req.IMPORT_SOURCE]: (p) => need().importSource(p.bytes, p.readError, p.reduced),
+    [Req.IMPORT_SOURCE]: (p) => {
+      const source = need().importSource(p.bytes, p.readError, p.reduced);
+      // giveBack: the bytes return (transferred) for the query twin, uncopied.
+      return p.giveBack ? { source, bytes: p.bytes } : source;
+    },
     [Req.REDUCE_SOURCE]: (p) => need().reduceEncoded(p.bytes, p.name, p.quantum_ms),
     [Req.ADD_FAILED]: (p) => {
       need().addFailed(p.source);

@@ -170,15 +170,20 @@ export class WorkerEngine {
               }
               if (r.bytes) {
                 const n = r.bytes.byteLength;  // before the transfer empties it
-                const copy = this.twin?.wanted ? r.bytes.slice() : null;
+                // For the twin the primary hands the bytes back once imported:
+                // no copy of them is made.
+                const giveBack = !!this.twin?.wanted;
+                let back = null;
                 try {
-                  out[i] = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error, reduced }, { transfer: [r.bytes.buffer] });
+                  const got = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error, reduced, giveBack }, { transfer: [r.bytes.buffer] });
+                  out[i] = giveBack ? got.source : got;
+                  back = giveBack ? got.bytes : null;
                 } catch (e) {
                   this.twin?.drop();  // whether the primary kept it is not known
                   throw e;
                 }
                 addUsed(plan, modelBytes(out[i], n));
-                if (copy) this.twin?.mirror(Req.IMPORT_SOURCE, { bytes: copy, readError: out[i].read_error, reduced }, [copy.buffer], modelBytes(out[i], n));
+                if (back) this.twin?.mirror(Req.IMPORT_SOURCE, { bytes: back, readError: out[i].read_error, reduced }, [back.buffer], modelBytes(out[i], n));
                 else this.twin?.drop();
                 continue;
               }
