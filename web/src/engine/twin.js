@@ -70,7 +70,11 @@ export class QueryTwin {
       .then(() => w.request(type, payload, { transfer }))
       .then(
         () => {},
-        () => this.drop(),
+        // Only this worker's failure drops the twin: one stopped by a reset
+        // fails its pending changes, and the next twin must not pay for it.
+        () => {
+          if (this.worker === w) this.drop();
+        },
       );
   }
 

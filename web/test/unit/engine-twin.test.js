@@ -123,6 +123,22 @@ describe('query twin', () => {
     expect(joined - before).toBe(1);
   });
 
+  it('a reset while the twin still imports leaves the next twin working', async () => {
+    for (const e of [one, two]) await e.reset();
+    await two.loadFiles(FILES());
+    // The twin's imports trail the primary's: a reset now stops them half-done.
+    await two.reset();
+    await one.reset();
+    for (const e of [one, two]) await e.loadFiles(items('place', (f) => f.includes('_clat_hist') || f.endsWith('.json')));
+    await two.twin?.queue;
+    expect(two.twin?.behind).toBe(false);
+    expect(two.twin?.worker).not.toBeNull();
+    const before = joined;
+    const o = { quantum_ms: 1000, group_by: 'job' };
+    expectSame(await two.queryColumns(o), await one.queryColumns(o));
+    expect(joined - before).toBe(1);
+  });
+
   it('runs a query bounded under the minimum rows whole', async () => {
     /** @type {any} */ (two.twin).minRows = 1e9;
     const before = joined;
@@ -141,7 +157,8 @@ describe('query twin', () => {
     expect(two.twin?.worker).toBeNull();
     const small = await WorkerEngine.create({ wasmUrl: nodeWasmSource().url, workers: 2, spawn: nodeWorkerEndpoint, twin: true, twinMaxModelBytes: 1, twinMinRows: 0 });
     try {
-      await small.loadFiles(items('local', (f) => f.includes('_clat_hist')));
+      await one.reset();
+      for (const e of [one, small]) await e.loadFiles(items('local', (f) => f.includes('_clat_hist')));
       expect(small.twin?.worker).toBeNull();
       expectSame(await small.queryColumns(o), await one.queryColumns(o));
     } finally {
