@@ -95,34 +95,28 @@ export class QueryTwin {
   }
 
   /**
-   * The twin, once it has every change sent so far, for a query that can be
-   * cut into parts (fixed quanta); null: the primary answers alone.
-   * @param {any} opts the query's options
-   * @returns {Promise<WorkerProxy | null>}
-   */
-  async forQuery(opts) {
-    if (!this.worker || opts.adaptive_accuracy > 0 || opts.compat) return null;
-    await this.queue;
-    return this.behind ? null : this.worker;
-  }
-
-  /**
    * One query in two parts, the primary's and the twin's, joined; the whole
-   * query in the primary when there is no twin or the twin fails.
+   * query in the primary when there is no twin, the query is not on fixed
+   * quanta or bounded under minRows, or the twin fails. The bound is asked
+   * first, so a small query never waits for the twin to catch up.
    * @template T
    * @param {WorkerProxy} primary @param {string} type QUERY_COLUMNS or QUERY_MATRIX @param {any} opts
    * @param {(a: T, b: T) => T | Promise<T>} join
    * @returns {Promise<T>}
    */
   async query(primary, type, opts, join) {
-    const twin = await this.forQuery(opts);
-    if (!twin || (await primary.request(Req.QUERY_ROWS_BOUND, { opts })) < this.minRows) return primary.request(type, { opts });
+    const whole = () => primary.request(type, { opts });
+    if (!this.worker || opts.adaptive_accuracy > 0 || opts.compat) return whole();
+    if ((await primary.request(Req.QUERY_ROWS_BOUND, { opts })) < this.minRows) return whole();
+    await this.queue;  // the twin has every change sent so far
+    const twin = this.worker;
+    if (this.behind || !twin) return whole();
     const [a, b] = await Promise.allSettled([primary.request(type, { opts: { ...opts, part: [0, 2] } }), twin.request(type, { opts: { ...opts, part: [1, 2] } })]);
     if (a.status === 'rejected') throw a.reason;
     if (b.status === 'rejected') {
       // The twin is gone (out of memory, terminated): the primary answers whole.
-      this.drop();
-      return primary.request(type, { opts });
+      if (this.worker === twin) this.drop();
+      return whole();
     }
     return join(a.value, b.value);
   }
