@@ -12,7 +12,8 @@
 // prints the functions with the most self time of each step over 500 ms,
 // and the longest busy stretch with its functions by inclusive time.
 // --load-only: stop after the load; --stop-after PREFIX: after the step
-// whose name starts with PREFIX (e.g. regroup).
+// whose name starts with PREFIX (e.g. regroup); --shot FILE: a screenshot of
+// the page there (to look at what was drawn).
 //
 // Default input: bench-data/hosts200_s3600 (tests/bench/make_hosts_data.py:
 // 200 hosts x 1 h, 1 s windows), generated when missing. Per step: wall time
@@ -78,7 +79,10 @@ async function step(page, what, act) {
   console.log(`${what.padEnd(52)} ${String(ms).padStart(6)} ms   longest task ${longest.toFixed(0).padStart(5)} ms (${tasks.length} over 50 ms)${stageText}`);
   if (prof && ms > 500) console.log([...topSelf(prof, 12), ...longestStretch(prof, 12)].join('\n'));
   if (trace && ms > 300) console.log(['      renderer main thread, self time by trace event:', ...traceSummary(trace, 14)].join('\n'));
-  if (argv.includes('--stop-after') && what.startsWith(argv[argv.indexOf('--stop-after') + 1])) process.exit(0);
+  if (argv.includes('--stop-after') && what.startsWith(argv[argv.indexOf('--stop-after') + 1])) {
+    if (argv.includes('--shot')) await page.screenshot({ path: argv[argv.indexOf('--shot') + 1] });
+    process.exit(0);
+  }
   return { ms, longest };
 }
 

@@ -92,3 +92,19 @@ export function shadeBoxer(xOf, yOf, ty) {
     },
   };
 }
+
+/**
+ * Makes the browser rasterise what was drawn on a canvas so far, now. A
+ * canvas records its drawing and rasterises it when it is next read: the
+ * percentiles view's 48 dashed lines of 3,600 points (8 hosts at 1 s) were
+ * recorded in slices of under 30 ms, then rasterised in one 177-228 ms task
+ * when the finished canvas was copied to the shown one (bench-groups-chromium.mjs
+ * --profile, `drawImage`). Read after each line, they rasterise in the
+ * slice that drew them. The read is one pixel (`getImageData`): copying the
+ * canvas instead copied its whole bitmap each time, and the drawing took
+ * twice as long.
+ * @param {CanvasRenderingContext2D} ctx
+ */
+export function flushCanvas(ctx) {
+  ctx.getImageData(0, 0, 1, 1);
+}
