@@ -167,9 +167,8 @@ export function viewRows(r, m, t0, t1, px, width) {
  */
 export function rowSpan(c, rows, t0, t1) {
   const q = c.quantum_ms;
-  let a = lowerBound(c, rows, t0 - q);
-  while (a < rows.length && c.t_ms[rows[a]] + q <= t0) a++;
-  return [a, lowerBound(c, rows, t1)];
+  const t = c.t_ms;
+  return [firstIndex(rows.length, (k) => t[rows[k]] + q > t0), lowerBound(c, rows, t1)];
 }
 
 /**
@@ -185,14 +184,7 @@ export function viewPoints(r, m, t0, t1, px, width) {
 
 /** First position in a group's rows whose time is >= t. @param {import('../engine/columns.js').ResultColumns} c @param {Uint32Array} rows @param {number} t */
 function lowerBound(c, rows, t) {
-  let lo = 0;
-  let hi = rows.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (c.t_ms[rows[mid]] < t) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
+  return firstIndex(rows.length, (k) => c.t_ms[rows[k]] >= t);
 }
 
 /**
