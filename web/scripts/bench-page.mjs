@@ -15,7 +15,9 @@ const WEB = fileURLToPath(new URL('../', import.meta.url));
 
 /**
  * Builds and serves the page, starts Chromium. LATSCOPE_WASM_DIR: take the
- * engine from another build (built here when missing); CHROMIUM: the browser.
+ * engine from another build (built here when missing); CHROMIUM: the browser;
+ * LATSCOPE_BENCH_FLAGS: more Chromium switches, space-separated (e.g.
+ * "--js-flags=--no-wasm-dynamic-tiering": docs/page-views.md "Warming the engine").
  * @param {{minify?: boolean, deviceScaleFactor?: number}} [o]
  * @returns {Promise<{url: string, context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
  */
@@ -33,7 +35,7 @@ export async function openBenchPage(o = {}) {
     headless: true,
     viewport: { width: 1440, height: 900 },
     deviceScaleFactor: o.deviceScaleFactor ?? 1,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [...(process.env.LATSCOPE_BENCH_FLAGS?.split(' ').filter(Boolean) ?? []), '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
   return {
     url: server.url,

@@ -460,7 +460,10 @@ export class InThreadEngine {
    * @param {object} [opts] @returns {import('./matrix.js').ResultMatrix}
    */
   queryMatrix(opts = {}) {
-    return matrixOf(unwrap(this.core.queryMatrix(JSON.stringify(opts))));
+    const t0 = performance.now();
+    const m = matrixOf(unwrap(this.core.queryMatrix(JSON.stringify(opts))));
+    m.engine_ms = performance.now() - t0;
+    return m;
   }
 
   /**

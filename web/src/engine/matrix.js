@@ -17,6 +17,7 @@
  * @property {Float64Array} times    quantum starts (ms), ascending, every quantum any group has
  * @property {Float64Array} values   [group][time][percentile], NaN: no value
  * @property {Float64Array} samples  [group][time]
+ * @property {number} [engine_ms]  how long the engine took to answer (benchmarks; the longer part's when joined)
  */
 
 /**
@@ -66,5 +67,7 @@ export function joinMatrix(a, b) {
     samples.set(a.samples.subarray(g * ta, (g + 1) * ta), g * T);
     samples.set(b.samples.subarray(g * tb, (g + 1) * tb), g * T + ta);
   }
-  return { ...a, notes, times, values, samples };
+  const out = { ...a, notes, times, values, samples };
+  if (a.engine_ms != null && b.engine_ms != null) out.engine_ms = Math.max(a.engine_ms, b.engine_ms);
+  return out;
 }

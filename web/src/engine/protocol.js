@@ -26,6 +26,12 @@ export const Req = Object.freeze({
    */
   INIT: 'init',
   /**
+   * payload none -> null: the engine's code run on made-up logs in a scratch
+   * engine, so that the browser optimises it before the user's first
+   * queries (warmup.js). Sent after INIT to the workers that answer queries.
+   */
+  WARM_UP: 'warmUp',
+  /**
    * payload {file: Blob, name: string, fileOptions?: object, export?: boolean, sliceBytes?: number}
    * -> {source: Source, bytes?: Uint8Array}. With export, the file is parsed
    * in a scratch engine and its encoded Source is returned (transferred);

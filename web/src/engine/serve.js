@@ -3,6 +3,7 @@
 // worker_threads entry used by the unit tests (node-worker.js).
 
 import { InThreadEngine } from './inthread.js';
+import { warmUp } from './warmup.js';
 import { Note, Req, abortError, serializeError, transferablesOf } from './protocol.js';
 
 /**
@@ -32,6 +33,8 @@ export function serveEngine(port, loadModule) {
       if (!engine) engine = new InThreadEngine(await loadModule(p));
       return { version: 1 };
     },
+    // Made-up logs queried in a scratch engine (warmup.js); the engine's data is untouched.
+    [Req.WARM_UP]: () => warmUp(InThreadEngine, need().M),
     async [Req.PARSE_FILE](p, id) {
       const ctl = new AbortController();
       running.set(id, ctl);

@@ -63,7 +63,8 @@ export class QueryTwin {
     if (!this.worker) {
       const w = new WorkerProxy(this.spawn());
       this.worker = w;
-      this.queue = w.request(Req.INIT, this.init()).then(() => {});
+      // Warmed before its first part of a query (warmup.js); a failed warm-up costs nothing more.
+      this.queue = w.request(Req.INIT, this.init()).then(() => w.request(Req.WARM_UP).catch(() => {}));
     }
     const w = this.worker;
     this.queue = this.queue

@@ -48,6 +48,8 @@ export class WorkerEngine {
   static async create(opts) {
     const e = new WorkerEngine(opts);
     await e.primary.request(Req.INIT, e.init());
+    // Not awaited: the page is ready meanwhile, and what it sends next waits its turn in the worker.
+    e.primary.request(Req.WARM_UP).catch(() => {});
     return e;
   }
 
