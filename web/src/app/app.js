@@ -1335,13 +1335,23 @@ export class App {
         const go = groupsOptions(s);
         const a = changed('groups', go);
         // As typed arrays built in the worker (engine/matrix.js): 200 hosts x 1 h at 1 s is 720,000 rows.
-        if (a || !this.groupsResult) this.groupsResult = await e.queryMatrix(go);
+        if (a || !this.groupsResult) {
+          const t0 = performance.now();
+          this.groupsResult = await e.queryMatrix(go);
+          performance.measure('latscope: groups matrix query', { start: t0 });
+          const ms = this.groupsResult.engine_ms;
+          if (ms != null) performance.measure('latscope: of it in the engine', { start: t0, duration: ms });
+        }
         const gm = /** @type {import('../engine/matrix.js').ResultMatrix} */ (this.groupsResult);
         const ext = gm.times.length ? /** @type {[number, number]} */ ([gm.times[0], gm.times[gm.times.length - 1] + gm.quantum_ms]) : null;
         const ro = ext ? groupsRunOptions(s, s.range || ext, this.sources) : null;
         const b = changed('groupsRun', ro);
         if (a || b || force) {
-          if (b || !this.groupsRun) this.groupsRun = ro ? await e.query(ro) : null;
+          if (b || !this.groupsRun) {
+            const t0 = performance.now();
+            this.groupsRun = ro ? await e.query(ro) : null;
+            performance.measure('latscope: groups ranking query', { start: t0 });
+          }
           this.colors.see([...gm.groups].sort(naturalCompare));
           view.setData(fromResultMatrix(gm, 0), this.groupsRun ? runValues(this.groupsRun, 0) : null, { unit: gm.unit, absolute: gm.absolute_time });
         } else view.render();
