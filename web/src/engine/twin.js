@@ -18,13 +18,17 @@ import { Req } from './protocol.js';
 export const TWIN_MAX_MODEL_BYTES = 256 * 1024 * 1024;
 
 /**
- * Queries bounded below this many rows run whole in the primary. A part
- * saves little there, and on a 2-core machine the two busy workers slowed
- * the page's own work meanwhile: switching to the groups view (200 hosts at
- * 10 s, 72,000 rows) took 556-560 ms with a 134-152 ms task, against
- * 420-450 ms and none (bench-groups-chromium.mjs).
+ * Queries bounded below this many rows run whole in the primary: a part
+ * saves little there. It was 200,000 while each worker's first query of a
+ * kind ran as unoptimised code (warmup.js); with both warmed, cutting from
+ * 20,000 rows made the 32-log set's per-host query at 1 s (28,800 rows)
+ * 0.79-0.81 s against 1.05-1.50 s, its groups heat map at 1 s 0.52-0.53 s
+ * against 0.77-1.11 s, and the 200 hosts' groups view at 10 s (72,200 rows)
+ * 0.31-0.37 s against 0.38-0.41 s, the other steps unchanged
+ * (bench-groups-chromium.mjs, alternated runs; docs/page-views.md "The
+ * query in two workers").
  */
-export const TWIN_MIN_ROWS = 200000;
+export const TWIN_MIN_ROWS = 20000;
 
 export class QueryTwin {
   /**
