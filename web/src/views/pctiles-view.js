@@ -10,7 +10,7 @@ import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale, plainLine } from './scales.js';
 import { percentileName } from '../app/options.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
-import { pixelLine, pixelOf, shadePixels } from './line-pixels.js';
+import { pixelLine, pixelOf, shadePixels, columnMajor, rowMajor } from './line-pixels.js';
 import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, aggregateIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
@@ -47,6 +47,8 @@ export class PercentilesView {
     this.offCanvas = null;
     /** Dense lines' pixels (line-pixels.js), kept for the next draw of the same size. @type {Uint32Array | null} */
     this.linePixels = null;
+    /** Those pixels column by column while SLA boxes are blended in (line-pixels.js). @type {Uint32Array | null} */
+    this.linePixelColumns = null;
     /** Where those pixels are put before they are laid over the other canvas. @type {HTMLCanvasElement | null} */
     this.pixelCanvas = null;
     /** @type {any} */
@@ -553,14 +555,21 @@ export class PercentilesView {
       if (onCanvas && token === this.token) {
         c2.setTransform(1, 0, 0, 1, 0, 0);
         if (pix) {
-          // The SLA boxes over the lines, blended into their pixels.
-          for (const sh of shadeLater) {
-            shadePixels(pix, pw, ph, sh.boxes, dpr, pixelColor(sh.color), SLA_ALPHA);
-            if (performance.now() - t0 > SLICE_MS) {
-              await nextTask();
-              if (token !== this.token) return;
-              t0 = performance.now();
+          // The SLA boxes over the lines, blended into their pixels, held
+          // column by column meanwhile (line-pixels.js).
+          if (shadeLater.length) {
+            let cols = this.linePixelColumns;
+            if (!cols || cols.length !== pix.length) cols = this.linePixelColumns = new Uint32Array(pix.length);
+            columnMajor(pix, pw, ph, cols);
+            for (const sh of shadeLater) {
+              shadePixels(cols, pw, ph, sh.boxes, dpr, pixelColor(sh.color), SLA_ALPHA);
+              if (performance.now() - t0 > SLICE_MS) {
+                await nextTask();
+                if (token !== this.token) return;
+                t0 = performance.now();
+              }
             }
+            rowMajor(cols, pw, ph, pix);
           }
           const layer = (this.pixelCanvas ??= document.createElement('canvas'));
           layer.width = pw;

@@ -1,10 +1,21 @@
 import { describe, it, expect } from 'vitest';
 import * as d3 from 'd3';
 import { traceRows } from '../../src/views/canvas-line.js';
-import { pixelLine, pixelOf, shadePixels } from '../../src/views/line-pixels.js';
+import { pixelLine, pixelOf, shadePixels as shadeColumns, columnMajor, rowMajor } from '../../src/views/line-pixels.js';
 
 const W = 60;
 const H = 40;
+
+/**
+ * shadePixels on a buffer held row by row, as the view does it: through
+ * the column-by-column one it works on (columnMajor), and back.
+ * @param {Uint32Array} pix @param {number} w @param {number} h @param {number[]} boxes @param {number} scale @param {number} color @param {number} alpha
+ */
+function shadePixels(pix, w, h, boxes, scale, color, alpha) {
+  const cols = columnMajor(pix, w, h, new Uint32Array(w * h));
+  shadeColumns(cols, w, h, boxes, scale, color, alpha);
+  rowMajor(cols, w, h, pix);
+}
 
 /**
  * pixelLine over values at times 0, 1, 2, … (x = cx + kx * t), and the
@@ -97,6 +108,13 @@ describe('dense lines as pixels (pixelLine)', () => {
     for (const [times, vals] of [[[-30, -2], [1, 30]], [[W, W + 40], [1, 30]], [[0, W - 1], [H, H + 300]], [[0, W - 1], [-0.5, -300]]])
       expect(both(vals, { kx: 1, cx: 0, ky: 1, cy: 0, times }).pix.every((p) => p === 0), `${times} ${vals}`).toBe(true);
   });
+  it('column by column and back: pixel (x, y) at x * h + y, then as it was', () => {
+    const rows = Uint32Array.from({ length: W * H }, (_, k) => k + 1);
+    const cols = columnMajor(rows, W, H, new Uint32Array(W * H));
+    expect(cols[3 * H + 2]).toBe(2 * W + 3 + 1);
+    expect(cols[(W - 1) * H + H - 1]).toBe(W * H);
+    expect(Array.from(rowMajor(cols, W, H, new Uint32Array(W * H)))).toEqual(Array.from(rows));
+  });
   it('colours as RGBA bytes', () => {
     const px = new Uint32Array([pixelOf(d3.rgb('#ff8000'))]);
     expect(Array.from(new Uint8Array(px.buffer))).toEqual([255, 128, 0, 255]);
@@ -148,6 +166,29 @@ describe('SLA boxes blended into the pixels (shadePixels)', () => {
     });
     shadePixels(pix, w, h, [0, 0, w, h], 1, 0xff0080ff, 0.25);
     expect(Array.from(pix)).toEqual(Array.from(alone));
+  });
+  it('every pixel as the source-over formula rounds it, whatever was there', () => {
+    // The formula, per pixel, with Math.round: what the weights worked out
+    // per alpha byte must give bit for bit.
+    const alpha = 0.15;
+    const color = pixelOf(d3.rgb('#b07aa1'));
+    const ref = (/** @type {number} */ d) => {
+      const da = (d >>> 24) / 255;
+      if (da === 0) return ((Math.round(alpha * 255) << 24) | (color & 0xffffff)) >>> 0;
+      const keep = da * (1 - alpha);
+      const a = alpha + keep;
+      const ch = (/** @type {number} */ s) => Math.round(((color >>> s) & 0xff) * (alpha / a) + ((d >>> s) & 0xff) * (keep / a));
+      return ((Math.round(a * 255) << 24) | (ch(16) << 16) | (ch(8) << 8) | ch(0)) >>> 0;
+    };
+    let seed = 7;
+    const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) >>> 8) / 16777216;
+    const w = 64;
+    const h = 64;
+    // Every alpha byte, random colours, some runs of one colour.
+    const pix = Uint32Array.from({ length: w * h }, (_, k) => (k % 7 === 0 ? 0xff102030 : ((k % 256) << 24) | Math.floor(rnd() * 0xffffff)) >>> 0);
+    const want = pix.map(ref);
+    shadePixels(pix, w, h, [0, 0, w, h], 1, color, alpha);
+    expect(Array.from(pix)).toEqual(Array.from(want));
   });
   it('a box at least one device pixel wide, clipped to the buffer', () => {
     const w = 5;
