@@ -363,21 +363,6 @@ function fewQuanta(c) {
  */
 export function valueRange(r, dom, withMean) {
   const c = cols(r);
-  // An answer's columns never change once made: a redraw over the same
-  // time (an SLA rule typed, a legend click) reuses the last range
-  // instead of reading 3.6 million values again (20-30 ms at 1 s).
-  const last = ranges.get(c);
-  if (last && last.t0 === dom[0] && last.t1 === dom[1] && last.withMean === withMean) return [last.lo, last.hi];
-  const [lo, hi] = rangeOf(c, dom, withMean);
-  ranges.set(c, { t0: dom[0], t1: dom[1], withMean, lo, hi });
-  return [lo, hi];
-}
-
-/** valueRange's last answer per columns. @type {WeakMap<object, {t0: number, t1: number, withMean: boolean, lo: number, hi: number}>} */
-const ranges = new WeakMap();
-
-/** valueRange, worked out. @param {import('../engine/columns.js').ResultColumns} c @param {[number, number]} dom @param {boolean} withMean @returns {[number, number]} */
-function rangeOf(c, dom, withMean) {
   const nP = c.percentiles.length;
   const t = c.t_ms;
   const p = c.p;
