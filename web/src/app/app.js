@@ -1268,9 +1268,7 @@ export class App {
           const t0 = performance.now();
           this.pct = await this.columns(e, this.withBands(po));
           this.pctAsked = { e, o: po };
-          // Stage figures for the benchmarks (web/scripts/bench-groups-chromium.mjs).
-          performance.measure('latscope: percentiles query', { start: t0 });
-          if (this.pct.engine_ms != null) performance.measure('latscope: of it in the engine', { start: t0, duration: this.pct.engine_ms });
+          measureQuery('percentiles query', t0, this.pct);
         } catch (err) {
           delete this.keys.pctiles;
           throw err;
@@ -1338,9 +1336,7 @@ export class App {
         if (a || !this.groupsResult) {
           const t0 = performance.now();
           this.groupsResult = await e.queryMatrix(go);
-          performance.measure('latscope: groups matrix query', { start: t0 });
-          const ms = this.groupsResult.engine_ms;
-          if (ms != null) performance.measure('latscope: of it in the engine', { start: t0, duration: ms });
+          measureQuery('groups matrix query', t0, this.groupsResult);
         }
         const gm = /** @type {import('../engine/matrix.js').ResultMatrix} */ (this.groupsResult);
         const ext = gm.times.length ? /** @type {[number, number]} */ ([gm.times[0], gm.times[gm.times.length - 1] + gm.quantum_ms]) : null;
@@ -1571,4 +1567,14 @@ function withoutDataFields(s) {
 function optionsKey(o) {
   const off = (/** @type {string} */ k) => o[k] === undefined || ((k === 'co_interval_ms' || k === 'adaptive_accuracy') && !o[k]);
   return JSON.stringify(Object.keys(o).sort().filter((k) => !off(k)).map((k) => [k, o[k]]));
+}
+
+/**
+ * Stage figures for the benchmarks (web/scripts/bench-groups-chromium.mjs):
+ * a query's wall time since t0, and of it the engine's when the answer says.
+ * @param {string} name @param {number} t0 @param {{engine_ms?: number}} answer
+ */
+function measureQuery(name, t0, answer) {
+  performance.measure(`latscope: ${name}`, { start: t0 });
+  if (answer.engine_ms != null) performance.measure('latscope: of it in the engine', { start: t0, duration: answer.engine_ms });
 }

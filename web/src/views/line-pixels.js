@@ -5,7 +5,7 @@
 // the canvas was shown; docs/page-views.md "Dense lines as pixels").
 //
 // Lines are set in a buffer held row by row, as an ImageData holds it; SLA
-// boxes are blended in one held column by column (columnMajor, rowMajor):
+// boxes are blended in one held column by column (transpose):
 // a box is one pixel column wide and often tall, a run of consecutive
 // pixels there, where row by row each of its pixels was a cache line of
 // its own. Lines are mostly flat: row by row, the next column's pixels are
@@ -193,25 +193,16 @@ export function shadePixels(pix, w, h, boxes, scale, color, alpha) {
 }
 
 /**
- * The pixels column by column (pixel (x, y) at x * h + y), for shadePixels.
- * @param {Uint32Array} pix  w x h pixels, row by row
- * @param {number} w @param {number} h
+ * A buffer turned over: `pix` is w wide and h tall, row by row; `out` gets
+ * the same pixels column by column (pixel (x, y) at x * h + y), which is
+ * also an h-wide, w-tall buffer row by row. So transpose(pix, w, h, out)
+ * holds the pixels for shadePixels, and transpose(out, h, w, pix) turns
+ * them back into the rows an ImageData holds.
+ * @param {Uint32Array} pix @param {number} w @param {number} h
  * @param {Uint32Array} out  w x h pixels
  * @returns {Uint32Array} out
  */
-export function columnMajor(pix, w, h, out) {
+export function transpose(pix, w, h, out) {
   for (let x = 0; x < w; x++) for (let y = 0, k = x * h; y < h; y++, k++) out[k] = pix[y * w + x];
-  return out;
-}
-
-/**
- * The pixels row by row again, as an ImageData holds them.
- * @param {Uint32Array} pix  w x h pixels, column by column
- * @param {number} w @param {number} h
- * @param {Uint32Array} out  w x h pixels
- * @returns {Uint32Array} out
- */
-export function rowMajor(pix, w, h, out) {
-  for (let x = 0; x < w; x++) for (let y = 0, k = x * h; y < h; y++, k++) out[y * w + x] = pix[k];
   return out;
 }

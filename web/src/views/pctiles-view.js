@@ -10,7 +10,7 @@ import { timeScale, timeAxis, formatTime } from './time-axis.js';
 import { unitLabel, formatNumber, plainScale, plainLine } from './scales.js';
 import { percentileName } from '../app/options.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
-import { pixelLine, pixelOf, shadePixels, columnMajor, rowMajor } from './line-pixels.js';
+import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
 import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, aggregateIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
@@ -560,7 +560,7 @@ export class PercentilesView {
           if (shadeLater.length) {
             let cols = this.linePixelColumns;
             if (!cols || cols.length !== pix.length) cols = this.linePixelColumns = new Uint32Array(pix.length);
-            columnMajor(pix, pw, ph, cols);
+            transpose(pix, pw, ph, cols);
             for (const sh of shadeLater) {
               shadePixels(cols, pw, ph, sh.boxes, dpr, pixelColor(sh.color), SLA_ALPHA);
               if (performance.now() - t0 > SLICE_MS) {
@@ -569,7 +569,7 @@ export class PercentilesView {
                 t0 = performance.now();
               }
             }
-            rowMajor(cols, pw, ph, pix);
+            transpose(cols, ph, pw, pix);
           }
           const layer = (this.pixelCanvas ??= document.createElement('canvas'));
           layer.width = pw;

@@ -1,20 +1,20 @@
 import { describe, it, expect } from 'vitest';
 import * as d3 from 'd3';
 import { traceRows } from '../../src/views/canvas-line.js';
-import { pixelLine, pixelOf, shadePixels as shadeColumns, columnMajor, rowMajor } from '../../src/views/line-pixels.js';
+import { pixelLine, pixelOf, shadePixels as shadeColumns, transpose } from '../../src/views/line-pixels.js';
 
 const W = 60;
 const H = 40;
 
 /**
  * shadePixels on a buffer held row by row, as the view does it: through
- * the column-by-column one it works on (columnMajor), and back.
+ * the column-by-column one it works on (transpose), and back.
  * @param {Uint32Array} pix @param {number} w @param {number} h @param {number[]} boxes @param {number} scale @param {number} color @param {number} alpha
  */
 function shadePixels(pix, w, h, boxes, scale, color, alpha) {
-  const cols = columnMajor(pix, w, h, new Uint32Array(w * h));
+  const cols = transpose(pix, w, h, new Uint32Array(w * h));
   shadeColumns(cols, w, h, boxes, scale, color, alpha);
-  rowMajor(cols, w, h, pix);
+  transpose(cols, h, w, pix);
 }
 
 /**
@@ -110,10 +110,10 @@ describe('dense lines as pixels (pixelLine)', () => {
   });
   it('column by column and back: pixel (x, y) at x * h + y, then as it was', () => {
     const rows = Uint32Array.from({ length: W * H }, (_, k) => k + 1);
-    const cols = columnMajor(rows, W, H, new Uint32Array(W * H));
+    const cols = transpose(rows, W, H, new Uint32Array(W * H));
     expect(cols[3 * H + 2]).toBe(2 * W + 3 + 1);
     expect(cols[(W - 1) * H + H - 1]).toBe(W * H);
-    expect(Array.from(rowMajor(cols, W, H, new Uint32Array(W * H)))).toEqual(Array.from(rows));
+    expect(Array.from(transpose(cols, H, W, new Uint32Array(W * H)))).toEqual(Array.from(rows));
   });
   it('colours as RGBA bytes', () => {
     const px = new Uint32Array([pixelOf(d3.rgb('#ff8000'))]);
