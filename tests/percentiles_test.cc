@@ -69,6 +69,62 @@ TEST(Percentiles, FlagsTooFewSamplesAndSaturation) {
   EXPECT_TRUE(s.saturated);
   EXPECT_EQ(s.max_ns, l->lo[1855]);
   EXPECT_EQ(s.samples, 1000);
+  // The saturating bin has no upper edge: its I/Os weigh by its lower one.
+  EXPECT_DOUBLE_EQ(s.mean_ns, (999 * (l->lo[500] + l->hi[500]) / 2 + l->lo[1855]) / 1000);
+  // The same with the span ending before the last bin, or holding only it.
+  ASSERT_TRUE(compute_stats(*l, c.data(), &s, BinSpan{1855, 1856}));
+  EXPECT_EQ(s.samples, 1);
+  EXPECT_EQ(s.mean_ns, l->lo[1855]);
+  EXPECT_EQ(s.min_ns, l->lo[1855]);
+  ASSERT_TRUE(compute_stats(*l, c.data(), &s, BinSpan{0, 1855}));
+  EXPECT_EQ(s.samples, 999);
+  EXPECT_FALSE(s.saturated);
+}
+
+// The query hands compute_percentiles the sum compute_stats made (fill_row):
+// the answers are those of summing again, bit for bit, in every method,
+// ascending or not, on fractional counts as overlap weighting makes them.
+TEST(Percentiles, AGivenTotalAnswersAsSummingAgain) {
+  LayoutPtr l = fio_layout(3, 2);
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(0, 1);
+  const double asc[] = {0, 50, 90, 99, 99.9, 100};
+  const double mixed[] = {99.9, 0, 100, 50, 99, 90};
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<double> c(l->size(), 0);
+    const size_t lo = 100 + trial % 50, hi = lo + 1 + trial % 40;
+    for (size_t i = lo; i < hi; ++i)
+      if (u(rng) < 0.7) c[i] = std::floor(u(rng) * 300) + (trial % 2 ? u(rng) : 0);
+    if (trial % 7 == 0) c[l->size() - 1] = 3;  // the saturating bin
+    const BinSpan span{lo, trial % 7 == 0 ? l->size() : hi};
+    Stats s;
+    double sum = -1;
+    if (!compute_stats(*l, c.data(), &s, span, &sum)) continue;
+    for (Method m : {Method::kInterp, Method::kHdr, Method::kExact}) {
+      for (const double* ps : {asc, mixed}) {
+        PercentileValue a[6], b[6];
+        ASSERT_TRUE(compute_percentiles(*l, c.data(), ps, 6, m, a, span));
+        ASSERT_TRUE(compute_percentiles(*l, c.data(), ps, 6, m, b, span, sum));
+        for (int j = 0; j < 6; ++j) {
+          EXPECT_EQ(a[j].value_ns, b[j].value_ns) << trial << " p" << ps[j];
+          EXPECT_EQ(a[j].err_ns, b[j].err_ns);
+          EXPECT_EQ(a[j].few_samples, b[j].few_samples);
+          EXPECT_EQ(a[j].saturated, b[j].saturated);
+        }
+      }
+    }
+    // Asked in any order, each percentile gets the answer it gets in order.
+    PercentileValue a[6], b[6];
+    ASSERT_TRUE(compute_percentiles(*l, c.data(), asc, 6, Method::kInterp, a, span, sum));
+    ASSERT_TRUE(compute_percentiles(*l, c.data(), mixed, 6, Method::kInterp, b, span, sum));
+    for (int j = 0; j < 6; ++j) {
+      for (int i = 0; i < 6; ++i) {
+        if (mixed[j] == asc[i]) {
+          EXPECT_EQ(b[j].value_ns, a[i].value_ns);
+        }
+      }
+    }
+  }
 }
 
 TEST(Percentiles, EmptyHistogramIsReported) {

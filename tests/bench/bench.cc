@@ -232,6 +232,19 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "latscope_bench: query by host into columns: %s\n", st.message.c_str());
     return 2;
   }
+  // The page's per-host ask when its view cannot draw bands (a quantum under
+  // a few pixels): the same columns without the sampling bands.
+  q.bands = false;
+  latscope::PctilesColumnsBuilder builder_nb({"p50", "p90", "p99", "p99.9", "p100"}, latscope::Unit::kUs);
+  latscope::QueryResult r_nb;
+  t0 = Clock::now();
+  st = engine->query(q, &r_nb, &builder_nb);
+  const size_t nb_rows = builder_nb.take(false).t_ms.size();
+  const double q_nb = seconds_since(t0);
+  if (!st.ok()) {
+    std::fprintf(stderr, "latscope_bench: query by host, no bands: %s\n", st.message.c_str());
+    return 2;
+  }
   // Touch the results so the work cannot be judged dead, and show a sane row.
   double samples = 0;
   for (const latscope::Row& row : r_all.rows) samples += row.stats.samples;
@@ -254,6 +267,8 @@ int main(int argc, char** argv) {
   std::printf("as columns     %.3f s, %zu rows (the same query, rows handed to the columns, none kept;\n"
               "               before: the query above, then %.3f s making its %zu rows columns)\n",
               q_cols, cols.t_ms.size(), q_convert, converted);
+  std::printf("no bands       %.3f s, %zu rows (as columns without the sampling bands: the page's ask)\n",
+              q_nb, nb_rows);
   std::printf("its JSON       %.3f s, %.1f MB (pctiles_json, what the page's worker posts)\n", json_host,
               static_cast<double>(json_bytes) / 1e6);
   std::printf("model          %.1f MB used (%.1f MB allocated): %llu windows, %.1f non-empty bins per window\n",

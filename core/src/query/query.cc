@@ -14,7 +14,8 @@ Status compat_query(const std::vector<Source>& sources, const QueryOptions& opts
 
 void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
               Row* row, BinSpan span, bool bands) {
-  if (!counts || !compute_stats(layout, counts, &row->stats, span)) {
+  double sum = -1;
+  if (!counts || !compute_stats(layout, counts, &row->stats, span, &sum)) {
     row->flags |= kFlagEmpty;
     return;
   }
@@ -23,7 +24,7 @@ void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& 
   BinSpan from_zero = span;
   if (opts.method == Method::kFio) from_zero.begin = 0;
   compute_percentiles(layout, counts, opts.percentiles.data(), opts.percentiles.size(), opts.method,
-                      row->p.data(), from_zero);
+                      row->p.data(), from_zero, sum);
   // Sampling band of every percentile, bins included (docs/uncertainty.md).
   if (bands) compute_bands(layout, counts, opts.percentiles.data(), opts.percentiles.size(), row->p.data(), span);
   if (opts.window_extremes) limit_extremes(layout, ext, opts.method, row);  // docs/extremes.md

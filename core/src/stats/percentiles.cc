@@ -148,20 +148,36 @@ void hdr_stats(const BinLayout& layout, const double* counts, Stats* stats, BinS
   if (!stats->saturated) stats->max_ns = layout.hi[last] - value_step_ns(layout);
 }
 
-bool compute_stats(const BinLayout& layout, const double* counts, Stats* out, BinSpan span) {
+bool compute_stats(const BinLayout& layout, const double* counts, Stats* out, BinSpan span, double* sum) {
   const size_t k = layout.size();
-  double n = 0, weighted = 0;
+  double n = 0, weighted = 0, all = 0;
   size_t first = k, last = 0;
   const size_t end = std::min(span.end, k);
-  for (size_t i = span.begin; i < end; ++i) {
+  // The saturating last bin weighs by its lower edge; it is taken apart
+  // from the loop so that the loop tests no bin index (a per-host query at
+  // 1 s runs this on 720,000 histograms; docs/page-views.md "The query's
+  // inner loop"). The sums are the same, in the same order.
+  const size_t plain_end = layout.last_saturates && end == k ? k - 1 : end;
+  const double* lo = layout.lo.data();
+  const double* hi = layout.hi.data();
+  for (size_t i = span.begin; i < plain_end; ++i) {
     const double c = counts[i];
+    all += c;
     if (c <= 0) continue;
     if (first == k) first = i;
     last = i;
     n += c;
-    const bool sat = layout.last_saturates && i + 1 == k;
-    weighted += c * (sat ? layout.lo[i] : (layout.lo[i] + layout.hi[i]) / 2);
+    weighted += c * ((lo[i] + hi[i]) / 2);
   }
+  if (plain_end < end && span.begin < end) all += counts[k - 1];
+  if (plain_end < end && span.begin < end && !(counts[k - 1] <= 0)) {
+    const double c = counts[k - 1];
+    if (first == k) first = k - 1;
+    last = k - 1;
+    n += c;
+    weighted += c * lo[k - 1];
+  }
+  if (sum) *sum = all;
   if (first == k) return false;
   out->samples = n;
   out->min_ns = layout.lo[first];
@@ -172,7 +188,7 @@ bool compute_stats(const BinLayout& layout, const double* counts, Stats* out, Bi
 }
 
 bool compute_percentiles(const BinLayout& layout, const double* counts, const double* ps,
-                         size_t np, Method method, PercentileValue* out, BinSpan span) {
+                         size_t np, Method method, PercentileValue* out, BinSpan span, double total) {
   const size_t k = layout.size();
   const size_t end = std::min(span.end, k);
   double n = 0;
@@ -182,6 +198,8 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
       n += counts[i];
       if (integral && counts[i] != std::floor(counts[i])) integral = false;
     }
+  } else if (total >= 0) {
+    n = total;  // the caller's sum over the same span (percentiles.h)
   } else {
     // Only fio's comparison asks whether the counts are whole.
     for (size_t i = span.begin; i < end; ++i) n += counts[i];
@@ -198,50 +216,80 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
   size_t order_buf[kMaxStack];
   for (size_t start = 0; start < np; start += kMaxStack) {
     const size_t m = std::min(kMaxStack, np - start);
-    for (size_t j = 0; j < m; ++j) order_buf[j] = start + j;
-    std::sort(order_buf, order_buf + m, [&](size_t a, size_t b) { return ps[a] < ps[b]; });
+    bool ascending = true;
+    for (size_t j = 0; j < m; ++j) {
+      order_buf[j] = start + j;
+      if (j > 0 && !(ps[start + j - 1] <= ps[start + j])) ascending = false;
+    }
+    // Callers mostly ask in ascending order (every query of the page and
+    // the CLI's default): then there is nothing to sort, per histogram.
+    if (!ascending) std::sort(order_buf, order_buf + m, [&](size_t a, size_t b) { return ps[a] < ps[b]; });
     // Each percentile's rank, computed once per histogram instead of once
     // per bin it is compared at (the same expressions: the same bits). A
     // query per host computes 72,000 histograms (docs/page-views.md).
     double rank_buf[kMaxStack];
+    double p_buf[kMaxStack];  // each percentile clamped, in visiting order
     for (size_t j = 0; j < m; ++j) {
       const double p = std::clamp(ps[order_buf[j]], 0.0, 100.0);
+      p_buf[j] = p;
       rank_buf[j] = method == Method::kHdr ? hdr_count_at(p, n) : p / 100.0 * n;
     }
     const bool fio_exact = method == Method::kFio && exact;
-    const bool any_bin = method == Method::kFio;  // fio's rank may land on an empty bin
 
+    // Percentile j falls in bin i; cum is the count up to and with bin i.
+    const auto set = [&](size_t j, size_t i, double before, double c) {
+      const double p = p_buf[j];
+      PercentileValue& v = out[order_buf[j]];
+      const bool sat = layout.last_saturates && i + 1 == k;
+      v.err_ns = layout.hi[i] - layout.lo[i];
+      v.saturated = sat;
+      v.few_samples = few_samples(n, p);
+      if (method == Method::kFio) {
+        v.value_ns = layout.rep[i];
+      } else if (method == Method::kHdr && !sat) {
+        v.value_ns = p == 0 ? layout.lo[i] : layout.hi[i] - step;
+      } else if (sat) {
+        v.value_ns = layout.lo[i];  // no upper edge: report the lower bound
+      } else {
+        const double frac = std::clamp((p / 100.0 * n - before) / c, 0.0, 1.0);
+        v.value_ns = layout.lo[i] + frac * (layout.hi[i] - layout.lo[i]);
+      }
+    };
     size_t j = 0;
     double cum = 0;
     size_t last_nonempty = k;
-    for (size_t i = span.begin; i < end && j < m; ++i) {
-      const double c = counts[i];
-      const double before = cum;
-      cum += c;
-      if (c > 0) last_nonempty = i;
-      else if (!any_bin) continue;
-      while (j < m) {
-        const double p = std::clamp(ps[order_buf[j]], 0.0, 100.0);
-        // kFio: fio's comparison (exact) or the plain one on fractions;
-        // kInterp, kExact, kHdr: the first non-empty bin reaching the rank.
-        const bool hit = fio_exact ? fio_threshold_reached(static_cast<uint64_t>(cum), p, n_int) : cum >= rank_buf[j];
-        if (!hit) break;
-        PercentileValue& v = out[order_buf[j]];
-        const bool sat = layout.last_saturates && i + 1 == k;
-        v.err_ns = layout.hi[i] - layout.lo[i];
-        v.saturated = sat;
-        v.few_samples = few_samples(n, p);
-        if (method == Method::kFio) {
-          v.value_ns = layout.rep[i];
-        } else if (method == Method::kHdr && !sat) {
-          v.value_ns = p == 0 ? layout.lo[i] : layout.hi[i] - step;
-        } else if (sat) {
-          v.value_ns = layout.lo[i];  // no upper edge: report the lower bound
-        } else {
-          const double frac = std::clamp((p / 100.0 * n - before) / c, 0.0, 1.0);
-          v.value_ns = layout.lo[i] + frac * (layout.hi[i] - layout.lo[i]);
+    if (method == Method::kFio) {
+      // fio's rank may land on an empty bin; its comparison is exact on
+      // whole counts, the plain one on fractions.
+      for (size_t i = span.begin; i < end && j < m; ++i) {
+        const double c = counts[i];
+        const double before = cum;
+        cum += c;
+        if (c > 0) last_nonempty = i;
+        while (j < m && (fio_exact ? fio_threshold_reached(static_cast<uint64_t>(cum), p_buf[j], n_int)
+                                   : cum >= rank_buf[j])) {
+          set(j, i, before, c);
+          ++j;
         }
-        ++j;
+      }
+    } else if (m > 0) {
+      // kInterp, kExact, kHdr: the first non-empty bin reaching the rank.
+      // The next rank is held apart so that a bin below it costs one
+      // comparison (docs/page-views.md "The query's inner loop").
+      double next = rank_buf[0];
+      for (size_t i = span.begin; i < end; ++i) {
+        const double c = counts[i];
+        const double before = cum;
+        cum += c;
+        if (!(c > 0)) continue;
+        last_nonempty = i;
+        if (cum < next) continue;
+        do {
+          set(j, i, before, c);
+          ++j;
+        } while (j < m && cum >= rank_buf[j]);
+        if (j == m) break;
+        next = rank_buf[j];
       }
     }
     // Rounding can leave the top rank a hair above the final sum: those
