@@ -1,6 +1,7 @@
 // Alignment onto quanta with overlap weighting, merging and grouping.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -185,6 +186,72 @@ TEST(Align, RoundHalfAwayIsStdRoundBitForBit) {
     ASSERT_TRUE(same_bits(x)) << x;
     ASSERT_TRUE(same_bits(-x)) << -x;
     ASSERT_TRUE(same_bits(std::floor(x) + 0.5)) << x;
+  }
+}
+
+// The unsigned rounding gives on_result_grid's bits for every count times a
+// share: halves, the edges of 2^52, zero, NaN and infinity.
+TEST(Align, UnsignedRoundingIsOnResultGridBitForBit) {
+  const auto same_bits = [](double a, double b) {
+    uint64_t ua = 0, ub = 0;
+    std::memcpy(&ua, &a, sizeof a);
+    std::memcpy(&ub, &b, sizeof b);
+    return ua == ub;
+  };
+  const double inf = std::numeric_limits<double>::infinity();
+  for (double io : {0.0, 0.5 / kResultOne, 1.5 / kResultOne, 0.49999999999999994 / kResultOne, 0.3, 1e300, inf,
+                    4503599627370495.5 / kResultOne, 4503599627370496.0 / kResultOne, 9007199254740993.0 / kResultOne,
+                    std::numeric_limits<double>::denorm_min()})
+    EXPECT_TRUE(same_bits(on_result_grid_unsigned(io), on_result_grid(io))) << io;
+  EXPECT_TRUE(std::isnan(on_result_grid_unsigned(std::numeric_limits<double>::quiet_NaN())));
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> frac(0, 1);
+  std::uniform_int_distribution<uint64_t> count(0, uint64_t{1} << 40);
+  for (int i = 0; i < 1000000; ++i) {
+    const double io = static_cast<double>(count(rng) >> (i % 41)) * frac(rng);
+    ASSERT_TRUE(same_bits(on_result_grid_unsigned(io), on_result_grid(io))) << io;
+  }
+}
+
+// add_window's lean path (one case of Share::of chosen per window) adds to
+// each bin exactly Share::of of its count: windows straddling a quantum's
+// start, its end, both or neither, counts in whole I/Os or in fixed point
+// finer and coarser than a result unit.
+TEST(Align, AddWindowAddsShareOfEachCountBitForBit) {
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(0, 1);
+  std::uniform_int_distribution<uint64_t> count(1, uint64_t{1} << 36);
+  for (int trial = 0; trial < 4000; ++trial) {
+    Series series;
+    std::vector<uint32_t> bins;
+    std::vector<uint64_t> counts;
+    for (uint32_t b = 0; b < 200; ++b)
+      if (u(rng) < 0.2) {
+        bins.push_back(b);
+        counts.push_back(count(rng) >> (trial % 37));
+      }
+    if (bins.empty()) continue;
+    const double s = 1000 * u(rng), e = s + 1 + 1000 * u(rng);
+    series.add_window(s, e, bins.data(), counts.data(), static_cast<uint32_t>(bins.size()));
+    Selected x;
+    x.series = &series;
+    const int frac_bits = std::array<int, 4>{0, 20, 28, 40}[trial % 4];
+    x.unit = std::ldexp(1.0, -frac_bits);
+    // The quantum [a, b) cuts the window at its start, its end, both or neither.
+    const double a = trial % 3 == 0 ? s - 10 : s + (e - s) * u(rng);
+    const double b = trial % 5 == 0 ? e + 10 : std::max(a, s) + (e - std::max(a, s)) * u(rng) + 1e-3;
+    Share share;
+    if (!share.set(s, e, a, b)) continue;
+    std::vector<double> g(200, 0);
+    WindowScratch scratch;
+    const double added = add_window(x, series.windows[0], share, g.data(), &scratch, nullptr, nullptr);
+    double want_added = 0;
+    for (size_t i = 0; i < bins.size(); ++i) {
+      const double want = share.of(static_cast<double>(counts[i]) * x.unit);
+      want_added += want;
+      ASSERT_EQ(g[bins[i]], want) << "trial " << trial << " bin " << bins[i];
+    }
+    ASSERT_EQ(added, want_added);
   }
 }
 

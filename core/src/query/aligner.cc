@@ -376,15 +376,26 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
     uint64_t bin = varint::get(p);
     const uint32_t first = static_cast<uint32_t>(bin);
     const double unit = x.unit;
-    const bool whole = share.before == 0 && share.upto == 1;
-    for (uint32_t i = 0;;) {
-      const double n = static_cast<double>(varint::get(p)) * unit;
-      const double v = whole ? n : share.of(n);
-      added += v;
-      g[bin] += v;
-      if (++i == w.n) break;
-      bin += 1 + varint::get(p);
-    }
+    // Share::of's value in each case, chosen once per window: counts are
+    // never negative, and a count of whole result units (unit >= 2^-28,
+    // kResultOne) is its own on_result_grid, so a window's part up to its
+    // end is the count less its part before the quantum (same bits).
+    const double before = share.before, upto = share.upto;
+    const auto each = [&](auto part) {
+      for (uint32_t i = 0;;) {
+        const double v = part(static_cast<double>(varint::get(p)) * unit);
+        added += v;
+        g[bin] += v;
+        if (++i == w.n) break;
+        bin += 1 + varint::get(p);
+      }
+    };
+    if (before == 0 && upto == 1) each([](double n) { return n; });
+    else if (before == 0) each([upto](double n) { return on_result_grid_unsigned(n * upto); });
+    else if (upto == 1 && unit * kResultOne >= 1)
+      each([before](double n) { return n - on_result_grid_unsigned(n * before); });
+    else
+      each([before, upto](double n) { return on_result_grid_unsigned(n * upto) - on_result_grid_unsigned(n * before); });
     for (ExtremeBins* e : {touched, xb})
       if (e) {
         e->add(first);

@@ -57,6 +57,16 @@ inline double round_half_away(double x) {
 // result files and any merge of those give the same counts, bit for bit.
 inline double on_result_grid(double io) { return round_half_away(io * kResultOne) / kResultOne; }
 
+// on_result_grid for io >= +0 (a count times a share): the same bits
+// without the sign's two cases. add_window's lean path rounds every bin of
+// every window that straddles a quantum with it.
+inline double on_result_grid_unsigned(double io) {
+  const double x = io * kResultOne;
+  if (!(x < 4503599627370496.0)) return x / kResultOne;  // >= 2^52: whole already; NaN
+  const double t = static_cast<double>(static_cast<int64_t>(x));  // toward zero, exact
+  return (x - t >= 0.5 ? t + 1 : t) / kResultOne;
+}
+
 struct Share {
   double before = 0, upto = 1;  // fractions of the window before the quantum's start, end
   // Share of the window (s, e] in the quantum [a, b), s < e; false: none.
