@@ -137,6 +137,19 @@ TEST(Percentiles, EmptyHistogramIsReported) {
   EXPECT_FALSE(compute_stats(*l, c.data(), &s));
 }
 
+// A layout of no bins reads no count, whatever it says of its last bin.
+TEST(Percentiles, NoBinsNoCounts) {
+  BinLayout l;
+  l.last_saturates = true;
+  Stats s;
+  double sum = -1;
+  const double p = 50;
+  PercentileValue v;
+  EXPECT_FALSE(compute_stats(l, nullptr, &s, {}, &sum));
+  EXPECT_EQ(sum, 0);
+  EXPECT_FALSE(compute_percentiles(l, nullptr, &p, 1, Method::kInterp, &v));
+}
+
 TEST(Percentiles, StatsUseEdgesAndMidpoints) {
   LayoutPtr l = fio_layout(3, 0);
   auto c = dense(*l, {{128, 1}, {192, 3}});
