@@ -1,6 +1,6 @@
 // Native speed and memory benchmark of the engine (issue 2, section 5).
 //
-//   latscope_bench [--chunk BYTES] [--repeat N] [--label TEXT] [--quantum MS] DIR_OR_FILE...
+//   latscope_bench [--chunk BYTES] [--repeat N] [--label TEXT] [--quantum MS] [--query-only] DIR_OR_FILE...
 //
 // Reads every file in 4 MiB chunks (fread, no zlib: the set is plain text) and
 // feeds them to one latscope::Engine exactly as the CLI does (open_file,
@@ -110,6 +110,27 @@ ModelSize model_size(const latscope::Engine& e) {
   return m;
 }
 
+// The page's per-host ask when its view cannot draw bands (a quantum under
+// a few pixels): columns without the sampling bands. Seconds; rows in *rows.
+double page_query(const latscope::Engine& engine, double quantum_ms, size_t* rows) {
+  latscope::QueryOptions q;
+  q.quantum_ms = quantum_ms;
+  q.group_by = latscope::GroupBy{"host"};
+  q.bands = false;
+  // As the page's worker builds them (wasm/js_columns.h): no band columns.
+  latscope::PctilesColumnsBuilder builder({"p50", "p90", "p99", "p99.9", "p100"}, latscope::Unit::kUs, false);
+  latscope::QueryResult r;
+  const auto t0 = Clock::now();
+  const latscope::Status st = engine.query(q, &r, &builder);
+  *rows = builder.take(false).t_ms.size();
+  const double s = seconds_since(t0);
+  if (!st.ok()) {
+    std::fprintf(stderr, "latscope_bench: query by host, no bands: %s\n", st.message.c_str());
+    std::exit(2);
+  }
+  return s;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -117,6 +138,9 @@ int main(int argc, char** argv) {
   int repeat = 1;
   std::string label = "set";
   double quantum_ms = 1000;  // of both queries
+  // Parse, then only the page's query (no other query, no report): what
+  // count_query.sh counts instructions of under callgrind.
+  bool query_only = false;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -124,10 +148,11 @@ int main(int argc, char** argv) {
     else if (a == "--repeat" && i + 1 < argc) repeat = std::atoi(argv[++i]);
     else if (a == "--label" && i + 1 < argc) label = argv[++i];
     else if (a == "--quantum" && i + 1 < argc) quantum_ms = std::strtod(argv[++i], nullptr);
+    else if (a == "--query-only") query_only = true;
     else expand(a, &files);
   }
   if (files.empty() || chunk == 0 || repeat < 1 || !(quantum_ms > 0)) {
-    std::fprintf(stderr, "usage: latscope_bench [--chunk BYTES] [--repeat N] [--label TEXT] [--quantum MS] DIR_OR_FILE...\n");
+    std::fprintf(stderr, "usage: latscope_bench [--chunk BYTES] [--repeat N] [--label TEXT] [--quantum MS] [--query-only] DIR_OR_FILE...\n");
     return 2;
   }
 
@@ -190,6 +215,14 @@ int main(int argc, char** argv) {
     records += s.records;
     for (const latscope::Series& se : s.series) repaired += se.repaired;
   }
+  if (query_only) {
+    size_t rows = 0;
+    const double s = page_query(*engine, quantum_ms, &rows);
+    std::printf("no bands       %.3f s, %zu rows (by host as columns without the sampling bands: the page's ask)\n", s,
+                rows);
+    delete engine;
+    return 0;
+  }
   const ModelSize m = model_size(*engine);
 
   latscope::QueryOptions q;  // defaults: p50/90/99/99.9/100, all
@@ -232,19 +265,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "latscope_bench: query by host into columns: %s\n", st.message.c_str());
     return 2;
   }
-  // The page's per-host ask when its view cannot draw bands (a quantum under
-  // a few pixels): the same columns without the sampling bands.
-  q.bands = false;
-  latscope::PctilesColumnsBuilder builder_nb({"p50", "p90", "p99", "p99.9", "p100"}, latscope::Unit::kUs);
-  latscope::QueryResult r_nb;
-  t0 = Clock::now();
-  st = engine->query(q, &r_nb, &builder_nb);
-  const size_t nb_rows = builder_nb.take(false).t_ms.size();
-  const double q_nb = seconds_since(t0);
-  if (!st.ok()) {
-    std::fprintf(stderr, "latscope_bench: query by host, no bands: %s\n", st.message.c_str());
-    return 2;
-  }
+  size_t nb_rows = 0;
+  const double q_nb = page_query(*engine, quantum_ms, &nb_rows);
   // Touch the results so the work cannot be judged dead, and show a sane row.
   double samples = 0;
   for (const latscope::Row& row : r_all.rows) samples += row.stats.samples;
@@ -267,7 +289,7 @@ int main(int argc, char** argv) {
   std::printf("as columns     %.3f s, %zu rows (the same query, rows handed to the columns, none kept;\n"
               "               before: the query above, then %.3f s making its %zu rows columns)\n",
               q_cols, cols.t_ms.size(), q_convert, converted);
-  std::printf("no bands       %.3f s, %zu rows (as columns without the sampling bands: the page's ask)\n",
+  std::printf("no bands       %.3f s, %zu rows (by host as columns without the sampling bands: the page's ask)\n",
               q_nb, nb_rows);
   std::printf("its JSON       %.3f s, %.1f MB (pctiles_json, what the page's worker posts)\n", json_host,
               static_cast<double>(json_bytes) / 1e6);
