@@ -131,6 +131,11 @@ double page_query(const latscope::Engine& engine, double quantum_ms, size_t* row
   return s;
 }
 
+void print_page_query(double seconds, size_t rows) {
+  std::printf("no bands       %.3f s, %zu rows (by host as columns without the sampling bands: the page's ask)\n",
+              seconds, rows);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -217,9 +222,8 @@ int main(int argc, char** argv) {
   }
   if (query_only) {
     size_t rows = 0;
-    const double s = page_query(*engine, quantum_ms, &rows);
-    std::printf("no bands       %.3f s, %zu rows (by host as columns without the sampling bands: the page's ask)\n", s,
-                rows);
+    const double s = page_query(*engine, quantum_ms, &rows);  // before rows is read
+    print_page_query(s, rows);
     delete engine;
     return 0;
   }
@@ -289,8 +293,7 @@ int main(int argc, char** argv) {
   std::printf("as columns     %.3f s, %zu rows (the same query, rows handed to the columns, none kept;\n"
               "               before: the query above, then %.3f s making its %zu rows columns)\n",
               q_cols, cols.t_ms.size(), q_convert, converted);
-  std::printf("no bands       %.3f s, %zu rows (by host as columns without the sampling bands: the page's ask)\n",
-              q_nb, nb_rows);
+  print_page_query(q_nb, nb_rows);
   std::printf("its JSON       %.3f s, %.1f MB (pctiles_json, what the page's worker posts)\n", json_host,
               static_cast<double>(json_bytes) / 1e6);
   std::printf("model          %.1f MB used (%.1f MB allocated): %llu windows, %.1f non-empty bins per window\n",

@@ -169,13 +169,15 @@ bool compute_stats(const BinLayout& layout, const double* counts, Stats* out, Bi
     n += c;
     weighted += c * ((lo[i] + hi[i]) / 2);
   }
-  if (plain_end < end && span.begin < end) all += counts[k - 1];
-  if (plain_end < end && span.begin < end && !(counts[k - 1] <= 0)) {
+  if (plain_end < end && span.begin < end) {
     const double c = counts[k - 1];
-    if (first == k) first = k - 1;
-    last = k - 1;
-    n += c;
-    weighted += c * lo[k - 1];
+    all += c;
+    if (!(c <= 0)) {
+      if (first == k) first = k - 1;
+      last = k - 1;
+      n += c;
+      weighted += c * lo[k - 1];
+    }
   }
   if (sum) *sum = all;
   if (first == k) return false;
