@@ -112,15 +112,15 @@ std::vector<Interval> decode_lines(const std::string& log) {
 // the layout holding it; -1 when none holds it whole).
 std::map<int64_t, uint64_t> to_bins(const hdr::Histogram& h, const BinLayout& l) {
   std::map<int64_t, uint64_t> bins;
-  for (size_t i = 0; i < h.counts.size(); ++i) {
-    if (!h.counts[i]) continue;
+  for (size_t k = 0; k < h.index.size(); ++k) {
+    const int64_t i = h.index[k];
     const double lo = static_cast<double>(h.config.lowest_equivalent(i));
     const double hi = lo + static_cast<double>(h.config.bucket_width(i));
     const auto it = std::upper_bound(l.lo.begin(), l.lo.end(), lo);
     const size_t above = static_cast<size_t>(it - l.lo.begin());  // bins with lo <= the bucket's lo
     int64_t b = static_cast<int64_t>(above) - 1;
     if (above == 0 || !(hi <= l.hi[above - 1] || (l.last_saturates && above == l.size()))) b = -1;
-    bins[b] += h.counts[i];
+    bins[b] += h.count[k];
   }
   return bins;
 }

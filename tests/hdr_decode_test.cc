@@ -6,10 +6,12 @@
 #include <cstring>
 
 #include "formats/hdr/hdr_decode.h"
+#include "formats/hdr/hdr_encode.h"
 #include "formats/hdr/hdr_log.h"
 #include "hdr_test_util.h"
 #include "latscope/inflate.h"
 #include "latscope/percentiles.h"
+#include "latscope/result.h"
 
 namespace latscope {
 namespace {
@@ -31,6 +33,58 @@ TEST(HdrBase64, PaddingOptionalAndErrorsNamed) {
   EXPECT_EQ(b64_err("TQ=x"), "ERR invalid base64 'x' after padding at payload column 4");
   EXPECT_EQ(b64_err("TW!u"), "ERR invalid base64 character '!' at payload column 3");
   EXPECT_EQ(b64_err("TQ==="), "ERR truncated base64");
+  // After whole quads of the fast path: the same messages, the same columns.
+  EXPECT_EQ(b64_err("TWFuTWFuTW!u"), "ERR invalid base64 character '!' at payload column 11");
+  EXPECT_EQ(b64_err("TWFuTWFuTQ=x"), "ERR invalid base64 'x' after padding at payload column 12");
+  EXPECT_EQ(b64_err("TWFuTWFuTWE="), "ManManMa");
+  EXPECT_EQ(b64_err("TWFuTWFu\x01WFu"), "ERR invalid base64 character '0x01' at payload column 9");
+}
+
+// Every string of up to 8 symbols over a small alphabet (plain symbols,
+// padding, a bad byte) decodes, or fails, as one symbol at a time would:
+// the quads taken whole and the loop after them must agree at every split.
+TEST(HdrBase64, QuadsTakenWholeAgreeWithSymbolBySymbol) {
+  const auto one_by_one = [](const std::string& t) {
+    std::string out;
+    uint32_t acc = 0;
+    int have = 0;
+    size_t pad = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+      if (t[i] == '=') {
+        ++pad;
+        continue;
+      }
+      const size_t v = std::string("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/").find(t[i]);
+      if (v == std::string::npos || pad) return "ERR at " + std::to_string(i + 1);
+      acc = (acc << 6) | static_cast<uint32_t>(v);
+      if (++have == 4) {
+        out += {static_cast<char>(acc >> 16), static_cast<char>(acc >> 8), static_cast<char>(acc)};
+        acc = 0;
+        have = 0;
+      }
+    }
+    if (have == 1 || pad > 2 || (pad && (have + pad) % 4 != 0)) return std::string("ERR truncated");
+    if (have == 2) out += static_cast<char>(acc >> 4);
+    if (have == 3) out += {static_cast<char>(acc >> 10), static_cast<char>(acc >> 2)};
+    return out;
+  };
+  const std::string alphabet = "A/z=!";
+  size_t checked = 0;
+  for (size_t len = 0; len <= 8; ++len) {
+    std::string t(len, 'A');
+    size_t combos = 1;
+    for (size_t k = 0; k < len; ++k) combos *= alphabet.size();
+    for (size_t c = 0; c < combos; ++c) {
+      for (size_t k = 0, x = c; k < len; ++k, x /= alphabet.size()) t[k] = alphabet[x % alphabet.size()];
+      std::string got = b64_err(t);
+      const std::string want = one_by_one(t);
+      if (got.rfind("ERR invalid", 0) == 0) got = "ERR at " + got.substr(got.rfind(' ') + 1);
+      else if (got.rfind("ERR truncated", 0) == 0) got = "ERR truncated";
+      ASSERT_EQ(got, want) << t;
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 400000u);
 }
 
 TEST(HdrIndexMath, MatchesHdrHistogramFormulas) {
@@ -141,6 +195,54 @@ TEST(HdrDecode, BadInputCorpusNeverCrashes) {
   EXPECT_GT(runs, 100u);
 }
 
+// The counts are held sparse (hdr_histogram.h): the encoder must write the
+// zero runs between them exactly as Java's encodeIntoByteBuffer does, and
+// the decoder must give back exactly the non-zero counts.
+std::vector<uint8_t> g_raw;  // what the encoder handed to deflate
+bool keep_raw(const uint8_t* in, size_t n, std::vector<uint8_t>* out) {
+  g_raw.assign(in, in + n);
+  return deflate_zlib(in, n, out);
+}
+
+TEST(HdrEncode, SparseCountsRoundTripWithJavasZeroRuns) {
+  hdr::Histogram h;
+  h.config.digits = 3;
+  h.config.lowest = 1;
+  h.config.highest = 3600000000000;
+  // index 0: 5, one zero, index 2: 1, seven zeros, index 10: 3
+  h.push(0, 5);
+  h.push(2, 1);
+  h.push(10, 3);
+  std::string text;
+  ASSERT_TRUE(hdr::encode_payload(h, keep_raw, &text));
+  ASSERT_EQ(g_raw.size(), 40u + 5u);
+  // ZigZag: 5 -> 0x0a, a lone zero -> 0, 1 -> 2, a run of 7 -> -7 -> 13, 3 -> 6.
+  EXPECT_EQ(std::vector<uint8_t>(g_raw.begin() + 40, g_raw.end()), (std::vector<uint8_t>{0x0a, 0, 2, 13, 6}));
+  EXPECT_EQ(g_raw[7], 5u);  // the payload length field
+
+  const std::vector<std::vector<std::pair<uint32_t, uint64_t>>> cases = {
+      {},                                      // empty: one zero count is written
+      {{0, 1}},                                // index 0 only
+      {{7, 2}},                                // a leading run
+      {{1, 1}, {2, 1}, {4, 9}},                // adjacent, then a lone zero
+      {{3, uint64_t{1} << 62}, {40000, 12}},   // a long run, a count of 9 bytes
+  };
+  for (const auto& c : cases) {
+    hdr::Histogram in;
+    in.config = h.config;
+    for (const auto& [i, n] : c) in.push(i, n);
+    ASSERT_TRUE(hdr::encode_payload(in, keep_raw, &text));
+    hdr::Histogram out;
+    int enc = -1;
+    std::string err;
+    ASSERT_TRUE(hdr::decode_payload(text, size_t{1} << 20, &out, &enc, &err)) << err;
+    EXPECT_EQ(enc, 2);
+    EXPECT_EQ(out.index, in.index);
+    EXPECT_EQ(out.count, in.count);
+    EXPECT_EQ(out.length(), c.empty() ? 0u : c.back().first + 1u);
+  }
+}
+
 TEST(HdrDecode, ValuesNear2p63AndNonMonotonicTimes) {
   std::string text;
   ASSERT_TRUE(hdrtest::slurp(hdrtest::golden_dir() + "/y_near_2p63.hlog", &text));
@@ -149,7 +251,7 @@ TEST(HdrDecode, ValuesNear2p63AndNonMonotonicTimes) {
   p.finish();
   hdr::Interval iv;
   ASSERT_TRUE(p.next(&iv));
-  EXPECT_EQ(iv.hist.counts.size(), 4u);
+  EXPECT_EQ(iv.hist.length(), 4u);
   EXPECT_EQ(iv.hist.config.lowest_equivalent(3), int64_t{1} << 62);
   EXPECT_EQ(iv.hist.config.highest_equivalent(3), INT64_MAX);
 }

@@ -95,13 +95,12 @@ TEST(HdrUpstream, Sig3AccumulatorPercentile) {
   hdr::Interval iv;
   uint64_t total = 0;
   while (p.next(&iv))
-    for (size_t i = 0; i < iv.hist.counts.size(); ++i)
-      if (iv.hist.counts[i]) {
-        const auto j = static_cast<size_t>(acc.index_of(iv.hist.config.lowest_equivalent(static_cast<int64_t>(i))));
-        if (counts.size() <= j) counts.resize(j + 1);
-        counts[j] += iv.hist.counts[i];
-        total += iv.hist.counts[i];
-      }
+    for (size_t k = 0; k < iv.hist.index.size(); ++k) {
+      const auto j = static_cast<size_t>(acc.index_of(iv.hist.config.lowest_equivalent(iv.hist.index[k])));
+      if (counts.size() <= j) counts.resize(j + 1);
+      counts[j] += iv.hist.count[k];
+      total += iv.hist.count[k];
+    }
   const double want = std::ceil(std::nextafter(99.9, 0.0) / 100.0 * static_cast<double>(total));
   uint64_t cum = 0;
   int64_t p999 = -1;

@@ -236,12 +236,12 @@ Status export_hlog(const Result& r, DeflateFn deflate, std::string* out, HlogExp
       const std::vector<uint64_t> counts = round_cell(units, &idx, report);
       hdr::Histogram h;
       h.config = g.config;
-      h.counts.assign(static_cast<size_t>(idx.back()) + 1, 0);
       int64_t top = -1;
-      for (size_t i = 0; i < idx.size(); ++i) {
-        h.counts[static_cast<size_t>(idx[i])] = counts[i];
-        if (counts[i]) top = idx[i];
-      }
+      for (size_t i = 0; i < idx.size(); ++i)
+        if (counts[i]) {
+          h.push(static_cast<uint32_t>(idx[i]), counts[i]);
+          top = idx[i];
+        }
       h.config.highest = std::max(2 * h.config.lowest, h.config.highest_equivalent(idx.back()));
       std::string payload;
       if (!hdr::encode_payload(h, deflate, &payload))

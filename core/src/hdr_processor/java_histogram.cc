@@ -81,22 +81,19 @@ JHistogram JHistogram::decoded(const hdr::Histogram& h) {
   JHistogram j(h.config.lowest, h.config.highest, h.config.digits);
   if (!j.ok()) return j;
   j.set_i2d(h.config.ratio);
-  size_t filled = 0;
-  for (size_t i = 0; i < h.counts.size(); ++i) {
-    if (h.counts[i] == 0) continue;
+  for (size_t k = 0; k < h.index.size(); ++k) {
+    const size_t i = h.index[k];
     if (i >= static_cast<size_t>(j.len_)) {
       j.fail("a count at index " + std::to_string(i) + " lies beyond the highest trackable value " +
              std::to_string(h.config.highest) + " the payload declares (Java cannot decode it)");
       return j;
     }
-    if (h.counts[i] > static_cast<uint64_t>(INT64_MAX)) {
+    if (h.count[k] > static_cast<uint64_t>(INT64_MAX)) {
       j.fail("a count does not fit in a Java long");
       return j;
     }
-    j.counts_[i] = static_cast<int64_t>(h.counts[i]);
-    filled = i + 1;
+    j.counts_[i] = static_cast<int64_t>(h.count[k]);
   }
-  (void)filled;
   j.establish_internal_tracking_values();
   return j;
 }

@@ -146,17 +146,15 @@ class HdrFormatReader : public Reader {
     configs_.emplace(key, iv.hist.config);
     Pending& p = series_for(iv.tag, key);
     uint64_t& top = max_index_[key];
-    bins_.clear();
-    counts_.clear();
-    for (size_t i = 0; i < iv.hist.counts.size(); ++i)
-      if (iv.hist.counts[i]) {
-        bins_.push_back(static_cast<uint32_t>(i));
-        counts_.push_back(iv.hist.counts[i]);
-        top = std::max<uint64_t>(top, i);
-      }
+    // The payload's non-zero counts are the window's bins as they are.
+    const hdr::Histogram& h = iv.hist;
+    const uint32_t* bins = h.index.data();
+    const uint64_t* counts = h.count.data();
+    const auto n = static_cast<uint32_t>(h.index.size());
+    if (n) top = std::max<uint64_t>(top, h.index.back());
     ++src_.records;
     if (!p.any || start_ns >= p.last_end_ns) {
-      p.s.add_window(ms(start_ns), ms(end_ns), bins_.data(), counts_.data(), static_cast<uint32_t>(bins_.size()));
+      p.s.add_window(ms(start_ns), ms(end_ns), bins, counts, n);
       p.last_end_ns = end_ns;
       p.any = true;
       return;
@@ -165,8 +163,7 @@ class HdrFormatReader : public Reader {
       src_.diag.add(Issue::kHdrTimeBackwards, iv.line, 0,
                     "overlaps the previous interval by " + hdr::format_decimal_seconds(p.last_end_ns - start_ns, 3) +
                         " s: window starts at the previous end");
-      p.s.add_window(ms(p.last_end_ns), ms(end_ns), bins_.data(), counts_.data(),
-                     static_cast<uint32_t>(bins_.size()));
+      p.s.add_window(ms(p.last_end_ns), ms(end_ns), bins, counts, n);
       p.last_end_ns = end_ns;
       return;
     }
@@ -178,7 +175,7 @@ class HdrFormatReader : public Reader {
     p.s.decode(last, &b, &c);
     std::map<uint32_t, uint64_t> merged;
     for (size_t i = 0; i < b.size(); ++i) merged[b[i]] += c[i];
-    for (size_t i = 0; i < bins_.size(); ++i) merged[bins_[i]] += counts_[i];
+    for (uint32_t i = 0; i < n; ++i) merged[bins[i]] += counts[i];
     p.s.windows.pop_back();
     p.s.data.resize(last.offset);
     b.clear();
@@ -228,8 +225,6 @@ class HdrFormatReader : public Reader {
   std::vector<Pending> series_;
   std::map<std::string, hdr::Config> configs_;
   std::map<std::string, uint64_t> max_index_;
-  std::vector<uint32_t> bins_;
-  std::vector<uint64_t> counts_;
 };
 
 std::unique_ptr<Reader> create_hdr(Source src, const FileOptions& opts) {

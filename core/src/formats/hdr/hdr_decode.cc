@@ -5,6 +5,8 @@
 //           highest (8) | ratio (8, float64) | ZigZag LEB128 counts
 #include "formats/hdr/hdr_decode.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 
@@ -25,14 +27,16 @@ uint32_t be32(const uint8_t* p) {
 }
 uint64_t be64(const uint8_t* p) { return (uint64_t{be32(p)} << 32) | be32(p + 4); }
 
-int base64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
+// RFC 4648 symbol values, 0xff for every other byte: one load per symbol
+// instead of range tests (an .hlog line is mostly its payload).
+constexpr uint8_t kNotBase64 = 0xff;
+constexpr std::array<uint8_t, 256> kBase64 = [] {
+  std::array<uint8_t, 256> t{};
+  for (uint8_t& v : t) v = kNotBase64;
+  const char* abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  for (uint8_t i = 0; i < 64; ++i) t[static_cast<unsigned char>(abc[i])] = i;
+  return t;
+}();
 
 // Java's "sub bucket count" must keep every value below 2^63: the last
 // index's highest equivalent value has to fit in int64 (hdr_histogram.h).
@@ -82,8 +86,7 @@ class Counts {
       return false;
     }
     total_ += count;
-    h_->counts.resize(static_cast<size_t>(index_) + 1, 0);
-    h_->counts[static_cast<size_t>(index_)] = count;
+    h_->push(static_cast<uint32_t>(index_), count);  // index_ < limit_ < 2^32 (hdr_histogram.h)
     ++index_;
     return true;
   }
@@ -173,7 +176,7 @@ bool decode_plain(const uint8_t* p, size_t n, Histogram* out, int* encoding, std
       return false;
     }
     out->config = c;
-    out->counts.clear();
+    out->clear();
     *encoding = 0;
     Counts counts(c, out);
     return read_word_counts(p + 32, n - 32, word, &counts, err);
@@ -200,10 +203,14 @@ bool decode_plain(const uint8_t* p, size_t n, Histogram* out, int* encoding, std
     return false;
   }
   out->config = c;
-  out->counts.clear();
+  out->clear();
   Counts counts(c, out);
   if (base == kV2Cookie) {
     *encoding = 2;
+    // At most one count per byte; capped, so a hostile length reserves little.
+    const size_t guess = std::min<size_t>(len, 4096);
+    out->index.reserve(guess);
+    out->count.reserve(guess);
     return read_v2_counts(p + 40, len, &counts, err);
   }
   *encoding = 1;
@@ -217,28 +224,44 @@ bool decode_plain(const uint8_t* p, size_t n, Histogram* out, int* encoding, std
 }  // namespace
 
 bool decode_base64(std::string_view text, std::vector<uint8_t>* out, std::string* err) {
-  out->clear();
-  out->reserve(text.size() / 4 * 3 + 3);
+  out->resize(text.size() / 4 * 3 + 3);
+  uint8_t* o = out->data();
+  // Whole quads of plain symbols first, 3 bytes each; the loop below takes
+  // over at the first quad with padding or a bad symbol, in the same state
+  // (nothing held) it would have reached by itself.
+  size_t i = 0;
+  for (; i + 4 <= text.size(); i += 4) {
+    const uint32_t a = kBase64[static_cast<unsigned char>(text[i])], b = kBase64[static_cast<unsigned char>(text[i + 1])],
+                   c = kBase64[static_cast<unsigned char>(text[i + 2])],
+                   d = kBase64[static_cast<unsigned char>(text[i + 3])];
+    if ((a | b | c | d) > 63) break;
+    const uint32_t q = a << 18 | b << 12 | c << 6 | d;
+    *o++ = static_cast<uint8_t>(q >> 16);
+    *o++ = static_cast<uint8_t>(q >> 8);
+    *o++ = static_cast<uint8_t>(q);
+  }
+  out->resize(static_cast<size_t>(o - out->data()));
   uint32_t acc = 0;
   int have = 0;
   size_t pad = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
+  for (; i < text.size(); ++i) {
     const char ch = text[i];
     if (ch == '=') {
       ++pad;
       continue;
     }
-    const int v = base64_value(ch);
-    if (v < 0 || pad) {
+    const uint32_t v = kBase64[static_cast<unsigned char>(ch)];
+    const bool symbol = v != kNotBase64;
+    if (!symbol || pad) {
       const bool printable = static_cast<unsigned char>(ch) >= 0x20 && static_cast<unsigned char>(ch) < 0x7f;
-      std::string c = v >= 0 ? "'" : "character '";
+      std::string c = symbol ? "'" : "character '";
       if (printable) c += ch;
       else c += "0x" + hex32(static_cast<unsigned char>(ch)).substr(8);
-      c += v >= 0 ? "' after padding" : "'";
+      c += symbol ? "' after padding" : "'";
       *err = "invalid base64 " + c + " at payload column " + std::to_string(i + 1);
       return false;
     }
-    acc = (acc << 6) | static_cast<uint32_t>(v);
+    acc = (acc << 6) | v;
     if (++have == 4) {
       out->push_back(static_cast<uint8_t>(acc >> 16));
       out->push_back(static_cast<uint8_t>(acc >> 8));

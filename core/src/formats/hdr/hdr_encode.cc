@@ -34,10 +34,6 @@ void put_zigzag(std::vector<uint8_t>* o, int64_t v) {
 }  // namespace
 
 bool encode_payload(const Histogram& h, DeflateFn deflate, std::string* base64) {
-  // Java's encodeIntoByteBuffer: counts up to the index of the max value.
-  size_t relevant = h.counts.size();
-  while (relevant > 1 && h.counts[relevant - 1] == 0) --relevant;
-  if (relevant == 0) relevant = 1;  // an empty histogram still writes one (zero) count
   std::vector<uint8_t> raw;
   put32(&raw, kV2Cookie | 0x10);  // Java sets the word-size bits to 0x10 in V2
   put32(&raw, 0);                 // payload length, filled in below
@@ -47,19 +43,16 @@ bool encode_payload(const Histogram& h, DeflateFn deflate, std::string* base64) 
   put64(&raw, static_cast<uint64_t>(h.config.highest));
   put64(&raw, 0x3ff0000000000000ull);  // integerToDoubleValueConversionRatio 1.0
   const size_t payload_start = raw.size();
-  for (size_t i = 0; i < relevant;) {
-    const uint64_t c = i < h.counts.size() ? h.counts[i] : 0;
-    ++i;
-    if (c != 0) {
-      put_zigzag(&raw, static_cast<int64_t>(c));
-      continue;
-    }
-    int64_t zeros = 1;
-    while (i < relevant && h.counts[i] == 0) {
-      ++zeros;
-      ++i;
-    }
-    put_zigzag(&raw, zeros > 1 ? -zeros : 0);
+  // Java's encodeIntoByteBuffer: counts up to the index of the max value, a
+  // run of zeros as its negated length (one zero as 0); an empty histogram
+  // still writes one (zero) count.
+  if (h.index.empty()) put_zigzag(&raw, 0);
+  uint32_t next = 0;  // the index after the last count written
+  for (size_t k = 0; k < h.index.size(); ++k) {
+    const int64_t zeros = int64_t{h.index[k]} - next;
+    if (zeros > 0) put_zigzag(&raw, zeros > 1 ? -zeros : 0);
+    put_zigzag(&raw, static_cast<int64_t>(h.count[k]));
+    next = h.index[k] + 1;
   }
   const auto payload_len = static_cast<uint32_t>(raw.size() - payload_start);
   for (int k = 0; k < 4; ++k) raw[4 + k] = static_cast<uint8_t>(payload_len >> (24 - 8 * k));

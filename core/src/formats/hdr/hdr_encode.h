@@ -15,8 +15,8 @@
 
 namespace latscope::hdr {
 
-
-// h.counts in logical index order (trailing zeros are not written); config
+// h's non-zero counts (hdr_histogram.h) as Java writes its counts array up
+// to the last non-zero index, zero runs between them; config
 // digits/lowest/highest as given (highest must be >= 2 * lowest and cover the
 // last non-zero index for Java to read it). False when deflate fails.
 bool encode_payload(const Histogram& h, DeflateFn deflate, std::string* base64);

@@ -68,7 +68,7 @@ int64_t Config::index_of(int64_t v) const {
 
 uint64_t Histogram::total() const {
   uint64_t t = 0;
-  for (uint64_t c : counts) t += c;
+  for (uint64_t c : count) t += c;
   return t;
 }
 

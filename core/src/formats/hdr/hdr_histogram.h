@@ -42,7 +42,26 @@ struct Config {
 
 struct Histogram {
   Config config;
-  std::vector<uint64_t> counts;  // logical index order (normalizingIndexOffset ignored)
+  // The non-zero counts, in ascending logical index order (normalizingIndexOffset
+  // ignored): count[k] is at index[k]. Sparse, because an interval's few
+  // dozen counts lie among tens of thousands of indexes: held densely, every
+  // interval paid a zero fill and a scan of all of them (docs/formats-hdr.md,
+  // "Counts kept sparse"). Indexes fit 32 bits: 5 digits at the lowest unit
+  // have (47 << 17) of them (hdr_decode.cc max_indexes).
+  std::vector<uint32_t> index;
+  std::vector<uint64_t> count;
+  void clear() {
+    index.clear();
+    count.clear();
+  }
+  // Appends a non-zero count at an index above every one held.
+  void push(uint32_t i, uint64_t c) {
+    index.push_back(i);
+    count.push_back(c);
+  }
+  // Indexes up to the highest non-zero one (0 when empty): the length of the
+  // counts array a writer would encode.
+  size_t length() const { return index.empty() ? 0 : size_t{index.back()} + 1; }
   uint64_t total() const;
 };
 
