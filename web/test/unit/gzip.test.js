@@ -124,4 +124,28 @@ describe('inflateZlib (the WASM engine\'s zlib for .hlog payloads)', () => {
     expect(() => inflateZlib(z, 1000)).toThrow(/inflated size over 1000 bytes/);
     expect(inflateZlib(zlib.deflateSync(Buffer.alloc(0))).length).toBe(0);
   });
+
+  it('small streams (the kept-buffer path) give what zlib gives, at every size around the buffer', () => {
+    for (const size of [1, 600, 4096, 65535, 65536, 65537, 200000]) {
+      const plain = Buffer.alloc(size);
+      for (let i = 0; i < size; i++) plain[i] = (i * 7919) % 251 < 40 ? (i * 31) & 255 : 0;
+      const z = zlib.deflateSync(plain);
+      const got = inflateZlib(z);
+      expect(Buffer.from(got).equals(plain)).toBe(true);
+      // Each answer is its own copy: the next inflate must not change it.
+      inflateZlib(zlib.deflateSync(Buffer.from('other')));
+      expect(Buffer.from(got).equals(plain)).toBe(true);
+      expect(() => inflateZlib(z, size - 1)).toThrow(`inflated size over ${size - 1} bytes`);
+      const bad = Buffer.from(z);
+      bad[bad.length - 2] ^= 4;
+      expect(() => inflateZlib(bad)).toThrow(/incorrect data check/);
+      expect(() => inflateZlib(z.subarray(0, z.length - 5))).toThrow(/not a valid zlib stream/);
+    }
+    // A header asking for a preset dictionary is refused, as zlib refuses it.
+    const z = Buffer.from(zlib.deflateSync(Buffer.from('abc')));
+    z[1] = (2 << 6) | 32; // FLEVEL 2, FDICT
+    z[1] += 31 - (((z[0] << 8) | z[1]) % 31) || 0; // FCHECK
+    expect(((z[0] << 8) | z[1]) % 31).toBe(0);
+    expect(() => inflateZlib(z)).toThrow(/not a valid zlib stream/);
+  });
 });
