@@ -351,7 +351,7 @@ void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst) {
 }
 
 double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s,
-                  ExtremeBins* xb, ExtremeBins* touched) {
+                  ExtremeBins* xb, ExtremeBins* touched, std::vector<uint32_t>* occupied) {
   double added = 0;
   // A result's window brings the extremes its cell recorded, not its bins
   // (docs/extremes.md, "Results").
@@ -381,21 +381,33 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
     // kResultOne) is its own on_result_grid, so a window's part up to its
     // end is the count less its part before the quantum (same bits).
     const double before = share.before, upto = share.upto;
-    const auto each = [&](auto part) {
+    // Listing the bins that were zero is compiled only into the loop that
+    // does it: fio's layouts never ask (kWideLayoutBins).
+    const auto each = [&](auto part, auto list) {
+      double sum = 0;  // a local keeps it in a register; added is 0 until now, so the same bits
       for (uint32_t i = 0;;) {
         const double v = part(static_cast<double>(varint::get(p)) * unit);
-        added += v;
+        sum += v;
+        if constexpr (decltype(list)::value) {
+          if (g[bin] == 0) occupied->push_back(static_cast<uint32_t>(bin));
+        }
         g[bin] += v;
         if (++i == w.n) break;
         bin += 1 + varint::get(p);
       }
+      added = sum;
     };
-    if (before == 0 && upto == 1) each([](double n) { return n; });
-    else if (before == 0) each([upto](double n) { return on_result_grid_unsigned(n * upto); });
-    else if (upto == 1 && unit * kResultOne >= 1)
-      each([before](double n) { return n - on_result_grid_unsigned(n * before); });
-    else
-      each([before, upto](double n) { return on_result_grid_unsigned(n * upto) - on_result_grid_unsigned(n * before); });
+    const auto by_share = [&](auto list) {
+      if (before == 0 && upto == 1) each([](double n) { return n; }, list);
+      else if (before == 0) each([upto](double n) { return on_result_grid_unsigned(n * upto); }, list);
+      else if (upto == 1 && unit * kResultOne >= 1)
+        each([before](double n) { return n - on_result_grid_unsigned(n * before); }, list);
+      else
+        each([before, upto](double n) { return on_result_grid_unsigned(n * upto) - on_result_grid_unsigned(n * before); },
+             list);
+    };
+    if (occupied) by_share(std::true_type{});
+    else by_share(std::false_type{});
     for (ExtremeBins* e : {touched, xb})
       if (e) {
         e->add(first);
@@ -406,6 +418,14 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
   const auto add = [&](uint32_t bin, uint64_t n) {
     const double v = share.of(static_cast<double>(n) * x.unit);
     added += v;
+    if (occupied) {
+      if (!x.rebin) {
+        if (g[bin] == 0) occupied->push_back(bin);
+      } else {
+        for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r)
+          if (g[x.rebin->to[r]] == 0) occupied->push_back(x.rebin->to[r]);
+      }
+    }
     if (!x.rebin) g[bin] += v;
     else add_rebinned(*x.rebin, bin, v, g);
     if (touched) {
@@ -502,13 +522,20 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
   const size_t k = plan_.layout ? plan_.layout->size() : 0;
   // Only what the last call added is cleared: with hundreds of groups and
   // thousands of bins, clearing all of acc per quantum cost more than the adding.
+  const bool wide = k >= kWideLayoutBins;
   if (acc->size() != plan_.groups.size() * k || touched_.size() != plan_.groups.size()) {
     acc->assign(plan_.groups.size() * k, 0.0);
     touched_.assign(plan_.groups.size(), ExtremeBins());
+    occupied_.assign(plan_.groups.size(), {});
   }
   for (size_t g = 0; g < touched_.size(); ++g) {
-    if (touched_[g].any()) std::fill(acc->begin() + static_cast<std::ptrdiff_t>(g * k + touched_[g].lo),
-                                     acc->begin() + static_cast<std::ptrdiff_t>(g * k + touched_[g].hi + 1), 0.0);
+    double* row = acc->data() + g * k;
+    if (wide) {
+      for (uint32_t bin : occupied_[g]) row[bin] = 0;
+      occupied_[g].clear();
+    } else if (touched_[g].any()) {
+      std::fill(row + touched_[g].lo, row + touched_[g].hi + 1, 0.0);
+    }
     touched_[g] = ExtremeBins();
   }
   flags->assign(plan_.groups.size(), 0);
@@ -547,9 +574,28 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
         }
       }
       // docs/extremes.md: only the quantum holding a window's midpoint carries its extremes.
-      add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &xb : nullptr, &touched_[x.group]);
+      std::vector<uint32_t>* occupied = wide ? &occupied_[x.group] : nullptr;
+      const size_t had = occupied ? occupied->size() : 0;
+      add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &xb : nullptr, &touched_[x.group],
+                 occupied);
+      if (occupied) keep_ascending(occupied, had);
     }
   }
+  if (wide)
+    for (std::vector<uint32_t>& o : occupied_) o.erase(std::unique(o.begin(), o.end()), o.end());
+}
+
+void Sweep::keep_ascending(std::vector<uint32_t>* o, size_t had) {
+  // A window lists its bins in ascending order (Series::data), so the list
+  // is ascending runs, one per window: merging each run in costs less than
+  // sorting the whole per quantum. A run out of order (a correction or a
+  // re-binning might give one) is sorted first.
+  const auto mid = o->begin() + static_cast<std::ptrdiff_t>(had);
+  if (!std::is_sorted(mid, o->end())) std::sort(mid, o->end());
+  if (had == 0 || mid == o->end() || !(*mid < *(mid - 1))) return;
+  merged_.resize(o->size());
+  std::merge(o->begin(), mid, mid, o->end(), merged_.begin());
+  o->swap(merged_);
 }
 
 }  // namespace latscope

@@ -180,9 +180,10 @@ constexpr double kMaxHeatmapCells = 50e6;
 // layout; null when the cell is empty). row->p is sized for opts.percentiles.
 // ext: the bins the quantum's extremes may come from (extremes.h). span:
 // where counts may be non-zero (percentiles.h BinSpan). bands: compute the
-// sampling bands (RowSink::wants_bands).
+// sampling bands (RowSink::wants_bands). occupied (optional): the only bins
+// that may be non-zero, ascending, each once (Sweep::occupied).
 void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
-              Row* row, BinSpan span = {}, bool bands = true);
+              Row* row, BinSpan span = {}, bool bands = true, const std::vector<uint32_t>* occupied = nullptr);
 
 // Scratch for decoding and correcting one window (add_window).
 struct WindowScratch {
@@ -195,8 +196,18 @@ struct WindowScratch {
 // plan's layout; a default Share adds the whole window. Returns the count added.
 // xb (optional): the window counts for the quantum's extremes (docs/extremes.md).
 // touched (optional): widened to every bin of g the window adds to.
+// occupied (optional): gets every bin of g the window adds to that was zero
+// before (a bin may appear more than once; see Sweep::occupied).
 double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s,
-                  ExtremeBins* xb = nullptr, ExtremeBins* touched = nullptr);
+                  ExtremeBins* xb = nullptr, ExtremeBins* touched = nullptr,
+                  std::vector<uint32_t>* occupied = nullptr);
+
+// From this many bins on, a layout is read through the bins a quantum
+// occupies rather than through the span between its lowest and highest:
+// an HdrHistogram layout has tens of thousands of bins, of which a quantum
+// fills a few hundred (docs/formats-hdr.md, "Wide layouts"). fio's layouts
+// have 1,856 bins at most, and a quantum's span is mostly filled.
+constexpr size_t kWideLayoutBins = 4096;
 
 // Streams quanta in order: acc is resized to groups x bins and holds quantum
 // j's merged counts after next(); flags[g] holds kFlagPartial when a series
@@ -218,10 +229,19 @@ class Sweep {
   // reads only that span (percentiles.h BinSpan), and the next call clears
   // only that span, so callers must not write to acc between calls.
   const std::vector<ExtremeBins>& touched() const { return touched_; }
+  // Per group, for a layout of kWideLayoutBins or more: the bins the last
+  // next() added to, ascending, each once; every other bin of acc is zero
+  // (a listed bin may be zero too). Empty vectors for narrower layouts. The
+  // next call clears only these bins.
+  const std::vector<std::vector<uint32_t>>& occupied() const { return occupied_; }
 
  private:
   const Plan& plan_;
   std::vector<ExtremeBins> touched_;
+  std::vector<std::vector<uint32_t>> occupied_;
+  std::vector<uint32_t> merged_;  // scratch of keep_ascending
+  // Keeps *o ascending after a window appended its bins from index had on.
+  void keep_ascending(std::vector<uint32_t>* o, size_t had);
   std::vector<size_t> cursor_;
   std::vector<uint64_t> io_at_;  // per series: index of window cursor_'s first I/O in io_ns
   WindowScratch scratch_;
