@@ -42,6 +42,8 @@ class FioLatReader {
   };
 
   void parse_line(const char* b, const char* e, bool last_without_newline);
+  const char* fast_line(const char* p);
+  void take(size_t n, const uint64_t* f, const bool* hex);
   void decide_columns(size_t ncols, const uint64_t* f, const bool* hex);
   void flush(Open& o);
   Open& open_for(Dir d);
