@@ -150,6 +150,12 @@ FioLatReader::Open& FioLatReader::open_for(Dir d) {
 // The pending ms of a series becomes one instant window (t, t].
 void FioLatReader::flush(Open& o) {
   if (!o.have_t || o.bins.empty()) return;
+  if (o.bins.size() == 1) {  // one I/O in the ms, the usual case below ~1000 IOPS per direction
+    const uint64_t one = 1;
+    put_window(o, o.t, o.bins.data(), &one, 1, 1);
+    o.bins.clear();
+    return;
+  }
   std::vector<uint32_t>& b = win_bins_;
   std::vector<uint64_t>& c = win_counts_;
   b.clear();
@@ -162,9 +168,34 @@ void FioLatReader::flush(Open& o) {
       c.push_back(1);
     }
   }
-  const double t = static_cast<double>(o.t);
-  o.s.add_window(t, t, b.data(), c.data(), static_cast<uint32_t>(b.size()));
+  put_window(o, o.t, b.data(), c.data(), static_cast<uint32_t>(b.size()), o.bins.size());
   o.bins.clear();
+}
+
+// An instant window (t, t], as Series::add_window would append it.
+void FioLatReader::put_window(Open& o, uint64_t t, const uint32_t* bins, const uint64_t* counts, uint32_t n,
+                              uint64_t total) {
+  Window w;
+  w.start_ms = static_cast<double>(t);
+  w.end_ms = w.start_ms;
+  w.total = total;
+  w.offset = static_cast<uint32_t>(o.bytes.size());
+  w.n = n;
+  uint8_t* out = o.bytes.room(fio_hist::kMaxWindowBytesPerBin * n);
+  o.bytes.commit(fio_hist::encode_window(bins, counts, n, out));
+  o.windows.push_back(w);
+}
+
+// The segment of o is over: its blocks become the series' vectors.
+void FioLatReader::settle(Open& o) {
+  if (o.settled) return;
+  flush(o);
+  o.settled = true;
+  o.s.windows = o.windows.take();
+  o.s.data = o.bytes.take();
+  o.s.io_ns = o.io_ns.take();
+  o.s.io_bs = o.io_bs.take();
+  o.s.io_offset = o.io_offset.take();
 }
 
 void FioLatReader::drop_values(const char* why) {
@@ -174,6 +205,9 @@ void FioLatReader::drop_values(const char* why) {
     std::vector<uint64_t>().swap(o.s.io_ns);
     std::vector<uint32_t>().swap(o.s.io_bs);
     std::vector<uint64_t>().swap(o.s.io_offset);
+    o.io_ns = {};
+    o.io_bs = {};
+    o.io_offset = {};
   }
   src_->diag.add(Issue::kPerIoBudget, line_no_, 0, why);
 }
@@ -348,8 +382,9 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
     return;
   }
   if (have_last_[di] && t < last_t_[di]) {
-    // Timestamps restart: per_job_logs=0 appends the next job's log.
-    for (Open& o : open_) flush(o);
+    // Timestamps restart: per_job_logs=0 appends the next job's log; the
+    // segment's series get no more I/Os.
+    for (Open& o : open_) settle(o);
     ++segment_;
     std::fill(std::begin(have_last_), std::end(have_last_), false);
     src_->diag.add(Issue::kTimeRestart, line_no_, 1,
@@ -362,8 +397,8 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
   if (averaged_) {  // one window value: an instant (t, t] of its own (model.h, Role::kWindowValues)
     const uint32_t bin = fio_value_to_bin(ns);
     const uint64_t one = 1;
-    o.s.add_window(static_cast<double>(t), static_cast<double>(t), &bin, &one, 1);
-    o.s.io_ns.push_back(ns);
+    put_window(o, t, &bin, &one, 1, 1);
+    o.io_ns.push_back(ns);
     ++src_->records;
     return;
   }
@@ -382,9 +417,9 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
                       .c_str());
     } else {
       ++kept_;
-      o.s.io_ns.push_back(ns);
-      o.s.io_bs.push_back(static_cast<uint32_t>(f[3]));
-      if (offset_col_ >= 0) o.s.io_offset.push_back(f[offset_col_]);
+      o.io_ns.push_back(ns);
+      o.io_bs.push_back(static_cast<uint32_t>(f[3]));
+      if (offset_col_ >= 0) o.io_offset.push_back(f[offset_col_]);
     }
   }
 }
@@ -396,7 +431,7 @@ void FioLatReader::finish() {
     return a.segment != b.segment ? a.segment < b.segment : a.dir < b.dir;
   });
   for (Open& o : open_) {
-    flush(o);
+    settle(o);
     if (o.s.windows.empty()) continue;
     if (o.s.saturated)
       src_->diag.add(Issue::kSaturated, 0, 0,
