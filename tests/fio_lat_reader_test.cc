@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "fixture_util.h"
+#include "formats/fio_lat/fio_lat_reader.h"
 #include "latscope/reader.h"
 #include "test_util.h"
 
@@ -151,6 +152,221 @@ TEST(FioLatReader, ValuesGoToFiosOwnBins) {
     const uint32_t b = fio_value_to_bin(v);
     EXPECT_LE(L.lo[b], static_cast<double>(v));
     EXPECT_GT(L.hi[b], static_cast<double>(v));
+  }
+}
+
+// Everything a read leaves in a Source, as text: two reads agree when their
+// descriptions do.
+std::string describe(const Source& s) {
+  std::string o = "lines " + std::to_string(s.lines) + " records " + std::to_string(s.records) + " bytes " +
+                  std::to_string(s.bytes) + " absolute " + std::to_string(s.absolute_time) + " status " +
+                  s.status.message + "\n";
+  for (const Series& x : s.series) {
+    o += "series " + std::string(dir_name(x.dir)) + " job " + x.job + " segment " + std::to_string(x.segment) +
+         " per_io " + std::to_string(x.per_io) + " role " + std::to_string(static_cast<int>(x.role)) +
+         " saturated " + std::to_string(x.saturated) + " valid " + std::to_string(x.valid(x.layout->size())) +
+         "\n windows";
+    for (const Window& w : x.windows)
+      o += " " + std::to_string(w.start_ms) + "/" + std::to_string(w.end_ms) + "/" + std::to_string(w.total) + "/" +
+           std::to_string(w.offset) + "/" + std::to_string(w.n);
+    o += "\n data";
+    for (uint8_t b : x.data) o += " " + std::to_string(b);
+    o += "\n ns";
+    for (uint64_t v : x.io_ns) o += " " + std::to_string(v);
+    o += "\n bs";
+    for (uint32_t v : x.io_bs) o += " " + std::to_string(v);
+    o += "\n offset";
+    for (uint64_t v : x.io_offset) o += " " + std::to_string(v);
+    o += "\n";
+  }
+  for (int i = 0; i < static_cast<int>(Issue::kCount); ++i)
+    if (s.diag.count(static_cast<Issue>(i)))
+      o += std::string("issue ") + issue_info(static_cast<Issue>(i)).name + " " +
+           std::to_string(s.diag.count(static_cast<Issue>(i))) + "\n";
+  for (const IssueExample& e : s.diag.examples())
+    o += "example " + std::string(issue_info(e.issue).name) + " " + std::to_string(e.line) + ":" +
+         std::to_string(e.column) + " " + e.text + "\n";
+  return o;
+}
+
+// Straight to the reader: the Engine holds a file's first 64 KiB for the
+// sniff and passes them on in one piece, whatever the appends were.
+// `cuts`: where appends end (ascending).
+std::string read_cut(const std::string& text, const std::vector<size_t>& cuts, const FileOptions& opts = {}) {
+  Source src;
+  src.name = "t_clat.1.log";
+  FioLatReader r(&src, opts);
+  size_t at = 0;
+  for (size_t c : cuts) {
+    r.append(text.data() + at, c - at);
+    at = c;
+  }
+  r.append(text.data() + at, text.size() - at);
+  r.finish();
+  return describe(src);
+}
+
+std::string read_in_bytes(const std::string& text, const FileOptions& opts = {}) {
+  std::vector<size_t> cuts;
+  for (size_t i = 1; i < text.size(); ++i) cuts.push_back(i);
+  return read_cut(text, cuts, opts);
+}
+
+// Good lines of each shape the fast path takes: fio 3 (prio), with offset,
+// with a hex priority, fio master's 7 columns.
+const char* const kShapes[] = {
+    "20001, 535936, 0, 4096, 0\n",
+    "20001, 535936, 1, 4096, 1011712, 0\n",
+    "20001, 535936, 0, 4096, 0x2003, 88172\n",
+    "20001, 535936, 2, 65536, 1011712, 0x0000, 123456789\n",
+};
+
+// The line `odd` among good lines of the same shape: enough after it for
+// append()'s fast path to look at it when the text comes in one piece.
+std::string among_good_lines(const std::string& good, const std::string& odd) {
+  std::string t = good + good + odd;
+  for (int i = 0; i < 12; ++i) t += good;
+  return t;
+}
+
+// Lines the fast path must leave to parse_line, or take with exactly the
+// values parse_line reads (written with 5 columns).
+const char* const kOddLines[] = {
+    "20002, 1, 0, 4096",                           // a column short
+    "20002, 1, 0, 4096, 0, 0, 0, 0",               // too many
+    "20002,535936,0,4096,0",                       // no blanks
+    "20002,535936, 0, 4096, 0",                    // one comma without a blank
+    "20002 , 1 , 0 , 4096 , 0",                    // blanks before commas
+    "20002,\t1,\t0,\t4096,\t0",                    // tabs
+    "20002,  1,  0,  4096,  0",                    // two blanks
+    " 20002, 1, 0, 4096, 0",                       // leading blank
+    "20002, 1, 0, 4096, 0 ",                       // trailing blank
+    "20002, 1, 0, 4096, 0,",                       // trailing comma
+    "20002, 1, 0, 4096, 0\r",                      // CR
+    "",                                            // empty
+    "20002, -1, 0, 4096, 0",                       // negative
+    "20002, 1, 3, 4096, 0",                        // ddir 3
+    "20002, 1, 0, 0, 0",                           // bs 0 among I/O lines
+    "20002, 1, 0, 4294967295, 0",                  // largest bs
+    "20002, 1, 0, 4294967296, 0",                  // bs over 4 GiB
+    "20002, 9223372036854775808, 0, 4096, 0",      // 2^63 ns: kept, last bin
+    "20002, 9223372036854775809, 0, 4096, 0",      // over 2^63 ns
+    "20002, 9999999999999999999, 0, 4096, 0",      // 19 digits, over 2^63
+    "20002, 18446744073709551615, 0, 4096, 0",     // 20 digits, UINT64_MAX
+    "20002, 18446744073709551616, 0, 4096, 0",     // 2^64: overflow
+    "20002, 0000000000000000000001, 0, 4096, 0",   // 22 digits, value 1
+    "00000000000000020002, 1, 0, 4096, 0",         // 20 digits, leading zeros
+    "0000000000000020002, 1, 0, 4096, 0",          // 19 digits, leading zeros
+    "20002, 1, 0, 4096, 0x",                       // 0x and no digit
+    "20002, 1, 0, 4096, 0xfffffffffffffff",        // 15 hex digits
+    "20002, 1, 0, 4096, 0xFFFFFFFFFFFFFFFF",       // 16 hex digits
+    "20002, 1, 0, 4096, 0x10000000000000000",      // 17 hex digits: overflow
+    "20002, 1, 0, 4096, 0xg",                      // not hex
+    "20002, 1, 0x0, 4096, 0",                      // hex ddir
+    "20002, 1, 0, 4096, 0x2003x",                  // junk after hex
+    "20002, 1, 0, 4096, 12ab",                     // junk after digits
+    "20002, 1, 0, 4096, 0\x01",                    // control byte
+    "19000, 1, 0, 4096, 0",                        // time restart
+    "20002, 1, 0, 4096, 1.5",                      // not an integer
+    "20002, 1, , 4096, 0",                         // empty field
+    "20002, 1, 0, 4096, 18446744073709551615",     // 20 digits in column 5
+    "20002, 1, 0, 4096, 9999999999999999999",      // 19 digits in column 5
+};
+
+// The fast path (whole lines well inside one append) must read every line
+// exactly as parse_line does (1-byte appends never leave room for it):
+// values, windows, diagnostics and their line and column.
+TEST(FioLatReader, FastPathReadsEveryLineAsTheGeneralPathDoes) {
+  FileOptions small_budget;
+  small_budget.max_per_io_samples = 9;  // runs out after the odd line
+  for (const std::string good : kShapes) {
+    // The shape's columns after bs, to give each odd line the shape's width
+    // too (its first four columns and this).
+    size_t fourth = 0;
+    for (int i = 0; i < 4; ++i) fourth = good.find(',', fourth + 1);
+    const std::string tail = good.substr(fourth, good.size() - fourth - 1);
+    for (const std::string odd : kOddLines) {
+      std::vector<std::string> variants = {odd};
+      size_t cut = 0;
+      for (int i = 0; i < 4 && cut != std::string::npos; ++i) cut = odd.find(',', cut + 1);
+      if (cut != std::string::npos) variants.push_back(odd.substr(0, cut) + tail);
+      for (const std::string& v : variants) {
+        const std::string text = among_good_lines(good, v + "\n");
+        for (const FileOptions& o : {FileOptions{}, small_budget})
+          EXPECT_EQ(read_cut(text, {}, o), read_in_bytes(text, o))
+              << "among " << good << "the line " << v;
+      }
+    }
+  }
+}
+
+// A line may be split anywhere across append() calls: every split of a text
+// into two appends reads as the text in one.
+TEST(FioLatReader, EverySplitOfTheTextReadsAsOneAppend) {
+  for (const char* shape : kShapes) {
+    std::string text = among_good_lines(shape, "20002, 9223372036854775808, 1, 512, 0x1\n");
+    const size_t ncols = static_cast<size_t>(std::count(text.begin(), text.begin() + text.find('\n'), ',')) + 1;
+    if (ncols != 5) text = among_good_lines(shape, "");  // the odd line has 5 columns
+    text += "20003, 77, 1, 8192";  // last line: cut off (no newline)
+    const std::string whole = read_cut(text, {});
+    ASSERT_NE(whole.find("series "), std::string::npos);
+    EXPECT_EQ(whole, read_in_bytes(text)) << shape;
+    for (size_t cut = 0; cut <= text.size(); ++cut)
+      EXPECT_EQ(whole, read_cut(text, {cut})) << shape << " cut at " << cut;
+  }
+}
+
+// Numbers at the edges, read through the fast path, with their values.
+TEST(FioLatReader, EdgeNumbersKeepTheirValues) {
+  const std::string good = "20001, 535936, 0, 4096, 1011712, 0\n";
+  std::string text = good + good;
+  text += "20002, 9223372036854775808, 0, 4294967295, 9999999999999999999, 0xfffffffffffffff\n";
+  text += "20002, 127, 0, 1, 18446744073709551615, 0\n";
+  text += "20002, 0000000000000000128, 0, 4096, 0, 0\n";
+  for (int i = 0; i < 10; ++i) text += "20003, 535936, 0, 4096, 1011712, 0\n";
+  Engine e;
+  const Source& s = testing::feed(&e, "e_clat.1.log", text);
+  ASSERT_TRUE(s.status.ok());
+  EXPECT_EQ(s.diag.skipped_lines(), 0u);
+  EXPECT_EQ(s.diag.count(Issue::kSaturated), 1u);  // 2^63 ns
+  ASSERT_EQ(s.series.size(), 1u);
+  const Series& x = s.series[0];
+  ASSERT_EQ(x.io_ns.size(), 15u);
+  EXPECT_EQ(x.io_ns[2], 9223372036854775808ull);
+  EXPECT_EQ(x.io_bs[2], 4294967295u);
+  EXPECT_EQ(x.io_offset[2], 9999999999999999999ull);
+  EXPECT_EQ(x.io_ns[3], 127u);
+  EXPECT_EQ(x.io_bs[3], 1u);
+  EXPECT_EQ(x.io_offset[3], 18446744073709551615ull);
+  EXPECT_EQ(x.io_ns[4], 128u);
+  EXPECT_EQ(x.saturated, 1u);  // 2^63 ns: fio's last bin
+  ASSERT_EQ(x.windows.size(), 3u);  // ms 20001, 20002, 20003
+  EXPECT_EQ(x.windows[1].total, 3u);
+}
+
+// per_job_logs=0: a segment's series is complete when the time restarts;
+// a budget that runs out in a later segment drops the earlier ones' values
+// too (bins are kept).
+TEST(FioLatReader, ABudgetSpentInALaterSegmentDropsEveryValue) {
+  std::string text;
+  for (int i = 0; i < 20; ++i) text += std::to_string(100 + i) + ", 535936, " + std::to_string(i % 2) + ", 4096, 0\n";
+  for (int i = 0; i < 20; ++i) text += std::to_string(10 + i) + ", 1000, 0, 4096, 0\n";
+  for (uint64_t budget : {uint64_t{40}, uint64_t{30}}) {
+    FileOptions o;
+    o.max_per_io_samples = budget;
+    Engine e;
+    const Source& s = testing::feed(&e, "r_clat.log", text, 0, o);
+    ASSERT_EQ(s.series.size(), 3u);  // segment 1: read, write; segment 2: read
+    EXPECT_EQ(s.diag.count(Issue::kTimeRestart), 1u);
+    EXPECT_EQ(s.diag.count(Issue::kPerIoBudget), budget < 40 ? 1u : 0u);
+    uint64_t ios = 0, values = 0;
+    for (const Series& x : s.series) {
+      ios += x.total();
+      values += x.io_ns.size() + x.io_bs.size();
+      EXPECT_TRUE(x.valid(x.layout->size()));
+    }
+    EXPECT_EQ(ios, 40u);
+    EXPECT_EQ(values, budget < 40 ? 0u : 80u) << budget;
   }
 }
 

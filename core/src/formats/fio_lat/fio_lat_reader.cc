@@ -10,6 +10,9 @@ namespace {
 
 constexpr size_t kMaxLine = 4096;  // 7 fields of 20 digits are < 200 bytes
 constexpr size_t kMaxCols = 7;
+// What FioLatReader::fast_line reads at most: 7 fields, each at most 19
+// digits (or 0x and 15 hex digits), the byte after them and a space.
+constexpr size_t kFastReach = 7 * (19 + 2) + 1;
 // ms since the epoch: past ~3 years of run time the clock is absolute
 // (log_unix_epoch=1), as for histogram logs.
 constexpr uint64_t kEpochThresholdMs = 100000000000ull;
@@ -22,6 +25,14 @@ constexpr uint64_t kMaxValue = uint64_t{1} << 63;
 std::string what_column(size_t i) {
   static const char* const kNames[] = {"time_ms", "value", "ddir", "bs", "column 5", "column 6", "column 7"};
   return i < kMaxCols ? kNames[i] : "column";
+}
+
+// A hex digit's value, 16 for anything else; as parse_line reads them.
+inline unsigned hex_value(char c) {
+  const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
+  if (d < 10) return d;
+  const unsigned l = (static_cast<unsigned>(static_cast<unsigned char>(c)) | 0x20u) - 'a';
+  return l < 6 ? l + 10 : 16;
 }
 
 }  // namespace
@@ -52,6 +63,16 @@ void FioLatReader::append(const char* data, size_t n) {
   const char* p = data;
   const char* end = data + n;
   while (p < end) {
+    // Whole lines of the file's established shape take the fast path; it
+    // reads at most kFastReach bytes, so it needs no end checks. The rest
+    // (a chunk's last bytes, a line begun in an earlier append, anything the
+    // fast path does not take) is read by parse_line below.
+    if (ncols_ && static_cast<size_t>(end - p) >= kFastReach && partial_.empty() && !discarding_) {
+      if (const char* next = fast_line(p)) {
+        p = next;
+        continue;
+      }
+    }
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
     if (!nl) {
       if (!discarding_) {
@@ -129,6 +150,12 @@ FioLatReader::Open& FioLatReader::open_for(Dir d) {
 // The pending ms of a series becomes one instant window (t, t].
 void FioLatReader::flush(Open& o) {
   if (!o.have_t || o.bins.empty()) return;
+  if (o.bins.size() == 1) {  // one I/O in the ms, the usual case below ~1000 IOPS per direction
+    const uint64_t one = 1;
+    put_window(o, o.t, o.bins.data(), &one, 1, 1);
+    o.bins.clear();
+    return;
+  }
   std::vector<uint32_t>& b = win_bins_;
   std::vector<uint64_t>& c = win_counts_;
   b.clear();
@@ -141,9 +168,34 @@ void FioLatReader::flush(Open& o) {
       c.push_back(1);
     }
   }
-  const double t = static_cast<double>(o.t);
-  o.s.add_window(t, t, b.data(), c.data(), static_cast<uint32_t>(b.size()));
+  put_window(o, o.t, b.data(), c.data(), static_cast<uint32_t>(b.size()), o.bins.size());
   o.bins.clear();
+}
+
+// An instant window (t, t], as Series::add_window would append it.
+void FioLatReader::put_window(Open& o, uint64_t t, const uint32_t* bins, const uint64_t* counts, uint32_t n,
+                              uint64_t total) {
+  Window w;
+  w.start_ms = static_cast<double>(t);
+  w.end_ms = w.start_ms;
+  w.total = total;
+  w.offset = static_cast<uint32_t>(o.bytes.size());
+  w.n = n;
+  uint8_t* out = o.bytes.room(fio_hist::kMaxWindowBytesPerBin * n);
+  o.bytes.commit(fio_hist::encode_window(bins, counts, n, out));
+  o.windows.push_back(w);
+}
+
+// The segment of o is over: its blocks become the series' vectors.
+void FioLatReader::settle(Open& o) {
+  if (o.settled) return;
+  flush(o);
+  o.settled = true;
+  o.s.windows = o.windows.take();
+  o.s.data = o.bytes.take();
+  o.s.io_ns = o.io_ns.take();
+  o.s.io_bs = o.io_bs.take();
+  o.s.io_offset = o.io_offset.take();
 }
 
 void FioLatReader::drop_values(const char* why) {
@@ -153,6 +205,9 @@ void FioLatReader::drop_values(const char* why) {
     std::vector<uint64_t>().swap(o.s.io_ns);
     std::vector<uint32_t>().swap(o.s.io_bs);
     std::vector<uint64_t>().swap(o.s.io_offset);
+    o.io_ns = {};
+    o.io_bs = {};
+    o.io_offset = {};
   }
   src_->diag.add(Issue::kPerIoBudget, line_no_, 0, why);
 }
@@ -240,6 +295,55 @@ void FioLatReader::parse_line(const char* b, const char* e, bool last_without_ne
     }
     return;
   }
+  take(n, f, hex);
+}
+
+// The fast path of append(): one line as fio writes it (iolog.c
+// flush_samples: ", " between the fields, "\n" at the end; docs/formats-fio-
+// lat.md, "Columns"), with as many fields as the file's lines (ncols_).
+// Returns the start of the next line, or nullptr for anything else (other
+// blanks, CR, '-', a number of 20 digits or more, another field count, ...),
+// which parse_line then reads with every check and message. A number it
+// takes is the value parse_line reads: 19 decimal or 15 hex digits cannot
+// overflow 64 bits. Reads at most kFastReach bytes from p.
+const char* FioLatReader::fast_line(const char* p) {
+  uint64_t f[kMaxCols];
+  bool hex[kMaxCols] = {false, false, false, false, false, false, false};
+  size_t n = 0;
+  for (;;) {
+    uint64_t v = 0;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {  // fio's 0x%04x priority
+      const char* q = p + 2;
+      const char* const lim = q + 15;
+      for (unsigned x; q < lim && (x = hex_value(*q)) < 16; ++q) v = v * 16 + x;
+      if (q == p + 2 || hex_value(*q) < 16) return nullptr;
+      hex[n] = true;
+      p = q;
+    } else {
+      const char* const start = p;
+      const char* const lim = p + 19;
+      unsigned d;
+      while (p < lim && (d = static_cast<unsigned>(static_cast<unsigned char>(*p)) - '0') < 10) {
+        v = v * 10 + d;
+        ++p;
+      }
+      if (p == start || static_cast<unsigned>(static_cast<unsigned char>(*p)) - '0' < 10) return nullptr;
+    }
+    f[n++] = v;
+    if (*p == '\n') break;
+    if (*p != ',' || n == ncols_) return nullptr;
+    ++p;
+    if (*p == ' ') ++p;
+  }
+  if (n != ncols_) return nullptr;
+  ++line_no_;
+  ++src_->lines;
+  take(n, f, hex);
+  return p + 1;
+}
+
+// A line's fields (n of them, 4 to 7; ncols_ once decided) into the model.
+void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
   if (f[2] > 2) {
     skip(Issue::kBadDirection, 1, "ddir " + std::to_string(f[2]) + " is not 0, 1 or 2; line skipped");
     return;
@@ -278,8 +382,9 @@ void FioLatReader::parse_line(const char* b, const char* e, bool last_without_ne
     return;
   }
   if (have_last_[di] && t < last_t_[di]) {
-    // Timestamps restart: per_job_logs=0 appends the next job's log.
-    for (Open& o : open_) flush(o);
+    // Timestamps restart: per_job_logs=0 appends the next job's log; the
+    // segment's series get no more I/Os.
+    for (Open& o : open_) settle(o);
     ++segment_;
     std::fill(std::begin(have_last_), std::end(have_last_), false);
     src_->diag.add(Issue::kTimeRestart, line_no_, 1,
@@ -292,8 +397,8 @@ void FioLatReader::parse_line(const char* b, const char* e, bool last_without_ne
   if (averaged_) {  // one window value: an instant (t, t] of its own (model.h, Role::kWindowValues)
     const uint32_t bin = fio_value_to_bin(ns);
     const uint64_t one = 1;
-    o.s.add_window(static_cast<double>(t), static_cast<double>(t), &bin, &one, 1);
-    o.s.io_ns.push_back(ns);
+    put_window(o, t, &bin, &one, 1, 1);
+    o.io_ns.push_back(ns);
     ++src_->records;
     return;
   }
@@ -312,9 +417,9 @@ void FioLatReader::parse_line(const char* b, const char* e, bool last_without_ne
                       .c_str());
     } else {
       ++kept_;
-      o.s.io_ns.push_back(ns);
-      o.s.io_bs.push_back(static_cast<uint32_t>(f[3]));
-      if (offset_col_ >= 0) o.s.io_offset.push_back(f[offset_col_]);
+      o.io_ns.push_back(ns);
+      o.io_bs.push_back(static_cast<uint32_t>(f[3]));
+      if (offset_col_ >= 0) o.io_offset.push_back(f[offset_col_]);
     }
   }
 }
@@ -326,7 +431,7 @@ void FioLatReader::finish() {
     return a.segment != b.segment ? a.segment < b.segment : a.dir < b.dir;
   });
   for (Open& o : open_) {
-    flush(o);
+    settle(o);
     if (o.s.windows.empty()) continue;
     if (o.s.saturated)
       src_->diag.add(Issue::kSaturated, 0, 0,

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/fio_hist/window_blocks.h"
 #include "latscope/engine.h"
 #include "latscope/model.h"
 
@@ -31,19 +32,34 @@ class FioLatReader {
   void finish();
 
  private:
-  // A series being built: one (job segment, direction).
+  // A series being built: one (job segment, direction). Its windows and
+  // per-I/O values grow in blocks and become s's vectors, of their exact
+  // size, once the segment is over (settle): with about one window per I/O,
+  // vectors grown by doubling were copied again at every doubling and
+  // touched twice their size in fresh pages, most of the parse time in this
+  // VM (tests/bench/README.md, "fio per-I/O logs"; fio_hist/window_blocks.h).
   struct Open {
     int segment = 0;
     Dir dir = Dir::kRead;
     Series s;
     bool have_t = false;
+    bool settled = false;         // blocks moved into s
     uint64_t t = 0;               // the ms of the pending window
     std::vector<uint32_t> bins;   // bins of its I/Os (unsorted)
+    fio_hist::Blocks<Window> windows;
+    fio_hist::Blocks<uint8_t> bytes;  // the windows' bins, coded as Series::data
+    fio_hist::Blocks<uint64_t> io_ns;
+    fio_hist::Blocks<uint32_t> io_bs;
+    fio_hist::Blocks<uint64_t> io_offset;
   };
 
   void parse_line(const char* b, const char* e, bool last_without_newline);
+  const char* fast_line(const char* p);
+  void take(size_t n, const uint64_t* f, const bool* hex);
   void decide_columns(size_t ncols, const uint64_t* f, const bool* hex);
   void flush(Open& o);
+  void put_window(Open& o, uint64_t t, const uint32_t* bins, const uint64_t* counts, uint32_t n, uint64_t total);
+  void settle(Open& o);
   Open& open_for(Dir d);
   void drop_values(const char* why);
   void skip(Issue issue, uint32_t column, const std::string& what);
