@@ -19,7 +19,17 @@ void populate(void* p, size_t bytes) {
   const uintptr_t at = reinterpret_cast<uintptr_t>(p);
   const size_t head = static_cast<size_t>(((at + kPage - 1) & ~(kPage - 1)) - at);
   const size_t tail = static_cast<size_t>((at + bytes) & (kPage - 1));
-  if (bytes > head + tail) (void)madvise(static_cast<char*>(p) + head, bytes - head - tail, MADV_POPULATE_WRITE);
+  if (bytes <= head + tail) return;
+#if defined(MADV_HUGEPAGE)
+  // The whole 2 MiB pages inside it as transparent huge pages first (the
+  // kernel's default gives them only to ranges that ask): 512 times fewer
+  // pages to fault in. The range is written front to back right after, so
+  // nothing is wasted (tests/bench/README.md, "Huge pages").
+  constexpr uintptr_t kHuge = uintptr_t{2} << 20;
+  const uintptr_t hb = (at + kHuge - 1) & ~(kHuge - 1), he = (at + bytes) & ~(kHuge - 1);
+  if (he > hb) (void)madvise(static_cast<char*>(p) + (hb - at), he - hb, MADV_HUGEPAGE);
+#endif
+  (void)madvise(static_cast<char*>(p) + head, bytes - head - tail, MADV_POPULATE_WRITE);
 #else
   (void)p;
   (void)bytes;

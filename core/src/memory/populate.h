@@ -10,7 +10,8 @@ namespace latscope {
 // vectors that are about to be written front to back are fresh memory:
 // touched page by page, each page is a fault, and under a hypervisor a fault
 // costs as much as parsing the kilobytes that fill it (tests/bench/README.md,
-// "Page faults"). Contents are never changed.
+// "Page faults"). The whole 2 MiB pages inside the range are asked for as
+// transparent huge pages first (MADV_HUGEPAGE). Contents are never changed.
 void populate(void* p, size_t bytes);
 
 }  // namespace latscope
