@@ -171,22 +171,9 @@ std::string describe(const Source& s) {
            std::to_string(w.offset) + "/" + std::to_string(w.n);
     o += "\n data";
     for (uint8_t b : x.data) o += " " + std::to_string(b);
-    o += "\n ns";
-    for (uint64_t v : x.io_ns) o += " " + std::to_string(v);
-    o += "\n bs";
-    for (uint32_t v : x.io_bs) o += " " + std::to_string(v);
-    o += "\n offset";
-    for (uint64_t v : x.io_offset) o += " " + std::to_string(v);
-    o += "\n";
+    o += fixtures::io_text(x, " ");
   }
-  for (int i = 0; i < static_cast<int>(Issue::kCount); ++i)
-    if (s.diag.count(static_cast<Issue>(i)))
-      o += std::string("issue ") + issue_info(static_cast<Issue>(i)).name + " " +
-           std::to_string(s.diag.count(static_cast<Issue>(i))) + "\n";
-  for (const IssueExample& e : s.diag.examples())
-    o += "example " + std::string(issue_info(e.issue).name) + " " + std::to_string(e.line) + ":" +
-         std::to_string(e.column) + " " + e.text + "\n";
-  return o;
+  return o + fixtures::diag_text(s.diag);
 }
 
 // Straight to the reader: the Engine holds a file's first 64 KiB for the

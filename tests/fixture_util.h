@@ -68,6 +68,33 @@ struct IoSample {
 };
 
 // Text helpers for the parsers below.
+// A Diagnostics as text, one line per issue kind with its count, then each
+// kept example with its line and column: what two sources' diagnostics are
+// compared by.
+inline std::string diag_text(const Diagnostics& d) {
+  std::string o;
+  for (int i = 0; i < static_cast<int>(Issue::kCount); ++i)
+    if (d.count(static_cast<Issue>(i)))
+      o += std::string("issue ") + issue_info(static_cast<Issue>(i)).name + " " +
+           std::to_string(d.count(static_cast<Issue>(i))) + "\n";
+  for (const IssueExample& e : d.examples())
+    o += "example " + std::string(issue_info(e.issue).name) + " " + std::to_string(e.line) + ":" +
+         std::to_string(e.column) + " " + e.text + "\n";
+  return o;
+}
+
+// A series' per-I/O values (latency ns, block size, offset) as text, each
+// list on a line of its own after `indent`, then a line break.
+inline std::string io_text(const Series& x, const std::string& indent) {
+  std::string o = "\n" + indent + "ns";
+  for (uint64_t v : x.io_ns) o += " " + std::to_string(v);
+  o += "\n" + indent + "bs";
+  for (uint32_t v : x.io_bs) o += " " + std::to_string(v);
+  o += "\n" + indent + "offset";
+  for (uint64_t v : x.io_offset) o += " " + std::to_string(v);
+  return o + "\n";
+}
+
 inline std::string trim(const std::string& s) {
   size_t a = s.find_first_not_of(" \t\r");
   if (a == std::string::npos) return "";

@@ -297,11 +297,7 @@ void FioHistReader::put_window(Raw& r, double t, const uint32_t* bins, const uin
   Window w;
   w.end_ms = t;  // start_ms: set by finish()
   w.total = total;
-  w.offset = static_cast<uint32_t>(r.bytes.size());
-  w.n = n;
-  uint8_t* out = r.bytes.room(fio_hist::kMaxWindowBytesPerBin * n);
-  r.bytes.commit(fio_hist::encode_window(bins, counts, n, out));
-  r.windows.push_back(w);
+  fio_hist::append_window(w, bins, counts, n, &r.windows, &r.bytes);
   // fio's last bin holds everything above ~17.05 s (finish() flags it).
   if (n && bins[n - 1] + 1 == bin_columns_) r.last_bin += counts[n - 1];
 }

@@ -84,4 +84,16 @@ class Blocks {
 constexpr size_t kMaxWindowBytesPerBin = 5 + 10;
 size_t encode_window(const uint32_t* bins, const uint64_t* counts, uint32_t n, uint8_t* out);
 
+// Appends window w (its offset and n set here) and its bins, coded as
+// above, to the blocks a reader grows.
+template <typename Window>
+void append_window(Window w, const uint32_t* bins, const uint64_t* counts, uint32_t n, Blocks<Window>* windows,
+                   Blocks<uint8_t>* bytes) {
+  w.offset = static_cast<uint32_t>(bytes->size());
+  w.n = n;
+  uint8_t* out = bytes->room(kMaxWindowBytesPerBin * n);
+  bytes->commit(encode_window(bins, counts, n, out));
+  windows->push_back(w);
+}
+
 }  // namespace latscope::fio_hist

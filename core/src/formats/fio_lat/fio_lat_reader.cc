@@ -179,11 +179,7 @@ void FioLatReader::put_window(Open& o, uint64_t t, const uint32_t* bins, const u
   w.start_ms = static_cast<double>(t);
   w.end_ms = w.start_ms;
   w.total = total;
-  w.offset = static_cast<uint32_t>(o.bytes.size());
-  w.n = n;
-  uint8_t* out = o.bytes.room(fio_hist::kMaxWindowBytesPerBin * n);
-  o.bytes.commit(fio_hist::encode_window(bins, counts, n, out));
-  o.windows.push_back(w);
+  fio_hist::append_window(w, bins, counts, n, &o.windows, &o.bytes);
 }
 
 // The segment of o is over: its blocks become the series' vectors.
