@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 
+#include "formats/fio_hist/window_blocks.h"
 #include "formats/hdr/hdr_encode.h"
 #include "latscope/engine.h"
 #include "latscope/percentiles.h"
@@ -24,8 +25,8 @@ namespace latscope {
 namespace {
 
 // An interval line "Tag=T,start,length,max,payload" of counts at `bins`.
-std::string line(const std::string& tag, double start_s,
-                 const std::vector<std::pair<uint32_t, uint64_t>>& bins) {
+std::string line(const std::string& tag, double start_s, const std::vector<std::pair<uint32_t, uint64_t>>& bins,
+                 double length_s = 1) {
   hdr::Histogram h;
   h.config.digits = 3;
   h.config.lowest = 1;
@@ -34,7 +35,7 @@ std::string line(const std::string& tag, double start_s,
   std::string payload;
   EXPECT_TRUE(hdr::encode_payload(h, deflate_zlib, &payload));
   char head[96];
-  std::snprintf(head, sizeof head, "Tag=%s,%.3f,1.000,1.000,", tag.c_str(), start_s);
+  std::snprintf(head, sizeof head, "Tag=%s,%.3f,%.3f,1.000,", tag.c_str(), start_s, length_s);
   return head + payload + "\n";
 }
 
@@ -186,6 +187,66 @@ TEST(WideLayout, AWideSpanScannedGivesTheSameRow) {
                     std::string(saturates ? "saturating" : "plain") + (top > 0 ? ", top bin" : ""));
       }
     }
+}
+
+}  // namespace
+}  // namespace latscope
+
+namespace latscope {
+namespace {
+
+// An interval that ends before the previous one's end joins that window
+// (docs/formats-hdr.md, "Model"): the merged window replaces the last
+// window's record and bytes, here among 4,200 windows read in the reader's
+// 64 KiB slices.
+TEST(HdrMerge, AnIntervalEndingBeforeThePreviousJoinsIt) {
+  std::string text = "#[StartTime: 1700000000.000 (seconds since epoch)]\n";
+  std::vector<std::map<uint32_t, uint64_t>> want;
+  std::mt19937 rng(11);
+  for (int k = 0; k < 4200; ++k) {
+    std::map<uint32_t, uint64_t> m;
+    for (int j = 0; j < 3; ++j) m[rng() % 500] += 1 + rng() % 5;
+    text += line("A", k, {m.begin(), m.end()});
+    want.push_back(m);
+    // An interval inside this one, at a few places.
+    if (k == 2046 || k == 2047 || k == 2048 || k == 4095 || k == 7 || k == 4199) {
+      const std::map<uint32_t, uint64_t> extra = {{3, 2}, {rng() % 500, 1}};
+      text += line("A", k + 0.25, {extra.begin(), extra.end()}, 0.5);
+      for (const auto& [b, c] : extra) want.back()[b] += c;
+    }
+  }
+  Engine e;
+  const int h = e.open_file("m.hlog");
+  e.append(h, text.data(), text.size());
+  const Source& s = e.finish(h);
+  ASSERT_TRUE(s.status.ok()) << s.status.message;
+  EXPECT_EQ(s.diag.count(Issue::kHdrTimeBackwards), 6u);
+  ASSERT_EQ(s.series.size(), 1u);
+  const Series& x = s.series[0];
+  ASSERT_EQ(x.windows.size(), want.size());
+  for (size_t k = 0; k < want.size(); ++k) {
+    std::map<uint32_t, uint64_t> got;
+    uint64_t total = 0;
+    x.for_each_bin(x.windows[k], [&](uint32_t b, uint64_t c) {
+      got[b] += c;
+      total += c;
+    });
+    EXPECT_EQ(got, want[k]) << "window " << k;
+    EXPECT_EQ(x.windows[k].total, total) << "window " << k;
+    EXPECT_EQ(x.windows[k].start_ms, 1000.0 * k) << "window " << k;
+    // Each window's bytes follow the last's: a merged window's first
+    // version left nothing behind.
+    std::vector<uint32_t> b;
+    std::vector<uint64_t> c;
+    for (const auto& [bin, n] : got) {
+      b.push_back(bin);
+      c.push_back(n);
+    }
+    std::vector<uint8_t> bytes(fio_hist::kMaxWindowBytesPerBin * b.size());
+    const size_t len = fio_hist::encode_window(b.data(), c.data(), static_cast<uint32_t>(b.size()), bytes.data());
+    const size_t next = k + 1 < want.size() ? x.windows[k + 1].offset : x.data.size();
+    EXPECT_EQ(x.windows[k].offset + len, next) << "window " << k;
+  }
 }
 
 }  // namespace

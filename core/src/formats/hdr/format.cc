@@ -7,6 +7,7 @@
 //       StartTime, or epoch ms when the timestamps are absolute
 //       bins: HdrHistogram indexes over a kHdr layout in ns, sized to the
 //       highest non-empty index of that configuration in the file
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -74,8 +75,16 @@ class HdrFormatReader : public Reader {
 
   void append(const char* data, size_t n) override {
     src_.bytes += n;
-    parser_.append(data, n);
-    drain();
+    // In slices, each drained before the next: the parser decodes every
+    // line it is given before the reader takes them, and a page's 16 MiB
+    // chunk holds about 30,000 intervals, which held at once took 200 MiB
+    // of WebAssembly memory that never shrinks (docs/formats-hdr.md,
+    // "Counts kept sparse").
+    constexpr size_t kSlice = size_t{64} << 10;
+    for (size_t at = 0; at < n; at += kSlice) {
+      parser_.append(data + at, std::min(kSlice, n - at));
+      drain();
+    }
   }
 
   Source finish() override {
