@@ -122,6 +122,38 @@ TEST(WideLayout, RowsAreTheBitsOfTheDenseCounts) {
   EXPECT_GT(compared, 1000u);
 }
 
+// The latency heat map reads a wide layout through the occupied bins too:
+// the same cells, bit for bit. Tag B's one interval lies far after A's, and
+// the rows are fixed, so it only adds to its own quantum and to `above`.
+TEST(WideLayout, HeatMapCellsAreTheBitsOfTheDenseCounts) {
+  const std::string narrow = tag_a();
+  const std::string wide = narrow + line("B", 500.0, {{9000, 2}, {9001, 1}});
+  for (const double q : {1000.0, 700.0}) {
+    HeatmapResult a, b;
+    for (auto [text, out] : {std::pair{&narrow, &a}, std::pair{&wide, &b}}) {
+      Engine e;
+      const int h = e.open_file("w.hlog");
+      e.append(h, text->data(), text->size());
+      ASSERT_TRUE(e.finish(h).status.ok());
+      HeatmapOptions o;
+      o.quantum_ms = q;
+      o.rows = 50;
+      o.min_ns = 10;
+      o.max_ns = 5000;
+      ASSERT_TRUE(e.heatmap(o, out).ok());
+    }
+    ASSERT_GT(b.quanta, a.quanta);
+    EXPECT_EQ(a.edges_ns, b.edges_ns);
+    EXPECT_EQ(a.t0_ms, b.t0_ms);
+    for (size_t i = 0; i < size_t{a.quanta} * a.rows; ++i) EXPECT_EQ(a.counts[i], b.counts[i]) << "cell " << i;
+    EXPECT_EQ(a.below, b.below);
+    EXPECT_EQ(a.above + 3, b.above);
+    double sum = 0;
+    for (double c : a.counts) sum += c;
+    EXPECT_GT(sum, 1000);
+  }
+}
+
 // The two files' layouts really are narrow and wide.
 TEST(WideLayout, TheProofComparesANarrowWithAWideLayout) {
   for (const bool with_b : {false, true}) {

@@ -114,18 +114,25 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   std::vector<double> acc;
   std::vector<uint32_t> flags;
   std::vector<ExtremeBins> ext;  // unused by heat maps: they show counts
+  // A wide layout is read through the bins the quantum occupies, in the
+  // same ascending order, so the same sums (docs/formats-hdr.md, "Wide layouts").
+  const bool wide = k >= kWideLayoutBins && !plan.groups.empty();
   for (size_t j = 0; j < plan.quanta; ++j) {
     sweep.next(j, &acc, &flags, &ext);
     double* dst = out->counts.data() + j * opts.rows;
-    for (size_t i = 0; i < k; ++i) {
+    const auto add = [&](size_t i) {
       const double c = acc[i];
-      if (c <= 0) continue;
+      if (c <= 0) return;
       for (uint32_t e = start[i]; e < start[i + 1]; ++e) {
         if (row[e] >= 0) dst[row[e]] += c * frac[e];
         else if (row[e] == -1) out->below += c * frac[e];
         else out->above += c * frac[e];
       }
-    }
+    };
+    if (wide)
+      for (const uint32_t i : sweep.occupied()[0]) add(i);
+    else
+      for (size_t i = 0; i < k; ++i) add(i);
   }
   return Status::Ok();
 }
