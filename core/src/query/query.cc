@@ -26,8 +26,7 @@ struct Gathered {
 };
 
 // The non-zero bins of counts among `from` (ascending; each once) into *g.
-template <typename Bins>
-void gather(const BinLayout& layout, const double* counts, const Bins& from, Gathered* g) {
+void gather(const BinLayout& layout, const double* counts, const std::vector<uint32_t>& from, Gathered* g) {
   BinLayout& c = g->layout;
   c.kind = layout.kind;
   if (c.id != layout.id) c.id = layout.id;  // value_step_ns reads it
@@ -42,7 +41,7 @@ void gather(const BinLayout& layout, const double* counts, const Bins& from, Gat
   }
   if (rep && c.rep.size() < most) c.rep.resize(most);
   size_t n = 0, last = layout.size();
-  for (const size_t i : from) {
+  for (const uint32_t i : from) {
     if (counts[i] == 0) continue;
     g->counts[n] = counts[i];
     c.lo[n] = layout.lo[i];
@@ -59,47 +58,7 @@ void gather(const BinLayout& layout, const double* counts, const Bins& from, Gat
   c.last_saturates = layout.last_saturates && last + 1 == layout.size();
 }
 
-// The bins of a span, one by one, as a range for gather().
-struct SpanBins {
-  size_t b, e;
-  size_t size() const { return e - b; }
-  struct It {
-    size_t i;
-    size_t operator*() const { return i; }
-    It& operator++() {
-      ++i;
-      return *this;
-    }
-    bool operator!=(const It& o) const { return i != o.i; }
-  };
-  It begin() const { return {b}; }
-  It end() const { return {e}; }
-};
-
 // fill_row over the bins given; the window extremes (ext) are bins of extremes_layout.
-inline void fill_bins(const BinLayout& layout, const double* counts, const ExtremeBins& ext,
-                      const QueryOptions& opts, Row* row, BinSpan span, bool bands, const BinLayout& extremes_layout);
-
-}  // namespace
-
-void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
-              Row* row, BinSpan span, bool bands, const std::vector<uint32_t>* occupied) {
-  // fio's method reads bin 0 whatever its count (percentiles.h), so it is not gathered.
-  if (layout.size() >= kWideLayoutBins && counts && opts.method != Method::kFio) {
-    const size_t end = std::min(span.end, layout.size()), begin = std::min(span.begin, end);
-    if (occupied || end - begin >= kWideLayoutBins) {
-      thread_local Gathered g;
-      if (occupied) gather(layout, counts, *occupied, &g);
-      else gather(layout, counts, SpanBins{begin, end}, &g);
-      fill_bins(g.layout, g.counts.data(), ext, opts, row, {0, g.counts.size()}, bands, layout);
-      return;
-    }
-  }
-  fill_bins(layout, counts, ext, opts, row, span, bands, layout);
-}
-
-namespace {
-
 // Inlined into fill_row's two calls: a per-host query at 1 s makes 720,000
 // rows, and the call alone was 1.5% of it (tests/bench/count_query.sh).
 __attribute__((always_inline)) inline void fill_bins(const BinLayout& layout, const double* counts,
@@ -128,6 +87,29 @@ __attribute__((always_inline)) inline void fill_bins(const BinLayout& layout, co
 }
 
 }  // namespace
+
+void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
+              Row* row, BinSpan span, bool bands, const std::vector<uint32_t>* occupied) {
+  // fio's method reads bin 0 whatever its count (percentiles.h), so it is not gathered.
+  if (layout.size() >= kWideLayoutBins && counts && opts.method != Method::kFio) {
+    const size_t end = std::min(span.end, layout.size()), begin = std::min(span.begin, end);
+    if (occupied || end - begin >= kWideLayoutBins) {
+      thread_local Gathered g;
+      thread_local std::vector<uint32_t> scanned;  // the span's non-zero bins, when no list is given
+      if (!occupied) {
+        scanned.clear();
+        for (size_t i = begin; i < end; ++i)
+          if (counts[i] != 0) scanned.push_back(static_cast<uint32_t>(i));
+        occupied = &scanned;
+      }
+      gather(layout, counts, *occupied, &g);
+      fill_bins(g.layout, g.counts.data(), ext, opts, row, {0, g.counts.size()}, bands, layout);
+      return;
+    }
+  }
+  fill_bins(layout, counts, ext, opts, row, span, bands, layout);
+}
+
 
 namespace {
 

@@ -27,7 +27,7 @@ std::string what_column(size_t i) {
   return i < kMaxCols ? kNames[i] : "column";
 }
 
-// A hex digit's value, 16 for anything else; as parse_line reads them.
+// A hex digit's value, 16 for anything else (fast_line and parse_line).
 inline unsigned hex_value(char c) {
   const unsigned d = static_cast<unsigned>(static_cast<unsigned char>(c)) - '0';
   if (d < 10) return d;
@@ -245,8 +245,7 @@ void FioLatReader::parse_line(const char* b, const char* e, bool last_without_ne
           skip(Issue::kOverflow, col, what_column(n) + " does not fit in 64 bits; line skipped");
           return;
         }
-        const char c = *p++;
-        v = v * 16 + static_cast<uint64_t>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+        v = v * 16 + hex_value(*p++);
       }
       hex[n] = true;
     } else {
