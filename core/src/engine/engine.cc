@@ -1,4 +1,5 @@
 #include "latscope/engine.h"
+#include "latscope/folder.h"
 
 #include "latscope/reader.h"
 #include "query/interval.h"
@@ -10,6 +11,11 @@ namespace {
 // imported: its labels completed, and its logging interval kept so that
 // queries do not sort its windows again (model.h Series::interval_ms).
 void complete_series(Source* src) {
+  // The account a log gives of its jobs' I/Os, as a label: --group-by
+  // account shows a job's histogram and per-I/O logs side by side
+  // (folder.h plan_accounts).
+  const Account a = account_of(*src);
+  if (a != Account::kNone) src->labels.set(kAccountLabel, account_name(a));
   for (Series& s : src->series) {
     complete_series_labels(&s);
     s.interval_ms = logging_interval_ms(s);
@@ -187,6 +193,11 @@ RunPlan Engine::assign_runs(const RunOptions& opts) {
     sources_[at[k]].labels.set("run", planned.run_of[k]);
     planned_run_[at[k]] = true;
   }
+  // Per-I/O logs whose unit their columns do not say are decided now that
+  // the whole folder is known (folder.h settle_units, docs/fio-versions.md).
+  std::vector<FolderFile> folder;
+  for (const Source& s : sources_) folder.push_back(folder_file_of(s));
+  for (Source& s : sources_) settle_units(&s, folder);
   // The plan over every source: files left out have no run ("").
   RunPlan plan;
   plan.runs = std::move(planned.runs);
@@ -196,6 +207,19 @@ RunPlan Engine::assign_runs(const RunOptions& opts) {
   for (Run& r : plan.runs)
     for (size_t& f : r.files) f = at[f];
   return plan;
+}
+
+}  // namespace latscope
+
+namespace latscope {
+
+std::vector<TrustRow> Engine::trust(const std::vector<Account>& prefer) const {
+  std::vector<FolderFile> folder;
+  for (const Source& s : sources_) folder.push_back(folder_file_of(s));
+  std::vector<AccountChoice> choices = plan_accounts(folder, prefer);
+  TrustBuilder b(std::move(folder), std::move(choices));
+  for (const Source& s : sources_) b.add(s);
+  return b.rows();
 }
 
 }  // namespace latscope

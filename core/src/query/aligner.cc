@@ -1,4 +1,5 @@
 #include "query/aligner.h"
+#include "query/one_account.h"
 
 #include <algorithm>
 #include <cctype>
@@ -243,6 +244,7 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
     if (!plan->series.empty()) plan->notes.push_back(whole_run_note());
   }
   if (sel.kinds.empty()) keep_default_kind(&plan->series, &plan->notes);  // per_io.h
+  keep_one_account(sources, sel, group_by, plan);  // one_account.h
   keep_one_time_base(plan);  // time_base.h
   if (sel.place_jobs) {  // placement.h
     JsonIndex json;
