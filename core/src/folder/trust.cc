@@ -138,10 +138,19 @@ std::vector<TrustRow> TrustBuilder::rows() const {
   // fio's own count per (run, host, job, direction), and its version per run.
   using Key = std::tuple<std::string, std::string, std::string, int>;
   std::map<Key, uint64_t> fio;
+  std::map<Key, std::string> counted_by;  // the json+ file of each key; "" when several count it
   std::map<std::string, std::string> version;  // run -> fio version (json+)
   for (const FileFacts& f : files_) {
-    for (const SeriesFacts& s : f.series)
-      if (s.json) fio[Key{s.run, s.host, s.job, s.dir}] += s.total;
+    for (const SeriesFacts& s : f.series) {
+      if (!s.json) continue;
+      const Key k{s.run, s.host, s.job, s.dir};
+      const auto c = counted_by.find(k);
+      // Two json+ outputs counting one job (runs merged on purpose,
+      // --run-by none): no count to compare with, as no tail is added.
+      if (c == counted_by.end()) counted_by[k] = f.row.file;
+      else if (c->second != f.row.file) c->second.clear();
+      fio[k] += s.total;
+    }
     if (!f.row.fio_version.empty() && f.row.fio_version.compare(0, 4, "fio-") == 0) version[f.run] = f.row.fio_version;
   }
   std::vector<TrustRow> out;
@@ -175,8 +184,9 @@ std::vector<TrustRow> TrustBuilder::rows() const {
       uint64_t logged = 0, counted = 0, slack = 0;
       bool all = true;
       for (const SeriesFacts& s : f.series) {
-        const auto it = fio.find(Key{s.run, s.host, s.job, s.dir});
-        if (it == fio.end()) {
+        const Key k{s.run, s.host, s.job, s.dir};
+        const auto it = fio.find(k);
+        if (it == fio.end() || counted_by[k].empty()) {
           all = false;
           continue;
         }

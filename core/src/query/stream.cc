@@ -20,6 +20,7 @@
 #include "query/aligner.h"
 #include "query/interval.h"
 #include "query/layout_merge.h"
+#include "query/one_account.h"
 #include "query/per_io.h"
 #include "query/placement.h"
 #include "query/tail.h"
@@ -545,7 +546,51 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
 // The outer query routes each log to the part of its time base; json+
 // output serves both. Every log counts in both parts' tail ambiguity rule,
 // as add_json_tails counts every loaded log (tail.cc).
+void StreamingQuery::set_folder(const std::vector<FolderFile>& folder) {
+  const Selection& sel = impl_->opts.sel;
+  superseded_.clear();
+  accounts_note_.clear();
+  if (std::find(impl_->opts.group_by.begin(), impl_->opts.group_by.end(), kAccountLabel) != impl_->opts.group_by.end())
+    return;
+  // As keep_one_account (one_account.h): the files the selection leaves in.
+  std::vector<FolderFile> kept;
+  std::vector<std::string> names;
+  for (const FolderFile& f : folder) {
+    if (f.account == Account::kNone) continue;
+    const std::string& n = f.run_file.name;
+    const size_t slash = n.find_last_of("/\\");
+    const std::string base = slash == std::string::npos ? n : n.substr(slash + 1);
+    if (std::find(sel.exclude_sources.begin(), sel.exclude_sources.end(), n) != sel.exclude_sources.end() ||
+        std::find(sel.exclude_sources.begin(), sel.exclude_sources.end(), base) != sel.exclude_sources.end())
+      continue;
+    kept.push_back(f);
+    names.push_back(n);
+  }
+  const std::vector<AccountChoice> choices = plan_accounts(kept, sel.accounts);
+  std::vector<size_t> left_out;
+  for (size_t i = 0; i < choices.size(); ++i)
+    if (!choices[i].used_instead.empty()) {
+      superseded_.insert(names[i]);
+      left_out.push_back(i);
+    }
+  if (!left_out.empty()) accounts_note_ = accounts_note(names, choices, left_out);
+}
+
+// Where Engine::query has it: after the latency-kinds note, before the rest
+// (make_plan: keep_default_kind, then keep_one_account).
+void StreamingQuery::add_accounts_note(std::vector<std::string>* notes) const {
+  if (!skipped_selected_ || accounts_note_.empty()) return;
+  const bool kinds_note = impl_->opts.sel.kinds.empty() && kinds_present_.size() > 1;
+  notes->insert(notes->begin() + (kinds_note && !notes->empty() ? 1 : 0), accounts_note_);
+}
+
 Status StreamingQuery::add(const Source& src) {
+  if (superseded_.count(src.name)) {
+    std::vector<Selected> sel;
+    select_series(src, impl_->opts.sel, &sel);
+    if (!sel.empty()) skipped_selected_ = true;
+    return Status::Ok();
+  }
   if (src.status.ok() && std::any_of(src.series.begin(), src.series.end(),
                                      [](const Series& s) { return s.role == Role::kWindowValues; })) {
     Source kept;  // what select_window_values and group keys read
@@ -585,6 +630,7 @@ Status StreamingQuery::finish(QueryResult* out) {
   std::vector<Selected> window_values;  // as Engine::query (query/window_values.h)
   for (const Source& src : window_values_) select_window_values(src, impl_->opts.sel, &window_values);
   Status st = finish_folded(out);
+  if (st.ok()) add_accounts_note(&out->notes);
   if (!st.ok() || window_values.empty()) return st;
   if (out->groups.empty()) return window_value_query(std::move(window_values), impl_->opts, out);
   out->notes.push_back(window_values_left_out_note(window_values.size()));
@@ -651,6 +697,7 @@ Status StreamingQuery::finish_result(Result* out, std::vector<std::string>* note
     tb.report(&shown.impl_->time_notes, &shown.impl_->time_diag);
     st = shown.finish_part(&qr, out);
   }
+  if (st.ok()) add_accounts_note(&qr.notes);
   notes->insert(notes->end(), qr.notes.begin(), qr.notes.end());
   diag->merge(qr.diag);
   return st;
