@@ -136,6 +136,7 @@ class TrustBuilder {
   struct FileFacts {
     TrustRow row;
     std::string run;
+    bool hist_named = false;  // named like a histogram log, refused or with lines of bad counts
     std::vector<SeriesFacts> series;
   };
   std::vector<FolderFile> folder_;

@@ -14,6 +14,7 @@
 #include <tuple>
 
 #include "latscope/folder.h"
+#include "latscope/reader.h"
 #include "latscope/report.h"
 #include "query/tail.h"
 
@@ -88,6 +89,11 @@ void TrustBuilder::add(const Source& src) {
   const Account a = account_of(src);
   r.what = what_of(src, a);
   r.account = account_name(a);
+  // A histogram log refused or cut by impossible counts (fio 3.11-3.16 with
+  // ioengine=sync): rows() attributes it to the version once it is known.
+  f.hist_named = name_claims_log(src.name) == "a fio histogram log" &&
+                 (!src.status.ok() || src.diag.count(Issue::kOverflow) || src.diag.count(Issue::kNegativeValue) ||
+                  src.diag.count(Issue::kNotANumber));
   r.ok = src.status.ok() || src.format == FileFormat::kIgnored;
   if (const std::string* run = src.labels.find("run")) f.run = *run;
   for (size_t i = 0; i < folder_.size(); ++i)
@@ -172,6 +178,12 @@ std::vector<TrustRow> TrustBuilder::rows() const {
     TrustRow r = f.row;
     const Account a = r.account == "hist" ? Account::kHist : r.account == "per-io" ? Account::kPerIo : Account::kNone;
     const auto v = version.find(f.run);
+    if (f.hist_named && v != version.end() && !fio_defect(v->second, Account::kHist).empty()) {
+      r.warnings.push_back("the counts this histogram log holds are impossible or cut, which is what " + v->second +
+                           " writes (fio issues #828, #974; fixed in fio-3.17): the file is damaged by fio, not by "
+                           "copying (docs/fio-versions.md)");
+      r.doubtful = true;
+    }
     if (a != Account::kNone && v != version.end()) {
       r.fio_version = v->second;
       bool wrong = false;
