@@ -20,6 +20,7 @@
 //   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view)
 //   exportSource(handle)  -> Uint8Array (copy)  encode_source (model_io.h)
 //   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
+//   trust(accountsJson)               -> str   Engine::trust as JSON (folder.h trust_json)
 //   assignRuns(runOptionsJson)        -> str   Engine::assign_runs (sets every source's
 //                                           "run" label) -> run_plan_json (docs/runs.md)
 //   compareRuns(pctText, unit, format, jsonDocs) -> {text, notes: str}
@@ -145,6 +146,20 @@ class WasmEngine {
     run_files_.clear();
     for (const latscope::Source& s : engine_.sources()) run_files_.push_back(latscope::run_file_of(s));
     return val(latscope::run_plan_json(plan_, run_files_));
+  }
+
+  // The trust summary of the loaded files (core folder.h, docs/folders.md),
+  // as the CLI's --format json "trust": what each file is, its fio version
+  // and unit, the account used for its jobs' I/Os (accounts: [] or
+  // ["hist"] / ["per-io"], the query option "accounts"), its I/Os against
+  // fio's json+ count, warnings.
+  val trust(const std::string& accounts_json) const {
+    latscope::QueryOptions q;
+    std::vector<std::string> labels;
+    latscope::Unit unit = latscope::Unit::kUs;
+    Status st = latscope::parse_query_options_json("{\"accounts\":" + accounts_json + "}", &q, &labels, &unit);
+    if (!st.ok()) return error(st);
+    return val(latscope::trust_json(engine_.trust(q.sel.accounts)));
   }
 
   // The two runs of the last assignRuns side by side, exactly as `latscope
@@ -348,6 +363,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("finish", &WasmEngine::finish)
       .function("sources", &WasmEngine::sources)
       .function("assignRuns", &WasmEngine::assignRuns)
+      .function("trust", &WasmEngine::trust)
       .function("compareRuns", &WasmEngine::compareRuns)
       .function("query", &WasmEngine::query)
       .function("queryColumns", &WasmEngine::queryColumns)
