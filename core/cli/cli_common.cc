@@ -304,15 +304,17 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
   const auto deliver = [&](Parsed& p) {
     for (const std::string& m : p.messages) std::fwrite(m.data(), 1, m.size(), stderr);
     rc = std::max(rc, p.rc);
-    // A per-I/O log whose columns do not say its unit: the folder's
-    // evidence decides it now (folder.h settle_units).
-    if (p.src && runs && unit_pending(*p.src)) {
+    // What the folder's evidence decides about a file (folder.h
+    // settle_source): a per-I/O log's unit, a client log's repair.
+    if (p.src && runs && may_settle(*p.src)) {
       std::vector<Source> taken = p.engine->take_sources();
       for (Source& s : taken) {
-        settle_units(&s, runs->folder);
-        for (const IssueExample& e : s.diag.examples())
-          if (e.issue == Issue::kUnitDecided || e.issue == Issue::kUnitGuessed)
-            say("latscope: " + std::string(e.issue == Issue::kUnitGuessed ? "warning: " : "note: ") + e.text);
+        const size_t before = s.diag.examples().size();
+        settle_source(&s, runs->folder);
+        const std::vector<IssueExample>& ex = s.diag.examples();
+        for (size_t k = before; k < ex.size(); ++k)
+          say("latscope: " + std::string(issue_info(ex[k].issue).severity == Severity::kWarning ? "warning: " : "note: ") +
+              s.name + ": " + ex[k].text);
         p.engine->add_source(std::move(s));
       }
       p.src = &p.engine->sources().back();
@@ -345,6 +347,10 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
 }
 
 }  // namespace
+
+bool may_settle(const Source& src) {
+  return unit_pending(src) || (src.status.ok() && src.format == FileFormat::kFioHist && !src.id.host.empty());
+}
 
 const AccountChoice* InputPlan::superseded(const std::string& path) const {
   const auto it = index.find(path);

@@ -60,6 +60,9 @@ struct InputPlan {
   const AccountChoice* superseded(const std::string& path) const;
 };
 using RunLabels = InputPlan;
+// A file the folder's evidence may change (settle_source): a per-I/O log of
+// pending unit, a client/server histogram log.
+bool may_settle(const Source& src);
 int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
                const RunLabels* runs = nullptr);
 

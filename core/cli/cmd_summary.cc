@@ -250,12 +250,14 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
   // A per-I/O log whose columns do not say its unit: the inputs' evidence
   // decides it (folder.h settle_units, docs/fio-versions.md).
   Source settled;
-  if (folder && unit_pending(*got)) {
+  if (folder && cli::may_settle(*got)) {
     settled = *got;
-    settle_units(&settled, *folder);
-    for (const IssueExample& e : settled.diag.examples())
-      if (e.issue == Issue::kUnitDecided || e.issue == Issue::kUnitGuessed)
-        cli::say("latscope: " + std::string(e.issue == Issue::kUnitGuessed ? "warning: " : "note: ") + e.text);
+    const size_t before = settled.diag.examples().size();
+    settle_source(&settled, *folder);
+    const std::vector<IssueExample>& ex = settled.diag.examples();
+    for (size_t k = before; k < ex.size(); ++k)
+      cli::say("latscope: " + std::string(issue_info(ex[k].issue).severity == Severity::kWarning ? "warning: " : "note: ") +
+               name + ": " + ex[k].text);
     got = &settled;
   }
   const Source& src = *got;

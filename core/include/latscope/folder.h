@@ -50,6 +50,15 @@ struct FolderFile {
   Account account = Account::kNone;
   std::string fio_version;     // json: "fio-3.33" as fio wrote it; "" otherwise
   int hist_version = 0;        // fio histogram log: 2 (1216-bin, us) or 3 (1856-bin, ns) layouts
+  // json+: fio's own count of each job's I/Os per direction (the whole-run
+  // bins' total), keyed as the logs of the job are (tail.h TailKey: run
+  // aside, host "" in local mode, job number, direction).
+  struct JobCount {
+    std::string host, job;
+    int dir = 0;
+    uint64_t ios = 0;
+  };
+  std::vector<JobCount> json_counts;
 };
 
 FolderFile folder_file_of(const Source& src);
@@ -93,6 +102,19 @@ UnitDecision decide_unit(const std::vector<FolderFile>& folder, const std::strin
 // windows, sets unit=ns|us and adds the decision to its diagnostics
 // (Issue::kUnitDecided, or kUnitGuessed). A source not pending is left alone.
 void settle_units(Source* src, const std::vector<FolderFile>& folder);
+
+// A client/server histogram log (fio's accumulation defect, README "What the
+// numbers mean") that the reader kept as written because its windows alone
+// did not show the defect (a short log, a stall): when the run's json+
+// counts fewer I/Os for the job and direction than the log holds as
+// written, and the repaired series holds no more than fio counted, the
+// series is repaired on that evidence and says so (docs/folders.md
+// "Repairs on fio's count").
+void settle_repairs(Source* src, const std::vector<FolderFile>& folder);
+
+// settle_units and settle_repairs: what the folder decides about a file
+// once every file is known. Idempotent.
+void settle_source(Source* src, const std::vector<FolderFile>& folder);
 
 // One file of the trust summary (docs/folders.md "Trust summary").
 struct TrustRow {

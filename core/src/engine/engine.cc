@@ -193,11 +193,12 @@ RunPlan Engine::assign_runs(const RunOptions& opts) {
     sources_[at[k]].labels.set("run", planned.run_of[k]);
     planned_run_[at[k]] = true;
   }
-  // Per-I/O logs whose unit their columns do not say are decided now that
-  // the whole folder is known (folder.h settle_units, docs/fio-versions.md).
+  // What the whole folder decides about a file, now that it is known
+  // (folder.h settle_source): the unit of per-I/O logs their columns do not
+  // say, client logs' repairs on fio's json+ count.
   std::vector<FolderFile> folder;
   for (const Source& s : sources_) folder.push_back(folder_file_of(s));
-  for (Source& s : sources_) settle_units(&s, folder);
+  for (Source& s : sources_) settle_source(&s, folder);
   // The plan over every source: files left out have no run ("").
   RunPlan plan;
   plan.runs = std::move(planned.runs);

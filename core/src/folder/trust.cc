@@ -253,8 +253,17 @@ FolderFile folder_file_of(const Source& src) {
   if (const std::string* run = src.labels.find("run")) f.run = *run;
   f.format = src.format;
   f.account = account_of(src);
-  if (src.format == FileFormat::kFioJson)
+  if (src.format == FileFormat::kFioJson && src.status.ok()) {
     if (const std::string* v = src.labels.find("fio")) f.fio_version = *v;
+    for (const Series& s : src.series) {
+      if (s.role != Role::kWholeRun) continue;
+      FolderFile::JobCount c;
+      std::string run;
+      std::tie(run, c.host, c.job, c.dir) = tail_key_of_json(src, s);
+      c.ios = s.total();
+      f.json_counts.push_back(std::move(c));
+    }
+  }
   if (src.format == FileFormat::kFioHist && src.status.ok() && src.layout)
     f.hist_version = src.layout->kind == LayoutKind::kFio2 ? 2 : 3;
   return f;

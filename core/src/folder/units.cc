@@ -27,11 +27,6 @@ int major_of(const std::string& v) {
   return i < v.size() ? std::atoi(v.c_str() + i) : 0;
 }
 
-std::string base_of(const std::string& path) {
-  const size_t s = path.find_last_of("/\\");
-  return s == std::string::npos ? path : path.substr(s + 1);
-}
-
 // The median value as written: sampled from the kept values, else from the
 // bins' lower edges (values past the per-I/O budget).
 double median_value(const Source& src) {
@@ -165,7 +160,7 @@ void settle_units(Source* src, const std::vector<FolderFile>& folder) {
       rescale(&s, 1000);
     }
   src->labels.set(kUnitLabel, d.fio_version == 2 ? "us" : "ns");
-  const std::string text = base_of(src->name) + ": no priority column, values read in " +
+  const std::string text = std::string("no priority column, values read in ") +
                            (d.fio_version == 2 ? "us" : "ns") + ": " + d.why +
                            (approximate ? "; exact values were not kept (per-I/O budget), bins rescaled" : "");
   src->diag.add(d.guessed ? Issue::kUnitGuessed : Issue::kUnitDecided, 0, 0, text);

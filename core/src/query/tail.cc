@@ -24,8 +24,11 @@ TailKey tail_key_of_json(const Source& src, const Series& s) {
 }
 
 TailKey tail_key_of_log(const Source& src, const Series& s) {
-  // Per-I/O logs hold every I/O, no unlogged tail: a key no json+ job has.
-  return {label_of(src, s, "run"), src.id.host, s.job, static_cast<int>(s.dir) + (s.per_io ? 16 : 0)};
+  // Per-I/O logs hold every I/O, no unlogged tail, and log_avg_msec logs
+  // hold no I/O counts: a key no json+ job has, so that neither makes a
+  // histogram log's tail look ambiguous (docs/folders.md).
+  const bool not_counts = s.per_io || s.role == Role::kWindowValues;
+  return {label_of(src, s, "run"), src.id.host, s.job, static_cast<int>(s.dir) + (not_counts ? 16 : 0)};
 }
 
 void JsonIndex::add(const Source& src) {
