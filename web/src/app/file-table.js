@@ -158,15 +158,16 @@ function chunkTables(doc, rows, cols, head) {
 }
 
 /**
- * The trust columns of one file (core TrustRow, docs/folders.md), as text
+ * The trust fields of one file (core TrustRow, docs/folders.md), as text
  * and tooltips. Pure: unit-tested without a page.
  * @param {import('../engine/inthread.js').TrustRow} t
  * @param {(name: string) => string} short a file name as the table shows it
+ * @param {string} [format] the source's format ('fio-json', 'result', ...)
  */
-export function trustCells(t, short = (n) => n) {
+export function trustCells(t, short = (n) => n, format = '') {
   const notAdded = !!t.used_instead;
-  // "fio-3.33" from json+; "fio 3 (1856 bins)" inferred from a log's layout.
-  // "fio 3 (1856 bins)" -> "fio 3": the why is the tooltip.
+  // "fio-3.33" from json+; "fio 3 (1856 bins)" inferred from a log's layout:
+  // "fio 3", the why is the tooltip.
   const fio = t.fio_version.replace(/ \(.*\)$/, '');
   const fioTitle = !t.fio_version
     ? 'fio version unknown'
@@ -190,7 +191,10 @@ export function trustCells(t, short = (n) => n) {
           : t.what;
   let ios = '';
   let iosTitle = '';
-  if (!notAdded && t.ios > 0) {
+  // I/Os of fio's logs (what is checked against fio's count) and fio's
+  // json+ count itself. Not of other files: a result's row counts its
+  // fixed-point bins, not I/Os (the engine's trust gives 2^28 per I/O).
+  if (!notAdded && t.ios > 0 && (t.account || format === 'fio-json')) {
     if (t.compared) {
       ios = `${formatNumber(t.ios)} of ${formatNumber(t.fio_ios)}`;
       iosTitle = `holds ${formatNumber(t.ios)} of the ${formatNumber(t.fio_ios)} I/Os fio counted (its json+ output)${t.account === 'hist' ? '; fio never logs a job\'s last, partial window, so a histogram log holds a little less' : ''}`;
@@ -310,7 +314,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
     // The trust summary: a line under the file's row (the sidebar has no
     // room for four more columns), warnings read without hovering.
     const t = trustOf.get(src.name);
-    const line = t ? trustLine(tr, src.name, trustCells(t, short), ncols) : null;
+    const line = t ? trustLine(tr, src.name, trustCells(t, short, src.format), ncols) : null;
     if (line) rows.push(line);
   }
   // Files still loading (or failed before the engine returned a Source).

@@ -153,6 +153,20 @@ describe('trustCells', () => {
   });
 });
 
+describe('trustCells: which files show an I/O count', () => {
+  it('fio logs and fio json+ do; a result (fixed-point bins, not I/Os) does not', () => {
+    const result = trustRow({ what: 'latscope result', fio_version: '', unit: '', account: '', ios: 3867886485537, fio_ios: 0, compared: false });
+    expect(trustCells(result, undefined, 'result').ios.text).toBe('');
+    const json = trustRow({ what: 'fio json+ output', unit: '', account: '', ios: 16000, fio_ios: 0, compared: false });
+    expect(trustCells(json, undefined, 'fio-json').ios.text).toBe('16,000');
+  });
+
+  it('a result has no trust line at all', () => {
+    const t = render([source('day.lsr', 'result')], [trustRow({ file: 'day.lsr', what: 'latscope result', fio_version: '', unit: '', account: '', ios: 3867886485537, fio_ios: 0, compared: false })]);
+    expect(t.of('day.lsr').line).toBe(null);
+  });
+});
+
 describe('the file table with the trust summary', () => {
   const SOURCES = [source('local_clat.1.log', 'fio-lat'), source('local_clat_hist.1.log', 'fio-hist'), source('local.json', 'fio-json')];
   const TRUST = [
