@@ -134,6 +134,8 @@ TEST(Units, TheDecisionTable) {
   const std::vector<Case> cases{
       {"json fio-3.1 (4-column ns logs)", {json_file("fio-3.1")}, 87, 3, false},
       {"json fio-2.21", {json_file("fio-2.21")}, 142800, 2, false},
+      {"json fio-2.99 (the 3.0 pre-release logs ns)", {json_file("fio-2.99")}, 87, 3, false},
+      {"json fio-3.16-5-gabc (a git build)", {json_file("fio-3.16-5-gabc")}, 87, 3, false},
       {"json of another run only", {json_file("fio-2.21", "b")}, 142800, 3, true},
       {"histogram logs of fio 2", {hist_of_version(2)}, 142800, 2, false},
       {"histogram logs of fio 3", {hist_of_version(3)}, 87, 3, false},
@@ -207,7 +209,9 @@ std::vector<TrustRow> trust_of(const std::vector<std::pair<std::string, std::str
                                const std::vector<Account>& prefer = {}) {
   Engine e;
   for (const auto& [name, text] : files) testing::feed(&e, name, text);
-  return e.trust(prefer);
+  Selection sel;
+  sel.accounts = prefer;
+  return e.trust(sel);
 }
 
 std::vector<std::pair<std::string, std::string>> local_files() {
@@ -248,6 +252,15 @@ TEST(Trust, ARealLocalRunAgreesWithFiosCount) {
   EXPECT_TRUE(hist.compared);
   EXPECT_LE(hist.ios, hist.fio_ios) << "the unlogged last window";
   EXPECT_TRUE(hist.warnings.empty()) << hist.warnings[0];
+  // A per-I/O log unticked gives its job back to the histogram log, as in
+  // the queries (Accounts.AWholeLocalFolderCountsWhatFioCounted).
+  Engine e;
+  for (const auto& [name, text] : local_files()) testing::feed(&e, name, text);
+  Selection sel;
+  sel.exclude_sources = {"local_clat.1.log"};
+  const std::vector<TrustRow> ex = e.trust(sel);
+  EXPECT_EQ(row_of(ex, "local_clat_hist.1.log").used_instead, "");
+  EXPECT_NE(row_of(ex, "local_clat_hist.2.log").used_instead, "");
 }
 
 TEST(Trust, AShortHistogramLogAndAKnownDefectiveVersionAreNamed) {
@@ -281,8 +294,11 @@ TEST(Trust, AShortHistogramLogAndAKnownDefectiveVersionAreNamed) {
   EXPECT_FALSE(left.doubtful);
   EXPECT_FALSE(left.warnings.empty());
   EXPECT_EQ(fio_defect("fio-3.17", Account::kHist), "");
-  EXPECT_EQ(fio_defect("fio-3.10", Account::kHist), "");
+  EXPECT_EQ(fio_defect("fio-3.5", Account::kHist), "");
+  EXPECT_NE(fio_defect("fio-3.6", Account::kHist), "");
   EXPECT_NE(fio_defect("fio-3.16", Account::kHist), "");
+  EXPECT_NE(fio_defect("fio-3.16-12-g1234", Account::kHist), "");
+  EXPECT_EQ(fio_defect("fio-3.3", Account::kHist), "");
   EXPECT_EQ(fio_defect("fio-3.16", Account::kPerIo), "");
 }
 

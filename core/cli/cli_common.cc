@@ -349,7 +349,10 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
 }  // namespace
 
 bool may_settle(const Source& src) {
-  return unit_pending(src) || (src.status.ok() && src.format == FileFormat::kFioHist && !src.id.host.empty());
+  if (unit_pending(src)) return true;
+  if (!src.status.ok() || (src.format != FileFormat::kFioHist && src.format != FileFormat::kFioLat)) return false;
+  // A client log (repairs), or a per_job_logs=0 file (segments).
+  return (src.format == FileFormat::kFioHist && !src.id.host.empty()) || src.id.job.empty();
 }
 
 const AccountChoice* InputPlan::superseded(const std::string& path) const {

@@ -421,9 +421,21 @@ int cmd_summary(int argc, char** argv) {
       cmp.sides().push_back(std::move(side));
     }
   const std::vector<std::string> paths = cli::inputs(o.files);
+  // Two runs side by side sum each run's logs: one account of every I/O
+  // (docs/folders.md), per run.
+  std::vector<AccountChoice> choices(folder.size());
+  if (compare) {
+    std::vector<FolderFile> by_run = folder;  // the files carry no run label: settling reads them as one
+    for (size_t i = 0; i < by_run.size() && i < plan.run_of.size(); ++i) by_run[i].run = plan.run_of[i];
+    choices = plan_accounts(by_run, {});
+  }
   cli::Input std_in;  // "-": standard input, once (cli::inputs)
   for (size_t i = 0; i < paths.size(); ++i) {
     const std::string& path = paths[i];
+    if (i < choices.size() && !choices[i].used_instead.empty()) {
+      cli::say("latscope: " + path + ": not added: " + choices[i].why);
+      continue;
+    }
     size_t side = 0;
     for (size_t r = 0; r < plan.runs.size(); ++r)
       if (plan.runs[r].name == plan.run_of[i]) side = r;

@@ -266,8 +266,10 @@ class Engine {
 
   // The trust summary of the loaded files (folder.h, docs/folders.md): what
   // each is, its fio version and unit, the account used for its jobs' I/Os
-  // (`prefer`: Selection::accounts) and its I/Os against fio's own count.
-  std::vector<TrustRow> trust(const std::vector<Account>& prefer = {}) const;
+  // and its I/Os against fio's own count.
+  // `sel`: its accounts and exclude_sources, as the queries use them (a file
+  // unticked gives its jobs' I/Os back to the other account).
+  std::vector<TrustRow> trust(const Selection& sel = {}) const;
 
   Status query(const QueryOptions& opts, QueryResult* out) const;
   // The same query with each row handed to `sink` in order instead of kept

@@ -57,6 +57,8 @@ struct FolderFile {
     std::string host, job;
     int dir = 0;
     uint64_t ios = 0;
+    int version = 3;  // the bins' fio layout: 2 or 3
+    std::vector<std::pair<uint32_t, uint64_t>> bins;  // fine bins, ascending
   };
   std::vector<JobCount> json_counts;
 };
@@ -112,7 +114,15 @@ void settle_units(Source* src, const std::vector<FolderFile>& folder);
 // "Repairs on fio's count").
 void settle_repairs(Source* src, const std::vector<FolderFile>& folder);
 
-// settle_units and settle_repairs: what the folder decides about a file
+// per_job_logs=0 writes every job's log into one file, each job's part
+// appended when the job ends: the file's segments are in the order the jobs
+// finished, not in job order. With the run's json+, each segment is matched
+// to the job whose whole-run bins can hold its bins (bin by bin, every
+// direction) and relabelled when the order was wrong (docs/folders.md
+// "per_job_logs=0 segments").
+void settle_segments(Source* src, const std::vector<FolderFile>& folder);
+
+// settle_units, settle_repairs and settle_segments: what the folder decides about a file
 // once every file is known. Idempotent.
 void settle_source(Source* src, const std::vector<FolderFile>& folder);
 
@@ -157,7 +167,7 @@ class TrustBuilder {
   };
   struct FileFacts {
     TrustRow row;
-    std::string run;
+    std::string run, host, job;  // the file's (job: from its name; "" for per_job_logs=0)
     bool hist_named = false;  // named like a histogram log, refused or with lines of bad counts
     std::vector<SeriesFacts> series;
   };

@@ -2,6 +2,7 @@
 #include "latscope/folder.h"
 
 #include "latscope/reader.h"
+#include "query/aligner.h"
 #include "query/interval.h"
 
 namespace latscope {
@@ -143,10 +144,16 @@ const Source& Engine::finish(int h) {
   } else {
     src = std::move(p.src);
     src.bytes = p.ignored_bytes + p.head.size();
-    if (!p.decided && src.status.ok())
-      src.status = Status::Error(ErrorCode::kUnusableFile,
-                                 src.name + (src.bytes ? ": only blank characters" : ": empty file (0 bytes)") +
-                                     "; nothing to read");
+    if (!p.decided && src.status.ok() && src.bytes == 0) {
+      // fio itself leaves empty logs: a synchronous ioengine has no
+      // submission latency, so its slat log stays empty (tests/fixtures/
+      // fio-versions, every version). Nothing to read, nothing wrong.
+      src.format = FileFormat::kIgnored;
+      src.ignored = name_claims_log(src.name).empty() ? "empty file"
+                                                     : "empty fio log: fio logged nothing in it, as in the slat log of a synchronous ioengine";
+    } else if (!p.decided && src.status.ok()) {
+      src.status = Status::Error(ErrorCode::kUnusableFile, src.name + ": only blank characters; nothing to read");
+    }
   }
   complete_series(&src);
   enforce_per_io_budget(sources_, p.opts.max_per_io_samples, &src);
@@ -214,10 +221,14 @@ RunPlan Engine::assign_runs(const RunOptions& opts) {
 
 namespace latscope {
 
-std::vector<TrustRow> Engine::trust(const std::vector<Account>& prefer) const {
+std::vector<TrustRow> Engine::trust(const Selection& sel) const {
   std::vector<FolderFile> folder;
-  for (const Source& s : sources_) folder.push_back(folder_file_of(s));
-  std::vector<AccountChoice> choices = plan_accounts(folder, prefer);
+  for (const Source& s : sources_) {
+    folder.push_back(folder_file_of(s));
+    // As keep_one_account: a file left out of the selection accounts for nothing.
+    if (source_excluded(s, sel)) folder.back().account = Account::kNone;
+  }
+  std::vector<AccountChoice> choices = plan_accounts(folder, sel.accounts);
   TrustBuilder b(std::move(folder), std::move(choices));
   for (const Source& s : sources_) b.add(s);
   return b.rows();

@@ -32,6 +32,19 @@ bool parse_account(const std::string& text, Account* out) {
 Account account_of(const Source& src) {
   if (!src.status.ok()) return Account::kNone;
   if (src.format == FileFormat::kFioHist) return Account::kHist;
+  if (src.format == FileFormat::kResult) {
+    // A log reduced as it was read (the page's memory budget, docs/
+    // page-loading.md section 7) keeps its labels: the account of every
+    // series, when they agree, is still the file's.
+    Account a = Account::kNone;
+    for (const Series& s : src.series) {
+      const std::string* v = s.labels.find(kAccountLabel);
+      Account b = Account::kNone;
+      if (!v || !parse_account(*v, &b) || (a != Account::kNone && a != b)) return Account::kNone;
+      a = b;
+    }
+    return a;
+  }
   if (src.format != FileFormat::kFioLat) return Account::kNone;
   for (const Series& s : src.series)
     if (s.role == Role::kWindowValues) return Account::kAvg;

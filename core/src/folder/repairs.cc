@@ -7,6 +7,7 @@
 // the run's length in windows times the rate, far more than fio counted,
 // while the repaired windows sum to fio's count less the unlogged tail.
 #include <algorithm>
+#include <functional>
 
 #include "formats/fio_hist/repair.h"
 #include "latscope/folder.h"
@@ -58,9 +59,97 @@ void settle_repairs(Source* src, const std::vector<FolderFile>& folder) {
   }
 }
 
+namespace {
+
+// Whether json+ job `j`'s whole-run bins hold every bin of series `s`.
+bool holds(const FolderFile::JobCount& j, const Series& s) {
+  if (!s.layout) return false;
+  const bool fio2 = s.layout->kind == LayoutKind::kFio2;
+  if ((s.layout->kind != LayoutKind::kFio3 && !fio2) || (fio2 ? 2 : 3) != j.version) return false;
+  std::vector<uint64_t> have(s.layout->size(), 0);
+  for (const auto& [b, n] : j.bins)
+    if ((b >> s.layout->coarseness) < have.size()) have[b >> s.layout->coarseness] += n;
+  bool ok = true;
+  for (const Window& w : s.windows)
+    s.for_each_bin(w, [&](uint32_t b, uint64_t n) {
+      if (have[b] < n) ok = false;
+      else have[b] -= n;
+    });
+  return ok;
+}
+
+}  // namespace
+
+void settle_segments(Source* src, const std::vector<FolderFile>& folder) {
+  if (!src->status.ok() || !src->id.job.empty()) return;
+  if (src->format != FileFormat::kFioHist && src->format != FileFormat::kFioLat) return;
+  int segments = 0;
+  for (const Series& s : src->series) segments = std::max(segments, s.segment + 1);
+  if (segments < 2) return;
+  const std::string* run_label = src->labels.find("run");
+  const std::string run = run_label ? *run_label : "";
+  // The run's json+ jobs on this file's host, each with its directions.
+  std::vector<std::string> jobs;
+  std::vector<const FolderFile::JobCount*> counts;
+  int outputs = 0;
+  for (const FolderFile& f : folder) {
+    if (f.run != run || f.json_counts.empty()) continue;
+    ++outputs;
+    for (const FolderFile::JobCount& c : f.json_counts) {
+      if (c.host != src->id.host) continue;
+      counts.push_back(&c);
+      if (std::find(jobs.begin(), jobs.end(), c.job) == jobs.end()) jobs.push_back(c.job);
+    }
+  }
+  if (outputs != 1 || jobs.size() != static_cast<size_t>(segments) || segments > 16) return;
+  // fits[g][k]: segment g's every series fits job k's bins.
+  std::vector<std::vector<bool>> fits(static_cast<size_t>(segments), std::vector<bool>(jobs.size(), true));
+  for (const Series& s : src->series)
+    for (size_t k = 0; k < jobs.size(); ++k) {
+      const FolderFile::JobCount* c = nullptr;
+      for (const FolderFile::JobCount* x : counts)
+        if (x->job == jobs[k] && x->dir == static_cast<int>(s.dir)) c = x;
+      if (!c || !holds(*c, s)) fits[static_cast<size_t>(s.segment)][k] = false;
+    }
+  // The reader's order first (segment g is job g + 1): kept when it fits.
+  std::vector<size_t> order(static_cast<size_t>(segments));
+  bool as_read = true;
+  for (size_t g = 0; g < order.size(); ++g) {
+    const auto it = std::find(jobs.begin(), jobs.end(), std::to_string(g + 1));
+    if (it == jobs.end() || !fits[g][static_cast<size_t>(it - jobs.begin())]) as_read = false;
+  }
+  if (as_read) return;
+  // A matching that fits, segment by segment (at most 16: backtracking).
+  std::vector<bool> used(jobs.size(), false);
+  std::function<bool(size_t)> place = [&](size_t g) {
+    if (g == order.size()) return true;
+    for (size_t k = 0; k < jobs.size(); ++k) {
+      if (used[k] || !fits[g][k]) continue;
+      used[k] = true;
+      order[g] = k;
+      if (place(g + 1)) return true;
+      used[k] = false;
+    }
+    return false;
+  };
+  if (!place(0)) return;
+  std::string said;
+  for (Series& s : src->series) {
+    const std::string& job = jobs[order[static_cast<size_t>(s.segment)]];
+    if (s.job == job) continue;
+    s.job = job;
+    s.labels.set("job", job);
+  }
+  for (size_t g = 0; g < order.size(); ++g)
+    said += (g ? ", " : "") + std::string("segment ") + std::to_string(g + 1) + " is job " + jobs[order[g]];
+  src->diag.add(Issue::kSegmentsMatched, 0, 0,
+                said + ": fio appends each job's part as the job ends; matched by the run's json+ bins");
+}
+
 void settle_source(Source* src, const std::vector<FolderFile>& folder) {
   settle_units(src, folder);
   settle_repairs(src, folder);
+  settle_segments(src, folder);
 }
 
 }  // namespace latscope

@@ -65,17 +65,16 @@ std::string fio_defect(const std::string& fio_version, Account account, bool* wr
   int major = 0;
   const int minor = minor_of(fio_version, &major);
   if (major != 3 || minor < 0) return "";
-  if (account == Account::kHist && minor >= 11 && minor <= 16) {
+  // 6cc0e5aa (fio-3.6) widened the histogram counters but kept copying half
+  // of them into each log entry; 1fb9250b (PR #840, fio-3.17) fixed it
+  // (docs/fio-versions.md section 3). json+ and per-I/O logs are right.
+  if (account == Account::kHist && minor >= 6 && minor <= 16) {
     if (wrong) *wrong = true;
     return fio_version +
-           " wrote broken histogram logs: the upper bins are missing (percentiles stick under 786.432 us), "
-           "windows of zeros and impossible counts (fio issues #715, #827, #828, #974; fixed in fio-3.17 by "
-           "PR #840): use the per-I/O log or fio's json+ for this run (docs/fio-versions.md)";
+           " wrote broken histogram logs: every I/O at or above 786.432 us is lost or counted as garbage "
+           "(fio issues #715, #827, #828, #974; fixed in fio-3.17 by PR #840): use the per-I/O log or "
+           "fio's json+ for this run (docs/fio-versions.md)";
   }
-  if (minor == 3 && (account == Account::kHist || account == Account::kPerIo))
-    return fio_version +
-           " wrote pairs of records with the same timestamp (fio issue #682): their counts are kept and merged "
-           "(docs/fio-versions.md)";
   return "";
 }
 
@@ -89,13 +88,15 @@ void TrustBuilder::add(const Source& src) {
   const Account a = account_of(src);
   r.what = what_of(src, a);
   r.account = account_name(a);
-  // A histogram log refused or cut by impossible counts (fio 3.11-3.16 with
+  // A histogram log refused or cut by impossible counts (fio 3.6-3.16 with
   // ioengine=sync): rows() attributes it to the version once it is known.
   f.hist_named = name_claims_log(src.name) == "a fio histogram log" &&
                  (!src.status.ok() || src.diag.count(Issue::kOverflow) || src.diag.count(Issue::kNegativeValue) ||
                   src.diag.count(Issue::kNotANumber));
   r.ok = src.status.ok() || src.format == FileFormat::kIgnored;
   if (const std::string* run = src.labels.find("run")) f.run = *run;
+  f.host = src.id.host;
+  f.job = src.id.job;
   for (size_t i = 0; i < folder_.size(); ++i)
     if (folder_[i].run_file.name == src.name && i < choices_.size() && !choices_[i].used_instead.empty()) {
       r.used_instead = choices_[i].used_instead;
@@ -127,10 +128,13 @@ void TrustBuilder::add(const Source& src) {
       x.host = src.id.host;
       x.job = s.job;
     }
+    // A result's counts are fixed point (model.h count_frac_bits): whole I/Os here.
+    const auto whole = [&](uint64_t n) { return s.count_frac_bits ? (n + (uint64_t{1} << (s.count_frac_bits - 1))) >> s.count_frac_bits : n; };
     for (const Window& w : s.windows) {
       x.total += w.total;
-      x.max_window = std::max(x.max_window, w.total);
+      x.max_window = std::max(x.max_window, whole(w.total));
     }
+    x.total = whole(x.total);
     x.repaired = s.repaired;
     repaired += s.repaired;
     r.ios += x.total;
@@ -180,7 +184,7 @@ std::vector<TrustRow> TrustBuilder::rows() const {
     const auto v = version.find(f.run);
     if (f.hist_named && v != version.end() && !fio_defect(v->second, Account::kHist).empty()) {
       r.warnings.push_back("the counts this histogram log holds are impossible or cut, which is what " + v->second +
-                           " writes (fio issues #828, #974; fixed in fio-3.17): the file is damaged by fio, not by "
+                           " writes (fio issues #827, #974; fixed in fio-3.17): the file is damaged by fio, not by "
                            "copying (docs/fio-versions.md)");
       r.doubtful = true;
     }
@@ -209,6 +213,17 @@ std::vector<TrustRow> TrustBuilder::rows() const {
         // burst at the end.
         if (a == Account::kHist) slack += 2 * s.max_window + 16;
       }
+      // A direction fio counted that the log holds nothing of (fio 3.6-3.16
+      // lose every I/O above 786.432 us: a job of slow reads logs no read
+      // window at all, docs/fio-versions.md section 3).
+      if (!f.job.empty())
+        for (const auto& [k, n] : fio) {
+          if (std::get<0>(k) != f.run || std::get<1>(k) != f.host || std::get<2>(k) != f.job) continue;
+          if (counted_by[k].empty()) continue;
+          const bool seen = std::any_of(f.series.begin(), f.series.end(),
+                                        [&](const SeriesFacts& s) { return s.dir == std::get<3>(k); });
+          if (!seen) counted += n;
+        }
       r.compared = all;
       r.fio_ios = counted;
       if (counted) {
@@ -261,6 +276,8 @@ FolderFile folder_file_of(const Source& src) {
       std::string run;
       std::tie(run, c.host, c.job, c.dir) = tail_key_of_json(src, s);
       c.ios = s.total();
+      c.version = s.layout && s.layout->kind == LayoutKind::kFio2 ? 2 : 3;
+      for (const Window& w : s.windows) s.for_each_bin(w, [&](uint32_t b, uint64_t n) { c.bins.emplace_back(b, n); });
       f.json_counts.push_back(std::move(c));
     }
   }

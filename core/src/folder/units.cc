@@ -11,6 +11,7 @@
 //      anything else ns (every fio since 3.0, 2017), said as a guess.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <set>
 
@@ -20,11 +21,17 @@
 namespace latscope {
 namespace {
 
-// "fio-3.12", "fio-3.12-5-gabc", "3.1": the major version, 0 when unknown.
+// "fio-3.12", "fio-3.12-5-gabc", "fio-2.99": 3 for a version that logs ns,
+// 2 for one that logs us, 0 when unknown. fio-2.99 was the 3.0 pre-release,
+// after the nsec merge 22bcb265 (docs/fio-versions.md section 1).
 int major_of(const std::string& v) {
   size_t i = 0;
   while (i < v.size() && !std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
-  return i < v.size() ? std::atoi(v.c_str() + i) : 0;
+  if (i == v.size()) return 0;
+  int major = 0, minor = 0;
+  if (std::sscanf(v.c_str() + i, "%d.%d", &major, &minor) < 1) return 0;
+  if (major == 2 && minor >= 99) return 3;
+  return major >= 3 ? 3 : major == 2 ? 2 : 0;
 }
 
 // The median value as written: sampled from the kept values, else from the
@@ -38,7 +45,7 @@ double median_value(const Source& src) {
     } else {
       for (const Window& w : s.windows)
         s.for_each_bin(w, [&](uint32_t b, uint64_t c) {
-          if (v.size() < 65536) v.insert(v.end(), std::min<uint64_t>(c, 16), s.layout->lo[b]);
+          if (v.size() < 65536) v.insert(v.end(), static_cast<size_t>(std::min<uint64_t>(c, 16)), s.layout->lo[b]);
         });
     }
   }
@@ -117,7 +124,7 @@ UnitDecision decide_unit(const std::vector<FolderFile>& folder, const std::strin
   UnitDecision d;
   std::string disagree;
   if (json_major.size() == 1) {
-    d.fio_version = *json_major.begin() >= 3 ? 3 : 2;
+    d.fio_version = *json_major.begin();
     d.why = "the run's fio json output says " + list(json) + ": fio " + std::to_string(d.fio_version) + " logs " +
             (d.fio_version == 3 ? "ns" : "us");
     return d;

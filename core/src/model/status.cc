@@ -35,6 +35,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"tsv-malformed-row", Severity::kError, "long-table (TSV) row whose fields do not parse (column count, t_ms, bin, count): row skipped"},
     {"unit-decided", Severity::kInfo, "fio per-I/O log without a priority column (fio 2 wrote us, fio 3 before its priority column ns): unit decided from the folder's evidence (docs/fio-versions.md)"},
     {"unit-guessed", Severity::kWarning, "fio per-I/O log without a priority column and no evidence of its fio version (json+ output, histogram logs of the run): unit guessed from the values' magnitudes; give --fio-version 2|3 or the run's json+ output"},
+    {"segments-matched", Severity::kInfo, "per_job_logs=0: fio appends each job's log as the job ends, not in job order; the file's segments were matched to fio's jobs by the run's json+ bins (docs/folders.md)"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");

@@ -1013,7 +1013,7 @@ export class App {
   async fetchTrust() {
     if (!this.engine?.trust) return null;
     try {
-      return await this.engine.trust(accountsOf(this.store.state));
+      return await this.engine.trust(accountsOf(this.store.state), this.store.state.exclude_sources ?? []);
     } catch (e) {
       console.warn('latscope: no trust summary:', e);
       return null;
@@ -1081,7 +1081,7 @@ export class App {
     if (changed.has('view')) this.showView(s.view);
     if (changed.has('group_by')) this.renderRuns();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('offsets')) this.renderFiles();
-    if (changed.has('account') && this.sources.length) this.refreshTrust();
+    if ((changed.has('account') || changed.has('exclude_sources')) && this.sources.length) this.refreshTrust();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('method') || changed.has('kinds')) this.updateInputChoices();
     if (changed.has('sla') || changed.has('percentiles')) {
       // The rules' percentiles are shown (the CLI adds them to its query the same way).

@@ -162,7 +162,7 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
     if (csv) downloadText(csv, `latscope-compare-${ra.name}-${rb.name}.csv`, 'text/csv');
   });
   try {
-    const cmp = await m.engine.compareRuns({ percentiles, unit, format: 'csv', jsonFiles: jsonFilesOf(m.sources, m.items) });
+    const cmp = await m.engine.compareRuns({ percentiles, unit, format: 'csv', jsonFiles: jsonFilesOf(m.sources, m.items), accounts: accountsOf(s) });
     csv = cmp.text;
     renderCompareTable(q('[data-testid="ab-table-wrap"]'), cmp.text, cmp.notes);
   } catch (e) {

@@ -56,6 +56,7 @@ import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
  * @property {string} [unit]  ns, us (default) or ms
  * @property {'csv'|'json'} [format]
  * @property {{name: string, file: Blob}[]} [jsonFiles]  the loaded fio json+ files, by source name
+ * @property {string[]} [accounts]  the account of every job's I/Os, as the query option (docs/folders.md)
  */
 
 /** @typedef {import('../load/files.js').LoadItem} LoadItem */
@@ -404,10 +405,11 @@ export class InThreadEngine {
    * columns do not say it, and the rows say what was decided.
    * @param {string[]} [accounts] [] (per-I/O logs where a job has both), ['hist'] or ['per-io']:
    *   the query option "accounts", so the rows name the files the queries leave out
+   * @param {string[]} [exclude] the query option "exclude_sources": an unticked file accounts for nothing
    * @returns {TrustRow[]}
    */
-  trust(accounts = []) {
-    return JSON.parse(unwrap(this.core.trust(JSON.stringify(accounts))));
+  trust(accounts = [], exclude = []) {
+    return JSON.parse(unwrap(this.core.trust(JSON.stringify(accounts), JSON.stringify(exclude))));
   }
 
   /**
@@ -420,7 +422,9 @@ export class InThreadEngine {
   async compareRuns(opts) {
     const docs = [];
     for (const f of opts.jsonFiles ?? []) docs.push({ name: f.name, text: await f.file.text() });
-    const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', docs));
+    // The account of every job's I/Os, as the queries (docs/folders.md).
+    const accounts = JSON.stringify(Array.isArray(opts.accounts) ? opts.accounts : []);
+    const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', docs, accounts));
     return { text: r.text, notes: JSON.parse(r.notes) };
   }
 
