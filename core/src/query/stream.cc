@@ -237,17 +237,25 @@ struct StreamingQuery::Impl {
     // whose midpoint lies there (own) and every bin it adds there (seen),
     // which the cell's extremes take when it has no own (extremes.h,
     // own_or_seen). Windows come in time order, so a quantum before a
-    // window's first is complete and leaves the list: it stays a few long.
+    // window's first is complete and leaves the list: it stays a few long,
+    // searched from its end (a per-I/O log's instants hit the last entry).
     struct Reach {
+      int64_t j;
       Cell* cell;
       ExtremeBins own, seen;
     };
-    std::map<int64_t, Reach> reach;
+    std::vector<Reach> reach;
     const auto settle = [&reach](int64_t before) {
-      for (auto it = reach.begin(); it != reach.end() && it->first < before; it = reach.erase(it)) {
-        it->second.cell->mid.add(it->second.own);
-        it->second.cell->ext.add(own_or_seen(it->second.own, it->second.seen));
+      size_t kept = 0;
+      for (Reach& r : reach) {
+        if (r.j >= before) {
+          reach[kept++] = r;
+          continue;
+        }
+        r.cell->mid.add(r.own);
+        r.cell->ext.add(own_or_seen(r.own, r.seen));
       }
+      reach.resize(kept);
     };
     for (const Window& w : s.windows) {
       const uint64_t io_first = io_next;  // window w's first I/O in s.io_ns
@@ -292,7 +300,13 @@ struct StreamingQuery::Impl {
         if (j < skip_before || j >= skip_after) continue;
         Cell& c = cells[{static_cast<int64_t>(j), group}];
         c.cover(bmin, bmax);
-        Reach& r = reach.try_emplace(static_cast<int64_t>(j), Reach{&c, {}, {}}).first->second;
+        auto at = reach.rbegin();
+        while (at != reach.rend() && at->j != static_cast<int64_t>(j)) ++at;
+        if (at == reach.rend()) {
+          reach.push_back({static_cast<int64_t>(j), &c, {}, {}});
+          at = reach.rbegin();
+        }
+        Reach& r = *at;
         r.seen.add(bmin);
         r.seen.add(bmax);
         // docs/extremes.md: only the window's midpoint quantum carries its
