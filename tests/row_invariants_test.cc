@@ -205,7 +205,8 @@ TEST(RowInvariants, MinMeanPercentilesMaxInEveryRow) {
 }
 
 // The case, built to size: a run whose 1 s windows end 450 ms past
-// the quantum edges (as a client/server run's can), fast I/Os (~1 ms) all
+// the quantum edges (a host's clock offset, a job placed by its startdelay
+// or another quantum puts them anywhere), fast I/Os (~1 ms) all
 // through, and a json+ tail of 50 ms holding 10 slow ones (9.8 ms). The last
 // quantum [19000, 20000) holds 45% of the last logged window (180 fast
 // I/Os; its midpoint is in the quantum before) and the whole tail (its
