@@ -35,7 +35,10 @@ struct Cell {
   uint32_t lo = 0;
   std::vector<double> v;
   std::vector<uint64_t> io;  // Method::kExact: the cell's per-I/O values (ns)
-  ExtremeBins ext;           // where its extremes may come from (query/extremes.h)
+  ExtremeBins ext;           // where the row's extremes may come from (query/extremes.h)
+  // What a result cell records: the bins of the windows whose midpoint lies
+  // in the quantum, whatever the series (docs/extremes.md, "Results").
+  ExtremeBins mid;
 
   void cover(uint32_t a, uint32_t b) {  // bins [a, b] inclusive
     if (v.empty()) {
@@ -139,9 +142,11 @@ struct StreamingQuery::Impl {
           add_rebinned(*m, b, old.v[i], moved.v.data() - moved.lo);
         }
         moved.io.swap(kv.second.io);  // per-I/O values do not depend on the layout
-        if (old.ext.any())  // every target bin the old extreme bins spread into, as Sweep adds them
-          for (uint32_t b : {old.ext.lo, old.ext.hi})
-            for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) moved.ext.add(m->to[r]);
+        // every target bin the old extreme bins spread into, as Sweep adds them
+        for (auto [from, to] : {std::pair{&old.ext, &moved.ext}, std::pair{&old.mid, &moved.mid}})
+          if (from->any())
+            for (uint32_t b : {from->lo, from->hi})
+              for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) to->add(m->to[r]);
         kv.second = std::move(moved);
       }
       rebin.clear();
@@ -198,7 +203,7 @@ struct StreamingQuery::Impl {
         cell.bins.push_back(c.lo + static_cast<uint32_t>(i));
         cell.counts.push_back(static_cast<uint64_t>(units));
       }
-      cell.extremes = c.ext;  // docs/extremes.md, "Results"
+      cell.extremes = c.mid;  // docs/extremes.md, "Results"
       if (!cell.bins.empty()) s[kv.first.second].cells.push_back(std::move(cell));
     }
     r->series = std::move(s);
@@ -229,6 +234,30 @@ struct StreamingQuery::Impl {
     }
     uint64_t io_next = 0;
     const std::vector<ExtremeBins>& recorded = s.extremes;
+    // Per quantum this series reaches: its cell, the bins of its windows
+    // whose midpoint lies there (own) and every bin it adds there (seen),
+    // which the cell's extremes take when it has no own (extremes.h,
+    // own_or_seen). Windows come in time order, so a quantum before a
+    // window's first is complete and leaves the list: it stays a few long,
+    // searched from its end (a per-I/O log's instants hit the last entry).
+    struct Reach {
+      int64_t j;
+      Cell* cell;
+      ExtremeBins own, seen;
+    };
+    std::vector<Reach> reach;
+    const auto settle = [&reach](int64_t before) {
+      size_t kept = 0;
+      for (Reach& r : reach) {
+        if (r.j >= before) {
+          reach[kept++] = r;
+          continue;
+        }
+        r.cell->mid.add(r.own);
+        r.cell->ext.add(own_or_seen(r.own, r.seen));
+      }
+      reach.resize(kept);
+    };
     for (const Window& w : s.windows) {
       const uint64_t io_first = io_next;  // window w's first I/O in s.io_ns
       io_next += w.total;
@@ -259,6 +288,7 @@ struct StreamingQuery::Impl {
       const double j0 = std::floor((e > st ? st : e) / q) - 1;
       const double j1 = std::floor(e / q) + 1;
       if (!std::isfinite(j0) || !std::isfinite(j1) || std::fabs(j1) > 9e15 || j1 - j0 > 50e6) continue;
+      settle(static_cast<int64_t>(j0));
       for (double j = j0; j <= j1; ++j) {
         const double a = j * q;
         const double b = a + q;
@@ -271,19 +301,28 @@ struct StreamingQuery::Impl {
         if (j < skip_before || j >= skip_after) continue;
         Cell& c = cells[{static_cast<int64_t>(j), group}];
         c.cover(bmin, bmax);
+        auto at = reach.rbegin();
+        while (at != reach.rend() && at->j != static_cast<int64_t>(j)) ++at;
+        if (at == reach.rend()) {
+          reach.push_back({static_cast<int64_t>(j), &c, {}, {}});
+          at = reach.rbegin();
+        }
+        Reach& r = *at;
+        r.seen.add(bmin);
+        r.seen.add(bmax);
         // docs/extremes.md: only the window's midpoint quantum carries its
         // extremes; a result's window brings what its cell recorded.
         if (counts_for_extremes(st, e, a, b)) {
           if (recorded.empty() || co) {
-            c.ext.add(bmin);
-            c.ext.add(bmax);
+            r.own.add(bmin);
+            r.own.add(bmax);
           } else {
-            const ExtremeBins& r = recorded[static_cast<size_t>(&w - s.windows.data())];
-            if (r.any())
-              for (uint32_t rb : {r.lo, r.hi}) {
-                if (!m) c.ext.add(rb);
+            const ExtremeBins& rec = recorded[static_cast<size_t>(&w - s.windows.data())];
+            if (rec.any())
+              for (uint32_t rb : {rec.lo, rec.hi}) {
+                if (!m) r.own.add(rb);
                 else
-                  for (uint32_t t = m->start[rb]; t < m->start[rb + 1]; ++t) c.ext.add(m->to[t]);
+                  for (uint32_t t = m->start[rb]; t < m->start[rb + 1]; ++t) r.own.add(m->to[t]);
               }
           }
         }
@@ -299,6 +338,7 @@ struct StreamingQuery::Impl {
         }
       }
     }
+    settle(INT64_MAX);
   }
 };
 

@@ -135,6 +135,9 @@ void add_json_tails(const std::vector<Source>& sources, const Selection& sel, Pl
     tally.count(o, o == TailOutcome::kAdded ? json.source[key]->name : "");
     if (o != TailOutcome::kAdded) continue;
     plan->extra.push_back(std::move(t));
+    // The tail stays a series of its own, also for the extremes rule: its
+    // midpoint must not decide for its log, whose last window can hold most
+    // of the tail's quantum (docs/extremes.md, "Each series on its own").
     Selected y = x;
     y.series = &plan->extra.back();
     y.cover_end = y.series->windows.back().end_ms + x.offset_ms;
