@@ -252,7 +252,11 @@ std::vector<TrustRow> TrustBuilder::rows() const {
       // lose every I/O above 786.432 us: a job of slow reads logs no read
       // window at all, docs/fio-versions.md section 3).
       if (!f.job.empty())
-        for (const auto& [k, n] : fio) {
+        for (const auto& kv : fio) {
+          // (not a structured binding: clang 14, which Emscripten uses,
+          // cannot capture one in the lambda below)
+          const Key& k = kv.first;
+          const uint64_t n = kv.second;
           if (std::get<0>(k) != f.run || std::get<1>(k) != f.host || std::get<2>(k) != f.job) continue;
           if (counted_by[k].empty()) continue;
           const bool seen = std::any_of(f.series.begin(), f.series.end(),
