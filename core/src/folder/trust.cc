@@ -270,11 +270,16 @@ std::vector<TrustRow> TrustBuilder::rows() const {
         if (logged > counted || static_cast<double>(counted - logged) > slack) r.doubtful = true;
         if (logged > counted)
           r.warnings.push_back(nums + ": more than fio counted (another run's json+, or a client/server log not repaired)");
-        else if (static_cast<double>(counted - logged) > slack)
-          r.warnings.push_back(nums + (a == Account::kHist
-                                           ? ": more missing than fio's unlogged last window explains" +
-                                                 (ends.empty() ? std::string() : " (" + ends + ")")
-                                           : std::string(": a per-I/O log holds every I/O, some are missing")));
+        else if (static_cast<double>(counted - logged) > slack) {
+          std::string w = nums;
+          if (a != Account::kHist) {
+            w += ": a per-I/O log holds every I/O, some are missing";
+          } else {
+            w += ": more missing than fio's unlogged last window explains";
+            if (!ends.empty()) w += " (" + ends + ")";
+          }
+          r.warnings.push_back(std::move(w));
+        }
       }
     }
     out.push_back(std::move(r));
