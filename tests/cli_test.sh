@@ -210,6 +210,17 @@ if cmp -s "$TMP/out" "$TMP/one"; then echo "ok   a job's two accounts: the per-I
 contains "--account hist: the per-I/O log not added" "$TMP/err" "fl_clat.1.log: not added"
 "$BIN" pctiles --account both "$FL"/fl_clat.1.log >"$TMP/out" 2>"$TMP/err"
 check "--account both: usage error" 2 $?
+# An empty range and an offset no input has are said, never silently empty
+# or ignored (docs/input-robustness.md).
+"$BIN" pctiles --from 10000 --to 5000 "$FIX/local/local_clat.1.log" >"$TMP/out" 2>"$TMP/err"
+check "--from after --to: usage error" 2 $?
+contains "--from after --to: why" "$TMP/err" "--from must be before --to (10000 >= 5000 ms)"
+"$BIN" pctiles --offset nosuchhost=5 --offset local=3 "$FIX/local/local_clat.1.log" >"$TMP/out" 2>"$TMP/err"
+check "an offset no input has: exit 1" 1 $?
+contains "an offset no input has: named" "$TMP/err" "--offset nosuchhost=5: no input has that host, file or job"
+lacks "an offset of a host that is there: not named" "$TMP/err" "--offset local=3"
+"$BIN" pctiles --offset 127.0.0.2=5 --offset job:127.0.0.1/1=3 "$FIX"/fio-s1/s1_clat.1.log.* >"$TMP/out" 2>"$TMP/err"
+check "client hosts and jobs as offsets: exit 0" 0 $?
 # fio 3.12's broken histogram log, used (docs/folders.md): doubtful, exit 1,
 # with the version and fio's count named; the per-I/O log used: exit 0.
 V312="$FIX/fio-versions/3.12"

@@ -1,5 +1,7 @@
 #include "cli_common.h"
 
+#include "latscope/report.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -173,6 +175,34 @@ int print_trust(const InputPlan& plan) {
               count_text(fio_ios) + " I/Os fio counted";
     if (doubtful) line += "; " + std::to_string(doubtful) + " doubtful (warnings above)";
     say(line);
+  }
+  return rc;
+}
+
+int check_offsets(const std::map<std::string, double>& offsets, const InputPlan& plan) {
+  int rc = 0;
+  for (const auto& kv : offsets) {
+    const std::string& key = kv.first;
+    bool used = false;
+    for (const FolderFile& f : plan.folder) {
+      const std::string& name = f.run_file.name;
+      const std::string host = f.run_file.id.host.empty() ? "local" : f.run_file.id.host;
+      const size_t slash = name.find_last_of("/\\");
+      const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+      const std::string& job = f.run_file.id.job;
+      if (key == name || key == base || key == host || (host == "local" && key == "(local)") ||
+          (!job.empty() && (key == "job:" + host + "/" + job || (host == "local" && key == "job:" + job))))
+        used = true;
+      // json+ files name the hosts and jobs of client runs inside them.
+      for (const FolderFile::JobCount& c : f.json_counts)
+        if (key == c.host || key == "job:" + c.host + "/" + c.job || (c.host.empty() && key == "job:" + c.job)) used = true;
+    }
+    if (!used) {
+      say("latscope: warning: --offset " + key + "=" + format_number(kv.second) +
+          ": no input has that host, file or job (hosts are named as in the file table, `local` for local-mode logs); "
+          "not applied");
+      rc = 1;
+    }
   }
   return rc;
 }

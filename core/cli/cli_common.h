@@ -85,6 +85,9 @@ void print_diagnostics(const Source& src);
 // each file's warnings, then one line of totals; returns 1 when a file's
 // numbers are doubtful (a known fio defect, a count fio disagrees with).
 int print_trust(const InputPlan& plan);
+// Names every --offset key no input has (a typo must not silently shift
+// nothing); returns 1 when one is unused, else 0.
+int check_offsets(const std::map<std::string, double>& offsets, const InputPlan& plan);
 // Prints a query's notes and query-time issues (as a source "(merge)");
 // returns 1 when the query left selected series out (another time base),
 // else 0.

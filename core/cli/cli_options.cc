@@ -200,6 +200,10 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
     }
   }
   if (o->files.empty()) return fail(command, "no input files");
+  // An empty range is a typo, never a question (docs/input-robustness.md).
+  if (!(o->query.sel.from_ms < o->query.sel.to_ms))
+    return fail(command, "--from must be before --to (" + format_number(o->query.sel.from_ms) + " >= " +
+                             format_number(o->query.sel.to_ms) + " ms): nothing could be shown");
   if (o->query.compat_fio_histo_log_pctiles && (o->bounds || o->query.adaptive_accuracy > 0))
     return fail(command, "--compat fio-histo-log-pctiles reproduces the script: no --bounds or --adaptive");
   if (o->jobs == 0) o->jobs = default_jobs();

@@ -51,6 +51,7 @@ int cmd_pctiles(int argc, char** argv) {
   }
   rc = std::max(rc, print_query_notes(r.notes, r.diag));
   rc = std::max(rc, print_trust(o.run_labels));
+  rc = std::max(rc, check_offsets(o.query.sel.offsets_ms, o.run_labels));
   const int sla_rc = finish_sla("pctiles", sla, r, o.query.percentiles, sla_context(r, o.files));
   keep_percentiles(&r, requested);
   o.pct_labels.resize(requested);
@@ -89,6 +90,7 @@ int cmd_heatmap(int argc, char** argv) {
   }
   rc = std::max(rc, print_query_notes(r.notes, r.diag));
   rc = std::max(rc, print_trust(o.run_labels));
+  rc = std::max(rc, check_offsets(o.query.sel.offsets_ms, o.run_labels));
   const std::string out = o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit);
   write_out(out);
   return rc;
