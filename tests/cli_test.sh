@@ -210,6 +210,11 @@ if cmp -s "$TMP/out" "$TMP/one"; then echo "ok   a job's two accounts: the per-I
 contains "--account hist: the per-I/O log not added" "$TMP/err" "fl_clat.1.log: not added"
 "$BIN" pctiles --account both "$FL"/fl_clat.1.log >"$TMP/out" 2>"$TMP/err"
 check "--account both: usage error" 2 $?
+# summary exits as the other commands on a file named like a log that holds none.
+printf 'hello world\nthis is text\n' >"$TMP/t_clat_hist.1.log"
+"$BIN" summary "$TMP/t_clat_hist.1.log" >"$TMP/out" 2>"$TMP/err"
+check "summary: a log-named text file exits 2" 2 $?
+contains "summary: a log-named text file named" "$TMP/err" "t_clat_hist.1.log: named like a fio histogram log but holds text; not read"
 # An empty range and an offset no input has are said, never silently empty
 # or ignored (docs/input-robustness.md).
 "$BIN" pctiles --from 10000 --to 5000 "$FIX/local/local_clat.1.log" >"$TMP/out" 2>"$TMP/err"

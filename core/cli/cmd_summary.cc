@@ -264,8 +264,10 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
   rep->format = format_name(src.format);
   rep->status = src.status;
   cli::print_diagnostics(src);
-  if (src.format == FileFormat::kIgnored) return rc;  // named on stderr; no rows
+  // A file named like a log that holds none is unusable (exit 2, as in
+  // every other command), though no reader claimed it.
   if (!src.status.ok()) return 2;
+  if (src.format == FileFormat::kIgnored) return rc;  // named on stderr; no rows
   rep->skipped = src.diag.skipped_lines();
   if (cmp) cmp->add_source(side, src);
   else summarize_source(src, o, rows);
