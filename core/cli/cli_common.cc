@@ -119,6 +119,35 @@ void write_out(const std::string& text) {
   }
 }
 
+bool write_file_atomic(const std::string& path, const char* data, size_t n, std::string* err) {
+  const std::string tmp = path + ".tmp-" + std::to_string(static_cast<long>(getpid()));
+  FILE* f = std::fopen(tmp.c_str(), "wb");
+  if (!f) {
+    *err = "cannot write " + path + ": " + std::strerror(errno);
+    return false;
+  }
+  bool ok = std::fwrite(data, 1, n, f) == n;
+  int saved = ok ? 0 : errno;
+  if (std::fflush(f) != 0 && ok) {
+    ok = false;
+    saved = errno;
+  }
+  if (std::fclose(f) != 0 && ok) {
+    ok = false;
+    saved = errno;
+  }
+  if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) {
+    ok = false;
+    saved = errno;
+  }
+  if (!ok) {
+    std::remove(tmp.c_str());
+    *err = "cannot write " + path + (saved ? std::string(": ") + std::strerror(saved) : std::string()) +
+           "; nothing written (an earlier " + path + " is left as it was)";
+  }
+  return ok;
+}
+
 void print_diagnostics(const Source& src) {
   if (src.format == FileFormat::kIgnored && src.status.ok()) {  // a note, not an error: exit code unchanged
     say("latscope: " + src.name + ": ignored (" + src.ignored + ")");

@@ -30,6 +30,13 @@ void say(const std::string& line);  // printable(line) + '\n' on stderr
 // cell cannot act on the terminal either.
 void write_out(const std::string& text);
 
+// Writes a whole output file atomically: the bytes go to a temporary file
+// beside it, which replaces `path` only once every byte is written and
+// flushed; a failure (a full disk) leaves the previous file as it was and
+// no partial one. False with *err ("cannot write PATH: No space left on
+// device") on failure (docs/input-robustness.md "Outputs").
+bool write_file_atomic(const std::string& path, const char* data, size_t n, std::string* err);
+
 // Prints an input's note and problem (named); returns its exit share.
 int report_input(const Input& in);
 

@@ -39,17 +39,10 @@ const char kHdrUsage[] =
     "exit status: 0 ok, 1 lines were skipped (see stderr), 2 unusable input or usage error\n";
 
 bool write_file(const std::string& path, const std::string& text) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) {
-    say("latscope hdr: cannot write " + path + ": " + std::strerror(errno));  // names escaped (cli_common.h)
-    return false;
-  }
-  const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0 || !ok) {
-    say("latscope hdr: cannot write " + path);
-    return false;
-  }
-  return true;
+  std::string err;
+  if (write_file_atomic(path, text.data(), text.size(), &err)) return true;
+  say("latscope hdr: " + err);  // names escaped (cli_common.h)
+  return false;
 }
 
 }  // namespace

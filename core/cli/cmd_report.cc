@@ -93,11 +93,10 @@ std::string find_template(const std::string& given, std::string* tried) {
 }
 
 bool write_text(const std::string& path, const std::string& text) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) return false;
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  if (std::fclose(f) != 0) ok = false;
-  return ok;
+  std::string err;
+  if (write_file_atomic(path, text.data(), text.size(), &err)) return true;
+  say("latscope report: " + err);
+  return false;
 }
 
 std::string base_name(const std::string& path) {

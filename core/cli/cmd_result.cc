@@ -20,17 +20,7 @@
 namespace latscope::cli {
 
 bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string* err) {
-  FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) {
-    *err = "cannot open " + path + " for writing";
-    return false;
-  }
-  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  if (std::fclose(f) != 0 || !ok) {
-    *err = "cannot write " + path;
-    return false;
-  }
-  return true;
+  return write_file_atomic(path, reinterpret_cast<const char*>(bytes.data()), bytes.size(), err);
 }
 
 // Takes "-o OUT" (and, for reduce, "--keep LABELS") out of argv; the rest is

@@ -1,4 +1,5 @@
 // latscope CLI: a thin shell over the engine (core/). See README.md.
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <new>
@@ -103,7 +104,15 @@ int run(int argc, char** argv) {
 // should memory still run out, the user reads a sentence, not an abort.
 int main(int argc, char** argv) {
   try {
-    return run(argc, argv);
+    const int rc = run(argc, argv);
+    // Standard output that could not be written (a full disk, a closed
+    // pipe's reader gone) is a failure, not a cut CSV with exit 0.
+    if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+      latscope::cli::say(std::string("latscope: cannot write standard output: ") + std::strerror(errno) +
+                         "; the output is incomplete");
+      return 2;
+    }
+    return rc;
   } catch (const std::bad_alloc&) {
     latscope::cli::say("latscope: out of memory; fewer files at once (-j 1), a coarser --quantum or fewer groups "
                        "need less");

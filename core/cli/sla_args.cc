@@ -81,11 +81,9 @@ int finish_sla(const char* cmd, const SlaArgs& a, const QueryResult& r, const st
     if (a.summary_file.empty()) {
       write_out(md);
     } else {
-      FILE* f = std::fopen(a.summary_file.c_str(), "wb");
-      bool ok = f && std::fwrite(md.data(), 1, md.size(), f) == md.size();
-      if (f && std::fclose(f) != 0) ok = false;
-      if (!ok) {
-        say(prefix + "summary: cannot write " + a.summary_file);
+      std::string err;
+      if (!write_file_atomic(a.summary_file, md.data(), md.size(), &err)) {
+        say(prefix + "summary: " + err);
         return rep.pass() ? 2 : 3;
       }
     }
