@@ -11,7 +11,7 @@ import { untar, isTar, expandDownload, cleanPath, unzipFiles } from '../../src/l
 import { fetchBlob, fetchItems, urlFileName, runName } from '../../src/load/remote.js';
 import { encodeLinkData, decodeLinkData, framePayload, unframePayload, base64url, fromBase64url } from '../../src/app/link.js';
 import { checkFiles, allowedOrigins } from '../../src/app/embed.js';
-import { parseEmbeddedData, fromBase64 } from '../../src/app/embedded-data.js';
+import { parseEmbeddedData, fromBase64, MAX_TRUST_ROWS, MAX_TRUST_LIST } from '../../src/app/embedded-data.js';
 
 const FIX = path.resolve(__dirname, '../../../tests/fixtures');
 
@@ -212,6 +212,111 @@ describe('data embedded in the page (latscope report)', () => {
     expect(d?.view).toEqual({});
     expect(d?.notes.join('\n')).toMatch(/unknown field "extra"/);
     expect(d?.notes.join('\n')).toMatch(/view: view="<img src=x>" ignored/);
+  });
+
+  // The trust summary of the report's inputs (`latscope report` writes it as
+  // core trust_json does); each row as the page will show it.
+  const ROW = { file: 'run/local_clat.1.log', what: 'fio per-I/O log (clat)', fio_version: 'fio-3.33', unit: 'ns', account: 'per-io', used_instead: '', ios: 8000, fio_ios: 8000, compared: true, repairs: '', warnings: [], notes: [], doubtful: false, ok: true };
+  /** @param {any} trust */
+  const withTrust = (trust) => /** @type {NonNullable<ReturnType<typeof parseEmbeddedData>>} */ (parseEmbeddedData(JSON.stringify({ ...good, trust })));
+
+  it('"trust": valid rows are read whole; no "trust" is null, an empty one no rows', () => {
+    const hist = { ...ROW, file: 'run/local_clat_hist.1.log', what: 'fio histogram log', fio_version: '', unit: '', account: 'hist', used_instead: 'run/local_clat.1.log', ios: 0, fio_ios: 0, compared: false, notes: ['not read: counts the same I/Os of job 1 (clat) as the per-I/O log local_clat.1.log'] };
+    const bad = { ...ROW, file: 'run/x_clat_hist.1.log', doubtful: true, warnings: ['fio-3.12 wrote broken histogram logs', 'holds 3,605 of the 8,000 I/Os fio counted'] };
+    const d = withTrust([ROW, hist, bad]);
+    expect(d.error).toBe('');
+    expect(d.trust).toEqual([ROW, hist, bad]);
+    expect(d.trustDropped).toBe(0);
+    expect(d.notes).toEqual([]);
+    expect(parseEmbeddedData(JSON.stringify(good))?.trust).toBeNull();
+    expect(withTrust([]).trust).toEqual([]);
+    // Fields the core did not write take their empty values, without a note (a newer or older writer).
+    expect(withTrust([{ file: 'a.log' }]).trust).toEqual([{ ...ROW, file: 'a.log', what: '', fio_version: '', unit: '', account: '', ios: 0, fio_ios: 0, compared: false }]);
+  });
+
+  it('"trust" that is no array is ignored with a note; the result still loads', () => {
+    for (const t of [{ file: 'a.log' }, 'rows', 7, null, true]) {
+      const d = withTrust(t);
+      expect(d.error).toBe('');
+      expect(d.result?.bytes.length).toBeGreaterThan(0);
+      expect(d.trust).toBeNull();
+      expect(d.notes.join('\n')).toMatch(/"trust" is not an array/);
+    }
+  });
+
+  it('"trust" rows of the wrong types: a row without a file name is dropped, a wrong field takes its empty value, each with a note', () => {
+    const d = withTrust([
+      'not a row',
+      [ROW],
+      { ...ROW, file: '' },
+      { ...ROW, file: 7 },
+      { ...ROW, file: 'a\u0000b.log' },
+      { ...ROW, file: 'x'.repeat(4097) },
+      {
+        ...ROW,
+        file: 'wrong.log',
+        what: { html: '<b>' },
+        unit: 5,
+        ios: -1,
+        fio_ios: '8000',
+        compared: 'yes',
+        doubtful: 1,
+        ok: null,
+        warnings: 'one sentence',
+        notes: ['fine', 7, { a: 1 }, 'y'.repeat(4097)],
+        evil: '<script>',
+      },
+    ]);
+    expect(d.error).toBe('');
+    expect(d.trust?.map((r) => r.file)).toEqual(['wrong.log']);
+    expect(d.trustDropped).toBe(6);
+    const r = /** @type {any} */ (d.trust?.[0]);
+    expect([r.what, r.unit, r.ios, r.fio_ios, r.compared, r.doubtful, r.ok, r.warnings, r.notes]).toEqual(['', '', 0, 0, false, false, true, [], ['fine']]);
+    expect(r.evil).toBeUndefined();
+    expect(Object.keys(r).sort()).toEqual(Object.keys(ROW).sort());
+    const notes = d.notes.join('\n');
+    expect(notes).toMatch(/trust\[0\] is not an object: dropped/);
+    expect(notes).toMatch(/trust\[1\] is not an object: dropped/);
+    expect(notes).toMatch(/trust\[2\]\.file must be a file name/);
+    expect(notes).toMatch(/trust\[6\]\.what must be a string/);
+    expect(notes).toMatch(/trust\[6\]\.ios must be a count/);
+    expect(notes).toMatch(/trust\[6\]\.compared must be true or false/);
+    expect(notes).toMatch(/trust\[6\]\.warnings must be an array of strings/);
+    expect(notes).toMatch(/trust\[6\]\.notes: 3 entries .* dropped/);
+    expect(notes).toMatch(/trust\[6\]: unknown field "evil" ignored/);
+    // JSON.parse makes "__proto__" an own key: an unknown field like any other, the row's prototype untouched.
+    const proto = parseEmbeddedData(JSON.stringify({ ...good, trust: [] }).replace('"trust":[]', '"trust":[{"file":"p.log","__proto__":{"doubtful":true}}]'));
+    expect(proto?.trust?.[0].doubtful).toBe(false);
+    expect(Object.getPrototypeOf(proto?.trust?.[0])).toBe(Object.prototype);
+    expect(proto?.notes.join('\n')).toMatch(/unknown field "__proto__" ignored/);
+  });
+
+  it('"trust" that is huge: at most MAX_TRUST_ROWS rows, MAX_TRUST_LIST sentences a row, a bounded list of notes', () => {
+    const many = Array.from({ length: MAX_TRUST_ROWS + 5 }, (_, i) => ({ ...ROW, file: `f${i}.log` }));
+    const d = withTrust(many);
+    expect(d.trust?.length).toBe(MAX_TRUST_ROWS);
+    expect(d.trustDropped).toBe(5);
+    expect(d.notes.join('\n')).toMatch(new RegExp(`holds ${MAX_TRUST_ROWS + 5} rows: the first ${MAX_TRUST_ROWS} are read`));
+    const long = withTrust([{ ...ROW, warnings: Array.from({ length: 1000 }, (_, i) => `w${i}`) }]);
+    expect(long.trust?.[0].warnings.length).toBe(MAX_TRUST_LIST);
+    // Every row wrong: the notes stop at a bounded number and say how many more.
+    const noise = withTrust(Array.from({ length: 5000 }, () => 1));
+    expect(noise.trust).toEqual([]);
+    expect(noise.trustDropped).toBe(5000);
+    expect(noise.notes.length).toBeLessThan(30);
+    expect(noise.notes.at(-1)).toMatch(/and 4980 more notes about "trust"/);
+  });
+
+  it('"trust" names and sentences with markup or control characters stay text (one line each)', () => {
+    const evil = '<img src=x onerror=alert(1)>.log';
+    const d = withTrust([{ ...ROW, file: evil, used_instead: '</script><b>x</b>', warnings: ['line one\nline two <script>alert(1)</script>'] }]);
+    expect(d.trust?.[0].file).toBe(evil);
+    expect(d.trust?.[0].used_instead).toBe('</script><b>x</b>');
+    expect(d.trust?.[0].warnings).toEqual(['line one line two <script>alert(1)</script>']);
+    // As `latscope report` writes it: < and > escaped inside the block; JSON.parse reads them back.
+    const block = JSON.stringify({ ...good, trust: [{ ...ROW, file: evil }] }).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+    expect(block.includes('<')).toBe(false);
+    expect(parseEmbeddedData(block)?.trust?.[0].file).toBe(evil);
   });
 
   it('base64 with or without padding, across lines', () => {
