@@ -5,7 +5,7 @@
 import { afterNextFrame } from '../engine/yield.js';
 import { Store, initialState } from './state.js';
 import { renderControls, renderViewToolbar, quantumLabel, setGroupings, setInputChoices } from './controls.js';
-import { renderFileTable, updatePendingStates, renderAccountChoice } from './file-table.js';
+import { renderFileTable, updatePendingStates, renderAccountChoice, renderReportInputs } from './file-table.js';
 import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, resultOptions, resultLabels, linkState, SURFACE_LEVELS, groupsBy, groupsOptions, groupsRunOptions } from './queries.js';
 import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded, formatBytes } from './methods.js';
 import { budgetSettings, memoryText, reducedStatus, reducedQuantumNote } from './memory-budget.js';
@@ -63,6 +63,7 @@ const URL_KEYS = new Set(Object.keys(FIELD_OF));
  * @property {LevelView} [lod] a result with several levels being read by ranges (items: its slice)
  * @property {{li: number, a: number, b: number, whole: boolean, why: string}} [lodPick] which level and blocks that slice holds
  * @property {boolean} [keep] another slice of the same result: the view state (zoom, exclusions, offsets) stays
+ * @property {{rows: import('../engine/inthread.js').TrustRow[], dropped: number}} [inputs] the files the loaded report was made from (its embedded trust summary)
  */
 
 export class App {
@@ -116,6 +117,8 @@ export class App {
     this.runPlan = null;
     /** The engine's trust summary of the loaded files, for the account chosen (file-table.js). @type {import('../engine/inthread.js').TrustRow[] | null} */
     this.trust = null;
+    /** The files the embedded report was made from, while its result is loaded (embedded-data.js, file-table.js renderReportInputs). @type {{rows: import('../engine/inthread.js').TrustRow[], dropped: number} | null} */
+    this.reportInputs = null;
     /** @type {Promise<void> | null} */
     this.running = null;
     this.dirty = false;
@@ -323,7 +326,7 @@ export class App {
     this.applyState(withoutDataFields(state));
     const r = /** @type {{name: string, bytes: Uint8Array}} */ (em.result);
     this.embedded = true;
-    this.load([{ name: r.name, file: new Blob([/** @type {BlobPart} */ (r.bytes)]) }], [], { after: state });
+    this.load([{ name: r.name, file: new Blob([/** @type {BlobPart} */ (r.bytes)]) }], [], { after: state, inputs: em.trust ? { rows: em.trust, dropped: em.trustDropped } : undefined });
     return true;
   }
 
@@ -599,7 +602,8 @@ export class App {
       if (!choice) return;
       mode = choice;
     }
-    if (mode === 'add' && sel.items.length && this.items.length) return this.load(mergeItems(this.items, sel.items), [...this.skipped, ...sel.skipped]);
+    // Files added to a report's result: the result is still there, and so are its inputs.
+    if (mode === 'add' && sel.items.length && this.items.length) return this.load(mergeItems(this.items, sel.items), [...this.skipped, ...sel.skipped], { inputs: this.reportInputs ?? undefined });
     if (sel.items.length) return this.load(sel.items, sel.skipped);
     if (!sel.skipped.length) return;
     this.skipped = sel.skipped;
@@ -652,6 +656,8 @@ export class App {
     this.sources = [];
     this.runPlan = null;
     this.trust = null;
+    // Another load replaces the report's result (another slice of it keeps it).
+    this.reportInputs = extras.inputs ?? (extras.keep ? this.reportInputs : null);
     this.renderRuns();
     this.pct = null;
     this.keys = {};
@@ -1055,6 +1061,7 @@ export class App {
       onOffset: (host, ms) => this.store.set({ offsets: { ...this.store.state.offsets, [host]: ms } }),
       onFileOffset: (name, ms) => this.store.set({ offsets: { ...this.store.state.offsets, [name]: ms } }),
     });
+    renderReportInputs(this.$('report-inputs'), this.reportInputs?.rows, this.reportInputs?.dropped);
     // URLs that failed (CORS, HTTP errors) while the others loaded.
     const errEl = this.$('file-errors');
     for (const m of this.fetchErrors) {

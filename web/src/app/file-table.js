@@ -403,10 +403,19 @@ export function renderFileTable(el, hostEl, errEl, m) {
  * @returns {HTMLDetailsElement | null}
  */
 function ignoredList(doc, sources, skipped, short) {
-  const rows = [
+  return ignoredRows(doc, [
     ...sources.filter(isIgnored).map((s) => ({ name: s.name, what: s.ignored || 'not a latency log' })),
     ...skipped.map((s) => ({ name: s.name, what: `${s.reason}, not read${s.files > 1 ? ` (${s.files} files)` : ''}` })),
-  ];
+  ], short);
+}
+
+/**
+ * The collapsed list of files that are no latency log (ignoredList; a
+ * report's inputs, renderReportInputs).
+ * @param {Document} doc @param {{name: string, what: string}[]} rows @param {(name: string) => string} short
+ * @returns {HTMLDetailsElement | null}
+ */
+function ignoredRows(doc, rows, short) {
   if (!rows.length) return null;
   const det = doc.createElement('details');
   det.className = 'ignored-files';
@@ -430,6 +439,92 @@ function ignoredList(doc, sources, skipped, short) {
   }
   det.appendChild(ul);
   return det;
+}
+
+/** A trust row of a file that is no latency log (core trust.cc what_of: "not a latency log (fio job file)"). */
+const NOT_A_LOG = /^not a latency log(?: \((.*)\))?$/;
+
+/**
+ * The files a report was made from (`latscope report` embeds their trust
+ * summary beside the result: docs/page-loading.md §6), under the file
+ * table: the page holds only the result, so this is where a reader sees
+ * which logs counted its I/Os and how far to trust them. Each input is a
+ * name row with the same trust line as a loaded file (trustCells,
+ * trustLine): fio version, unit, account or "not added: counted by X",
+ * I/Os of fio's count, warnings as text, doubtful rows marked. Files that
+ * are no latency log go to the same collapsed list as the table's. No
+ * checkbox, offset or account control: the report's choices are made,
+ * these files are not in the page. Text only (textContent).
+ * @param {HTMLElement | null} el @param {import('../engine/inthread.js').TrustRow[] | null | undefined} rows
+ * @param {number} [dropped] rows of the embedded summary that could not be read (embedded-data.js)
+ */
+export function renderReportInputs(el, rows, dropped = 0) {
+  if (!el) return;
+  el.hidden = !rows;
+  if (!rows) {
+    el.replaceChildren();
+    return;
+  }
+  const doc = el.ownerDocument;
+  const short = (() => {
+    const common = commonFolder(rows.map((r) => r.file));
+    return (/** @type {string} */ name) => name.slice(common.length) || name;
+  })();
+  const logs = [...rows].filter((r) => !NOT_A_LOG.test(r.what)).sort((a, b) => naturalCompare(a.file, b.file));
+  const ignored = rows.filter((r) => NOT_A_LOG.test(r.what)).map((r) => ({ name: r.file, what: r.what.replace(NOT_A_LOG, (_, w) => w || 'not a latency log') }));
+  const head = doc.createElement('h3');
+  head.className = 'inputs-head';
+  head.textContent = 'Made from';
+  const count = doc.createElement('span');
+  count.className = 'muted';
+  const n = rows.length;
+  const doubtful = rows.filter((r) => r.doubtful).length;
+  const unusable = rows.filter((r) => !r.ok).length;
+  count.textContent = ` ${formatNumber(n)} file${n === 1 ? '' : 's'}`;
+  head.appendChild(count);
+  // How many are doubtful, in the heading: the reader of a report sees it
+  // before reading any line (the lines say which and why).
+  for (const [k, text] of /** @type {[number, string][]} */ ([[doubtful, 'doubtful'], [unusable, 'unusable']])) {
+    if (!k) continue;
+    const b = doc.createElement('strong');
+    b.className = 'inputs-bad';
+    b.textContent = ` · ${formatNumber(k)} ${text}`;
+    head.appendChild(b);
+  }
+  const what = doc.createElement('div');
+  what.className = 'muted inputs-what';
+  what.textContent = 'latscope report made the result above from these files; the page holds the result, not the files.';
+  /** @type {HTMLTableRowElement[]} */
+  const trs = [];
+  for (const t of logs) {
+    const tr = doc.createElement('tr');
+    tr.dataset.input = t.file;
+    tr.appendChild(doc.createElement('td'));
+    nameCell(tr, short(t.file), t.what ? `${t.file}\n${t.what}` : t.file);
+    // trustCells shows an I/O count for fio's logs and fio's json+ (not
+    // for a result's fixed-point bins); the row says json+ by its `what`.
+    const tc = trustCells(t, short, t.what.startsWith('fio json') ? 'fio-json' : '');
+    if (!t.ok) {
+      // An input the report could not use: not in the result, said as text.
+      tr.classList.add('file-error');
+      tc.warnings.unshift('not usable: left out of the result');
+    }
+    trs.push(tr);
+    const line = trustLine(tr, t.file, tc, 2);
+    if (line) trs.push(line);
+  }
+  /** @type {HTMLElement[]} */
+  const parts = [head, what];
+  if (trs.length) parts.push(...chunkTables(doc, trs, '<colgroup><col class="c-inc"><col class="c-name"></colgroup>', ''));
+  const ig = ignoredRows(doc, ignored, short);
+  if (ig) parts.push(ig);
+  if (dropped) {
+    const d = doc.createElement('div');
+    d.className = 'file-warn-msg';
+    d.textContent = `${formatNumber(dropped)} input${dropped === 1 ? '' : 's'} of the page's data could not be read and ${dropped === 1 ? 'is' : 'are'} not shown (the browser console says why).`;
+    parts.push(d);
+  }
+  el.replaceChildren(...parts);
 }
 
 /**

@@ -7,7 +7,9 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cliPctiles, fixture, loadThroughInput, download, settled } from './helpers.mjs';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { cliPath, cliPctiles, fixture, loadThroughInput, download, settled, waitDone } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -67,6 +69,45 @@ function defectiveRun() {
     fs.writeFileSync(path.join(dir, name), text);
   }
   return fs.readdirSync(dir).sort().map((f) => path.join(dir, f));
+}
+
+/**
+ * `latscope report` of these files into the single-file page run.mjs built
+ * (exit 1 is a report with doubtful inputs: written all the same).
+ * @param {string} name output file in out/ @param {string[]} args @param {string[]} files
+ */
+function cliReport(name, args, files) {
+  const out = path.join(OUT, name);
+  const r = spawnSync(cliPath(), ['report', '--template', path.join(OUT, 'dist', 'latscope.html'), ...args, ...files, '-o', out], { encoding: 'utf8' });
+  assert.ok(r.status === 0 || r.status === 1, `latscope report exit ${r.status}: ${r.stderr}`);
+  return { out, status: r.status, stderr: r.stderr };
+}
+
+/**
+ * The report's inputs under the file table (file-table.js renderReportInputs):
+ * name -> the trust line's fields, the row's classes, the warnings.
+ * @param {Page} p
+ */
+function inputsTable(p) {
+  return p.$eval('[data-testid=report-inputs]', (el) => ({
+    hidden: /** @type {HTMLElement} */ (el).hidden,
+    head: el.querySelector('.inputs-head')?.textContent ?? '',
+    ignored: [...el.querySelectorAll('.ignored-files li')].map((li) => li.getAttribute('data-file')),
+    rows: Object.fromEntries(
+      [...el.querySelectorAll('tr[data-input]')].map((tr) => {
+        const line = tr.nextElementSibling?.classList.contains('trust-line') ? tr.nextElementSibling : null;
+        return [
+          tr.querySelector('td.name')?.textContent,
+          {
+            file: tr.getAttribute('data-input'),
+            facts: line?.querySelector('.trust-facts')?.textContent ?? null,
+            cls: tr.className,
+            warnings: [...(line?.querySelectorAll('.trust-warning') ?? [])].map((d) => d.textContent),
+          },
+        ];
+      }),
+    ),
+  }));
 }
 
 /** @param {Ctx} c */
@@ -177,6 +218,63 @@ export const TRUST_CASES = [
     },
   },
 ];
+
+TRUST_CASES.push(
+  {
+    name: 'report inputs: `latscope report` of tests/fixtures/local opened from file://: each input named with its trust line (histogram logs not added, per-I/O logs I/Os 8,000 of 8,000), the job file ignored',
+    async run(c) {
+      const p = c.page;
+      const files = LOCAL();
+      const rep = cliReport('report-inputs.html', [], files);
+      assert.equal(rep.status, 0, rep.stderr);
+      await p.goto(pathToFileURL(rep.out).href);
+      assert.equal(await waitDone(p), 'ready', await p.textContent('[data-testid=status]'));
+      await settled(p);
+      const t = await inputsTable(p);
+      assert.equal(t.hidden, false);
+      assert.equal(t.head, 'Made from 6 files');
+      for (const j of [1, 2]) {
+        assert.deepEqual(t.rows[`local_clat_hist.${j}.log`], { file: fixture('local', `local_clat_hist.${j}.log`), facts: `not added: counted by local_clat.${j}.log`, cls: 'not-added', warnings: [] });
+        assert.deepEqual(t.rows[`local_clat.${j}.log`], { file: fixture('local', `local_clat.${j}.log`), facts: 'fio-3.33 · ns · per-I/O · I/Os 8,000 of 8,000', cls: '', warnings: [] });
+      }
+      assert.equal(t.rows['local.json'].facts, 'fio-3.33 · I/Os 16,000');
+      assert.deepEqual(Object.keys(t.rows).length, 5);
+      assert.deepEqual(t.ignored, [fixture('local', 'local.fio')]);
+      // The inputs fit the sidebar's default width as the file table does.
+      const fit = await p.$eval('#report-inputs', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      assert.ok(fit.scroll <= fit.client, `horizontal scroll: ${fit.scroll} > ${fit.client}`);
+      await p.locator('.files').screenshot({ path: path.join(SHOTS, 'report-inputs.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'report inputs: `latscope report --account hist` of the fio-3.12 run with a cut histogram log, from file://: the warnings as text, the histogram logs doubtful, counted in the heading',
+    async run(c) {
+      const p = c.page;
+      const files = defectiveRun();
+      const rep = cliReport('report-inputs-defective.html', ['--account', 'hist'], files);
+      assert.equal(rep.status, 1, 'doubtful inputs: exit 1');
+      await p.goto(pathToFileURL(rep.out).href);
+      assert.equal(await waitDone(p), 'ready', await p.textContent('[data-testid=status]'));
+      await settled(p);
+      const t = await inputsTable(p);
+      assert.equal(t.head, 'Made from 6 files · 2 doubtful');
+      for (const j of [1, 2]) assert.equal(t.rows[`local_clat.${j}.log`].facts, `not added: counted by local_clat_hist.${j}.log`);
+      const cut = t.rows['local_clat_hist.1.log'];
+      assert.match(cut.cls, /trust-doubtful/);
+      assert.match(cut.facts || '', /^fio-3\.12 · ns · histogram · I\/Os [\d,]+ of 8,000$/);
+      assert.equal(cut.warnings.length, 2, cut.warnings.join(' | '));
+      assert.match(cut.warnings[0], /^✗ doubtful: fio-3\.12 wrote broken histogram logs/);
+      assert.match(cut.warnings[1], /^⚠ holds [\d,]+ of the 8,000 I\/Os fio counted/);
+      const whole = t.rows['local_clat_hist.2.log'];
+      assert.match(whole.cls, /trust-doubtful/, 'the version\'s defect alone makes it doubtful');
+      assert.equal(whole.warnings.length, 1);
+      assert.equal(t.rows['local.json'].facts, 'fio-3.12 · I/Os 16,000');
+      await p.locator('.files').screenshot({ path: path.join(SHOTS, 'report-inputs-defective.png') });
+      noPageErrors(c);
+    },
+  },
+);
 
 /** Every file of a fixture folder (sub-folders are no input). @param {...string} parts */
 const FOLDER = (...parts) =>

@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { engineImpls } from './node-endpoint.js';
 import { fakeContainer } from './fake-dom.js';
-import { renderFileTable, renderAccountChoice, trustCells } from '../../src/app/file-table.js';
+import { renderFileTable, renderAccountChoice, renderReportInputs, trustCells } from '../../src/app/file-table.js';
 import { engineOptions, accountsOf } from '../../src/app/options.js';
 import { initialState } from '../../src/app/state.js';
 import { parseFragment, stateToFragment } from '../../src/app/url-state.js';
@@ -247,6 +247,92 @@ describe('the file table with the trust summary', () => {
     expect(t.of('b.log').line?.querySelector('.acct')?.textContent).toBe(`not added: counted by ${evil}`);
     // innerHTML carries the fixed header only.
     expect(t.doc.htmlWritten.some((h) => /img|script|<b>/.test(h))).toBe(false);
+  });
+});
+
+describe('a report\'s inputs (its embedded trust summary) under the file table', () => {
+  /** Renders the inputs into a fake document. @param {any[] | null} rows @param {number} [dropped] */
+  function inputs(rows, dropped) {
+    const { doc, el } = fakeContainer();
+    renderReportInputs(/** @type {any} */ (el), rows, dropped);
+    /** The input's row and the trust line under it. @param {string} file */
+    const of = (file) => {
+      const row = el.querySelectorAll('tr').find((r) => r.dataset.input === file);
+      const line = row?.nextElementSibling?.classList.contains('trust-line') ? row.nextElementSibling : null;
+      return { row, line };
+    };
+    return { doc, el, of };
+  }
+  // As `latscope report` on tests/fixtures/local writes them (core trust_json; histogram logs not read).
+  const RUN = 'tests/fixtures/local/';
+  const ROWS = [
+    trustRow({ file: `${RUN}local_clat_hist.1.log`, what: 'fio histogram log', fio_version: '', unit: '', account: 'hist', used_instead: `${RUN}local_clat.1.log`, ios: 0, fio_ios: 0, compared: false, notes: ['not read: counts the same I/Os of job 1 (clat) as the per-I/O log local_clat.1.log, which is used'] }),
+    trustRow({ file: `${RUN}local.json`, what: 'fio json+ output', unit: '', account: '', ios: 16000, fio_ios: 0, compared: false }),
+    trustRow({ file: `${RUN}local.fio`, what: 'not a latency log (fio job file)', fio_version: '', unit: '', account: '', ios: 0, fio_ios: 0, compared: false }),
+    trustRow({ file: `${RUN}local_clat.1.log` }),
+  ];
+
+  it('each input\'s name and the same trust line as a loaded file; files that are no log in the collapsed list', () => {
+    const t = inputs(ROWS);
+    expect(t.el.hidden).toBe(false);
+    expect(t.el.querySelector('.inputs-head')?.textContent).toBe('Made from 4 files');
+    // In the file table's order (names.js naturalCompare), without the folder they share (the full name and what it is: the tooltip).
+    expect(t.el.querySelectorAll('tr').filter((r) => r.dataset.input).map((r) => r.querySelector('td.name')?.textContent)).toEqual(['local_clat_hist.1.log', 'local_clat.1.log', 'local.json']);
+    const io = t.of(`${RUN}local_clat.1.log`);
+    expect(io.row?.querySelector('td.name')?.title).toBe(`${RUN}local_clat.1.log\nfio per-I/O log (clat)`);
+    expect(io.line?.querySelector('.trust-facts')?.textContent).toBe('fio-3.33 · ns · per-I/O · I/Os 8,000 of 8,000');
+    expect(io.line?.dataset.trustFor).toBe(`${RUN}local_clat.1.log`);
+    const h = t.of(`${RUN}local_clat_hist.1.log`);
+    expect(h.row?.classList.contains('not-added')).toBe(true);
+    expect(h.line?.querySelector('.trust-facts')?.textContent).toBe('not added: counted by local_clat.1.log');
+    expect(h.line?.querySelector('.acct')?.title).toMatch(/^not read: counts the same I\/Os/);
+    expect(t.of(`${RUN}local.json`).line?.querySelector('.trust-facts')?.textContent).toBe('fio-3.33 · I/Os 16,000');
+    const ig = t.el.querySelector('details.ignored-files');
+    expect(ig?.querySelector('summary')?.textContent).toBe('1 file ignored (not latency logs)');
+    expect(ig?.querySelectorAll('li').map((li) => li.textContent)).toEqual(['local.fiofio job file']);
+    expect(t.of(`${RUN}local.fio`).row).toBe(undefined);
+  });
+
+  it('warnings as text, doubtful rows marked as the file table marks them, counted in the heading; an unusable input said', () => {
+    const t = inputs([
+      trustRow({ file: 'a_clat_hist.1.log', account: 'hist', doubtful: true, ios: 3605, warnings: ['fio-3.12 wrote broken histogram logs', 'holds 3,605 of the 8,000 I/Os fio counted'] }),
+      trustRow({ file: 'b_clat.1.log', warnings: ['unit guessed'] }),
+      trustRow({ file: 'c.log', what: 'unusable', ok: false, fio_version: '', unit: '', account: '', ios: 0, compared: false }),
+    ]);
+    expect(t.el.querySelector('.inputs-head')?.textContent).toBe('Made from 3 files · 1 doubtful · 1 unusable');
+    const d = t.of('a_clat_hist.1.log');
+    expect(d.row?.classList.contains('trust-doubtful')).toBe(true);
+    expect(d.line?.classList.contains('doubtful')).toBe(true);
+    expect(d.line?.querySelectorAll('.trust-warning').map((x) => x.textContent)).toEqual(['✗ doubtful: fio-3.12 wrote broken histogram logs', '⚠ holds 3,605 of the 8,000 I/Os fio counted']);
+    const w = t.of('b_clat.1.log');
+    expect(w.row?.classList.contains('trust-warn')).toBe(true);
+    expect(w.line?.querySelectorAll('.trust-warning').map((x) => x.textContent)).toEqual(['⚠ unit guessed']);
+    const u = t.of('c.log');
+    expect(u.row?.classList.contains('file-error')).toBe(true);
+    expect(u.line?.querySelectorAll('.trust-warning').map((x) => x.textContent)).toEqual(['⚠ not usable: left out of the result']);
+  });
+
+  it('no inputs (a page without a report, or its data names none): hidden and empty; rows that could not be read are said', () => {
+    const t = inputs(null);
+    expect(t.el.hidden).toBe(true);
+    expect(t.el.children.length).toBe(0);
+    const e = inputs([], 3);
+    expect(e.el.hidden).toBe(false);
+    expect(e.el.querySelector('.inputs-head')?.textContent).toBe('Made from 0 files');
+    expect(e.el.querySelector('.file-warn-msg')?.textContent).toMatch(/^3 inputs of the page's data could not be read/);
+  });
+
+  it('names and sentences are text only, never markup; a long list in tables of 40', () => {
+    const evil = '<img src=x onerror=alert(1)>.log';
+    const t = inputs([
+      trustRow({ file: evil, account: 'hist', used_instead: '</script><b>x</b>', notes: ['not read: <b>x</b>'], warnings: ['<script>alert(1)</script>'] }),
+      ...Array.from({ length: 45 }, (_, i) => trustRow({ file: `f${i}.log` })),
+    ]);
+    expect(t.of(evil).row?.querySelector('td.name')?.textContent).toBe(evil);
+    expect(t.of(evil).line?.querySelector('.acct')?.textContent).toBe('not added: counted by </script><b>x</b>');
+    expect(t.of(evil).line?.querySelector('.trust-warning')?.textContent).toBe('⚠ <script>alert(1)</script>');
+    expect(t.doc.htmlWritten.some((h) => /img|script|<b>/.test(h))).toBe(false);
+    expect(t.el.querySelectorAll('table').length).toBe(2);
   });
 });
 
