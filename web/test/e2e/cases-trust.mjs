@@ -244,6 +244,11 @@ TRUST_CASES.push(
       const fit = await p.$eval('#report-inputs', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
       assert.ok(fit.scroll <= fit.client, `horizontal scroll: ${fit.scroll} > ${fit.client}`);
       await p.locator('.files').screenshot({ path: path.join(SHOTS, 'report-inputs.png') });
+      // Other files opened in the report's page replace its result: its inputs go with it.
+      await p.setInputFiles('[data-testid=file-input]', files);
+      assert.equal(await waitDone(p), 'ready');
+      await p.waitForFunction(() => document.querySelector('[data-testid=file-table] tr[data-file="local_clat.1.log"]'));
+      assert.equal(await p.$eval('[data-testid=report-inputs]', (el) => /** @type {HTMLElement} */ (el).hidden && el.children.length), 0);
       noPageErrors(c);
     },
   },
