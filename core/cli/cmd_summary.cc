@@ -17,6 +17,7 @@
 #include "cmd_summary.h"
 
 #include <algorithm>
+#include <map>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -154,18 +155,46 @@ void summarize_json(const std::string& path, const FioJsonReport& r, const Optio
   }
 }
 
+// A wide layout (HdrHistogram's, tens of thousands of bins) gathered to the
+// bins a series uses, in order: the statistics and percentiles only skip
+// empty bins, so they are the same (docs/formats-hdr.md "Wide layouts"),
+// and a log of thousands of tags no longer costs tags x layout bins. fio's
+// p0 is bin 0's value (percentiles.h): not gathered when p0 is asked.
+constexpr size_t kGatherBins = 4096;
+
 void summarize_source(const Source& src, const Options& o, std::vector<SummaryRow>* rows) {
+  const bool p0 = std::any_of(o.ps.begin(), o.ps.end(), [](double p) { return p == 0; });
   for (const Series& s : src.series) {
     if (!s.layout) continue;
-    std::vector<double> counts(s.layout->size(), 0.0);
     // Result files keep fixed-point counts (model.h, count_frac_bits).
     const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));
     double sum = 0;
-    for (const Window& w : s.windows) {
-      s.for_each_bin(w, [&](uint32_t b, uint64_t c) {
-        counts[b] += static_cast<double>(c) * unit;
-        sum += static_cast<double>(c) * unit;
-      });
+    std::vector<double> counts;
+    BinLayout gathered;
+    const BinLayout* layout = s.layout.get();
+    if (s.layout->size() >= kGatherBins && !p0) {
+      std::map<uint32_t, double> used;
+      for (const Window& w : s.windows)
+        s.for_each_bin(w, [&](uint32_t b, uint64_t c) { used[b] += static_cast<double>(c) * unit; });
+      gathered.kind = s.layout->kind;
+      gathered.id = s.layout->id;
+      for (const auto& [b, c] : used) {
+        gathered.lo.push_back(s.layout->lo[b]);
+        gathered.hi.push_back(s.layout->hi[b]);
+        gathered.rep.push_back(s.layout->rep[b]);
+        counts.push_back(c);
+        sum += c;
+      }
+      gathered.last_saturates = s.layout->last_saturates && !used.empty() && used.rbegin()->first + 1 == s.layout->size();
+      layout = &gathered;
+    } else {
+      counts.assign(s.layout->size(), 0.0);
+      for (const Window& w : s.windows) {
+        s.for_each_bin(w, [&](uint32_t b, uint64_t c) {
+          counts[b] += static_cast<double>(c) * unit;
+          sum += static_cast<double>(c) * unit;
+        });
+      }
     }
     const auto total = static_cast<uint64_t>(std::llround(sum));
     SummaryRow row;
@@ -174,7 +203,7 @@ void summarize_source(const Source& src, const Options& o, std::vector<SummaryRo
     row.job = s.job;
     row.dir = dir_name(s.dir);
     row.samples = total;
-    fill_from_bins(*s.layout, counts, o, true, &row);
+    fill_from_bins(*layout, counts, o, true, &row);
     rows->push_back(std::move(row));
   }
 }

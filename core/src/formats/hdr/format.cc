@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 
 #include "formats/hdr/hdr_layout.h"
 #include "formats/hdr/hdr_log.h"
@@ -196,9 +197,16 @@ class HdrFormatReader : public Reader {
     p.s.add_window(last.start_ms, last.end_ms, b.data(), c.data(), static_cast<uint32_t>(b.size()));
   }
 
+  // Found by a hash of (configuration, tag): a log of 100,000 tags was
+  // 100,000 linear scans per interval (minutes; docs/input-robustness.md
+  // "HdrHistogram tags").
   Pending& series_for(const std::string& tag, const std::string& key) {
-    for (Pending& p : series_)
-      if (p.key == key && (p.s.labels.find("tag") ? *p.s.labels.find("tag") : std::string()) == tag) return p;
+    std::string id = key;
+    id += '\0';
+    id += tag;
+    const auto found = index_.find(id);
+    if (found != index_.end()) return series_[found->second];
+    index_.emplace(std::move(id), series_.size());
     series_.emplace_back();
     Pending& p = series_.back();
     p.key = key;
@@ -232,6 +240,7 @@ class HdrFormatReader : public Reader {
   bool absolute_ = false;
   int64_t origin_ns_ = 0;
   std::vector<Pending> series_;
+  std::unordered_map<std::string, size_t> index_;  // (configuration, tag) -> series_ index
   std::map<std::string, hdr::Config> configs_;
   std::map<std::string, uint64_t> max_index_;
 };
