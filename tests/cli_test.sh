@@ -219,6 +219,9 @@ contains "stdout on a full disk: said" "$TMP/err" "cannot write standard output:
 "$BIN" reduce -o "$TMP/no/such/dir/x.lsr" "$FIX/local/local_clat.1.log" >/dev/null 2>"$TMP/err"
 check "-o into a missing folder: exit 2" 2 $?
 contains "-o into a missing folder: said" "$TMP/err" "cannot write $TMP/no/such/dir/x.lsr"
+"$BIN" reduce -o /dev/stdout "$FIX/local/local_clat.1.log" >"$TMP/via-stdout.lsr" 2>/dev/null
+check "-o /dev/stdout: written in place" 0 $?
+if [ -L /dev/stdout ] || [ -c /dev/stdout ]; then echo "ok   -o /dev/stdout left the device as it was"; else echo "FAIL -o /dev/stdout replaced the device"; fails=$((fails + 1)); fi
 mkdir -p "$TMP/adir"
 "$BIN" reduce -o "$TMP/adir" "$FIX/local/local_clat.1.log" >/dev/null 2>"$TMP/err"
 check "-o onto a folder: exit 2" 2 $?

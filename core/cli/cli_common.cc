@@ -14,6 +14,7 @@
 #include <memory>
 #include <thread>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "input.h"
@@ -120,7 +121,26 @@ void write_out(const std::string& text) {
 }
 
 bool write_file_atomic(const std::string& path, const char* data, size_t n, std::string* err) {
-  const std::string tmp = path + ".tmp-" + std::to_string(static_cast<long>(getpid()));
+  // Only a regular file (or a new one) is replaced by a rename, through any
+  // symlink to it; anything else (-o /dev/stdout, a FIFO, a device) is
+  // written in place: renaming over it would replace the device itself.
+  std::string target = path;
+  struct stat st {};
+  const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;  // /dev/stdout, /dev/fd/N
+  if (special || ::stat(path.c_str(), &st) == 0) {
+    if (special || !S_ISREG(st.st_mode)) {
+      FILE* f = std::fopen(path.c_str(), "wb");
+      bool ok = f && std::fwrite(data, 1, n, f) == n;
+      if (f && std::fclose(f) != 0) ok = false;
+      if (!ok) *err = "cannot write " + path + ": " + std::strerror(errno);
+      return ok;
+    }
+    if (char* real = ::realpath(path.c_str(), nullptr)) {
+      target = real;
+      std::free(real);
+    }
+  }
+  const std::string tmp = target + ".tmp-" + std::to_string(static_cast<long>(getpid()));
   FILE* f = std::fopen(tmp.c_str(), "wb");
   if (!f) {
     *err = "cannot write " + path + ": " + std::strerror(errno);
@@ -136,7 +156,7 @@ bool write_file_atomic(const std::string& path, const char* data, size_t n, std:
     ok = false;
     saved = errno;
   }
-  if (ok && std::rename(tmp.c_str(), path.c_str()) != 0) {
+  if (ok && std::rename(tmp.c_str(), target.c_str()) != 0) {
     ok = false;
     saved = errno;
   }

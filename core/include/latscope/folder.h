@@ -126,6 +126,22 @@ void settle_segments(Source* src, const std::vector<FolderFile>& folder);
 // once every file is known. Idempotent.
 void settle_source(Source* src, const std::vector<FolderFile>& folder);
 
+// At most how many I/Os fio's unlogged last window of a histogram log
+// series can hold (fio issue 490; docs/folders.md "Cross-check against
+// fio's count"): the series' own rate over the time from its last record to
+// the end of fio's runtime, that time capped at 1.5 logging intervals (fio
+// writes a record every interval), twice that plus Poisson noise, or a busy
+// window (twice the busiest plus 4) when larger or when the runtime is not
+// comparable (runtime_ms NaN: epoch logs). The tail window from json+ is
+// added only within it (query/tail.cc), and the trust summary names a log
+// missing more.
+struct TailFacts {
+  uint64_t total = 0, max_window = 0;
+  double first_ms = 0, last_ms = 0, interval_ms = 0;
+};
+TailFacts tail_facts_of(const Series& s);
+double unlogged_tail_bound(const TailFacts& f, double runtime_ms);
+
 // One file of the trust summary (docs/folders.md "Trust summary").
 struct TrustRow {
   std::string file;
@@ -166,6 +182,7 @@ class TrustBuilder {
     double first_ms = 0, last_ms = 0;  // the windows' span; json+: (startdelay, startdelay + runtime]
     double interval_ms = 0;            // the logging interval (query/interval.h)
     bool epoch = false;                // the log's clock is the epoch (no json+ runtime to compare)
+    TailFacts tail;                    // for unlogged_tail_bound
     bool repaired = false;
   };
   struct FileFacts {
@@ -183,6 +200,7 @@ class TrustBuilder {
 // sentence per defect that `fio_version` ("fio-3.12") has for a log of this
 // account, "" when none; *wrong: the log's numbers are wrong (not only odd).
 std::string fio_defect(const std::string& fio_version, Account account, bool* wrong = nullptr);
+
 
 // "1,912,345": I/O counts as people compare them with fio's own output.
 std::string count_text(uint64_t n);

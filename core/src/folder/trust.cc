@@ -10,6 +10,7 @@
 // names the numbers (docs/folders.md "Cross-check against fio's count").
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -20,6 +21,38 @@
 #include "query/tail.h"
 
 namespace latscope {
+
+TailFacts tail_facts_of(const Series& s) {
+  TailFacts f;
+  const auto whole = [&](uint64_t n) {
+    return s.count_frac_bits ? (n + (uint64_t{1} << (s.count_frac_bits - 1))) >> s.count_frac_bits : n;
+  };
+  for (const Window& w : s.windows) {
+    f.total += w.total;
+    f.max_window = std::max(f.max_window, whole(w.total));
+  }
+  f.total = whole(f.total);
+  if (!s.windows.empty()) {
+    f.first_ms = s.windows.front().start_ms;
+    f.last_ms = s.windows.back().end_ms;
+  }
+  f.interval_ms = std::isfinite(s.interval_ms) ? s.interval_ms
+                  : s.windows.empty()          ? 0
+                                               : (f.last_ms - f.first_ms) / static_cast<double>(s.windows.size());
+  return f;
+}
+
+double unlogged_tail_bound(const TailFacts& f, double runtime_ms) {
+  // A busy last window (a burst: thinktime jobs) can hold up to about the
+  // busiest window's I/Os whatever the mean rate says.
+  const double burst = 2.0 * static_cast<double>(f.max_window) + 4;
+  const double span = f.last_ms - f.first_ms;
+  if (!std::isfinite(runtime_ms) || !(span > 0)) return burst;
+  const double gap_ms = std::max(0.0, runtime_ms - f.last_ms);
+  const double tail_ms = std::min(gap_ms, 1.5 * f.interval_ms);
+  const double expect = static_cast<double>(f.total) / span * tail_ms;
+  return std::max(burst, 2 * expect + 4 * std::sqrt(expect) + 4);
+}
 
 std::string count_text(uint64_t n) {
   std::string d = std::to_string(n), o;
@@ -130,20 +163,13 @@ void TrustBuilder::add(const Source& src) {
       x.job = s.job;
     }
     // A result's counts are fixed point (model.h count_frac_bits): whole I/Os here.
-    const auto whole = [&](uint64_t n) { return s.count_frac_bits ? (n + (uint64_t{1} << (s.count_frac_bits - 1))) >> s.count_frac_bits : n; };
-    for (const Window& w : s.windows) {
-      x.total += w.total;
-      x.max_window = std::max(x.max_window, whole(w.total));
-    }
-    x.total = whole(x.total);
-    if (!s.windows.empty()) {
-      x.first_ms = s.windows.front().start_ms;
-      x.last_ms = s.windows.back().end_ms;
-    }
+    x.tail = tail_facts_of(s);
+    x.total = x.tail.total;
+    x.max_window = x.tail.max_window;
+    x.first_ms = x.tail.first_ms;
+    x.last_ms = x.tail.last_ms;
     x.epoch = src.absolute_time;
-    x.interval_ms = std::isfinite(s.interval_ms) ? s.interval_ms
-                    : s.windows.empty()          ? 0
-                                                 : (x.last_ms - x.first_ms) / static_cast<double>(s.windows.size());
+    x.interval_ms = x.tail.interval_ms;
     x.repaired = s.repaired;
     repaired += s.repaired;
     r.ios += x.total;
@@ -222,31 +248,18 @@ std::vector<TrustRow> TrustBuilder::rows() const {
         logged += s.total;
         counted += it->second;
         if (a != Account::kHist) continue;
-        // What fio's unlogged last window may hold (fio issue 490): the
-        // log's own rate over the time from its last record to the end of
-        // fio's runtime, with room for Poisson noise and a busier end. An
-        // epoch log's records cannot be set against the relative runtime:
-        // at most about one busiest window then.
+        // What fio's unlogged last window may hold (unlogged_tail_bound);
+        // an epoch log's records cannot be set against the relative runtime.
         const auto rt = runtime.find(k);
-        const double span = s.last_ms - s.first_ms;
-        // A busy last window (a burst: thinktime jobs) can hold up to about
-        // the busiest window's I/Os whatever the mean rate says.
-        const double burst = 2.0 * static_cast<double>(s.max_window) + 4;
-        if (s.epoch || rt == runtime.end() || !(span > 0)) {
-          slack += burst;
-        } else {
-          // fio writes a record every logging interval: what it never
-          // writes is at most about one interval. A log that stops well
-          // before fio's runtime was cut (or fio lost records): said so.
-          const double gap_ms = std::max(0.0, rt->second - s.last_ms);
-          const double tail_ms = std::min(gap_ms, 1.5 * s.interval_ms);
-          const double expect = static_cast<double>(s.total) / span * tail_ms;
-          slack += std::max(burst, 2 * expect + 4 * std::sqrt(expect) + 4);
-          if (gap_ms > 3 * s.interval_ms + 1000 && ends.empty())
-            ends = "its " + std::string(dir_name(static_cast<Dir>(s.dir))) + " records end " +
-                   std::to_string(static_cast<long long>(std::llround(gap_ms / 1000))) +
-                   " s before fio's runtime of the job ends";
-        }
+        const double runtime_ms = s.epoch || rt == runtime.end() ? std::numeric_limits<double>::quiet_NaN() : rt->second;
+        slack += unlogged_tail_bound(s.tail, runtime_ms);
+        // A log that stops well before fio's runtime was cut (or fio lost
+        // records): said so.
+        const double gap_ms = std::isfinite(runtime_ms) ? runtime_ms - s.last_ms : 0;
+        if (gap_ms > 3 * s.interval_ms + 1000 && ends.empty())
+          ends = "its " + std::string(dir_name(static_cast<Dir>(s.dir))) + " records end " +
+                 std::to_string(static_cast<long long>(std::llround(gap_ms / 1000))) +
+                 " s before fio's runtime of the job ends";
       }
       // A direction fio counted that the log holds nothing of (fio 3.6-3.16
       // lose every I/O above 786.432 us: a job of slow reads logs no read

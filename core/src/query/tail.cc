@@ -12,6 +12,8 @@
 
 #include <map>
 
+#include "latscope/folder.h"
+
 namespace latscope {
 
 TailKey tail_key_of_json(const Source& src, const Series& s) {
@@ -75,6 +77,10 @@ TailOutcome json_tail_for(const JsonIndex& json, const Selected& x, Series* tail
   // on the run's clock (docs/placement.md); the log is on the job's.
   const double end = js.windows.front().end_ms - js.windows.front().start_ms;
   if (!(end > start)) return TailOutcome::kMismatch;
+  uint64_t missing = 0;
+  for (uint64_t c : counts) missing += c;
+  if (static_cast<double>(missing) > unlogged_tail_bound(tail_facts_of(*x.series), end))
+    return TailOutcome::kImplausible;
   *tail = Series();
   tail->dir = x.series->dir;
   tail->job = x.series->job;
@@ -93,6 +99,7 @@ void TailTally::count(TailOutcome o, const std::string& json_name) {
     case TailOutcome::kMismatch: ++mismatched; break;
     case TailOutcome::kAmbiguous: ++ambiguous; break;
     case TailOutcome::kEpoch: ++epoch; break;
+    case TailOutcome::kImplausible: ++implausible; break;
     case TailOutcome::kNone:
     case TailOutcome::kNoJson: break;
   }
@@ -110,6 +117,10 @@ void TailTally::notes(std::vector<std::string>* out) const {
     out->push_back(std::to_string(ambiguous) +
                    " log series match a json+ job that several loaded logs share: no tail "
                    "window added for them");
+  if (implausible)
+    out->push_back(std::to_string(implausible) +
+                   " log series lack more I/Os than fio's unlogged last window holds (fio lost them, or the log "
+                   "was cut: see the trust summary, docs/folders.md): no tail window added for them");
   if (epoch)
     out->push_back(std::to_string(epoch) +
                    " log series have epoch timestamps (log_unix_epoch): json+ runtimes are "

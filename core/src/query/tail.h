@@ -25,7 +25,10 @@ struct JsonIndex {
   void add(const Source& src);  // ignores anything but usable fio json sources
 };
 
-enum class TailOutcome { kNoJson, kNone, kAdded, kMismatch, kAmbiguous, kEpoch };
+// kImplausible: the log lacks more I/Os than fio's unlogged last window can
+// hold (folder.h unlogged_tail_bound): fio lost them (3.6-3.16) or the log was
+// cut; adding them all at the end would put them in the wrong quantum.
+enum class TailOutcome { kNoJson, kNone, kAdded, kMismatch, kAmbiguous, kEpoch, kImplausible };
 
 // The tail window of one selected log series; *tail is set when kAdded. The
 // caller also refuses keys that several loaded logs share (kAmbiguous).
@@ -33,7 +36,7 @@ TailOutcome json_tail_for(const JsonIndex& json, const Selected& x, Series* tail
 
 // Counts outcomes and words them as query notes.
 struct TailTally {
-  size_t added = 0, mismatched = 0, ambiguous = 0, epoch = 0;
+  size_t added = 0, mismatched = 0, ambiguous = 0, epoch = 0, implausible = 0;
   std::string names;
   void count(TailOutcome o, const std::string& json_name);
   void notes(std::vector<std::string>* out) const;
