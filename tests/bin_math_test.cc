@@ -49,7 +49,11 @@ std::vector<std::string> json_files() {
     for (auto it = fs::recursive_directory_iterator(LATSCOPE_FIXTURES, ec);
          it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) break;
-      if (it->is_regular_file() && it->path().extension() == ".json") out.push_back(it->path().string());
+      // json+ only: tests/fixtures/layouts also holds fio's plain json and
+      // the .json files benchmark tools write beside fio's.
+      if (it->is_regular_file() && it->path().extension() == ".json" &&
+          read_file(it->path().string()).find("\"bins\"") != std::string::npos)
+        out.push_back(it->path().string());
     }
   }
   std::sort(out.begin(), out.end());
