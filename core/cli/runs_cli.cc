@@ -35,7 +35,11 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
         Engine e;
         const int h = e.open_file(path);
         for (size_t n; (n = in.read(buf.data(), buf.size())) > 0;) e.append(h, buf.data(), n);
-        f = run_file_of(e.finish(h));
+        const Source& src = e.finish(h);
+        // fio's plain json (no json+ bins) is no latency data: the engine
+        // names it ignored, and the page leaves it out of runs too.
+        log = src.format != FileFormat::kIgnored;
+        f = run_file_of(src);
       }
     }
     if (log) kept.push_back(planned->size());
