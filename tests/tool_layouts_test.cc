@@ -302,6 +302,19 @@ TEST(ToolLayouts, PbenchSamplesAreRuns) {
   const RunPlan one = plan_runs({files[0], files[1]}, {});
   EXPECT_EQ(one.runs.size(), 1u);
   EXPECT_TRUE(one.evidence.empty());
+  // Paths that start inside the sample folder: a file beside clients/ joins
+  // it; one from a folder above does not (it forms its own run: its name
+  // clashes with the hosts' logs).
+  const std::vector<RunFile> inside = {log_file("clients/h1/fio_clat_hist.1.log"),
+                                       log_file("clients/h2/fio_clat_hist.1.log"), log_file("./fio_clat_hist.2.log"),
+                                       log_file("../other/fio_clat_hist.1.log")};
+  const RunPlan dot = plan_runs(inside, {});
+  ASSERT_EQ(dot.runs.size(), 2u) << describe_runs(dot, inside);
+  EXPECT_EQ(dot.runs[0].how, "pbench-fio sample .");
+  EXPECT_EQ(dot.runs[0].files, (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(dot.runs[1].files, (std::vector<size_t>{3}));
+  EXPECT_EQ(dot.evidence,
+            std::vector<std::string>{"../other/fio_clat_hist.1.log: outside the pbench-fio sample folder (.), so no part of its run"});
 }
 
 }  // namespace

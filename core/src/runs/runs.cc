@@ -158,8 +158,11 @@ class Planner {
         if (!part.empty() && part != ".") d += (d.empty() ? "" : "/") + part;
       }
       if (d.empty()) d = ".";
+      // A run folder "." (paths that start inside it) holds the relative
+      // paths that do not climb out of it.
+      const bool inside_dot = f_[files[k]].name.compare(0, 1, "/") != 0 && d.compare(0, 2, "..") != 0;
       for (const ToolPlace& p : found)
-        if ((d == p.run || (p.run == "." ? true : d.compare(0, p.run.size() + 1, p.run + "/") == 0)) &&
+        if ((d == p.run || (p.run == "." ? inside_dot : d.compare(0, p.run.size() + 1, p.run + "/") == 0)) &&
             p.run.size() >= place[k].run.size()) {
           place[k] = p;
           place[k].host.clear();
@@ -173,19 +176,19 @@ class Planner {
         continue;
       }
       const std::string unit = p.tool == "CBT" ? "test" : "sample";
-      std::vector<std::string> names;
+      // Named by the folder's last two parts ("1-rw-4KiB/sample1"), then whole.
       const size_t s = p.run.find_last_of('/');
-      if (s != std::string::npos) {
-        const size_t s2 = p.run.find_last_of('/', s - 1);
-        names.push_back(p.run.substr(s2 == std::string::npos || s == 0 ? 0 : s2 + 1));
-      } else {
-        names.push_back(p.run);
-      }
-      names.push_back(p.run);
+      const size_t s2 = s == std::string::npos || s == 0 ? std::string::npos : p.run.find_last_of('/', s - 1);
+      const std::vector<std::string> names = {s2 == std::string::npos ? p.run : p.run.substr(s2 + 1), p.run};
       assign(i, "tool:" + p.tool + ":" + p.run, p.tool + " " + unit + " " + p.run, names);
       if (std::find(runs.begin(), runs.end(), p.run) == runs.end()) runs.push_back(p.run);
       if (tool.empty()) tool = p.tool + " " + unit;
     }
+    if (!runs.empty() && !others.empty())
+      evidence_.push_back(f_[others.front()].name +
+                          (others.size() > 1 ? " and " + std::to_string(others.size() - 1) + " more files" : "") +
+                          ": outside the " + tool + " folder" + (runs.size() > 1 ? "s" : "") + " (" + runs.front() +
+                          (runs.size() > 1 ? ", ..." : "") + "), so no part of its run");
     if (runs.size() > 1) {
       std::string names;
       for (size_t k = 0; k < runs.size() && k < 3; ++k) names += (k ? ", " : "") + runs[k];
