@@ -77,11 +77,20 @@ TEST(BadInput, TrailingSpacesAreAccepted) {
   EXPECT_TRUE(s.diag.empty());
 }
 
-TEST(BadInput, EmptyFileIsUnusableWithAMessage) {
+// fio leaves empty logs itself (a slat log of a synchronous ioengine:
+// tests/fixtures/fio-versions/*/v_slat.1.log): named as ignored, no error.
+// Blank characters only are a broken file.
+TEST(BadInput, EmptyFileIsIgnoredAndNamed) {
   Engine e;
   const Source& s = feed(&e, "empty_clat_hist.1.log", "");
-  EXPECT_FALSE(s.status.ok());
-  EXPECT_NE(s.status.message.find("empty_clat_hist.1.log: empty file"), std::string::npos);
+  EXPECT_TRUE(s.status.ok());
+  EXPECT_EQ(s.format, FileFormat::kIgnored);
+  EXPECT_NE(s.ignored.find("empty fio log: fio logged nothing in it"), std::string::npos) << s.ignored;
+  const Source& t = feed(&e, "notes.txt", "");
+  EXPECT_EQ(t.ignored, "empty file");
+  const Source& b = feed(&e, "blank_clat_hist.1.log", "  \n\n");
+  EXPECT_FALSE(b.status.ok());
+  EXPECT_NE(b.status.message.find("only blank characters"), std::string::npos) << b.status.message;
 }
 
 // Binary data is no latency log: ignored and named, unless its name says it

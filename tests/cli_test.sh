@@ -34,8 +34,8 @@ if [ "$(wc -l <"$TMP/out")" -gt 2 ]; then echo "ok   good file still reported"; 
 
 : >"$TMP/empty_clat_hist.1.log"
 "$BIN" pctiles "$TMP/empty_clat_hist.1.log" >"$TMP/out" 2>"$TMP/err"
-check "empty file exits 2" 2 $?
-contains "empty file message" "$TMP/err" "empty file"
+check "empty fio log exits 0 (fio leaves empty slat logs)" 0 $?
+contains "empty fio log named as ignored" "$TMP/err" "empty_clat_hist.1.log: ignored (empty fio log: fio logged nothing in it"
 
 "$BIN" pctiles --quantum -5 "$FIX/local/local_clat_hist.1.log" >"$TMP/out" 2>"$TMP/err"
 check "bad option exits 2" 2 $?
@@ -197,8 +197,19 @@ contains "kinds: clat only by default" "$TMP/out" "0,all,$ios,"
 "$BIN" pctiles --kind lat --method exact --quantum 100000 "$FL"/fl_clat.1.log "$FL"/fl_lat.1.log >"$TMP/out" 2>"$TMP/err"
 check "--kind lat --method exact exit 0" 0 $?
 lacks "--kind lat: no note" "$TMP/err" "left out"
-"$BIN" pctiles --method exact "$FL"/fl_clat.1.log "$FL"/fl_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
+"$BIN" pctiles --method exact --group-by account "$FL"/fl_clat.1.log "$FL"/fl_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
 contains "exact with a histogram log falls back, saying so" "$TMP/err" "percentiles from bins (interp) instead"
+# One account of every I/O (docs/folders.md): the same job's histogram log
+# beside its per-I/O log is not added, and says why.
+"$BIN" pctiles --quantum 100000 "$FL"/fl_clat.1.log "$FL"/fl_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
+check "a job's two accounts: exit 0" 0 $?
+contains "a job's two accounts: the histogram log not added" "$TMP/err" "fl_clat_hist.1.log: not added: counts the same I/Os of job 1"
+"$BIN" pctiles --quantum 100000 "$FL"/fl_clat.1.log >"$TMP/one" 2>/dev/null
+if cmp -s "$TMP/out" "$TMP/one"; then echo "ok   a job's two accounts: the per-I/O log's rows"; else echo "FAIL a job's two accounts: the per-I/O log's rows"; fails=$((fails + 1)); fi
+"$BIN" pctiles --account hist --quantum 100000 "$FL"/fl_clat.1.log "$FL"/fl_clat_hist.1.log >"$TMP/out" 2>"$TMP/err"
+contains "--account hist: the per-I/O log not added" "$TMP/err" "fl_clat.1.log: not added"
+"$BIN" pctiles --account both "$FL"/fl_clat.1.log >"$TMP/out" 2>"$TMP/err"
+check "--account both: usage error" 2 $?
 "$BIN" heatmap --y bs --quantum 100000 "$FL"/fl_clat.1.log >"$TMP/out" 2>"$TMP/err"
 check "heatmap --y bs exit 0" 0 $?
 contains "heatmap --y bs header" "$TMP/out" "time_ms,bs_lo,bs_hi,count"

@@ -34,11 +34,14 @@ const std::vector<std::string> kLabels{"p50", "p90", "p99", "p99.9", "p100"};
 void both(const std::vector<std::string>& files, const QueryOptions& o, std::string* stored, std::string* streamed) {
   Engine all;
   StreamingQuery stream(o);
+  for (const std::string& f : files) testing::feed(&all, f, text_of(f));
+  // The folder first, as the CLI plans it before reading (folder.h).
+  std::vector<FolderFile> folder;
+  for (const Source& src : all.sources()) folder.push_back(folder_file_of(src));
+  stream.set_folder(folder);
   for (const std::string& f : files) {
-    const std::string t = text_of(f);
     Engine one;
-    ASSERT_TRUE(stream.add(testing::feed(&one, f, t)).ok());
-    testing::feed(&all, f, t);
+    ASSERT_TRUE(stream.add(testing::feed(&one, f, text_of(f))).ok());
   }
   QueryResult a, b;
   ASSERT_TRUE(all.query(o, &a).ok());

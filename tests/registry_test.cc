@@ -131,7 +131,7 @@ TEST(Registry, LabelsDriveGrouping) {
   q.group_by = {"hots"};
   const Status st = e.query(q, &r);
   EXPECT_FALSE(st.ok());
-  EXPECT_NE(st.message.find("group by 'hots': no selected series has that label (labels: dir, file, host, job, kind, prefix)"),
+  EXPECT_NE(st.message.find("group by 'hots': no selected series has that label (labels: account, dir, file, host, job, kind, prefix)"),
             std::string::npos)
       << st.message;
 }

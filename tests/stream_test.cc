@@ -21,13 +21,18 @@ const std::vector<std::string> kLabels{"p50", "p90", "p99", "p99.9", "p100"};
 std::string both(const std::vector<std::string>& files, const QueryOptions& o, std::string* streamed) {
   Engine all;
   StreamingQuery stream(o);
-  for (const std::string& f : files) {
-    std::string text;
-    EXPECT_TRUE(fixtures::read_file(f, &text)) << f;
+  std::vector<std::string> texts(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    EXPECT_TRUE(fixtures::read_file(files[i], &texts[i])) << files[i];
+    testing::feed(&all, files[i], texts[i]);
+  }
+  // The folder first, as the CLI plans it before reading (folder.h).
+  std::vector<FolderFile> folder;
+  for (const Source& src : all.sources()) folder.push_back(folder_file_of(src));
+  stream.set_folder(folder);
+  for (size_t i = 0; i < files.size(); ++i) {
     Engine one;  // a file's own engine, dropped after folding (as the CLI does)
-    const Source& s = testing::feed(&one, f, text);
-    EXPECT_TRUE(stream.add(s).ok());
-    testing::feed(&all, f, text);
+    EXPECT_TRUE(stream.add(testing::feed(&one, files[i], texts[i])).ok());
   }
   QueryResult a, b;
   EXPECT_TRUE(all.query(o, &a).ok());

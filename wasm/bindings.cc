@@ -20,6 +20,7 @@
 //   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view)
 //   exportSource(handle)  -> Uint8Array (copy)  encode_source (model_io.h)
 //   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
+//   trust(accountsJson, excludeJson)  -> str   Engine::trust as JSON (folder.h trust_json)
 //   assignRuns(runOptionsJson)        -> str   Engine::assign_runs (sets every source's
 //                                           "run" label) -> run_plan_json (docs/runs.md)
 //   compareRuns(pctText, unit, format, jsonDocs) -> {text, notes: str}
@@ -147,6 +148,22 @@ class WasmEngine {
     return val(latscope::run_plan_json(plan_, run_files_));
   }
 
+  // The trust summary of the loaded files (core folder.h, docs/folders.md),
+  // as the CLI's --format json "trust": what each file is, its fio version
+  // and unit, the account used for its jobs' I/Os (accounts: [] or
+  // ["hist"] / ["per-io"], the query option "accounts"), its I/Os against
+  // fio's json+ count, warnings.
+  val trust(const std::string& accounts_json, const std::string& exclude_json) const {
+    latscope::QueryOptions q;
+    std::vector<std::string> labels;
+    latscope::Unit unit = latscope::Unit::kUs;
+    Status st = latscope::parse_query_options_json(
+        "{\"accounts\":" + accounts_json + ",\"exclude_sources\":" + (exclude_json.empty() ? "[]" : exclude_json) + "}",
+        &q, &labels, &unit);
+    if (!st.ok()) return error(st);
+    return val(latscope::trust_json(engine_.trust(q.sel)));
+  }
+
   // The two runs of the last assignRuns side by side, exactly as `latscope
   // summary --compare` computes them (docs/runs.md, "A/B"). A json+ run
   // takes fio's exact N, min, mean and max from the json document itself,
@@ -154,7 +171,7 @@ class WasmEngine {
   // files' text (jsonDocs: [{name, text}]); every other source is summed
   // from the engine as the CLI sums a log.
   val compareRuns(const std::string& percentiles, const std::string& unit_text, const std::string& format,
-                  const val& json_docs) const {
+                  const val& json_docs, const std::string& accounts_json) const {
     using latscope::ErrorCode;
     std::vector<double> ps;
     std::vector<std::string> labels;
@@ -177,10 +194,22 @@ class WasmEngine {
       for (size_t i : r.files) side.files.push_back(run_files_[i].name);
       cmp.sides().push_back(std::move(side));
     }
+    // One account of every I/O, as the queries (core folder.h): a log whose
+    // jobs' I/Os another log counts is not summed.
+    latscope::QueryOptions acc;
+    std::vector<std::string> acc_labels;
+    latscope::Unit acc_unit = latscope::Unit::kUs;
+    st = latscope::parse_query_options_json("{\"accounts\":" + (accounts_json.empty() ? std::string("[]") : accounts_json) + "}",
+                                            &acc, &acc_labels, &acc_unit);
+    if (!st.ok()) return error(st);
+    std::vector<latscope::FolderFile> folder;
+    for (const latscope::Source& s : srcs) folder.push_back(latscope::folder_file_of(s));
+    const std::vector<latscope::AccountChoice> choices = latscope::plan_accounts(folder, acc.sel.accounts);
     const auto ndocs = json_docs["length"].as<unsigned>();
     for (size_t i = 0; i < srcs.size(); ++i) {
       const latscope::Source& s = srcs[i];
       if (!s.status.ok() || s.format == latscope::FileFormat::kIgnored) continue;
+      if (!choices[i].used_instead.empty()) continue;
       const size_t side = plan_.run_of[i] == plan_.runs[1].name ? 1 : 0;
       if (s.format != latscope::FileFormat::kFioJson) {
         cmp.add_source(side, s);
@@ -348,6 +377,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("finish", &WasmEngine::finish)
       .function("sources", &WasmEngine::sources)
       .function("assignRuns", &WasmEngine::assignRuns)
+      .function("trust", &WasmEngine::trust)
       .function("compareRuns", &WasmEngine::compareRuns)
       .function("query", &WasmEngine::query)
       .function("queryColumns", &WasmEngine::queryColumns)

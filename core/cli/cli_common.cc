@@ -143,6 +143,40 @@ void print_diagnostics(const Source& src) {
   }
 }
 
+int print_trust(const InputPlan& plan) {
+  if (!plan.trust) return 0;
+  const std::vector<TrustRow> rows = plan.trust->rows();
+  int rc = 0;
+  size_t used = 0, left = 0, doubtful = 0, compared = 0;
+  uint64_t ios = 0, fio_ios = 0;
+  for (const TrustRow& r : rows) {
+    for (const std::string& w : r.warnings) say("latscope: warning: " + r.file + ": " + w);
+    if (!r.used_instead.empty()) ++left;
+    else if (!r.account.empty() && r.ok) ++used;
+    if (r.doubtful) {
+      ++doubtful;
+      rc = 1;
+    }
+    if (r.compared && r.used_instead.empty()) {
+      ++compared;
+      ios += r.ios;
+      fio_ios += r.fio_ios;
+    }
+  }
+  // One line when there is something to say: several accounts, fio's count
+  // to compare with, or doubt (docs/folders.md "Trust summary").
+  if (left || compared || doubtful) {
+    std::string line = "latscope: trust: " + std::to_string(used) + " fio log" + (used == 1 ? "" : "s") + " used";
+    if (left) line += ", " + std::to_string(left) + " not added (another log counts their I/Os)";
+    if (compared)
+      line += "; the " + std::to_string(compared) + " logs of jobs fio's json+ counts hold " + std::to_string(ios) + " of the " +
+              std::to_string(fio_ios) + " I/Os fio counted";
+    if (doubtful) line += "; " + std::to_string(doubtful) + " doubtful (warnings above)";
+    say(line);
+  }
+  return rc;
+}
+
 int print_query_notes(const std::vector<std::string>& notes, const Diagnostics& diag) {
   for (const std::string& note : notes) say("latscope: note: " + note);
   Source q;  // query-time issues (mixed layouts, ...) printed like a file's
@@ -250,21 +284,47 @@ Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopt
 // fn holds.
 int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const FileOptions& common, int jobs,
                    const std::function<void(Parsed&)>& fn, const RunLabels* runs) {
-  // Each path's options: the common ones with its run label.
-  std::vector<FileOptions> per(paths.size(), common);
-  for (size_t i = 0; runs && i < paths.size(); ++i) {
-    const auto it = runs->find(paths[i]);
-    if (it != runs->end()) per[i].run = it->second;
+  // Each path's options: the common ones with its run label. A file whose
+  // jobs' I/Os another input accounts for is not read (folder.h
+  // plan_accounts, docs/folders.md): adding both would count them twice.
+  std::vector<std::string> read;
+  for (const std::string& path : paths) {
+    if (const AccountChoice* c = runs ? runs->superseded(path) : nullptr) {
+      say("latscope: " + path + ": not added: " + c->why);
+      continue;
+    }
+    read.push_back(path);
+  }
+  std::vector<FileOptions> per(read.size(), common);
+  for (size_t i = 0; runs && i < read.size(); ++i) {
+    const auto it = runs->runs.find(read[i]);
+    if (it != runs->runs.end()) per[i].run = it->second;
   }
   int rc = 0;
   const auto deliver = [&](Parsed& p) {
     for (const std::string& m : p.messages) std::fwrite(m.data(), 1, m.size(), stderr);
     rc = std::max(rc, p.rc);
+    // What the folder's evidence decides about a file (folder.h
+    // settle_source): a per-I/O log's unit, a client log's repair.
+    if (p.src && runs && may_settle(*p.src)) {
+      std::vector<Source> taken = p.engine->take_sources();
+      for (Source& s : taken) {
+        const size_t before = s.diag.examples().size();
+        settle_source(&s, runs->folder);
+        const std::vector<IssueExample>& ex = s.diag.examples();
+        for (size_t k = before; k < ex.size(); ++k)
+          say("latscope: " + std::string(issue_info(ex[k].issue).severity == Severity::kWarning ? "warning: " : "note: ") +
+              s.name + ": " + ex[k].text);
+        p.engine->add_source(std::move(s));
+      }
+      p.src = &p.engine->sources().back();
+    }
+    if (p.src && runs && runs->trust) runs->trust->add(*p.src);
     fn(p);
   };
   if (jobs <= 1) {
-    for (size_t i = 0; i < paths.size(); ++i) {
-      Parsed p = parse_one(paths[i], paths[i] == "-" ? std_in : nullptr, per[i]);
+    for (size_t i = 0; i < read.size(); ++i) {
+      Parsed p = parse_one(read[i], read[i] == "-" ? std_in : nullptr, per[i]);
       deliver(p);
     }
     return rc;
@@ -273,20 +333,33 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
   size_t next = 0;
   const auto launch = [&] {
     const size_t i = next++;
-    running.push_back(std::async(std::launch::async, parse_one, std::cref(paths[i]),
-                                 paths[i] == "-" ? std_in : nullptr, std::cref(per[i])));
+    running.push_back(std::async(std::launch::async, parse_one, std::cref(read[i]),
+                                 read[i] == "-" ? std_in : nullptr, std::cref(per[i])));
   };
-  while (next < paths.size() && running.size() < static_cast<size_t>(jobs)) launch();
+  while (next < read.size() && running.size() < static_cast<size_t>(jobs)) launch();
   while (!running.empty()) {
     Parsed p = running.front().get();
     running.pop_front();
-    if (next < paths.size()) launch();
+    if (next < read.size()) launch();
     deliver(p);
   }
   return rc;
 }
 
 }  // namespace
+
+bool may_settle(const Source& src) {
+  if (unit_pending(src)) return true;
+  if (!src.status.ok() || (src.format != FileFormat::kFioHist && src.format != FileFormat::kFioLat)) return false;
+  // A client log (repairs), or a per_job_logs=0 file (segments).
+  return (src.format == FileFormat::kFioHist && !src.id.host.empty()) || src.id.job.empty();
+}
+
+const AccountChoice* InputPlan::superseded(const std::string& path) const {
+  const auto it = index.find(path);
+  if (it == index.end() || it->second >= choices.size() || choices[it->second].used_instead.empty()) return nullptr;
+  return &choices[it->second];
+}
 
 int default_jobs() {
   const unsigned n = std::thread::hardware_concurrency();

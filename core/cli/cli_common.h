@@ -7,11 +7,13 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "latscope/engine.h"
+#include "latscope/folder.h"
 
 namespace latscope::cli {
 
@@ -41,7 +43,26 @@ int default_jobs();  // the machine's cores
 // Reads every file into the engine. Returns the exit code so far (0, 1 or 2)
 // after printing per-file diagnostics to stderr.
 // `runs`: the "run" label of each path (FileOptions::run; runs_cli.h).
-using RunLabels = std::map<std::string, std::string>;
+// What the CLI knows of its inputs before it parses them (runs_cli.h
+// prepare_runs): each path's run label, and what the folder holds
+// (latscope/folder.h): inputs whose jobs' I/Os another input accounts for
+// (not read), and the evidence that settles per-I/O logs' units.
+struct InputPlan {
+  std::map<std::string, std::string> runs;  // path -> run label
+  std::vector<FolderFile> folder;           // every input's head as read (run_file.name = path)
+  std::vector<AccountChoice> choices;       // parallel to folder
+  std::vector<Account> prefer;              // --account
+  bool all_accounts = false;                // --group-by account: every log is used
+  std::map<std::string, size_t> index;      // path -> its folder entry
+  // The trust summary, fed every source as it is read (folder.h).
+  std::shared_ptr<TrustBuilder> trust;
+  // The choice for a path; nullptr when it is used.
+  const AccountChoice* superseded(const std::string& path) const;
+};
+using RunLabels = InputPlan;
+// A file the folder's evidence may change (settle_source): a per-I/O log of
+// pending unit, a client/server histogram log.
+bool may_settle(const Source& src);
 int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
                const RunLabels* runs = nullptr);
 
@@ -60,6 +81,10 @@ bool read_whole_file(const std::string& path, std::string* out, std::string* err
 
 // Prints a source's status and issue counters (with first examples) to stderr.
 void print_diagnostics(const Source& src);
+// Prints the trust summary of the inputs read so far (folder.h) on stderr:
+// each file's warnings, then one line of totals; returns 1 when a file's
+// numbers are doubtful (a known fio defect, a count fio disagrees with).
+int print_trust(const InputPlan& plan);
 // Prints a query's notes and query-time issues (as a source "(merge)");
 // returns 1 when the query left selected series out (another time base),
 // else 0.

@@ -1,5 +1,6 @@
 #include "cli_options.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -130,6 +131,11 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
           return fail(command, "--kind takes clat, lat or slat (comma-combinable), not '" + k + "'");
         o->query.sel.kinds.push_back(k);
       }
+    } else if (a == "--account") {
+      // Which log counts a job's I/Os when it has several (docs/folders.md).
+      Account acc = Account::kNone;
+      if (!value(&v) || !parse_account(v, &acc)) return fail(command, "--account takes hist or per-io");
+      o->query.sel.accounts = {acc};
     } else if (a == "--y") {
       if (!value(&v) || (v != "latency" && v != "bs" && v != "offset"))
         return fail(command, "--y takes latency, bs or offset (bs and offset: fio per-I/O logs)");
@@ -197,6 +203,10 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
   if (o->query.compat_fio_histo_log_pctiles && (o->bounds || o->query.adaptive_accuracy > 0))
     return fail(command, "--compat fio-histo-log-pctiles reproduces the script: no --bounds or --adaptive");
   if (o->jobs == 0) o->jobs = default_jobs();
+  // Which log counts a job's I/Os (docs/folders.md): planned with the runs.
+  o->run_labels.prefer = o->query.sel.accounts;
+  const GroupBy& g = o->query.group_by;
+  o->run_labels.all_accounts = std::find(g.begin(), g.end(), kAccountLabel) != g.end();
   // A result of several resolutions may read a coarser level when that is
   // exact: fixed quanta and no shifted clock (an offset moves windows off
   // the coarse grid). docs/result-format.md, "Several resolutions".

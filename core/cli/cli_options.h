@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "latscope/engine.h"
+#include "cli_common.h"
 #include "latscope/report.h"
 
 namespace latscope::cli {
@@ -27,7 +28,7 @@ struct Options {
   int jobs = 0;  // -j N: files parsed at once; 0 = default_jobs()
   std::vector<std::string> files;
   RunOptions runs;  // --run NAME=GLOB, --run-by (docs/runs.md)
-  std::map<std::string, std::string> run_labels;  // path -> run label (runs_cli.h)
+  InputPlan run_labels;  // path -> run label, the folder's accounts and units (runs_cli.h)
 };
 
 // A quantum as --quantum takes it: a positive number of milliseconds.

@@ -50,11 +50,18 @@ int cmd_pctiles(int argc, char** argv) {
     return 2;
   }
   rc = std::max(rc, print_query_notes(r.notes, r.diag));
+  rc = std::max(rc, print_trust(o.run_labels));
   const int sla_rc = finish_sla("pctiles", sla, r, o.query.percentiles, sla_context(r, o.files));
   keep_percentiles(&r, requested);
   o.pct_labels.resize(requested);
-  const std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) + "\n"
-                                             : pctiles_csv(r, o.pct_labels, o.unit, o.bounds);
+  std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) : pctiles_csv(r, o.pct_labels, o.unit, o.bounds);
+  // JSON carries the trust summary beside the rows (docs/folders.md).
+  if (o.format == "json" && o.run_labels.trust && !out.empty() && out.back() == '}') {
+    out.pop_back();
+    out += ",\"trust\":" + trust_json(o.run_labels.trust->rows()) + "}\n";
+  } else if (o.format == "json") {
+    out += "\n";
+  }
   write_out(out);
   // Exit 3 (an SLA violated) outranks 1 and 2 (docs/ci-reports.md).
   return std::max(rc, sla_rc);
@@ -81,6 +88,7 @@ int cmd_heatmap(int argc, char** argv) {
     return 2;
   }
   rc = std::max(rc, print_query_notes(r.notes, r.diag));
+  rc = std::max(rc, print_trust(o.run_labels));
   const std::string out = o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit);
   write_out(out);
   return rc;

@@ -146,6 +146,7 @@ int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r
     return -1;
   }
   rc = std::max(rc, print_query_notes(notes, diag));
+  rc = std::max(rc, print_trust(o.run_labels));
   if (r->series.empty()) {
     say(prefix + "no counts selected; nothing written");
     return -1;

@@ -193,7 +193,7 @@ void print_json_diagnostics(const std::string& path, const FioJsonReport& r, con
 // `opened`: standard input, already opened; else path is opened here.
 // `cmp`: --compare, the file's histograms go to run `side` instead of rows.
 int read_one(const std::string& path, cli::Input* opened, const Options& o, std::vector<SummaryRow>* rows,
-             FileReport* rep, cli::RunCompare* cmp, size_t side) {
+             FileReport* rep, cli::RunCompare* cmp, size_t side, const std::vector<FolderFile>* folder) {
   cli::Input own;
   cli::Input* in = opened;
   rep->name = path == "-" ? "(stdin)" : path;
@@ -246,7 +246,21 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
     else summarize_json(name, r, o, rows);
     return std::max(rc, rep->skipped ? 1 : 0);
   }
-  const Source& src = engine.finish(h);
+  const Source* got = &engine.finish(h);
+  // A per-I/O log whose columns do not say its unit: the inputs' evidence
+  // decides it (folder.h settle_units, docs/fio-versions.md).
+  Source settled;
+  if (folder && cli::may_settle(*got)) {
+    settled = *got;
+    const size_t before = settled.diag.examples().size();
+    settle_source(&settled, *folder);
+    const std::vector<IssueExample>& ex = settled.diag.examples();
+    for (size_t k = before; k < ex.size(); ++k)
+      cli::say("latscope: " + std::string(issue_info(ex[k].issue).severity == Severity::kWarning ? "warning: " : "note: ") +
+               name + ": " + ex[k].text);
+    got = &settled;
+  }
+  const Source& src = *got;
   rep->format = format_name(src.format);
   rep->status = src.status;
   cli::print_diagnostics(src);
@@ -386,7 +400,8 @@ int cmd_summary(int argc, char** argv) {
   // Runs (docs/runs.md): with --compare (or a run option) the two runs side
   // by side; else one row per file as ever, and a note when they are several.
   std::vector<RunFile> planned;
-  const RunPlan plan = cli::plan_input_runs(o.files, o.runs, &planned);
+  std::vector<FolderFile> folder;  // what settles per-I/O logs' units
+  const RunPlan plan = cli::plan_input_runs(o.files, o.runs, &planned, &folder);
   const bool compare = o.compare || o.runs.explicit_choice();
   if (compare && plan.runs.size() != 2) {
     cli::say("latscope summary: --compare needs two runs; the inputs are " + describe_runs(plan, planned) +
@@ -406,9 +421,21 @@ int cmd_summary(int argc, char** argv) {
       cmp.sides().push_back(std::move(side));
     }
   const std::vector<std::string> paths = cli::inputs(o.files);
+  // Two runs side by side sum each run's logs: one account of every I/O
+  // (docs/folders.md), per run.
+  std::vector<AccountChoice> choices(folder.size());
+  if (compare) {
+    std::vector<FolderFile> by_run = folder;  // the files carry no run label: settling reads them as one
+    for (size_t i = 0; i < by_run.size() && i < plan.run_of.size(); ++i) by_run[i].run = plan.run_of[i];
+    choices = plan_accounts(by_run, {});
+  }
   cli::Input std_in;  // "-": standard input, once (cli::inputs)
   for (size_t i = 0; i < paths.size(); ++i) {
     const std::string& path = paths[i];
+    if (i < choices.size() && !choices[i].used_instead.empty()) {
+      cli::say("latscope: " + path + ": not added: " + choices[i].why);
+      continue;
+    }
     size_t side = 0;
     for (size_t r = 0; r < plan.runs.size(); ++r)
       if (plan.runs[r].name == plan.run_of[i]) side = r;
@@ -418,7 +445,7 @@ int cmd_summary(int argc, char** argv) {
       std::string open_err;
       if (std_in.open(path, &open_err)) opened = &std_in;
     }
-    const int r = read_one(path, opened, o, &rows, &rep, compare ? &cmp : nullptr, side);
+    const int r = read_one(path, opened, o, &rows, &rep, compare ? &cmp : nullptr, side, &folder);
     if (r > rc) rc = r;
     files.push_back(std::move(rep));
   }

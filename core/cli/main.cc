@@ -52,6 +52,8 @@ const char kUsage[] =
     "  --adaptive [ACC]         pctiles: quanta of whole windows grown until the highest\n"
     "                           percentile below 100 is known to ACC (default 0.5); adds width_ms\n"
     "  --kind clat|lat|slat     latency kinds (comma-combinable; default: clat when several)\n"
+    "  --account per-io|hist    a job with both a per-I/O and a histogram log: which counts its I/Os\n"
+    "                           (default per-io; never both; --group-by account shows both)\n"
     "  --y latency|bs|offset    heatmap rows: latency (default), or block size / offset\n"
     "                           from fio per-I/O logs\n"
     "  --no-repair | --repair auto|off|force   client/server defect repair (default auto)\n"

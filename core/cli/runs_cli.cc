@@ -1,5 +1,6 @@
 #include "runs_cli.h"
 
+#include <memory>
 #include <vector>
 
 #include "input.h"
@@ -9,8 +10,9 @@
 namespace latscope::cli {
 
 RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions& opts,
-                        std::vector<RunFile>* planned) {
+                        std::vector<RunFile>* planned, std::vector<FolderFile>* folder) {
   planned->clear();
+  if (folder) folder->clear();
   std::vector<char> buf(size_t{1} << 20);
   // Inputs that are no latency log (a job file, a README: the registry's
   // sniff says "ignored") take no part in forming runs, as in the page's
@@ -20,6 +22,7 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
     RunFile f;
     f.name = path == "-" ? "(stdin)" : path;
     f.id = parse_fio_file_name(f.name);
+    FolderFile ff;
     bool log = true;
     Input in;
     std::string err;
@@ -28,22 +31,30 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
       const bool complete = head.size() < kSniffBytes;
       const FileFormat format = head.empty() ? FileFormat::kUnknown : sniff({path, head.data(), head.size(), complete}).format;
       log = format != FileFormat::kIgnored;
+      // The engine's own readers on the head (a json document whole: it is
+      // small beside its logs): its series carry the jobs' log prefixes
+      // (run_file_of), a log its account and layout (folder_file_of), as
+      // the engine sees them once the file is read.
+      Engine e;
+      const int h = e.open_file(path);
       if (format == FileFormat::kFioJson) {
-        // The engine's own json reader: its series carry the jobs' log
-        // prefixes (run_file_of). Its problems are said when the command
-        // reads it.
-        Engine e;
-        const int h = e.open_file(path);
         for (size_t n; (n = in.read(buf.data(), buf.size())) > 0;) e.append(h, buf.data(), n);
-        const Source& src = e.finish(h);
+      } else if (folder && log) {
+        e.append(h, head.data(), head.size());
+      }
+      const Source& src = e.finish(h);
+      if (format == FileFormat::kFioJson) {
+        f = run_file_of(src);
         // fio's plain json (no json+ bins) is no latency data: the engine
         // names it ignored, and the page leaves it out of runs too.
         log = src.format != FileFormat::kIgnored;
-        f = run_file_of(src);
       }
+      ff = folder_file_of(src);
     }
+    ff.run_file = f;
     if (log) kept.push_back(planned->size());
     planned->push_back(std::move(f));
+    if (folder) folder->push_back(std::move(ff));
   }
   std::vector<RunFile> logs;
   logs.reserve(kept.size());
@@ -62,12 +73,26 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
 RunPlan prepare_runs(const char* cmd, const std::vector<std::string>& files, const RunOptions& opts, bool grouped,
                      const std::string& keep_hint, RunLabels* labels) {
   std::vector<RunFile> planned;
-  RunPlan plan = plan_input_runs(files, opts, &planned);
-  labels->clear();
+  std::vector<FolderFile> folder;
+  RunPlan plan = plan_input_runs(files, opts, &planned, &folder);
+  labels->runs.clear();
+  const std::vector<std::string> paths = inputs(files);
   if (opts.explicit_choice() || plan.several() || grouped) {
-    const std::vector<std::string> paths = inputs(files);
-    for (size_t i = 0; i < paths.size() && i < plan.run_of.size(); ++i) (*labels)[paths[i]] = plan.run_of[i];
+    for (size_t i = 0; i < paths.size() && i < plan.run_of.size(); ++i) labels->runs[paths[i]] = plan.run_of[i];
   }
+  // The folder as the engine will label it: runs as above, each file under
+  // its path (docs/folders.md).
+  for (size_t i = 0; i < folder.size() && i < paths.size(); ++i) {
+    folder[i].run_file.name = paths[i];
+    const auto r = labels->runs.find(paths[i]);
+    folder[i].run = r == labels->runs.end() ? "" : r->second;
+  }
+  labels->choices = labels->all_accounts ? std::vector<AccountChoice>(folder.size())
+                                         : plan_accounts(folder, labels->prefer);
+  labels->index.clear();
+  for (size_t i = 0; i < folder.size(); ++i) labels->index[folder[i].run_file.name] = i;
+  labels->trust = std::make_shared<TrustBuilder>(folder, labels->choices);
+  labels->folder = std::move(folder);
   if (plan.several() && !grouped) {
     std::string why;
     for (const std::string& e : plan.evidence) why += " " + e + ".";

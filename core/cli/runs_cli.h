@@ -15,8 +15,10 @@ namespace latscope::cli {
 // json output (sniffed, then read: a json document is small beside its logs)
 // the log prefixes of its jobs. Standard input ("-") is planned by its name
 // "(stdin)" only: it can be read once.
+// `folder`: when given, each input as the engine sees its head (folder.h
+// folder_file_of): its account, fio version, histogram layout.
 RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions& opts,
-                        std::vector<RunFile>* planned);
+                        std::vector<RunFile>* planned, std::vector<FolderFile>* folder = nullptr);
 
 // What the commands that parse files call: plans the runs; fills *labels
 // (path -> run) when the labels matter (the user chose how runs are formed,

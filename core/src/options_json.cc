@@ -222,6 +222,21 @@ void selection_fields(Selection* sel, std::vector<Field>* f) {
                   sel->kinds = kinds;
                   return Status::Ok();
                 }});
+  f->push_back({"accounts", [sel](const std::string& k, const json::Value& v) {  // "hist" or ["per-io", "hist"]
+                  std::vector<std::string> names;
+                  Status st = get_list(k, v, &names);
+                  if (!st.ok()) return st;
+                  std::vector<Account> accounts;
+                  for (const std::string& x : names) {
+                    Account a = Account::kNone;
+                    if (!parse_account(x, &a))
+                      return bad(v, std::string("\"").append(k).append("\": unknown account \"").append(x).append(
+                                        "\" (hist, per-io)"));
+                    accounts.push_back(a);
+                  }
+                  sel->accounts = accounts;
+                  return Status::Ok();
+                }});
   f->push_back({"offsets", [sel](const std::string& k, const json::Value& v) { return get_offsets(k, v, &sel->offsets_ms); }});
   f->push_back({"exclude_sources", [sel](const std::string& k, const json::Value& v) {
                   return get_string_list(k, v, &sel->exclude_sources);

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "latscope/folder.h"
 #include "latscope/model.h"
 #include "latscope/percentiles.h"
 #include "latscope/runs.h"
@@ -92,6 +93,12 @@ struct Selection {
   // direction) with counts = json+ bins - logged bins (only when no bin would
   // go negative). See query/tail.cc.
   bool complete_tail = true;
+  // Several logs of one job's I/Os (a histogram log and a per-I/O log of the
+  // same run, host, job, kind and prefix): the account used, in this order
+  // of preference (empty: per-I/O logs, then histogram logs); the others are
+  // left out with a note, never added (folder.h plan_accounts). Grouping by
+  // "account" shows them side by side instead.
+  std::vector<Account> accounts;
   // Coordinated-omission correction (docs/coordinated-omission.md): > 0 adds
   // HdrHistogram's correction for this expected interval between samples.
   // Every group then appears twice, labelled co=uncorrected and co=corrected,
@@ -256,6 +263,13 @@ class Engine {
   // earlier call are planned afresh. Ignored and unusable files take no part
   // (their run_of is ""); the plan's file indices are indices in sources().
   RunPlan assign_runs(const RunOptions& opts);
+
+  // The trust summary of the loaded files (folder.h, docs/folders.md): what
+  // each is, its fio version and unit, the account used for its jobs' I/Os
+  // and its I/Os against fio's own count.
+  // `sel`: its accounts and exclude_sources, as the queries use them (a file
+  // unticked gives its jobs' I/Os back to the other account).
+  std::vector<TrustRow> trust(const Selection& sel = {}) const;
 
   Status query(const QueryOptions& opts, QueryResult* out) const;
   // The same query with each row handed to `sink` in order instead of kept

@@ -60,6 +60,9 @@ enum class Issue : int {
   kTimeBaseChange,       // fio log: a line on the other clock (epoch vs relative) than most lines: skipped
   kTimeGap,              // fio log: a window over 10 logging intervals long: placed in one interval (docs/time-gaps.md)
   kTsvMalformedRow,      // long table (TSV): a row with bad fields (count, bin, time, columns): skipped
+  kUnitDecided,          // fio per-I/O log without a priority column: unit (us/ns) decided from the folder's evidence
+  kUnitGuessed,          // the same with no evidence but the values' magnitudes (or evidence that disagrees)
+  kSegmentsMatched,      // per_job_logs=0: the file's job segments matched to fio's jobs by the json+ bins
   kCount
 };
 

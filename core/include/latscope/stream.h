@@ -36,6 +36,11 @@ class StreamingQuery {
   StreamingQuery(const StreamingQuery&) = delete;
   StreamingQuery& operator=(const StreamingQuery&) = delete;
 
+  // The folder the sources come from (folder.h), before any add: a source
+  // whose jobs' I/Os another file of it accounts for is then skipped, and
+  // finish says so, as Engine::query leaves it out (plan_accounts). Without
+  // it every source is folded (the CLI leaves such files unread instead).
+  void set_folder(const std::vector<FolderFile>& folder);
   // Folds a finished source in; it may be destroyed afterwards. Unusable
   // sources are ignored (their Status is the caller's to report).
   Status add(const Source& src);
@@ -66,6 +71,12 @@ class StreamingQuery {
   Status add_part(const Source& src);
   Status finish_part(QueryResult* out, Result* res = nullptr);
   std::unique_ptr<Impl> impl_;
+  // set_folder: the files left out, the note naming them, whether one of
+  // them had selected series (then finish adds the note).
+  std::set<std::string> superseded_;
+  std::string accounts_note_;
+  bool skipped_selected_ = false;
+  void add_accounts_note(std::vector<std::string>* notes) const;
   // Logs on the epoch clock (log_unix_epoch) fold into a part of their own;
   // finish shows the time base most selected series have, as Engine::query
   // does (core/src/query/time_base.h). Null in that part itself.

@@ -1,6 +1,8 @@
 #include "latscope/engine.h"
+#include "latscope/folder.h"
 
 #include "latscope/reader.h"
+#include "query/aligner.h"
 #include "query/interval.h"
 
 namespace latscope {
@@ -10,6 +12,11 @@ namespace {
 // imported: its labels completed, and its logging interval kept so that
 // queries do not sort its windows again (model.h Series::interval_ms).
 void complete_series(Source* src) {
+  // The account a log gives of its jobs' I/Os, as a label: --group-by
+  // account shows a job's histogram and per-I/O logs side by side
+  // (folder.h plan_accounts).
+  const Account a = account_of(*src);
+  if (a != Account::kNone) src->labels.set(kAccountLabel, account_name(a));
   for (Series& s : src->series) {
     complete_series_labels(&s);
     s.interval_ms = logging_interval_ms(s);
@@ -137,10 +144,16 @@ const Source& Engine::finish(int h) {
   } else {
     src = std::move(p.src);
     src.bytes = p.ignored_bytes + p.head.size();
-    if (!p.decided && src.status.ok())
-      src.status = Status::Error(ErrorCode::kUnusableFile,
-                                 src.name + (src.bytes ? ": only blank characters" : ": empty file (0 bytes)") +
-                                     "; nothing to read");
+    if (!p.decided && src.status.ok() && src.bytes == 0) {
+      // fio itself leaves empty logs: a synchronous ioengine has no
+      // submission latency, so its slat log stays empty (tests/fixtures/
+      // fio-versions, every version). Nothing to read, nothing wrong.
+      src.format = FileFormat::kIgnored;
+      src.ignored = name_claims_log(src.name).empty() ? "empty file"
+                                                     : "empty fio log: fio logged nothing in it, as in the slat log of a synchronous ioengine";
+    } else if (!p.decided && src.status.ok()) {
+      src.status = Status::Error(ErrorCode::kUnusableFile, src.name + ": only blank characters; nothing to read");
+    }
   }
   complete_series(&src);
   enforce_per_io_budget(sources_, p.opts.max_per_io_samples, &src);
@@ -187,6 +200,12 @@ RunPlan Engine::assign_runs(const RunOptions& opts) {
     sources_[at[k]].labels.set("run", planned.run_of[k]);
     planned_run_[at[k]] = true;
   }
+  // What the whole folder decides about a file, now that it is known
+  // (folder.h settle_source): the unit of per-I/O logs their columns do not
+  // say, client logs' repairs on fio's json+ count.
+  std::vector<FolderFile> folder;
+  for (const Source& s : sources_) folder.push_back(folder_file_of(s));
+  for (Source& s : sources_) settle_source(&s, folder);
   // The plan over every source: files left out have no run ("").
   RunPlan plan;
   plan.runs = std::move(planned.runs);
@@ -196,6 +215,23 @@ RunPlan Engine::assign_runs(const RunOptions& opts) {
   for (Run& r : plan.runs)
     for (size_t& f : r.files) f = at[f];
   return plan;
+}
+
+}  // namespace latscope
+
+namespace latscope {
+
+std::vector<TrustRow> Engine::trust(const Selection& sel) const {
+  std::vector<FolderFile> folder;
+  for (const Source& s : sources_) {
+    folder.push_back(folder_file_of(s));
+    // As keep_one_account: a file left out of the selection accounts for nothing.
+    if (source_excluded(s, sel)) folder.back().account = Account::kNone;
+  }
+  std::vector<AccountChoice> choices = plan_accounts(folder, sel.accounts);
+  TrustBuilder b(std::move(folder), std::move(choices));
+  for (const Source& s : sources_) b.add(s);
+  return b.rows();
 }
 
 }  // namespace latscope

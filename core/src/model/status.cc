@@ -33,6 +33,9 @@ constexpr IssueInfo kIssueTable[] = {
     {"time-base-change", Severity::kError, "time_ms switches between epoch ms (log_unix_epoch) and ms since the job's start inside one file: lines on the clock fewer lines use are skipped"},
     {"time-gap", Severity::kWarning, "a window spans a gap of over 10 logging intervals: fio flushed it at the first completion after the gap, so its I/Os are placed in one interval after the window's start, not spread over the gap (counts kept)"},
     {"tsv-malformed-row", Severity::kError, "long-table (TSV) row whose fields do not parse (column count, t_ms, bin, count): row skipped"},
+    {"unit-decided", Severity::kInfo, "fio per-I/O log without a priority column (fio 2 wrote us, fio 3 before its priority column ns): unit decided from the folder's evidence (docs/fio-versions.md)"},
+    {"unit-guessed", Severity::kWarning, "fio per-I/O log without a priority column and no evidence of its fio version (json+ output, histogram logs of the run): unit guessed from the values' magnitudes; give --fio-version 2|3 or the run's json+ output"},
+    {"segments-matched", Severity::kInfo, "per_job_logs=0: fio appends each job's log as the job ends, not in job order; the file's segments were matched to fio's jobs by the run's json+ bins (docs/folders.md)"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");

@@ -1,4 +1,5 @@
 #include "query/aligner.h"
+#include "query/one_account.h"
 
 #include <algorithm>
 #include <cctype>
@@ -243,6 +244,7 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
     if (!plan->series.empty()) plan->notes.push_back(whole_run_note());
   }
   if (sel.kinds.empty()) keep_default_kind(&plan->series, &plan->notes);  // per_io.h
+  keep_one_account(sources, sel, group_by, plan);  // one_account.h
   keep_one_time_base(plan);  // time_base.h
   if (sel.place_jobs) {  // placement.h
     JsonIndex json;
@@ -557,7 +559,9 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
       io_at_[si] += w[c++].total;
     uint64_t io = io_at_[si];
     double* g = acc->data() + x.group * k;
-    ExtremeBins& xb = (*ext)[x.group];
+    // docs/extremes.md, "Each series on its own": the series' windows whose
+    // midpoint lies in the quantum (own), else every bin it adds here (seen).
+    ExtremeBins own, seen;
     for (size_t i = c; i < w.size(); ++i) {
       const uint64_t io_first = io;  // window i's first I/O in io_ns (per-I/O series)
       io += w[i].total;
@@ -576,10 +580,11 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
       // docs/extremes.md: only the quantum holding a window's midpoint carries its extremes.
       std::vector<uint32_t>* occupied = wide ? &occupied_[x.group] : nullptr;
       const size_t had = occupied ? occupied->size() : 0;
-      add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &xb : nullptr, &touched_[x.group],
-                 occupied);
+      add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &own : nullptr, &seen, occupied);
       if (occupied) keep_ascending(occupied, had);
     }
+    touched_[x.group].add(seen);
+    (*ext)[x.group].add(own_or_seen(own, seen));
   }
   if (wide)
     for (std::vector<uint32_t>& o : occupied_) o.erase(std::unique(o.begin(), o.end()), o.end());

@@ -1,7 +1,8 @@
 // Which windows a quantum's min, max, p0 and p100 may come from
 // (docs/extremes.md). Counts and the other percentiles use every window's
-// overlap weight; the extremes use only the windows whose midpoint lies in
-// the quantum, so the sliver of a window that closed a few ms after a quantum's
+// overlap weight; the extremes use, series by series, only the windows whose
+// midpoint lies in the quantum (a series with none there: every bin it adds
+// there), so the sliver of a window that closed a few ms after a quantum's
 // end (weight ~0.002) no longer repeats that window's spike in the next
 // quantum. Shared by the stored-model sweep (aligner.cc) and the streaming
 // fold (stream.cc) so both give the same numbers.
@@ -22,10 +23,22 @@ namespace latscope {
 // when results merge or are re-quantized (docs/extremes.md).
 bool counts_for_extremes(double s, double e, double a, double b);
 
+// What one series brings to a quantum's extremes: own, the bins of its
+// windows whose midpoint lies in the quantum (or what a result's cells
+// recorded of them), or when it has none there, seen, every bin it adds to
+// the quantum. Judged per series, not per group: another series' window
+// (a per-I/O instant, a log of another interval or phase, the json+ tail)
+// says nothing about where this series' I/Os are, and dropping this
+// series' bins for it left rows whose min was above their mean
+// (docs/extremes.md, "Each series on its own").
+inline ExtremeBins own_or_seen(const ExtremeBins& own, const ExtremeBins& seen) {
+  return own.any() ? own : seen;
+}
+
 // Restricts a filled row's min, max and percentiles to [lowest value of bin
 // x.lo, highest value of bin x.hi] (values per `method`, as
-// compute_percentiles reports a bin). No-op when x is empty: a quantum no
-// window counts for (only slivers at a run's edge) keeps every bin.
+// compute_percentiles reports a bin). No-op when x is empty (a group with
+// no bins; since every series brings own_or_seen, nothing else is).
 void limit_extremes(const BinLayout& layout, const ExtremeBins& x, Method method, Row* row);
 
 }  // namespace latscope

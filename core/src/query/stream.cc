@@ -20,6 +20,7 @@
 #include "query/aligner.h"
 #include "query/interval.h"
 #include "query/layout_merge.h"
+#include "query/one_account.h"
 #include "query/per_io.h"
 #include "query/placement.h"
 #include "query/tail.h"
@@ -34,7 +35,10 @@ struct Cell {
   uint32_t lo = 0;
   std::vector<double> v;
   std::vector<uint64_t> io;  // Method::kExact: the cell's per-I/O values (ns)
-  ExtremeBins ext;           // where its extremes may come from (query/extremes.h)
+  ExtremeBins ext;           // where the row's extremes may come from (query/extremes.h)
+  // What a result cell records: the bins of the windows whose midpoint lies
+  // in the quantum, whatever the series (docs/extremes.md, "Results").
+  ExtremeBins mid;
 
   void cover(uint32_t a, uint32_t b) {  // bins [a, b] inclusive
     if (v.empty()) {
@@ -138,9 +142,11 @@ struct StreamingQuery::Impl {
           add_rebinned(*m, b, old.v[i], moved.v.data() - moved.lo);
         }
         moved.io.swap(kv.second.io);  // per-I/O values do not depend on the layout
-        if (old.ext.any())  // every target bin the old extreme bins spread into, as Sweep adds them
-          for (uint32_t b : {old.ext.lo, old.ext.hi})
-            for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) moved.ext.add(m->to[r]);
+        // every target bin the old extreme bins spread into, as Sweep adds them
+        for (auto [from, to] : {std::pair{&old.ext, &moved.ext}, std::pair{&old.mid, &moved.mid}})
+          if (from->any())
+            for (uint32_t b : {from->lo, from->hi})
+              for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) to->add(m->to[r]);
         kv.second = std::move(moved);
       }
       rebin.clear();
@@ -197,7 +203,7 @@ struct StreamingQuery::Impl {
         cell.bins.push_back(c.lo + static_cast<uint32_t>(i));
         cell.counts.push_back(static_cast<uint64_t>(units));
       }
-      cell.extremes = c.ext;  // docs/extremes.md, "Results"
+      cell.extremes = c.mid;  // docs/extremes.md, "Results"
       if (!cell.bins.empty()) s[kv.first.second].cells.push_back(std::move(cell));
     }
     r->series = std::move(s);
@@ -228,6 +234,30 @@ struct StreamingQuery::Impl {
     }
     uint64_t io_next = 0;
     const std::vector<ExtremeBins>& recorded = s.extremes;
+    // Per quantum this series reaches: its cell, the bins of its windows
+    // whose midpoint lies there (own) and every bin it adds there (seen),
+    // which the cell's extremes take when it has no own (extremes.h,
+    // own_or_seen). Windows come in time order, so a quantum before a
+    // window's first is complete and leaves the list: it stays a few long,
+    // searched from its end (a per-I/O log's instants hit the last entry).
+    struct Reach {
+      int64_t j;
+      Cell* cell;
+      ExtremeBins own, seen;
+    };
+    std::vector<Reach> reach;
+    const auto settle = [&reach](int64_t before) {
+      size_t kept = 0;
+      for (Reach& r : reach) {
+        if (r.j >= before) {
+          reach[kept++] = r;
+          continue;
+        }
+        r.cell->mid.add(r.own);
+        r.cell->ext.add(own_or_seen(r.own, r.seen));
+      }
+      reach.resize(kept);
+    };
     for (const Window& w : s.windows) {
       const uint64_t io_first = io_next;  // window w's first I/O in s.io_ns
       io_next += w.total;
@@ -258,6 +288,7 @@ struct StreamingQuery::Impl {
       const double j0 = std::floor((e > st ? st : e) / q) - 1;
       const double j1 = std::floor(e / q) + 1;
       if (!std::isfinite(j0) || !std::isfinite(j1) || std::fabs(j1) > 9e15 || j1 - j0 > 50e6) continue;
+      settle(static_cast<int64_t>(j0));
       for (double j = j0; j <= j1; ++j) {
         const double a = j * q;
         const double b = a + q;
@@ -270,19 +301,28 @@ struct StreamingQuery::Impl {
         if (j < skip_before || j >= skip_after) continue;
         Cell& c = cells[{static_cast<int64_t>(j), group}];
         c.cover(bmin, bmax);
+        auto at = reach.rbegin();
+        while (at != reach.rend() && at->j != static_cast<int64_t>(j)) ++at;
+        if (at == reach.rend()) {
+          reach.push_back({static_cast<int64_t>(j), &c, {}, {}});
+          at = reach.rbegin();
+        }
+        Reach& r = *at;
+        r.seen.add(bmin);
+        r.seen.add(bmax);
         // docs/extremes.md: only the window's midpoint quantum carries its
         // extremes; a result's window brings what its cell recorded.
         if (counts_for_extremes(st, e, a, b)) {
           if (recorded.empty() || co) {
-            c.ext.add(bmin);
-            c.ext.add(bmax);
+            r.own.add(bmin);
+            r.own.add(bmax);
           } else {
-            const ExtremeBins& r = recorded[static_cast<size_t>(&w - s.windows.data())];
-            if (r.any())
-              for (uint32_t rb : {r.lo, r.hi}) {
-                if (!m) c.ext.add(rb);
+            const ExtremeBins& rec = recorded[static_cast<size_t>(&w - s.windows.data())];
+            if (rec.any())
+              for (uint32_t rb : {rec.lo, rec.hi}) {
+                if (!m) r.own.add(rb);
                 else
-                  for (uint32_t t = m->start[rb]; t < m->start[rb + 1]; ++t) c.ext.add(m->to[t]);
+                  for (uint32_t t = m->start[rb]; t < m->start[rb + 1]; ++t) r.own.add(m->to[t]);
               }
           }
         }
@@ -298,6 +338,7 @@ struct StreamingQuery::Impl {
         }
       }
     }
+    settle(INT64_MAX);
   }
 };
 
@@ -545,7 +586,51 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
 // The outer query routes each log to the part of its time base; json+
 // output serves both. Every log counts in both parts' tail ambiguity rule,
 // as add_json_tails counts every loaded log (tail.cc).
+void StreamingQuery::set_folder(const std::vector<FolderFile>& folder) {
+  const Selection& sel = impl_->opts.sel;
+  superseded_.clear();
+  accounts_note_.clear();
+  if (std::find(impl_->opts.group_by.begin(), impl_->opts.group_by.end(), kAccountLabel) != impl_->opts.group_by.end())
+    return;
+  // As keep_one_account (one_account.h): the files the selection leaves in.
+  std::vector<FolderFile> kept;
+  std::vector<std::string> names;
+  for (const FolderFile& f : folder) {
+    if (f.account == Account::kNone) continue;
+    const std::string& n = f.run_file.name;
+    const size_t slash = n.find_last_of("/\\");
+    const std::string base = slash == std::string::npos ? n : n.substr(slash + 1);
+    if (std::find(sel.exclude_sources.begin(), sel.exclude_sources.end(), n) != sel.exclude_sources.end() ||
+        std::find(sel.exclude_sources.begin(), sel.exclude_sources.end(), base) != sel.exclude_sources.end())
+      continue;
+    kept.push_back(f);
+    names.push_back(n);
+  }
+  const std::vector<AccountChoice> choices = plan_accounts(kept, sel.accounts);
+  std::vector<size_t> left_out;
+  for (size_t i = 0; i < choices.size(); ++i)
+    if (!choices[i].used_instead.empty()) {
+      superseded_.insert(names[i]);
+      left_out.push_back(i);
+    }
+  if (!left_out.empty()) accounts_note_ = accounts_note(names, choices, left_out);
+}
+
+// Where Engine::query has it: after the latency-kinds note, before the rest
+// (make_plan: keep_default_kind, then keep_one_account).
+void StreamingQuery::add_accounts_note(std::vector<std::string>* notes) const {
+  if (!skipped_selected_ || accounts_note_.empty()) return;
+  const bool kinds_note = impl_->opts.sel.kinds.empty() && kinds_present_.size() > 1;
+  notes->insert(notes->begin() + (kinds_note && !notes->empty() ? 1 : 0), accounts_note_);
+}
+
 Status StreamingQuery::add(const Source& src) {
+  if (superseded_.count(src.name)) {
+    std::vector<Selected> sel;
+    select_series(src, impl_->opts.sel, &sel);
+    if (!sel.empty()) skipped_selected_ = true;
+    return Status::Ok();
+  }
   if (src.status.ok() && std::any_of(src.series.begin(), src.series.end(),
                                      [](const Series& s) { return s.role == Role::kWindowValues; })) {
     Source kept;  // what select_window_values and group keys read
@@ -585,6 +670,7 @@ Status StreamingQuery::finish(QueryResult* out) {
   std::vector<Selected> window_values;  // as Engine::query (query/window_values.h)
   for (const Source& src : window_values_) select_window_values(src, impl_->opts.sel, &window_values);
   Status st = finish_folded(out);
+  if (st.ok()) add_accounts_note(&out->notes);
   if (!st.ok() || window_values.empty()) return st;
   if (out->groups.empty()) return window_value_query(std::move(window_values), impl_->opts, out);
   out->notes.push_back(window_values_left_out_note(window_values.size()));
@@ -651,6 +737,7 @@ Status StreamingQuery::finish_result(Result* out, std::vector<std::string>* note
     tb.report(&shown.impl_->time_notes, &shown.impl_->time_diag);
     st = shown.finish_part(&qr, out);
   }
+  if (st.ok()) add_accounts_note(&qr.notes);
   notes->insert(notes->end(), qr.notes.begin(), qr.notes.end());
   diag->merge(qr.diag);
   return st;

@@ -24,8 +24,11 @@ TailKey tail_key_of_json(const Source& src, const Series& s) {
 }
 
 TailKey tail_key_of_log(const Source& src, const Series& s) {
-  // Per-I/O logs hold every I/O, no unlogged tail: a key no json+ job has.
-  return {label_of(src, s, "run"), src.id.host, s.job, static_cast<int>(s.dir) + (s.per_io ? 16 : 0)};
+  // Per-I/O logs hold every I/O, no unlogged tail, and log_avg_msec logs
+  // hold no I/O counts: a key no json+ job has, so that neither makes a
+  // histogram log's tail look ambiguous (docs/folders.md).
+  const bool not_counts = s.per_io || s.role == Role::kWindowValues;
+  return {label_of(src, s, "run"), src.id.host, s.job, static_cast<int>(s.dir) + (not_counts ? 16 : 0)};
 }
 
 void JsonIndex::add(const Source& src) {
@@ -132,6 +135,9 @@ void add_json_tails(const std::vector<Source>& sources, const Selection& sel, Pl
     tally.count(o, o == TailOutcome::kAdded ? json.source[key]->name : "");
     if (o != TailOutcome::kAdded) continue;
     plan->extra.push_back(std::move(t));
+    // The tail stays a series of its own, also for the extremes rule: its
+    // midpoint must not decide for its log, whose last window can hold most
+    // of the tail's quantum (docs/extremes.md, "Each series on its own").
     Selected y = x;
     y.series = &plan->extra.back();
     y.cover_end = y.series->windows.back().end_ms + x.offset_ms;

@@ -5,7 +5,7 @@
 import { afterNextFrame } from '../engine/yield.js';
 import { Store, initialState } from './state.js';
 import { renderControls, renderViewToolbar, quantumLabel, setGroupings, setInputChoices } from './controls.js';
-import { renderFileTable, updatePendingStates } from './file-table.js';
+import { renderFileTable, updatePendingStates, renderAccountChoice } from './file-table.js';
 import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, resultOptions, resultLabels, linkState, SURFACE_LEVELS, groupsBy, groupsOptions, groupsRunOptions } from './queries.js';
 import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded, formatBytes } from './methods.js';
 import { budgetSettings, memoryText, reducedStatus, reducedQuantumNote } from './memory-budget.js';
@@ -17,7 +17,7 @@ import { progressText } from './progress.js';
 import { loadSummary, groupingsFor, isLog, LOCAL_HOST, defaultQuantum } from './sources.js';
 import { exportCaption } from './caption.js';
 import { naturalCompare } from './names.js';
-import { QUANTA } from './options.js';
+import { QUANTA, accountsOf } from './options.js';
 import { itemsFromFileList, itemsFromDataTransfer, statItems } from '../load/files.js';
 import { fetchItems, urlFileName } from '../load/remote.js';
 import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
@@ -114,6 +114,8 @@ export class App {
     this.items = [];
     /** Runs of the loaded files (runs.js). @type {import('../engine/inthread.js').RunPlan | null} */
     this.runPlan = null;
+    /** The engine's trust summary of the loaded files, for the account chosen (file-table.js). @type {import('../engine/inthread.js').TrustRow[] | null} */
+    this.trust = null;
     /** @type {Promise<void> | null} */
     this.running = null;
     this.dirty = false;
@@ -649,6 +651,7 @@ export class App {
     this.pending = new Map(items.map((it) => [it.name, { state: 'queued', bytesDone: 0, bytesTotal: it.file.size }]));
     this.sources = [];
     this.runPlan = null;
+    this.trust = null;
     this.renderRuns();
     this.pct = null;
     this.keys = {};
@@ -716,6 +719,10 @@ export class App {
       if (gen !== this.loadGen) return;
       sources = planned.sources;
       this.runPlan = planned.plan;
+      // After the runs: assigning them settles the unit of per-I/O logs
+      // that do not say theirs, which the summary reports.
+      this.trust = await this.fetchTrust();
+      if (gen !== this.loadGen) return;
       this.items = extras.lod?.original ? [extras.lod.original] : items;
       this.sources = sources;
       // The state this load applies below (groupings, quantum, a link's view)
@@ -996,8 +1003,35 @@ export class App {
     });
   }
 
+  /**
+   * The trust summary for the chosen account (the queries' "accounts"
+   * option, so the table names the files the queries leave out); null when
+   * the engine has none to give (an engine without it, or it failed: the
+   * table then shows what it showed before).
+   * @returns {Promise<import('../engine/inthread.js').TrustRow[] | null>}
+   */
+  async fetchTrust() {
+    if (!this.engine?.trust) return null;
+    try {
+      return await this.engine.trust(accountsOf(this.store.state), this.store.state.exclude_sources ?? []);
+    } catch (e) {
+      console.warn('latscope: no trust summary:', e);
+      return null;
+    }
+  }
+
+  /** After the account changed: the table's summary for it (the views re-query through onChange). */
+  async refreshTrust() {
+    const gen = this.loadGen;
+    const t = await this.fetchTrust();
+    if (gen !== this.loadGen) return;
+    this.trust = t;
+    this.renderFiles();
+  }
+
   renderFiles() {
     const sum = loadSummary(this.sources, this.skipped);
+    renderAccountChoice(this.$('account-choice'), this.trust, this.store.state.account, (account) => this.store.set({ account }));
     this.$('file-count').textContent = this.sources.length ? `(${sum.logs} of ${sum.logs + sum.broken} logs usable)` : this.pending.size ? `(${this.pending.size})` : '';
     renderFileTable(this.$('file-table'), this.$('host-table'), this.$('file-errors'), {
       sources: this.sources,
@@ -1005,6 +1039,7 @@ export class App {
       pending: this.pending,
       state: this.store.state,
       placed: this.pct?.placed,
+      trust: this.trust,
       onToggleFile: (name, on) => {
         const ex = new Set(this.store.state.exclude_sources);
         if (on) ex.delete(name);
@@ -1046,6 +1081,7 @@ export class App {
     if (changed.has('view')) this.showView(s.view);
     if (changed.has('group_by')) this.renderRuns();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('offsets')) this.renderFiles();
+    if ((changed.has('account') || changed.has('exclude_sources')) && this.sources.length) this.refreshTrust();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('method') || changed.has('kinds')) this.updateInputChoices();
     if (changed.has('sla') || changed.has('percentiles')) {
       // The rules' percentiles are shown (the CLI adds them to its query the same way).

@@ -9,10 +9,57 @@
 // log (job files, READMEs, IOPS logs, .DS_Store) are not rows: a collapsed
 // list under the table names each with what it looks like. A broken log
 // gets its own message above the table.
+//
+// After a load the engine's trust summary (core Engine::trust, docs/folders.md)
+// adds what a results folder needs checked: each log's fio version and unit,
+// the account its jobs' I/Os are counted by (a job with a histogram and a
+// per-I/O log is counted by one of them, never both), its I/Os against fio's
+// own json+ count, and warnings, as text under the file's row.
 import { fileSummary, hostsOf, isIgnored, LOCAL_HOST } from './sources.js';
 import { naturalCompare, middleSplit } from './names.js';
 import { quantumLabel } from './controls.js';
 import { formatBytes } from './methods.js';
+import { formatNumber } from '../views/scales.js';
+import { ACCOUNTS } from './options.js';
+
+/**
+ * The account control above the table: which log counts the I/Os of a job
+ * that has both a histogram and a per-I/O log (the queries' "accounts",
+ * `latscope --account`). Shown when the loaded files have such a job (a
+ * trust row names the file used instead); otherwise the choice changes
+ * nothing and the control would only raise a question.
+ * @param {HTMLElement | null} el @param {import('../engine/inthread.js').TrustRow[] | null | undefined} trust
+ * @param {string} account the state's @param {(account: 'per-io' | 'hist') => void} onChange
+ */
+export function renderAccountChoice(el, trust, account, onChange) {
+  if (!el) return;
+  const both = (trust ?? []).filter((t) => t.used_instead);
+  el.hidden = !both.length;
+  if (!both.length) {
+    el.replaceChildren();
+    return;
+  }
+  const doc = el.ownerDocument;
+  const label = doc.createElement('label');
+  label.title = 'A job with both a histogram log and a per-I/O log: which one counts its I/Os (never both: that would count each I/O twice). latscope --account per-io|hist';
+  label.append('I/Os counted by ');
+  const sel = doc.createElement('select');
+  sel.dataset.testid = 'account';
+  for (const [v, text] of ACCOUNTS) {
+    const o = doc.createElement('option');
+    o.value = v;
+    o.textContent = text;
+    sel.appendChild(o);
+  }
+  sel.value = account === 'hist' ? 'hist' : 'per-io';
+  sel.addEventListener('change', () => onChange(sel.value === 'hist' ? 'hist' : 'per-io'));
+  label.appendChild(sel);
+  const n = both.length;
+  const note = doc.createElement('div');
+  note.className = 'muted';
+  note.textContent = `${n} file${n === 1 ? '' : 's'} not added: another log counts the same I/Os.`;
+  el.replaceChildren(label, note);
+}
 
 /** The state cell's tooltip of a file loaded reduced (docs/page-loading.md §7). @param {{quantum_ms: number, windowsBytes: number, format: string}} r */
 function reducedTitle(r) {
@@ -55,13 +102,22 @@ const CHUNK_ROWS = 40;
 /** A row's height in px (11.5 px text, padding, border), the size a table not laid out yet holds. */
 const ROW_PX = 25;
 
+/** A trust line's or an editor row's height in px, for the same estimate. */
+const ATTACHED_PX = 16;
+
+/** A row that belongs to the file row above it: its offset editor, its trust line. @param {HTMLTableRowElement} tr */
+function attached(tr) {
+  return tr.classList.contains('offset-editor') || tr.classList.contains('trust-line');
+}
+
 /**
- * The file list as tables of CHUNK_ROWS rows, the first with the header,
+ * The file list as tables of CHUNK_ROWS files, the first with the header,
  * each later one in a box that the browser lays out only when it is
  * scrolled into view (content-visibility). With fixed table layout and the
  * same columns, the tables line up as one. A 200-file table laid out whole
  * took 50-170 ms of one task after each load (docs/page-views.md "The
  * load's longest task"); a list of up to CHUNK_ROWS files is one table.
+ * A file's trust line and offset editor stay in its table and do not count.
  * @param {Document} doc @param {HTMLTableRowElement[]} rows @param {string} cols @param {string} head
  */
 function chunkTables(doc, rows, cols, head) {
@@ -69,9 +125,17 @@ function chunkTables(doc, rows, cols, head) {
   const out = [];
   let i = 0;
   do {
-    // An offset editor row stays with the file row above it.
-    let end = Math.min(rows.length, i + CHUNK_ROWS);
-    while (end < rows.length && rows[end].classList.contains('offset-editor')) end++;
+    let end = i;
+    let files = 0;
+    let px = 0;
+    while (end < rows.length && (files < CHUNK_ROWS || attached(rows[end]))) {
+      if (attached(rows[end])) px += ATTACHED_PX;
+      else {
+        files++;
+        px += ROW_PX;
+      }
+      end++;
+    }
     const table = doc.createElement('table');
     table.className = 'file-table';
     table.innerHTML = i === 0 ? cols + head : cols;
@@ -84,7 +148,7 @@ function chunkTables(doc, rows, cols, head) {
       box.className = 'file-chunk';
       // Its rows' height until it is first laid out (then the one it had):
       // a short last table holding 40 rows' place left blank space to scroll to.
-      box.style.containIntrinsicSize = `auto ${ROW_PX * (end - i)}px`;
+      box.style.containIntrinsicSize = `auto ${px}px`;
       box.appendChild(table);
       out.push(box);
     }
@@ -94,10 +158,91 @@ function chunkTables(doc, rows, cols, head) {
 }
 
 /**
+ * The trust fields of one file (core TrustRow, docs/folders.md), as text
+ * and tooltips. Pure: unit-tested without a page.
+ * @param {import('../engine/inthread.js').TrustRow} t
+ * @param {(name: string) => string} short a file name as the table shows it
+ * @param {string} [format] the source's format ('fio-json', 'result', ...)
+ */
+export function trustCells(t, short = (n) => n, format = '') {
+  const notAdded = !!t.used_instead;
+  // "fio-3.33" from json+; "fio 3 (1856 bins)" inferred from a log's layout:
+  // "fio 3", the why is the tooltip.
+  const fio = t.fio_version.replace(/ \(.*\)$/, '');
+  const fioTitle = !t.fio_version
+    ? 'fio version unknown'
+    : /^fio-/.test(t.fio_version)
+      ? `${t.fio_version} (fio's json+ output of this run)`
+      : `${t.fio_version}: inferred from the log itself (no fio json+ output of this run)`;
+  const unitNotes = t.notes.filter((n) => !n.startsWith('not added') && !n.startsWith('not read'));
+  const unit = t.unit === 'us' ? 'µs' : t.unit;
+  const unitTitle = [t.unit ? `values written in ${unit}` : 'no latency values of its own', ...unitNotes].join('\n');
+  /** @type {Record<string, string>} */
+  const ACCOUNT = { hist: 'histogram', 'per-io': 'per-I/O', avg: 'averages' };
+  const account = notAdded ? `not added: counted by ${short(t.used_instead)}` : ACCOUNT[t.account] ?? '';
+  const accountTitle = notAdded
+    ? t.notes.filter((n) => n.startsWith('not added') || n.startsWith('not read')).join('\n') || `not added: ${t.used_instead} counts the same I/Os`
+    : t.account === 'hist'
+      ? 'a fio histogram log: its jobs\' I/Os are counted from it (windows of bin counts)'
+      : t.account === 'per-io'
+        ? 'a fio per-I/O log: its jobs\' I/Os are counted from it (every I/O, exact)'
+        : t.account === 'avg'
+          ? 'a fio log of window averages (log_avg_msec): no I/O counts'
+          : t.what;
+  let ios = '';
+  let iosTitle = '';
+  // I/Os of fio's logs (what is checked against fio's count) and fio's
+  // json+ count itself. Not of other files: a result's row counts its
+  // fixed-point bins, not I/Os (the engine's trust gives 2^28 per I/O).
+  if (!notAdded && t.ios > 0 && (t.account || format === 'fio-json')) {
+    if (t.compared) {
+      ios = `${formatNumber(t.ios)} of ${formatNumber(t.fio_ios)}`;
+      iosTitle = `holds ${formatNumber(t.ios)} of the ${formatNumber(t.fio_ios)} I/Os fio counted (its json+ output)${t.account === 'hist' ? '; fio never logs a job\'s last, partial window, so a histogram log holds a little less' : ''}`;
+    } else {
+      ios = formatNumber(t.ios);
+      iosTitle = t.account ? `${formatNumber(t.ios)} I/Os; fio's own count is not among the files (its json+ output), so it is not compared` : `${formatNumber(t.ios)} I/Os`;
+    }
+  }
+  return {
+    fio: { text: fio, title: fioTitle },
+    unit: { text: unit, title: unitTitle },
+    account: { text: account, title: accountTitle },
+    ios: { text: ios, title: iosTitle },
+    notAdded,
+    warnings: t.warnings.slice(),
+    doubtful: t.doubtful,
+  };
+}
+
+/**
+ * The file table's columns: [col class, header, header title, header class].
+ * @param {boolean} runs a run column (the files are several runs)
+ * @returns {[string, string, string, string][]}
+ */
+function columns(runs) {
+  /** @type {[string, string, string, string][]} */
+  const c = [
+    ['c-inc', '✓', 'include', ''],
+    ['c-name', 'file', '', ''],
+  ];
+  if (runs) c.push(['c-run', 'run', 'the fio run this file belongs to (docs/runs.md)', '']);
+  c.push(
+    ['c-fmt', 'fmt', 'format', ''],
+    ['c-dirs', 'dir', 'directions: r read, w write, t trim', ''],
+    ['c-rec', 'rec', 'records (lines or intervals read)', 'num'],
+    ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/repair.md)', ''],
+    ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num'],
+    ['c-off', 'off', 'offset: ms added to this file\'s clock (click to edit; wins over its host\'s offset)', 'num'],
+    ['c-state', 'state', 'load state', ''],
+  );
+  return c;
+}
+
+/**
  * @param {HTMLElement} el file table container
  * @param {HTMLElement} hostEl host table container
  * @param {HTMLElement} errEl error list container
- * @param {{sources: any[], skipped?: import('../load/files.js').SkippedItem[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, placed?: Record<string, number>, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void, onFileOffset: (name: string, ms: number) => void}} m
+ * @param {{sources: any[], skipped?: import('../load/files.js').SkippedItem[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, placed?: Record<string, number>, trust?: import('../engine/inthread.js').TrustRow[] | null, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void, onFileOffset: (name: string, ms: number) => void}} m
  */
 export function renderFileTable(el, hostEl, errEl, m) {
   const doc = el.ownerDocument;
@@ -107,10 +252,13 @@ export function renderFileTable(el, hostEl, errEl, m) {
   const short = (/** @type {string} */ name) => name.slice(common.length) || name;
   // A run column when the files are several runs (docs/runs.md; app/runs.js).
   const runs = m.sources.some((s) => s.labels?.run);
-  const cols =
-    `<colgroup><col class="c-inc"><col class="c-name">${runs ? '<col class="c-run">' : ''}<col class="c-fmt"><col class="c-dirs"><col class="c-rec"><col class="c-rep"><col class="c-skip"><col class="c-off"><col class="c-state"></colgroup>`;
-  const head =
-    `<thead><tr><th title="include">✓</th><th>file</th>${runs ? '<th title="the fio run this file belongs to (docs/runs.md)">run</th>' : ''}<th title="format">fmt</th><th title="directions: r read, w write, t trim">dir</th><th class="num" title="records (lines or intervals read)">rec</th><th title="repaired: fio client/server accumulation defect (docs/repair.md)">rep</th><th class="num" title="lines skipped (hover a number for why)">skip</th><th class="num" title="offset: ms added to this file's clock (click to edit; wins over its host's offset)">off</th><th title="load state">state</th></tr></thead>`;
+  const trustOf = new Map((m.trust ?? []).map((t) => [t.file, t]));
+  const spec = columns(runs);
+  const ncols = spec.length;
+  const esc = (/** @type {string} */ x) => x.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  // Fixed text only (no file name): innerHTML is safe here.
+  const cols = `<colgroup>${spec.map(([c]) => `<col class="${c}">`).join('')}</colgroup>`;
+  const head = `<thead><tr>${spec.map(([, h, t, k]) => `<th${k ? ` class="${k}"` : ''}${t ? ` title="${esc(t)}"` : ''}>${esc(h)}</th>`).join('')}</tr></thead>`;
   /** The rows in order (an offset editor right after its file's row). @type {HTMLTableRowElement[]} */
   const rows = [];
   const seen = new Set();
@@ -140,7 +288,9 @@ export function renderFileTable(el, hostEl, errEl, m) {
     cell(tr, s.dirs, 'dirs');
     cell(tr, compactCount(s.records), 'num rec').title = `${s.records} records`;
     const rep = cell(tr, s.repaired, 'rep');
-    rep.title = s.notes || (s.repaired === 'no' ? 'not repaired' : `repaired: ${s.repaired}`);
+    // The repairs of the trust summary ("client/server defect repaired (2 series)") are this column's.
+    const repairs = trustOf.get(src.name)?.repairs;
+    rep.title = [repairs, s.notes].filter(Boolean).join('\n') || (s.repaired === 'no' ? 'not repaired' : `repaired: ${s.repaired}`);
     if (s.notes) rep.classList.add('has-detail');
     const sk = cell(tr, s.skipped ? String(s.skipped) : '—', 'num skip');
     sk.title = s.skippedDetail || (s.skipped ? `${s.skipped} lines skipped` : 'no line skipped');
@@ -154,12 +304,18 @@ export function renderFileTable(el, hostEl, errEl, m) {
     st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : src.reduced ? reducedTitle(src.reduced) : 'loaded';
     if (src.reduced) tr.dataset.reduced = String(src.reduced.quantum_ms);
     rows.push(tr);
-    if (editing && s.ok) rows.push(offsetEditor(tr, src.name, m.state.offsets[src.name], runs ? 10 : 9, (ms) => {
+    // The offset editor right under the row whose offset button opened it.
+    if (editing && s.ok) rows.push(offsetEditor(tr, src.name, m.state.offsets[src.name], ncols, (ms) => {
       el.dataset.editing = '';
       m.onFileOffset(src.name, ms);
       // No state change (same value, or cancelled): close the editor anyway.
       renderFileTable(el, hostEl, errEl, m);
     }));
+    // The trust summary: a line under the file's row (the sidebar has no
+    // room for four more columns), warnings read without hovering.
+    const t = trustOf.get(src.name);
+    const line = t ? trustLine(tr, src.name, trustCells(t, short, src.format), ncols) : null;
+    if (line) rows.push(line);
   }
   // Files still loading (or failed before the engine returned a Source).
   for (const [name, p] of [...m.pending].sort((a, b) => naturalCompare(a[0], b[0]))) {
@@ -169,7 +325,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
     tr.className = p.state === 'error' ? 'file-error' : 'pending';
     tr.appendChild(doc.createElement('td'));
     nameCell(tr, short(name), name);
-    for (let i = 0; i < (runs ? 7 : 6); i++) cell(tr, '');
+    for (let i = 0; i < ncols - 3; i++) cell(tr, '');
     const st = cell(tr, p.state === 'error' ? 'error' : pendingText(p), p.state === 'error' ? 'state bad' : 'state');
     st.title = p.state === 'error' ? p.message || 'failed' : pendingText(p);
     rows.push(tr);
@@ -340,6 +496,85 @@ function offsetCell(tr, name, ms, ok, placed, onClick) {
   b.addEventListener('click', onClick);
   td.appendChild(b);
   return td;
+}
+
+/**
+ * The trust line under a file's row: its fio version, unit, account and
+ * I/Os against fio's count as labelled text fields (class fio, unit, acct,
+ * ios), then each warning on its own line, readable without hovering. A
+ * file with warnings has its row marked (class trust-warn, a ⚠), a doubtful
+ * one (its numbers disagree with fio's, or its fio version is known to log
+ * them wrong; docs/folders.md) more so (trust-doubtful, ✗ doubtful). Null
+ * when the summary has nothing to say about the file.
+ * @param {HTMLTableRowElement} tr the file's row @param {string} name
+ * @param {ReturnType<typeof trustCells>} tc @param {number} span columns
+ * @returns {HTMLTableRowElement | null}
+ */
+function trustLine(tr, name, tc, span) {
+  const doc = tr.ownerDocument;
+  /** @type {[string, string, {text: string, title: string}][]} label, class, field */
+  const fields = [
+    ['', 'fio', tc.fio],
+    ['', 'unit', tc.unit],
+    ['', tc.notAdded ? 'acct not-added' : 'acct', tc.account],
+    ['I/Os ', 'ios', tc.ios],
+  ];
+  const shown = fields.filter(([, , f]) => f.text);
+  const warn = tc.warnings.length > 0 || tc.doubtful;
+  if (!shown.length && !warn) return null;
+  const row = doc.createElement('tr');
+  row.className = 'trust-line';
+  // Not data-file: that names the file's own row (tests, offsets, the pending-row update).
+  row.dataset.trustFor = name;
+  row.appendChild(doc.createElement('td'));
+  const td = doc.createElement('td');
+  td.colSpan = span - 1;
+  // The fields sit in fixed grid columns (main.css .trust-facts), so that
+  // down the table they line up like columns; the separators, hidden
+  // there, keep the text readable when copied.
+  const facts = doc.createElement('div');
+  facts.className = 'trust-facts';
+  shown.forEach(([label, cls, f], i) => {
+    if (i) {
+      const sep = doc.createElement('span');
+      sep.className = 'sep';
+      sep.textContent = ' · ';
+      facts.appendChild(sep);
+    }
+    const el = doc.createElement('span');
+    el.className = cls;
+    el.textContent = f.text;
+    if (f.title) el.title = f.title;
+    if (!label) {
+      facts.appendChild(el);
+      return;
+    }
+    const box = doc.createElement('span');
+    box.className = `${cls}-cell`;
+    box.append(label, el);
+    if (f.title) box.title = f.title;
+    facts.appendChild(box);
+  });
+  if (shown.length) td.appendChild(facts);
+  if (tc.notAdded) tr.classList.add('not-added');
+  if (warn) {
+    const kind = tc.doubtful ? 'doubtful' : 'warn';
+    tr.classList.add(`trust-${kind}`);
+    row.classList.add(kind);
+    const lines = tc.warnings.length ? tc.warnings : ["its numbers disagree with fio's own count"];
+    for (const [i, w] of lines.entries()) {
+      const d = doc.createElement('div');
+      d.className = 'trust-warning';
+      // The mark says how bad, as text (not colour alone).
+      const mark = doc.createElement('strong');
+      mark.className = 'trust-mark';
+      mark.textContent = i === 0 && tc.doubtful ? '✗ doubtful: ' : '⚠ ';
+      d.append(mark, w);
+      td.appendChild(d);
+    }
+  }
+  row.appendChild(td);
+  return row;
 }
 
 /**

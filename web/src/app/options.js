@@ -9,7 +9,28 @@ export const DEFAULTS = Object.freeze({
   directions: 'r,w,t',
   method: 'interp',
   unit: 'us',
+  // A job with both a histogram and a per-I/O log: which counts its I/Os
+  // (the CLI's --account; never both). 'per-io' is the CLI's default.
+  account: 'per-io',
 });
+
+/** The account choices (`latscope --account`): state value -> what the control says. */
+export const ACCOUNTS = Object.freeze([
+  ['per-io', 'per-I/O logs where a job has both'],
+  ['hist', 'histogram logs'],
+]);
+
+/**
+ * The engine's "accounts" option for the page state: [] (the engine's
+ * default, per-I/O logs first) or ['hist']. The queries and the trust
+ * summary both take it from here, so the table names the files the
+ * queries leave out.
+ * @param {{account?: string}} s
+ * @returns {string[]}
+ */
+export function accountsOf(s) {
+  return s.account === 'hist' ? ['hist'] : [];
+}
 
 /** Quantum choices of the selector, ms (100 ms ... 10 min). */
 export const QUANTA = [100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000];
@@ -70,6 +91,8 @@ export function engineOptions(s, o = {}) {
     unit: s.unit,
   };
   if (s.kinds) opts.kinds = s.kinds;
+  const accounts = accountsOf(s);
+  if (accounts.length) opts.accounts = accounts;
   if (s.co_interval_ms > 0) opts.co_interval_ms = s.co_interval_ms;
   const offsets = Object.fromEntries(Object.entries(s.offsets).filter(([, v]) => Number(v) !== 0));
   if (Object.keys(offsets).length) opts.offsets = offsets;

@@ -7,6 +7,7 @@
 
 import { renderCompareTable, drawOverlay, drawHeat, drawDifference, shareDifference, drawHeatFrame, AB_PLOT, RUN_COLOURS } from '../views/compare-view.js';
 import { downloadText } from './download.js';
+import { accountsOf } from './options.js';
 import '../style/runs.css';
 
 /** @typedef {import('../engine/inthread.js').RunPlan} RunPlan */
@@ -161,7 +162,7 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
     if (csv) downloadText(csv, `latscope-compare-${ra.name}-${rb.name}.csv`, 'text/csv');
   });
   try {
-    const cmp = await m.engine.compareRuns({ percentiles, unit, format: 'csv', jsonFiles: jsonFilesOf(m.sources, m.items) });
+    const cmp = await m.engine.compareRuns({ percentiles, unit, format: 'csv', jsonFiles: jsonFilesOf(m.sources, m.items), accounts: accountsOf(s) });
     csv = cmp.text;
     renderCompareTable(q('[data-testid="ab-table-wrap"]'), cmp.text, cmp.notes);
   } catch (e) {
@@ -170,12 +171,15 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
   const nameOf = new Map(m.sources.map((x) => [x.name, runOf(x)]));
   const others = (/** @type {string} */ run) => m.sources.filter((x) => nameOf.get(x.name) !== run).map((x) => x.name);
   try {
-    const base = { quantum_ms: s.quantum_ms, unit, exclude_sources: s.exclude_sources ?? [] };
+    // The page's account of a job with two logs, as every query of the page (options.js accountsOf).
+    const accounts = accountsOf(s);
+    const acc = accounts.length ? { accounts } : {};
+    const base = { quantum_ms: s.quantum_ms, unit, exclude_sources: s.exclude_sources ?? [], ...acc };
     const pct = await m.engine.query({ ...base, percentiles: s.percentiles.slice(0, 4), group_by: 'run' });
     drawOverlay(/** @type {any} */ (q('[data-testid="ab-overlay"]')), pct, [ra.name, rb.name]);
     // One grid for both: the latency range of both runs together.
-    const both = await m.engine.heatmap({ quantum_ms: s.quantum_ms, rows: AB_ROWS, exclude_sources: base.exclude_sources });
-    const grid = { quantum_ms: s.quantum_ms, rows: AB_ROWS, min_ns: both.edges_ns[0], max_ns: both.edges_ns[both.rows] };
+    const both = await m.engine.heatmap({ quantum_ms: s.quantum_ms, rows: AB_ROWS, exclude_sources: base.exclude_sources, ...acc });
+    const grid = { quantum_ms: s.quantum_ms, rows: AB_ROWS, min_ns: both.edges_ns[0], max_ns: both.edges_ns[both.rows], ...acc };
     const ha = await m.engine.heatmap({ ...grid, exclude_sources: [...base.exclude_sources, ...others(ra.name)] });
     const hb = await m.engine.heatmap({ ...grid, exclude_sources: [...base.exclude_sources, ...others(rb.name)] });
     const top = Math.max(...ha.counts, ...hb.counts);

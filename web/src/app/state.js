@@ -14,6 +14,7 @@ import { DEFAULTS } from './options.js';
  * @property {string} directions
  * @property {string} method
  * @property {string} unit
+ * @property {'per-io'|'hist'} account        a job with both a histogram and a per-I/O log: which counts its I/Os (options.js accountsOf)
  * @property {string} kinds                    latency kinds ('' = the engine's default: clat when several)
  * @property {number} co_interval_ms           coordinated-omission expected interval (0 = off)
  * @property {Record<string, number>} offsets   host or file name -> ms

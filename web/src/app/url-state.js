@@ -5,6 +5,7 @@
 // own controls could produce get through.
 //
 //   #v=1&view=heatmap&q=5000&p=50,99,99.9&t=12000,30000&g=host&palette=magma
+//   #v=1&acc=hist                     (histogram logs count a job that has both)
 //   #v=1&url=https://ci.example/run1.tar.gz&url=https://ci.example/run2.tar.gz
 //   #v=1&d=<deflate-raw + base64url of the loaded data>   ("Copy link with data")
 //   #demo                                                 (the demo data set)
@@ -45,6 +46,7 @@ export const FIELD_OF = {
   unit: 'unit',
   method: 'method',
   kinds: 'kind',
+  account: 'acc',
   co_interval_ms: 'co',
   exclude_sources: 'xf',
   exclude_hosts: 'xh',
@@ -172,6 +174,10 @@ const PARSE = {
     const k = list(v);
     if (k.some((x) => !['clat', 'lat', 'slat'].includes(x)) || new Set(k).size !== k.length) throw new Error('not clat, lat, slat');
     return k.join(',');
+  },
+  account: (v) => {
+    if (v !== 'per-io' && v !== 'hist') throw new Error('not per-io or hist');
+    return v;
   },
   adaptive: (v) => {
     const a = num(v);

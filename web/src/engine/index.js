@@ -13,6 +13,8 @@
 //   await engine.encodeResult(opts) -> {bytes: Uint8Array}: the loaded data as a result file
 //                                  (`latscope reduce`; opts.group_by = the labels kept)
 //   await engine.assignRuns(opts) -> {runs, evidence, several}: sets each source's run label (docs/runs.md)
+//   await engine.trust(accounts, exclude) -> TrustRow[]: each file's fio version, unit, account, I/Os
+//                                  against fio's count, repairs, warnings (core Engine::trust)
 //   await engine.compareRuns(opts) -> {text, notes}: `latscope summary --compare` of the two runs
 //   await engine.sources()      -> Source[]
 //   await engine.reset()        -> drop every source
@@ -46,6 +48,7 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<import('./matrix.js').ResultMatrix>} queryMatrix
  * @property {(opts?: object) => Promise<{bytes: Uint8Array}>} encodeResult
  * @property {(opts?: object) => Promise<import('./inthread.js').RunPlan>} assignRuns
+ * @property {(accounts?: string[], exclude?: string[]) => Promise<import('./inthread.js').TrustRow[]>} trust
  * @property {(opts: import('./inthread.js').CompareOptions) => Promise<{text: string, notes: string[]}>} compareRuns
  * @property {() => Promise<import('./inthread.js').Source[]>} sources
  * @property {() => Promise<void>} reset
@@ -101,6 +104,10 @@ function asyncFacade(e) {
     assignRuns: async (o) => {
       await loading;
       return e.assignRuns(o);
+    },
+    trust: async (a, x) => {
+      await loading;
+      return e.trust(a, x);
     },
     compareRuns: async (o) => e.compareRuns(o),
     sources: async () => e.sources(),

@@ -32,11 +32,31 @@ import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
  */
 
 /**
+ * One file of the trust summary (core folder.h TrustRow, trust_json).
+ * @typedef {object} TrustRow
+ * @property {string} file
+ * @property {string} what         "fio histogram log", "fio per-I/O log (clat)", "fio json+ output", ...
+ * @property {string} fio_version  "fio-3.33" (json+), "fio 3 (1856 bins)" (inferred), '' unknown
+ * @property {string} unit         'ns' | 'us' | '' (not a log of values)
+ * @property {string} account      'hist' | 'per-io' | 'avg' | '' (not a log of fio jobs' I/Os)
+ * @property {string} used_instead '' when used; else the file whose account of the same I/Os is used
+ * @property {number} ios          I/Os (bin counts) the file holds
+ * @property {number} fio_ios      fio's own count for the same jobs and directions (json+); 0: none
+ * @property {boolean} compared    fio_ios is known for every series of the file
+ * @property {string} repairs      "client/server defect repaired (2 series)", or ''
+ * @property {string[]} warnings   one sentence each: defects, shortfalls, guessed units
+ * @property {string[]} notes      decisions said once (unit, account: the why of used_instead)
+ * @property {boolean} doubtful    a known fio defect or a count that disagrees with fio's
+ * @property {boolean} ok          the file is usable
+ */
+
+/**
  * @typedef {object} CompareOptions
  * @property {string} [percentiles]  "50,99" (summary's --percentiles)
  * @property {string} [unit]  ns, us (default) or ms
  * @property {'csv'|'json'} [format]
  * @property {{name: string, file: Blob}[]} [jsonFiles]  the loaded fio json+ files, by source name
+ * @property {string[]} [accounts]  the account of every job's I/Os, as the query option (docs/folders.md)
  */
 
 /** @typedef {import('../load/files.js').LoadItem} LoadItem */
@@ -380,6 +400,19 @@ export class InThreadEngine {
   }
 
   /**
+   * The trust summary of the loaded files (core Engine::trust, docs/folders.md).
+   * Ask it after assignRuns: that settles the unit of per-I/O logs whose
+   * columns do not say it, and the rows say what was decided.
+   * @param {string[]} [accounts] [] (per-I/O logs where a job has both), ['hist'] or ['per-io']:
+   *   the query option "accounts", so the rows name the files the queries leave out
+   * @param {string[]} [exclude] the query option "exclude_sources": an unticked file accounts for nothing
+   * @returns {TrustRow[]}
+   */
+  trust(accounts = [], exclude = []) {
+    return JSON.parse(unwrap(this.core.trust(JSON.stringify(accounts), JSON.stringify(exclude))));
+  }
+
+  /**
    * The last assignRuns' two runs side by side, computed by the CLI's own
    * code (`latscope summary --compare`, core/cli/summary_compare.cc): the
    * same text for the same files and options.
@@ -389,7 +422,9 @@ export class InThreadEngine {
   async compareRuns(opts) {
     const docs = [];
     for (const f of opts.jsonFiles ?? []) docs.push({ name: f.name, text: await f.file.text() });
-    const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', docs));
+    // The account of every job's I/Os, as the queries (docs/folders.md).
+    const accounts = JSON.stringify(Array.isArray(opts.accounts) ? opts.accounts : []);
+    const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', docs, accounts));
     return { text: r.text, notes: JSON.parse(r.notes) };
   }
 

@@ -80,6 +80,15 @@ export const Req = Object.freeze({
    */
   ASSIGN_RUNS: 'assignRuns',
   /**
+   * payload {accounts: string[]} -> TrustRow[] (inthread.js): what each loaded
+   * file is, its fio version and unit, the account used for its jobs' I/Os
+   * (accounts: [] for the default, ['hist'] or ['per-io'], the query option
+   * "accounts"), its I/Os against fio's json+ count, repairs and warnings
+   * (core Engine::trust, docs/folders.md). Asked after ASSIGN_RUNS, which
+   * settles the units of per-I/O logs that do not say theirs.
+   */
+  TRUST: 'trust',
+  /**
    * payload {percentiles: string, unit: string, format?: 'csv'|'json', jsonFiles: [{name, file: Blob}]}
    * -> {text: string, notes: string[]}: the last ASSIGN_RUNS' two runs as
    * `latscope summary --compare` prints them; jsonFiles: the fio json+ files

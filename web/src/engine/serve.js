@@ -70,6 +70,7 @@ export function serveEngine(port, loadModule) {
     [Req.HEATMAP]: (p) => need().heatmap(p.opts),
     [Req.ENCODE_RESULT]: (p) => need().encodeResult(p.opts),
     [Req.ASSIGN_RUNS]: (p) => need().assignRuns(p.opts),
+    [Req.TRUST]: (p) => need().trust(p.accounts, p.exclude),
     [Req.COMPARE_RUNS]: (p) => need().compareRuns(p),
     [Req.SOURCES]: () => need().sources(),
     [Req.RESET]: () => {

@@ -296,6 +296,17 @@ export class WorkerEngine {
   }
 
   /**
+   * The trust summary (after any running load or run assignment: units are
+   * settled by assignRuns). The primary alone: it holds every source.
+   * @param {string[]} [accounts] [] , ['hist'] or ['per-io'] (the query option "accounts")
+   * @param {string[]} [exclude] the query option "exclude_sources"
+   * @returns {Promise<import('./inthread.js').TrustRow[]>}
+   */
+  trust(accounts = [], exclude = []) {
+    return this.loading.then(() => this.primary.request(Req.TRUST, { accounts, exclude }));
+  }
+
+  /**
    * @param {import('./inthread.js').CompareOptions} opts
    * @returns {Promise<{text: string, notes: string[]}>} `latscope summary --compare` of the two runs
    */

@@ -15,7 +15,7 @@ const S1 = () => fixtureFiles('fio-s1', /^s1_clat_hist\./);
 
 /** The state cells of the file table, by file name. @param {import('playwright-core').Page} p */
 function fileStates(p) {
-  return p.$$eval('[data-testid=file-table] tbody tr', (trs) =>
+  return p.$$eval('[data-testid=file-table] tbody tr:not(.trust-line)', (trs) =>
     trs.map((tr) => ({ file: /** @type {HTMLElement} */ (tr).dataset.file, reduced: /** @type {HTMLElement} */ (tr).dataset.reduced ?? '', state: tr.querySelector('td.state')?.textContent ?? '' })),
   );
 }

@@ -20,7 +20,7 @@ const B = () => ['b/b.json', 'b/b_clat_hist.1.log'].map((f) => fixture('ab', f))
 
 /** Rows of the file table: name -> run cell ('' without a run column). @param {Page} p */
 function runColumn(p) {
-  return p.$$eval('[data-testid=file-table] tbody tr', (trs) => {
+  return p.$$eval('[data-testid=file-table] tbody tr:not(.trust-line)', (trs) => {
     const head = [...document.querySelectorAll('[data-testid=file-table] thead th')].map((th) => th.textContent);
     const at = head.indexOf('run');
     return Object.fromEntries(trs.map((tr) => [tr.getAttribute('data-file'), at < 0 ? '' : /** @type {HTMLTableRowElement} */ (tr).cells[at].textContent]));

@@ -113,7 +113,7 @@ export const SHARE_CASES = [
           assert.equal(await waitDone(p), 'ready', arch);
           const status = (await p.textContent('[data-testid=status]')) || '';
           assert.match(status, /^4 logs loaded in [\d.]+ s, 3 files ignored/, `${arch}: ${status}`);
-          const rows = await p.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
+          const rows = await p.$$eval('[data-testid=file-table] tbody tr:not(.trust-line)', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
           assert.deepEqual(rows, S1().map((f) => `run1/${path.basename(f)}`), arch);
           csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
           assert.equal(csv, cliPctiles([], S1()), arch);
@@ -127,7 +127,7 @@ export const SHARE_CASES = [
         // Two URLs: two runs, each under its own folder; "each file" tells them apart.
         await p.goto(`${c.url}#v=1&g=file&url=${data.url}run1.tar.gz&url=${data.url}local_clat_hist.1.log`);
         assert.equal(await waitDone(p), 'ready');
-        const rows = await p.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
+        const rows = await p.$$eval('[data-testid=file-table] tbody tr:not(.trust-line)', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
         assert.deepEqual(rows, ['local_clat_hist.1.log', ...S1().map((f) => `run1/run1/${path.basename(f)}`)]);
         assert.equal((await state(p)).group_by, 'file');
         await p.screenshot({ path: path.join(SHOTS, 'url-two-runs.png') });

@@ -332,7 +332,7 @@ export const VIEW_CASES = [
       });
       await p.setInputFiles('[data-testid=file-input]', files);
       assert.equal(await waitDone(p), 'ready');
-      const order = await p.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
+      const order = await p.$$eval('[data-testid=file-table] tbody tr:not(.trust-line)', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
       assert.deepEqual(order, ['local_clat_hist.1.log', 'local_clat_hist.2.log', 'local_clat_hist.10.log']);
 
       // Drag the handle 120 px to the right, then a key step back; the width survives a reload.
@@ -372,9 +372,10 @@ export const VIEW_CASES = [
       const shape = await p.evaluate(() => ({
         tables: document.querySelectorAll('#file-table table.file-table').length,
         heads: document.querySelectorAll('#file-table thead').length,
-        boxed: Array.from(document.querySelectorAll('#file-table .file-chunk')).map((b) => [b.querySelectorAll('tbody tr').length, getComputedStyle(b).contentVisibility]),
-        first: document.querySelectorAll('#file-table > table tbody tr').length,
-        order: Array.from(document.querySelectorAll('#file-table tbody tr')).map((tr) => /** @type {HTMLElement} */ (tr).dataset.file),
+        // Files per table: a file's trust line goes with it and does not count.
+        boxed: Array.from(document.querySelectorAll('#file-table .file-chunk')).map((b) => [b.querySelectorAll('tbody tr:not(.trust-line)').length, getComputedStyle(b).contentVisibility]),
+        first: document.querySelectorAll('#file-table > table tbody tr:not(.trust-line)').length,
+        order: Array.from(document.querySelectorAll('#file-table tbody tr:not(.trust-line)')).map((tr) => /** @type {HTMLElement} */ (tr).dataset.file),
       }));
       assert.equal(shape.tables, 3);
       assert.equal(shape.heads, 1, 'one header, on the first table');
@@ -390,8 +391,8 @@ export const VIEW_CASES = [
         const tr = /** @type {HTMLElement} */ (document.querySelector('#file-table tr[data-file="local_clat_hist.90.log"]'));
         return tr.checkVisibility({ contentVisibilityAuto: true });
       });
-      const boxes = await p.$$eval('#file-table .file-chunk', (bs) => bs.map((b) => Math.round(b.getBoundingClientRect().height / /** @type {HTMLElement} */ (b.querySelector('tbody')).children.length)));
-      assert.ok(boxes.every((h) => h >= 20 && h <= 30), `each later table is as tall as its rows: ${boxes} px per row`);
+      const boxes = await p.$$eval('#file-table .file-chunk', (bs) => bs.map((b) => [b.getBoundingClientRect().height, /** @type {HTMLElement} */ (b.querySelector('table')).getBoundingClientRect().height]));
+      assert.ok(boxes.every(([box, table]) => Math.abs(box - table) <= 2), `each later table's box is as tall as its rows: ${JSON.stringify(boxes)} (box, table) px`);
       await p.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       const cols = await p.evaluate(() => {
         const xs = (/** @type {string} */ sel) => Array.from(/** @type {HTMLElement} */ (document.querySelector(sel)).querySelectorAll('td')).map((td) => Math.round(td.getBoundingClientRect().left));
@@ -410,7 +411,7 @@ export const VIEW_CASES = [
       const editor = await p.evaluate(() => {
         const ed = /** @type {HTMLElement} */ (document.querySelector('#file-table tr.offset-editor'));
         const prev = /** @type {HTMLElement} */ (ed.previousElementSibling);
-        return { file: ed.dataset.file, prev: prev.dataset.file, firstRows: document.querySelectorAll('#file-table > table tbody tr').length };
+        return { file: ed.dataset.file, prev: prev.dataset.file, firstRows: document.querySelectorAll('#file-table > table tbody tr:not(.trust-line)').length };
       });
       assert.deepEqual(editor, { file: 'local_clat_hist.40.log', prev: 'local_clat_hist.40.log', firstRows: 41 });
       await p.fill('[data-testid=file-offset-input]', '5000');

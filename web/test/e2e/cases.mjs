@@ -44,7 +44,7 @@ export const CASES = [
       assert.ok(expected.startsWith('time_ms,group,samples,min,mean,p50,p90,p99,p99.9,p100,max,flags\n') || expected.startsWith('time_ms,group,samples,'), 'CLI header');
       assert.equal(bytes.toString('utf8'), expected);
       // The file table shows what was detected.
-      const rows = await c.page.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => tr.textContent));
+      const rows = await c.page.$$eval('[data-testid=file-table] tbody tr:not(.trust-line)', (trs) => trs.map((tr) => tr.textContent));
       assert.equal(rows.length, 4);
       assert.ok(rows.every((r) => /fio/.test(r || '') && /yes/.test(r || '')), `every file detected and repaired: ${rows.join(' | ')}`);
       const hosts = await c.page.$$eval('[data-testid=host-table] tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.host));
@@ -77,7 +77,7 @@ export const CASES = [
       assert.equal(await loadThroughInput(c.page, c.url, files), 'ready');
       const { bytes } = await download(c.page, '[data-testid=export-csv]');
       assert.equal(bytes.toString('utf8'), cliPctiles([], files));
-      const repaired = await c.page.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => tr.querySelector('td.rep')?.textContent));
+      const repaired = await c.page.$$eval('[data-testid=file-table] tbody tr:not(.trust-line)', (trs) => trs.map((tr) => tr.querySelector('td.rep')?.textContent));
       assert.deepEqual(repaired, ['no', 'no'], 'local logs are never repaired');
       noPageErrors(c);
     },
@@ -292,7 +292,7 @@ export const CASES = [
       assert.equal(errs.length, 1, errs.join(' | '));
       assert.match(errs[0], /broken_clat_hist\.3\.log\.gz: .*gzip.*nothing could be read/);
       // The table lists the logs and the broken one, not the ignored files.
-      const rows = await p.$$eval('[data-testid=file-table] tbody tr', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
+      const rows = await p.$$eval('[data-testid=file-table] tbody tr:not(.trust-line)', (trs) => trs.map((tr) => /** @type {HTMLElement} */ (tr).dataset.file));
       assert.equal(rows.length, m.logs.length + 1, rows.join(' | '));
       assert.ok(rows.includes('.fio-results/.more/local_clat_hist.2.log'), 'the hidden subfolder was read');
       // The numbers are the CLI's on the same logs.

@@ -36,7 +36,7 @@ describe('url-state', () => {
       surfaceP: 99.9,
       theme: /** @type {const} */ ('dark'),
     };
-    const more = { kinds: 'clat,lat', co_interval_ms: 2.5, adaptive: 0.25, heatY: 'bs', groupsMode: 'top', groupsP: '99.9', topN: 7, groupsSort: 'worst' };
+    const more = { kinds: 'clat,lat', account: 'hist', co_interval_ms: 2.5, adaptive: 0.25, heatY: 'bs', groupsMode: 'top', groupsP: '99.9', topN: 7, groupsSort: 'worst' };
     const frag = stateToFragment(/** @type {any} */ ({ ...s, ...more }), { theme: true });
     const r = parseFragment(`#${frag}`);
     expect(r.notes).toEqual([]);

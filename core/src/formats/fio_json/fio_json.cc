@@ -184,14 +184,21 @@ struct Reader {
 
   void read_bins(const json::Value& obj, FioJsonDir* d) {
     const size_t nbins = out->layout ? out->layout->size() : 0;
+    // fio 2.2.12 - 2.19 keyed every bin by its index ("0" .. "1215") and
+    // added FIO_IO_U_PLAT_BITS/VAL/NR; later versions key the non-empty
+    // bins by latency (docs/fio-versions.md section 4).
+    const bool by_index = obj.find("FIO_IO_U_PLAT_NR") != nullptr;
     std::vector<std::pair<uint32_t, uint64_t>> pairs;
     pairs.reserve(obj.size());
     for (size_t i = 0; i < obj.size(); ++i) {
       const json::Value& v = obj.items()[i];
       const std::string& k = obj.key(i);
+      if (by_index && k.rfind("FIO_IO_U_PLAT_", 0) == 0) continue;
       uint64_t val = 0;
       uint32_t idx = 0;
-      if (!parse_bin_key(k, &val) || !fio_plat_val_to_idx(val, &idx) || idx >= nbins) {
+      const bool key_ok = parse_bin_key(k, &val) &&
+                          (by_index ? (idx = static_cast<uint32_t>(val), val < nbins) : fio_plat_val_to_idx(val, &idx));
+      if (!key_ok || idx >= nbins) {
         skipped(Issue::kNotANumber, v, "bin key \"" + k.substr(0, kExampleChars) +
                                            "\" is no fio bin value; bin skipped");
         continue;

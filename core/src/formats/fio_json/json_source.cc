@@ -23,6 +23,9 @@ Status read_fio_json_source(const std::string& text, Source* src) {
   src->diag.merge(rep.diag);
   if (!st.ok()) return st;
   src->layout = rep.layout;
+  // The version that wrote the run (docs/fio-versions.md): the unit of its
+  // per-I/O logs and its known logging defects follow from it (folder.h).
+  if (!rep.fio_version.empty()) src->labels.set("fio", rep.fio_version);
   for (const FioJsonJob& job : rep.jobs) {
     if (job.aggregate) continue;
     for (const FioJsonDir& d : job.dirs) {

@@ -1,6 +1,8 @@
 // fio per-I/O latency logs: see fio_lat_reader.h and docs/formats-fio-lat.md.
 #include "formats/fio_lat/fio_lat_reader.h"
 
+#include "latscope/folder.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -109,12 +111,15 @@ void FioLatReader::decide_columns(size_t ncols, const uint64_t* f, const bool* h
   ncols_ = ncols;
   version_ = opts_.fio_version ? opts_.fio_version : 3;
   offset_col_ = -1;
+  // No priority column: fio 2 (us) or fio 3 before it wrote one (ns). The
+  // columns cannot tell; values are kept as written and the folder's
+  // evidence decides later (folder.h settle_units, docs/fio-versions.md).
   if (ncols == 4) {
-    if (!opts_.fio_version) version_ = 2;  // fio 3 always writes a priority
+    unit_pending_ = !opts_.fio_version;
   } else if (ncols == 5) {
-    // fio 3: prio; fio 2 with log_offset=1: offset.
+    // fio 3: prio; fio 2 (or early fio 3) with log_offset=1: offset.
     if (opts_.fio_version == 2 || (!opts_.fio_version && !hex[4] && f[4] > kMaxPrio)) {
-      version_ = 2;
+      unit_pending_ = !opts_.fio_version;
       offset_col_ = 4;
     }
   } else if (ncols == 6) {
@@ -438,6 +443,7 @@ void FioLatReader::finish() {
     src_->series.push_back(std::move(o.s));
   }
   open_.clear();
+  if (unit_pending_ && src_->records) src_->labels.set(kUnitLabel, "pending");
   if (src_->records == 0 && src_->status.ok())
     src_->status = Status::Error(ErrorCode::kUnusableFile,
                                  src_->name + ":" + std::to_string(line_no_) +

@@ -70,7 +70,8 @@ class FioLatReader {
   bool discarding_ = false;
   uint64_t line_no_ = 0;
   size_t ncols_ = 0;       // 0 until the first good line
-  int version_ = 3;        // 2: values in us, 3: ns
+  int version_ = 3;        // 2: values in us, 3: ns (or as written, when unit_pending_)
+  bool unit_pending_ = false;  // no priority column and no --fio-version: unit decided later
   int offset_col_ = -1;    // index of the offset column, -1: none
   bool averaged_ = false;  // log_avg_msec log: window values (Role::kWindowValues), not I/Os
   bool keep_values_ = true;

@@ -1,0 +1,289 @@
+// The trust summary (latscope/folder.h, docs/folders.md "Trust summary"):
+// per file what it is, the fio version and unit and how they are known, the
+// account used for its jobs' I/Os, and its I/Os against fio's own count.
+//
+// The cross-check: fio's json+ output counts every I/O of a job and
+// direction (its whole-run bins); a log holds them all but for what fio never
+// logs. A per-I/O log holds every I/O; a histogram log misses the run's last,
+// partial window (fio issue 490), at most about one window's I/Os. A
+// shortfall beyond that, or more I/Os than fio counted, is a warning that
+// names the numbers (docs/folders.md "Cross-check against fio's count").
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+#include "latscope/folder.h"
+#include "latscope/reader.h"
+#include "latscope/report.h"
+#include "query/tail.h"
+
+namespace latscope {
+namespace {
+
+// "1,912,345": the counts users compare with fio's own output.
+std::string count_text(uint64_t n) {
+  std::string d = std::to_string(n), o;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i && (d.size() - i) % 3 == 0) o += ',';
+    o += d[i];
+  }
+  return o;
+}
+
+std::string what_of(const Source& src, Account a) {
+  if (src.format == FileFormat::kIgnored) return "not a latency log (" + src.ignored + ")";
+  if (!src.status.ok()) return "unusable";
+  const std::string kind = src.id.kind.empty() ? "clat" : src.id.kind;
+  switch (src.format) {
+    case FileFormat::kFioHist:
+      return "fio histogram log" +
+             (src.layout && src.layout->coarseness ? " (coarseness " + std::to_string(src.layout->coarseness) + ")"
+                                                    : std::string());
+    case FileFormat::kFioLat: return a == Account::kAvg ? "fio log_avg_msec log (" + kind + ")" : "fio per-I/O log (" + kind + ")";
+    case FileFormat::kFioJson: return "fio json+ output";
+    case FileFormat::kHdrLog: return "HdrHistogram interval log";
+    case FileFormat::kResult: return "latscope result";
+    case FileFormat::kTsv: return "latscope long table";
+    default: return "unknown";
+  }
+}
+
+int minor_of(const std::string& v, int* major) {
+  int ma = 0, mi = -1;
+  size_t i = 0;
+  while (i < v.size() && !std::isdigit(static_cast<unsigned char>(v[i]))) ++i;
+  if (std::sscanf(v.c_str() + i, "%d.%d", &ma, &mi) < 1) return -1;
+  *major = ma;
+  return mi;
+}
+
+}  // namespace
+
+std::string fio_defect(const std::string& fio_version, Account account, bool* wrong) {
+  if (wrong) *wrong = false;
+  int major = 0;
+  const int minor = minor_of(fio_version, &major);
+  if (major != 3 || minor < 0) return "";
+  // 6cc0e5aa (fio-3.6) widened the histogram counters but kept copying half
+  // of them into each log entry; 1fb9250b (PR #840, fio-3.17) fixed it
+  // (docs/fio-versions.md section 3). json+ and per-I/O logs are right.
+  if (account == Account::kHist && minor >= 6 && minor <= 16) {
+    if (wrong) *wrong = true;
+    return fio_version +
+           " wrote broken histogram logs: every I/O at or above 786.432 us is lost or counted as garbage "
+           "(fio issues #715, #827, #828, #974; fixed in fio-3.17 by PR #840): use the per-I/O log or "
+           "fio's json+ for this run (docs/fio-versions.md)";
+  }
+  return "";
+}
+
+TrustBuilder::TrustBuilder(std::vector<FolderFile> folder, std::vector<AccountChoice> choices)
+    : folder_(std::move(folder)), choices_(std::move(choices)) {}
+
+void TrustBuilder::add(const Source& src) {
+  FileFacts f;
+  TrustRow& r = f.row;
+  r.file = src.name;
+  const Account a = account_of(src);
+  r.what = what_of(src, a);
+  r.account = account_name(a);
+  // A histogram log refused or cut by impossible counts (fio 3.6-3.16 with
+  // ioengine=sync): rows() attributes it to the version once it is known.
+  f.hist_named = name_claims_log(src.name) == "a fio histogram log" &&
+                 (!src.status.ok() || src.diag.count(Issue::kOverflow) || src.diag.count(Issue::kNegativeValue) ||
+                  src.diag.count(Issue::kNotANumber));
+  r.ok = src.status.ok() || src.format == FileFormat::kIgnored;
+  if (const std::string* run = src.labels.find("run")) f.run = *run;
+  f.host = src.id.host;
+  f.job = src.id.job;
+  for (size_t i = 0; i < folder_.size(); ++i)
+    if (folder_[i].run_file.name == src.name && i < choices_.size() && !choices_[i].used_instead.empty()) {
+      r.used_instead = choices_[i].used_instead;
+      r.notes.push_back("not added: " + choices_[i].why);
+    }
+  if (src.format == FileFormat::kFioJson) {
+    if (const std::string* v = src.labels.find("fio")) r.fio_version = *v;
+  } else if (src.format == FileFormat::kFioHist && src.layout) {
+    r.fio_version = src.layout->kind == LayoutKind::kFio2 ? "fio 2 (1216 bins)" : "fio 3 (1856 bins)";
+    r.unit = src.layout->kind == LayoutKind::kFio2 ? "us" : "ns";
+  } else if (src.format == FileFormat::kFioLat) {
+    const std::string* u = src.labels.find(kUnitLabel);
+    r.unit = u ? *u : "ns";
+    if (!u) r.fio_version = "fio 3 (priority column)";
+  }
+  for (const IssueExample& e : src.diag.examples())
+    if (e.issue == Issue::kUnitDecided) r.notes.push_back(e.text);
+    else if (e.issue == Issue::kUnitGuessed) r.warnings.push_back(e.text);
+  size_t repaired = 0;
+  for (const Series& s : src.series) {
+    if (s.role == Role::kWindowValues) continue;
+    SeriesFacts x;
+    x.dir = static_cast<int>(s.dir);
+    if (s.role == Role::kWholeRun) {
+      x.json = true;
+      std::tie(x.run, x.host, x.job, x.dir) = tail_key_of_json(src, s);
+    } else {
+      x.run = label_of(src, s, "run");
+      x.host = src.id.host;
+      x.job = s.job;
+    }
+    // A result's counts are fixed point (model.h count_frac_bits): whole I/Os here.
+    const auto whole = [&](uint64_t n) { return s.count_frac_bits ? (n + (uint64_t{1} << (s.count_frac_bits - 1))) >> s.count_frac_bits : n; };
+    for (const Window& w : s.windows) {
+      x.total += w.total;
+      x.max_window = std::max(x.max_window, whole(w.total));
+    }
+    x.total = whole(x.total);
+    x.repaired = s.repaired;
+    repaired += s.repaired;
+    r.ios += x.total;
+    f.series.push_back(std::move(x));
+  }
+  if (repaired) r.repairs = "client/server defect repaired (" + std::to_string(repaired) + " series)";
+  files_.push_back(std::move(f));
+}
+
+std::vector<TrustRow> TrustBuilder::rows() const {
+  // fio's own count per (run, host, job, direction), and its version per run.
+  using Key = std::tuple<std::string, std::string, std::string, int>;
+  std::map<Key, uint64_t> fio;
+  std::map<Key, std::string> counted_by;  // the json+ file of each key; "" when several count it
+  std::map<std::string, std::string> version;  // run -> fio version (json+)
+  for (const FileFacts& f : files_) {
+    for (const SeriesFacts& s : f.series) {
+      if (!s.json) continue;
+      const Key k{s.run, s.host, s.job, s.dir};
+      const auto c = counted_by.find(k);
+      // Two json+ outputs counting one job (runs merged on purpose,
+      // --run-by none): no count to compare with, as no tail is added.
+      if (c == counted_by.end()) counted_by[k] = f.row.file;
+      else if (c->second != f.row.file) c->second.clear();
+      fio[k] += s.total;
+    }
+    if (!f.row.fio_version.empty() && f.row.fio_version.compare(0, 4, "fio-") == 0) version[f.run] = f.row.fio_version;
+  }
+  std::vector<TrustRow> out;
+  // Files not read because another file accounts for their I/Os (the CLI
+  // leaves them unread): named with the choice, from what their head said.
+  for (size_t i = 0; i < folder_.size() && i < choices_.size(); ++i) {
+    if (choices_[i].used_instead.empty()) continue;
+    const std::string& name = folder_[i].run_file.name;
+    if (std::any_of(files_.begin(), files_.end(), [&](const FileFacts& f) { return f.row.file == name; })) continue;
+    TrustRow r;
+    r.file = name;
+    r.what = folder_[i].account == Account::kHist ? "fio histogram log" : "fio per-I/O log";
+    r.account = account_name(folder_[i].account);
+    r.used_instead = choices_[i].used_instead;
+    r.notes.push_back("not read: " + choices_[i].why);
+    out.push_back(std::move(r));
+  }
+  for (const FileFacts& f : files_) {
+    TrustRow r = f.row;
+    const Account a = r.account == "hist" ? Account::kHist : r.account == "per-io" ? Account::kPerIo : Account::kNone;
+    const auto v = version.find(f.run);
+    if (f.hist_named && v != version.end() && !fio_defect(v->second, Account::kHist).empty()) {
+      r.warnings.push_back("the counts this histogram log holds are impossible or cut, which is what " + v->second +
+                           " writes (fio issues #827, #974; fixed in fio-3.17): the file is damaged by fio, not by "
+                           "copying (docs/fio-versions.md)");
+      r.doubtful = true;
+    }
+    if (a != Account::kNone && v != version.end()) {
+      r.fio_version = v->second;
+      bool wrong = false;
+      const std::string d = fio_defect(v->second, a, &wrong);
+      if (!d.empty()) r.warnings.push_back(d);
+      r.doubtful = r.doubtful || (wrong && r.used_instead.empty());
+    }
+    // The cross-check, for logs in use (a file left out counts nothing).
+    if (a != Account::kNone && r.ok && r.used_instead.empty() && !f.series.empty()) {
+      uint64_t logged = 0, counted = 0, slack = 0;
+      bool all = true;
+      for (const SeriesFacts& s : f.series) {
+        const Key k{s.run, s.host, s.job, s.dir};
+        const auto it = fio.find(k);
+        if (it == fio.end() || counted_by[k].empty()) {
+          all = false;
+          continue;
+        }
+        logged += s.total;
+        counted += it->second;
+        // The unlogged last window of a histogram log: at most about one
+        // window's I/Os; twice the busiest window plus a few allows for a
+        // burst at the end.
+        if (a == Account::kHist) slack += 2 * s.max_window + 16;
+      }
+      // A direction fio counted that the log holds nothing of (fio 3.6-3.16
+      // lose every I/O above 786.432 us: a job of slow reads logs no read
+      // window at all, docs/fio-versions.md section 3).
+      if (!f.job.empty())
+        for (const auto& [k, n] : fio) {
+          if (std::get<0>(k) != f.run || std::get<1>(k) != f.host || std::get<2>(k) != f.job) continue;
+          if (counted_by[k].empty()) continue;
+          const bool seen = std::any_of(f.series.begin(), f.series.end(),
+                                        [&](const SeriesFacts& s) { return s.dir == std::get<3>(k); });
+          if (!seen) counted += n;
+        }
+      r.compared = all;
+      r.fio_ios = counted;
+      if (counted) {
+        const std::string nums = "holds " + count_text(logged) + " of the " + count_text(counted) + " I/Os fio counted";
+        if (logged > counted || counted - logged > slack) r.doubtful = true;
+        if (logged > counted)
+          r.warnings.push_back(nums + ": more than fio counted (another run's json+, or a client/server log not repaired)");
+        else if (counted - logged > slack)
+          r.warnings.push_back(nums + (a == Account::kHist
+                                           ? ": more missing than fio's unlogged last window explains"
+                                           : ": a per-I/O log holds every I/O, some are missing"));
+      }
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+std::string trust_json(const std::vector<TrustRow>& rows) {
+  const auto list = [](const std::vector<std::string>& v) {
+    std::string o = "[";
+    for (size_t i = 0; i < v.size(); ++i) o += (i ? "," : "") + json_escape(v[i]);
+    return o + "]";
+  };
+  std::string o = "[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const TrustRow& r = rows[i];
+    o += (i ? ",{" : "{") + std::string("\"file\":") + json_escape(r.file) + ",\"what\":" + json_escape(r.what) +
+         ",\"fio_version\":" + json_escape(r.fio_version) + ",\"unit\":" + json_escape(r.unit) +
+         ",\"account\":" + json_escape(r.account) + ",\"used_instead\":" + json_escape(r.used_instead) +
+         ",\"ios\":" + std::to_string(r.ios) + ",\"fio_ios\":" + std::to_string(r.fio_ios) +
+         ",\"compared\":" + (r.compared ? "true" : "false") + ",\"repairs\":" + json_escape(r.repairs) +
+         ",\"warnings\":" + list(r.warnings) + ",\"notes\":" + list(r.notes) + ",\"doubtful\":" + (r.doubtful ? "true" : "false") +
+         ",\"ok\":" + (r.ok ? "true" : "false") + "}";
+  }
+  return o + "]";
+}
+
+FolderFile folder_file_of(const Source& src) {
+  FolderFile f;
+  f.run_file = run_file_of(src);
+  if (const std::string* run = src.labels.find("run")) f.run = *run;
+  f.format = src.format;
+  f.account = account_of(src);
+  if (src.format == FileFormat::kFioJson && src.status.ok()) {
+    if (const std::string* v = src.labels.find("fio")) f.fio_version = *v;
+    for (const Series& s : src.series) {
+      if (s.role != Role::kWholeRun) continue;
+      FolderFile::JobCount c;
+      std::string run;
+      std::tie(run, c.host, c.job, c.dir) = tail_key_of_json(src, s);
+      c.ios = s.total();
+      c.version = s.layout && s.layout->kind == LayoutKind::kFio2 ? 2 : 3;
+      for (const Window& w : s.windows) s.for_each_bin(w, [&](uint32_t b, uint64_t n) { c.bins.emplace_back(b, n); });
+      f.json_counts.push_back(std::move(c));
+    }
+  }
+  if (src.format == FileFormat::kFioHist && src.status.ok() && src.layout)
+    f.hist_version = src.layout->kind == LayoutKind::kFio2 ? 2 : 3;
+  return f;
+}
+
+}  // namespace latscope
