@@ -210,6 +210,22 @@ if cmp -s "$TMP/out" "$TMP/one"; then echo "ok   a job's two accounts: the per-I
 contains "--account hist: the per-I/O log not added" "$TMP/err" "fl_clat.1.log: not added"
 "$BIN" pctiles --account both "$FL"/fl_clat.1.log >"$TMP/out" 2>"$TMP/err"
 check "--account both: usage error" 2 $?
+# fio 3.12's broken histogram log, used (docs/folders.md): doubtful, exit 1,
+# with the version and fio's count named; the per-I/O log used: exit 0.
+V312="$FIX/fio-versions/3.12"
+"$BIN" pctiles --account hist "$V312"/big.json "$V312"/big_clat_hist.1.log "$V312"/big_clat.1.log >"$TMP/out" 2>"$TMP/err"
+check "a broken fio-3.12 histogram log used: exit 1" 1 $?
+contains "broken histogram log: the version named" "$TMP/err" "fio-3.12 wrote broken histogram logs"
+contains "broken histogram log: fio's count named" "$TMP/err" "of the 41 I/Os fio counted"
+"$BIN" pctiles "$V312"/big.json "$V312"/big_clat_hist.1.log "$V312"/big_clat.1.log >"$TMP/out" 2>"$TMP/err"
+check "the per-I/O log used instead: exit 0" 0 $?
+"$BIN" pctiles --format json "$V312"/big.json "$V312"/big_clat.1.log >"$TMP/out" 2>/dev/null
+contains "pctiles JSON carries the trust rows" "$TMP/out" '"trust":[{"file":'
+# fio 3.1's 4-column per-I/O log: ns, said with the evidence.
+"$BIN" pctiles "$FIX/fio-versions/3.1/v.json" "$FIX/fio-versions/3.1/v_clat.1.log" >"$TMP/out" 2>"$TMP/err"
+contains "fio 3.1 per-I/O log: read in ns, from its json" "$TMP/err" "values read in ns: the run's fio json output says fio-3.1"
+"$BIN" pctiles "$FIX/fio-versions/3.1/v_clat.1.log" >"$TMP/out" 2>"$TMP/err"
+contains "alone: the unit guessed, said as a warning" "$TMP/err" "warning: $FIX/fio-versions/3.1/v_clat.1.log: no priority column, values read in ns: no fio version known"
 "$BIN" heatmap --y bs --quantum 100000 "$FL"/fl_clat.1.log >"$TMP/out" 2>"$TMP/err"
 check "heatmap --y bs exit 0" 0 $?
 contains "heatmap --y bs header" "$TMP/out" "time_ms,bs_lo,bs_hi,count"

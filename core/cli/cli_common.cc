@@ -169,8 +169,8 @@ int print_trust(const InputPlan& plan) {
     std::string line = "latscope: trust: " + std::to_string(used) + " fio log" + (used == 1 ? "" : "s") + " used";
     if (left) line += ", " + std::to_string(left) + " not added (another log counts their I/Os)";
     if (compared)
-      line += "; the " + std::to_string(compared) + " logs of jobs fio's json+ counts hold " + std::to_string(ios) + " of the " +
-              std::to_string(fio_ios) + " I/Os fio counted";
+      line += "; the " + std::to_string(compared) + " logs of jobs fio's json+ counts hold " + count_text(ios) + " of the " +
+              count_text(fio_ios) + " I/Os fio counted";
     if (doubtful) line += "; " + std::to_string(doubtful) + " doubtful (warnings above)";
     say(line);
   }

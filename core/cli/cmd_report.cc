@@ -167,7 +167,8 @@ int cmd_report(int argc, char** argv) {
 
   Result res;
   uint64_t in_bytes = 0;
-  int rc = reduce_inputs(o, ra.keep, "report", &res, &in_bytes);
+  std::vector<TrustRow> trust;  // what the result came from, shown by the page
+  int rc = reduce_inputs(o, ra.keep, "report", &res, &in_bytes, &trust);
   if (rc < 0) return 2;
   std::vector<uint8_t> bytes;
   Status st = encode_result(res, &deflate_zlib, &bytes);
@@ -179,7 +180,7 @@ int cmd_report(int argc, char** argv) {
   std::string html;
   std::string rules;  // the page shows the same SLA (docs/ci-reports.md)
   for (const SlaRule& r : sla.rules) rules += (rules.empty() ? "" : ",") + r.text;
-  if (st.ok()) st = embed_report(page, display, bytes.data(), bytes.size(), &html, rules);
+  if (st.ok()) st = embed_report(page, display, bytes.data(), bytes.size(), &html, rules, trust_json(trust));
   if (!st.ok()) {
     say("latscope report: " + tpath + ": " + st.message);
     return 2;

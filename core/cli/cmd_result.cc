@@ -109,7 +109,8 @@ bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_m
 
 }  // namespace
 
-int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes) {
+int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes,
+                  std::vector<TrustRow>* trust) {
   const std::string prefix = std::string("latscope ") + cmd + ": ";
   // --keep: the labels that survive (others are merged away); "kind" always
   // survives, so lat, clat and slat never add up. No --keep: every label.
@@ -147,6 +148,7 @@ int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r
   }
   rc = std::max(rc, print_query_notes(notes, diag));
   rc = std::max(rc, print_trust(o.run_labels));
+  if (trust && o.run_labels.trust) *trust = o.run_labels.trust->rows();
   if (r->series.empty()) {
     say(prefix + "no counts selected; nothing written");
     return -1;

@@ -22,7 +22,9 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
 // or "-" only kind, else label names; kind always). Prints diagnostics;
 // returns the exit code so far (0, 1 or 2), or -1 when nothing usable came
 // out (said on stderr; the command exits 2).
-int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes);
+// trust: when given, the inputs' trust summary (folder.h).
+int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes,
+                  std::vector<TrustRow>* trust = nullptr);
 
 bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string* err);
 

@@ -163,6 +163,9 @@ class TrustBuilder {
     int dir = 0;
     bool json = false;  // a json+ job's whole-run count
     uint64_t total = 0, max_window = 0;
+    double first_ms = 0, last_ms = 0;  // the windows' span; json+: (startdelay, startdelay + runtime]
+    double interval_ms = 0;            // the logging interval (query/interval.h)
+    bool epoch = false;                // the log's clock is the epoch (no json+ runtime to compare)
     bool repaired = false;
   };
   struct FileFacts {
@@ -180,6 +183,9 @@ class TrustBuilder {
 // sentence per defect that `fio_version` ("fio-3.12") has for a log of this
 // account, "" when none; *wrong: the log's numbers are wrong (not only odd).
 std::string fio_defect(const std::string& fio_version, Account account, bool* wrong = nullptr);
+
+// "1,912,345": I/O counts as people compare them with fio's own output.
+std::string count_text(uint64_t n);
 
 // The rows as JSON: [{"file","what","fio_version","unit","account","used_instead","ios",
 // "fio_ios","compared","repairs","warnings":[..],"notes":[..],"doubtful","ok"}].

@@ -27,7 +27,9 @@ std::string script_json_string(const std::string& s);
 // the marker, or with it more than once) name what is wrong. sla: the
 // report's --sla rules ("p99<=5ms,p99.9<=20ms"; empty: none), given to the
 // page's view so it shades and sums the same violations.
+// trust: the inputs' trust summary as JSON (folder.h trust_json; empty:
+// none), carried as "trust" for the page to show what the result came from.
 Status embed_report(const std::string& page_template, const std::string& name, const uint8_t* result, size_t n,
-                    std::string* out, const std::string& sla = std::string());
+                    std::string* out, const std::string& sla = std::string(), const std::string& trust = std::string());
 
 }  // namespace latscope

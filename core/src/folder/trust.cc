@@ -9,6 +9,7 @@
 // shortfall beyond that, or more I/Os than fio counted, is a warning that
 // names the numbers (docs/folders.md "Cross-check against fio's count").
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -19,9 +20,7 @@
 #include "query/tail.h"
 
 namespace latscope {
-namespace {
 
-// "1,912,345": the counts users compare with fio's own output.
 std::string count_text(uint64_t n) {
   std::string d = std::to_string(n), o;
   for (size_t i = 0; i < d.size(); ++i) {
@@ -30,6 +29,8 @@ std::string count_text(uint64_t n) {
   }
   return o;
 }
+
+namespace {
 
 std::string what_of(const Source& src, Account a) {
   if (src.format == FileFormat::kIgnored) return "not a latency log (" + src.ignored + ")";
@@ -135,6 +136,14 @@ void TrustBuilder::add(const Source& src) {
       x.max_window = std::max(x.max_window, whole(w.total));
     }
     x.total = whole(x.total);
+    if (!s.windows.empty()) {
+      x.first_ms = s.windows.front().start_ms;
+      x.last_ms = s.windows.back().end_ms;
+    }
+    x.epoch = src.absolute_time;
+    x.interval_ms = std::isfinite(s.interval_ms) ? s.interval_ms
+                    : s.windows.empty()          ? 0
+                                                 : (x.last_ms - x.first_ms) / static_cast<double>(s.windows.size());
     x.repaired = s.repaired;
     repaired += s.repaired;
     r.ios += x.total;
@@ -149,6 +158,7 @@ std::vector<TrustRow> TrustBuilder::rows() const {
   using Key = std::tuple<std::string, std::string, std::string, int>;
   std::map<Key, uint64_t> fio;
   std::map<Key, std::string> counted_by;  // the json+ file of each key; "" when several count it
+  std::map<Key, double> runtime;          // fio's runtime of each key (ms)
   std::map<std::string, std::string> version;  // run -> fio version (json+)
   for (const FileFacts& f : files_) {
     for (const SeriesFacts& s : f.series) {
@@ -159,6 +169,7 @@ std::vector<TrustRow> TrustBuilder::rows() const {
       // --run-by none): no count to compare with, as no tail is added.
       if (c == counted_by.end()) counted_by[k] = f.row.file;
       else if (c->second != f.row.file) c->second.clear();
+      runtime[k] = s.last_ms - s.first_ms;  // on the job's own clock, as its logs
       fio[k] += s.total;
     }
     if (!f.row.fio_version.empty() && f.row.fio_version.compare(0, 4, "fio-") == 0) version[f.run] = f.row.fio_version;
@@ -197,7 +208,9 @@ std::vector<TrustRow> TrustBuilder::rows() const {
     }
     // The cross-check, for logs in use (a file left out counts nothing).
     if (a != Account::kNone && r.ok && r.used_instead.empty() && !f.series.empty()) {
-      uint64_t logged = 0, counted = 0, slack = 0;
+      uint64_t logged = 0, counted = 0;
+      double slack = 0;
+      std::string ends;  // a histogram log that stops early
       bool all = true;
       for (const SeriesFacts& s : f.series) {
         const Key k{s.run, s.host, s.job, s.dir};
@@ -208,33 +221,65 @@ std::vector<TrustRow> TrustBuilder::rows() const {
         }
         logged += s.total;
         counted += it->second;
-        // The unlogged last window of a histogram log: at most about one
-        // window's I/Os; twice the busiest window plus a few allows for a
-        // burst at the end.
-        if (a == Account::kHist) slack += 2 * s.max_window + 16;
+        if (a != Account::kHist) continue;
+        // What fio's unlogged last window may hold (fio issue 490): the
+        // log's own rate over the time from its last record to the end of
+        // fio's runtime, with room for Poisson noise and a busier end. An
+        // epoch log's records cannot be set against the relative runtime:
+        // at most about one busiest window then.
+        const auto rt = runtime.find(k);
+        const double span = s.last_ms - s.first_ms;
+        // A busy last window (a burst: thinktime jobs) can hold up to about
+        // the busiest window's I/Os whatever the mean rate says.
+        const double burst = 2.0 * static_cast<double>(s.max_window) + 4;
+        if (s.epoch || rt == runtime.end() || !(span > 0)) {
+          slack += burst;
+        } else {
+          // fio writes a record every logging interval: what it never
+          // writes is at most about one interval. A log that stops well
+          // before fio's runtime was cut (or fio lost records): said so.
+          const double gap_ms = std::max(0.0, rt->second - s.last_ms);
+          const double tail_ms = std::min(gap_ms, 1.5 * s.interval_ms);
+          const double expect = static_cast<double>(s.total) / span * tail_ms;
+          slack += std::max(burst, 2 * expect + 4 * std::sqrt(expect) + 4);
+          if (gap_ms > 3 * s.interval_ms + 1000 && ends.empty())
+            ends = "its " + std::string(dir_name(static_cast<Dir>(s.dir))) + " records end " +
+                   std::to_string(static_cast<long long>(std::llround(gap_ms / 1000))) +
+                   " s before fio's runtime of the job ends";
+        }
       }
       // A direction fio counted that the log holds nothing of (fio 3.6-3.16
       // lose every I/O above 786.432 us: a job of slow reads logs no read
       // window at all, docs/fio-versions.md section 3).
       if (!f.job.empty())
-        for (const auto& [k, n] : fio) {
+        for (const auto& kv : fio) {
+          // (not a structured binding: clang 14, which Emscripten uses,
+          // cannot capture one in the lambda below)
+          const Key& k = kv.first;
+          const uint64_t n = kv.second;
           if (std::get<0>(k) != f.run || std::get<1>(k) != f.host || std::get<2>(k) != f.job) continue;
           if (counted_by[k].empty()) continue;
           const bool seen = std::any_of(f.series.begin(), f.series.end(),
-                                        [&](const SeriesFacts& s) { return s.dir == std::get<3>(k); });
+                                        [&](const SeriesFacts& x) { return x.dir == std::get<3>(k); });
           if (!seen) counted += n;
         }
       r.compared = all;
       r.fio_ios = counted;
       if (counted) {
         const std::string nums = "holds " + count_text(logged) + " of the " + count_text(counted) + " I/Os fio counted";
-        if (logged > counted || counted - logged > slack) r.doubtful = true;
+        if (logged > counted || static_cast<double>(counted - logged) > slack) r.doubtful = true;
         if (logged > counted)
           r.warnings.push_back(nums + ": more than fio counted (another run's json+, or a client/server log not repaired)");
-        else if (counted - logged > slack)
-          r.warnings.push_back(nums + (a == Account::kHist
-                                           ? ": more missing than fio's unlogged last window explains"
-                                           : ": a per-I/O log holds every I/O, some are missing"));
+        else if (static_cast<double>(counted - logged) > slack) {
+          std::string w = nums;
+          if (a != Account::kHist) {
+            w += ": a per-I/O log holds every I/O, some are missing";
+          } else {
+            w += ": more missing than fio's unlogged last window explains";
+            if (!ends.empty()) w += " (" + ends + ")";
+          }
+          r.warnings.push_back(std::move(w));
+        }
       }
     }
     out.push_back(std::move(r));

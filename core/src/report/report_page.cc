@@ -31,7 +31,7 @@ std::string script_json_string(const std::string& s) {
 }
 
 Status embed_report(const std::string& page_template, const std::string& name, const uint8_t* result, size_t n,
-                    std::string* out, const std::string& sla) {
+                    std::string* out, const std::string& sla, const std::string& trust) {
   const std::string marker = kReportDataMarker;
   const size_t at = page_template.find(marker);
   if (at == std::string::npos)
@@ -40,9 +40,14 @@ Status embed_report(const std::string& page_template, const std::string& name, c
   if (page_template.find(marker, at + 1) != std::string::npos)
     return Status::Error(ErrorCode::kInvalidArgument, "the template holds " + marker + " more than once");
   const size_t null_at = at + marker.find(">null<") + 1;
+  // '<' and '>' occur in JSON text only inside strings: escaped there, no
+  // name in the trust rows can end the element (as script_json_string).
+  std::string safe_trust;
+  for (char c : trust) safe_trust += c == '<' ? std::string("\\u003c") : c == '>' ? std::string("\\u003e") : std::string(1, c);
   const std::string data = "{\"version\":1,\"name\":" + script_json_string(name) + ",\"result\":\"" +
                            base64_encode(result, n) + "\",\"view\":{" +
-                           (sla.empty() ? std::string() : "\"sla\":" + script_json_string(sla)) + "}}";
+                           (sla.empty() ? std::string() : "\"sla\":" + script_json_string(sla)) + "}" +
+                           (safe_trust.empty() ? std::string() : ",\"trust\":" + safe_trust) + "}";
   *out = page_template.substr(0, null_at) + data + page_template.substr(null_at + 4);
   return Status::Ok();
 }

@@ -17,9 +17,11 @@ export const WINDOW_BYTES = 40;
 /**
  * The labels a reduced file keeps: the ones the page can group by (docs/page-loading.md §5),
  * so regrouping still works. `run` is not among them: runs are assigned after loading, on
- * the file-level label (docs/runs.md), which a reduced file keeps.
+ * the file-level label (docs/runs.md), which a reduced file keeps. `account` says which account
+ * of its jobs' I/Os the file was (docs/folders.md): without it a reduced per-I/O log would be
+ * added to its job's histogram log.
  */
-export const KEEP_LABELS = Object.freeze(['host', 'job', 'dir', 'file', 'tag', 'kind']);
+export const KEEP_LABELS = Object.freeze(['host', 'job', 'dir', 'file', 'tag', 'kind', 'account']);
 
 const UNITS = /** @type {Record<string, number>} */ ({ '': 1, b: 1, k: 2 ** 10, kb: 1e3, kib: 2 ** 10, m: 2 ** 20, mb: 1e6, mib: 2 ** 20, g: 2 ** 30, gb: 1e9, gib: 2 ** 30 });
 

@@ -177,3 +177,46 @@ export const TRUST_CASES = [
     },
   },
 ];
+
+/** Every file of a fixture folder (sub-folders are no input). @param {...string} parts */
+const FOLDER = (...parts) =>
+  fs
+    .readdirSync(fixture(...parts))
+    .filter((f) => fs.statSync(fixture(...parts, f)).isFile())
+    .sort()
+    .map((f) => fixture(...parts, f));
+
+// Whole folders whose reading needs the folder's evidence (docs/folders.md):
+// 4-column per-I/O logs of fio 3.1 (ns, said by its json+) and of fio 2.21
+// (us), per_job_logs=0 segments in the order the jobs ended, a client log
+// whose defect only json+ shows. The page settles them when it plans runs;
+// its CSV must be the CLI's, which settles them as it reads.
+for (const [label, parts] of /** @type {[string, string[]][]} */ ([
+  ['fio 3.1 run (4-column per-I/O logs in ns)', ['fio-versions', '3.1']],
+  ['fio 2.21 run (4-column per-I/O logs in us)', ['fio-versions', '2.21']],
+  ['fio 3.33 per_job_logs=0 folder', ['folders', 'pjl0-both']],
+  ['fio 3.33 client/server folder', ['folders', 'cs-both']],
+])) {
+  TRUST_CASES.push({
+    name: `whole folder, ${label}: Open folder's CSV equals \`latscope pctiles\` (default and --account hist)`,
+    async run(c) {
+      const p = c.page;
+      const all = FOLDER(...parts);
+      // One run of a version folder: its v job (v.json, v_*.log, v.fio).
+      const files = parts[0] === 'fio-versions' ? all.filter((f) => /\/v(\.|_)/.test(f)) : all;
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await settled(p);
+      for (const [args, acc] of /** @type {[string[], string][]} */ ([[[], 'per-io'], [['--account', 'hist'], 'hist']])) {
+        if (acc === 'hist') {
+          await p.selectOption('[data-testid=account]', 'hist');
+          await settled(p);
+        }
+        const csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
+        // The page opens at the logs' interval; the CLI is told the same quantum.
+        const q = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.quantum_ms);
+        assert.equal(csv, cliPctiles([...args, '--quantum', String(q)], files), `${label}, account ${acc}`);
+      }
+      noPageErrors(c);
+    },
+  });
+}

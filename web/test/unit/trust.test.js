@@ -76,6 +76,12 @@ describe.each(engineImpls(2))('trust (%s)', (_name, make) => {
     expect(h.ios).toBeLessThan(8000);
   });
 
+  it('an unticked per-I/O log gives its job back to the histogram log', async () => {
+    const rows = await engine.trust([], ['local_clat.1.log']);
+    expect(rowOf(rows, 'local_clat_hist.1.log').used_instead).toBe('');
+    expect(rowOf(rows, 'local_clat_hist.2.log').used_instead).toBe('local_clat.2.log');
+  });
+
   it('refuses an account it does not know, with the engine\'s sentence', async () => {
     await expect(engine.trust(['both'])).rejects.toMatchObject({ name: 'EngineError', message: expect.stringMatching(/unknown account "both"/) });
   });
@@ -282,5 +288,28 @@ describe('the account in the options and the fragment', () => {
     expect(bad.notes.join(' ')).toMatch(/acc="both" ignored: not per-io or hist/);
     expect(stateToFragment({ ...initialState(), account: 'hist' })).toBe('v=1&acc=hist');
     expect(stateToFragment(initialState())).toBe('v=1');
+  });
+});
+
+// Past the memory budget files are reduced as they are read (docs/page-loading.md
+// section 7): a reduced per-I/O log keeps its account, so its job's histogram
+// log is still left out and the run counts each I/O once (16,000 I/Os over
+// 10 s: 1,600 a second, not 3,200).
+describe.each(engineImpls(1))('trust under the memory budget (%s)', (_name, make) => {
+  it('reduced logs keep one account of every I/O', async () => {
+    const engine = await make();
+    try {
+      const sources = await engine.loadFiles(NAMES.map(item), { budget: { bytes: 20000, quantum_ms: 1000 } });
+      expect(sources.some((x) => x.reduced?.quantum_ms === 1000)).toBe(true);
+      await engine.assignRuns({ by: 'auto' });
+      const rows = await engine.trust([]);
+      expect(rowOf(rows, 'local_clat.1.log').account).toBe('per-io');
+      expect(rowOf(rows, 'local_clat_hist.1.log').used_instead).toBe('local_clat.1.log');
+      const csv = await engine.csv({ quantum_ms: 1000 });
+      const total = csv.trim().split('\n').slice(1).reduce((a, l) => a + Number(l.split(',')[2]), 0);
+      expect(Math.round(total)).toBe(16000);
+    } finally {
+      engine.terminate();
+    }
   });
 });
