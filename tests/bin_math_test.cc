@@ -50,9 +50,12 @@ std::vector<std::string> json_files() {
          it != fs::recursive_directory_iterator(); it.increment(ec)) {
       if (ec) break;
       // fio-versions/ holds old fio versions' output, broken logs included
-      // on purpose: fio_versions_test.cc reads them.
+      // on purpose: fio_versions_test.cc reads them. json+ only:
+      // tests/fixtures/layouts also holds fio's plain json and the .json
+      // files benchmark tools write beside fio's.
       if (it->is_regular_file() && it->path().extension() == ".json" &&
-          it->path().string().find("/fio-versions/") == std::string::npos)
+          it->path().string().find("/fio-versions/") == std::string::npos &&
+          read_file(it->path().string()).find("\"bins\"") != std::string::npos)
         out.push_back(it->path().string());
     }
   }

@@ -43,7 +43,12 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
         e.append(h, head.data(), head.size());
       }
       const Source& src = e.finish(h);
-      if (format == FileFormat::kFioJson) f = run_file_of(src);
+      if (format == FileFormat::kFioJson) {
+        f = run_file_of(src);
+        // fio's plain json (no json+ bins) is no latency data: the engine
+        // names it ignored, and the page leaves it out of runs too.
+        log = src.format != FileFormat::kIgnored;
+      }
       ff = folder_file_of(src);
     }
     ff.run_file = f;

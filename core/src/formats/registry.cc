@@ -3,8 +3,12 @@
 //
 // Files that are no latency log are named, not failed: a results folder holds
 // job files, READMEs and fio's IOPS/bandwidth logs beside the latency logs,
-// and each is reported once as ignored with what it looks like.
+// and each is reported once as ignored with what it looks like. So do the
+// folders benchmark tools leave (pbench-fio, CBT, PerfKitBenchmarker,
+// fio-plot's bench-fio): their own outputs are named as what they are
+// (docs/formats.md, "Folders that benchmark tools leave").
 #include <algorithm>
+#include <cctype>
 
 #include "formats/sniff_util.h"
 #include "latscope/engine.h"
@@ -41,6 +45,98 @@ SniffResult sniff_not_latency_log(const SniffInput& in) {
   return r;
 }
 
+bool starts_with(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool has(std::string_view s, std::string_view p) { return s.find(p) != std::string_view::npos; }
+
+std::string_view trimmed_start(std::string_view b) {
+  size_t i = 0;
+  while (i < b.size() && (b[i] == ' ' || b[i] == '\n' || b[i] == '\r' || b[i] == '\t')) ++i;
+  return b.substr(i);
+}
+
+// A header line: two or more comma-separated fields, none a number, some
+// with a letter ("timestamp_ms,client_hostname:all,...").
+bool csv_header(std::string_view l) {
+  const std::vector<std::string_view> f = sniffing::fields(l);
+  if (f.size() < 2) return false;
+  bool letter = false;
+  for (std::string_view x : f) {
+    if (sniffing::is_number(x)) return false;
+    for (char c : x) letter = letter || std::isalpha(static_cast<unsigned char>(c));
+  }
+  return letter;
+}
+
+// A CSV table: a header line, then rows of as many fields starting with a
+// number ("timestamp_ms,..." over "1000,2087983.8,...").
+bool csv_table(const std::vector<std::string_view>& ls) {
+  if (ls.size() < 2 || !csv_header(ls[0])) return false;
+  const std::vector<std::string_view> h = sniffing::fields(ls[0]), r = sniffing::fields(ls[1]);
+  return r.size() == h.size() && sniffing::is_number(r[0]);
+}
+
+// Outputs that tools write beside fio's logs and that a reader would claim
+// by their shape: each is named for what it is, above that reader's
+// confidence. Every rule keys on text the tool writes (docs/formats.md).
+SniffResult sniff_known_output(const SniffInput& in) {
+  SniffResult r{FileFormat::kIgnored, 0, ""};
+  const std::string_view b = sniffing::body(in);
+  const std::vector<std::string_view> ls = sniffing::lines(in, 16);
+  for (std::string_view l : ls) {
+    // HdrHistogram's percentile distribution (outputPercentileDistribution,
+    // HistogramLogProcessor; .hgrm by custom): its "#[StartTime:" line
+    // would make it an interval log (hdr sniff, 90).
+    const std::string_view t = trimmed_start(l);
+    if ((starts_with(t, "Value") && has(t, "Percentile") && has(t, "TotalCount")) ||
+        starts_with(t, "\"Value\",\"Percentile\",\"TotalCount\"")) {
+      r.what = "HdrHistogram percentile distribution (.hgrm): an output, not a log";
+      r.confidence = 99;
+      return r;
+    }
+    // fio's tools/hist/fio-histo-log-pctiles.py (pbench-fio's hist/hist.csv):
+    // 9 numeric columns with pbench's 7 percentiles, which the fio
+    // histogram sniff would take for a log of unknown bins (70).
+    if (starts_with(t, "msec-since-start, samples,") || starts_with(t, "time (millisec), percentiles") ||
+        starts_with(t, "end-time, samples,")) {
+      r.what = "percentiles over time from fio-histo-log-pctiles.py (pbench-fio's hist.csv): an output, not a log";
+      r.confidence = 99;
+      return r;
+    }
+  }
+  // pbench-fio's fio-postprocess-viz.py: one series of hist.csv per file,
+  // "#LABEL:<column>" then "<ms> <value>" lines.
+  if (!ls.empty() && starts_with(ls[0], "#LABEL:")) {
+    r.what = "pbench-fio plot series (a column of hist.csv): not a log";
+    r.confidence = 99;
+    return r;
+  }
+  // JSON that is not fio's: fio's own json always names "fio version" first
+  // (json_source.cc takes any '{' at 90).
+  const std::string_view j = trimmed_start(b);
+  // '[' only as a JSON array opens ("[global]" opens a fio job file).
+  const std::string_view after = j.empty() ? j : trimmed_start(j.substr(1));
+  const bool array = !j.empty() && j[0] == '[' && !after.empty() && has("{[\"-0123456789]", after.substr(0, 1));
+  if (!j.empty() && (j[0] == '{' || array) && !has(b, "\"fio version\"") && !has(b, "\"jobs\"") &&
+      !has(b, "\"client_stats\"")) {
+    r.confidence = 95;
+    if (has(b, "\"product_name\": \"PerfKitBenchmarker\"") || (has(b, "\"metric\":") && has(b, "\"sample_uri\":")))
+      r.what = "PerfKitBenchmarker samples (JSON lines): its results, not a log";
+    else if (has(b, "\"client_hostname\"") && has(b, "\"timeseries\""))
+      r.what = "pbench-fio result summary (result.json): not a log";
+    else
+      r.what = "JSON, not fio's output";
+    return r;
+  }
+  // A CSV table with a header (pbench-fio's csv/*.csv: timestamp_ms and one
+  // column per client and job): wide numeric rows the fio histogram sniff
+  // would take for a log of unknown bins (70); fio never writes a header.
+  if (csv_table(ls)) {
+    r.what = "CSV table with a header: not a log";
+    r.confidence = 75;
+  }
+  return r;
+}
+
 const std::vector<FormatEntry>& table() {
   static const std::vector<FormatEntry> kFormats = {
       fio_hist_format(),
@@ -50,6 +146,7 @@ const std::vector<FormatEntry>& table() {
       result_format(),
       tsv_format(),
       {FileFormat::kIgnored, &sniff_not_latency_log, nullptr},
+      {FileFormat::kIgnored, &sniff_known_output, nullptr},
   };
   return kFormats;
 }
@@ -64,7 +161,20 @@ std::string describe_unclaimed(const SniffInput& in) {
     const unsigned char c = static_cast<unsigned char>(ch);
     if (c == 0 || (c < 0x20 && c != '\n' && c != '\r' && c != '\t')) ++control;
   }
+  // PNG: the signature, then the IHDR chunk every PNG starts with.
+  if (starts_with(b, std::string_view("\x89PNG\r\n\x1a\n", 8)) && b.size() >= 16 && b.substr(12, 4) == "IHDR")
+    return "PNG image";
+  if (starts_with(b, "%PDF-")) return "PDF document";
   if (control * 20 > b.size() || (!b.empty() && b.find('\0') != std::string_view::npos)) return "binary data";
+  // Reports: pbench-fio's results.html and fio.html, fio-plot's charts.
+  const std::string_view t = trimmed_start(b);
+  std::string low(t.substr(0, 256));
+  for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (starts_with(low, "<!doctype html") || starts_with(low, "<html") || (starts_with(low, "<?xml") && has(low, "<html")))
+    return "HTML page (a report): not a log";
+  if (starts_with(low, "<svg") || (starts_with(low, "<?xml") && has(low, "<svg"))) return "SVG image";
+  const std::vector<std::string_view> ls = sniffing::lines(in, 2);
+  if (csv_table(ls)) return "CSV table with a header: not a log";
   // A fio job file: "[section]" lines and key=value lines (fio's ini format).
   size_t sections = 0, keys = 0;
   for (std::string_view l : sniffing::lines(in, 64)) {

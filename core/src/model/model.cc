@@ -1,5 +1,7 @@
 #include "latscope/model.h"
 
+#include "latscope/tool_layouts.h"
+
 #include <algorithm>
 #include <cctype>
 
@@ -161,9 +163,25 @@ bool all_digits(const std::string& s) {
 }
 }  // namespace
 
+namespace {
+FileIdentity fio_name_identity(const std::string& path);
+}  // namespace
+
+// A fio log's identity from its name, and its host from the folders when a
+// tool moved the log there and took the host off its name (pbench-fio's
+// clients/<host>/, latscope/tool_layouts.h): those logs were written by fio's
+// client like any `.log.<host>` file, so they are the same logs to every
+// reader (labels, runs, the client/server repair; docs/formats.md).
+FileIdentity parse_fio_file_name(const std::string& path) {
+  FileIdentity id = fio_name_identity(path);
+  if (!id.kind.empty() && id.host.empty()) id.host = tool_place_of(path).host;
+  return id;
+}
+
+namespace {
 // fio names: <prefix>_<kind>_hist.<job>.log[.<host>] (client mode appends the
 // server's host), per_job_logs=0: <prefix>_<kind>_hist.log; archives add .gz.
-FileIdentity parse_fio_file_name(const std::string& path) {
+FileIdentity fio_name_identity(const std::string& path) {
   FileIdentity id;
   std::string base = path.substr(path.find_last_of("/\\") == std::string::npos ? 0 : path.find_last_of("/\\") + 1);
   if (base.size() > 3 && base.compare(base.size() - 3, 3, ".gz") == 0) {
@@ -213,5 +231,6 @@ FileIdentity parse_fio_file_name(const std::string& path) {
   id.prefix = base;
   return id;
 }
+}  // namespace
 
 }  // namespace latscope

@@ -8,8 +8,12 @@
 //    the inputs means two runs.
 // Folders, prefixes, logging intervals and time spans alone prove nothing
 // (one run may log to several folders, under several prefixes, at several
-// intervals, in sequence); they only name runs.
+// intervals, in sequence); they only name runs. A benchmark tool's layout is
+// evidence of its own (latscope/tool_layouts.h): pbench-fio's sample folder
+// and CBT's id-<hash> folder each hold one run, whatever their subfolders.
 #include "latscope/runs.h"
+
+#include "latscope/tool_layouts.h"
 
 #include "latscope/report.h"
 
@@ -92,8 +96,11 @@ class Planner {
           assign(i, "prefix:" + p, "prefix " + p, {p});
         }
         break;
-      case RunBy::kJson:
       case RunBy::kAuto:
+        rest = by_tool(rest);
+        by_json(rest);
+        break;
+      case RunBy::kJson:
         by_json(rest);
         break;
     }
@@ -122,6 +129,74 @@ class Planner {
       it = drafts_.end() - 1;
     }
     it->files.push_back(i);
+  }
+
+  // Files in a benchmark tool's run folder (tool_layouts.h) are that run;
+  // returns the others. Two such folders are two runs: the tool ran fio
+  // anew for each (docs/runs.md, "Folders that benchmark tools leave").
+  std::vector<size_t> by_tool(const std::vector<size_t>& files) {
+    std::vector<size_t> others;
+    std::vector<std::string> runs;
+    std::string tool;
+    std::vector<ToolPlace> place(files.size());
+    std::vector<ToolPlace> found;  // the run folders the paths show
+    for (size_t k = 0; k < files.size(); ++k) {
+      place[k] = tool_place_of(f_[files[k]].name);
+      if (!place[k].run.empty()) found.push_back(place[k]);
+    }
+    // A file in a run folder or below it whose own path shows no layout
+    // (pbench-fio's fio-result.txt beside clients/) belongs to that run; the
+    // innermost folder wins.
+    for (size_t k = 0; k < files.size(); ++k) {
+      if (!place[k].run.empty()) continue;
+      // As tool_place_of spells folders: "." parts left out.
+      std::string d;
+      for (size_t a = 0, b; a <= f_[files[k]].name.size(); a = b + 1) {
+        b = f_[files[k]].name.find_first_of("/\\", a);
+        if (b == std::string::npos) break;  // the last part is the file
+        const std::string part = f_[files[k]].name.substr(a, b - a);
+        if (!part.empty() && part != ".") d += (d.empty() ? "" : "/") + part;
+      }
+      if (d.empty()) d = ".";
+      // A run folder "." (paths that start inside it) holds the relative
+      // paths that do not climb out of it.
+      const bool inside_dot = f_[files[k]].name.compare(0, 1, "/") != 0 && d.compare(0, 2, "..") != 0;
+      for (const ToolPlace& p : found)
+        if ((d == p.run || (p.run == "." ? inside_dot : d.compare(0, p.run.size() + 1, p.run + "/") == 0)) &&
+            p.run.size() >= place[k].run.size()) {
+          place[k] = p;
+          place[k].host.clear();
+        }
+    }
+    for (size_t k = 0; k < files.size(); ++k) {
+      const size_t i = files[k];
+      const ToolPlace& p = place[k];
+      if (p.run.empty()) {
+        others.push_back(i);
+        continue;
+      }
+      const std::string unit = p.tool == "CBT" ? "test" : "sample";
+      // Named by the folder's last two parts ("1-rw-4KiB/sample1"), then whole.
+      const size_t s = p.run.find_last_of('/');
+      const size_t s2 = s == std::string::npos || s == 0 ? std::string::npos : p.run.find_last_of('/', s - 1);
+      const std::vector<std::string> names = {s2 == std::string::npos ? p.run : p.run.substr(s2 + 1), p.run};
+      assign(i, "tool:" + p.tool + ":" + p.run, p.tool + " " + unit + " " + p.run, names);
+      if (std::find(runs.begin(), runs.end(), p.run) == runs.end()) runs.push_back(p.run);
+      if (tool.empty()) tool = p.tool + " " + unit;
+    }
+    if (!runs.empty() && !others.empty())
+      evidence_.push_back(f_[others.front()].name +
+                          (others.size() > 1 ? " and " + std::to_string(others.size() - 1) + " more files" : "") +
+                          ": outside the " + tool + " folder" + (runs.size() > 1 ? "s" : "") + " (" + runs.front() +
+                          (runs.size() > 1 ? ", ..." : "") + "), so no part of its run");
+    if (runs.size() > 1) {
+      std::string names;
+      for (size_t k = 0; k < runs.size() && k < 3; ++k) names += (k ? ", " : "") + runs[k];
+      if (runs.size() > 3) names += " and " + std::to_string(runs.size() - 3) + " more";
+      evidence_.push_back(std::to_string(runs.size()) + " " + tool + " folders (" + names +
+                          "): the tool runs fio anew for each");
+    }
+    return others;
   }
 
   // The json output a log belongs to: the one naming its prefix (the one in

@@ -11,7 +11,103 @@
 // missing, and the message says what it must send.
 import { expandDownload } from './archive.js';
 import { selectItems } from './files.js';
+import { looksLikeHtml, parseListing, MAX_LISTING_PAGES, MAX_LISTING_FILES, MAX_LISTING_DEPTH } from './listing.js';
 import { abortError } from '../engine/protocol.js';
+
+/** An HTML page larger than this is not read as a folder listing. */
+const MAX_LISTING_BYTES = 8 * 2 ** 20;
+
+/** The sentence for an HTML page that is no folder listing. @param {string} url */
+export function htmlPageText(url) {
+  return (
+    `${url}: the server sent an HTML page, not a log, an archive or a folder listing. ` +
+    'Give the URL of a log file, of a .tar, .tar.gz or .zip of the results folder, ' +
+    'or of the folder itself on a server that lists folders (python3 -m http.server, nginx "autoindex on").'
+  );
+}
+
+/**
+ * The listing in `blob` when it is an HTML page: {listing} (null when the
+ * page is no folder listing), or null when the bytes are no HTML page.
+ * @param {Blob} blob @param {string} url
+ */
+async function asListing(blob, url) {
+  if (!looksLikeHtml(new Uint8Array(await blob.slice(0, 1024).arrayBuffer()))) return null;
+  if (blob.size > MAX_LISTING_BYTES) return { listing: null };
+  return { listing: parseListing(await blob.text(), url) };
+}
+
+/**
+ * Follows a folder listing's links (listing.js): every file under it, in
+ * its subfolders too, fetched and named `<root>/<path in the folder>`, as
+ * a picked folder's files are named. Bounded in pages, files and depth;
+ * what was left out is said.
+ * @param {NonNullable<ReturnType<typeof parseListing>>} top
+ * @param {string} root
+ * @param {{signal?: AbortSignal, onProgress?: (p: FetchProgress) => void, fetch?: typeof fetch, pageOrigin?: string}} o
+ */
+async function followListing(top, root, o) {
+  /** @type {import('./files.js').LoadItem[]} */
+  const items = [];
+  /** @type {import('./files.js').SkippedItem[]} */
+  const skipped = [];
+  /** @type {string[]} */
+  const errors = [];
+  const queue = [{ listing: top, prefix: '' }];
+  let pages = 1;
+  let files = 0;
+  let folders = 0;
+  let left = 0;
+  const name = (/** @type {string} */ p) => (root ? `${root}/${p}` : p);
+  while (queue.length) {
+    const { listing, prefix } = /** @type {{listing: typeof top, prefix: string}} */ (queue.shift());
+    for (const f of listing.files) {
+      if (files >= MAX_LISTING_FILES) {
+        left++;
+        continue;
+      }
+      files++;
+      try {
+        const blob = await fetchBlob(f.url, o);
+        const n = name(prefix + f.path);
+        const x = await expandDownload(n, blob, { folder: runName(n), signal: o.signal });
+        items.push(...x.items);
+        skipped.push(...x.skipped);
+        if (x.note) errors.push(`${n}: ${x.note}`);
+      } catch (e) {
+        if (/** @type {Error} */ (e).name === 'AbortError') throw e;
+        errors.push(/** @type {Error} */ (e).message);
+      }
+    }
+    for (const d of listing.folders) {
+      const p = prefix + d.path;
+      if (pages >= MAX_LISTING_PAGES || p.split('/').length - 1 > MAX_LISTING_DEPTH) {
+        left++;
+        continue;
+      }
+      pages++;
+      try {
+        const got = await asListing(await fetchBlob(d.url, o), d.url);
+        if (!got?.listing) {
+          errors.push(`${d.url}: no folder listing came back for this folder; its files were not fetched.`);
+          continue;
+        }
+        folders++;
+        queue.push({ listing: got.listing, prefix: p });
+      } catch (e) {
+        if (/** @type {Error} */ (e).name === 'AbortError') throw e;
+        errors.push(/** @type {Error} */ (e).message);
+      }
+    }
+  }
+  let note =
+    `a folder listing (the server's page of links): the page followed its links and fetched ${files} file${files === 1 ? '' : 's'}` +
+    (folders ? ` in ${folders + 1} folders` : '');
+  if (left) {
+    note += `; ${left} more file${left === 1 ? '' : 's'} or folder${left === 1 ? '' : 's'} left out (at most ${MAX_LISTING_FILES} files, ${MAX_LISTING_PAGES} folders, ${MAX_LISTING_DEPTH} levels): give the URL of a .tar or .zip of the folder instead`;
+  }
+  return { items, skipped, errors, note };
+}
 
 /**
  * @typedef {object} FetchProgress
@@ -140,6 +236,21 @@ export async function fetchItems(urls, o = {}) {
         const k = (used.get(base) ?? 0) + 1;
         used.set(base, k);
         folder = k > 1 ? `${base}-${k}` : base;
+      }
+      // An HTML page: a folder listing is followed (listing.js); any other
+      // page is said to be no data, with what to give instead.
+      const html = await asListing(blob, url);
+      if (html) {
+        if (!html.listing) {
+          errors.push(htmlPageText(url));
+          continue;
+        }
+        const x = await followListing(html.listing, folder || names[i], o);
+        items.push(...x.items);
+        skipped.push(...x.skipped);
+        errors.push(...x.errors);
+        notes.push(`${url}: ${x.note}`);
+        continue;
       }
       const x = await expandDownload(names[i], blob, { folder, signal: o.signal });
       // A plain file keeps its own name (host suffixes are read from it);

@@ -52,9 +52,15 @@ Status read_fio_json_source(const std::string& text, Source* src) {
       ++src->records;
     }
   }
-  if (src->series.empty())
-    return Status::Error(ErrorCode::kUnusableFile,
-                         src->name + ": fio json without json+ bins (run fio with --output-format=json+)");
+  if (src->series.empty()) {
+    // fio's plain json (pbench-fio's fio-result.txt, CBT's json_output.N,
+    // bench-fio's <mode>-<iodepth>-<numjobs>.json): a genuine fio output with
+    // no histogram, so named like any file that is no latency log, not an
+    // error (docs/formats.md, "Files that are not latency logs").
+    src->format = FileFormat::kIgnored;
+    src->ignored = "fio json output without json+ bins: no histograms to add up (`latscope summary` shows its "
+                   "percentiles; fio --output-format=json+ writes the bins)";
+  }
   return Status::Ok();
 }
 
