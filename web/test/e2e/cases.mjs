@@ -366,21 +366,30 @@ export const CASES = [
       await p.goto(c.url);
       await p.waitForTimeout(500);
       const t0 = await p.evaluate(() => performance.now());
+      // What the page showed while loading, recorded by a MutationObserver
+      // in the page: every state it wrote, however fast the machine (a
+      // poll from here missed the short ones on a fast run).
+      await p.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        w.__shown = { texts: new Set(), rows: new Set(), fills: new Set() };
+        const record = () => {
+          const t = document.querySelector('[data-testid=progress-text]')?.textContent;
+          if (t) w.__shown.texts.add(t);
+          for (const td of document.querySelectorAll('[data-testid=file-table] tr.pending td.state')) w.__shown.rows.add(td.textContent ?? '');
+          const fill = /** @type {HTMLElement | null} */ (document.getElementById('progress-fill'));
+          if (fill) w.__shown.fills.add(fill.style.transform);
+        };
+        new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['style', 'class'] });
+      });
       await p.setInputFiles('[data-testid=file-input]', files);
-      /** @type {Set<string>} */
-      const seen = new Set();
-      /** @type {Set<string>} */
-      const rows = new Set();
-      /** @type {Set<string>} */
-      const fills = new Set();
-      const poll = setInterval(() => {
-        p.textContent('[data-testid=progress-text]').then((t) => t && seen.add(t), () => {});
-        // The file table's pending rows (updated in place during a load) and the bar's fill.
-        p.$$eval('[data-testid=file-table] tr.pending td.state', (tds) => tds.map((td) => td.textContent ?? '')).then((ts) => ts.forEach((t) => rows.add(t)), () => {});
-        p.$eval('#progress-fill', (e) => /** @type {HTMLElement} */ (e).style.transform).then((t) => fills.add(t), () => {});
-      }, 100);
       const state = await waitDone(p, 180000);
-      clearInterval(poll);
+      const shown = await p.evaluate(() => {
+        const w = /** @type {any} */ (window);
+        return { texts: [...w.__shown.texts], rows: [...w.__shown.rows], fills: [...w.__shown.fills] };
+      });
+      const seen = new Set(shown.texts);
+      const rows = new Set(shown.rows);
+      const fills = new Set(shown.fills);
       assert.equal(state, 'ready');
       assert.ok([...rows].some((t) => /^reading [1-9]\d?%$/.test(t)), `a file's row showed its part read: ${[...rows].join(' | ')}`);
       assert.ok([...fills].some((t) => /^scaleX\(0\.\d+\)$/.test(t)), `the bar was partly filled: ${[...fills].join(' | ')}`);
