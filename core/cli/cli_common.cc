@@ -238,13 +238,24 @@ int check_offsets(const std::map<std::string, double>& offsets, const InputPlan&
       const std::string host = f.run_file.id.host.empty() ? "local" : f.run_file.id.host;
       const size_t slash = name.find_last_of("/\\");
       const std::string base = slash == std::string::npos ? name : name.substr(slash + 1);
+      // "job:N" (a local job) or "job:HOST/N", as select_series reads them.
+      const auto job_key = [](const std::string& h, const std::string& j, bool local) {
+        std::string k = "job:";
+        if (!local) {
+          k += h;
+          k += '/';
+        }
+        k += j;
+        return k;
+      };
       const std::string& job = f.run_file.id.job;
       if (key == name || key == base || key == host || (host == "local" && key == "(local)") ||
-          (!job.empty() && (key == "job:" + host + "/" + job || (host == "local" && key == "job:" + job))))
+          (!job.empty() && (key == job_key(host, job, false) || (host == "local" && key == job_key(host, job, true)))))
         used = true;
       // json+ files name the hosts and jobs of client runs inside them.
       for (const FolderFile::JobCount& c : f.json_counts)
-        if (key == c.host || key == "job:" + c.host + "/" + c.job || (c.host.empty() && key == "job:" + c.job)) used = true;
+        if (key == c.host || key == job_key(c.host, c.job, false) || (c.host.empty() && key == job_key(c.host, c.job, true)))
+          used = true;
     }
     if (!used) {
       say("latscope: warning: --offset " + key + "=" + format_number(kv.second) +
