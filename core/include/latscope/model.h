@@ -223,6 +223,12 @@ struct Source {
   Status status;               // not ok => file unusable, series empty
 };
 
+// The host and job number a fio json+ series counts: its job is "<n>" in
+// local mode (host: the file's own, "" unless given one) and "<host>/<n>" in
+// client mode (formats/fio_json/json_source.cc). The key its logs match
+// (query/tail.cc, folder.h).
+void json_host_job(const Source& src, const Series& s, std::string* host, std::string* job);
+
 // A series' label: its own, else its source's; "" when neither has it.
 // "host" of a local-mode log is "local" (fio's client mode names hosts).
 std::string label_of(const Source& src, const Series& s, const std::string& name);

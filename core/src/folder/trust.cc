@@ -18,7 +18,6 @@
 #include "latscope/folder.h"
 #include "latscope/reader.h"
 #include "latscope/report.h"
-#include "query/tail.h"
 
 namespace latscope {
 
@@ -156,7 +155,8 @@ void TrustBuilder::add(const Source& src) {
     x.dir = static_cast<int>(s.dir);
     if (s.role == Role::kWholeRun) {
       x.json = true;
-      std::tie(x.run, x.host, x.job, x.dir) = tail_key_of_json(src, s);
+      x.run = label_of(src, s, "run");
+      json_host_job(src, s, &x.host, &x.job);
     } else {
       x.run = label_of(src, s, "run");
       x.host = src.id.host;
@@ -331,8 +331,8 @@ FolderFile folder_file_of(const Source& src) {
     for (const Series& s : src.series) {
       if (s.role != Role::kWholeRun) continue;
       FolderFile::JobCount c;
-      std::string run;
-      std::tie(run, c.host, c.job, c.dir) = tail_key_of_json(src, s);
+      json_host_job(src, s, &c.host, &c.job);
+      c.dir = static_cast<int>(s.dir);
       c.ios = s.total();
       c.version = s.layout && s.layout->kind == LayoutKind::kFio2 ? 2 : 3;
       for (const Window& w : s.windows) s.for_each_bin(w, [&](uint32_t b, uint64_t n) { c.bins.emplace_back(b, n); });

@@ -47,6 +47,17 @@ const std::string* Labels::find(const std::string& name) const {
   return it != kv_.end() && it->first == name ? &it->second : nullptr;
 }
 
+void json_host_job(const Source& src, const Series& s, std::string* host, std::string* job) {
+  const size_t slash = s.job.rfind('/');
+  if (slash == std::string::npos) {
+    *host = src.id.host;
+    *job = s.job;
+  } else {
+    *host = s.job.substr(0, slash);
+    *job = s.job.substr(slash + 1);
+  }
+}
+
 std::string label_of(const Source& src, const Series& s, const std::string& name) {
   if (const std::string* v = s.labels.find(name)) return *v;
   if (const std::string* v = src.labels.find(name)) return *v;

@@ -17,12 +17,11 @@
 namespace latscope {
 
 TailKey tail_key_of_json(const Source& src, const Series& s) {
-  const std::string run = label_of(src, s, "run");
-  const size_t slash = s.job.rfind('/');
   // A local-mode job: the json's own host, "" unless the file was given one
   // (FileOptions::host, the CLI's --host), as its logs are.
-  if (slash == std::string::npos) return {run, src.id.host, s.job, static_cast<int>(s.dir)};
-  return {run, s.job.substr(0, slash), s.job.substr(slash + 1), static_cast<int>(s.dir)};
+  std::string host, job;
+  json_host_job(src, s, &host, &job);
+  return {label_of(src, s, "run"), host, job, static_cast<int>(s.dir)};
 }
 
 TailKey tail_key_of_log(const Source& src, const Series& s) {
