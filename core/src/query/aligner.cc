@@ -584,7 +584,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
       if (occupied) keep_ascending(occupied, had);
     }
     touched_[x.group].add(seen);
-    (*ext)[x.group].add(own_or_seen(own, seen));
+    (*ext)[x.group].add(series_extremes(*x.series, own, seen));
   }
   if (wide)
     for (std::vector<uint32_t>& o : occupied_) o.erase(std::unique(o.begin(), o.end()), o.end());

@@ -35,6 +35,17 @@ inline ExtremeBins own_or_seen(const ExtremeBins& own, const ExtremeBins& seen) 
   return own.any() ? own : seen;
 }
 
+// A result's series (counts in fixed point, docs/result-format.md) is logs
+// already folded: its cells recorded their extremes, and a sum of results
+// (latscope merge, ClickHouse's sums of the long table) holds only the
+// union of what they recorded. Such a series brings its own only, so that
+// the union is the same whether hosts are summed before or within the
+// query (docs/extremes.md, "Results"; tests/clickhouse/run.sh).
+inline ExtremeBins series_extremes(const Series& s, const ExtremeBins& own, const ExtremeBins& seen) {
+  const bool folded = s.count_frac_bits != 0 || !s.extremes.empty();  // a result's, or a long table's
+  return folded ? own : own_or_seen(own, seen);
+}
+
 // Restricts a filled row's min, max and percentiles to [lowest value of bin
 // x.lo, highest value of bin x.hi] (values per `method`, as
 // compute_percentiles reports a bin). No-op when x is empty (a group with

@@ -246,7 +246,7 @@ struct StreamingQuery::Impl {
       ExtremeBins own, seen;
     };
     std::vector<Reach> reach;
-    const auto settle = [&reach](int64_t before) {
+    const auto settle = [&reach, &s](int64_t before) {
       size_t kept = 0;
       for (Reach& r : reach) {
         if (r.j >= before) {
@@ -254,7 +254,7 @@ struct StreamingQuery::Impl {
           continue;
         }
         r.cell->mid.add(r.own);
-        r.cell->ext.add(own_or_seen(r.own, r.seen));
+        r.cell->ext.add(series_extremes(s, r.own, r.seen));
       }
       reach.resize(kept);
     };
