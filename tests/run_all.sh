@@ -36,6 +36,8 @@ command -v java >/dev/null 2>&1 || need="$need default-jre-headless"
 [ -x /usr/sbin/clickhouse-server ] || need="$need clickhouse-server"
 command -v clickhouse-client >/dev/null 2>&1 || need="$need clickhouse-client"
 command -v curl >/dev/null 2>&1 || need="$need curl"
+# Python's http.server serves real folder listings to the #url= tests.
+command -v python3 >/dev/null 2>&1 || need="$need python3"
 if [ -n "$need" ]; then
   say "installing system packages:$need"
   SUDO=""
