@@ -170,5 +170,13 @@ std::string csv_field(const std::string& s);
 
 // JSON string escaping for the writers above.
 std::string json_escape(const std::string& s);
+// The length in bytes of a Unicode bidirectional control (U+061C, U+200E,
+// U+200F, U+202A..U+202E, U+2066..U+2069) starting at s[i] in UTF-8, else 0.
+// Such a character in a file name reorders the text after it in a Markdown
+// verdict or an SVG label (a name could make "FAIL" read as "PASS"): the
+// writers show it as \u202e instead (docs/security.md).
+size_t bidi_control_len(const std::string& s, size_t i);
+// "\u202e" for the bidirectional control of `len` bytes at s[i].
+std::string bidi_control_text(const std::string& s, size_t i, size_t len);
 
 }  // namespace latscope

@@ -139,6 +139,23 @@ std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& la
   return out;
 }
 
+size_t bidi_control_len(const std::string& s, size_t i) {
+  const auto b = [&](size_t k) { return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0; };
+  if (b(0) == 0xD8 && b(1) == 0x9C) return 2;  // U+061C arabic letter mark
+  if (b(0) != 0xE2) return 0;
+  if (b(1) == 0x80 && (b(2) == 0x8E || b(2) == 0x8F || (b(2) >= 0xAA && b(2) <= 0xAE))) return 3;  // U+200E/F, U+202A..E
+  if (b(1) == 0x81 && b(2) >= 0xA6 && b(2) <= 0xA9) return 3;  // U+2066..U+2069
+  return 0;
+}
+
+std::string bidi_control_text(const std::string& s, size_t i, size_t len) {
+  const auto b = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(s[i + k])); };
+  const uint32_t cp = len == 2 ? ((b(0) & 0x1F) << 6 | (b(1) & 0x3F)) : ((b(0) & 0x0F) << 12 | (b(1) & 0x3F) << 6 | (b(2) & 0x3F));
+  char out[16];
+  std::snprintf(out, sizeof out, "\\u%04x", static_cast<unsigned>(cp));
+  return out;
+}
+
 std::string json_escape(const std::string& s) {
   std::string o = "\"";
   for (unsigned char c : s) {

@@ -195,8 +195,12 @@ std::vector<std::string> sla_listing(const QueryResult& q, const std::vector<Sla
 
 std::string markdown_escape(const std::string& s) {
   std::string o;
-  for (unsigned char c : s) {
-    if (c == '<') {
+  for (size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (const size_t bidi = bidi_control_len(s, i)) {  // shown, never obeyed (report.h)
+      o += bidi_control_text(s, i, bidi);
+      i += bidi - 1;
+    } else if (c == '<') {
       o += "&lt;";
     } else if (c == '>') {
       o += "&gt;";

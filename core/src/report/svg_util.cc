@@ -42,6 +42,11 @@ std::string text(const std::string& s) {
   o.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (const size_t bidi = bidi_control_len(s, i)) {  // shown, never obeyed (report.h)
+      o += bidi_control_text(s, i, bidi);
+      i += bidi;
+      continue;
+    }
     if (c >= 0x80) {
       const size_t n = utf8_len(s, i);
       if (n) {
