@@ -114,6 +114,7 @@ class HdrFormatReader : public Reader {
     std::string key;       // config key
     int64_t last_end_ns = 0;
     bool any = false;
+    uint64_t total = 0;    // counts kept so far (at most kMaxCount)
   };
 
   void origin(const hdr::Interval& iv) {
@@ -152,9 +153,25 @@ class HdrFormatReader : public Reader {
       src_.diag.add(Issue::kHdrMalformedLine, iv.line, 0, "interval time out of range: skipped");
       return;
     }
+    // Counts above 2^53, in an interval or in its series, are refused as in
+    // fio's logs (model.h kMaxCount, docs/input-robustness.md "Counts"):
+    // a double no longer holds them exactly and totals wrapped.
+    uint64_t sum = 0;
+    for (uint64_t c : iv.hist.count) {
+      if (c > kMaxCount - sum) {
+        src_.diag.add(Issue::kOverflow, iv.line, 0, "the interval's counts sum past 2^53: interval skipped");
+        return;
+      }
+      sum += c;
+    }
     const std::string key = hdr::config_key(iv.hist.config);
     configs_.emplace(key, iv.hist.config);
     Pending& p = series_for(iv.tag, key);
+    if (sum > kMaxCount - p.total) {
+      src_.diag.add(Issue::kOverflow, iv.line, 0, "the series' counts would sum past 2^53: interval skipped");
+      return;
+    }
+    p.total += sum;
     uint64_t& top = max_index_[key];
     // The payload's non-zero counts are the window's bins as they are.
     const hdr::Histogram& h = iv.hist;
