@@ -399,12 +399,7 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
     if (p.src && runs && may_settle(*p.src)) {
       std::vector<Source> taken = p.engine->take_sources();
       for (Source& s : taken) {
-        const size_t before = s.diag.examples().size();
-        settle_source(&s, runs->folder);
-        const std::vector<IssueExample>& ex = s.diag.examples();
-        for (size_t k = before; k < ex.size(); ++k)
-          say("latscope: " + std::string(issue_info(ex[k].issue).severity == Severity::kWarning ? "warning: " : "note: ") +
-              s.name + ": " + ex[k].text);
+        settle_and_say(&s, runs->folder);
         p.engine->add_source(std::move(s));
       }
       p.src = &p.engine->sources().back();
@@ -437,6 +432,15 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
 }
 
 }  // namespace
+
+void settle_and_say(Source* src, const std::vector<FolderFile>& folder) {
+  const size_t before = src->diag.examples().size();
+  settle_source(src, folder);
+  const std::vector<IssueExample>& ex = src->diag.examples();
+  for (size_t k = before; k < ex.size(); ++k)
+    say("latscope: " + std::string(issue_info(ex[k].issue).severity == Severity::kWarning ? "warning: " : "note: ") +
+        src->name + ": " + ex[k].text);
+}
 
 bool may_settle(const Source& src) {
   if (unit_pending(src)) return true;

@@ -70,6 +70,9 @@ using RunLabels = InputPlan;
 // A file the folder's evidence may change (settle_source): a per-I/O log of
 // pending unit, a client/server histogram log.
 bool may_settle(const Source& src);
+// settle_source, and each decision it added said on stderr (a warning or a
+// note naming the file).
+void settle_and_say(Source* src, const std::vector<FolderFile>& folder);
 int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
                const RunLabels* runs = nullptr);
 

@@ -281,12 +281,7 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
   Source settled;
   if (folder && cli::may_settle(*got)) {
     settled = *got;
-    const size_t before = settled.diag.examples().size();
-    settle_source(&settled, *folder);
-    const std::vector<IssueExample>& ex = settled.diag.examples();
-    for (size_t k = before; k < ex.size(); ++k)
-      cli::say("latscope: " + std::string(issue_info(ex[k].issue).severity == Severity::kWarning ? "warning: " : "note: ") +
-               name + ": " + ex[k].text);
+    cli::settle_and_say(&settled, *folder);
     got = &settled;
   }
   const Source& src = *got;

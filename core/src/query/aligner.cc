@@ -140,9 +140,11 @@ bool host_listed(const std::vector<std::string>& v, const std::string& host) {
 
 }  // namespace
 
-bool source_excluded(const Source& src, const Selection& sel) {
-  return contains(sel.exclude_sources, src.name) || contains(sel.exclude_sources, base_name(src.name));
+bool name_excluded(const std::string& name, const Selection& sel) {
+  return contains(sel.exclude_sources, name) || contains(sel.exclude_sources, base_name(name));
 }
+
+bool source_excluded(const Source& src, const Selection& sel) { return name_excluded(src.name, sel); }
 
 void select_series(const Source& src, const Selection& sel, std::vector<Selected>* out, Role role) {
   if (!src.status.ok()) return;

@@ -152,6 +152,8 @@ void add_json_tails(const std::vector<Source>& sources, const Selection& sel, Pl
 // The selection leaves this file out (Selection::exclude_sources, by path or
 // base name): none of its series, and, for fio json+, no tails or placement.
 bool source_excluded(const Source& src, const Selection& sel);
+// The same for a file's name (as given, or its base name).
+bool name_excluded(const std::string& name, const Selection& sel);
 
 // Runs of at least this many quanta in which no selected window has a count
 // are left out of a query's rows, with a note (docs/time-gaps.md): a clock

@@ -4,6 +4,7 @@
 // make_plan (the engine) and the CLI, which leaves such files unread.
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -12,13 +13,17 @@
 
 namespace latscope {
 
-// The note for files left out: "left out 2 logs that count the same I/Os as
-// others used: a_clat_hist.1.log (... ); ...".
-std::string accounts_note(const std::vector<std::string>& files, const std::vector<AccountChoice>& choices,
-                          const std::vector<size_t>& left_out);
+// The files of `folder` a query leaves out (their names), and in *note the
+// sentence naming them ("" when none): the files the selection keeps
+// (exclude_sources: an unticked file gives its jobs' I/Os back to the other
+// account) planned by plan_accounts with Selection::accounts; none when the
+// query groups by "account". The engine's make_plan and the streaming fold
+// (StreamingQuery::set_folder) both decide with it.
+std::set<std::string> accounts_left_out(const std::vector<FolderFile>& folder, const Selection& sel,
+                                        const GroupBy& group_by, std::string* note);
 
-// Leaves out the selected series of superseded sources (unless the query
-// groups by "account") and adds the note.
+// Leaves out the selected series of the sources accounts_left_out names,
+// with its note when one of them was selected.
 void keep_one_account(const std::vector<Source>& sources, const Selection& sel, const GroupBy& group_by, Plan* plan);
 
 }  // namespace latscope

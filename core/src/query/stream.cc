@@ -587,33 +587,7 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
 // output serves both. Every log counts in both parts' tail ambiguity rule,
 // as add_json_tails counts every loaded log (tail.cc).
 void StreamingQuery::set_folder(const std::vector<FolderFile>& folder) {
-  const Selection& sel = impl_->opts.sel;
-  superseded_.clear();
-  accounts_note_.clear();
-  if (std::find(impl_->opts.group_by.begin(), impl_->opts.group_by.end(), kAccountLabel) != impl_->opts.group_by.end())
-    return;
-  // As keep_one_account (one_account.h): the files the selection leaves in.
-  std::vector<FolderFile> kept;
-  std::vector<std::string> names;
-  for (const FolderFile& f : folder) {
-    if (f.account == Account::kNone) continue;
-    const std::string& n = f.run_file.name;
-    const size_t slash = n.find_last_of("/\\");
-    const std::string base = slash == std::string::npos ? n : n.substr(slash + 1);
-    if (std::find(sel.exclude_sources.begin(), sel.exclude_sources.end(), n) != sel.exclude_sources.end() ||
-        std::find(sel.exclude_sources.begin(), sel.exclude_sources.end(), base) != sel.exclude_sources.end())
-      continue;
-    kept.push_back(f);
-    names.push_back(n);
-  }
-  const std::vector<AccountChoice> choices = plan_accounts(kept, sel.accounts);
-  std::vector<size_t> left_out;
-  for (size_t i = 0; i < choices.size(); ++i)
-    if (!choices[i].used_instead.empty()) {
-      superseded_.insert(names[i]);
-      left_out.push_back(i);
-    }
-  if (!left_out.empty()) accounts_note_ = accounts_note(names, choices, left_out);
+  superseded_ = accounts_left_out(folder, impl_->opts.sel, impl_->opts.group_by, &accounts_note_);
 }
 
 // Where Engine::query has it: after the latency-kinds note, before the rest
