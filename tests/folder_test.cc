@@ -338,3 +338,57 @@ TEST(Trust, ThePerIoLogMissingIosIsNamed) {
 
 }  // namespace
 }  // namespace latscope
+
+namespace latscope {
+namespace {
+
+// per_job_logs=0 (folder.h settle_segments): 60 segments matched to 60 jobs
+// by their bins, in reverse file order; and a crafted folder where one
+// segment fits no job, which leaves the file order (a search through orders
+// would take factorial time there; docs/input-robustness.md).
+Source segments_source(size_t n, bool one_fits_none) {
+  Source src;
+  src.name = "p_clat_hist.log";
+  src.id = parse_fio_file_name(src.name);
+  src.format = FileFormat::kFioHist;
+  for (size_t g = 0; g < n; ++g) {
+    Series s;
+    s.layout = fio_layout(3, 0);
+    s.segment = static_cast<int>(g);
+    s.job = std::to_string(g + 1);
+    const uint32_t bin = one_fits_none && g + 1 == n ? 1800 : static_cast<uint32_t>(10 + (n - 1 - g));
+    const uint64_t one = 1;
+    s.add_window(0, 1000, &bin, &one, 1);
+    src.series.push_back(std::move(s));
+  }
+  return src;
+}
+
+FolderFile json_of_jobs(size_t n) {
+  FolderFile f = json_file("fio-3.33");
+  for (size_t k = 0; k < n; ++k) {
+    FolderFile::JobCount c;
+    c.job = std::to_string(k + 1);
+    c.ios = 1;
+    c.bins = {{static_cast<uint32_t>(10 + k), 1}};
+    f.json_counts.push_back(c);
+  }
+  return f;
+}
+
+TEST(Segments, MatchedByBinsInAnyOrder) {
+  Source s = segments_source(60, false);
+  settle_segments(&s, {json_of_jobs(60)});
+  for (const Series& x : s.series) EXPECT_EQ(x.job, std::to_string(60 - x.segment)) << x.segment;
+  EXPECT_EQ(s.diag.count(Issue::kSegmentsMatched), 1u);
+}
+
+TEST(Segments, NoMatchingLeavesTheFileOrder) {
+  Source s = segments_source(60, true);
+  settle_segments(&s, {json_of_jobs(60)});
+  for (const Series& x : s.series) EXPECT_EQ(x.job, std::to_string(x.segment + 1));
+  EXPECT_EQ(s.diag.count(Issue::kSegmentsMatched), 0u);
+}
+
+}  // namespace
+}  // namespace latscope

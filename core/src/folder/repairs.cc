@@ -101,7 +101,7 @@ void settle_segments(Source* src, const std::vector<FolderFile>& folder) {
       if (std::find(jobs.begin(), jobs.end(), c.job) == jobs.end()) jobs.push_back(c.job);
     }
   }
-  if (outputs != 1 || jobs.size() != static_cast<size_t>(segments) || segments > 16) return;
+  if (outputs != 1 || jobs.size() != static_cast<size_t>(segments) || segments > 256) return;
   // fits[g][k]: segment g's every series fits job k's bins.
   std::vector<std::vector<bool>> fits(static_cast<size_t>(segments), std::vector<bool>(jobs.size(), true));
   for (const Series& s : src->series)
@@ -119,20 +119,27 @@ void settle_segments(Source* src, const std::vector<FolderFile>& folder) {
     if (it == jobs.end() || !fits[g][static_cast<size_t>(it - jobs.begin())]) as_read = false;
   }
   if (as_read) return;
-  // A matching that fits, segment by segment (at most 16: backtracking).
-  std::vector<bool> used(jobs.size(), false);
-  std::function<bool(size_t)> place = [&](size_t g) {
-    if (g == order.size()) return true;
+  // A matching that fits every segment to its own job: augmenting paths
+  // (Kuhn), at most segments x edges steps; a search through orders could
+  // take factorial time on a crafted folder (docs/input-robustness.md).
+  std::vector<int> segment_of(jobs.size(), -1);
+  std::vector<bool> visited;
+  std::function<bool(size_t)> augment = [&](size_t g) {
     for (size_t k = 0; k < jobs.size(); ++k) {
-      if (used[k] || !fits[g][k]) continue;
-      used[k] = true;
-      order[g] = k;
-      if (place(g + 1)) return true;
-      used[k] = false;
+      if (!fits[g][k] || visited[k]) continue;
+      visited[k] = true;
+      if (segment_of[k] < 0 || augment(static_cast<size_t>(segment_of[k]))) {
+        segment_of[k] = static_cast<int>(g);
+        return true;
+      }
     }
     return false;
   };
-  if (!place(0)) return;
+  for (size_t g = 0; g < order.size(); ++g) {
+    visited.assign(jobs.size(), false);
+    if (!augment(g)) return;  // no matching: the file order stays, the tails say the rest
+  }
+  for (size_t k = 0; k < jobs.size(); ++k) order[static_cast<size_t>(segment_of[k])] = k;
   std::string said;
   for (Series& s : src->series) {
     const std::string& job = jobs[order[static_cast<size_t>(s.segment)]];
