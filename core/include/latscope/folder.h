@@ -149,6 +149,7 @@ struct TrustRow {
   std::string fio_version; // known or inferred ("fio-3.33", "fio 3 (1856 bins)"), "" unknown
   std::string unit;        // "ns", "us", "" when not a log of values
   std::string account;     // "hist", "per-io", ...; "" for others
+  std::string kind;        // fio logs: the latency kind (clat, lat, slat; histogram logs clat)
   std::string used_instead;  // superseded: the file used for these I/Os
   uint64_t ios = 0;          // I/Os (bin counts) the file holds
   uint64_t fio_ios = 0;      // fio's own count for the same jobs and directions (json+), 0: none
@@ -205,7 +206,7 @@ std::string fio_defect(const std::string& fio_version, Account account, bool* wr
 // "1,912,345": I/O counts as people compare them with fio's own output.
 std::string count_text(uint64_t n);
 
-// The rows as JSON: [{"file","what","fio_version","unit","account","used_instead","ios",
+// The rows as JSON: [{"file","what","fio_version","unit","account","kind","used_instead","ios",
 // "fio_ios","compared","repairs","warnings":[..],"notes":[..],"doubtful","ok"}].
 std::string trust_json(const std::vector<TrustRow>& rows);
 

@@ -121,6 +121,7 @@ void TrustBuilder::add(const Source& src) {
   const Account a = account_of(src);
   r.what = what_of(src, a);
   r.account = account_name(a);
+  if (a != Account::kNone) r.kind = src.id.kind.empty() ? "clat" : src.id.kind;
   // A histogram log refused or cut by impossible counts (fio 3.6-3.16 with
   // ioengine=sync): rows() attributes it to the version once it is known.
   f.hist_named = name_claims_log(src.name) == "a fio histogram log" &&
@@ -311,7 +312,7 @@ std::string trust_json(const std::vector<TrustRow>& rows) {
     const TrustRow& r = rows[i];
     o += (i ? ",{" : "{") + std::string("\"file\":") + json_escape(r.file) + ",\"what\":" + json_escape(r.what) +
          ",\"fio_version\":" + json_escape(r.fio_version) + ",\"unit\":" + json_escape(r.unit) +
-         ",\"account\":" + json_escape(r.account) + ",\"used_instead\":" + json_escape(r.used_instead) +
+         ",\"account\":" + json_escape(r.account) + ",\"kind\":" + json_escape(r.kind) + ",\"used_instead\":" + json_escape(r.used_instead) +
          ",\"ios\":" + std::to_string(r.ios) + ",\"fio_ios\":" + std::to_string(r.fio_ios) +
          ",\"compared\":" + (r.compared ? "true" : "false") + ",\"repairs\":" + json_escape(r.repairs) +
          ",\"warnings\":" + list(r.warnings) + ",\"notes\":" + list(r.notes) + ",\"doubtful\":" + (r.doubtful ? "true" : "false") +

@@ -93,7 +93,7 @@ export const MAX_TRUST_TEXT = 4096;
 const MAX_TRUST_NOTES = 20;
 
 /** The fields of a row (core trust_json) by type. */
-const TRUST_TEXT = ['file', 'what', 'fio_version', 'unit', 'account', 'used_instead', 'repairs'];
+const TRUST_TEXT = ['file', 'what', 'fio_version', 'unit', 'account', 'kind', 'used_instead', 'repairs'];
 const TRUST_NUMBERS = ['ios', 'fio_ios'];
 const TRUST_FLAGS = ['compared', 'doubtful', 'ok'];
 const TRUST_LISTS = ['warnings', 'notes'];

@@ -39,6 +39,7 @@ import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
  * @property {string} fio_version  "fio-3.33" (json+), "fio 3 (1856 bins)" (inferred), '' unknown
  * @property {string} unit         'ns' | 'us' | '' (not a log of values)
  * @property {string} account      'hist' | 'per-io' | 'avg' | '' (not a log of fio jobs' I/Os)
+ * @property {string} [kind]      fio logs: clat, lat or slat (histogram logs: clat)
  * @property {string} used_instead '' when used; else the file whose account of the same I/Os is used
  * @property {number} ios          I/Os (bin counts) the file holds
  * @property {number} fio_ios      fio's own count for the same jobs and directions (json+); 0: none
