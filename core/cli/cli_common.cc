@@ -275,7 +275,7 @@ int print_query_notes(const std::vector<std::string>& notes, const Diagnostics& 
   q.name = "(merge)";
   q.diag = diag;
   print_diagnostics(q);
-  return diag.count(Issue::kMixedTimeBases) ? 1 : 0;
+  return diag.count(Issue::kMixedTimeBases) || diag.count(Issue::kFarTimes) ? 1 : 0;  // the inputs left out
 }
 
 int report_input(const Input& in) {

@@ -1,6 +1,7 @@
 #include "cli_options.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -185,6 +186,21 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
     } else if (a == "--format") {
       if (!value(&v) || (v != "csv" && v != "json")) return fail(command, "--format takes csv or json");
       o->format = v;
+    } else if (a == "--max-memory") {
+      // SIZE in bytes, or with K, M, G, T (powers of 1024): the query's budget (docs/input-robustness.md)
+      double x = 0, mult = 1;
+      if (value(&v) && !v.empty()) {
+        const char u = static_cast<char>(std::toupper(static_cast<unsigned char>(v.back())));
+        const std::string units = "KMGT";
+        const size_t k = units.find(u);
+        if (k != std::string::npos) {
+          mult = std::ldexp(1.0, 10 * static_cast<int>(k + 1));
+          v.pop_back();
+        }
+      }
+      if (v.empty() || !parse_double(v, &x) || !(x > 0) || !(x * mult < 1.8e19))
+        return fail(command, "--max-memory needs a size like 512M, 4G or 8589934592");
+      o->query.max_query_bytes = static_cast<uint64_t>(x * mult);
     } else if (a == "--rows") {
       double x;
       if (!value(&v) || !parse_double(v, &x) || x < 1 || x > 100000)

@@ -66,6 +66,7 @@ const char kUsage[] =
     "  -j N                     files parsed at once (default: the machine's cores);\n"
     "                           the same output as -j 1\n"
     "  --rows N --min L --max L heatmap rows (default 64) and latency bounds in --unit\n"
+    "  --max-memory SIZE        the most a query may hold (default 2G): K, M, G, T suffixes\n"
     "  --sla 'p99<=5ms,max<1s'  pctiles, report: rules per group and quantum (units ns, us,\n"
     "                           ms, s); violations on stderr, exit 3 when any is violated\n"
     "  --sla-summary md [F.md]  the verdict as Markdown (pctiles: F.md required)\n"

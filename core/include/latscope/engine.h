@@ -106,6 +106,9 @@ struct Selection {
   double co_interval_ms = 0;
 };
 
+// QueryOptions::max_query_bytes by default: 2 GiB.
+constexpr uint64_t kDefaultQueryBytes = uint64_t{2} << 30;
+
 struct QueryOptions {
   double quantum_ms = 1000;  // any positive value
   std::vector<double> percentiles{50, 90, 99, 99.9, 100};  // each in [0, 100]
@@ -114,6 +117,10 @@ struct QueryOptions {
   // Method::kExact: at most this many per-I/O values held by a query
   // (StreamingQuery); beyond it percentiles come from bins, with a note.
   uint64_t max_per_io_samples = kMaxPerIoSamples;
+  // The most memory a query's grid and rows may take (docs/input-robustness.md,
+  // "Query budget"): checked before allocating; over it the query fails
+  // naming the input and the limit (CLI --max-memory).
+  uint64_t max_query_bytes = kDefaultQueryBytes;
   Selection sel;
   // Reproduce tools/hist/fio-histo-log-pctiles.py (time_ms as window start,
   // its test start/end, all directions summed). See compat.h.

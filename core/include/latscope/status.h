@@ -63,6 +63,7 @@ enum class Issue : int {
   kUnitDecided,          // fio per-I/O log without a priority column: unit (us/ns) decided from the folder's evidence
   kUnitGuessed,          // the same with no evidence but the values' magnitudes (or evidence that disagrees)
   kSegmentsMatched,      // per_job_logs=0: the file's job segments matched to fio's jobs by the json+ bins
+  kFarTimes,             // a query's windows too far apart for one time axis: the fewest I/Os left out, named
   kCount
 };
 

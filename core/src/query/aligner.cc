@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <map>
 
+#include "query/axis.h"
 #include "query/interval.h"
 #include "query/layout_merge.h"
 #include "query/per_io.h"
@@ -327,16 +328,28 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
     lo = std::min(lo, x.cover_start);
     hi = std::max(hi, x.cover_end);
   }
-  // Relative logs: quanta start at the run's time 0. Absolute logs: at
-  // multiples of the quantum on the epoch clock.
-  double first = std::floor(lo / quantum_ms);
-  if (!plan->absolute_time) first = std::min(first, 0.0);
-  double last = std::ceil(hi / quantum_ms);  // exclusive
-  if (sel.from_ms > -HUGE_VAL) first = std::max(first, std::floor(sel.from_ms / quantum_ms));
-  if (sel.to_ms < HUGE_VAL) last = std::min(last, std::ceil(sel.to_ms / quantum_ms));
-  if (last - first > 50e6)
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "quantum too small for the time range: over 50 million quanta");
+  double first = 0, last = 0;
+  const auto runs_of = [plan, quantum_ms](std::vector<TimeRun>* runs) {
+    for (size_t i = 0; i < plan->series.size(); ++i) {
+      const Selected& x = plan->series[i];
+      if (!x.co) add_time_runs(*x.series, x.offset_ms, x.src->name, i, quantum_ms, runs);  // co copies: no I/Os (co.h)
+    }
+  };
+  std::vector<std::string> far;  // axis.h: what did not fit on one axis
+  std::vector<size_t> gone;
+  Status ast =
+      decide_axis(&lo, &hi, plan->absolute_time, sel, quantum_ms, runs_of, &first, &last, &far, &plan->diag, &gone);
+  if (!ast.ok()) return ast;
+  plan->notes.insert(plan->notes.end(), far.begin(), far.end());
+  if (!gone.empty()) {  // with their corrected copies
+    std::vector<const Series*> out;
+    for (size_t i : gone) out.push_back(plan->series[i].series);
+    plan->series.erase(std::remove_if(plan->series.begin(), plan->series.end(),
+                                      [&out](const Selected& x) {
+                                        return std::find(out.begin(), out.end(), x.series) != out.end();
+                                      }),
+                       plan->series.end());
+  }
   plan->first = first;
   plan->t0 = first * quantum_ms;
   plan->quanta = last > first ? static_cast<size_t>(last - first) : 0;

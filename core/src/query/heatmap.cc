@@ -118,6 +118,13 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   // same ascending order, so the same sums (docs/formats-hdr.md, "Wide layouts").
   const bool wide = k >= kWideLayoutBins && !plan.groups.empty();
   for (size_t j = 0; j < plan.quanta; ++j) {
+    // Quanta no window reaches stay zero: a long empty grid costs nothing
+    // (two lines far apart at --rows 1 once took a minute).
+    const size_t busy = sweep.next_busy(j);
+    if (busy > j) {
+      j = busy - 1;
+      continue;
+    }
     sweep.next(j, &acc, &flags, &ext);
     double* dst = out->counts.data() + j * opts.rows;
     const auto add = [&](size_t i) {
@@ -129,10 +136,14 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
         else out->above += c * frac[e];
       }
     };
+    // Only the bins this quantum added to can hold counts (Sweep::touched),
+    // in the same ascending order: the same sums.
+    if (plan.groups.empty()) continue;
+    const ExtremeBins& t = sweep.touched()[0];
     if (wide)
       for (const uint32_t i : sweep.occupied()[0]) add(i);
-    else
-      for (size_t i = 0; i < k; ++i) add(i);
+    else if (t.any())
+      for (size_t i = t.lo; i <= t.hi; ++i) add(i);
   }
   return Status::Ok();
 }

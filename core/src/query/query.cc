@@ -6,6 +6,7 @@
 #include "latscope/uncertainty.h"
 #include "query/adaptive.h"
 #include "query/aligner.h"
+#include "query/budget.h"
 #include "query/per_io.h"
 #include "query/window_values.h"
 
@@ -186,6 +187,12 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
   std::vector<ExtremeBins> ext;
   std::vector<std::vector<uint64_t>> raw;
   const size_t rows_bound = row_quanta_bound(plan) * plan.groups.size();
+  // Rows held here count against the query's budget (budget.h); a sink
+  // takes them as they come.
+  if (!sink && static_cast<double>(rows_bound) * row_bytes(np) > static_cast<double>(opts.max_query_bytes))
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         over_budget("the answer", "up to " + std::to_string(rows_bound) + " rows",
+                                     static_cast<double>(rows_bound) * row_bytes(np), opts.max_query_bytes));
   if (sink) sink->expect(rows_bound);
   else out->rows.reserve(rows_bound);
   const bool bands = opts.bands && (!sink || sink->wants_bands());

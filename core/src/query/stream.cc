@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <deque>
 #include <map>
 #include <set>
@@ -18,6 +19,8 @@
 
 #include "latscope/result.h"
 #include "query/aligner.h"
+#include "query/axis.h"
+#include "query/budget.h"
 #include "query/interval.h"
 #include "query/layout_merge.h"
 #include "query/one_account.h"
@@ -61,6 +64,7 @@ struct Coverage {
   bool absolute;
   double full_start, full_end;  // for the partial flag (Selected::full_*)
   double interval;              // for the finer flag (Selected::interval_ms)
+  size_t serial;                // the series folded (its corrected copy shares it): TimeRun::owner
 };
 
 // A series' group: the key rows show (group_key) and, for finish_result, its
@@ -84,6 +88,7 @@ struct PendingTail {
   double offset;
   size_t coverage;  // index into Impl::coverage, extended when the tail is kept
   std::string json_name;
+  std::string log_name;  // the log whose tail it is
 };
 
 }  // namespace
@@ -117,6 +122,10 @@ struct StreamingQuery::Impl {
   std::vector<uint64_t> ccounts;  // to name an unknown group_by label at finish
   bool any_series = false;
   std::vector<Coverage> coverage;
+  std::vector<TimeRun> runs;  // query/axis.h: what decides the axis when it would be too long
+  size_t serials = 0;         // Coverage::serial
+  double held = 0;            // bytes of cells (query/budget.h), counted before each allocation
+  std::string folding;        // the file being folded, for the budget's message
   std::map<std::string, LayoutPtr> layouts;  // every layout seen, by id
   LayoutPtr target;
   std::map<std::string, std::unique_ptr<RebinMap>> rebin;  // onto target, by source layout id
@@ -149,6 +158,8 @@ struct StreamingQuery::Impl {
               for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) to->add(m->to[r]);
         kv.second = std::move(moved);
       }
+      held = 0;
+      for (const auto& kv : cells) held += kCellBytes + 8.0 * static_cast<double>(kv.second.v.size());
       rebin.clear();
     }
     target = next;
@@ -299,7 +310,27 @@ struct StreamingQuery::Impl {
           continue;  // an instant
         }
         if (j < skip_before || j >= skip_after) continue;
-        Cell& c = cells[{static_cast<int64_t>(j), group}];
+        // What the cell grows by, checked before it is allocated (budget.h).
+        const std::pair<int64_t, uint32_t> key{static_cast<int64_t>(j), group};
+        auto it = cells.lower_bound(key);
+        const bool fresh = it == cells.end() || it->first != key;
+        double grow = kCellBytes + 8.0 * (static_cast<double>(bmax - bmin) + 1);
+        if (!fresh) {
+          const Cell& o = it->second;
+          const double had = static_cast<double>(o.v.size());
+          const double hi = std::max(static_cast<double>(o.lo) + had, static_cast<double>(bmax) + 1);
+          grow = 8.0 * (hi - static_cast<double>(std::min(o.lo, bmin)) - had);
+        }
+        if (held + grow > static_cast<double>(opts.max_query_bytes)) {
+          error = Status::Error(ErrorCode::kInvalidArgument,
+                                over_budget(folding, std::to_string(cells.size()) + " cells of " +
+                                                         std::to_string(q) + " ms quanta and more",
+                                            held + grow, opts.max_query_bytes));
+          return;
+        }
+        held += grow;
+        if (fresh) it = cells.emplace_hint(it, key, Cell());
+        Cell& c = it->second;
         c.cover(bmin, bmax);
         auto at = reach.rbegin();
         while (at != reach.rend() && at->j != static_cast<int64_t>(j)) ++at;
@@ -383,15 +414,28 @@ Status StreamingQuery::add_part(const Source& src) {
   if (I.opts.sel.place_jobs) place_series(I.json, sel.begin(), sel.end(), &I.placed);  // as make_plan
   for (const Selected& x : sel) I.late.see(x);
   I.fold_selected(src, sel);
-  return Status::Ok();
+  return I.error;
 }
 
 void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Selected>& sel) {
   Impl& I = *this;
   double co_ns = 0;
   const bool co = co_interval_ns(I.opts.sel, &co_ns);
+  I.folding = src.name;
   for (const Selected& x : sel) {
+    if (!I.error.ok()) return;
+    // Every quantum a series' windows reach costs at least a cell and a row:
+    // a log asked at a tiny quantum is refused before anything is allocated.
+    const double quanta = distinct_quanta(*x.series, x.offset_ms, I.opts.quantum_ms);
+    const double least = least_bytes(quanta, I.opts.percentiles.size());
+    if (least > static_cast<double>(I.opts.max_query_bytes)) {
+      char what[120];
+      std::snprintf(what, sizeof what, "%.17g quanta of %.17g ms", quanta, I.opts.quantum_ms);
+      I.error = Status::Error(ErrorCode::kInvalidArgument, over_budget(src.name, what, least, I.opts.max_query_bytes));
+      return;
+    }
     I.any_series = true;
+    const size_t serial = I.serials++;
     I.finer.count(x.interval_ms, I.opts.quantum_ms, src.name);
     for (const Labels* l : {&x.series->labels, &src.labels})
       for (const auto& kv : l->items()) I.labels_seen.insert(kv.first);
@@ -410,7 +454,8 @@ void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Se
       CoCorrector* cc = corrected ? I.corrector_for(x.series->layout, co_ns) : nullptr;
       I.use_layout(x.series->layout);
       I.coverage.push_back(
-          {it->second, x.cover_start, x.cover_end, src.absolute_time, x.full_start, x.full_end, x.interval_ms});
+          {it->second, x.cover_start, x.cover_end, src.absolute_time, x.full_start, x.full_end, x.interval_ms, serial});
+      if (!cc) add_time_runs(*x.series, x.offset_ms, src.name, serial, I.opts.quantum_ms, &I.runs);
       I.fold(*x.series, x.offset_ms, it->second, cc);
       if (I.opts.sel.complete_tail && !I.json.series.empty()) {
         PendingTail t;
@@ -422,6 +467,7 @@ void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Se
           t.offset = x.offset_ms;
           t.coverage = I.coverage.size() - 1;
           t.json_name = I.json.source.at(t.key)->name;
+          t.log_name = src.name;
           I.tails.push_back(std::move(t));
         } else {
           I.tally.count(o, "");
@@ -459,6 +505,7 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       select_series(src, I.opts.sel, &sel, Role::kWholeRun);
       if (!sel.empty()) any = true;
       I.fold_selected(src, sel);
+      if (!I.error.ok()) return I.error;
     }
     if (any) out->notes.push_back(whole_run_note());
   }
@@ -469,7 +516,10 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       continue;
     }
     I.tally.count(TailOutcome::kAdded, t.json_name);
+    I.folding = t.log_name;
     I.fold(t.tail, t.offset, t.group, t.co);
+    if (!I.error.ok()) return I.error;
+    if (!t.co) add_time_runs(t.tail, t.offset, t.log_name, I.coverage[t.coverage].serial, I.opts.quantum_ms, &I.runs);
     I.coverage[t.coverage].end = I.coverage[t.coverage].full_end = t.tail.windows.back().end_ms + t.offset;
   }
   out->notes.insert(out->notes.end(), I.time_notes.begin(), I.time_notes.end());
@@ -508,21 +558,24 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   const double q = I.opts.quantum_ms;
   std::vector<double> max_start(I.group_names.size(), -HUGE_VAL), min_end(I.group_names.size(), HUGE_VAL);
   double lo = HUGE_VAL, hi = -HUGE_VAL;
-  std::vector<std::vector<std::pair<double, double>>> finer(I.group_names.size());  // spans of finer series
   for (const Coverage& c : I.coverage) {
-    if (finer_than_interval(c.interval, q)) finer[c.group].emplace_back(c.start, c.end);
-    max_start[c.group] = std::max(max_start[c.group], c.full_start);
-    min_end[c.group] = std::min(min_end[c.group], c.full_end);
     lo = std::min(lo, c.start);
     hi = std::max(hi, c.end);
   }
-  double first = std::floor(lo / q);
-  if (!out->absolute_time) first = std::min(first, 0.0);
-  double last = std::ceil(hi / q);
-  if (I.opts.sel.from_ms > -HUGE_VAL) first = std::max(first, std::floor(I.opts.sel.from_ms / q));
-  if (I.opts.sel.to_ms < HUGE_VAL) last = std::min(last, std::ceil(I.opts.sel.to_ms / q));
-  if (last - first > 50e6)
-    return Status::Error(ErrorCode::kInvalidArgument, "quantum too small for the time range: over 50 million quanta");
+  double first = 0, last = 0;
+  std::vector<TimeRun>& time_runs = I.runs;
+  std::vector<size_t> gone;  // serials none of whose windows is on the axis (axis.h)
+  Status ast = decide_axis(
+      &lo, &hi, out->absolute_time, I.opts.sel, q, [&time_runs](std::vector<TimeRun>* r) { r->swap(time_runs); },
+      &first, &last, &out->notes, &out->diag, &gone);
+  if (!ast.ok()) return ast;
+  std::vector<std::vector<std::pair<double, double>>> finer(I.group_names.size());  // spans of finer series
+  for (const Coverage& c : I.coverage) {
+    if (std::find(gone.begin(), gone.end(), c.serial) != gone.end()) continue;
+    if (finer_than_interval(c.interval, q)) finer[c.group].emplace_back(c.start, c.end);
+    max_start[c.group] = std::max(max_start[c.group], c.full_start);
+    min_end[c.group] = std::min(min_end[c.group], c.full_end);
+  }
 
   // Each group's finer spans as disjoint runs in time order, walked once as
   // the quanta go by: a per_job_logs=0 log restarting every other line has
@@ -577,6 +630,12 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       }
       if (exact) fill_row_exact(&io, I.opts, &row);
       else fill_row(L, counts, ext, I.opts, &row);
+      // The rows held count against the same budget as the grid (budget.h).
+      if (static_cast<double>(out->rows.size() + 1) * row_bytes(np) > static_cast<double>(I.opts.max_query_bytes))
+        return Status::Error(ErrorCode::kInvalidArgument,
+                             over_budget("the answer", std::to_string(out->rows.size() + 1) + " rows and more",
+                                         static_cast<double>(out->rows.size() + 1) * row_bytes(np),
+                                         I.opts.max_query_bytes));
       out->rows.push_back(std::move(row));
     }
   }

@@ -130,11 +130,12 @@ void FioLatReader::decide_columns(size_t ncols, const uint64_t* f, const bool* h
   }
 }
 
-FioLatReader::Open& FioLatReader::open_for(Dir d) {
+FioLatReader::Open& FioLatReader::open_for(Dir d, int base) {
   const size_t di = static_cast<size_t>(d);
-  if (cur_[di] < open_.size() && open_[cur_[di]].segment == segment_) return open_[cur_[di]];
+  if (cur_[di] < open_.size() && open_[cur_[di]].segment == segment_ && open_[cur_[di]].base == base)
+    return open_[cur_[di]];
   for (size_t i = 0; i < open_.size(); ++i)
-    if (open_[i].segment == segment_ && open_[i].dir == d) {
+    if (open_[i].segment == segment_ && open_[i].dir == d && open_[i].base == base) {
       cur_[di] = i;
       return open_[i];
     }
@@ -142,6 +143,7 @@ FioLatReader::Open& FioLatReader::open_for(Dir d) {
   open_.emplace_back();
   Open& o = open_.back();
   o.segment = segment_;
+  o.base = base;
   o.dir = d;
   o.s.dir = d;
   o.s.job = src_->id.job;
@@ -353,9 +355,9 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
     // fio's log_avg_msec windows are written with bs 0 (stat.c
     // __add_stat_to_log): no real I/O has a zero block size.
     averaged_ = f[3] == 0;
-    if (f[0] >= kEpochThresholdMs) src_->absolute_time = true;
   }
   const uint64_t t = f[0];
+  const int base = t >= kEpochThresholdMs ? 1 : 0;  // docs/input-robustness.md, "Time bases"
   const Dir dir = static_cast<Dir>(f[2]);
   const int di = static_cast<int>(f[2]);
   if (averaged_ && f[3] != 0) {
@@ -381,19 +383,21 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
     skip(Issue::kOverflow, 1, "value larger than 2^63 ns; line skipped");
     return;
   }
-  if (have_last_[di] && t < last_t_[di]) {
+  if (have_last_[base][di] && t < last_t_[base][di]) {
     // Timestamps restart: per_job_logs=0 appends the next job's log; the
     // segment's series get no more I/Os.
     for (Open& o : open_) settle(o);
     ++segment_;
-    std::fill(std::begin(have_last_), std::end(have_last_), false);
+    for (bool* h : have_last_) std::fill(h, h + kDirCount, false);
     src_->diag.add(Issue::kTimeRestart, line_no_, 1,
-                   "time_ms " + std::to_string(t) + " after " + std::to_string(last_t_[di]) + ": job segment " +
+                   "time_ms " + std::to_string(t) + " after " + std::to_string(last_t_[base][di]) + ": job segment " +
                        std::to_string(segment_ + 1) + " starts here");
   }
-  last_t_[di] = t;
-  have_last_[di] = true;
-  Open& o = open_for(dir);
+  last_t_[base][di] = t;
+  have_last_[base][di] = true;
+  if (first_base_ < 0) first_base_ = base;
+  if (!base_records_[base]++) base_first_line_[base] = line_no_;
+  Open& o = open_for(dir, base);
   if (averaged_) {  // one window value: an instant (t, t] of its own (model.h, Role::kWindowValues)
     const uint32_t bin = fio_value_to_bin(ns);
     const uint64_t one = 1;
@@ -424,12 +428,35 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
   }
 }
 
+// One file, one clock, as for histogram logs (FioHistReader::keep_one_time_base):
+// the clock most I/O lines use (a tie: the first line's) is the file's; the
+// other clock's lines are left out and counted as kTimeBaseChange. Without
+// this one epoch stamp among relative ones stretched the file over decades.
+void FioLatReader::keep_one_time_base() {
+  if (first_base_ < 0) return;
+  int keep = first_base_;
+  if (base_records_[1 - keep] > base_records_[keep]) keep = 1 - keep;
+  src_->absolute_time = keep == 1;
+  const int drop = 1 - keep;
+  const uint64_t n = base_records_[drop];
+  if (n == 0) return;
+  const char* kClock[2] = {"ms since the job's start", "epoch ms (log_unix_epoch)"};
+  src_->diag.add(Issue::kTimeBaseChange, base_first_line_[drop], 1,
+                 std::to_string(n) + " I/O line(s) from here on have time_ms in " + kClock[drop] + " but " +
+                     std::to_string(base_records_[keep]) + " in " + kClock[keep] + ": those lines skipped");
+  src_->diag.add_count(Issue::kTimeBaseChange, n - 1);
+  src_->records -= n;
+  open_.erase(std::remove_if(open_.begin(), open_.end(), [drop](const Open& o) { return o.base == drop; }),
+              open_.end());
+}
+
 void FioLatReader::finish() {
   if (!partial_.empty() && !discarding_) parse_line(partial_.data(), partial_.data() + partial_.size(), true);
   partial_.clear();
   std::sort(open_.begin(), open_.end(), [](const Open& a, const Open& b) {
     return a.segment != b.segment ? a.segment < b.segment : a.dir < b.dir;
   });
+  keep_one_time_base();
   for (Open& o : open_) {
     settle(o);
     if (o.s.windows.empty()) continue;

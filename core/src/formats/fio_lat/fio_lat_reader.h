@@ -40,6 +40,7 @@ class FioLatReader {
   // VM (tests/bench/README.md, "fio per-I/O logs"; fio_hist/window_blocks.h).
   struct Open {
     int segment = 0;
+    int base = 0;  // 1: epoch ms (log_unix_epoch), 0: ms since the job's start
     Dir dir = Dir::kRead;
     Series s;
     bool have_t = false;
@@ -60,7 +61,8 @@ class FioLatReader {
   void flush(Open& o);
   void put_window(Open& o, uint64_t t, const uint32_t* bins, const uint64_t* counts, uint32_t n, uint64_t total);
   void settle(Open& o);
-  Open& open_for(Dir d);
+  Open& open_for(Dir d, int base);
+  void keep_one_time_base();
   void drop_values(const char* why);
   void skip(Issue issue, uint32_t column, const std::string& what);
 
@@ -81,8 +83,13 @@ class FioLatReader {
   std::vector<uint32_t> win_bins_;  // scratch of flush()
   std::vector<uint64_t> win_counts_;
   int segment_ = 0;
-  uint64_t last_t_[kDirCount] = {0, 0, 0};
-  bool have_last_[kDirCount] = {false, false, false};
+  // Per clock (Open::base) and direction.
+  uint64_t last_t_[2][kDirCount] = {};
+  bool have_last_[2][kDirCount] = {};
+  // One file, one clock (keep_one_time_base): records and first line per clock.
+  uint64_t base_records_[2] = {0, 0};
+  uint64_t base_first_line_[2] = {0, 0};
+  int first_base_ = -1;
 };
 
 // fio's plat_val_to_idx: the fine (fio 3) bin of a value.

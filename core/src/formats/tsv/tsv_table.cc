@@ -249,8 +249,7 @@ void TableParser::row(std::string_view l) {
   }
   if (extreme) {  // its count says nothing (0 as exported; a GROUP BY sums it)
     acc_[ai->second].extremes[static_cast<int64_t>(j)].add(static_cast<uint32_t>(bin));
-    if (rows_ == 0 || t < min_t_ms_) min_t_ms_ = t;
-    ++rows_;
+    count_row(t);
     return;
   }
   uint64_t& u = acc_[ai->second].cells[static_cast<int64_t>(j)][static_cast<uint32_t>(bin)];
@@ -258,8 +257,43 @@ void TableParser::row(std::string_view l) {
     bad(cf.column, "the bin's sum overflows 64-bit fixed point: row skipped");
     return;
   }
+  count_row(t);
+}
+
+void TableParser::count_row(double t) {
   if (rows_ == 0 || t < min_t_ms_) min_t_ms_ = t;
   ++rows_;
+  const int base = t >= kYearMs ? 1 : 0;
+  if (first_base_ < 0) first_base_ = base;
+  if (!base_rows_[base]++) base_first_line_[base] = line_no_;
+}
+
+// One table, one clock, as for fio logs (docs/input-robustness.md, "Time
+// bases"): the clock most rows use (a tie: the first row's) is the table's;
+// the other clock's rows are left out and counted as kTimeBaseChange. One
+// epoch row among relative ones used to stretch the table over decades.
+void TableParser::keep_one_time_base() {
+  if (first_base_ < 0) return;
+  int keep = first_base_;
+  if (base_rows_[1 - keep] > base_rows_[keep]) keep = 1 - keep;
+  const int drop = 1 - keep;
+  const uint64_t n = base_rows_[drop];
+  if (n == 0) return;
+  const char* kClock[2] = {"relative ms", "epoch ms"};
+  diag_.add(Issue::kTimeBaseChange, base_first_line_[drop], 1,
+            std::to_string(n) + " row(s) from here on have t_ms in " + kClock[drop] + " but " +
+                std::to_string(base_rows_[keep]) + " in " + kClock[keep] + ": those rows skipped");
+  diag_.add_count(Issue::kTimeBaseChange, n - 1);
+  rows_ -= n;
+  const auto dropped = [this, drop](int64_t j) { return (static_cast<double>(j) * quantum_ms_ >= kYearMs) == (drop == 1); };
+  double lo = HUGE_VAL;
+  for (Acc& a : acc_) {
+    for (auto it = a.cells.begin(); it != a.cells.end();) it = dropped(it->first) ? a.cells.erase(it) : std::next(it);
+    for (auto it = a.extremes.begin(); it != a.extremes.end();)
+      it = dropped(it->first) ? a.extremes.erase(it) : std::next(it);
+    if (!a.cells.empty()) lo = std::min(lo, static_cast<double>(a.cells.begin()->first) * quantum_ms_);
+  }
+  if (lo < HUGE_VAL) min_t_ms_ = lo;
 }
 
 Status TableParser::finish(Result* out) {
@@ -272,6 +306,7 @@ Status TableParser::finish(Result* out) {
   }
   if (!status_.ok()) return status_;
   if (!have_header_) return Status::Error(ErrorCode::kUnusableFile, "empty table: no header row");
+  keep_one_time_base();
   if (rows_ == 0) return Status::Error(ErrorCode::kUnusableFile, "the table has no readable row");
   Result r;
   r.quantum_ms = quantum_ms_;
