@@ -126,7 +126,7 @@ check "the table reads as input" 0 $?
 if cmp -s "$TMP/from-lsr.csv" "$TMP/from-tsv.csv"; then ok "pctiles(table) == pctiles(result)"; else bad "pctiles(table) == pctiles(result)"; diff "$TMP/from-lsr.csv" "$TMP/from-tsv.csv" | head; fi
 # shellcheck disable=SC2086
 "$BIN" pctiles --group-by dir $LOCAL | sed 's/;partial$//; s/,partial$/,/' >"$TMP/from-logs.csv"
-# Within the result precision (docs/result-format.md, "Precision"): 1e-6
+# Within the result precision (docs/result-format.md, "Counts: fixed point"): 1e-6
 # relative here, except percentiles flagged few:pX (a rank of a handful of
 # I/Os on a bin boundary is ill-conditioned; the same page says so).
 # min, p100 and max: a result or table keeps counts per quantum, not which

@@ -31,7 +31,7 @@ Status parse_str(const std::string& text, FioJsonReport* r) {
   return parse_fio_json("x.json", text.data(), text.size(), r);
 }
 
-class S1 : public ::testing::Test {
+class FioJsonClientRun : public ::testing::Test {
  protected:
   void SetUp() override {
     text_ = read_file(std::string(LATSCOPE_FIXTURES) + "/fio-s1/s1.json");
@@ -43,7 +43,7 @@ class S1 : public ::testing::Test {
   FioJsonReport r_;
 };
 
-TEST_F(S1, ClientModeJobsHostsAndIndices) {
+TEST_F(FioJsonClientRun, ClientModeJobsHostsAndIndices) {
   EXPECT_TRUE(r_.client_mode);
   EXPECT_EQ(r_.fio_version, "fio-3.33");
   EXPECT_EQ(r_.version, 3);
@@ -65,7 +65,7 @@ TEST_F(S1, ClientModeJobsHostsAndIndices) {
   EXPECT_EQ(r_.jobs[0].column, 5u);
 }
 
-TEST_F(S1, NoiseLinesBeforeTheDocumentAreCounted) {
+TEST_F(FioJsonClientRun, NoiseLinesBeforeTheDocumentAreCounted) {
   // 9 "<vm> ..." lines precede the document; a blank line is not noise.
   EXPECT_EQ(r_.diag.count(Issue::kJsonNoise), 9u);
   ASSERT_FALSE(r_.diag.examples().empty());
@@ -74,7 +74,7 @@ TEST_F(S1, NoiseLinesBeforeTheDocumentAreCounted) {
   EXPECT_EQ(r_.diag.count(Issue::kNotANumber), 0u);
 }
 
-TEST_F(S1, ExactStatsPercentilesAndBins) {
+TEST_F(FioJsonClientRun, ExactStatsPercentilesAndBins) {
   const FioJsonDir* rd = r_.jobs[0].find(Dir::kRead);
   ASSERT_NE(rd, nullptr);
   EXPECT_EQ(rd->kind, "clat");
@@ -119,7 +119,7 @@ TEST_F(S1, ExactStatsPercentilesAndBins) {
   }
 }
 
-TEST_F(S1, AllClientsBinsAreTheSumOfTheJobs) {
+TEST_F(FioJsonClientRun, AllClientsBinsAreTheSumOfTheJobs) {
   const FioJsonJob& agg = r_.jobs[4];
   for (Dir d : {Dir::kRead, Dir::kWrite}) {
     const FioJsonDir* ad = agg.find(d);
@@ -294,7 +294,7 @@ TEST(FioJson, Sniffing) {
   EXPECT_FALSE(sniff({"x.log", b.data(), b.size(), true}).format == FileFormat::kFioJson);
 }
 
-TEST_F(S1, MutatedInputNeverCrashes) {
+TEST_F(FioJsonClientRun, MutatedInputNeverCrashes) {
   std::mt19937 rng(7);
   for (int iter = 0; iter < 200; ++iter) {
     std::string m = text_;

@@ -1,4 +1,4 @@
-// fio log_avg_msec logs (docs/formats-fio-lat.md, "Averaged logs"): window
+// fio log_avg_msec logs (docs/formats-fio-lat.md, "log_avg_msec logs"): window
 // values shown over time (mean and max per quantum, flag avg), never
 // percentiles; Engine::query and StreamingQuery print the same.
 #include <gtest/gtest.h>

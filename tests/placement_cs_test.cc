@@ -6,8 +6,8 @@
 // two jobs logging wall-clock ms (log_unix_epoch=1, per-I/O logs only), the
 // clock truth. The client writes every log with a host suffix
 // (pcs_clat_hist.2.log.127.0.0.1), its histogram logs carry the
-// client/server accumulation defect (repaired on load, README "What the
-// numbers mean") and the json+ lists every host's jobs in "client_stats".
+// client/server accumulation defect (repaired on load, docs/numbers.md,
+// "Repair") and the json+ lists every host's jobs in "client_stats".
 #include <algorithm>
 #include <cmath>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// The client/server accumulation repair on REAL fio logs (README.md, "What the numbers mean": Repair):
+// The client/server accumulation repair on REAL fio logs (docs/numbers.md, "Repair"):
 // fio-s1 and cs come from --client runs and carry the defect; every
 // local-mode set must be left alone. Truth comes from the same runs: the
 // per-I/O clat logs (fio-s1) and the json+ whole-run bins (all sets).

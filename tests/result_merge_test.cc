@@ -73,7 +73,7 @@ std::string pctiles_of_result(const std::vector<uint8_t>& bytes, const QueryOpti
 // 1e-8 relative, values (min, mean, percentiles, max) within 1e-5. The counts are
 // fixed point at 2^-28 I/O (result.h): a percentile whose rank falls where
 // the CDF is flat (a bin holding a fraction of an I/O) moves with that
-// rounding (docs/result-format.md, "Precision").
+// rounding (docs/result-format.md, "Counts: fixed point").
 void expect_close(const std::string& a, const std::string& b) {
   std::istringstream sa(a), sb(b);
   std::string la, lb;

@@ -86,7 +86,8 @@ void check_rows(const QueryResult& r, const QueryOptions& o, const std::string& 
         // (percentiles.h, Method::kFio, as fio's own json reports it): only
         // its upper bound holds. In fio's saturating last bin both the value
         // and the max are lower bounds (PercentileValue::saturated,
-        // Stats::max_ns: the bin's lower edge; README, `sat`), and fio's
+        // Stats::max_ns: the bin's lower edge; docs/numbers.md,
+        // "Error bounds": `sat`), and fio's
         // method reports the bin's value above that edge: two lower bounds
         // are not ordered.
         const bool low_ok = (fio_p0 && i == 0) || st.min_ns <= v.value_ns;

@@ -4,7 +4,8 @@
 #      Emscripten, Chromium, Java, ClickHouse) and npm packages when
 #      node_modules is missing
 #   2. native engine + CLI: build (warnings are errors), GoogleTest via ctest
-#      (includes the real-fio-data proofs, CLI and README examples checks),
+#      (includes the real-fio-data proofs, CLI checks, the examples of README.md
+#      and docs/ run and compared, and the docs' links and citations),
 #      clang-tidy on core/; the GoogleTest suite again under ASan+UBSan
 #   3. the same GoogleTest suite compiled to WebAssembly, run under Node
 #   4. the WebAssembly build used by the page, strict type checking of the

@@ -67,8 +67,9 @@ TEST(SlaParse, AddsOnlyMissingPercentiles) {
   EXPECT_EQ(labels.back(), "p99.90");  // as the user spelled it
 }
 
-// The README's client/server run, writes per host: 800 I/Os per 1 s quantum,
-// too few for p99.9 (README "few:p99.9").
+// The README's client/server run (tests/fixtures/fio-s1), writes per host:
+// 800 I/Os per 1 s quantum, too few for p99.9 (docs/numbers.md, "Error
+// bounds": few:pX).
 QueryResult s1_writes_by_host(std::vector<double> ps) {
   Engine e;
   EXPECT_TRUE(fixtures::load(&e, fixtures::list(fixtures::path("fio-s1"), "s1_clat_hist."), FileOptions()));

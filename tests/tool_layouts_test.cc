@@ -138,7 +138,7 @@ TEST(ToolLayouts, PbenchClientFoldersAreHostsOfOneRun) {
   EXPECT_TRUE(plan.evidence.empty());
   EXPECT_EQ(plan.runs[0].how, "pbench-fio sample pbench/fio_layouts_2026.11.26T10.40.00/1-randread-4KiB/sample1");
   // The hosts' histogram logs were written by fio's client: repaired like
-  // any ".log.<host>" file (README, "What the numbers mean").
+  // any ".log.<host>" file (docs/numbers.md, "Repair").
   for (const Source& s : e.sources()) {
     if (s.format == FileFormat::kFioHist) {
       EXPECT_GE(s.diag.count(Issue::kRepaired), 1u) << s.name;

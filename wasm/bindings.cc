@@ -84,7 +84,7 @@ val copy_to_js(const char* ctor, const T* data, size_t n) {
 // Bytes copied in from a JS Uint8Array with one TypedArray.set (a memcpy),
 // the storage reused between calls. Not a std::vector<char>: its
 // resize() zero-fills every byte before the copy overwrites it, and that
-// memset was a quarter of a worker's parse time (tests/bench/README.md,
+// memset was a quarter of a worker's parse time (docs/benchmarks.md,
 // "WASM staging").
 class Staging {
  public:

@@ -1,4 +1,4 @@
-// latscope CLI: a thin shell over the engine (core/). See README.md.
+// latscope CLI: a thin shell over the engine (core/). See docs/cli.md.
 #include <cerrno>
 #include <cstdio>
 #include <cstring>

@@ -1,4 +1,4 @@
-// Native speed and memory benchmark of the engine (issue 2, section 5).
+// Native speed and memory benchmark of the engine (docs/benchmarks.md).
 //
 //   latscope_bench [--chunk BYTES] [--repeat N] [--label TEXT] [--quantum MS] [--query-only] DIR_OR_FILE...
 //

@@ -4,7 +4,7 @@
 # too dense for bands), run natively under callgrind with only
 # Engine::query counted. Unlike a time, the count is the same from run to
 # run, so an engine change worth a few percent shows on a machine whose
-# wall times wander by a third (tests/bench/README.md, "Counting a query").
+# wall times wander by a third (docs/benchmarks.md, "Counting a query").
 #
 #   tests/bench/count_query.sh [DIR] [QUANTUM_MS]
 #

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A cluster day as one result with several resolutions (issue 9 §4), made
+# A cluster day as one result with several resolutions, made
 # from the 200-host hour of tests/bench/make_hosts_data.py: the hour reduced
 # 24 times, each shifted by k hours (--offset per host), the 24 hours merged
 # into a day, and that day merged HOSTS_X times with itself (the counts of

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Native speed and memory benchmark (issue 2, section 5). From the repo root:
+# Native speed and memory benchmark (docs/benchmarks.md). From the repo root:
 #
 #   tests/bench/run_bench.sh
 #

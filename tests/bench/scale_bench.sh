@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Scale benchmark (issue 9, section 5): N hosts x T hours of fio histogram
+# Scale benchmark: N hosts x T hours of fio histogram
 # logs, end to end, as a cluster would run it (docs/cluster-merge.md):
 #   1. generate: tests/bench/make_bench_data.py --per-host-dirs, real fio
 #      records replayed (client/server defect included), one folder per host;

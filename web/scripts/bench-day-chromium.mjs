@@ -1,9 +1,9 @@
 #!/usr/bin/env node
-// A cluster day in the page, in real Chromium (issue 9 §4): a result with
+// A cluster day in the page, in real Chromium: a result with
 // several resolutions (tests/bench/make_cluster_day.sh) served with range
 // requests from a second origin and opened by #url=, then what a user does
 // with it: zoom to an hour, to ten minutes, pan, another percentile, a
-// chosen quantum, reset. A benchmark, not a test: it prints figures (README
+// chosen quantum, reset. A benchmark, not a test: it prints figures (docs/benchmarks.md,
 // "A cluster day in the page") and asserts nothing. Per step: the first
 // answer (the view redrawn from what is loaded, when that serves the new
 // range) and the detail (the level the range wants, read and drawn).

@@ -2,7 +2,7 @@
 // The page with many hosts, in real Chromium: the built page (Vite, as
 // `npm run build` makes it) served from 127.0.0.1, logs loaded through its
 // file input, then what a user does with hundreds of hosts. A benchmark, not
-// a test: it prints figures (README "Speed and memory") and asserts nothing.
+// a test: it prints figures (docs/benchmarks.md, "Many groups on the page") and asserts nothing.
 //
 //   node web/scripts/bench-groups-chromium.mjs [DIR] [--profile]
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// WebAssembly engine throughput under Node (issue 3, section 5).
+// WebAssembly engine throughput under Node (docs/benchmarks.md).
 //
 //   node web/scripts/bench-wasm.mjs [DIR_OR_FILE...] [--chunk MiB] [--workers N]
 //                                   [--only engine,inthread,workers] [--quantum MS]

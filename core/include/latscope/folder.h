@@ -105,8 +105,8 @@ UnitDecision decide_unit(const std::vector<FolderFile>& folder, const std::strin
 // (Issue::kUnitDecided, or kUnitGuessed). A source not pending is left alone.
 void settle_units(Source* src, const std::vector<FolderFile>& folder);
 
-// A client/server histogram log (fio's accumulation defect, README "What the
-// numbers mean") that the reader kept as written because its windows alone
+// A client/server histogram log (fio's accumulation defect, docs/numbers.md,
+// "Repair") that the reader kept as written because its windows alone
 // did not show the defect (a short log, a stall): when the run's json+
 // counts fewer I/Os for the job and direction than the log holds as
 // written, and the repaired series holds no more than fio counted, the

@@ -24,7 +24,7 @@ void populate(void* p, size_t bytes) {
   // The whole 2 MiB pages inside it as transparent huge pages first (the
   // kernel's default gives them only to ranges that ask): 512 times fewer
   // pages to fault in. The range is written front to back right after, so
-  // nothing is wasted (tests/bench/README.md, "Huge pages").
+  // nothing is wasted (docs/benchmarks.md, "Huge pages").
   constexpr uintptr_t kHuge = uintptr_t{2} << 20;
   const uintptr_t hb = (at + kHuge - 1) & ~(kHuge - 1), he = (at + bytes) & ~(kHuge - 1);
   if (he > hb) (void)madvise(static_cast<char*>(p) + (hb - at), he - hb, MADV_HUGEPAGE);

@@ -89,7 +89,7 @@ void Series::add_window(double start_ms, double end_ms, const uint32_t* bins,
   w.offset = static_cast<uint32_t>(data.size());
   w.n = n;
   // Encoded through a small buffer and appended in blocks: a push_back per
-  // byte was a fifth of the fio histogram reader's time (tests/bench/README.md).
+  // byte was a fifth of the fio histogram reader's time (docs/benchmarks.md, "Window blocks").
   constexpr size_t kMaxPair = 5 + 10;  // a bin gap and a count, LEB128
   uint8_t buf[4096];
   size_t len = 0;
@@ -108,7 +108,7 @@ void Series::add_window(double start_ms, double end_ms, const uint32_t* bins,
 
 void Series::decode(const Window& w, std::vector<uint32_t>* bins, std::vector<uint64_t>* counts) const {
   // Sized once and filled by pointer: decode runs over every window in the
-  // fio reader's repair (tests/bench/README.md).
+  // fio reader's repair (docs/benchmarks.md, "Window blocks").
   bins->resize(w.n);
   counts->resize(w.n);
   uint32_t* b = bins->data();

@@ -1,5 +1,5 @@
 // Queries over fio log_avg_msec logs (Role::kWindowValues, model.h;
-// docs/formats-fio-lat.md, "Averaged logs"): each logged line is a window's
+// docs/formats-fio-lat.md, "log_avg_msec logs"): each logged line is a window's
 // average (or max) latency, not an I/O, so no percentile can be computed.
 // Rows show, per quantum and group, the mean and max of the window values
 // stamped in it (samples: how many), flagged kFlagWindowValues, percentiles

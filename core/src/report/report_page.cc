@@ -1,4 +1,4 @@
-// The report page's data block (docs/ci-reports.md, "Report template").
+// The report page's data block (docs/ci-reports.md, "The template contract").
 #include "latscope/report_page.h"
 
 #include "codec/base64.h"

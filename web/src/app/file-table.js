@@ -230,7 +230,7 @@ function columns(runs) {
     ['c-fmt', 'fmt', 'format', ''],
     ['c-dirs', 'dir', 'directions: r read, w write, t trim', ''],
     ['c-rec', 'rec', 'records (lines or intervals read)', 'num'],
-    ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/repair.md)', ''],
+    ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/numbers.md, "Repair")', ''],
     ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num'],
     ['c-off', 'off', 'offset: ms added to this file\'s clock (click to edit; wins over its host\'s offset)', 'num'],
     ['c-state', 'state', 'load state', ''],

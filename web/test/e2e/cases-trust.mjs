@@ -1,5 +1,5 @@
 // End-to-end cases of the trust summary in the file table and the account
-// control (docs/page-views.md "Trust columns and the account"; docs/folders.md):
+// control (docs/page-loading.md §9; docs/folders.md):
 // tests/fixtures/local holds a histogram log and a per-I/O log of each of
 // two jobs and fio's json+ output of the same run. Real files through the
 // file input; the page's CSV must be `latscope pctiles` (--account hist)

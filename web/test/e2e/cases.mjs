@@ -400,7 +400,7 @@ export const CASES = [
       console.log(`     ${(total / 1e6).toFixed(0)} MB in ${((t1 - t0) / 1000).toFixed(1)} s; ${seen.size} progress texts, e.g. "${withRate[Math.floor(withRate.length / 2)] || ''}"; long tasks: ${JSON.stringify(long)}`);
       assert.ok(withRate.length >= 2, `progress shown with bytes/s: ${[...seen].join(' | ')}`);
       // Main-thread task lengths are printed, never asserted: they depend on
-      // the machine's load. The figure is a benchmark in README
+      // the machine's load. The figure is a benchmark in docs/benchmarks.md
       // (web/scripts/bench-wasm-chromium.mjs), not a pass/fail threshold.
       noPageErrors(c);
     },

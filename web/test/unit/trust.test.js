@@ -1,5 +1,5 @@
-// The trust summary on the page (docs/page-views.md "Trust and the
-// account"; core folder.h, docs/folders.md): the engine's trust() through
+// The trust summary on the page (docs/page-loading.md §9; core folder.h,
+// docs/folders.md): the engine's trust() through
 // both implementations (in this thread and behind the worker protocol) on
 // tests/fixtures/local, a histogram and a per-I/O log of each of two jobs
 // with fio's json+ output; the CSV with the account option equals the

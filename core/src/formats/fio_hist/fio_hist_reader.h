@@ -17,8 +17,8 @@
 // judged at finish() from its window totals alone. Either way no log is
 // decoded again to be judged or repaired, and the layout's last bin
 // (saturation) is counted as windows are stored (docs/formats.md, "After
-// the line"; the repair's semantics: docs/placement.md and README, "What
-// the numbers mean").
+// the line"; the repair's semantics: docs/placement.md and docs/numbers.md,
+// "Repair").
 #pragma once
 
 #include <array>

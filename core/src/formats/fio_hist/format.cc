@@ -1,5 +1,5 @@
 // fio histogram logs in the registry: sniff and reader (docs/formats.md, "fio
-// histogram logs").
+// histogram and json+ semantics").
 #include <cctype>
 
 #include "formats/fio_hist/fio_hist_reader.h"

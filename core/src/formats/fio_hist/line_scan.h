@@ -6,7 +6,7 @@
 // compares), SSE2 and AVX2 (x86-64, chosen at run time from the CPU) and
 // WebAssembly simd128 (16 or 32 zeros per step). Every kernel gives the same fields, or refuses the same lines
 // (the general parser then reads them and names what is wrong); none reads a
-// byte at or past the line's end (docs/formats.md, "Parsing speed").
+// byte at or past the line's end (docs/formats.md, "Reading fio histogram lines fast").
 #pragma once
 
 #include <cstddef>

@@ -29,7 +29,7 @@ bool parse_line_simd(const char* p, const char* e, latscope::fio_hist::LineField
       // Runs of three zeros or more to the vectors; shorter ones, and the
       // counts between them, byte by byte: on real logs most fields are
       // counts of 2 to 4 digits, whose lengths the branch predictor learns
-      // (tests/bench/README.md).
+      // (docs/benchmarks.md, "Line kernels").
       if (e - p >= 8 && load_word(p) == kZeroWord) {
         const char* q = Zeros::skip(p, e);
         col += static_cast<uint32_t>((q - p) / 3);

@@ -1,4 +1,4 @@
-// The client/server accumulation defect (README.md, "What the numbers mean": Repair). In --client mode
+// The client/server accumulation defect (docs/numbers.md, "Repair"). In --client mode
 // the fio server turns cumulative snapshots C[k] into deltas in place, so the
 // client writes r[k] = C[k] - r[k-1] instead of d[k] = C[k] - C[k-1].
 // Repair per bin: d[k] = r[k] - r[k-2] (r[-1] = r[-2] = 0), i.e. C[k] = r[k] + r[k-1].

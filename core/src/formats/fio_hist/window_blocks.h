@@ -6,7 +6,7 @@
 // Growing vectors copied their contents again at every doubling, and every
 // doubling and the final shrink_to_fit touched fresh pages: with the page
 // faults that was half of the reader's time on large logs
-// (tests/bench/README.md, "Issue 9 §1"). Blocks are never moved, and blocks
+// (docs/benchmarks.md, "Window blocks"). Blocks are never moved, and blocks
 // of 64 KiB come from the heap (below malloc's mmap threshold), so the next
 // file's reader gets back the pages this one freed.
 #pragma once

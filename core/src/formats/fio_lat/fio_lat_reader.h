@@ -37,7 +37,7 @@ class FioLatReader {
   // size, once the segment is over (settle): with about one window per I/O,
   // vectors grown by doubling were copied again at every doubling and
   // touched twice their size in fresh pages, most of the parse time in this
-  // VM (tests/bench/README.md, "fio per-I/O logs"; fio_hist/window_blocks.h).
+  // VM (docs/benchmarks.md, "fio per-I/O logs"; fio_hist/window_blocks.h).
   struct Open {
     int segment = 0;
     int base = 0;  // 1: epoch ms (log_unix_epoch), 0: ms since the job's start

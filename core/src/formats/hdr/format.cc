@@ -32,7 +32,7 @@ double ms(int64_t ns) {
 // Whether s holds a payload marker: ",HISTF", ",HISTI", ",HISTi", ",HISTE"
 // or ",DHIST". Searched as "HIST", which no fio log line holds: anchoring on
 // the comma made every sniff of a histogram log (lines of commas) stop at
-// each of its hundreds of fields, five times over (tests/bench/README.md,
+// each of its hundreds of fields, five times over (docs/benchmarks.md,
 // "The sniff").
 bool has_payload_marker(std::string_view s) {
   for (size_t at = s.find("HIST"); at != std::string_view::npos; at = s.find("HIST", at + 1)) {
@@ -215,8 +215,8 @@ class HdrFormatReader : public Reader {
   }
 
   // Found by a hash of (configuration, tag): a log of 100,000 tags was
-  // 100,000 linear scans per interval (minutes; docs/input-robustness.md
-  // "HdrHistogram tags").
+  // 100,000 linear scans per interval (minutes; one series per tag and
+  // configuration: docs/formats-hdr.md "Model").
   Pending& series_for(const std::string& tag, const std::string& key) {
     std::string id = key;
     id += '\0';

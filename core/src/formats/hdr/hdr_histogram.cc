@@ -1,4 +1,4 @@
-// HdrHistogram's index math (docs/formats-hdr.md, "Buckets"), from the
+// HdrHistogram's index math (docs/formats-hdr.md, "Model"), from the
 // formulas written down in hdr_histogram.h.
 #include "formats/hdr/hdr_histogram.h"
 

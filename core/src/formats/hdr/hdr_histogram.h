@@ -1,5 +1,5 @@
 // One decoded HdrHistogram (an .hlog interval's payload), in HdrHistogram's
-// own bucket indexing (docs/formats.md, "HdrHistogram interval logs"). This is
+// own bucket indexing (docs/formats-hdr.md, "HdrHistogram interval logs"). This is
 // the contract between the .hlog decoder (hdr_decode.*), the model
 // conversion (an HdrHistogram layout per configuration) and `latscope hdr`
 // (which reproduces Java's HistogramLogProcessor from these counts).

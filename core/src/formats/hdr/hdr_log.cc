@@ -322,7 +322,7 @@ void LogParser::interval_line(std::string_view text) {
 }
 
 // Writers that put the interval END in the second column (docs/formats-hdr.md,
-// "End timestamps"): on most sampled lines second >= start, and second - start
+// "Interval ends in the length column"): on most sampled lines second >= start, and second - start
 // matches the spacing of consecutive starts of the same tag better than the
 // second column itself does.
 void LogParser::decide_end_column(bool final) {
