@@ -2,26 +2,23 @@
 // and cancel, the file table, and the four linked views. Queries go to the
 // engine (a Web Worker by default); a state change re-queries only the views
 // whose engine options changed, and never re-reads files.
-import { afterNextFrame } from '../engine/yield.js';
 import { Store, initialState } from './state.js';
-import { renderControls, renderViewToolbar, quantumLabel, setGroupings, setInputChoices } from './controls.js';
+import { renderControls, renderViewToolbar, setGroupings, setInputChoices } from './controls.js';
 import { renderFileTable, updatePendingStates, renderAccountChoice, renderReportInputs } from './file-table.js';
 import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, resultOptions, resultLabels, linkState, SURFACE_LEVELS, groupsBy, groupsOptions, groupsRunOptions } from './queries.js';
-import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded, formatBytes } from './methods.js';
+import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded } from './methods.js';
 import { budgetSettings, memoryText, reducedStatus, reducedQuantumNote } from './memory-budget.js';
-import { downloadBlob, downloadText } from './download.js';
 import { installKeys } from './keys.js';
 import { installSidebarResize } from './sidebar.js';
 import { loadDemoItems } from './demo.js';
 import { progressText } from './progress.js';
 import { loadSummary, groupingsFor, isLog, LOCAL_HOST, defaultQuantum } from './sources.js';
 import { exportCaption } from './caption.js';
-import { naturalCompare } from './names.js';
 import { QUANTA, accountsOf } from './options.js';
 import { itemsFromFileList, itemsFromDataTransfer, statItems } from '../load/files.js';
 import { fetchItems, urlFileName } from '../load/remote.js';
 import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
-import { encodeLinkData, decodeLinkData, MAX_LINK_CHARS, kb } from './link.js';
+import { encodeLinkData, decodeLinkData, MAX_LINK_CHARS } from './link.js';
 import { readEmbeddedData } from './embedded-data.js';
 import { installEmbed } from './embed.js';
 import { narrowConnectSrc } from './csp.js';
@@ -36,12 +33,15 @@ import { parseSlaRule, evaluateSla, slaSentence, missingPercentiles } from './sl
 import { timeExtent, anyFiner } from '../views/pctiles-data.js';
 import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
-import { formatTime } from '../views/time-axis.js';
 import { planRuns, renderRunBanner, openCompare } from './runs.js';
 import { mergeItems, askReplaceOrAdd } from './add-files.js';
 import { LevelView } from './level-view.js';
 import { blobSource, urlSource, isMultiple } from '../load/levels.js';
 import { DEFAULT_BUDGET_BYTES } from '../engine/budget.js';
+import { afterNextFrame } from '../util/yield.js';
+import { formatQuantum, formatBytes, formatTime, formatKB, formatSecondsOfMs } from '../util/format.js';
+import { downloadBlob, downloadText } from '../util/download.js';
+import { naturalCompare } from '../util/natural-order.js';
 
 /** @typedef {import('./state.js').ViewName} ViewName */
 /** @typedef {{pctiles: PercentilesView, heatmap: HeatmapView, surface: SurfaceView, spectrum: SpectrumView, groups: GroupsView}} Views */
@@ -483,7 +483,7 @@ export class App {
     const s = this.store.state;
     const { bytes } = await this.engine.encodeResult(resultOptions(s));
     const logs = loadSummary(this.sources, this.skipped).logs;
-    const name = this.sources.length === 1 && /\.lsr$/.test(this.sources[0].name) ? this.sources[0].name : `latscope-${logs}-log${logs === 1 ? '' : 's'}-${quantumLabel(s.quantum_ms).replace(/\s+/g, '')}.lsr`;
+    const name = this.sources.length === 1 && /\.lsr$/.test(this.sources[0].name) ? this.sources[0].name : `latscope-${logs}-log${logs === 1 ? '' : 's'}-${formatQuantum(s.quantum_ms).replace(/\s+/g, '')}.lsr`;
     return { name, bytes };
   }
 
@@ -533,12 +533,12 @@ export class App {
       const enc = encodeLinkData(r);
       const frag = stateToFragment(linkState(s), { data: enc.data, theme: this.themeInUrl });
       link = `${base}#${frag}`;
-      const held = `a result file of ${logs} log${logs === 1 ? '' : 's'} (${kb(r.bytes.length)}: quanta of ${quantumLabel(s.quantum_ms)}, labels ${resultLabels(s).join(', ')})`;
+      const held = `a result file of ${logs} log${logs === 1 ? '' : 's'} (${formatKB(r.bytes.length)}: quanta of ${formatQuantum(s.quantum_ms)}, labels ${resultLabels(s).join(', ')})`;
       if (link.length > MAX_LINK_CHARS) {
         this.$('download-result').hidden = false;
-        return say(`The link would be ${kb(link.length)}, over the ${kb(MAX_LINK_CHARS)} a link holds: ${held}. Download the result file instead (it opens here like a log), or put the files on a web server that sends Access-Control-Allow-Origin and share a link with #url=….`);
+        return say(`The link would be ${formatKB(link.length)}, over the ${formatKB(MAX_LINK_CHARS)} a link holds: ${held}. Download the result file instead (it opens here like a log), or put the files on a web server that sends Access-Control-Allow-Origin and share a link with #url=….`);
       }
-      what = `${kb(link.length)}: ${held} and the view. It holds file and host names as labels, not the logs' text, and opens with no server but this page`;
+      what = `${formatKB(link.length)}: ${held} and the view. It holds file and host names as labels, not the logs' text, and opens with no server but this page`;
     }
     out.value = link;
     out.hidden = false;
@@ -768,7 +768,7 @@ export class App {
       }
       await this.refresh(true);
       if (gen !== this.loadGen) return;
-      const secs = ((performance.now() - t0) / 1000).toFixed(1);
+      const secs = formatSecondsOfMs(performance.now() - t0);
       this.writeOrigin();
       const reduced = reducedStatus(sources, this.budget.budget);
       this.setStatus('ready', `${loadSummary(sources, this.skipped, `in ${secs} s`).text}${reduced ? ` — ${reduced}` : ''}${this.lod ? ` — ${this.lod.note()}` : ''}${this.demoNote ? ` — ${this.demoNote}` : ''}`);
@@ -931,7 +931,7 @@ export class App {
    */
   levelReading(lod, pick) {
     const by = lod.current ? this.answerer(lod) : null;
-    const meanwhile = by ? ` (showing ${quantumLabel(by.quantum_ms)} until then)` : '';
+    const meanwhile = by ? ` (showing ${formatQuantum(by.quantum_ms)} until then)` : '';
     return `Reading ${lod.src.name}: ${lod.describe(pick)}…${meanwhile}`;
   }
 
@@ -1515,8 +1515,8 @@ export class App {
     const s = this.store.state;
     const abs = !!this.pct?.absolute_time;
     this.$('range-text').textContent = s.range
-      ? `zoom ${formatTime(s.range[0], abs)} … ${formatTime(s.range[1], abs)} · quantum ${quantumLabel(s.quantum_ms)}`
-      : `quantum ${quantumLabel(s.quantum_ms)}`;
+      ? `zoom ${formatTime(s.range[0], abs)} … ${formatTime(s.range[1], abs)} · quantum ${formatQuantum(s.quantum_ms)}`
+      : `quantum ${formatQuantum(s.quantum_ms)}`;
   }
 
   toggleTheme() {

@@ -16,11 +16,10 @@
 // per-I/O log is counted by one of them, never both), its I/Os against fio's
 // own json+ count, and warnings, as text under the file's row.
 import { fileSummary, hostsOf, isIgnored, LOCAL_HOST } from './sources.js';
-import { naturalCompare, middleSplit } from './names.js';
-import { quantumLabel } from './controls.js';
-import { formatBytes } from './methods.js';
-import { formatNumber } from '../views/scales.js';
+import { middleSplit } from './names.js';
 import { ACCOUNTS } from './options.js';
+import { formatQuantum, formatBytes, formatNumber, compactMs, compactCount } from '../util/format.js';
+import { naturalCompare } from '../util/natural-order.js';
 
 /**
  * The account control above the table: which log counts the I/Os of a job
@@ -64,7 +63,7 @@ export function renderAccountChoice(el, trust, account, onChange) {
 /** The state cell's tooltip of a file loaded reduced (docs/page-loading.md §7). @param {{quantum_ms: number, windowsBytes: number, format: string}} r */
 function reducedTitle(r) {
   if (!r.quantum_ms) return `loaded whole past the memory budget: its quanta would have taken more memory than its ${formatBytes(r.windowsBytes)} of windows`;
-  return `loaded reduced to ${quantumLabel(r.quantum_ms)} quanta (its ${formatBytes(r.windowsBytes)} of windows would have passed the memory budget): exact at multiples of ${quantumLabel(r.quantum_ms)}`;
+  return `loaded reduced to ${formatQuantum(r.quantum_ms)} quanta (its ${formatBytes(r.windowsBytes)} of windows would have passed the memory budget): exact at multiples of ${formatQuantum(r.quantum_ms)}`;
 }
 
 /** A file still loading, as its state cell says it: "reading 40%". @param {{state: string, bytesDone?: number, bytesTotal?: number}} p */
@@ -300,7 +299,7 @@ export function renderFileTable(el, hostEl, errEl, m) {
       el.dataset.editing = editing ? '' : src.name;
       renderFileTable(el, hostEl, errEl, m);
     });
-    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : src.reduced?.quantum_ms ? `↓${quantumLabel(src.reduced.quantum_ms)}` : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
+    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : src.reduced?.quantum_ms ? `↓${formatQuantum(src.reduced.quantum_ms)}` : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
     st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : src.reduced ? reducedTitle(src.reduced) : 'loaded';
     if (src.reduced) tr.dataset.reduced = String(src.reduced.quantum_ms);
     rows.push(tr);
@@ -719,22 +718,6 @@ function offsetEditor(tr, name, ms, span, done) {
   // Focus once the row is in the document.
   setTimeout(() => inp.focus(), 0);
   return row;
-}
-
-/** An offset in a narrow cell: 1500 -> "1.5s", -250 -> "-250", 120000 -> "2m". @param {number} ms */
-export function compactMs(ms) {
-  const a = Math.abs(ms);
-  if (a < 1000) return String(ms);
-  if (a < 60000) return `${+(ms / 1000).toPrecision(3)}s`;
-  return `${+(ms / 60000).toPrecision(3)}m`;
-}
-
-/** Record counts in a narrow column: 12,345 -> "12.3k" (the tooltip has all digits). @param {string} text thousands-separated */
-export function compactCount(text) {
-  const n = Number(String(text).replace(/,/g, ''));
-  if (!Number.isFinite(n) || n < 10000) return text;
-  const [v, u] = n >= 1e9 ? [n / 1e9, 'G'] : n >= 1e6 ? [n / 1e6, 'M'] : [n / 1e3, 'k'];
-  return `${+v.toPrecision(3)}${u}`;
 }
 
 /** @param {HTMLTableRowElement} tr @param {string} text @param {string} [cls] */

@@ -165,12 +165,6 @@ export class EngineError extends Error {
   }
 }
 
-/** @returns {Error} the error a cancelled operation rejects with */
-export function abortError() {
-  const err = new Error('cancelled');
-  err.name = 'AbortError';
-  return err;
-}
 
 /**
  * The buffers of a result that must be transferred rather than cloned.

@@ -2,7 +2,8 @@
 // requests, routes progress notes and the single reply of each request back to
 // its caller, turns an AbortSignal into a 'cancel' request.
 
-import { Note, Req, abortError, deserializeError } from './protocol.js';
+import { Note, Req, deserializeError } from './protocol.js';
+import { abortError } from '../util/abort.js';
 
 /**
  * Anything that looks like a Web Worker (the Node tests adapt worker_threads).

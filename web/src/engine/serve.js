@@ -4,7 +4,8 @@
 
 import { InThreadEngine } from './inthread.js';
 import { warmUp } from './warmup.js';
-import { Note, Req, abortError, serializeError, transferablesOf } from './protocol.js';
+import { Note, Req, serializeError, transferablesOf } from './protocol.js';
+import { abortError } from '../util/abort.js';
 
 /**
  * @typedef {object} Port

@@ -16,13 +16,14 @@
 
 import { toLoadItem } from '../load/files.js';
 import { WorkerProxy } from './proxy.js';
-import { Req, abortError } from './protocol.js';
+import { Req } from './protocol.js';
 import { spawnWebWorker } from './spawn.js';
 import { failedSource, reducible } from './inthread.js';
 import { addUsed, budgetPlan, modelBytes, shouldReduce } from './budget.js';
 import { withRows, joinColumns } from './columns.js';
 import { joinMatrix } from './matrix.js';
 import { QueryTwin } from './twin.js';
+import { abortError } from '../util/abort.js';
 
 /** @typedef {import('./inthread.js').Source} Source */
 /** @typedef {import('./inthread.js').LoadOptions} LoadOptions */

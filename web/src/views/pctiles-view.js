@@ -6,17 +6,19 @@
 // marks quanta with too few samples for the chosen percentiles (flag "few").
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
-import { timeScale, timeAxis, formatTime } from './time-axis.js';
-import { unitLabel, formatNumber, plainScale, plainLine } from './scales.js';
-import { percentileName } from '../app/options.js';
+import { timeScale, timeAxis } from './time-axis.js';
+import { plainScale, plainLine } from './scales.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
 import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, aggregateIops, fewSpans, cols } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE } from './colors.js';
 import { renderLegend, toggleKey } from './legend.js';
-import { expandRules, violates, ruleLabel } from '../app/sla.js';
-import { coPairs } from '../app/methods.js';
-import { yieldToEvents } from '../engine/yield.js';
+import { formatTime, formatNumber, formatSI } from '../util/format.js';
+import { unitLabel } from '../model/units.js';
+import { yieldToEvents } from '../util/yield.js';
+import { percentileName } from '../model/percentiles.js';
+import { expandRules, violates, ruleLabel } from '../model/sla-rules.js';
+import { coPairs } from '../model/co-groups.js';
 
 /** Dash of the coordinated-omission-corrected lines (recorded ones are solid). */
 export const CO_DASH = '7,4';
@@ -33,7 +35,7 @@ const GAP = 28;
 export class PercentilesView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, colors: import('./colors.js').ColorKeeper, slaRules: () => import('../app/sla.js').SlaRule[], bands?: (range: [number, number]) => Promise<import('../engine/columns.js').ResultColumns>}} ctx
+   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, colors: import('./colors.js').ColorKeeper, slaRules: () => import('../model/sla-rules.js').SlaRule[], bands?: (range: [number, number]) => Promise<import('../engine/columns.js').ResultColumns>}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -603,7 +605,7 @@ export class PercentilesView {
     let ymax = 1;
     for (const d of iops) if (inView(d.t, adaptive ? 0 : r.quantum_ms) && /** @type {number} */ (d.v) > ymax) ymax = /** @type {number} */ (d.v);
     const ys = d3.scaleLinear().domain([0, ymax]).range([STRIP_H, 0]).nice();
-    sg.append('g').attr('class', 'axis').call(d3.axisLeft(ys).ticks(3).tickFormat(d3.format('~s')));
+    sg.append('g').attr('class', 'axis').call(d3.axisLeft(ys).ticks(3).tickFormat((v) => formatSI(Number(v))));
     axisLabel(sg, 'IOPS', -56, STRIP_H / 2, -90);
     const sp = sg.append('g').attr('clip-path', `url(#${clipId})`);
     sp.append('path')

@@ -3,10 +3,10 @@
 import { describe, it, expect } from 'vitest';
 import { defaultQuantum } from '../../src/app/sources.js';
 import { QUANTA } from '../../src/app/options.js';
-import { compactMs } from '../../src/app/file-table.js';
 import { pctilesOptions, heatmapOptions, pctilesAreCluster } from '../../src/app/queries.js';
 import { initialState } from '../../src/app/state.js';
 import { stepPoints, rowAt, adaptiveIops, fewSpans, timeExtent } from '../../src/views/pctiles-data.js';
+import { compactMs } from '../../src/util/format.js';
 
 /** A source as source_json writes it, with series of these intervals. @param {number[]} iv @param {string} [role] */
 const src = (iv, role = 'time') => ({ name: 'x.log', format: 'fio-hist', status: { ok: true }, series: iv.map((interval_ms) => ({ role, interval_ms })) });
