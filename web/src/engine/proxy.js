@@ -61,12 +61,15 @@ export class WorkerProxy {
   }
 
   /**
-   * @param {string} type  a Req value
-   * @param {object} [payload]
+   * One request of the contract (protocol.js Requests): its payload in, its
+   * result out ({} for a request that takes nothing).
+   * @template {import('./protocol.js').RequestName} K
+   * @param {K} type
+   * @param {import('./protocol.js').PayloadOf<K>} payload
    * @param {RequestOptions} [opts]
-   * @returns {Promise<any>}
+   * @returns {Promise<import('./protocol.js').ResultOf<K>>}
    */
-  request(type, payload = {}, opts = {}) {
+  request(type, payload, opts = {}) {
     if (this.dead) return Promise.reject(this.dead);
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(abortError());
