@@ -4,7 +4,7 @@
 // whose engine options changed, and never re-reads files.
 import { Store, initialState } from './state.js';
 import { renderControls, renderViewToolbar, setGroupings, setInputChoices } from './controls.js';
-import { renderFileTable, updatePendingStates, renderAccountChoice, renderReportInputs } from './file-table.js';
+import { renderFileTable, updatePendingStates } from './file-table.js';
 import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, snapRange, zoomRange, resultOptions, resultLabels, linkState, SURFACE_LEVELS, groupsBy, groupsOptions, groupsRunOptions } from './queries.js';
 import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded } from './methods.js';
 import { budgetSettings, memoryText, reducedStatus, reducedQuantumNote } from './memory-budget.js';
@@ -42,6 +42,7 @@ import { afterNextFrame } from '../util/yield.js';
 import { formatQuantum, formatBytes, formatTime, formatKB, formatSecondsOfMs } from '../util/format.js';
 import { downloadBlob, downloadText } from '../util/download.js';
 import { naturalCompare } from '../util/natural-order.js';
+import { renderAccountChoice, renderReportInputs } from './trust-rows.js';
 
 /** @typedef {import('./state.js').ViewName} ViewName */
 /** @typedef {{pctiles: PercentilesView, heatmap: HeatmapView, surface: SurfaceView, spectrum: SpectrumView, groups: GroupsView}} Views */

@@ -6,11 +6,11 @@ import * as d3 from 'd3';
 import { Frame, themeColors, axisLabel } from './frame.js';
 import { timeScale, timeAxis } from './time-axis.js';
 import { paletteLut, countNormalizer, logTicks, dodgeLabels } from './scales.js';
-import { showTip, hideTip } from './pctiles-view.js';
 import { cellAt, cellTipLines } from './heatmap-data.js';
 import { formatTime, formatNumber, formatBytes, formatCount } from '../util/format.js';
 import { unitScale, unitLabel } from '../model/units.js';
 import { percentileName } from '../model/percentiles.js';
+import { showTip, hideTip } from './tooltip.js';
 
 /** Axis titles of rows by bytes (per-I/O logs): HeatmapResult::y. @type {Record<string, string>} */
 const Y_TITLE = { bs: 'block size', offset: 'offset' };
@@ -18,7 +18,7 @@ const Y_TITLE = { bs: 'block size', offset: 'offset' };
 export class HeatmapView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, onYZoom: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('./view.js').ViewStore, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, onYZoom: (r: [number, number] | null) => void}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;

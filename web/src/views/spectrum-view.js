@@ -4,17 +4,16 @@
 import * as d3 from 'd3';
 import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { tailCoord, tailTicks, tailInverse } from './scales.js';
-import { showTip, hideTip } from './pctiles-view.js';
 import { spectrumCurves } from './surface-data.js';
-import { CO_DASH } from './pctiles-view.js';
-import { percentileColor } from './colors.js';
+import { percentileColor, CO_DASH } from './colors.js';
 import { formatTime, formatPercentile, formatNumber, formatCount } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { coPairs } from '../model/co-groups.js';
 import { ruleLabel } from '../model/sla-rules.js';
+import { showTip, hideTip } from './tooltip.js';
 
 export class SpectrumView {
-  /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store, emptyText?: () => string, colors?: import('./colors.js').ColorKeeper, slaRules?: () => import('../model/sla-rules.js').SlaRule[]}} ctx */
+  /** @param {HTMLElement} host @param {{store: import('./view.js').ViewStore, emptyText?: () => string, colors?: import('./colors.js').ColorKeeper, slaRules?: () => import('../model/sla-rules.js').SlaRule[]}} ctx */
   constructor(host, ctx) {
     this.ctx = ctx;
     this.frame = new Frame(host, { margin: { top: 34, right: 40, bottom: 48, left: 72 } });
