@@ -1,6 +1,10 @@
-// Page state with change notification. Views read it, controls write it;
-// `set` batches keys and tells listeners which changed so the app only
-// re-queries what depends on them (e.g. the colour palette needs no query).
+// The one store of the page: the view state (what the fragment carries and
+// the controls and views change) and the session's state (what is loaded,
+// how far loading is, what the status line says). `set` batches view keys
+// and tells listeners which changed, so the app only re-queries what
+// depends on them (e.g. the colour palette needs no query); the session
+// reports what it loaded through `report`, and the sidebar draws it from
+// here (session-panels.js).
 import { DEFAULTS } from './options.js';
 
 /** @typedef {import('../model/state.js').ViewName} ViewName */
@@ -39,12 +43,94 @@ export function initialState() {
   };
 }
 
+/**
+ * Where the loaded data came from: re-written into every fragment so that a
+ * reload keeps it (url-sync.js).
+ * @typedef {{urls: string[], data: string, demo: boolean}} Origin
+ */
+
+/**
+ * A file while it loads, as the file table shows it.
+ * @typedef {{state: string, bytesDone: number, bytesTotal: number, message?: string}} Pending
+ */
+
+/**
+ * The session's state: what is loaded and how loading goes (session.js
+ * reports it, session-panels.js and the URL draw it).
+ * @typedef {object} SessionState
+ * @property {{state: 'idle'|'loading'|'ready'|'error', text: string}} status the status line
+ * @property {{fraction: number, text?: string} | null} progress the progress bar (null: hidden; no text: the line stays)
+ * @property {import('../engine/inthread.js').Source[]} sources the loaded files as the engine describes them
+ * @property {import('../load/files.js').SkippedItem[]} skipped paths left out before loading (OS bookkeeping, .git)
+ * @property {Map<string, Pending>} pending files (or URLs) while they load, by name
+ * @property {number} pendingTick the pending files' states moved (the table updates them in place when it can)
+ * @property {string[]} fetchErrors errors of URLs that failed while the others loaded (shown with the file errors)
+ * @property {import('../engine/inthread.js').TrustRow[] | null} trust the engine's trust summary for the account chosen
+ * @property {{rows: import('../engine/inthread.js').TrustRow[], dropped: number} | null} reportInputs the files an embedded report was made from, while its result is loaded
+ * @property {import('../engine/inthread.js').RunPlan | null} runPlan runs of the loaded files (runs.js)
+ * @property {{file: Blob, name: string}[]} items the loaded files, kept for "Add files" and the A/B table
+ * @property {Origin} origin where the loaded data came from
+ * @property {Record<string, number> | undefined} placed files placed by their job's startdelay (the percentiles answer's)
+ * @property {{modelBytes: number, wasmBytes: number, twinBytes?: number} | null} memory the engine's memory (the line under the file table)
+ */
+
+/** @returns {SessionState} */
+export function initialSession() {
+  return {
+    status: { state: 'idle', text: '' },
+    progress: null,
+    sources: [],
+    skipped: [],
+    pending: new Map(),
+    pendingTick: 0,
+    fetchErrors: [],
+    trust: null,
+    reportInputs: null,
+    runPlan: null,
+    items: [],
+    origin: { urls: [], data: '', demo: false },
+    placed: undefined,
+    memory: null,
+  };
+}
+
 export class Store {
-  /** @param {State} state */
-  constructor(state) {
+  /** @param {State} state @param {SessionState} [session] */
+  constructor(state, session = initialSession()) {
     this.state = state;
+    /** What is loaded; changed only through report() and stage(). */
+    this.session = session;
     /** @type {((changed: Set<string>, s: State) => void)[]} */
     this.listeners = [];
+    /** @type {((changed: Set<string>, s: SessionState) => void)[]} */
+    this.reporters = [];
+  }
+
+  /**
+   * The session reports: the fields given replace the store's (a Map
+   * changed in place counts as changed when it is reported), and the
+   * report's listeners are told which.
+   * @param {Partial<SessionState>} patch
+   */
+  report(patch) {
+    Object.assign(this.session, patch);
+    const changed = new Set(Object.keys(patch));
+    for (const l of this.reporters) l(changed, this.session);
+  }
+
+  /**
+   * Session fields changed without telling anyone yet: the report that
+   * follows draws them with what it names (a load sets several before the
+   * file table is drawn once).
+   * @param {Partial<SessionState>} patch
+   */
+  stage(patch) {
+    Object.assign(this.session, patch);
+  }
+
+  /** @param {(changed: Set<string>, s: SessionState) => void} f */
+  onReport(f) {
+    this.reporters.push(f);
   }
 
   /** @param {Partial<State>} patch */

@@ -1,5 +1,5 @@
 // The shape of the page's state: what the one store (app/state.js) holds,
-// the fragment carries (app/url-state.js) and the views read. Types only.
+// the fragment carries (app/url-state.js) and the views read.
 
 /** @typedef {'pctiles' | 'heatmap' | 'surface' | 'spectrum' | 'groups'} ViewName */
 
@@ -39,4 +39,5 @@
  * @property {number} surfaceP                 percentile picked on the surface
  */
 
-export {};
+/** The views, in the tabs' order (keys 1-5 pick them). @type {ViewName[]} */
+export const VIEW_NAMES = ['pctiles', 'heatmap', 'surface', 'spectrum', 'groups'];
