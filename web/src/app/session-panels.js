@@ -33,8 +33,7 @@ export function installSessionPanels(store, $, session) {
      */
     progress() {
       const p = store.session.progress;
-      $('progress').hidden = !p;
-      if (!p) return;
+      $('progress').hidden = !p.shown;
       $('progress-fill').style.transform = `scaleX(${Math.max(0, Math.min(1, p.fraction))})`;
       if (p.text !== undefined) $('progress-text').textContent = p.text;
     },

@@ -83,6 +83,11 @@ export class Session {
     this.store.report({ status: { state, text } });
   }
 
+  /** The progress bar hidden; its fill and line stay as they were. */
+  hideProgress() {
+    this.store.report({ progress: { ...this.store.session.progress, shown: false, text: undefined } });
+  }
+
   /** The URL's file name, or how many (the status while fetching). @param {string[]} urls @param {Partial<State>} [after] */
   async loadUrls(urls, after) {
     this.abort?.abort();
@@ -92,7 +97,7 @@ export class Session {
     const n = urls.length;
     const store = this.store;
     this.say('loading', `Fetching ${n === 1 ? urlFileName(urls[0]) : `${n} URLs`}…`);
-    store.report({ progress: { fraction: 0 } });
+    store.report({ progress: { shown: true, fraction: 0 } });
     /** @type {Map<string, {done: number, total: number}>} */
     const got = new Map(urls.map((u) => [u, { done: 0, total: 0 }]));
     const t0 = performance.now();
@@ -108,7 +113,7 @@ export class Session {
         if (gen !== this.loadGen) return;
         if (lod) {
           store.stage({ pending: new Map() });
-          store.report({ progress: null });
+          this.hideProgress();
           return this.levels.open(lod, [], { after, origin: { urls, data: '', demo: false } });
         }
       } catch {
@@ -128,7 +133,7 @@ export class Session {
             total += Math.max(g.total, g.done);
           }
           const ready = [...got.values()].filter((g) => g.total && g.done >= g.total).length;
-          store.report({ progress: { fraction: total ? done / total : 0, text: `fetching: ${progressText(done, total, (performance.now() - t0) / 1000, ready, urls.length)}` } });
+          store.report({ progress: { shown: store.session.progress.shown, fraction: total ? done / total : 0, text: `fetching: ${progressText(done, total, (performance.now() - t0) / 1000, ready, urls.length)}` } });
           store.session.pending.set(p.url, { state: p.state === 'done' ? 'fetched' : 'fetching', bytesDone: p.bytesDone, bytesTotal: p.bytesTotal });
           if (p.state === 'done' || performance.now() - lastTable > 330) {
             lastTable = performance.now();
@@ -139,7 +144,8 @@ export class Session {
       if (gen !== this.loadGen) return;
       const origin = { urls, data: '', demo: false };
       if (!r.items.length) {
-        store.report({ progress: null, origin, fetchErrors: r.errors, sources: [], pending: new Map(), skipped: r.skipped });
+        this.hideProgress();
+        store.report({ origin, fetchErrors: r.errors, sources: [], pending: new Map(), skipped: r.skipped });
         // The sentences (CORS, HTTP status) are under Files; the status line stays short.
         this.say('error', r.errors.length ? `Nothing loaded: ${r.errors.length === 1 ? 'the URL' : `all ${r.errors.length} URLs`} failed (see the message under Files).` : 'Nothing to read at the URL.');
         this.page.message('Nothing loaded from the URL');
@@ -148,7 +154,7 @@ export class Session {
       await this.load(r.items, r.skipped, { after, fetchErrors: [...r.errors, ...r.notes], origin });
     } catch (e) {
       if (gen !== this.loadGen) return;
-      store.report({ progress: null });
+      this.hideProgress();
       const err = /** @type {Error} */ (e);
       this.say('error', err.name === 'AbortError' ? 'Loading cancelled.' : `Loading failed: ${err.message}`);
     }
@@ -247,7 +253,7 @@ export class Session {
     store.report({ runPlan: null });
     this.page.beforeLoad(!!extras.keep);
     this.say('loading', extras.lod && extras.lodPick ? this.levels.reading(extras.lod, extras.lodPick) : `Reading ${items.length} file${items.length > 1 ? 's' : ''}…`);
-    store.report({ progress: { fraction: 0 } });
+    store.report({ progress: { shown: true, fraction: 0 } });
     store.report({ pending: ss.pending });
     const t0 = performance.now();
     // Progress is shown 4 times a second, the file table rebuilt every
@@ -263,7 +269,7 @@ export class Session {
       for (const p of ss.pending.values()) done += p.state === 'done' || p.state === 'error' ? p.bytesTotal : p.bytesDone;
       const secs = (performance.now() - t0) / 1000;
       const files = [...ss.pending.values()];
-      store.report({ progress: { fraction: total ? done / total : 0, text: progressText(done, total, secs, files.filter((p) => p.state === 'done' || p.state === 'error').length, files.length) } });
+      store.report({ progress: { shown: ss.progress.shown, fraction: total ? done / total : 0, text: progressText(done, total, secs, files.filter((p) => p.state === 'done' || p.state === 'error').length, files.length) } });
       const now = performance.now();
       if (now - lastTable > tableEvery) {
         lastTable = now;
@@ -315,7 +321,8 @@ export class Session {
       // The progress line's last figures; the table is rebuilt once, below.
       lastTable = performance.now();
       paint();
-      store.report({ progress: null, sources, pending: ss.pending });
+      this.hideProgress();
+      store.report({ sources, pending: ss.pending });
       // The new file table is laid out in a frame of its own, not in this
       // task by the chart's size read below (docs/page-views.md "The load's longest task").
       await afterNextFrame();
@@ -353,7 +360,7 @@ export class Session {
     } catch (e) {
       this.settingUp = false;
       if (gen !== this.loadGen) return;
-      store.report({ progress: null });
+      this.hideProgress();
       const err = /** @type {Error} */ (e);
       if (err.name === 'AbortError') {
         this.say('error', 'Loading cancelled.');

@@ -59,7 +59,7 @@ export function initialState() {
  * reports it, session-panels.js and the URL draw it).
  * @typedef {object} SessionState
  * @property {{state: 'idle'|'loading'|'ready'|'error', text: string}} status the status line
- * @property {{fraction: number, text?: string} | null} progress the progress bar (null: hidden; no text: the line stays)
+ * @property {{shown: boolean, fraction: number, text?: string}} progress the progress bar and its line (no text: the line stays as it is)
  * @property {import('../engine/inthread.js').Source[]} sources the loaded files as the engine describes them
  * @property {import('../load/files.js').SkippedItem[]} skipped paths left out before loading (OS bookkeeping, .git)
  * @property {Map<string, Pending>} pending files (or URLs) while they load, by name
@@ -78,7 +78,7 @@ export function initialState() {
 export function initialSession() {
   return {
     status: { state: 'idle', text: '' },
-    progress: null,
+    progress: { shown: false, fraction: 0 },
     sources: [],
     skipped: [],
     pending: new Map(),
