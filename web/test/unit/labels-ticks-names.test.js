@@ -1,4 +1,4 @@
-// Helpers of the views' review: the one number formatter and ticks in a
+// Helpers of the views and the page's labels: the one number formatter and ticks in a
 // display unit, label dodging, tail levels holding the standard
 // percentiles, few-sample levels, natural order and names cut in the
 // middle, heat-map fitting and hover text, export captions.

@@ -1,4 +1,4 @@
-// Issue 7's page items: default quantum from the logs' interval, a file's
+// Quanta and offsets in the page: default quantum from the logs' interval,
 // own offset in a narrow cell, adaptive quanta drawn as steps.
 import { describe, it, expect } from 'vitest';
 import { defaultQuantum } from '../../src/app/sources.js';
