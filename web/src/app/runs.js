@@ -9,7 +9,7 @@ import { renderCompareTable, drawOverlay, drawHeat, drawDifference, shareDiffere
 import { accountsOf } from './options.js';
 import '../style/runs.css';
 import { downloadText } from '../util/download.js';
-import { compactNs } from '../util/format.js';
+import { compactNs, formatPercentOf } from '../util/format.js';
 
 /** @typedef {import('../engine/inthread.js').RunPlan} RunPlan */
 
@@ -194,7 +194,7 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
     drawHeatFrame(axes('a'), { ...frame, quanta: ha.quanta }, { kind: 'count', top });
     drawHeatFrame(axes('b'), { ...frame, quanta: hb.quanta }, { kind: 'count', top });
     drawHeatFrame(axes('diff'), { ...frame, quanta: d.quanta }, { kind: 'diff', maxAbs: d.maxAbs, a: ra.name, b: rb.name });
-    q('.ab-rows').textContent = `${AB_ROWS} rows from ${compactNs(grid.min_ns)} to ${compactNs(grid.max_ns)} (log); columns: ${s.quantum_ms} ms quanta from each run's start; the difference spans ±${(100 * d.maxAbs).toFixed(1)} % of a quantum's I/Os over ${d.quanta} quanta.`;
+    q('.ab-rows').textContent = `${AB_ROWS} rows from ${compactNs(grid.min_ns)} to ${compactNs(grid.max_ns)} (log); columns: ${s.quantum_ms} ms quanta from each run's start; the difference spans ±${formatPercentOf(d.maxAbs)} % of a quantum's I/Os over ${d.quanta} quanta.`;
     dlg.dataset.ready = 'true';
   } catch (e) {
     q('.ab-rows').textContent = `No time views: ${/** @type {Error} */ (e).message}`;

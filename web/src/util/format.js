@@ -95,6 +95,11 @@ export function formatSecondsOfMs(ms) {
   return (ms / 1000).toFixed(1);
 }
 
+/** A share as a percentage to one decimal: 0.1234 -> "12.3". @param {number} fraction */
+export function formatPercentOf(fraction) {
+  return (100 * fraction).toFixed(1);
+}
+
 /** A countdown: 75 s -> "1:15". @param {number} s whole seconds */
 export function formatMinSec(s) {
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, '0')}`;
