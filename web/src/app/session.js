@@ -88,7 +88,12 @@ export class Session {
     this.store.report({ progress: { ...this.store.session.progress, shown: false, text: undefined } });
   }
 
-  /** The URL's file name, or how many (the status while fetching). @param {string[]} urls @param {Partial<State>} [after] */
+  /**
+   * Fetches the URLs a link names (#url=) and loads what they hold; the
+   * file table lists each while it downloads, and URLs that fail are said
+   * under Files while the others load.
+   * @param {string[]} urls @param {Partial<State>} [after]
+   */
   async loadUrls(urls, after) {
     this.abort?.abort();
     const abort = new AbortController();
