@@ -1,10 +1,9 @@
 // The caption of an exported image (PNG, SVG): what the picture shows and
 // of which data, so it still says so when pasted into a report. Pure.
-import { formatTime, formatRelative } from '../views/time-axis.js';
-import { percentileName } from './options.js';
-import { quantumLabel } from './controls.js';
 import { middleTruncate } from './names.js';
-import { unitLabel } from '../views/scales.js';
+import { formatTime, formatRelative, formatQuantum } from '../util/format.js';
+import { unitLabel } from '../model/units.js';
+import { percentileName } from '../model/percentiles.js';
 
 /** @type {Record<string, string>} */
 const TITLES = {
@@ -36,7 +35,7 @@ export function exportCaption(c) {
     .split(',')
     .map((d) => DIRS[d] || d)
     .join(', ');
-  const parts = [`quantum ${quantumLabel(s.quantum_ms)}`, time];
+  const parts = [`quantum ${formatQuantum(s.quantum_ms)}`, time];
   const more = [];
   // The heat map and the surface show the cluster (docs/page-methods.md); the other views the chosen groups.
   const gs = c.groups.filter((g) => g !== 'all');

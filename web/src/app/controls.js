@@ -1,20 +1,17 @@
 // Sidebar query controls and the per-view toolbars. They only write to the
 // store; the app decides what to re-query.
-import { QUANTA, PRESET_PERCENTILES, GROUPINGS, parsePercentiles, sortPercentiles, percentileName } from './options.js';
+import { QUANTA, PRESET_PERCENTILES, GROUPINGS, parsePercentiles, sortPercentiles } from './options.js';
 import { PALETTES } from '../views/scales.js';
 import { nearestLevel } from '../views/surface-data.js';
 import { METHODS, HEAT_Y, parseCoInterval } from './methods.js';
 import { parseSlaList } from './sla.js';
+import { formatQuantum } from '../util/format.js';
+import { percentileName } from '../model/percentiles.js';
 
 /** The CLI's accuracy for a bare `--adaptive` (core/cli/cli_options.cc). */
 const DEFAULT_ACCURACY = 0.5;
 /** The accuracy the box shows while adaptive quanta are off (the last one typed). */
 let lastAccuracy = DEFAULT_ACCURACY;
-
-/** @param {number} ms */
-export function quantumLabel(ms) {
-  return ms < 1000 ? `${ms} ms` : ms < 60000 ? `${ms / 1000} s` : `${ms / 60000} min`;
-}
 
 /**
  * @param {HTMLElement} el
@@ -24,7 +21,7 @@ export function renderControls(el, store) {
   const s = store.state;
   el.innerHTML = `
     <label>Time quantum
-      <select id="quantum" data-testid="quantum">${QUANTA.map((q) => `<option value="${q}">${quantumLabel(q)}</option>`).join('')}</select>
+      <select id="quantum" data-testid="quantum">${QUANTA.map((q) => `<option value="${q}">${formatQuantum(q)}</option>`).join('')}</select>
     </label>
     <div id="quantum-finer" class="muted" data-testid="quantum-finer" role="note" hidden>Finer than the logs' interval: each quantum shows an even share of a log window (rows flagged finer).</div>
     <fieldset><legend>Percentiles</legend>

@@ -1,7 +1,17 @@
 // Keyboard shortcuts (listed in the help dialog of index.html).
-import { VIEWS } from './app.js';
+import { VIEW_NAMES as VIEWS } from '../model/state.js';
 
-/** @param {import('./app.js').App} app @param {HTMLDialogElement} help */
+/**
+ * What the keys drive (the page, app.js).
+ * @typedef {object} KeyTarget
+ * @property {import('./state.js').Store} store
+ * @property {(op: {zoom?: number, pan?: number}) => void} zoom
+ * @property {() => void} resetZoom
+ * @property {() => void} toggleTheme
+ * @property {() => unknown} loadDemo
+ */
+
+/** @param {KeyTarget} app @param {HTMLDialogElement} help */
 export function installKeys(app, help) {
   window.addEventListener('keydown', (e) => {
     const t = /** @type {HTMLElement} */ (e.target);

@@ -4,7 +4,7 @@
 // level's slice at a time, bounded by the memory budget however long the
 // day is.
 import { readLevels, readLevelIndex, chooseLevel, sliceLevel, cellsOf, bytesOf, isMultiple } from '../load/levels.js';
-import { quantumLabel } from './controls.js';
+import { formatQuantum, formatMiB } from '../util/format.js';
 
 /** Bytes of engine memory a result cell costs, about (docs/page-loading.md "A cluster day"). */
 export const CELL_BYTES = 512;
@@ -77,7 +77,7 @@ export class LevelView {
   describe(p) {
     const ix = this.levels[p.li];
     const q = ix.level.quantum_ms;
-    return `${quantumLabel(q)} for ${p.whole ? 'the whole time' : `${quantumLabel((ix.blocks[p.b].last + 1 - ix.blocks[p.a].first) * q)} around the zoom`}`;
+    return `${formatQuantum(q)} for ${p.whole ? 'the whole time' : `${formatQuantum((ix.blocks[p.b].last + 1 - ix.blocks[p.a].first) * q)} around the zoom`}`;
   }
 
   /**
@@ -162,8 +162,8 @@ export class LevelView {
   note() {
     const p = this.current;
     if (!p) return '';
-    const all = this.levels.map((l) => quantumLabel(l.level.quantum_ms)).join(', ');
-    const mb = (this.src.fetched / 1048576).toFixed(1);
-    return `${this.src.name}: ${this.levels.length} resolutions (${all}); showing ${this.describe(p)} (${p.why}); ${mb} MiB of ${(this.src.size / 1048576).toFixed(1)} MiB read`;
+    const all = this.levels.map((l) => formatQuantum(l.level.quantum_ms)).join(', ');
+    const mb = formatMiB(this.src.fetched);
+    return `${this.src.name}: ${this.levels.length} resolutions (${all}); showing ${this.describe(p)} (${p.why}); ${mb} MiB of ${formatMiB(this.src.size)} MiB read`;
   }
 }

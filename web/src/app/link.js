@@ -134,7 +134,3 @@ export function decodeLinkData(data) {
   return unframePayload(fromBase64url(data));
 }
 
-/** 65536 -> "64.0 KB" @param {number} n */
-export function kb(n) {
-  return n < 1024 ? `${n} bytes` : `${(n / 1024).toFixed(1)} KB`;
-}

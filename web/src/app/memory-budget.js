@@ -3,8 +3,7 @@
 // Files, and the sentences about files that were reduced. The arithmetic is
 // engine/budget.js.
 import { DEFAULT_BUDGET_BYTES, isMultiple, parseBudget } from '../engine/budget.js';
-import { formatBytes } from './methods.js';
-import { quantumLabel } from './controls.js';
+import { formatBytes, formatQuantum } from '../util/format.js';
 
 /**
  * `?budget=512MiB` (the primary engine's model; "off": none) and
@@ -74,7 +73,7 @@ export function reducedOf(sources) {
 export function reducedStatus(sources, budget) {
   const r = reducedOf(sources);
   const parts = [];
-  if (r.files) parts.push(`${r.files} file${r.files === 1 ? '' : 's'} reduced to ${r.quanta.map(quantumLabel).join(', ')} quanta`);
+  if (r.files) parts.push(`${r.files} file${r.files === 1 ? '' : 's'} reduced to ${r.quanta.map(formatQuantum).join(', ')} quanta`);
   if (r.kept) parts.push(`${r.kept} file${r.kept === 1 ? '' : 's'} past it kept whole (at this quantum their quanta would take more memory than their windows: choose a coarser quantum and load again)`);
   return parts.length ? `memory budget of ${formatBytes(budget)} passed: ${parts.join('; ')}` : '';
 }
@@ -91,11 +90,11 @@ export function reducedQuantumNote(sources, quantumMs) {
   const r = reducedOf(sources);
   const bad = r.quanta.filter((q) => !isMultiple(quantumMs, q));
   if (!bad.length) return '';
-  const q = bad.map(quantumLabel).join(', ');
+  const q = bad.map(formatQuantum).join(', ');
   const finer = bad.some((b) => quantumMs < b);
   return (
     `${r.files} file${r.files === 1 ? ' was' : 's were'} reduced to ${q} quanta while loading (memory budget): ` +
-    `${quantumLabel(quantumMs)} is no multiple of ${q}, so ${finer ? 'each of their quanta is shared evenly among the finer ones' : 'each of their quanta is split among the quanta it overlaps, in proportion'}, ` +
+    `${formatQuantum(quantumMs)} is no multiple of ${q}, so ${finer ? 'each of their quanta is shared evenly among the finer ones' : 'each of their quanta is split among the quanta it overlaps, in proportion'}, ` +
     `like a log window; their rows are not what the logs would show. Multiples of ${q} are exact.`
   );
 }

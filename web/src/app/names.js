@@ -1,18 +1,6 @@
-// Pure helpers for showing file names in narrow places: natural order and
-// truncation in the middle (the end of a log's name says which host, job
-// and log it is: s1_clat_hist.2.log.127.0.0.1). No DOM, unit-tested.
-
-const collator = new Intl.Collator('en', { numeric: true, sensitivity: 'base' });
-
-/**
- * Natural order: digit runs compare as numbers, so host2 < host10 and
- * job 1, 2, … 10 in that order. Ties (names equal but for case) fall back
- * to code-point order, so the order is total.
- * @param {string} a @param {string} b
- */
-export function naturalCompare(a, b) {
-  return collator.compare(a, b) || (a < b ? -1 : a > b ? 1 : 0);
-}
+// Pure helpers for showing file names in narrow places: truncation in the
+// middle (the end of a log's name says which host, job and log it is:
+// s1_clat_hist.2.log.127.0.0.1). No DOM, unit-tested.
 
 /**
  * Splits a name into a head that may be cut short and a tail that is always

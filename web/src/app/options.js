@@ -64,16 +64,6 @@ export function sortPercentiles(ps) {
   return [...seen.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
 }
 
-/** Column label the CLI uses for a percentile: "p99.9". @param {string} p */
-export function percentileLabel(p) {
-  return `p${p}`;
-}
-
-/** Display name: 100 -> "max", 50 -> "p50". @param {string} p */
-export function percentileName(p) {
-  return Number(p) === 100 ? 'max' : `p${p}`;
-}
-
 /**
  * Engine options from the page state. Only keys the engine knows; empty
  * selections are left out so a fresh page sends exactly the CLI defaults.

@@ -6,9 +6,10 @@
 // comparison (two runs).
 
 import { renderCompareTable, drawOverlay, drawHeat, drawDifference, shareDifference, drawHeatFrame, AB_PLOT, RUN_COLOURS } from '../views/compare-view.js';
-import { downloadText } from './download.js';
 import { accountsOf } from './options.js';
 import '../style/runs.css';
+import { downloadText } from '../util/download.js';
+import { compactNs, formatPercentOf } from '../util/format.js';
 
 /** @typedef {import('../engine/inthread.js').RunPlan} RunPlan */
 
@@ -193,16 +194,11 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
     drawHeatFrame(axes('a'), { ...frame, quanta: ha.quanta }, { kind: 'count', top });
     drawHeatFrame(axes('b'), { ...frame, quanta: hb.quanta }, { kind: 'count', top });
     drawHeatFrame(axes('diff'), { ...frame, quanta: d.quanta }, { kind: 'diff', maxAbs: d.maxAbs, a: ra.name, b: rb.name });
-    q('.ab-rows').textContent = `${AB_ROWS} rows from ${fmtNs(grid.min_ns)} to ${fmtNs(grid.max_ns)} (log); columns: ${s.quantum_ms} ms quanta from each run's start; the difference spans ±${(100 * d.maxAbs).toFixed(1)} % of a quantum's I/Os over ${d.quanta} quanta.`;
+    q('.ab-rows').textContent = `${AB_ROWS} rows from ${compactNs(grid.min_ns)} to ${compactNs(grid.max_ns)} (log); columns: ${s.quantum_ms} ms quanta from each run's start; the difference spans ±${formatPercentOf(d.maxAbs)} % of a quantum's I/Os over ${d.quanta} quanta.`;
     dlg.dataset.ready = 'true';
   } catch (e) {
     q('.ab-rows').textContent = `No time views: ${/** @type {Error} */ (e).message}`;
     dlg.dataset.ready = 'error';
   }
   return dlg;
-}
-
-/** @param {number} ns */
-function fmtNs(ns) {
-  return ns >= 1e6 ? `${+(ns / 1e6).toPrecision(3)} ms` : ns >= 1e3 ? `${+(ns / 1e3).toPrecision(3)} µs` : `${+ns.toPrecision(3)} ns`;
 }

@@ -6,23 +6,14 @@
 // same files and options. The page also reads a threshold without a unit in
 // the displayed unit, and a rule without WHAT ("2ms") as one rule per shown
 // percentile (docs/page-views.md "SLA").
-import { formatNumber, unitLabel } from '../views/scales.js';
-import { percentileName } from './options.js';
 import { toColumns } from '../engine/columns.js';
+import { formatNumber } from '../util/format.js';
+import { ruleLabel, expandRules, violates } from '../model/sla-rules.js';
 
 /** ns per unit, as the CLI's rules accept them. @type {Record<string, number>} */
 const UNIT_NS = { ns: 1, us: 1e3, ms: 1e6, s: 1e9 };
 
-/**
- * @typedef {object} SlaRule
- * @property {string} text       normalised: "p99<2ms", "max<=1s", "<=500us" (every shown percentile)
- * @property {string} what       "p99", "p99.9", "max" or "" (every shown percentile)
- * @property {number | null} p   the percentile; null for max and for ""
- * @property {boolean} strict    '<' (else '<=')
- * @property {number} threshold  in `unit`
- * @property {string} unit       ns, us, ms or s
- * @property {number} thresholdNs
- */
+/** @typedef {import('../model/sla-rules.js').SlaRule} SlaRule */
 
 /**
  * Parses one rule: `[WHAT] [OP] NUMBER [UNIT]`, blanks ignored. WHAT is
@@ -60,38 +51,6 @@ export function parseSlaList(text, defaultUnit) {
     .map((x) => x.trim())
     .filter(Boolean)
     .map((x) => parseSlaRule(x, defaultUnit));
-}
-
-/** "p99 < 2 ms", for the summary and the chart's labels. @param {SlaRule} r */
-export function ruleLabel(r) {
-  return `${r.what ? `${r.what} ` : ''}${r.strict ? '<' : '≤'} ${formatNumber(r.threshold)} ${unitLabel(r.unit)}`;
-}
-
-/**
- * The rules against the percentiles of a result: a rule without WHAT stands
- * for one rule per shown percentile; a rule on a percentile the result
- * lacks is kept with pi -1 (nothing to judge: the summary says so).
- * @param {SlaRule[]} rules @param {string[]} percentiles the result's
- * @returns {(SlaRule & {pi: number, max: boolean})[]} pi: index into row.p
- */
-export function expandRules(rules, percentiles) {
-  /** @type {(SlaRule & {pi: number, max: boolean})[]} */
-  const out = [];
-  for (const r of rules) {
-    if (r.what === 'max') out.push({ ...r, pi: -1, max: true });
-    else if (r.p === null) {
-      percentiles.forEach((ps, pi) => out.push({ ...r, what: percentileName(ps) === 'max' ? 'p100' : `p${ps}`, p: Number(ps), pi, max: false }));
-    } else out.push({ ...r, pi: percentiles.findIndex((ps) => Number(ps) === r.p), max: false });
-  }
-  return out;
-}
-
-/**
- * Whether a value violates a rule: the CLI's comparison, !(v < t) or !(v <= t).
- * @param {number} v @param {{strict: boolean}} rule @param {number} t threshold in v's unit
- */
-export function violates(v, rule, t) {
-  return rule.strict ? !(v < t) : !(v <= t);
 }
 
 /**

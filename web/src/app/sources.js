@@ -1,3 +1,4 @@
+import { thousands } from '../util/format.js';
 // Pure summaries of engine Source objects for the file and host tables, the
 // status line and the group-by choices.
 
@@ -200,7 +201,3 @@ export function groupingsFor(sources) {
   return list.map((v) => [v, GROUP_TITLES[v] ?? `each ${v.replace(',', ' × ')}`]);
 }
 
-/** 1234567 -> "1,234,567" (toLocaleString is slow: ICU per call). @param {number} n */
-export function thousands(n) {
-  return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}

@@ -1,45 +1,14 @@
-// Page state with change notification. Views read it, controls write it;
-// `set` batches keys and tells listeners which changed so the app only
-// re-queries what depends on them (e.g. the colour palette needs no query).
+// The one store of the page: the view state (what the fragment carries and
+// the controls and views change) and the session's state (what is loaded,
+// how far loading is, what the status line says). `set` batches view keys
+// and tells listeners which changed, so the app only re-queries what
+// depends on them (e.g. the colour palette needs no query); the session
+// reports what it loaded through `report`, and the sidebar draws it from
+// here (session-panels.js).
 import { DEFAULTS } from './options.js';
 
-/** @typedef {'pctiles' | 'heatmap' | 'surface' | 'spectrum' | 'groups'} ViewName */
-
-/**
- * @typedef {object} State
- * @property {number} quantum_ms
- * @property {number} adaptive                 percentiles view: adaptive quanta at this accuracy (0 = fixed quanta; docs/uncertainty.md)
- * @property {string[]} percentiles
- * @property {string} group_by
- * @property {string} directions
- * @property {string} method
- * @property {string} unit
- * @property {'per-io'|'hist'} account        a job with both a histogram and a per-I/O log: which counts its I/Os (options.js accountsOf)
- * @property {string} kinds                    latency kinds ('' = the engine's default: clat when several)
- * @property {number} co_interval_ms           coordinated-omission expected interval (0 = off)
- * @property {Record<string, number>} offsets   host or file name -> ms
- * @property {string[]} exclude_sources
- * @property {string[]} exclude_hosts
- * @property {[number, number] | null} range    brushed time range, ms
- * @property {ViewName} view
- * @property {'light'|'dark'} theme
- * @property {boolean} yLog
- * @property {boolean} showMean
- * @property {boolean} showBand
- * @property {string[]} sla                     SLA rules, normalised ("p99<2ms", app/sla.js)
- * @property {'heat'|'top'|'multiples'} groupsMode  groups view: group x time heat map, top-N lines, small multiples
- * @property {string} groupsP                  groups view: the percentile shown ("99", "100" = max)
- * @property {number} topN                     groups view: worst groups drawn as lines
- * @property {'name'|'worst'} groupsSort       groups view: row / chart order
- * @property {string[]} hidden                 legend keys of hidden series ("g:host=a", "p:99.9", "band")
- * @property {string} palette
- * @property {'linear'|'log'|'false'} colorMode
- * @property {boolean} clipOutliers
- * @property {boolean} heatLines               percentile lines over the heat map
- * @property {[number, number] | null} yZoomNs heat map latency range
- * @property {'latency'|'bs'|'offset'} heatY    heat map rows (bs/offset: per-I/O logs)
- * @property {number} surfaceP                 percentile picked on the surface
- */
+/** @typedef {import('../model/state.js').ViewName} ViewName */
+/** @typedef {import('../model/state.js').State} State */
 
 /** @returns {State} */
 export function initialState() {
@@ -74,12 +43,94 @@ export function initialState() {
   };
 }
 
+/**
+ * Where the loaded data came from: re-written into every fragment so that a
+ * reload keeps it (url-sync.js).
+ * @typedef {{urls: string[], data: string, demo: boolean}} Origin
+ */
+
+/**
+ * A file while it loads, as the file table shows it.
+ * @typedef {{state: string, bytesDone: number, bytesTotal: number, message?: string}} Pending
+ */
+
+/**
+ * The session's state: what is loaded and how loading goes (session.js
+ * reports it, session-panels.js and the URL draw it).
+ * @typedef {object} SessionState
+ * @property {{state: 'idle'|'loading'|'ready'|'error', text: string}} status the status line
+ * @property {{shown: boolean, fraction: number, text?: string}} progress the progress bar and its line (no text: the line stays as it is)
+ * @property {import('../engine/inthread.js').Source[]} sources the loaded files as the engine describes them
+ * @property {import('../load/files.js').SkippedItem[]} skipped paths left out before loading (OS bookkeeping, .git)
+ * @property {Map<string, Pending>} pending files (or URLs) while they load, by name
+ * @property {number} pendingTick the pending files' states moved (the table updates them in place when it can)
+ * @property {string[]} fetchErrors errors of URLs that failed while the others loaded (shown with the file errors)
+ * @property {import('../engine/inthread.js').TrustRow[] | null} trust the engine's trust summary for the account chosen
+ * @property {{rows: import('../engine/inthread.js').TrustRow[], dropped: number} | null} reportInputs the files an embedded report was made from, while its result is loaded
+ * @property {import('../engine/inthread.js').RunPlan | null} runPlan runs of the loaded files (runs.js)
+ * @property {{file: Blob, name: string}[]} items the loaded files, kept for "Add files" and the A/B table
+ * @property {Origin} origin where the loaded data came from
+ * @property {Record<string, number> | undefined} placed files placed by their job's startdelay (the percentiles answer's)
+ * @property {{modelBytes: number, wasmBytes: number, twinBytes?: number} | null} memory the engine's memory (the line under the file table)
+ */
+
+/** @returns {SessionState} */
+export function initialSession() {
+  return {
+    status: { state: 'idle', text: '' },
+    progress: { shown: false, fraction: 0 },
+    sources: [],
+    skipped: [],
+    pending: new Map(),
+    pendingTick: 0,
+    fetchErrors: [],
+    trust: null,
+    reportInputs: null,
+    runPlan: null,
+    items: [],
+    origin: { urls: [], data: '', demo: false },
+    placed: undefined,
+    memory: null,
+  };
+}
+
 export class Store {
-  /** @param {State} state */
-  constructor(state) {
+  /** @param {State} state @param {SessionState} [session] */
+  constructor(state, session = initialSession()) {
     this.state = state;
+    /** What is loaded; changed only through report() and stage(). */
+    this.session = session;
     /** @type {((changed: Set<string>, s: State) => void)[]} */
     this.listeners = [];
+    /** @type {((changed: Set<string>, s: SessionState) => void)[]} */
+    this.reporters = [];
+  }
+
+  /**
+   * The session reports: the fields given replace the store's (a Map
+   * changed in place counts as changed when it is reported), and the
+   * report's listeners are told which.
+   * @param {Partial<SessionState>} patch
+   */
+  report(patch) {
+    Object.assign(this.session, patch);
+    const changed = new Set(Object.keys(patch));
+    for (const l of this.reporters) l(changed, this.session);
+  }
+
+  /**
+   * Session fields changed without telling anyone yet: the report that
+   * follows draws them with what it names (a load sets several before the
+   * file table is drawn once).
+   * @param {Partial<SessionState>} patch
+   */
+  stage(patch) {
+    Object.assign(this.session, patch);
+  }
+
+  /** @param {(changed: Set<string>, s: SessionState) => void} f */
+  onReport(f) {
+    this.reporters.push(f);
   }
 
   /** @param {Partial<State>} patch */

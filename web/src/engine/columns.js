@@ -1,3 +1,4 @@
+import { yieldToEvents } from '../util/yield.js';
 // A percentiles query as columns (report.h pctiles_columns): what the
 // worker posts for the percentiles view instead of JSON text. With 200 hosts
 // the JSON of one regroup was 22.6 MB: writing it in WebAssembly, copying it
@@ -10,7 +11,6 @@
 // rows; the percentiles view, the SLA summary and the groups matrix read
 // the columns.
 
-import { yieldToEvents } from './yield.js';
 
 /**
  * @typedef {object} ResultColumns

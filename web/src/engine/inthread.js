@@ -18,11 +18,12 @@
 
 import { readChunks, FileFormatError } from '../load/read.js';
 import { toLoadItem } from '../load/files.js';
-import { abortError, EngineError } from './protocol.js';
+import { EngineError } from './protocol.js';
 import { matrixOf } from './matrix.js';
 import { columnsOf, withRows } from './columns.js';
-import { yieldToEvents } from './yield.js';
 import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
+import { yieldToEvents } from '../util/yield.js';
+import { abortError } from '../util/abort.js';
 
 /**
  * @typedef {object} RunPlan

@@ -15,97 +15,111 @@
 //   nothing posted is ever a view of the WASM heap (that would clone the whole
 //   heap): results are copied out of the heap once and the copy is transferred.
 
-/** Request types and their payloads / results. */
+/**
+ * Query options as the engine's options_json reads them (app/queries.js
+ * builds them; core/include docs each key). Passed through, never read here.
+ * @typedef {object} QueryOptions
+ */
+
+/**
+ * A heat map: counts[q * rows + r] (transferred) and its grid.
+ * @typedef {object} HeatmapGrid
+ * @property {number} t0_ms
+ * @property {number} quantum_ms
+ * @property {boolean} absolute_time
+ * @property {number} quanta
+ * @property {number} rows
+ * @property {number[]} edges_ns
+ * @property {number} below
+ * @property {number} above
+ * @property {Float64Array} counts
+ */
+
+/** @typedef {import('./inthread.js').Source} Source */
+/** @typedef {{wasmUrl: string, wasmBinary?: ArrayBuffer, maxMemoryBytes?: number}} InitPayload the engine's code for a worker */
+/** @typedef {{source: Source, bytes: Uint8Array}} EncodedSource a source with its encoded bytes (transferred) */
+
+/**
+ * The worker contract: for each request name, its payload and its result.
+ * The proxy (proxy.js) and the server (serve.js) are typed by it, so a
+ * request sent with the wrong payload, or a handler answering the wrong
+ * shape, fails `tsc -p web/jsconfig.json`.
+ * @typedef {object} Requests
+ * @property {{payload: InitPayload, result: {version: number}}} init
+ *   maxMemoryBytes: a ceiling for this worker's WebAssembly memory (wasm-module.js capMemory).
+ *   wasmBinary: the engine's bytes when the page carries them (the single-file page,
+ *   docs/page-loading.md); then the worker's own bundled glue is used and nothing is fetched.
+ * @property {{payload: {}, result: void}} warmUp
+ *   the engine's code run on made-up logs in a scratch engine, so that the browser optimises
+ *   it before the user's first queries (warmup.js). Sent after init to the workers that answer queries.
+ * @property {{payload: {file: Blob, name: string, fileOptions?: object, export?: boolean, sliceBytes?: number}, result: {source: Source, bytes?: Uint8Array}}} parseFile
+ *   with export, the file is parsed in a scratch engine and its encoded Source is returned
+ *   (transferred); without, it is added to the worker's engine. Progress notes precede the reply.
+ * @property {{payload: {bytes: Uint8Array, readError?: string, reduced?: import('./inthread.js').Reduced, giveBack?: boolean}, result: Source | EncodedSource}} importSource
+ *   bytes transferred; reduced: the bytes are the file as a result (reduceSource), kept with the
+ *   source; giveBack: the bytes come back (transferred) with the source, for the query twin (twin.js)
+ * @property {{payload: {bytes: Uint8Array, name: string, quantum_ms: number}, result: EncodedSource}} reduceSource
+ *   the file (an encoded Source, transferred) as a result at quantum_ms (InThreadEngine.reduceEncoded),
+ *   encoded for importSource; the memory budget, docs/page-loading.md §7
+ * @property {{payload: {source: Source}, result: null}} addFailed  lists a file that failed in another worker's JS
+ * @property {{payload: {opts: QueryOptions}, result: string}} query  pctiles JSON text (parsed by the caller: cheaper than cloning rows)
+ * @property {{payload: {opts: QueryOptions}, result: import('./columns.js').ResultColumns}} queryColumns
+ *   the query as typed arrays (transferred) and its meta; what the percentiles view and the
+ *   SLA summary read, for any number of groups
+ * @property {{payload: {opts: QueryOptions}, result: import('./matrix.js').ResultMatrix}} queryMatrix
+ *   the query's values as typed arrays (transferred), built in the worker; for results of hundreds
+ *   of thousands of rows, whose JSON would block the main thread
+ * @property {{payload: {opts: QueryOptions}, result: number}} queryRowsBound  a bound on the query's rows (0: not on fixed quanta); twin.js asks it
+ * @property {{payload: {opts: QueryOptions}, result: string}} csv  byte-identical to `latscope pctiles`
+ * @property {{payload: {opts: QueryOptions}, result: HeatmapGrid}} heatmap
+ * @property {{payload: {opts: QueryOptions}, result: {bytes: Uint8Array}}} encodeResult  the loaded data as a result file (transferred)
+ * @property {{payload: {opts: {by?: string, patterns?: {name: string, glob: string}[]}}, result: import('./inthread.js').RunPlan}} assignRuns
+ *   puts the loaded sources into runs and sets their "run" label (docs/runs.md)
+ * @property {{payload: {accounts: string[], exclude?: string[]}, result: import('./inthread.js').TrustRow[]}} trust
+ *   what each loaded file is, its fio version and unit, the account used for its jobs' I/Os
+ *   (accounts: [] for the default, ['hist'] or ['per-io'], the query option "accounts"), its I/Os
+ *   against fio's json+ count, repairs and warnings (core Engine::trust, docs/folders.md). Asked
+ *   after assignRuns, which settles the units of per-I/O logs that do not say theirs.
+ * @property {{payload: import('./inthread.js').CompareOptions, result: {text: string, notes: string[]}}} compareRuns
+ *   the last assignRuns' two runs as `latscope summary --compare` prints them; jsonFiles: the fio
+ *   json+ files (their exact N, min, mean, max are not in the engine's sources)
+ * @property {{payload: {}, result: Source[]}} sources
+ * @property {{payload: {}, result: null}} reset  drops every source
+ * @property {{payload: {}, result: {wasmBytes: number, modelBytes: number}}} memory
+ *   the WASM memory (it never shrinks: also the peak) and the model's estimated share of it (budget.js)
+ * @property {{payload: {id: number}, result: null}} cancel  the request to cancel; it then replies {ok: false, error: AbortError}
+ */
+
+/** @typedef {keyof Requests} RequestName */
+/** @template {RequestName} K @typedef {Requests[K]['payload']} PayloadOf */
+/** @template {RequestName} K @typedef {Requests[K]['result']} ResultOf */
+
+/**
+ * Request names, for callers: Req.QUERY is 'query' (the contract above says
+ * its payload and result); every name of the contract, and no other.
+ * @satisfies {Record<string, RequestName>}
+ */
 export const Req = Object.freeze({
-  /**
-   * payload {wasmUrl: string, wasmBinary?: ArrayBuffer, maxMemoryBytes?: number} -> {version: number}.
-   * maxMemoryBytes: a ceiling for this worker's WebAssembly memory (wasm-module.js capMemory).
-   * wasmBinary: the engine's bytes when the page carries them (the
-   * single-file page, docs/page-loading.md); then the worker's own bundled
-   * glue is used and nothing is fetched.
-   */
-  INIT: 'init',
-  /**
-   * payload none -> null: the engine's code run on made-up logs in a scratch
-   * engine, so that the browser optimises it before the user's first
-   * queries (warmup.js). Sent after INIT to the workers that answer queries.
-   */
-  WARM_UP: 'warmUp',
-  /**
-   * payload {file: Blob, name: string, fileOptions?: object, export?: boolean, sliceBytes?: number}
-   * -> {source: Source, bytes?: Uint8Array}. With export, the file is parsed
-   * in a scratch engine and its encoded Source is returned (transferred);
-   * without, it is added to the worker's engine.
-   */
-  PARSE_FILE: 'parseFile',
-  /**
-   * payload {bytes: Uint8Array (transferred), readError?: string, reduced?: Reduced, giveBack?: boolean} -> Source;
-   * reduced: the bytes are the file as a result (REDUCE_SOURCE), kept with the source;
-   * giveBack: -> {source: Source, bytes: Uint8Array (transferred back)}, for the query twin (twin.js)
-   */
-  IMPORT_SOURCE: 'importSource',
-  /**
-   * payload {bytes: Uint8Array (transferred, an encoded Source), name: string, quantum_ms: number}
-   * -> {source: Source, bytes: Uint8Array}: the file as a result at quantum_ms
-   * (InThreadEngine.reduceEncoded), encoded for IMPORT_SOURCE; the memory budget, docs/page-loading.md §7
-   */
-  REDUCE_SOURCE: 'reduceSource',
-  /** payload {source: Source} -> null: lists a file that failed in another worker's JS */
-  ADD_FAILED: 'addFailed',
-  /** payload {opts} -> pctiles JSON text (parsed by the caller: cheaper than cloning rows) */
-  QUERY: 'query',
-  /**
-   * payload {opts} -> ResultColumns (columns.js): the query as typed arrays
-   * (transferred) and its meta; what the percentiles view and the SLA
-   * summary read, for any number of groups.
-   */
-  QUERY_COLUMNS: 'queryColumns',
-  /**
-   * payload {opts} -> ResultMatrix (matrix.js): the query's values as typed
-   * arrays (transferred), built in the worker; for results of hundreds of
-   * thousands of rows, whose JSON would block the main thread.
-   */
-  QUERY_MATRIX: 'queryMatrix',
-  /** payload {opts} -> number: a bound on the query's rows (0: not on fixed quanta); twin.js asks it */
-  QUERY_ROWS_BOUND: 'queryRowsBound',
-  /** payload {opts} -> CSV string (byte-identical to `latscope pctiles`) */
-  CSV: 'csv',
-  /** payload {opts} -> {meta..., counts: Float64Array} (counts transferred) */
-  HEATMAP: 'heatmap',
-  /** payload {opts} -> {bytes: Uint8Array} (transferred): the loaded data as a result file */
-  ENCODE_RESULT: 'encodeResult',
-  /**
-   * payload {opts: {by?, patterns?: [{name, glob}]}} -> {runs: [{name, how, files}], evidence: string[], several: boolean}:
-   * puts the loaded sources into runs and sets their "run" label (docs/runs.md)
-   */
-  ASSIGN_RUNS: 'assignRuns',
-  /**
-   * payload {accounts: string[]} -> TrustRow[] (inthread.js): what each loaded
-   * file is, its fio version and unit, the account used for its jobs' I/Os
-   * (accounts: [] for the default, ['hist'] or ['per-io'], the query option
-   * "accounts"), its I/Os against fio's json+ count, repairs and warnings
-   * (core Engine::trust, docs/folders.md). Asked after ASSIGN_RUNS, which
-   * settles the units of per-I/O logs that do not say theirs.
-   */
-  TRUST: 'trust',
-  /**
-   * payload {percentiles: string, unit: string, format?: 'csv'|'json', jsonFiles: [{name, file: Blob}]}
-   * -> {text: string, notes: string[]}: the last ASSIGN_RUNS' two runs as
-   * `latscope summary --compare` prints them; jsonFiles: the fio json+ files
-   * (their exact N, min, mean, max are not in the engine's sources)
-   */
-  COMPARE_RUNS: 'compareRuns',
-  /** payload {} -> Source[] */
-  SOURCES: 'sources',
-  /** payload {} -> null: drops every source */
-  RESET: 'reset',
-  /**
-   * payload {} -> {wasmBytes: number, modelBytes: number}: the WASM memory (it never
-   * shrinks: also the peak) and the model's estimated share of it (budget.js)
-   */
-  MEMORY: 'memory',
-  /** payload {id: number} (request to cancel) -> null */
-  CANCEL: 'cancel',
+  INIT: /** @type {'init'} */ ('init'),
+  WARM_UP: /** @type {'warmUp'} */ ('warmUp'),
+  PARSE_FILE: /** @type {'parseFile'} */ ('parseFile'),
+  IMPORT_SOURCE: /** @type {'importSource'} */ ('importSource'),
+  REDUCE_SOURCE: /** @type {'reduceSource'} */ ('reduceSource'),
+  ADD_FAILED: /** @type {'addFailed'} */ ('addFailed'),
+  QUERY: /** @type {'query'} */ ('query'),
+  QUERY_COLUMNS: /** @type {'queryColumns'} */ ('queryColumns'),
+  QUERY_MATRIX: /** @type {'queryMatrix'} */ ('queryMatrix'),
+  QUERY_ROWS_BOUND: /** @type {'queryRowsBound'} */ ('queryRowsBound'),
+  CSV: /** @type {'csv'} */ ('csv'),
+  HEATMAP: /** @type {'heatmap'} */ ('heatmap'),
+  ENCODE_RESULT: /** @type {'encodeResult'} */ ('encodeResult'),
+  ASSIGN_RUNS: /** @type {'assignRuns'} */ ('assignRuns'),
+  TRUST: /** @type {'trust'} */ ('trust'),
+  COMPARE_RUNS: /** @type {'compareRuns'} */ ('compareRuns'),
+  SOURCES: /** @type {'sources'} */ ('sources'),
+  RESET: /** @type {'reset'} */ ('reset'),
+  MEMORY: /** @type {'memory'} */ ('memory'),
+  CANCEL: /** @type {'cancel'} */ ('cancel'),
 });
 
 /** Unsolicited message types. */
@@ -165,12 +179,6 @@ export class EngineError extends Error {
   }
 }
 
-/** @returns {Error} the error a cancelled operation rejects with */
-export function abortError() {
-  const err = new Error('cancelled');
-  err.name = 'AbortError';
-  return err;
-}
 
 /**
  * The buffers of a result that must be transferred rather than cloned.

@@ -2,7 +2,8 @@
 // requests, routes progress notes and the single reply of each request back to
 // its caller, turns an AbortSignal into a 'cancel' request.
 
-import { Note, Req, abortError, deserializeError } from './protocol.js';
+import { Note, Req, deserializeError } from './protocol.js';
+import { abortError } from '../util/abort.js';
 
 /**
  * Anything that looks like a Web Worker (the Node tests adapt worker_threads).
@@ -60,12 +61,15 @@ export class WorkerProxy {
   }
 
   /**
-   * @param {string} type  a Req value
-   * @param {object} [payload]
+   * One request of the contract (protocol.js Requests): its payload in, its
+   * result out ({} for a request that takes nothing).
+   * @template {import('./protocol.js').RequestName} K
+   * @param {K} type
+   * @param {import('./protocol.js').PayloadOf<K>} payload
    * @param {RequestOptions} [opts]
-   * @returns {Promise<any>}
+   * @returns {Promise<import('./protocol.js').ResultOf<K>>}
    */
-  request(type, payload = {}, opts = {}) {
+  request(type, payload, opts = {}) {
     if (this.dead) return Promise.reject(this.dead);
     const { signal } = opts;
     if (signal?.aborted) return Promise.reject(abortError());

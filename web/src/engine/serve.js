@@ -4,7 +4,8 @@
 
 import { InThreadEngine } from './inthread.js';
 import { warmUp } from './warmup.js';
-import { Note, Req, abortError, serializeError, transferablesOf } from './protocol.js';
+import { Note, Req, serializeError, transferablesOf } from './protocol.js';
+import { abortError } from '../util/abort.js';
 
 /**
  * @typedef {object} Port
@@ -27,7 +28,10 @@ export function serveEngine(port, loadModule) {
     return engine;
   };
 
-  /** @type {Record<string, (payload: any, id: number) => any>} */
+  /**
+   * One handler per request of the contract (protocol.js Requests), typed by it.
+   * @type {{[K in import('./protocol.js').RequestName]: (payload: import('./protocol.js').PayloadOf<K>, id: number) => import('./protocol.js').ResultOf<K> | Promise<import('./protocol.js').ResultOf<K>>}}
+   */
   const handlers = {
     async [Req.INIT](p) {
       if (!engine) engine = new InThreadEngine(await loadModule(p));
@@ -88,7 +92,8 @@ export function serveEngine(port, loadModule) {
     const { id, type, payload } = ev.data ?? {};
     if (typeof id !== 'number') return;
     try {
-      const h = handlers[type];
+      // Only the contract's own names (not what an object inherits, e.g. toString).
+      const h = Object.hasOwn(handlers, type) ? /** @type {(p: unknown, id: number) => unknown} */ (handlers[/** @type {import('./protocol.js').RequestName} */ (type)]) : undefined;
       if (!h) throw new TypeError(`unknown request type ${JSON.stringify(type)}`);
       const result = await h(payload ?? {}, id);
       port.postMessage({ id, ok: true, result }, transferablesOf(result));

@@ -32,7 +32,7 @@ export const TWIN_MIN_ROWS = 20000;
 
 export class QueryTwin {
   /**
-   * @param {() => import('./proxy.js').Endpoint} spawn @param {() => object} init the INIT payload
+   * @param {() => import('./proxy.js').Endpoint} spawn @param {() => import('./protocol.js').InitPayload} init the INIT payload
    * @param {number} [maxModelBytes] @param {number} [minRows] TWIN_MIN_ROWS
    */
   constructor(spawn, init, maxModelBytes = TWIN_MAX_MODEL_BYTES, minRows = TWIN_MIN_ROWS) {
@@ -59,7 +59,8 @@ export class QueryTwin {
    * Sends one change to the twin after the ones before it; starts the twin
    * on the first change after a reset. `modelBytes`: what the change adds
    * to the primary's data.
-   * @param {string} type @param {object} payload @param {Transferable[]} [transfer] @param {number} [modelBytes]
+   * @template {'importSource' | 'assignRuns'} K
+   * @param {K} type @param {import('./protocol.js').PayloadOf<K>} payload @param {Transferable[]} [transfer] @param {number} [modelBytes]
    */
   mirror(type, payload, transfer = [], modelBytes = 0) {
     this.model += modelBytes;
@@ -68,7 +69,7 @@ export class QueryTwin {
       const w = new WorkerProxy(this.spawn());
       this.worker = w;
       // Warmed before its first part of a query (warmup.js); a failed warm-up costs nothing more.
-      this.queue = w.request(Req.INIT, this.init()).then(() => w.request(Req.WARM_UP).catch(() => {}));
+      this.queue = w.request(Req.INIT, this.init()).then(() => w.request(Req.WARM_UP, {}).catch(() => {}));
     }
     const w = this.worker;
     this.queue = this.queue
@@ -104,14 +105,14 @@ export class QueryTwin {
    * query in the primary when there is no twin, the query is not on fixed
    * quanta or bounded under minRows, or the twin fails. The bound is asked
    * first, so a small query never waits for the twin to catch up.
-   * @template T
-   * @param {WorkerProxy} primary @param {string} type QUERY_COLUMNS or QUERY_MATRIX @param {any} opts
-   * @param {(a: T, b: T) => T | Promise<T>} join
-   * @returns {Promise<T>}
+   * @template {'queryColumns' | 'queryMatrix'} K
+   * @param {WorkerProxy} primary @param {K} type QUERY_COLUMNS or QUERY_MATRIX @param {import('./protocol.js').QueryOptions & {adaptive_accuracy?: number, compat?: unknown}} opts
+   * @param {(a: import('./protocol.js').ResultOf<K>, b: import('./protocol.js').ResultOf<K>) => import('./protocol.js').ResultOf<K> | Promise<import('./protocol.js').ResultOf<K>>} join
+   * @returns {Promise<import('./protocol.js').ResultOf<K>>}
    */
   async query(primary, type, opts, join) {
     const whole = () => primary.request(type, { opts });
-    if (!this.worker || opts.adaptive_accuracy > 0 || opts.compat) return whole();
+    if (!this.worker || (opts.adaptive_accuracy ?? 0) > 0 || opts.compat) return whole();
     if ((await primary.request(Req.QUERY_ROWS_BOUND, { opts })) < this.minRows) return whole();
     await this.queue;  // the twin has every change sent so far
     const twin = this.worker;

@@ -16,13 +16,14 @@
 
 import { toLoadItem } from '../load/files.js';
 import { WorkerProxy } from './proxy.js';
-import { Req, abortError } from './protocol.js';
+import { Req } from './protocol.js';
 import { spawnWebWorker } from './spawn.js';
 import { failedSource, reducible } from './inthread.js';
 import { addUsed, budgetPlan, modelBytes, shouldReduce } from './budget.js';
 import { withRows, joinColumns } from './columns.js';
 import { joinMatrix } from './matrix.js';
 import { QueryTwin } from './twin.js';
+import { abortError } from '../util/abort.js';
 
 /** @typedef {import('./inthread.js').Source} Source */
 /** @typedef {import('./inthread.js').LoadOptions} LoadOptions */
@@ -49,7 +50,7 @@ export class WorkerEngine {
     const e = new WorkerEngine(opts);
     await e.primary.request(Req.INIT, e.init());
     // Not awaited: the page is ready meanwhile, and what it sends next waits its turn in the worker.
-    e.primary.request(Req.WARM_UP).catch(() => {});
+    e.primary.request(Req.WARM_UP, {}).catch(() => {});
     return e;
   }
 
@@ -128,7 +129,7 @@ export class WorkerEngine {
     };
     try {
       await Promise.all(Array.from({ length: nhelpers }, spawnHelper));
-      const plan = budgetPlan(opts.budget?.bytes ?? Infinity, opts.budget ? (await this.primary.request(Req.MEMORY)).modelBytes : 0);
+      const plan = budgetPlan(opts.budget?.bytes ?? Infinity, opts.budget ? (await this.primary.request(Req.MEMORY, {})).modelBytes : 0);
 
       /** @type {Source[]} */
       const out = new Array(items.length);
@@ -178,8 +179,10 @@ export class WorkerEngine {
                 let back = null;
                 try {
                   const got = await this.primary.request(Req.IMPORT_SOURCE, { bytes: r.bytes, readError: r.source.read_error, reduced, giveBack }, { transfer: [r.bytes.buffer] });
-                  out[i] = giveBack ? got.source : got;
-                  back = giveBack ? got.bytes : null;
+                  // giveBack: the contract's {source, bytes}; else the source alone.
+                  const given = giveBack ? /** @type {import('./protocol.js').EncodedSource} */ (got) : null;
+                  out[i] = given ? given.source : /** @type {Source} */ (got);
+                  back = given ? given.bytes : null;
                 } catch (e) {
                   this.twin?.drop();  // whether the primary kept it is not known
                   throw e;
@@ -244,10 +247,10 @@ export class WorkerEngine {
 
   /** @returns {Promise<Source[]>} */
   sources() {
-    return this.primary.request(Req.SOURCES);
+    return this.primary.request(Req.SOURCES, {});
   }
 
-  /** @param {object} [opts] @returns {Promise<any>} parsed pctiles JSON */
+  /** @param {import('./protocol.js').QueryOptions} [opts] @returns {Promise<any>} parsed pctiles JSON */
   query(opts = {}) {
     // The worker replies with JSON text (see InThreadEngine.queryText).
     return this.primary.request(Req.QUERY, { opts }).then((text) => JSON.parse(text));
@@ -317,7 +320,7 @@ export class WorkerEngine {
   /** Drops every source (after any running load). @returns {Promise<void>} */
   reset() {
     const run = this.loading.then(async () => {
-      await this.primary.request(Req.RESET);
+      await this.primary.request(Req.RESET, {});
       this.twin?.reset();
     });
     this.loading = run.catch(() => {});
@@ -329,9 +332,10 @@ export class WorkerEngine {
    *   engine's WASM memory and its model's estimated share; twinBytes: the query twin's WASM memory
    */
   async memory() {
-    const m = await this.primary.request(Req.MEMORY);
+    /** @type {{wasmBytes: number, modelBytes: number, twinBytes?: number}} */
+    const m = await this.primary.request(Req.MEMORY, {});
     const w = this.twin?.worker;
-    if (w) m.twinBytes = await w.request(Req.MEMORY).then((t) => t.wasmBytes, () => undefined);
+    if (w) m.twinBytes = await w.request(Req.MEMORY, {}).then((t) => t.wasmBytes, () => undefined);
     return m;
   }
 

@@ -1,3 +1,4 @@
+import { yieldToEvents } from '../util/yield.js';
 // Turns what the page receives (a FileList from <input multiple> or
 // <input webkitdirectory>, a drag-and-drop DataTransfer with files and
 // folders) into one flat, sorted list of load items for engine.loadFiles().
@@ -11,7 +12,6 @@
 // (hostA/s1_clat_hist.1.log, hostB/s1_clat_hist.1.log), and the path is what
 // tells them apart in the file list and in exclude_sources.
 
-import { yieldToEvents } from '../engine/yield.js';
 
 /**
  * @typedef {object} LoadItem

@@ -10,7 +10,8 @@
 // bytesDone reaches bytesTotal = blob.size at the end either way.
 
 import { Gunzip } from 'fflate';
-import { abortError } from '../engine/protocol.js';
+import { formatBytesExact } from '../util/format.js';
+import { abortError } from '../util/abort.js';
 
 export const DEFAULT_SLICE_BYTES = 16 * 1024 * 1024;
 
@@ -128,13 +129,6 @@ export function defaultMaxInflated(stored) {
   return Math.max(2 ** 30, 256 * stored);
 }
 
-/** 1536000 -> "1536000 bytes (1.5 MB)" (decimal units, as the progress bar). @param {number} n */
-function bytesText(n) {
-  if (n < 1e3) return `${n} bytes`;
-  /** @type {[string, number]} */
-  const u = n < 1e6 ? ['KB', 1e3] : n < 1e9 ? ['MB', 1e6] : ['GB', 1e9];
-  return `${n} bytes (${(n / u[1]).toFixed(1)} ${u[0]})`;
-}
 
 /**
  * Inflates gzip with fflate's streaming Gunzip: single- and multi-member
@@ -190,7 +184,7 @@ async function* gunzipChunks(blob, sliceBytes, check, onBytes, onProblem, maxInf
     const v = new DataView(t.buffer);
     return v.getUint32(0, true) === crc && v.getUint32(4, true) === memberBytes % 2 ** 32;
   };
-  const kept = () => `the ${bytesText(inflated)} read are used`;
+  const kept = () => `the ${formatBytesExact(inflated)} read are used`;
 
   const gz = new Gunzip((chunk) => {
     inflated += chunk.length;
@@ -248,7 +242,7 @@ async function* gunzipChunks(blob, sliceBytes, check, onBytes, onProblem, maxInf
         problem = `gzip stream truncated or corrupt: member ${members} fails its CRC-32/length check`;
       }
       if (inflated > maxInflated) {
-        problem = `gzip inflates to over ${bytesText(maxInflated)}, ${Math.round(maxInflated / Math.max(1, size))} times its size (a gzip bomb?): inflation stopped`;
+        problem = `gzip inflates to over ${formatBytesExact(maxInflated)}, ${Math.round(maxInflated / Math.max(1, size))} times its size (a gzip bomb?): inflation stopped`;
         break;
       }
       if (problem) break;

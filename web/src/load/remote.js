@@ -12,7 +12,7 @@
 import { expandDownload } from './archive.js';
 import { selectItems } from './files.js';
 import { looksLikeHtml, parseListing, MAX_LISTING_PAGES, MAX_LISTING_FILES, MAX_LISTING_DEPTH } from './listing.js';
-import { abortError } from '../engine/protocol.js';
+import { abortError } from '../util/abort.js';
 
 /** An HTML page larger than this is not read as a folder listing. */
 const MAX_LISTING_BYTES = 8 * 2 ** 20;

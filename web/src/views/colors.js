@@ -91,3 +91,6 @@ export class ColorKeeper {
     for (const k of keys) this.index(k);
   }
 }
+
+/** Dash of the coordinated-omission-corrected lines (recorded ones are solid). */
+export const CO_DASH = '7,4';

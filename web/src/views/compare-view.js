@@ -5,7 +5,9 @@
 // one grid side by side and as a difference with a diverging palette.
 import * as d3 from 'd3';
 import * as chromatic from 'd3-scale-chromatic';
-import { formatNumber, logTicks, unitLabel, unitScale } from './scales.js';
+import { logTicks } from './scales.js';
+import { formatNumber } from '../util/format.js';
+import { unitLabel, unitScale } from '../model/units.js';
 
 /** Run colours: the first run blue, the second orange (colour-blind safe pair). */
 export const RUN_COLOURS = ['#1f77b4', '#e6550d'];

@@ -3,7 +3,8 @@
 // SVG (the canvas embedded as a PNG image) and rasterises that SVG for PNG,
 // so PNG and SVG exports always show the same picture.
 import * as d3 from 'd3';
-import { formatNumber, logTicks } from './scales.js';
+import { logTicks } from './scales.js';
+import { formatNumber } from '../util/format.js';
 
 /** @type {{key: string, value: ReturnType<typeof readThemeColors>} | null} */
 let themeCache = null;

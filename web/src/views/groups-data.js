@@ -1,9 +1,9 @@
+import { naturalCompare } from '../util/natural-order.js';
 // Pure shaping for the groups view (hundreds of hosts or jobs): a group x
 // quantum matrix of one percentile, the ranking of groups by that
 // percentile over the run, the band of the groups not drawn as lines, and
 // which sources make up one group (for its own latency heat map). No DOM,
 // so vitest covers it. docs/page-views.md "Groups view".
-import { naturalCompare } from '../app/names.js';
 
 /**
  * @typedef {object} GroupMatrix

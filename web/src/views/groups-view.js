@@ -8,14 +8,16 @@
 // Clicking a group (a heat-map row, a small chart) opens its latency heat map.
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
-import { timeScale, timeAxis, formatTime, formatRelative, niceTimeStep } from './time-axis.js';
-import { paletteLut, formatNumber, unitLabel, logTicks } from './scales.js';
-import { showTip, hideTip } from './pctiles-view.js';
+import { timeScale, timeAxis, niceTimeStep } from './time-axis.js';
+import { paletteLut, logTicks } from './scales.js';
 import { groupOrder, othersBand, valueSpan, topGroups } from './groups-data.js';
 import { decimate } from './pctiles-data.js';
 import { renderLegend, toggleKey } from './legend.js';
-import { percentileName } from '../app/options.js';
-import { violates } from '../app/sla.js';
+import { formatTime, formatRelative, formatNumber } from '../util/format.js';
+import { unitLabel } from '../model/units.js';
+import { percentileName } from '../model/percentiles.js';
+import { violates } from '../model/sla-rules.js';
+import { showTip, hideTip } from './tooltip.js';
 
 /** Small multiples: at most this many charts (beyond: the worst ones, and a note). */
 export const MAX_MULTIPLES = 48;
@@ -24,12 +26,12 @@ const CELL_MIN_H = 56;
 
 /**
  * @typedef {object} GroupsCtx
- * @property {import('../app/state.js').Store} store
+ * @property {import('./view.js').ViewStore} store
  * @property {() => [number, number] | null} extent
  * @property {(r: [number, number] | null) => void} onRange
  * @property {(group: string) => void} onPickGroup
  * @property {import('./colors.js').ColorKeeper} colors
- * @property {() => (import('../app/sla.js').SlaRule[])} slaRules
+ * @property {() => (import('../model/sla-rules.js').SlaRule[])} slaRules
  * @property {() => string} [emptyText]
  */
 

@@ -1,6 +1,6 @@
+import { formatNumber, formatCsvNumber } from '../util/format.js';
 // Pure helpers over an engine.heatmap() result: the cell under a point and
 // the CSV of the shown cells. Unit-tested without a DOM.
-import { formatNumber } from './scales.js';
 
 /**
  * @param {{t0_ms:number, quantum_ms:number, quanta:number, rows:number, edges_ns:number[], counts:ArrayLike<number>}} hm
@@ -89,13 +89,9 @@ export function heatmapCsv(hm, unit, range = null) {
     if (range && (t + hm.quantum_ms <= range[0] || t >= range[1])) continue;
     for (let r = 0; r < hm.rows; r++) {
       const c = hm.counts[q * hm.rows + r];
-      if (c > 0) lines.push(`${num(t)},${num(hm.edges_ns[r] / k)},${num(hm.edges_ns[r + 1] / k)},${num(c)}`);
+      if (c > 0) lines.push(`${formatCsvNumber(t)},${formatCsvNumber(hm.edges_ns[r] / k)},${formatCsvNumber(hm.edges_ns[r + 1] / k)},${formatCsvNumber(c)}`);
     }
   }
   return lines.join('\n') + '\n';
 }
 
-/** %.10g-like text without trailing zeros. @param {number} v */
-export function num(v) {
-  return String(Number(v.toPrecision(10)));
-}

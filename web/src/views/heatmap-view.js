@@ -4,12 +4,13 @@
 // they are evenly spaced on the log y axis and one drawImage places them all.
 import * as d3 from 'd3';
 import { Frame, themeColors, axisLabel } from './frame.js';
-import { timeScale, timeAxis, formatTime } from './time-axis.js';
-import { paletteLut, countNormalizer, unitScale, unitLabel, formatNumber, logTicks, dodgeLabels } from './scales.js';
-import { showTip, hideTip } from './pctiles-view.js';
+import { timeScale, timeAxis } from './time-axis.js';
+import { paletteLut, countNormalizer, logTicks, dodgeLabels } from './scales.js';
 import { cellAt, cellTipLines } from './heatmap-data.js';
-import { percentileName } from '../app/options.js';
-import { formatBytes } from '../app/methods.js';
+import { formatTime, formatNumber, formatBytes, formatCount } from '../util/format.js';
+import { unitScale, unitLabel } from '../model/units.js';
+import { percentileName } from '../model/percentiles.js';
+import { showTip, hideTip } from './tooltip.js';
 
 /** Axis titles of rows by bytes (per-I/O logs): HeatmapResult::y. @type {Record<string, string>} */
 const Y_TITLE = { bs: 'block size', offset: 'offset' };
@@ -17,7 +18,7 @@ const Y_TITLE = { bs: 'block size', offset: 'offset' };
 export class HeatmapView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, onYZoom: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('./view.js').ViewStore, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, onYZoom: (r: [number, number] | null) => void}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -92,7 +93,7 @@ export class HeatmapView {
         .attr('y', -2)
         .attr('text-anchor', 'end')
         .attr('fill', c.muted)
-        .text(`${d3.format(',.0f')(hm.above)} samples above, ${d3.format(',.0f')(hm.below)} below the shown range`);
+        .text(`${formatCount(hm.above)} samples above, ${formatCount(hm.below)} below the shown range`);
     }
     this.interact(g, x, yNs, hm, yKind);
   }
@@ -220,12 +221,12 @@ export class HeatmapView {
         : s.colorMode === 'log'
           ? [
               [0, 'few'],
-              [1, d3.format(',.0f')(max)],
+              [1, formatCount(max)],
             ]
           : [
               [0, '0'],
-              [0.5, d3.format(',.0f')(max / 2)],
-              [1, d3.format(',.0f')(max)],
+              [0.5, formatCount(max / 2)],
+              [1, formatCount(max)],
             ];
     for (const [v, t] of labels) {
       lg.append('text').attr('x', 16).attr('y', h - Number(v) * h + 4).attr('fill', 'currentColor').text(String(t));

@@ -1,8 +1,8 @@
 // Pure shaping of an engine.query() result for the percentiles view: one
 // series per (group, percentile) and per group mean, SLA violations, and the
 // quanta flagged with too few samples. Unit-tested without a DOM.
-import { percentileName } from '../app/options.js';
 import { toColumns, groupRows, rowOf } from '../engine/columns.js';
+import { percentileName } from '../model/percentiles.js';
 
 /**
  * @typedef {{t: number, v: number | null, e: number, lo?: number | null, hi?: number | null}} Point

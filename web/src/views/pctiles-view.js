@@ -5,21 +5,20 @@
 // with the violating quanta shaded, and a samples/IOPS strip underneath that
 // marks quanta with too few samples for the chosen percentiles (flag "few").
 import * as d3 from 'd3';
-import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
-import { timeScale, timeAxis, formatTime } from './time-axis.js';
-import { unitLabel, formatNumber, plainScale, plainLine } from './scales.js';
-import { percentileName } from '../app/options.js';
+import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
+import { timeScale, timeAxis } from './time-axis.js';
+import { plainScale, plainLine } from './scales.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
-import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, pointAt, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, bandText, rowWidth, stepPoints, rowAt, adaptiveIops, aggregateIops, fewSpans, cols } from './pctiles-data.js';
-import { percentileColor, LINE_PALETTE } from './colors.js';
-import { renderLegend, toggleKey } from './legend.js';
-import { expandRules, violates, ruleLabel } from '../app/sla.js';
-import { coPairs } from '../app/methods.js';
-import { yieldToEvents } from '../engine/yield.js';
-
-/** Dash of the coordinated-omission-corrected lines (recorded ones are solid). */
-export const CO_DASH = '7,4';
+import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols } from './pctiles-data.js';
+import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
+import { formatSI } from '../util/format.js';
+import { unitLabel } from '../model/units.js';
+import { yieldToEvents } from '../util/yield.js';
+import { expandRules, violates, ruleLabel } from '../model/sla-rules.js';
+import { coPairs } from '../model/co-groups.js';
+import { drawLegend } from './pctiles-legend.js';
+import { brushAndHover } from './pctiles-hover.js';
 
 const STRIP_H = 70;
 /** Line points in view above which lines are drawn on the canvas, not as SVG paths. */
@@ -29,11 +28,13 @@ const SLA_ALPHA = 0.25;
 /** Series on the canvas above which lines are solid hairlines set as pixels (line-pixels.js). */
 export const DENSE_SERIES = 200;
 const GAP = 28;
+/** Bands are drawn when each visible quantum has at least this many pixels. */
+const BAND_PX = 3;
 
 export class PercentilesView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, colors: import('./colors.js').ColorKeeper, slaRules: () => import('../app/sla.js').SlaRule[], bands?: (range: [number, number]) => Promise<import('../engine/columns.js').ResultColumns>}} ctx
+   * @param {{store: import('./view.js').ViewStore, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, colors: import('./colors.js').ColorKeeper, slaRules: () => import('../model/sla-rules.js').SlaRule[], bands?: (range: [number, number]) => Promise<import('../engine/columns.js').ResultColumns>}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -603,7 +604,7 @@ export class PercentilesView {
     let ymax = 1;
     for (const d of iops) if (inView(d.t, adaptive ? 0 : r.quantum_ms) && /** @type {number} */ (d.v) > ymax) ymax = /** @type {number} */ (d.v);
     const ys = d3.scaleLinear().domain([0, ymax]).range([STRIP_H, 0]).nice();
-    sg.append('g').attr('class', 'axis').call(d3.axisLeft(ys).ticks(3).tickFormat(d3.format('~s')));
+    sg.append('g').attr('class', 'axis').call(d3.axisLeft(ys).ticks(3).tickFormat((v) => formatSI(Number(v))));
     axisLabel(sg, 'IOPS', -56, STRIP_H / 2, -90);
     const sp = sg.append('g').attr('clip-path', `url(#${clipId})`);
     sp.append('path')
@@ -633,162 +634,17 @@ export class PercentilesView {
     }
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
-    this.legend(g, r, s.showMean, groupColor, dash, coOn ? { bases: co.bases, interval: s.co_interval_ms } : null);
+    drawLegend(this, g, r, s.showMean, groupColor, dash, coOn ? { bases: co.bases, interval: s.co_interval_ms } : null);
     if (onCanvas && metas.length > DENSE_SERIES) {
       g.append('text').attr('class', 'canvas-note').attr('x', f.innerW).attr('y', mainH - 6).attr('text-anchor', 'end').attr('fill', c.muted).text(`${metas.length} lines: solid hairlines (the Groups tab reads many groups one by one)`);
     }
     if (s.showBand && !bandsShown) {
       g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text('error bands appear when zoomed in (≥ 3 px per quantum)');
     }
-    this.brushAndHover(g, x, y, mainH, r, series);
+    brushAndHover(this, g, x, y, mainH, r, series);
     await drawSeries();
   }
 
-  /**
-   * @param {any} g @param {any} r @param {boolean} withMean @param {Function} color @param {Function} dash
-   * @param {{bases: string[], interval: number} | null} co groups paired by coordinated-omission correction
-   */
-  legend(g, r, withMean, color, dash, co) {
-    const c = themeColors();
-    /** @type {import('./legend.js').LegendItem[]} */
-    const items = [];
-    const pItem = (/** @type {string} */ p, /** @type {string} */ col, /** @type {string} */ d) => ({ key: `p:${p}`, label: percentileName(p), color: col, dash: d });
-    if (co) {
-      // Colours: percentiles (one base group) or group × percentile; line style: recorded or corrected.
-      if (co.bases.length > 1) {
-        const gi = (/** @type {number} */ b) => r.groups.findIndex((/** @type {string} */ _g, /** @type {number} */ i) => coPairs(r.groups).of[i].base === b);
-        co.bases.forEach((name, b) => items.push({ key: `g:${name}`, label: name, color: color(gi(b), 0), dash: '' }));
-        r.percentiles.forEach((/** @type {string} */ p) => items.push(pItem(p, c.fg, '')));
-      } else {
-        r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push(pItem(p, color(0, pi), '')));
-      }
-      items.push({ key: 'co:uncorrected', label: 'recorded (co=uncorrected)', color: c.fg, dash: '' });
-      items.push({ key: 'co:corrected', label: `corrected for coordinated omission, interval ${co.interval} ms`, color: c.fg, dash: CO_DASH });
-    } else if (r.groups.length > 1) {
-      r.groups.forEach((/** @type {string} */ name, /** @type {number} */ gi) => items.push({ key: `g:${name}`, label: name, color: color(gi, 0), dash: '' }));
-      r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push(pItem(p, c.fg, dash(pi))));
-    } else {
-      r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push(pItem(p, color(0, pi), '')));
-    }
-    if (withMean) items.push({ key: 'mean', label: co ? 'mean (dotted: corrected)' : 'mean', color: c.muted, dash: '4,3' });
-    // An HTML legend over the top margin (legend.js): one row, "all N" opens
-    // the rest in a scrolling box; a click hides or shows those lines.
-    const f = this.frame;
-    const box = this.legendBox;
-    box.style.left = `${f.margin.left}px`;
-    box.style.top = '4px';
-    box.style.width = `${Math.max(160, f.innerW - (this.ctx.store.state.showBand ? 330 : 0))}px`;
-    renderLegend(box, items, new Set(this.ctx.store.state.hidden), (key) => this.ctx.store.set({ hidden: toggleKey(this.ctx.store.state.hidden, key) }));
-    // The exported image has no HTML: the shown entries go into the SVG as text.
-    const lg = g.append('g').attr('class', 'legend legend-export').attr('transform', 'translate(0,-22)').attr('display', 'none');
-    let xo = 0;
-    for (const it of items) {
-      if (this.ctx.store.state.hidden.includes(it.key)) continue;
-      const item = lg.append('g').attr('transform', `translate(${xo},0)`);
-      item.append('line').attr('x1', 0).attr('x2', 18).attr('y1', 6).attr('y2', 6).attr('stroke', it.color).attr('stroke-width', 2).attr('stroke-dasharray', it.dash || '');
-      item.append('text').attr('x', 22).attr('y', 10).attr('fill', 'currentColor').text(it.label);
-      xo += 30 + textWidth(it.label);
-      if (xo > f.innerW) break;
-    }
-  }
-
-  /**
-   * Brush sets the shared time range; hover shows the values of a quantum.
-   * @param {any} g @param {any} x @param {any} y @param {number} h @param {any} r @param {any[]} series
-   */
-  brushAndHover(g, x, y, h, r, series) {
-    const f = this.frame;
-    const hover = g.append('g').attr('class', 'hover-layer').style('pointer-events', 'none');
-    const vline = hover.append('line').attr('y1', 0).attr('y2', f.innerH).attr('stroke', 'currentColor').attr('opacity', 0);
-    const brush = d3
-      .brushX()
-      .extent([
-        [0, 0],
-        [f.innerW, h],
-      ])
-      .on('end', (ev) => {
-        if (!ev.selection) return;
-        const [a, b] = ev.selection.map(x.invert);
-        g.select('.brush').call(brush.move, null);
-        if (b - a >= r.quantum_ms / 4) this.ctx.onRange([a, b]);
-      });
-    const bg = g.append('g').attr('class', 'brush').call(brush);
-    bg.on('dblclick', () => this.ctx.onRange(null));
-    const onMove = (/** @type {MouseEvent} */ ev) => {
-      const [px] = d3.pointer(ev);
-      const t = x.invert(px);
-      if (r.adaptive) {
-        vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
-        showTip(f.wrap, ev, adaptiveTip(r, series, t));
-        return;
-      }
-      const q = Math.floor((t - (r.t_ms[0] ?? 0)) / r.quantum_ms);
-      const t0 = (r.t_ms[0] ?? 0) + q * r.quantum_ms;
-      vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
-      const lines = [`${formatTime(t0, r.absolute_time)} … +${r.quantum_ms} ms`];
-      // An answer without bands: this quantum's come in an answer of their
-      // own (a few ms), and the hover is shown again with them.
-      const bandSrc = r.bands !== false ? r : this.bandsFor(r, [t0, t0 + r.quantum_ms], this.hoverAgain);
-      this.rehover = () => onMove(ev);
-      let more = 0;
-      for (const se of series) {
-        const pt = pointAt(r, se, t0);
-        if (!pt || pt.v == null) continue;
-        const gi = bandSrc && bandSrc !== r && se.kind === 'p' ? groupIn(bandSrc, r.groups[se.gi]) : -1;
-        const b = gi >= 0 && bandSrc ? pointAt(bandSrc, { ...se, gi }, t0) : pt;
-        // Hundreds of groups: the first lines, then how many more.
-        if (lines.length > 16) more++;
-        else lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${b?.e ? ` (bin ±${fmtVal(b.e)})` : ''}${b ? bandText(b, fmtVal) : ''}`);
-      }
-      if (more) lines.push(`… ${more} more lines (the groups view shows them all)`);
-      if (!bandSrc && series.some((se) => se.kind === 'p')) lines.push('bands: working them out…');
-      // The rows of quantum t0: rows are in time order.
-      let n = 0;
-      /** @type {string[]} */
-      const fl = [];
-      for (let i = d3.bisectLeft(r.t_ms, t0); i < r.n && r.t_ms[i] === t0; i++) {
-        n += r.samples[i];
-        if (r.flag[i]) fl.push(r.flag_texts[r.flag[i]]);
-      }
-      lines.push(`samples: ${fmtVal(n)} (${fmtVal(n / (r.quantum_ms / 1000))} IOPS)`);
-      if (fl.length) lines.push(`flags: ${[...new Set(fl)].join(' ')}`);
-      if (series.some((se) => se.kind === 'p')) {
-        lines.push('bin: the bin holding the value (dark band)');
-        lines.push('95%: where the true percentile lies, given this many I/Os (light band)');
-      }
-      showTip(f.wrap, ev, lines);
-    };
-    bg.on('mousemove', onMove);
-    bg.on('mouseleave', () => {
-      this.rehover = null;
-      vline.attr('opacity', 0);
-      hideTip(f.wrap);
-    });
-  }
-}
-
-/**
- * Hover text with adaptive quanta: each line's value in the row (of its
- * group) that holds time t, with that row's span and I/Os.
- * @param {any} r @param {any[]} series @param {number} t @returns {string[]}
- */
-function adaptiveTip(r, series, t) {
-  const lines = [`${formatTime(t, r.absolute_time)} (adaptive quanta)`];
-  /** @type {Set<string>} groups whose row is already named */
-  const seen = new Set();
-  for (const se of series) {
-    const row = rowAt(r, se.gi, t);
-    if (!row || lines.length > 16) continue;
-    if (!seen.has(`${se.gi}:${row.t_ms}`)) {
-      seen.add(`${se.gi}:${row.t_ms}`);
-      lines.push(`${r.groups.length > 1 ? `${r.groups[se.gi]}: ` : ''}${formatTime(row.t_ms, r.absolute_time)} … +${fmtVal(row.width_ms)} ms, ${fmtVal(row.samples || 0)} I/Os${row.flags ? ` (${row.flags})` : ''}`);
-    }
-    const v = se.kind === 'mean' ? row.mean : row.p[se.pi];
-    if (v == null) continue;
-    const pi = se.pi;
-    lines.push(`  ${se.label}: ${fmtVal(v)} ${unitLabel(r.unit)}${se.kind === 'p' && row.err?.[pi] ? ` (bin ±${fmtVal(row.err[pi])})` : ''}${se.kind === 'p' ? bandText({ lo: row.lo?.[pi] ?? null, hi: row.hi?.[pi] ?? null }, fmtVal) : ''}`);
-  }
-  return lines;
 }
 
 /** Resolves in a later task, letting input and paint in (drawing 1,200 lines yields dozens of times). */
@@ -810,31 +666,3 @@ const SLICE_MS = 30;
  * rasterise in about 6 pieces of 20-30 ms instead of one of 177-228 ms.
  */
 const FLUSH_POINTS = 15000;
-
-const fmtVal = formatNumber;
-
-/** Bands are drawn when each visible quantum has at least this many pixels. */
-const BAND_PX = 3;
-
-/** @param {HTMLElement} wrap @param {MouseEvent} ev @param {string[]} lines */
-export function showTip(wrap, ev, lines) {
-  let tip = /** @type {HTMLElement|null} */ (wrap.querySelector('.tip'));
-  if (!tip) {
-    tip = document.createElement('div');
-    tip.className = 'tip';
-    wrap.appendChild(tip);
-  }
-  tip.replaceChildren(...lines.map((l) => Object.assign(document.createElement('div'), { textContent: l })));
-  const b = wrap.getBoundingClientRect();
-  const px = ev.clientX - b.left;
-  const py = ev.clientY - b.top;
-  tip.style.display = 'block';
-  tip.style.left = `${px + 14 + 220 > b.width ? px - 234 : px + 14}px`;
-  tip.style.top = `${Math.max(0, py - 10)}px`;
-}
-
-/** @param {HTMLElement} wrap */
-export function hideTip(wrap) {
-  const tip = /** @type {HTMLElement|null} */ (wrap.querySelector('.tip'));
-  if (tip) tip.style.display = 'none';
-}

@@ -3,6 +3,7 @@
 // the outlier clip of the heat map's y range. No DOM here, so vitest covers it.
 import * as d3 from 'd3';
 import * as chromatic from 'd3-scale-chromatic';
+import { formatPercentile } from '../util/format.js';
 
 /** Largest percentile we place on a tail axis; p = 100 (max) maps here. */
 export const TAIL_MAX_P = 99.9999;
@@ -105,18 +106,6 @@ export function anchoredTailPercentiles(lo, hi, step) {
 }
 
 /**
- * Shortest decimal that keeps the nines: 99.94999 -> "99.95", 50 -> "50".
- * @param {number} p @returns {string}
- */
-export function formatPercentile(p) {
-  if (p >= 100) return '100';
-  // Digits that show the distance to 100 with 3 significant figures, so
-  // levels spaced on the tail axis stay within 1% of their place.
-  const digits = Math.max(0, Math.min(9, Math.ceil(-Math.log10(100 - p)) + 2));
-  return String(Number(p.toFixed(digits)));
-}
-
-/**
  * Palettes offered for dense cells; viridis/cividis are colour-blind safe.
  * @type {Record<string, (t: number) => string>} name -> colour interpolator
  */
@@ -204,50 +193,6 @@ export function clipTopNs(hm, clip) {
     if (cum >= keep) return hm.edges_ns[r + 1];
   }
   return hm.edges_ns[hm.rows];
-}
-
-/** ns per display unit. @param {string} unit */
-export function unitScale(unit) {
-  return unit === 'ns' ? 1 : unit === 'ms' ? 1e6 : 1e3;
-}
-
-/** Display symbol of a unit. @param {string} unit */
-export function unitLabel(unit) {
-  return unit === 'us' ? 'µs' : unit;
-}
-
-/**
- * The page's one number formatter for what it shows (ticks, tooltips,
- * labels): three significant digits below 100, whole numbers with thousands
- * separators from 100 up. 0.000123 -> "0.000123", 12.345 -> "12.3",
- * 1234.5 -> "1,235".
- * @param {number} v @returns {string}
- */
-export function formatNumber(v) {
-  if (!Number.isFinite(v)) return '–';
-  return Math.abs(v) >= 100 ? d3.format(',.0f')(v) : String(+v.toPrecision(3));
-}
-
-/**
- * Short latency text with an adaptive unit: 1234567 ns -> "1.23 ms".
- * @param {number} ns @returns {string}
- */
-export function formatLatency(ns) {
-  if (!Number.isFinite(ns)) return '–';
-  const a = Math.abs(ns);
-  if (a >= 1e9) return `${formatNumber(ns / 1e9)} s`;
-  if (a >= 1e6) return `${formatNumber(ns / 1e6)} ms`;
-  if (a >= 1e3) return `${formatNumber(ns / 1e3)} µs`;
-  return `${formatNumber(ns)} ns`;
-}
-
-/**
- * Latency in the chosen display unit, the unit named once: 2500 ns in µs ->
- * "2.5 µs". Tooltips use it so they read in the axis' unit.
- * @param {number} ns @param {string} unit ns|us|ms
- */
-export function formatInUnit(ns, unit) {
-  return `${formatNumber(ns / unitScale(unit))} ${unitLabel(unit)}`;
 }
 
 /**

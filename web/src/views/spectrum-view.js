@@ -3,17 +3,17 @@
 // range (the whole run when nothing is brushed). The max is a dot at the end.
 import * as d3 from 'd3';
 import { Frame, themeColors, GROUP_COLORS, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
-import { formatTime } from './time-axis.js';
-import { tailCoord, tailTicks, tailInverse, unitLabel, formatPercentile, formatNumber } from './scales.js';
-import { showTip, hideTip } from './pctiles-view.js';
+import { tailCoord, tailTicks, tailInverse } from './scales.js';
 import { spectrumCurves } from './surface-data.js';
-import { coPairs } from '../app/methods.js';
-import { CO_DASH } from './pctiles-view.js';
-import { percentileColor } from './colors.js';
-import { ruleLabel } from '../app/sla.js';
+import { percentileColor, CO_DASH } from './colors.js';
+import { formatTime, formatPercentile, formatNumber, formatCount } from '../util/format.js';
+import { unitLabel } from '../model/units.js';
+import { coPairs } from '../model/co-groups.js';
+import { ruleLabel } from '../model/sla-rules.js';
+import { showTip, hideTip } from './tooltip.js';
 
 export class SpectrumView {
-  /** @param {HTMLElement} host @param {{store: import('../app/state.js').Store, emptyText?: () => string, colors?: import('./colors.js').ColorKeeper, slaRules?: () => import('../app/sla.js').SlaRule[]}} ctx */
+  /** @param {HTMLElement} host @param {{store: import('./view.js').ViewStore, emptyText?: () => string, colors?: import('./colors.js').ColorKeeper, slaRules?: () => import('../model/sla-rules.js').SlaRule[]}} ctx */
   constructor(host, ctx) {
     this.ctx = ctx;
     this.frame = new Frame(host, { margin: { top: 34, right: 40, bottom: 48, left: 72 } });
@@ -130,7 +130,7 @@ export class SpectrumView {
       it.append('line').attr('x1', 0).attr('x2', 18).attr('y1', 6).attr('y2', 6).attr('stroke', style[i].col).attr('stroke-width', 2.5).attr('stroke-dasharray', style[i].corrected ? CO_DASH : '');
       const what = co.of[i].co ? `${co.bases[co.of[i].base] === 'all' ? '' : `${co.bases[co.of[i].base]} `}${style[i].corrected ? `corrected (interval ${s.co_interval_ms} ms)` : 'recorded'}` : cv.group;
       const pair = co.of[i].corrected ? curves.find((_, j) => co.of[j].base === co.of[i].base && co.of[j].co && !co.of[j].corrected) : null;
-      const label = pair ? `${what} (${d3.format(',.0f')(cv.samples)} samples, ${d3.format(',.0f')(cv.samples - pair.samples)} added)` : `${what} (${d3.format(',.0f')(cv.samples)} I/Os)`;
+      const label = pair ? `${what} (${formatCount(cv.samples)} samples, ${formatCount(cv.samples - pair.samples)} added)` : `${what} (${formatCount(cv.samples)} I/Os)`;
       it.append('text').attr('x', 22).attr('y', 10).attr('fill', 'currentColor').text(label);
       xo += 34 + textWidth(label);
     });
@@ -153,7 +153,7 @@ export class SpectrumView {
         const [px] = d3.pointer(ev);
         const u = x.invert(px);
         hover.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
-        const lines = [`p${formatPercentile(tailInverse(u))}  (1/(1−p) = ${d3.format(',.0f')(Math.pow(10, u))})`];
+        const lines = [`p${formatPercentile(tailInverse(u))}  (1/(1−p) = ${formatCount(Math.pow(10, u))})`];
         for (const cv of curves) {
           const near = cv.points.reduce((a, b) => (Math.abs(b.u - u) < Math.abs(a.u - u) ? b : a));
           lines.push(`${cv.group}: p${near.p} = ${inUnit(near.v)}`);

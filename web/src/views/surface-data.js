@@ -2,6 +2,7 @@
 // grid from a query result, and picking the nearest level. No DOM.
 import { groupIndex } from './pctiles-data.js';
 import { tailCoord } from './scales.js';
+import { formatCsvNumber } from '../util/format.js';
 
 /**
  * Level-major grid of one group's percentile values: values[level][quantum]
@@ -130,8 +131,8 @@ export function spectrumCurves(r) {
 export function spectrumCsv(curves, unit) {
   const lines = [`percentile,group,latency_${unit}`];
   for (const c of curves) {
-    for (const p of c.points) lines.push(`${p.p},${csvField(c.group)},${Number(p.v.toPrecision(10))}`);
-    if (c.max != null) lines.push(`100,${csvField(c.group)},${Number(c.max.toPrecision(10))}`);
+    for (const p of c.points) lines.push(`${p.p},${csvField(c.group)},${formatCsvNumber(p.v)}`);
+    if (c.max != null) lines.push(`100,${csvField(c.group)},${formatCsvNumber(c.max)}`);
   }
   return lines.join('\n') + '\n';
 }

@@ -5,11 +5,13 @@
 // picks one percentile: a line on the surface and its curve underneath.
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
-import { timeScale, timeAxis, formatTime } from './time-axis.js';
-import { paletteLut, tailCoord, tailTicks, unitLabel, formatNumber, logTicks } from './scales.js';
-import { showTip, hideTip } from './pctiles-view.js';
+import { timeScale, timeAxis } from './time-axis.js';
+import { paletteLut, tailCoord, tailTicks, logTicks } from './scales.js';
 import { surfaceGrid, nearestLevel, gridRange } from './surface-data.js';
 import { runsOf } from './pctiles-data.js';
+import { formatTime, formatNumber } from '../util/format.js';
+import { unitLabel } from '../model/units.js';
+import { showTip, hideTip } from './tooltip.js';
 
 const LINE_H = 110;
 const GAP = 30;
@@ -17,7 +19,7 @@ const GAP = 30;
 export class SurfaceView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('../app/state.js').Store, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void}} ctx
+   * @param {{store: import('./view.js').ViewStore, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;

@@ -1,6 +1,7 @@
 // Time scales for the time views. Times are ms: since run start for relative
 // logs, epoch ms when the logs carry log_unix_epoch timestamps.
 import * as d3 from 'd3';
+import { formatRelative } from '../util/format.js';
 
 /**
  * @param {boolean} absolute epoch ms?
@@ -41,24 +42,6 @@ export function niceTimeStep(raw) {
   return Math.ceil(raw / 864e5) * 864e5;
 }
 
-/**
- * "12.5 s" below a minute, "m:ss" below an hour, "h:mm:ss" beyond.
- * @param {number} ms @param {number} [step] tick step, decides decimals
- */
-export function formatRelative(ms, step = 1000) {
-  const neg = ms < 0 ? '-' : '';
-  const a = Math.abs(ms);
-  if (a < 60000 && step < 60000) {
-    const dec = step >= 1000 ? 0 : step >= 100 ? 1 : step >= 10 ? 2 : 3;
-    return `${neg}${(a / 1000).toFixed(dec)} s`;
-  }
-  const s = Math.round(a / 1000);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = String(s % 60).padStart(2, '0');
-  return h > 0 ? `${neg}${h}:${String(m).padStart(2, '0')}:${sec}` : `${neg}${m}:${sec}`;
-}
-
 /** Axis generator for a scale made by timeScale. */
 export function timeAxis(/** @type {any} */ scale) {
   const ax = d3.axisBottom(scale.axisScale);
@@ -67,8 +50,3 @@ export function timeAxis(/** @type {any} */ scale) {
   return ax;
 }
 
-/** Hover text for a time. @param {number} ms @param {boolean} absolute */
-export function formatTime(ms, absolute) {
-  if (absolute) return d3.utcFormat('%Y-%m-%d %H:%M:%S.%L')(new Date(ms)) + ' UTC';
-  return formatRelative(ms, 1);
-}

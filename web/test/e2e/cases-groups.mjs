@@ -11,7 +11,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats } from './helpers.mjs';
 import { SHOTS, OUT, REPO } from './paths.mjs';
-import { formatNumber } from '../../src/views/scales.js';
+import { formatNumber } from '../../src/util/format.js';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
 /** @typedef {import('playwright-core').Page} Page */

@@ -22,7 +22,7 @@ import { DELIVERY_CASES } from './cases-delivery.mjs';
 import { VIEW_CASES } from './cases-views.mjs';
 import { GROUP_CASES } from './cases-groups.mjs';
 import { RUN_CASES } from './cases-runs.mjs';
-import { PAGE7_CASES } from './cases-page7.mjs';
+import { OFFSET_QUANTA_CASES } from './cases-offsets-quanta.mjs';
 import { BUDGET_CASES } from './cases-budget.mjs';
 import { LEVEL_CASES } from './cases-levels.mjs';
 import { LAYOUT_CASES } from './cases-layouts.mjs';
@@ -68,7 +68,7 @@ async function main() {
   let failed = 0;
   let ran = 0;
   try {
-    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES, ...DELIVERY_CASES, ...VIEW_CASES, ...GROUP_CASES, ...RUN_CASES, ...PAGE7_CASES, ...BUDGET_CASES, ...LEVEL_CASES, ...TRUST_CASES, ...LAYOUT_CASES]) {
+    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES, ...DELIVERY_CASES, ...VIEW_CASES, ...GROUP_CASES, ...RUN_CASES, ...OFFSET_QUANTA_CASES, ...BUDGET_CASES, ...LEVEL_CASES, ...TRUST_CASES, ...LAYOUT_CASES]) {
       if (filter && !c.name.includes(filter)) continue;
       const why = c.skip?.();
       if (why) {

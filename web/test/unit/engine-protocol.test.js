@@ -76,12 +76,12 @@ describe('worker protocol', () => {
 
   it('answers each request exactly once, errors as {name, message}', async () => {
     const before = p.replies.length;
-    const bad = await p.proxy.request('noSuchRequest').catch((e) => e);
+    const bad = await p.proxy.request(/** @type {import('../../src/engine/protocol.js').RequestName} */ (/** @type {unknown} */ ('noSuchRequest')), {}).catch((e) => e);
     expect(bad.name).toBe('TypeError');
     expect(bad.message).toMatch(/unknown request type "noSuchRequest"/);
     const opt = await p.proxy.request(Req.QUERY, { opts: { quantum_ms: 0 } }).catch((e) => e);
     expect(opt.name).toBe('EngineError');
-    expect(await p.proxy.request(Req.SOURCES)).toEqual([]);
+    expect(await p.proxy.request(Req.SOURCES, {})).toEqual([]);
     expect(p.replies.length - before).toBe(3);
     expect(new Set(p.replies).size).toBe(p.replies.length);
   });
@@ -101,8 +101,9 @@ describe('worker protocol', () => {
     expect(prog.at(-1)).toMatchObject({ file: 'a.log', state: 'done', bytesDone: file.size });
     const reply = p.posted.find((x) => x.msg.ok && x.msg.result?.bytes);
     expect(reply?.transfer).toEqual([reply?.msg.result.bytes.buffer]);
-    const src = await p.proxy.request(Req.IMPORT_SOURCE, { bytes: r.bytes }, { transfer: [r.bytes.buffer] });
-    expect(r.bytes.byteLength).toBe(0); // transferred, not copied
+    const bytes = /** @type {Uint8Array} */ (r.bytes);
+    const src = /** @type {import('../../src/engine/inthread.js').Source} */ (await p.proxy.request(Req.IMPORT_SOURCE, { bytes }, { transfer: [bytes.buffer] }));
+    expect(bytes.byteLength).toBe(0); // transferred, not copied
     expect(src.name).toBe('a.log');
   });
 
@@ -129,7 +130,7 @@ describe('worker protocol', () => {
     const err = await run.catch((e) => e);
     expect(err.name).toBe('AbortError');
     // The worker is still fine.
-    expect((await p.proxy.request(Req.SOURCES)).map((/** @type {any} */ s) => s.name)).toEqual(['a.log']);
+    expect((await p.proxy.request(Req.SOURCES, {})).map((/** @type {any} */ s) => s.name)).toEqual(['a.log']);
   });
 
   it('transferablesOf takes only whole, owned buffers', () => {

@@ -77,12 +77,12 @@ describe('warm-up', () => {
     const w = new WorkerProxy(nodeWorkerEndpoint());
     try {
       await w.request(Req.INIT, { wasmUrl: nodeWasmSource().url });
-      const warm = w.request(Req.WARM_UP);
+      const warm = w.request(Req.WARM_UP, {});
       // Sent while the warm-up runs: answered from the worker's own engine only.
       for (const it of local()) await w.request(Req.PARSE_FILE, { file: it.file, name: it.name, export: false });
       const text = await w.request(Req.QUERY, { opts: { group_by: 'host' } });
       expect(await warm).toBeFalsy();
-      const srcs = await w.request(Req.SOURCES);
+      const srcs = await w.request(Req.SOURCES, {});
       expect(srcs.map((/** @type {any} */ s) => s.name)).toEqual(local().map((i) => i.name));
       const e = new InThreadEngine(module);
       await e.loadFiles(local());

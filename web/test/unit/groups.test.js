@@ -1,9 +1,10 @@
 // Pure helpers of the groups view, the SLA rules and the stable colours.
 import { describe, it, expect } from 'vitest';
-import { parseSlaRule, parseSlaList, evaluateSla, slaSentence, slaPercent, expandRules, missingPercentiles, ruleLabel } from '../../src/app/sla.js';
+import { parseSlaRule, parseSlaList, evaluateSla, slaSentence, slaPercent, missingPercentiles } from '../../src/app/sla.js';
 import { percentileColor, ColorKeeper, LINE_PALETTE } from '../../src/views/colors.js';
 import { fromResultMatrix, groupOrder, runValues, topGroups, othersBand, valueSpan, groupLabels, selectionForGroup } from '../../src/views/groups-data.js';
 import { toggleKey } from '../../src/views/legend.js';
+import { expandRules, ruleLabel } from '../../src/model/sla-rules.js';
 
 /** A query result as the engine writes it (values in us). */
 function result() {

@@ -10,11 +10,13 @@ import { fileURLToPath } from 'node:url';
 import { engineOptions } from '../../src/app/options.js';
 import { initialState } from '../../src/app/state.js';
 import { pctilesOptions, clusterOptions, surfaceOptions, heatmapOptions, spectrumOptions, pctilesAreCluster } from '../../src/app/queries.js';
-import { METHODS, methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded, coSplit, coPairs, parseCoInterval, formatBytes, selectedLogs } from '../../src/app/methods.js';
+import { METHODS, methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded, parseCoInterval, selectedLogs } from '../../src/app/methods.js';
 import { heatmapCsv } from '../../src/views/heatmap-data.js';
 import { byteTicks } from '../../src/views/heatmap-view.js';
 import { createEngine } from '../../src/engine/index.js';
 import { nodeWasmSource } from '../../src/engine/node.js';
+import { formatBytes } from '../../src/util/format.js';
+import { coSplit, coPairs } from '../../src/model/co-groups.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const FIX = path.join(ROOT, 'tests/fixtures');

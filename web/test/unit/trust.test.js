@@ -12,10 +12,11 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { engineImpls } from './node-endpoint.js';
 import { fakeContainer } from './fake-dom.js';
-import { renderFileTable, renderAccountChoice, renderReportInputs, trustCells } from '../../src/app/file-table.js';
+import { renderFileTable } from '../../src/app/file-table.js';
 import { engineOptions, accountsOf } from '../../src/app/options.js';
 import { initialState } from '../../src/app/state.js';
 import { parseFragment, stateToFragment } from '../../src/app/url-state.js';
+import { renderAccountChoice, renderReportInputs, trustCells } from '../../src/app/trust-rows.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const LOCAL = path.join(ROOT, 'tests/fixtures/local');

@@ -1,19 +1,8 @@
 import { describe, it, expect } from 'vitest';
-import {
-  tailCoord,
-  tailInverse,
-  tailScale,
-  tailTicks,
-  tailPercentiles,
-  formatPercentile,
-  countNormalizer,
-  clipTopNs,
-  paletteLut,
-  formatLatency,
-  plainScale,
-} from '../../src/views/scales.js';
-import { niceTimeStep, formatRelative, timeScale } from '../../src/views/time-axis.js';
+import { tailCoord, tailInverse, tailScale, tailTicks, tailPercentiles, countNormalizer, clipTopNs, paletteLut, plainScale } from '../../src/views/scales.js';
+import { niceTimeStep, timeScale } from '../../src/views/time-axis.js';
 import * as d3 from 'd3';
+import { formatPercentile, formatLatency, formatRelative } from '../../src/util/format.js';
 
 describe('tail axis', () => {
   it('spaces the nines evenly: -log10(1-p)', () => {

@@ -1,17 +1,19 @@
-// Helpers of the views' review: the one number formatter and ticks in a
+// Helpers of the views and the page's labels: the one number formatter and ticks in a
 // display unit, label dodging, tail levels holding the standard
 // percentiles, few-sample levels, natural order and names cut in the
 // middle, heat-map fitting and hover text, export captions.
 import { describe, it, expect } from 'vitest';
-import { formatNumber, formatLatency, formatInUnit, logTicks, dodgeLabels, anchoredTailPercentiles, tailCoord } from '../../src/views/scales.js';
+import { logTicks, dodgeLabels, anchoredTailPercentiles, tailCoord } from '../../src/views/scales.js';
 import { fewLevels, gridRange, surfaceGrid } from '../../src/views/surface-data.js';
 import { visibleRowSpan, cellTipLines } from '../../src/views/heatmap-data.js';
-import { naturalCompare, middleSplit, middleTruncate } from '../../src/app/names.js';
+import { middleSplit, middleTruncate } from '../../src/app/names.js';
 import { exportCaption } from '../../src/app/caption.js';
-import { compactCount } from '../../src/app/file-table.js';
 import { clampSidebar } from '../../src/app/sidebar.js';
 import { SURFACE_LEVELS } from '../../src/app/queries.js';
 import { initialState } from '../../src/app/state.js';
+import { formatNumber, formatLatency, compactCount } from '../../src/util/format.js';
+import { formatInUnit } from '../../src/model/units.js';
+import { naturalCompare } from '../../src/util/natural-order.js';
 
 describe('formatNumber: the page\'s one number formatter', () => {
   it('three significant digits below 100, grouped whole numbers above', () => {

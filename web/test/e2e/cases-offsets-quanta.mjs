@@ -1,7 +1,8 @@
-// End-to-end cases of issue 7's page items (docs/page-views.md): a file's
-// own offset set in the file table, the default quantum taken from the
-// logs' interval, adaptive quanta in the percentiles view. Every CSV is
-// compared with the native CLI on the same files, byte for byte. No timing.
+// End-to-end cases of file offsets and quanta (docs/page-views.md): a job
+// placed by its startdelay, a file's own offset set in the file table, the
+// default quantum taken from the logs' interval, adaptive quanta in the
+// percentiles view. Every CSV is compared with the native CLI on the same
+// files, byte for byte. No timing.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { cliPctiles, download, fixture, fixtureFiles, loadThroughInput, settled, waitDone } from './helpers.mjs';
@@ -31,9 +32,9 @@ async function pageCsv(p) {
 }
 
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
-export const PAGE7_CASES = [
+export const OFFSET_QUANTA_CASES = [
   {
-    name: 'page7: a late-start job of a client/server run sits where it ran: the json+ places it (file table shows the shift per host), CSV = latscope pctiles on the same files; with the json+ unticked nothing is placed (CSV = the CLI without it)',
+    name: 'offsets: a late-start job of a client/server run sits where it ran: the json+ places it (file table shows the shift per host), CSV = latscope pctiles on the same files; with the json+ unticked nothing is placed (CSV = the CLI without it)',
     async run(c) {
       const p = c.page;
       assert.equal(await loadThroughInput(p, c.url, PLACE_CS()), 'ready');
@@ -59,7 +60,7 @@ export const PAGE7_CASES = [
       };
       assert.ok(firstBusy('host=127.0.0.1;job=2') >= 2000, `job 2 on 127.0.0.1 starts at ${firstBusy('host=127.0.0.1;job=2')} ms`);
       assert.ok(firstBusy('host=127.0.0.2;job=2') >= 1500, `job 2 on 127.0.0.2 starts at ${firstBusy('host=127.0.0.2;job=2')} ms`);
-      await p.screenshot({ path: path.join(SHOTS, 'page7-placed-late-job.png') });
+      await p.screenshot({ path: path.join(SHOTS, 'offsets-quanta-placed-late-job.png') });
       // The json+ unticked: nothing says where the jobs ran, nothing is
       // moved (and no tail is added), as the CLI without that file.
       await p.click('[data-testid=file-table] tr[data-file="place-cs.json"] input[type=checkbox]');
@@ -71,7 +72,7 @@ export const PAGE7_CASES = [
     },
   },
   {
-    name: "page7: a file's own offset set in the file table shifts that file only (CSV = latscope pctiles --offset FILE=MS), rides in the fragment, table still fits",
+    name: "offsets: a file's own offset set in the file table shifts that file only (CSV = latscope pctiles --offset FILE=MS), rides in the fragment, table still fits",
     async run(c) {
       const p = c.page;
       assert.equal(await loadThroughInput(p, c.url, LOCAL()), 'ready');
@@ -81,7 +82,7 @@ export const PAGE7_CASES = [
       assert.equal((await p.textContent(`${row} [data-testid=file-offset]`))?.trim(), '—', 'no offset yet');
       await p.click(`${row} [data-testid=file-offset]`);
       await p.fill('[data-testid=file-offset-input]', '20000');
-      await p.screenshot({ path: path.join(SHOTS, 'page7-file-offset-editor.png') });
+      await p.screenshot({ path: path.join(SHOTS, 'offsets-quanta-file-offset-editor.png') });
       await p.click('[data-testid=file-offset-set]');
       await p.waitForFunction((n) => /** @type {any} */ (window).latscope.store.state.offsets[n] === 20000, name);
       await settled(p);
@@ -107,7 +108,7 @@ export const PAGE7_CASES = [
       await p.goForward();
       await p.waitForFunction((n) => /** @type {any} */ (window).latscope.store.state.offsets[n] === 20000, name);
       assert.equal(await pageCsv(p), csv, 'the fragment restores the same offset');
-      await p.screenshot({ path: path.join(SHOTS, 'page7-file-offset.png') });
+      await p.screenshot({ path: path.join(SHOTS, 'offsets-quanta-file-offset.png') });
       // Clear removes it.
       await p.click(`${row} [data-testid=file-offset]`);
       await p.click(`tr.offset-editor button:has-text("Clear")`);
@@ -117,7 +118,7 @@ export const PAGE7_CASES = [
     },
   },
   {
-    name: "page7: 500 ms logs open at a 500 ms quantum (CSV = latscope pctiles --quantum 500); a finer quantum shows the note; a link's quantum wins",
+    name: "quanta: 500 ms logs open at a 500 ms quantum (CSV = latscope pctiles --quantum 500); a finer quantum shows the note; a link's quantum wins",
     async run(c) {
       const p = c.page;
       assert.equal(await loadThroughInput(p, c.url, PLACE()), 'ready');
@@ -126,7 +127,7 @@ export const PAGE7_CASES = [
       assert.equal(await p.inputValue('[data-testid=quantum]'), '500');
       assert.equal(await p.isVisible('[data-testid=quantum-finer]'), false, 'no finer note at the logs own interval');
       assert.equal(await pageCsv(p), cliPctiles(['--quantum', '500'], PLACE()));
-      await p.screenshot({ path: path.join(SHOTS, 'page7-default-quantum.png') });
+      await p.screenshot({ path: path.join(SHOTS, 'offsets-quanta-default-quantum.png') });
       // Finer than the logs: the note beside the selector (one note, not a second).
       await p.selectOption('[data-testid=quantum]', '200');
       await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.quantum_ms === 200);
@@ -134,7 +135,7 @@ export const PAGE7_CASES = [
       assert.equal(await p.isVisible('[data-testid=quantum-finer]'), true, 'finer note shown');
       assert.equal(await p.locator('[data-testid=quantum-finer]').count(), 1);
       assert.equal(await pageCsv(p), cliPctiles(['--quantum', '200'], PLACE()));
-      await p.screenshot({ path: path.join(SHOTS, 'page7-finer-note.png') });
+      await p.screenshot({ path: path.join(SHOTS, 'offsets-quanta-finer-note.png') });
       // A quantum the user chose stays when more files are opened.
       await p.setInputFiles('[data-testid=file-input]', PLACE());
       assert.equal(await waitDone(p), 'ready');
@@ -155,7 +156,7 @@ export const PAGE7_CASES = [
     },
   },
   {
-    name: 'page7: adaptive quanta in the percentiles view are steps of each row\'s width; CSV = latscope pctiles --adaptive ACC; in the fragment',
+    name: 'quanta: adaptive quanta in the percentiles view are steps of each row\'s width; CSV = latscope pctiles --adaptive ACC; in the fragment',
     async run(c) {
       const p = c.page;
       assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
@@ -183,7 +184,7 @@ export const PAGE7_CASES = [
       const rowsWithP50 = pct.rows.filter((/** @type {any} */ r) => r.p[0] != null).length;
       assert.equal(steps.points, 2 * rowsWithP50, 'two points per row');
       assert.equal(steps.flat, rowsWithP50, 'each row a horizontal step');
-      await p.screenshot({ path: path.join(SHOTS, 'page7-adaptive.png') });
+      await p.screenshot({ path: path.join(SHOTS, 'offsets-quanta-adaptive.png') });
       // Another accuracy: narrower steps, the same CSV as the CLI.
       await p.fill('[data-testid=adaptive-acc]', '2');
       await p.dispatchEvent('[data-testid=adaptive-acc]', 'change');

@@ -211,7 +211,7 @@ describe('load summary and group-by choices', () => {
 
 describe('file table names', () => {
   it('are shown without the folder they all share', async () => {
-    const { commonFolder } = await import('../../src/app/file-table.js');
+    const { commonFolder } = await import('../../src/app/file-rows.js');
     expect(commonFolder(['.fio-results/a.log', '.fio-results/.more/b.log', '.fio-results/.more/'])).toBe('.fio-results/');
     expect(commonFolder(['run/h1/a.log', 'run/h2/a.log'])).toBe('run/');
     expect(commonFolder(['a.log', 'run/b.log'])).toBe('');

@@ -1,12 +1,12 @@
-// Issue 7's page items: default quantum from the logs' interval, a file's
+// Quanta and offsets in the page: default quantum from the logs' interval,
 // own offset in a narrow cell, adaptive quanta drawn as steps.
 import { describe, it, expect } from 'vitest';
 import { defaultQuantum } from '../../src/app/sources.js';
 import { QUANTA } from '../../src/app/options.js';
-import { compactMs } from '../../src/app/file-table.js';
 import { pctilesOptions, heatmapOptions, pctilesAreCluster } from '../../src/app/queries.js';
 import { initialState } from '../../src/app/state.js';
 import { stepPoints, rowAt, adaptiveIops, fewSpans, timeExtent } from '../../src/views/pctiles-data.js';
+import { compactMs } from '../../src/util/format.js';
 
 /** A source as source_json writes it, with series of these intervals. @param {number[]} iv @param {string} [role] */
 const src = (iv, role = 'time') => ({ name: 'x.log', format: 'fio-hist', status: { ok: true }, series: iv.map((interval_ms) => ({ role, interval_ms })) });

@@ -1,0 +1,207 @@
+// The query scheduler: what the shown view needs is asked of the engine
+// (the percentiles query always: it gives every view its time extent) and
+// handed to the view through the registry (view-registry.js). Refreshes run
+// one at a time; changes arriving meanwhile coalesce into one more run, so
+// a view never shows an answer older than the state it was asked for.
+import { pctilesOptions } from './queries.js';
+import { measureQuery } from './view-registry.js';
+import { timeExtent } from '../views/pctiles-data.js';
+import { naturalCompare } from '../util/natural-order.js';
+
+/** @typedef {import('./state.js').State} State */
+
+/**
+ * What the scheduler is told by the page: the store, the views and their
+ * registry, and what to do once a percentiles answer is in.
+ * @typedef {object} SchedulerPage
+ * @property {import('./state.js').Store} store
+ * @property {() => any} engine the engine to ask (a result's slice bounded to its time, level-follow.js)
+ * @property {() => Record<string, import('../views/view.js').View & {setData: Function}>} views
+ * @property {ReturnType<typeof import('./view-registry.js').makeRegistry>} registry
+ * @property {import('../views/colors.js').ColorKeeper} colors
+ * @property {(pct: any) => void} answered a new percentiles answer is in (range text, notes, placed files)
+ * @property {(pct: any) => void} judged the SLA summary for the answer shown
+ * @property {(on: boolean) => void} busy
+ * @property {(text: string) => void} failed a query failed (the status line says so)
+ */
+
+export class QueryScheduler {
+  /** @param {SchedulerPage} page */
+  constructor(page) {
+    this.page = page;
+    /** @type {Record<string, string>} engine options last queried, per view */
+    this.keys = {};
+    /** The percentiles answer shown (every view's time extent). @type {any} */
+    this.pct = null;
+    /** The engine and options of that answer (bandsOf asks the same). @type {{e: any, o: any} | null} */
+    this.pctAsked = null;
+    /** Recent percentiles answers by options (columns()). @type {Map<string, import('../engine/columns.js').ResultColumns>} */
+    this.colCache = new Map();
+    /** Percentiles views drawn so far (web/scripts/bench-day-chromium.mjs). */
+    this.pctDraws = 0;
+    /** While a view is drawn from the overview: its engine and the state it is asked with (level-follow.js). @type {{engine: any, state: State} | null} */
+    this.answering = null;
+    /** @type {Promise<void> | null} */
+    this.running = null;
+    this.dirty = false;
+    this.forceNext = false;
+  }
+
+  /** New data in the engine: nothing asked before stands. */
+  reset() {
+    this.pct = null;
+    this.keys = {};
+    this.colCache.clear();
+  }
+
+  /** After the charts changed size: the queries that depend on it are asked again. */
+  forgetSized() {
+    for (const e of Object.values(this.page.registry)) if (e.sized) delete this.keys[e.name];
+  }
+
+  /**
+   * Queries what the visible view needs and redraws.
+   * @param {boolean} force redraw even when no engine option changed
+   * @returns {Promise<void>}
+   */
+  refresh(force) {
+    this.forceNext = this.forceNext || force;
+    if (this.running) {
+      this.dirty = true;
+      return this.running;
+    }
+    this.page.busy(true);
+    this.running = (async () => {
+      try {
+        do {
+          this.dirty = false;
+          const f = this.forceNext;
+          this.forceNext = false;
+          await this.refreshOnce(f);
+        } while (this.dirty);
+      } finally {
+        this.running = null;
+        this.page.busy(false);
+      }
+    })();
+    return this.running;
+  }
+
+  /**
+   * The percentiles as columns, from a small cache of the last answers of
+   * the primary engine: the heat map's cluster lines after a regroup are
+   * the cluster query the percentiles view made before it (32 logs: 0.35-0.47
+   * s of WebAssembly each time). Emptied by every load (the engine's data
+   * changed); answers over 100,000 rows are not kept (memory).
+   * @param {any} e the engine, or its bounded proxy @param {any} o query options
+   * @returns {Promise<import('../engine/columns.js').ResultColumns>}
+   */
+  async columns(e, o) {
+    if (this.answering) return e.queryColumns(o);
+    const key = optionsKey(o);
+    const hit = this.colCache.get(key);
+    if (hit) {
+      this.colCache.delete(key);
+      this.colCache.set(key, hit);
+      return hit;
+    }
+    const r = await e.queryColumns(o);
+    if (r.n <= 100000) {
+      this.colCache.set(key, r);
+      while (this.colCache.size > 3) this.colCache.delete(/** @type {string} */ (this.colCache.keys().next().value));
+    }
+    return r;
+  }
+
+  /**
+   * The percentiles query, told to leave the error bands out when the
+   * percentiles view would not draw them over the whole time (the last
+   * answer's extent; the first answer has them): over thousands of quanta
+   * they are not drawn, yet they were a third of a per-host query and 58% of
+   * its columns (docs/page-views.md "Bands when drawn"). The view asks for
+   * the bands of what it shows when zoomed in or hovered (bandsOf).
+   * @param {any} po pctilesOptions
+   */
+  withBands(po) {
+    const ext = timeExtent(this.pct);
+    const pctiles = /** @type {import('../views/pctiles-view.js').PercentilesView} */ (/** @type {unknown} */ (this.page.views().pctiles));
+    if (po.adaptive_accuracy > 0 || !ext || pctiles.bandsAtExtent(ext, po.quantum_ms)) return po;
+    return { ...po, bands: false };
+  }
+
+  /**
+   * The bands the shown percentiles answer left out, for the quanta
+   * overlapping `range`: the same query over that time only.
+   * @param {[number, number]} range @returns {Promise<import('../engine/columns.js').ResultColumns>}
+   */
+  bandsOf(range) {
+    const a = this.pctAsked;
+    if (!a) return Promise.reject(new Error('no percentiles query to add bands to'));
+    return a.e.queryColumns({ ...a.o, from_ms: range[0], to_ms: range[1] });
+  }
+
+  /** @param {boolean} force */
+  async refreshOnce(force) {
+    const page = this.page;
+    const s = this.answering?.state ?? page.store.state;
+    const e = this.answering ? this.answering.engine : page.engine();
+    /** @param {string} key @param {any} opts */
+    const changed = (key, opts) => {
+      const k = JSON.stringify(opts);
+      if (this.keys[key] === k) return false;
+      this.keys[key] = k;
+      return true;
+    };
+    try {
+      const po = pctilesOptions(s);
+      // The groups view has its own query (one percentile per group); the
+      // percentiles query per group costs as much again (hundreds of groups:
+      // seconds), so it waits until a view or the SLA summary needs it.
+      const lazy = s.view === 'groups' && !s.sla.length && this.pct;
+      if (!lazy && changed('pctiles', po)) {
+        try {
+          const t0 = performance.now();
+          this.pct = await this.columns(e, this.withBands(po));
+          this.pctAsked = { e, o: po };
+          measureQuery('percentiles query', t0, this.pct);
+        } catch (err) {
+          delete this.keys.pctiles;
+          throw err;
+        }
+        force = true;
+        page.answered(this.pct);
+        page.colors.see([...this.pct.groups].sort(naturalCompare));
+      }
+      page.judged(this.pct);
+      const entry = page.registry[s.view];
+      /** @type {import('./view-registry.js').Feed} */
+      const feed = {
+        engine: e,
+        changed,
+        columns: (o) => this.columns(e, o),
+        pct: this.pct,
+        sources: page.store.session.sources,
+        colors: page.colors,
+        drawn: () => this.pctDraws++,
+      };
+      await entry.feed(page.views()[s.view], feed, s, force);
+    } catch (err) {
+      // A failed query must be retried next time, not remembered as done
+      // (the percentiles key is dropped above, where its query failed).
+      for (const k of Object.keys(this.keys)) if (k !== 'pctiles') delete this.keys[k];
+      console.error(err);
+      page.failed(`Query failed: ${/** @type {Error} */ (err).message}`);
+    }
+  }
+}
+
+/**
+ * A query's options as a cache key: keys sorted, and options that are off
+ * (no coordinated-omission interval, no adaptive accuracy) left out, so the
+ * percentiles view's cluster query and the heat map's lines match.
+ * @param {Record<string, any>} o
+ */
+function optionsKey(o) {
+  const off = (/** @type {string} */ k) => o[k] === undefined || ((k === 'co_interval_ms' || k === 'adaptive_accuracy') && !o[k]);
+  return JSON.stringify(Object.keys(o).sort().filter((k) => !off(k)).map((k) => [k, o[k]]));
+}

@@ -1,0 +1,72 @@
+// The SLA verdict under the views (docs/ci-reports.md): per rule, the total
+// over groups (what `latscope pctiles --sla` prints for the same query) and
+// each group, violating groups first; beyond eight groups the rest fold away.
+import { parseSlaRule, evaluateSla, slaSentence } from './sla.js';
+import { naturalCompare } from '../util/natural-order.js';
+
+/**
+ * The SLA rules of the state, parsed (they were validated when set).
+ * @param {import('./state.js').State} state
+ */
+export function slaRules(state) {
+  /** @type {import('./sla.js').SlaRule[]} */
+  const out = [];
+  for (const t of state.sla) {
+    try {
+      out.push(parseSlaRule(t, state.unit));
+    } catch {
+      /* validated on entry and in url-state.js */
+    }
+  }
+  return out;
+}
+
+/**
+ * Shows the verdict of the rules on the percentiles answer shown; `relayout`
+ * when its height changed (the charts give it the room it takes).
+ * @param {HTMLElement} el @param {import('./state.js').State} state @param {any} pct @param {() => void} relayout
+ */
+export function showSla(el, state, pct, relayout) {
+  const rules = slaRules(state);
+  const h0 = el.hidden ? 0 : el.offsetHeight;
+  if (!rules.length || !pct || !pct.n) {
+    el.hidden = true;
+    el.replaceChildren();
+    if (h0) relayout();
+    return;
+  }
+  const doc = el.ownerDocument;
+  const q = pct.adaptive ? 0 : pct.quantum_ms;
+  /** @param {any} rule @param {import('./sla.js').SlaOutcome} o @param {boolean} total */
+  const line = (rule, o, total) => {
+    const d = doc.createElement('div');
+    d.className = `sla-line${o.violated ? ' sla-bad' : ''}`;
+    d.dataset.rule = rule.text;
+    d.dataset.what = rule.what;
+    d.dataset.group = total ? '*' : o.group;
+    d.dataset.violated = String(o.violated);
+    d.dataset.evaluated = String(o.evaluated);
+    d.textContent = slaSentence(rule, o, q);
+    return d;
+  };
+  /** @type {HTMLElement[]} */
+  const out = [];
+  for (const ev of evaluateSla(pct, rules)) {
+    const groups = ev.groups.slice().sort((a, b) => b.violated - a.violated || naturalCompare(a.group, b.group));
+    if (groups.length > 1) out.push(line(ev.rule, ev.total, true));
+    const shown = groups.length > 1 ? groups.slice(0, 8) : groups;
+    for (const o of shown) out.push(line(ev.rule, o, false));
+    if (groups.length > shown.length) {
+      const det = doc.createElement('details');
+      const sum = doc.createElement('summary');
+      const bad = groups.slice(shown.length).filter((o) => o.violated).length;
+      sum.textContent = `${groups.length - shown.length} more groups (${bad} with violations)`;
+      det.append(sum, ...groups.slice(shown.length).map((o) => line(ev.rule, o, false)));
+      out.push(det);
+    }
+  }
+  el.replaceChildren(...out);
+  el.hidden = false;
+  // The charts give it the room it takes (a no-op when its height is unchanged).
+  if (el.offsetHeight !== h0) relayout();
+}

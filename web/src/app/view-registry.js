@@ -1,0 +1,206 @@
+// The five views behind one interface (views/view.js): each registered with
+// how it is made, how its data is asked of the engine and handed to it
+// (feed), and what its "Export view CSV" writes. The app and the query
+// scheduler iterate this list; none of them names a view to draw it.
+import { PercentilesView } from '../views/pctiles-view.js';
+import { HeatmapView } from '../views/heatmap-view.js';
+import { SurfaceView } from '../views/surface-view.js';
+import { SpectrumView } from '../views/spectrum-view.js';
+import { GroupsView } from '../views/groups-view.js';
+import { fromResultMatrix, runValues } from '../views/groups-data.js';
+import { timeExtent } from '../views/pctiles-data.js';
+import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
+import { clipTopNs } from '../views/scales.js';
+import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, groupsOptions, groupsRunOptions } from './queries.js';
+import { naturalCompare } from '../util/natural-order.js';
+import { VIEW_NAMES } from '../model/state.js';
+
+/** @typedef {import('./state.js').State} State */
+/** @typedef {import('./state.js').ViewName} ViewName */
+
+/**
+ * What a feed is given by the query scheduler (scheduler.js) for one refresh.
+ * @typedef {object} Feed
+ * @property {any} engine the engine asked (or its bounded proxy, or the overview's)
+ * @property {(key: string, opts: unknown) => boolean} changed whether a query's options differ from the last asked under key (and remembers them)
+ * @property {(o: any) => Promise<import('../engine/columns.js').ResultColumns>} columns a percentiles query as columns, from a small cache
+ * @property {any} pct the percentiles answer of this refresh (every view's time extent)
+ * @property {import('../engine/inthread.js').Source[]} sources
+ * @property {import('../views/colors.js').ColorKeeper} colors
+ * @property {() => void} drawn the percentiles chart is drawn (counted for the benchmarks)
+ */
+
+/**
+ * What "Export view CSV" is given.
+ * @typedef {object} CsvAsk
+ * @property {any} engine
+ * @property {any} pct
+ * @property {import('../engine/inthread.js').Source[]} sources
+ */
+
+/**
+ * One view in the registry.
+ * @template {import('../views/view.js').View} V
+ * @typedef {object} Entry
+ * @property {ViewName} name
+ * @property {(host: HTMLElement, ctx: any) => V} make
+ * @property {(view: V, q: Feed, s: State, force: boolean) => Promise<void>} feed asks what the view shows (when its options changed, or forced) and hands it over; else redraws
+ * @property {(view: V, q: CsvAsk, s: State) => Promise<{text: string, name: string} | null>} csv
+ * @property {boolean} [sized] its query depends on the chart's size (asked again after a resize)
+ */
+
+/** The percentiles as `latscope pctiles` CSV (the zoomed range only when zoomed). @param {CsvAsk} q @param {State} s */
+export async function pctilesCsv(q, s) {
+  const opts = /** @type {Record<string, any>} */ (pctilesOptions(s));
+  if (s.range) Object.assign(opts, { from_ms: s.range[0], to_ms: s.range[1] });
+  return { text: await q.engine.csv(opts), name: 'latscope-pctiles.csv' };
+}
+
+/**
+ * The registry: one entry per view, in the tabs' order. Each call makes
+ * its own (the groups entry keeps its last answers between refreshes).
+ * @returns {{[K in ViewName]: Entry<any>}}
+ */
+export function makeRegistry() {
+  /** The groups view's matrix query and its ranking query (asked again only when their options change). */
+  /** @type {any} */
+  let groupsResult = null;
+  /** @type {any} */
+  let groupsRun = null;
+
+  /** @type {Entry<PercentilesView>} */
+  const pctiles = {
+    name: 'pctiles',
+    make: (host, ctx) => new PercentilesView(host, ctx),
+    async feed(view, q) {
+      const t0 = performance.now();
+      view.setData(q.pct);
+      await view.drawing; // "ready" means drawn
+      performance.measure('latscope: percentiles drawn', { start: t0 });
+      // Counted for the benchmarks: the first answer to a zoom comes before its detail (levels.js).
+      q.drawn();
+    },
+    csv: (_view, q, s) => pctilesCsv(q, s),
+  };
+
+  /** @type {Entry<HeatmapView>} */
+  const heatmap = {
+    name: 'heatmap',
+    make: (host, ctx) => new HeatmapView(host, ctx),
+    sized: true,
+    async feed(view, q, s, force) {
+      const e = q.engine;
+      const rows = view.wantedRows();
+      let yNs = s.yZoomNs;
+      const co = clusterOptions(s);
+      if (!(force || q.changed('heatmap', [heatmapOptions(s, rows, yNs), s.clipOutliers, co, s.range]))) return view.render();
+      let t0 = performance.now();
+      let hm = await e.heatmap(heatmapOptions(s, rows, yNs));
+      performance.measure('latscope: heat map query', { start: t0 });
+      if (!yNs && hm.quanta && s.heatY === 'latency') {
+        // The full range first; then again fitted to the rows holding
+        // I/Os in the zoomed time, and up to the 99.9th percentile row
+        // when outliers are clipped.
+        const fit = s.range ? visibleRowSpan(hm, s.range) : null;
+        let want = fit;
+        if (s.clipOutliers) want = [fit ? fit[0] : hm.edges_ns[0], Math.min(clipTopNs(hm, 0.001), fit ? fit[1] : Infinity)];
+        if (want && want[1] > want[0] && (want[0] > hm.edges_ns[0] || want[1] < hm.edges_ns[hm.rows])) {
+          yNs = want;
+          t0 = performance.now();
+          hm = await e.heatmap(heatmapOptions(s, rows, yNs));
+          performance.measure('latscope: heat map fitted', { start: t0 });
+        }
+      }
+      t0 = performance.now();
+      const lines = s.heatY !== 'latency' ? null : pctilesAreCluster(s) ? q.pct : await q.columns(co);
+      performance.measure('latscope: heat map lines', { start: t0 });
+      t0 = performance.now();
+      view.setData(hm, lines);
+      performance.measure('latscope: heat map drawn', { start: t0 });
+    },
+    async csv(view, _q, s) {
+      const hm = view.hm;
+      return hm ? { text: heatmapCsv(hm, s.unit, s.range), name: 'latscope-heatmap.csv' } : null;
+    },
+  };
+
+  /** @type {Entry<SurfaceView>} */
+  const surface = {
+    name: 'surface',
+    make: (host, ctx) => new SurfaceView(host, ctx),
+    async feed(view, q, s, force) {
+      const so = surfaceOptions(s);
+      if (q.changed('surface', so) || force) view.setData(await q.engine.query(so));
+      else view.render();
+    },
+    async csv(_view, q, s) {
+      const opts = /** @type {Record<string, any>} */ (surfaceOptions(s));
+      if (s.range) Object.assign(opts, { from_ms: s.range[0], to_ms: s.range[1] });
+      return { text: await q.engine.csv(opts), name: 'latscope-surface.csv' };
+    },
+  };
+
+  /** @type {Entry<SpectrumView>} */
+  const spectrum = {
+    name: 'spectrum',
+    make: (host, ctx) => new SpectrumView(host, ctx),
+    async feed(view, q, s, force) {
+      const range = s.range || timeExtent(q.pct);
+      if (!range) return view.setData(null, null);
+      const so = spectrumOptions(s, range, q.sources);
+      if (q.changed('spectrum', so) || force) view.setData(await q.engine.query(so), s.range);
+      else view.render();
+    },
+    async csv(_view, q, s) {
+      const range = s.range || timeExtent(q.pct);
+      return range ? { text: await q.engine.csv(spectrumOptions(s, range, q.sources)), name: 'latscope-spectrum.csv' } : null;
+    },
+  };
+
+  /** @type {Entry<GroupsView>} */
+  const groups = {
+    name: 'groups',
+    make: (host, ctx) => new GroupsView(host, ctx),
+    async feed(view, q, s, force) {
+      const e = q.engine;
+      const go = groupsOptions(s);
+      const a = q.changed('groups', go);
+      // As typed arrays built in the worker (engine/matrix.js): 200 hosts x 1 h at 1 s is 720,000 rows.
+      if (a || !groupsResult) {
+        const t0 = performance.now();
+        groupsResult = await e.queryMatrix(go);
+        measureQuery('groups matrix query', t0, groupsResult);
+      }
+      const gm = /** @type {import('../engine/matrix.js').ResultMatrix} */ (groupsResult);
+      const ext = gm.times.length ? /** @type {[number, number]} */ ([gm.times[0], gm.times[gm.times.length - 1] + gm.quantum_ms]) : null;
+      const ro = ext ? groupsRunOptions(s, s.range || ext, q.sources) : null;
+      const b = q.changed('groupsRun', ro);
+      if (!(a || b || force)) return view.render();
+      if (b || !groupsRun) {
+        const t0 = performance.now();
+        groupsRun = ro ? await e.query(ro) : null;
+        performance.measure('latscope: groups ranking query', { start: t0 });
+      }
+      q.colors.see([...gm.groups].sort(naturalCompare));
+      view.setData(fromResultMatrix(gm, 0), groupsRun ? runValues(groupsRun, 0) : null, { unit: gm.unit, absolute: gm.absolute_time });
+    },
+    // The groups tab exports the spectrum's numbers, as before the registry
+    // (its own CSV is not written yet).
+    csv: (_view, q, s) => spectrum.csv(/** @type {any} */ (null), q, s),
+  };
+
+  const out = { pctiles, heatmap, surface, spectrum, groups };
+  // The tabs' order is the model's (VIEW_NAMES); a view missing here fails at start, not at its first click.
+  for (const v of VIEW_NAMES) if (!out[v]) throw new Error(`view ${v} is not registered`);
+  return out;
+}
+
+/**
+ * Stage figures for the benchmarks (web/scripts/bench-groups-chromium.mjs):
+ * a query's wall time since t0, and of it the engine's when the answer says.
+ * @param {string} name @param {number} t0 @param {{engine_ms?: number}} answer
+ */
+export function measureQuery(name, t0, answer) {
+  performance.measure(`latscope: ${name}`, { start: t0 });
+  if (answer.engine_ms != null) performance.measure('latscope: of it in the engine', { start: t0, duration: answer.engine_ms });
+}

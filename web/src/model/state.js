@@ -1,0 +1,43 @@
+// The shape of the page's state: what the one store (app/state.js) holds,
+// the fragment carries (app/url-state.js) and the views read.
+
+/** @typedef {'pctiles' | 'heatmap' | 'surface' | 'spectrum' | 'groups'} ViewName */
+
+/**
+ * @typedef {object} State
+ * @property {number} quantum_ms
+ * @property {number} adaptive                 percentiles view: adaptive quanta at this accuracy (0 = fixed quanta; docs/uncertainty.md)
+ * @property {string[]} percentiles
+ * @property {string} group_by
+ * @property {string} directions
+ * @property {string} method
+ * @property {string} unit
+ * @property {'per-io'|'hist'} account        a job with both a histogram and a per-I/O log: which counts its I/Os (options.js accountsOf)
+ * @property {string} kinds                    latency kinds ('' = the engine's default: clat when several)
+ * @property {number} co_interval_ms           coordinated-omission expected interval (0 = off)
+ * @property {Record<string, number>} offsets   host or file name -> ms
+ * @property {string[]} exclude_sources
+ * @property {string[]} exclude_hosts
+ * @property {[number, number] | null} range    brushed time range, ms
+ * @property {ViewName} view
+ * @property {'light'|'dark'} theme
+ * @property {boolean} yLog
+ * @property {boolean} showMean
+ * @property {boolean} showBand
+ * @property {string[]} sla                     SLA rules, normalised ("p99<2ms", app/sla.js)
+ * @property {'heat'|'top'|'multiples'} groupsMode  groups view: group x time heat map, top-N lines, small multiples
+ * @property {string} groupsP                  groups view: the percentile shown ("99", "100" = max)
+ * @property {number} topN                     groups view: worst groups drawn as lines
+ * @property {'name'|'worst'} groupsSort       groups view: row / chart order
+ * @property {string[]} hidden                 legend keys of hidden series ("g:host=a", "p:99.9", "band")
+ * @property {string} palette
+ * @property {'linear'|'log'|'false'} colorMode
+ * @property {boolean} clipOutliers
+ * @property {boolean} heatLines               percentile lines over the heat map
+ * @property {[number, number] | null} yZoomNs heat map latency range
+ * @property {'latency'|'bs'|'offset'} heatY    heat map rows (bs/offset: per-I/O logs)
+ * @property {number} surfaceP                 percentile picked on the surface
+ */
+
+/** The views, in the tabs' order (keys 1-5 pick them). @type {ViewName[]} */
+export const VIEW_NAMES = ['pctiles', 'heatmap', 'surface', 'spectrum', 'groups'];

@@ -1,0 +1,120 @@
+// The percentiles view's pointer: a brush that sets the shared time range
+// (a double click clears it) and the hover box with the values of the
+// quantum under the pointer, its bands, samples and flags.
+import * as d3 from 'd3';
+import { showTip, hideTip } from './tooltip.js';
+import { pointAt, groupIn, bandText, rowAt } from './pctiles-data.js';
+import { formatTime, formatNumber } from '../util/format.js';
+import { unitLabel } from '../model/units.js';
+
+/**
+ * What the pointer needs of the percentiles view (pctiles-view.js): its
+ * frame, where a brushed range goes, and the bands an answer left out.
+ * @typedef {object} PercentilesView
+ * @property {import('./frame.js').Frame} frame
+ * @property {{onRange: (r: [number, number] | null) => void}} ctx
+ * @property {(r: import('../engine/columns.js').ResultColumns, range: [number, number], then: () => void) => import('../engine/columns.js').ResultColumns | null} bandsFor
+ * @property {() => void} hoverAgain
+ * @property {(() => void) | null} rehover
+ */
+
+const fmtVal = formatNumber;
+
+/**
+ * Brush sets the shared time range; hover shows the values of a quantum.
+ * @param {PercentilesView} view
+ * @param {any} g @param {any} x @param {any} y @param {number} h @param {any} r @param {any[]} series
+ */
+export function brushAndHover(view, g, x, y, h, r, series) {
+  const f = view.frame;
+  const hover = g.append('g').attr('class', 'hover-layer').style('pointer-events', 'none');
+  const vline = hover.append('line').attr('y1', 0).attr('y2', f.innerH).attr('stroke', 'currentColor').attr('opacity', 0);
+  const brush = d3
+    .brushX()
+    .extent([
+      [0, 0],
+      [f.innerW, h],
+    ])
+    .on('end', (ev) => {
+      if (!ev.selection) return;
+      const [a, b] = ev.selection.map(x.invert);
+      g.select('.brush').call(brush.move, null);
+      if (b - a >= r.quantum_ms / 4) view.ctx.onRange([a, b]);
+    });
+  const bg = g.append('g').attr('class', 'brush').call(brush);
+  bg.on('dblclick', () => view.ctx.onRange(null));
+  const onMove = (/** @type {MouseEvent} */ ev) => {
+    const [px] = d3.pointer(ev);
+    const t = x.invert(px);
+    if (r.adaptive) {
+      vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
+      showTip(f.wrap, ev, adaptiveTip(r, series, t));
+      return;
+    }
+    const q = Math.floor((t - (r.t_ms[0] ?? 0)) / r.quantum_ms);
+    const t0 = (r.t_ms[0] ?? 0) + q * r.quantum_ms;
+    vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
+    const lines = [`${formatTime(t0, r.absolute_time)} … +${r.quantum_ms} ms`];
+    // An answer without bands: this quantum's come in an answer of their
+    // own (a few ms), and the hover is shown again with them.
+    const bandSrc = r.bands !== false ? r : view.bandsFor(r, [t0, t0 + r.quantum_ms], view.hoverAgain);
+    view.rehover = () => onMove(ev);
+    let more = 0;
+    for (const se of series) {
+      const pt = pointAt(r, se, t0);
+      if (!pt || pt.v == null) continue;
+      const gi = bandSrc && bandSrc !== r && se.kind === 'p' ? groupIn(bandSrc, r.groups[se.gi]) : -1;
+      const b = gi >= 0 && bandSrc ? pointAt(bandSrc, { ...se, gi }, t0) : pt;
+      // Hundreds of groups: the first lines, then how many more.
+      if (lines.length > 16) more++;
+      else lines.push(`${se.label}: ${fmtVal(pt.v)} ${unitLabel(r.unit)}${b?.e ? ` (bin ±${fmtVal(b.e)})` : ''}${b ? bandText(b, fmtVal) : ''}`);
+    }
+    if (more) lines.push(`… ${more} more lines (the groups view shows them all)`);
+    if (!bandSrc && series.some((se) => se.kind === 'p')) lines.push('bands: working them out…');
+    // The rows of quantum t0: rows are in time order.
+    let n = 0;
+    /** @type {string[]} */
+    const fl = [];
+    for (let i = d3.bisectLeft(r.t_ms, t0); i < r.n && r.t_ms[i] === t0; i++) {
+      n += r.samples[i];
+      if (r.flag[i]) fl.push(r.flag_texts[r.flag[i]]);
+    }
+    lines.push(`samples: ${fmtVal(n)} (${fmtVal(n / (r.quantum_ms / 1000))} IOPS)`);
+    if (fl.length) lines.push(`flags: ${[...new Set(fl)].join(' ')}`);
+    if (series.some((se) => se.kind === 'p')) {
+      lines.push('bin: the bin holding the value (dark band)');
+      lines.push('95%: where the true percentile lies, given this many I/Os (light band)');
+    }
+    showTip(f.wrap, ev, lines);
+  };
+  bg.on('mousemove', onMove);
+  bg.on('mouseleave', () => {
+    view.rehover = null;
+    vline.attr('opacity', 0);
+    hideTip(f.wrap);
+  });
+}
+
+/**
+ * Hover text with adaptive quanta: each line's value in the row (of its
+ * group) that holds time t, with that row's span and I/Os.
+ * @param {any} r @param {any[]} series @param {number} t @returns {string[]}
+ */
+function adaptiveTip(r, series, t) {
+  const lines = [`${formatTime(t, r.absolute_time)} (adaptive quanta)`];
+  /** @type {Set<string>} groups whose row is already named */
+  const seen = new Set();
+  for (const se of series) {
+    const row = rowAt(r, se.gi, t);
+    if (!row || lines.length > 16) continue;
+    if (!seen.has(`${se.gi}:${row.t_ms}`)) {
+      seen.add(`${se.gi}:${row.t_ms}`);
+      lines.push(`${r.groups.length > 1 ? `${r.groups[se.gi]}: ` : ''}${formatTime(row.t_ms, r.absolute_time)} … +${fmtVal(row.width_ms)} ms, ${fmtVal(row.samples || 0)} I/Os${row.flags ? ` (${row.flags})` : ''}`);
+    }
+    const v = se.kind === 'mean' ? row.mean : row.p[se.pi];
+    if (v == null) continue;
+    const pi = se.pi;
+    lines.push(`  ${se.label}: ${fmtVal(v)} ${unitLabel(r.unit)}${se.kind === 'p' && row.err?.[pi] ? ` (bin ±${fmtVal(row.err[pi])})` : ''}${se.kind === 'p' ? bandText({ lo: row.lo?.[pi] ?? null, hi: row.hi?.[pi] ?? null }, fmtVal) : ''}`);
+  }
+  return lines;
+}
