@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'public', 'fixtures', 'golden', 'bench-data']);
+const SKIP_DIRS = new Set(['node_modules', '.git', 'dist', 'public', 'fixtures', 'golden', 'bench-data', 'out', 'screenshots']);  // out, screenshots: test output, not sources
 const SOURCE = /\.(md|cc|h|js|mjs|sh|css|html|py|java|txt)$|^CMakeLists\.txt$/;
 
 /** Files under dir (relative to root) that may cite docs. */

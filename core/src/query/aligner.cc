@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <set>
 
 #include "query/axis.h"
 #include "query/interval.h"
@@ -342,12 +343,10 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   if (!ast.ok()) return ast;
   plan->notes.insert(plan->notes.end(), far.begin(), far.end());
   if (!gone.empty()) {  // with their corrected copies
-    std::vector<const Series*> out;
-    for (size_t i : gone) out.push_back(plan->series[i].series);
+    std::set<const Series*> out;
+    for (size_t i : gone) out.insert(plan->series[i].series);
     plan->series.erase(std::remove_if(plan->series.begin(), plan->series.end(),
-                                      [&out](const Selected& x) {
-                                        return std::find(out.begin(), out.end(), x.series) != out.end();
-                                      }),
+                                      [&out](const Selected& x) { return out.count(x.series) != 0; }),
                        plan->series.end());
   }
   plan->first = first;
