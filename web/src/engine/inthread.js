@@ -56,7 +56,6 @@ import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
  * @property {string} [percentiles]  "50,99" (summary's --percentiles)
  * @property {string} [unit]  ns, us (default) or ms
  * @property {'csv'|'json'} [format]
- * @property {{name: string, file: Blob}[]} [jsonFiles]  the loaded fio json+ files, by source name
  * @property {string[]} [accounts]  the account of every job's I/Os, as the query option (docs/folders.md)
  */
 
@@ -415,17 +414,15 @@ export class InThreadEngine {
 
   /**
    * The last assignRuns' two runs side by side, computed by the CLI's own
-   * code (`latscope summary --compare`, core/cli/summary_compare.cc): the
+   * code (`latscope summary --compare`, core latscope/summary.h): the
    * same text for the same files and options.
    * @param {CompareOptions} opts
    * @returns {Promise<{text: string, notes: string[]}>}
    */
   async compareRuns(opts) {
-    const docs = [];
-    for (const f of opts.jsonFiles ?? []) docs.push({ name: f.name, text: await f.file.text() });
     // The account of every job's I/Os, as the queries (docs/folders.md).
     const accounts = JSON.stringify(Array.isArray(opts.accounts) ? opts.accounts : []);
-    const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', docs, accounts));
+    const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', accounts));
     return { text: r.text, notes: JSON.parse(r.notes) };
   }
 

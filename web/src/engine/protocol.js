@@ -89,10 +89,10 @@ export const Req = Object.freeze({
    */
   TRUST: 'trust',
   /**
-   * payload {percentiles: string, unit: string, format?: 'csv'|'json', jsonFiles: [{name, file: Blob}]}
+   * payload {percentiles: string, unit: string, format?: 'csv'|'json', accounts?: string[]}
    * -> {text: string, notes: string[]}: the last ASSIGN_RUNS' two runs as
-   * `latscope summary --compare` prints them; jsonFiles: the fio json+ files
-   * (their exact N, min, mean, max are not in the engine's sources)
+   * `latscope summary --compare` prints them (fio's exact N, min, mean, max
+   * from the json sources' figures, core model.h FioFigures)
    */
   COMPARE_RUNS: 'compareRuns',
   /** payload {} -> Source[] */
