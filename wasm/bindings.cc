@@ -27,6 +27,11 @@
 //                                           the last assignRuns' two runs as
 //                                           `latscope summary --compare` prints them
 //                                           (core summary.h RunCompare)
+//   parseSla(text, unit)       -> str   the page's SLA field parsed (sla_field.h):
+//                                           {"rules": [{text, what, p, strict, ..., label}]}
+//   judgeSla(text, unit, optionsJson) -> str  the percentiles query's rows judged on
+//                                           the rules per group (SlaFieldJudge), with the
+//                                           page's sentences: {"verdicts": [...]}
 //   encodeResult(optionsJson)  -> Uint8Array (copy)  StreamingQuery::finish_result +
 //                                           encode_result: a result file (docs/result-format.md)
 //
@@ -45,6 +50,7 @@
 #include "latscope/options_json.h"
 #include "latscope/report.h"
 #include "latscope/result.h"
+#include "latscope/sla_field.h"
 #include "latscope/stream.h"
 #include "latscope/summary.h"
 #include "js_columns.h"
@@ -216,6 +222,31 @@ class WasmEngine {
     return out;
   }
 
+  // The page's SLA field (core sla_field.h): the rules as core reads them,
+  // unit: the shown unit, which a threshold without one is in.
+  val parseSla(const std::string& text, const std::string& unit) const {
+    std::vector<latscope::SlaFieldRule> rules;
+    Status st = latscope::parse_sla_field(text, unit, &rules);
+    if (!st.ok()) return error(st);
+    return val(latscope::sla_field_rules_json(rules));
+  }
+
+  // The rules judged on every row of the percentiles query of these
+  // options, per group and summed, as `latscope pctiles --sla` judges a row;
+  // the rows go to the judge only (no columns are made).
+  val judgeSla(const std::string& text, const std::string& unit, const std::string& options_json) const {
+    std::vector<latscope::SlaFieldRule> rules;
+    Status st = latscope::parse_sla_field(text, unit, &rules);
+    Query q;
+    if (st.ok()) st = latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit);
+    if (!st.ok()) return error(st);
+    latscope::SlaFieldJudge judge(rules, q.options.percentiles, q.labels);
+    st = engine_.query(q.options, &q.result, &judge);
+    if (!st.ok()) return error(st);
+    const std::vector<latscope::SlaFieldVerdict> v = judge.take(q.result.groups.size());
+    return val(latscope::sla_field_json(v, q.result.groups, q.result.adaptive ? 0 : q.result.quantum_ms));
+  }
+
   val query(const std::string& options_json) const {
     Query q;
     Status st = run_query(options_json, &q);
@@ -360,6 +391,8 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("assignRuns", &WasmEngine::assignRuns)
       .function("trust", &WasmEngine::trust)
       .function("compareRuns", &WasmEngine::compareRuns)
+      .function("parseSla", &WasmEngine::parseSla)
+      .function("judgeSla", &WasmEngine::judgeSla)
       .function("query", &WasmEngine::query)
       .function("queryColumns", &WasmEngine::queryColumns)
       .function("queryMatrix", &WasmEngine::queryMatrix)

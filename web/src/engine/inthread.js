@@ -427,6 +427,26 @@ export class InThreadEngine {
   }
 
   /**
+   * The page's SLA field as core reads it (core sla_field.h).
+   * @param {{text: string, unit: string}} o unit: the shown unit (a threshold without one is in it)
+   * @returns {{rules: any[]}} each {text, what, p, strict, threshold, unit, threshold_ns, label}
+   */
+  parseSla(o) {
+    return JSON.parse(unwrap(this.core.parseSla(String(o.text), String(o.unit))));
+  }
+
+  /**
+   * The SLA field judged by core on every row of the percentiles query of
+   * `opts`, per group and summed, with the sentences the page shows
+   * (core sla_field.h; `latscope pctiles --sla` judges a row the same way).
+   * @param {{text: string, unit: string, opts?: object}} o
+   * @returns {{verdicts: any[]}} each {rule, pi, max, groups: [{group, evaluated, violated, few, sentence}], total}
+   */
+  judgeSla(o) {
+    return JSON.parse(unwrap(this.core.judgeSla(String(o.text), String(o.unit), JSON.stringify(o.opts ?? {}))));
+  }
+
+  /**
    * Percentiles over time.
    * @param {object} [opts] options_json query options
    * @returns {any} parsed pctiles JSON (report.h pctiles_json)

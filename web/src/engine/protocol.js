@@ -95,6 +95,10 @@ export const Req = Object.freeze({
    * from the json sources' figures, core model.h FioFigures)
    */
   COMPARE_RUNS: 'compareRuns',
+  /** payload {text, unit} -> {rules}: the SLA field as core reads it (sla_field.h) */
+  PARSE_SLA: 'parseSla',
+  /** payload {text, unit, opts} -> {verdicts}: the SLA field judged on the percentiles query of opts */
+  JUDGE_SLA: 'judgeSla',
   /** payload {} -> Source[] */
   SOURCES: 'sources',
   /** payload {} -> null: drops every source */
