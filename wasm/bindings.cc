@@ -23,11 +23,15 @@
 //   trust(accountsJson, excludeJson)  -> str   Engine::trust as JSON (folder.h trust_json)
 //   assignRuns(runOptionsJson)        -> str   Engine::assign_runs (sets every source's
 //                                           "run" label) -> run_plan_json (docs/runs.md)
-//   compareRuns(pctText, unit, format, jsonDocs) -> {text, notes: str}
+//   compareRuns(pctText, unit, format, accountsJson) -> {text, notes: str}
 //                                           the last assignRuns' two runs as
 //                                           `latscope summary --compare` prints them
-//                                           (core/cli/summary_compare.h); jsonDocs:
-//                                           [{name, text}] the fio json+ files' text
+//                                           (core summary.h RunCompare)
+//   parseSla(text, unit)       -> str   the page's SLA field parsed (sla_field.h):
+//                                           {"rules": [{text, what, p, strict, ..., label}]}
+//   judgeSla(text, unit, optionsJson) -> str  the percentiles query's rows judged on
+//                                           the rules per group (SlaFieldJudge), with the
+//                                           page's sentences: {"verdicts": [...]}
 //   encodeResult(optionsJson)  -> Uint8Array (copy)  StreamingQuery::finish_result +
 //                                           encode_result: a result file (docs/result-format.md)
 //
@@ -46,9 +50,10 @@
 #include "latscope/options_json.h"
 #include "latscope/report.h"
 #include "latscope/result.h"
+#include "latscope/sla_field.h"
 #include "latscope/stream.h"
+#include "latscope/summary.h"
 #include "js_columns.h"
-#include "summary_compare.h"
 
 namespace {
 
@@ -165,20 +170,17 @@ class WasmEngine {
   }
 
   // The two runs of the last assignRuns side by side, exactly as `latscope
-  // summary --compare` computes them (docs/runs.md, "A/B"). A json+ run
-  // takes fio's exact N, min, mean and max from the json document itself,
-  // which the engine's Source does not keep, so the page passes the json
-  // files' text (jsonDocs: [{name, text}]); every other source is summed
-  // from the engine as the CLI sums a log.
+  // summary --compare` computes them (core summary.h, docs/runs.md "A/B"):
+  // a json+ run takes fio's exact N, min, mean and max from the figures its
+  // source keeps (model.h FioFigures); every other source is summed as the
+  // CLI sums a log.
   val compareRuns(const std::string& percentiles, const std::string& unit_text, const std::string& format,
-                  const val& json_docs, const std::string& accounts_json) const {
+                  const std::string& accounts_json) const {
     using latscope::ErrorCode;
-    std::vector<double> ps;
-    std::vector<std::string> labels;
-    latscope::Unit unit = latscope::Unit::kUs;
-    Status st = latscope::parse_percentile_list(percentiles, &ps, &labels);
+    latscope::SummaryColumns cols;
+    Status st = latscope::parse_percentile_list(percentiles, &cols.ps, &cols.labels);
     if (!st.ok()) return error(st);
-    if (!latscope::parse_unit(unit_text, &unit))
+    if (!latscope::parse_unit(unit_text, &cols.unit))
       return error(Status::Error(ErrorCode::kInvalidArgument, "unit must be ns, us or ms, not " + unit_text));
     const std::vector<latscope::Source>& srcs = engine_.sources();
     if (plan_.run_of.size() != srcs.size())
@@ -186,9 +188,9 @@ class WasmEngine {
     if (plan_.runs.size() != 2)
       return error(Status::Error(ErrorCode::kInvalidArgument,
                                  "comparing needs two runs; the inputs are " + latscope::describe_runs(plan_, run_files_)));
-    latscope::cli::RunCompare cmp(ps, labels, unit);
+    latscope::RunCompare cmp(cols);
     for (const latscope::Run& r : plan_.runs) {
-      latscope::cli::RunSide side;
+      latscope::RunSide side;
       side.name = r.name;
       side.how = r.how;
       for (size_t i : r.files) side.files.push_back(run_files_[i].name);
@@ -205,27 +207,12 @@ class WasmEngine {
     std::vector<latscope::FolderFile> folder;
     for (const latscope::Source& s : srcs) folder.push_back(latscope::folder_file_of(s));
     const std::vector<latscope::AccountChoice> choices = latscope::plan_accounts(folder, acc.sel.accounts);
-    const auto ndocs = json_docs["length"].as<unsigned>();
     for (size_t i = 0; i < srcs.size(); ++i) {
       const latscope::Source& s = srcs[i];
+      // The page leaves plain json (ignored: no bins) out, as its queries do.
       if (!s.status.ok() || s.format == latscope::FileFormat::kIgnored) continue;
       if (!choices[i].used_instead.empty()) continue;
-      const size_t side = plan_.run_of[i] == plan_.runs[1].name ? 1 : 0;
-      if (s.format != latscope::FileFormat::kFioJson) {
-        cmp.add_source(side, s);
-        continue;
-      }
-      bool found = false;
-      for (unsigned d = 0; d < ndocs && !found; ++d) {
-        if (json_docs[d]["name"].as<std::string>() != s.name) continue;
-        found = true;
-        const std::string text = json_docs[d]["text"].as<std::string>();
-        latscope::FioJsonReport rep;
-        st = latscope::parse_fio_json(s.name, text.data(), text.size(), &rep);
-        if (!st.ok()) return error(st);
-        cmp.add_json(side, rep);
-      }
-      if (!found) return error(Status::Error(ErrorCode::kInvalidArgument, s.name + ": its json text was not given"));
+      cmp.add_source(plan_.run_of[i] == plan_.runs[1].name ? 1 : 0, s);
     }
     std::string notes = "[";
     for (const std::string& n : cmp.notes()) notes += (notes.size() > 1 ? "," : "") + latscope::json_escape(n);
@@ -233,6 +220,31 @@ class WasmEngine {
     out.set("text", format == "json" ? cmp.json() : cmp.csv());
     out.set("notes", notes + "]");
     return out;
+  }
+
+  // The page's SLA field (core sla_field.h): the rules as core reads them,
+  // unit: the shown unit, which a threshold without one is in.
+  val parseSla(const std::string& text, const std::string& unit) const {
+    std::vector<latscope::SlaFieldRule> rules;
+    Status st = latscope::parse_sla_field(text, unit, &rules);
+    if (!st.ok()) return error(st);
+    return val(latscope::sla_field_rules_json(rules));
+  }
+
+  // The rules judged on every row of the percentiles query of these
+  // options, per group and summed, as `latscope pctiles --sla` judges a row;
+  // the rows go to the judge only (no columns are made).
+  val judgeSla(const std::string& text, const std::string& unit, const std::string& options_json) const {
+    std::vector<latscope::SlaFieldRule> rules;
+    Status st = latscope::parse_sla_field(text, unit, &rules);
+    Query q;
+    if (st.ok()) st = latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit);
+    if (!st.ok()) return error(st);
+    latscope::SlaFieldJudge judge(rules, q.options.percentiles, q.labels);
+    st = engine_.query(q.options, &q.result, &judge);
+    if (!st.ok()) return error(st);
+    const std::vector<latscope::SlaFieldVerdict> v = judge.take(q.result.groups.size());
+    return val(latscope::sla_field_json(v, q.result.groups, q.result.adaptive ? 0 : q.result.quantum_ms));
   }
 
   val query(const std::string& options_json) const {
@@ -379,6 +391,8 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("assignRuns", &WasmEngine::assignRuns)
       .function("trust", &WasmEngine::trust)
       .function("compareRuns", &WasmEngine::compareRuns)
+      .function("parseSla", &WasmEngine::parseSla)
+      .function("judgeSla", &WasmEngine::judgeSla)
       .function("query", &WasmEngine::query)
       .function("queryColumns", &WasmEngine::queryColumns)
       .function("queryMatrix", &WasmEngine::queryMatrix)

@@ -14,16 +14,14 @@
 //    come from the json+ bins (equal to fio's own list, see bin_math_test),
 //    or, for plain json, from fio's printed list when it has the requested p.
 //    Client mode's "All clients" entry is reported with job "all".
+//
+// This file reads the arguments and the inputs (each through its own Engine)
+// and prints; the rows, the A/B table and their text are core's
+// (latscope/summary.h), which the page's A/B table uses as well.
 #include "cmd_summary.h"
 
 #include <algorithm>
-#include <map>
-#include <cerrno>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -32,12 +30,11 @@
 #include "latscope/engine.h"
 #include "latscope/fio_json.h"
 #include "latscope/options_json.h"
-#include "latscope/percentiles.h"
 #include "latscope/reader.h"
 #include "latscope/report.h"
 #include "latscope/runs.h"
+#include "latscope/summary.h"
 #include "runs_cli.h"
-#include "summary_compare.h"
 
 namespace {
 
@@ -63,32 +60,13 @@ const char kUsage[] =
 const char kFioDefaultPercentiles[] = "1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99";
 constexpr size_t kChunk = size_t{4} << 20;
 constexpr size_t kSniff = size_t{64} * 1024;
-const double kBlank = std::numeric_limits<double>::quiet_NaN();
-
 struct Options {
   std::string format = "csv";
-  Unit unit = Unit::kNs;
-  std::vector<double> ps;
-  std::vector<std::string> labels;
+  SummaryColumns cols;  // --percentiles, --unit
   FileOptions file;
   std::vector<std::string> files;
   RunOptions runs;       // --run, --run-by (docs/runs.md)
   bool compare = false;  // --compare
-};
-
-struct SummaryRow {
-  std::string file, host, job, dir;
-  uint64_t samples = 0;
-  bool exact = false;  // min/mean/max are fio's own values: print every digit
-  double min_ns = kBlank, mean_ns = kBlank, max_ns = kBlank;
-  std::vector<double> p;  // ns; NaN: not available
-};
-
-struct FileReport {
-  std::string name;
-  std::string format;
-  Status status;
-  uint64_t skipped = 0;
 };
 
 int usage_error(const std::string& msg) {
@@ -97,124 +75,14 @@ int usage_error(const std::string& msg) {
   return 2;
 }
 
-// A CSV text cell: a value starting with = + - @ (or a tab or carriage
-// return) is a formula to Excel, LibreOffice and Google Sheets, so it gets a
-// leading apostrophe (OWASP's rule); then RFC 4180 quoting (csv_field).
-// docs/input-robustness.md, "CSV cells".
-std::string csv_text(const std::string& s) { return cli::summary_csv_text(s); }
-
-// The one formatter of this command's numbers (summary_compare.cc).
-std::string number(double v, bool exact) { return cli::summary_number(v, exact); }
-
-
-// Percentiles and stats of one dense histogram by fio's method.
-void fill_from_bins(const BinLayout& layout, const std::vector<double>& counts, const Options& o,
-                    bool stats_from_bins, SummaryRow* row) {
-  row->p.assign(o.ps.size(), kBlank);
-  Stats st;
-  if (!compute_stats(layout, counts.data(), &st)) return;  // empty
-  if (stats_from_bins) {
-    row->min_ns = st.min_ns;
-    row->mean_ns = st.mean_ns;
-    row->max_ns = st.max_ns;
-  }
-  std::vector<PercentileValue> pv(o.ps.size());
-  if (compute_percentiles(layout, counts.data(), o.ps.data(), o.ps.size(), Method::kFio, pv.data())) {
-    for (size_t i = 0; i < pv.size(); ++i) row->p[i] = pv[i].value_ns;
-  }
-}
-
-void summarize_json(const std::string& path, const FioJsonReport& r, const Options& o,
-                    std::vector<SummaryRow>* rows) {
-  for (const FioJsonJob& j : r.jobs) {
-    for (const FioJsonDir& d : j.dirs) {
-      if (d.n == 0) continue;  // e.g. trim in a read/write job
-      SummaryRow row;
-      row.file = path;
-      row.host = j.aggregate ? "" : j.host;
-      row.job = j.aggregate ? "all" : std::to_string(j.job_index);
-      row.dir = dir_name(d.dir);
-      row.samples = d.n;
-      if (d.has_bins) {
-        fill_from_bins(*r.layout, d.dense_double(r.layout->size()), o, false, &row);
-      } else {
-        // Plain json: only fio's printed list is known.
-        row.p.assign(o.ps.size(), kBlank);
-        for (size_t i = 0; i < o.ps.size(); ++i) {
-          for (const FioJsonPercentile& fp : d.percentiles) {
-            if (fp.p == o.ps[i]) row.p[i] = static_cast<double>(fp.value_ns);
-          }
-        }
-      }
-      row.exact = true;
-      row.min_ns = static_cast<double>(d.min_ns);
-      row.mean_ns = d.mean_ns;
-      row.max_ns = static_cast<double>(d.max_ns);
-      rows->push_back(std::move(row));
-    }
-  }
-}
-
-// A wide layout (HdrHistogram's, tens of thousands of bins) gathered to the
-// bins a series uses, in order: the statistics and percentiles only skip
-// empty bins, so they are the same (docs/formats-hdr.md "Wide layouts"),
-// and a log of thousands of tags no longer costs tags x layout bins. fio's
-// p0 is bin 0's value (percentiles.h): not gathered when p0 is asked.
-constexpr size_t kGatherBins = 4096;
-
-void summarize_source(const Source& src, const Options& o, std::vector<SummaryRow>* rows) {
-  const bool p0 = std::any_of(o.ps.begin(), o.ps.end(), [](double p) { return p == 0; });
-  for (const Series& s : src.series) {
-    if (!s.layout) continue;
-    // Result files keep fixed-point counts (model.h, count_frac_bits).
-    const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));
-    double sum = 0;
-    std::vector<double> counts;
-    BinLayout gathered;
-    const BinLayout* layout = s.layout.get();
-    if (s.layout->size() >= kGatherBins && !p0) {
-      std::map<uint32_t, double> used;
-      for (const Window& w : s.windows)
-        s.for_each_bin(w, [&](uint32_t b, uint64_t c) { used[b] += static_cast<double>(c) * unit; });
-      gathered.kind = s.layout->kind;
-      gathered.id = s.layout->id;
-      for (const auto& [b, c] : used) {
-        gathered.lo.push_back(s.layout->lo[b]);
-        gathered.hi.push_back(s.layout->hi[b]);
-        gathered.rep.push_back(s.layout->rep[b]);
-        counts.push_back(c);
-        sum += c;
-      }
-      gathered.last_saturates = s.layout->last_saturates && !used.empty() && used.rbegin()->first + 1 == s.layout->size();
-      layout = &gathered;
-    } else {
-      counts.assign(s.layout->size(), 0.0);
-      for (const Window& w : s.windows) {
-        s.for_each_bin(w, [&](uint32_t b, uint64_t c) {
-          counts[b] += static_cast<double>(c) * unit;
-          sum += static_cast<double>(c) * unit;
-        });
-      }
-    }
-    const auto total = static_cast<uint64_t>(std::llround(sum));
-    SummaryRow row;
-    row.file = src.name;
-    row.host = src.id.host;
-    row.job = s.job;
-    row.dir = dir_name(s.dir);
-    row.samples = total;
-    fill_from_bins(*layout, counts, o, true, &row);
-    rows->push_back(std::move(row));
-  }
-}
-
-// Reports a json file's outcome the way the other commands report a log's.
-void print_json_diagnostics(const std::string& path, const FioJsonReport& r, const Status& st) {
+// Reports a json file's outcome the way the other commands report a log's:
+// plain json too (which the engine names ignored) is read, not ignored.
+void print_json_diagnostics(const Source& src) {
   Source s;
-  s.name = path;
+  s.name = src.name;
   s.format = FileFormat::kFioJson;
-  s.status = st;
-  s.diag = r.diag;
+  s.status = src.status;
+  s.diag = src.diag;
   cli::print_diagnostics(s);
 }
 
@@ -222,7 +90,7 @@ void print_json_diagnostics(const std::string& path, const FioJsonReport& r, con
 // `opened`: standard input, already opened; else path is opened here.
 // `cmp`: --compare, the file's histograms go to run `side` instead of rows.
 int read_one(const std::string& path, cli::Input* opened, const Options& o, std::vector<SummaryRow>* rows,
-             FileReport* rep, cli::RunCompare* cmp, size_t side, const std::vector<FolderFile>* folder) {
+             SummaryFile* rep, RunCompare* cmp, size_t side, const std::vector<FolderFile>* folder) {
   cli::Input own;
   cli::Input* in = opened;
   rep->name = path == "-" ? "(stdin)" : path;
@@ -236,46 +104,43 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
     }
   }
   const std::string& name = in->name();
-  // The first bytes decide the format (the registry's sniff, reader.h).
+  // The first bytes decide the format (the registry's sniff, reader.h); fio
+  // json is read as json even if it names no job with bins (plain json).
   const std::string head = in->peek(kSniff);
   const bool is_json =
       !head.empty() && sniff({name, head.data(), head.size(), head.size() < kSniff}).format == FileFormat::kFioJson;
+  FileOptions fo = o.file;
+  if (is_json) fo.format = FileFormat::kFioJson;
   std::vector<char> buf(kChunk);
   Engine engine;
-  int h = -1;
-  std::string text;  // whole json document
-  if (!is_json) h = engine.open_file(name, o.file);
+  const int h = engine.open_file(name, fo);
+  uint64_t json_bytes = 0;
   for (;;) {
     const size_t n = in->read(buf.data(), buf.size());
     if (n == 0) break;
-    if (!is_json) {
-      engine.append(h, buf.data(), n);
-    } else if (text.size() + n > kMaxFioJsonBytes) {  // as the registry's reader: not read, and no further
+    if (is_json && (json_bytes += n) > kMaxFioJsonBytes) {  // as the registry's reader: not read, and no further
       rep->status = Status::Error(ErrorCode::kUnusableFile, name + ": " + kFioJsonTooLarge);
       cli::say("latscope: " + rep->status.message);
       return 2;
-    } else {
-      text.append(buf.data(), n);
     }
+    engine.append(h, buf.data(), n);
   }
   int rc = cli::report_input(*in);
   if (in->level() == cli::InputLevel::kUnusable) {
     rep->status = Status::Error(ErrorCode::kUnusableFile, name + ": " + in->problem());
     return 2;
   }
+  const Source* got = &engine.finish(h);
   if (is_json) {
     rep->format = format_name(FileFormat::kFioJson);
-    FioJsonReport r;
-    Status st = parse_fio_json(name, text.data(), text.size(), &r);
-    rep->status = st;
-    print_json_diagnostics(name, r, st);
-    if (!st.ok()) return 2;
-    rep->skipped = r.diag.skipped_lines();
-    if (cmp) cmp->add_json(side, r);
-    else summarize_json(name, r, o, rows);
+    rep->status = got->status;
+    print_json_diagnostics(*got);
+    if (!got->status.ok()) return 2;
+    rep->skipped = got->diag.skipped_lines();
+    if (cmp) cmp->add_source(side, *got);
+    else summarize_source(*got, o.cols, rows);
     return std::max(rc, rep->skipped ? 1 : 0);
   }
-  const Source* got = &engine.finish(h);
   // A per-I/O log whose columns do not say its unit: the inputs' evidence
   // decides it (folder.h settle_units, docs/fio-versions.md).
   Source settled;
@@ -294,64 +159,12 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
   if (src.format == FileFormat::kIgnored) return rc;  // named on stderr; no rows
   rep->skipped = src.diag.skipped_lines();
   if (cmp) cmp->add_source(side, src);
-  else summarize_source(src, o, rows);
+  else summarize_source(src, o.cols, rows);
   return std::max(rc, rep->skipped ? 1 : 0);
 }
 
-std::string render_csv(const std::vector<SummaryRow>& rows, const Options& o) {
-  std::string out = "file,host,job,dir,samples,min,mean,max";
-  for (const std::string& l : o.labels) out += "," + csv_field(l);
-  out += "\n";
-  for (const SummaryRow& r : rows) {
-    out += csv_text(r.file) + "," + csv_text(r.host) + "," + csv_text(r.job) + "," + r.dir + "," +
-           std::to_string(r.samples);
-    for (double v : {r.min_ns, r.mean_ns, r.max_ns}) out += "," + number(ns_to_unit(v, o.unit), r.exact);
-    for (double v : r.p) out += "," + number(ns_to_unit(v, o.unit), r.exact);
-    out += "\n";
-  }
-  return out;
-}
-
-std::string json_number(double v, bool exact) {
-  std::string s = number(v, exact);
-  return s.empty() ? "null" : s;
-}
-
-// report.h's json_escape returns the quoted JSON string.
-std::string render_json(const std::vector<SummaryRow>& rows, const std::vector<FileReport>& files,
-                        const Options& o) {
-  std::string out = "{\"unit\":\"" + std::string(unit_name(o.unit)) + "\",\"method\":\"fio\",\"percentiles\":[";
-  for (size_t i = 0; i < o.labels.size(); ++i) {
-    // labels are "p" + the text as given; the list holds the text itself
-    out += (i ? "," : "") + json_escape(o.labels[i].substr(1));
-  }
-  out += "],\"rows\":[";
-  for (size_t i = 0; i < rows.size(); ++i) {
-    const SummaryRow& r = rows[i];
-    out += (i ? ",{" : "{");
-    out += "\"file\":" + json_escape(r.file) + ",\"host\":" + json_escape(r.host) + ",\"job\":" +
-           json_escape(r.job) + ",\"dir\":\"" + r.dir + "\",\"samples\":" + std::to_string(r.samples);
-    out += ",\"min\":" + json_number(ns_to_unit(r.min_ns, o.unit), r.exact);
-    out += ",\"mean\":" + json_number(ns_to_unit(r.mean_ns, o.unit), r.exact);
-    out += ",\"max\":" + json_number(ns_to_unit(r.max_ns, o.unit), r.exact);
-    out += ",\"p\":[";
-    for (size_t k = 0; k < r.p.size(); ++k) out += (k ? "," : "") + json_number(ns_to_unit(r.p[k], o.unit), r.exact);
-    out += "]}";
-  }
-  out += "],\"files\":[";
-  for (size_t i = 0; i < files.size(); ++i) {
-    const FileReport& f = files[i];
-    out += (i ? ",{" : "{");
-    out += "\"name\":" + json_escape(f.name) + ",\"format\":" + json_escape(f.format) +
-           ",\"ok\":" + (f.status.ok() ? "true" : "false") + ",\"message\":" + json_escape(f.status.message) +
-           ",\"skipped_lines\":" + std::to_string(f.skipped) + "}";
-  }
-  out += "]}\n";
-  return out;
-}
-
 bool parse_args(int argc, char** argv, Options* o, std::string* err, bool* help) {
-  Status st = parse_percentile_list(kFioDefaultPercentiles, &o->ps, &o->labels);
+  Status st = parse_percentile_list(kFioDefaultPercentiles, &o->cols.ps, &o->cols.labels);
   if (!st.ok()) {
     *err = st.message;
     return false;
@@ -380,10 +193,10 @@ bool parse_args(int argc, char** argv, Options* o, std::string* err, bool* help)
       if (!value(&v) || (v != "csv" && v != "json")) return fail("--format takes csv or json");
       o->format = v;
     } else if (a == "--unit") {
-      if (!value(&v) || !parse_unit(v, &o->unit)) return fail("--unit takes ns, us or ms");
+      if (!value(&v) || !parse_unit(v, &o->cols.unit)) return fail("--unit takes ns, us or ms");
     } else if (a == "--percentiles") {
       if (!value(&v)) return fail("--percentiles needs a list like 50,99,99.9");
-      st = parse_percentile_list(v, &o->ps, &o->labels);
+      st = parse_percentile_list(v, &o->cols.ps, &o->cols.labels);
       if (!st.ok()) return fail("--percentiles: " + st.message);
     } else if (a == "--compare") {
       o->compare = true;
@@ -422,7 +235,7 @@ int cmd_summary(int argc, char** argv) {
   }
   int rc = 0;
   std::vector<SummaryRow> rows;
-  std::vector<FileReport> files;
+  std::vector<SummaryFile> files;
   // Runs (docs/runs.md): with --compare (or a run option) the two runs side
   // by side; else one row per file as ever, and a note when they are several.
   std::vector<RunFile> planned;
@@ -437,10 +250,10 @@ int cmd_summary(int argc, char** argv) {
   if (!compare && plan.several())
     cli::say("latscope summary: note: the inputs look like " + describe_runs(plan, planned) +
              (plan.runs.size() == 2 ? "; --compare prints the two side by side" : ""));
-  cli::RunCompare cmp(o.ps, o.labels, o.unit);
+  RunCompare cmp(o.cols);
   if (compare)
     for (const Run& r : plan.runs) {
-      cli::RunSide side;
+      RunSide side;
       side.name = r.name;
       side.how = r.how;
       for (size_t i : r.files) side.files.push_back(planned[i].name);
@@ -465,7 +278,7 @@ int cmd_summary(int argc, char** argv) {
     size_t side = 0;
     for (size_t r = 0; r < plan.runs.size(); ++r)
       if (plan.runs[r].name == plan.run_of[i]) side = r;
-    FileReport rep;
+    SummaryFile rep;
     cli::Input* opened = nullptr;
     if (path == "-") {
       std::string open_err;
@@ -480,7 +293,7 @@ int cmd_summary(int argc, char** argv) {
     cli::write_out(o.format == "json" ? cmp.json() : cmp.csv());
     return rc;
   }
-  const std::string out = o.format == "json" ? render_json(rows, files, o) : render_csv(rows, o);
+  const std::string out = o.format == "json" ? summary_json(rows, files, o.cols) : summary_csv(rows, o.cols);
   cli::write_out(out);
   return rc;
 }

@@ -16,6 +16,9 @@
 //     u32 offset, u32 n)[], u32 ndata, u8 data[ndata] (model.h's varint bins),
 //     u8 per_io, u32 n, u64 io_ns[n], u32 n, u32 io_bs[n], u32 n, u64 io_offset[n],
 //     u32 n, (u32 lo, u32 hi)[n] extremes
+//   u32 nfio, fio figures[]: str host, i32 job, u8 aggregate, u8 dir, u64 n, u64 min, u64 max,
+//     f64 mean, u32 n, (f64 p, u64 value)[n], u8 has_bins, u32 n, u32 series[n],
+//     u32 n, (u32 bin, u64 count)[n]
 //
 // str = u32 length + bytes; labels = u32 n, (str name, str value)[n]. Pointers to layouts become indices into the
 // layout table, so a series that shares its source's layout still shares it
@@ -397,6 +400,92 @@ bool read_diagnostics(Reader& r, Diagnostics* d) {
   return true;
 }
 
+void write_fio_figures(Writer& w, const std::vector<FioFigures>& fio) {
+  w.u32(static_cast<uint32_t>(fio.size()));
+  for (const FioFigures& f : fio) {
+    w.str(f.host);
+    w.i32(f.job);
+    w.u8(f.aggregate ? 1 : 0);
+    w.u8(static_cast<uint8_t>(f.dir));
+    w.u64(f.n);
+    w.u64(f.min_ns);
+    w.u64(f.max_ns);
+    w.f64(f.mean_ns);
+    w.u32(static_cast<uint32_t>(f.percentiles.size()));
+    for (const auto& [p, v] : f.percentiles) {
+      w.f64(p);
+      w.u64(v);
+    }
+    w.u8(f.has_bins ? 1 : 0);
+    w.u32(static_cast<uint32_t>(f.series.size()));
+    for (uint32_t i : f.series) w.u32(i);
+    w.u32(static_cast<uint32_t>(f.bin_index.size()));
+    for (size_t i = 0; i < f.bin_index.size(); ++i) {
+      w.u32(f.bin_index[i]);
+      w.u64(f.bin_count[i]);
+    }
+  }
+}
+
+// Series indices must name a series of the source, bins lie in the source's
+// layout: what the summary reads is checked here, once.
+bool read_fio_figures(Reader& r, const Source& src, std::vector<FioFigures>* fio) {
+  const uint32_t n = r.u32();
+  // A record takes at least 55 bytes.
+  if (!r.can_read(n, 55)) return false;
+  fio->resize(n);
+  for (FioFigures& f : *fio) {
+    f.host = r.str();
+    f.job = r.i32();
+    const uint8_t aggregate = r.u8();
+    const uint8_t dir = r.u8();
+    f.n = r.u64();
+    f.min_ns = r.u64();
+    f.max_ns = r.u64();
+    f.mean_ns = r.f64();
+    const uint32_t np = r.u32();
+    if (!r.can_read(np, 16)) return false;
+    f.percentiles.resize(np);
+    for (auto& [p, v] : f.percentiles) {
+      p = r.f64();
+      v = r.u64();
+    }
+    const uint8_t has_bins = r.u8();
+    const uint32_t ns = r.u32();
+    if (!r.can_read(ns, 4)) return false;
+    f.series.resize(ns);
+    for (uint32_t& i : f.series) i = r.u32();
+    const uint32_t nb = r.u32();
+    if (!r.can_read(nb, 12)) return false;
+    f.bin_index.resize(nb);
+    f.bin_count.resize(nb);
+    for (uint32_t i = 0; i < nb; ++i) {
+      f.bin_index[i] = r.u32();
+      f.bin_count[i] = r.u64();
+    }
+    if (r.failed()) return false;
+    if (aggregate > 1 || has_bins > 1 || dir >= kDirCount) {
+      r.fail("bad fio figures flag");
+      return false;
+    }
+    f.aggregate = aggregate != 0;
+    f.has_bins = has_bins != 0;
+    f.dir = static_cast<Dir>(dir);
+    for (uint32_t i : f.series)
+      if (i >= src.series.size()) {
+        r.fail("fio figures name a series the source lacks");
+        return false;
+      }
+    const size_t nbins = src.layout ? src.layout->size() : 0;
+    for (uint32_t b : f.bin_index)
+      if (b >= nbins) {
+        r.fail("fio figures bin beyond the source's layout");
+        return false;
+      }
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<uint8_t> encode_source(const Source& src) {
@@ -433,6 +522,7 @@ std::vector<uint8_t> encode_source(const Source& src) {
   write_diagnostics(w, src.diag);
   w.u32(static_cast<uint32_t>(src.series.size()));
   for (const Series& s : src.series) write_series(w, s, table.index(s.layout));
+  write_fio_figures(w, src.fio);
   return w.take();
 }
 
@@ -503,6 +593,7 @@ Status decode_source(const uint8_t* data, size_t n, Source* out) {
   for (Series& s : src.series) {
     if (!read_series(r, layouts, &s)) return fail(r.error());
   }
+  if (!read_fio_figures(r, src, &src.fio)) return fail(r.error());
   if (r.remaining() != 0) return fail("trailing bytes after the source");
   *out = std::move(src);
   return Status::Ok();

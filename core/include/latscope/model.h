@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "latscope/layout.h"
@@ -207,6 +208,32 @@ struct FileIdentity {
 };
 FileIdentity parse_fio_file_name(const std::string& path);
 
+// fio's own whole-run figures for one job entry and direction of its json
+// or json+ output, as fio printed them (docs/model.md, "fio's figures"): the
+// bins round every latency to its bin, these are exact. What `latscope
+// summary` and the A/B table (summary.h) print for a json source, so neither
+// re-reads the json text. Directions fio counted no I/O in are not kept.
+struct FioFigures {
+  std::string host;        // fio's hostname ("" in local mode)
+  int job = 0;             // FioJsonJob::job_index: the entry's place among its host's; 0 for the aggregate
+  bool aggregate = false;  // client mode's "All clients" entry (every job again)
+  Dir dir = Dir::kRead;
+  uint64_t n = 0;          // fio's N (clat_ns.N; fio 2.x: bins total or total_ios)
+  uint64_t min_ns = 0;
+  uint64_t max_ns = 0;
+  double mean_ns = 0;
+  // fio's printed percentile list in file order: (p, value in ns).
+  std::vector<std::pair<double, uint64_t>> percentiles;
+  // json+ bins (false: plain json). A job's are its series' (the one index
+  // in `series`; none: empty bins); the aggregate's, the sum of its jobs'
+  // (fio_json.h), no series holds (queries would count its I/Os twice), so
+  // they are kept here, sparse as in FioJsonDir.
+  bool has_bins = false;
+  std::vector<uint32_t> series;  // indices into Source::series
+  std::vector<uint32_t> bin_index;
+  std::vector<uint64_t> bin_count;
+};
+
 struct Source {
   std::string name;  // as given by the caller (path or file name)
   FileIdentity id;
@@ -219,6 +246,7 @@ struct Source {
   Labels labels;               // file-level labels (file, host, job, kind, prefix, run)
   std::string ignored;         // format kIgnored: what the file looks like ("fio job file")
   std::vector<Series> series;
+  std::vector<FioFigures> fio;  // fio json/json+ sources: fio's figures, in file order
   Diagnostics diag;
   Status status;               // not ok => file unusable, series empty
 };

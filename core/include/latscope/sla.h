@@ -72,6 +72,17 @@ struct SlaReport {
   bool pass() const { return violations.empty() && !unjudged; }
 };
 
+// Whether a row is judged on a rule, and with what: rows without samples and
+// rows of window averages (no distribution) are not, nor a percentile the
+// row lacks (pi: its index in Row::p). *v in ns; *few: too few samples for
+// the percentile; *saturated: a lower bound. The one row judgement of the
+// CLI's rules and the page's field (sla_field.h).
+bool sla_row_value(const Row& row, bool is_max, size_t pi, double* v, bool* few, bool* saturated);
+// The comparison: a value violates a rule unless v < t ('<') or v <= t.
+inline bool sla_violates(double v, bool strict, double threshold) {
+  return strict ? !(v < threshold) : !(v <= threshold);
+}
+
 // percentiles: the query's QueryOptions::percentiles (rows' p parallel to it);
 // every rule's percentile must be among them (add_sla_percentiles).
 SlaReport evaluate_sla(const QueryResult& r, const std::vector<double>& percentiles,

@@ -130,6 +130,16 @@ void keep_percentiles(QueryResult* r, size_t n) {
   }
 }
 
+bool sla_row_value(const Row& row, bool is_max, size_t pi, double* v, bool* few, bool* saturated) {
+  // No samples, or window averages (no distribution): nothing to judge.
+  if (row.flags & (kFlagEmpty | kFlagWindowValues)) return false;
+  if (!is_max && pi >= row.p.size()) return false;
+  *v = is_max ? row.stats.max_ns : row.p[pi].value_ns;
+  *few = !is_max && row.p[pi].few_samples;
+  *saturated = is_max ? row.stats.saturated : row.p[pi].saturated;
+  return true;
+}
+
 SlaReport evaluate_sla(const QueryResult& q, const std::vector<double>& percentiles,
                        const std::vector<SlaRule>& rules) {
   SlaReport rep;
@@ -140,12 +150,9 @@ SlaReport evaluate_sla(const QueryResult& q, const std::vector<double>& percenti
     SlaRuleOutcome& o = rep.rules[k];
     for (size_t i = 0; i < q.rows.size(); ++i) {
       const Row& row = q.rows[i];
-      // No samples, or window averages (no distribution): nothing to judge.
-      if (row.flags & (kFlagEmpty | kFlagWindowValues)) continue;
-      if (!rule.is_max && pi >= row.p.size()) continue;
-      const double v = rule.is_max ? row.stats.max_ns : row.p[pi].value_ns;
-      const bool few = !rule.is_max && row.p[pi].few_samples;
-      const bool sat = rule.is_max ? row.stats.saturated : row.p[pi].saturated;
+      double v = 0;
+      bool few = false, sat = false;
+      if (!sla_row_value(row, rule.is_max, pi, &v, &few, &sat)) continue;
       ++o.evaluated;
       if (few) ++o.few;
       if (!o.has_worst || v > o.worst_ns) {
@@ -154,8 +161,7 @@ SlaReport evaluate_sla(const QueryResult& q, const std::vector<double>& percenti
         o.worst_row = i;
         o.worst_few = few;
       }
-      const bool violated = rule.strict ? !(v < rule.threshold_ns) : !(v <= rule.threshold_ns);
-      if (!violated) continue;
+      if (!sla_violates(v, rule.strict, rule.threshold_ns)) continue;
       ++o.violated;
       rep.violations.push_back({k, i, v, few, sat});
     }

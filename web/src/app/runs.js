@@ -100,16 +100,6 @@ export function renderRunBanner(el, plan, m) {
   el.appendChild(buttons);
 }
 
-/**
- * The fio json+ files of the loaded items, for engine.compareRuns: their
- * exact N, min, mean and max (docs/runs.md, "A/B").
- * @param {any[]} sources @param {{name: string, file: Blob}[]} items
- */
-export function jsonFilesOf(sources, items) {
-  const json = new Set(sources.filter((s) => s.format === 'fio-json' && s.status?.ok !== false).map((s) => s.name));
-  return items.filter((it) => json.has(it.name));
-}
-
 /** Heat-map rows of the A/B grids. */
 const AB_ROWS = 64;
 
@@ -163,7 +153,7 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
     if (csv) downloadText(csv, `latscope-compare-${ra.name}-${rb.name}.csv`, 'text/csv');
   });
   try {
-    const cmp = await m.engine.compareRuns({ percentiles, unit, format: 'csv', jsonFiles: jsonFilesOf(m.sources, m.items), accounts: accountsOf(s) });
+    const cmp = await m.engine.compareRuns({ percentiles, unit, format: 'csv', accounts: accountsOf(s) });
     csv = cmp.text;
     renderCompareTable(q('[data-testid="ab-table-wrap"]'), cmp.text, cmp.notes);
   } catch (e) {

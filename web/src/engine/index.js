@@ -16,6 +16,9 @@
 //   await engine.trust(accounts, exclude) -> TrustRow[]: each file's fio version, unit, account, I/Os
 //                                  against fio's count, repairs, warnings (core Engine::trust)
 //   await engine.compareRuns(opts) -> {text, notes}: `latscope summary --compare` of the two runs
+//   await engine.parseSla({text, unit}) -> {rules}: the SLA field as core reads it (sla_field.h)
+//   await engine.judgeSla({text, unit, opts}) -> {verdicts}: the SLA field judged by core on
+//                                  the percentiles query of opts, per group, with the page's sentences
 //   await engine.sources()      -> Source[]
 //   await engine.reset()        -> drop every source
 //   await engine.memory()       -> {wasmBytes}
@@ -50,6 +53,8 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<import('./inthread.js').RunPlan>} assignRuns
  * @property {(accounts?: string[], exclude?: string[]) => Promise<import('./inthread.js').TrustRow[]>} trust
  * @property {(opts: import('./inthread.js').CompareOptions) => Promise<{text: string, notes: string[]}>} compareRuns
+ * @property {(o: {text: string, unit: string}) => Promise<{rules: any[]}>} parseSla
+ * @property {(o: {text: string, unit: string, opts?: object}) => Promise<{verdicts: any[]}>} judgeSla
  * @property {() => Promise<import('./inthread.js').Source[]>} sources
  * @property {() => Promise<void>} reset
  * @property {() => Promise<{wasmBytes: number, modelBytes: number}>} memory
@@ -110,6 +115,11 @@ function asyncFacade(e) {
       return e.trust(a, x);
     },
     compareRuns: async (o) => e.compareRuns(o),
+    parseSla: async (o) => e.parseSla(o),
+    judgeSla: async (o) => {
+      await loading;
+      return e.judgeSla(o);
+    },
     sources: async () => e.sources(),
     reset: async () => {
       await loading;

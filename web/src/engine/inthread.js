@@ -57,9 +57,40 @@ import { abortError } from '../util/abort.js';
  * @property {string} [percentiles]  "50,99" (summary's --percentiles)
  * @property {string} [unit]  ns, us (default) or ms
  * @property {'csv'|'json'} [format]
- * @property {{name: string, file: Blob}[]} [jsonFiles]  the loaded fio json+ files, by source name
  * @property {string[]} [accounts]  the account of every job's I/Os, as the query option (docs/folders.md)
  */
+
+/**
+ * The SLA field as core reads it (sla_field.h).
+ * @typedef {object} SlaRule
+ * @property {string} text
+ * @property {string} what
+ * @property {number|null} p  null: a rule on max or mean
+ * @property {boolean} strict
+ * @property {number} threshold
+ * @property {string} unit
+ * @property {number} threshold_ns
+ * @property {string} label
+ */
+/** @typedef {{rules: SlaRule[]}} SlaRules */
+/**
+ * One rule's verdict per group and summed (sla_field.h).
+ * @typedef {object} SlaGroupVerdict
+ * @property {string} group
+ * @property {number} evaluated
+ * @property {number} violated
+ * @property {number} few
+ * @property {string} sentence
+ */
+/**
+ * @typedef {object} SlaVerdict
+ * @property {SlaRule} rule
+ * @property {number} pi
+ * @property {boolean} max
+ * @property {SlaGroupVerdict[]} groups
+ * @property {SlaGroupVerdict} total
+ */
+/** @typedef {{verdicts: SlaVerdict[]}} SlaVerdicts */
 
 /** @typedef {import('../load/files.js').LoadItem} LoadItem */
 /** @typedef {import('./protocol.js').Progress} Progress */
@@ -416,18 +447,36 @@ export class InThreadEngine {
 
   /**
    * The last assignRuns' two runs side by side, computed by the CLI's own
-   * code (`latscope summary --compare`, core/cli/summary_compare.cc): the
+   * code (`latscope summary --compare`, core latscope/summary.h): the
    * same text for the same files and options.
    * @param {CompareOptions} opts
    * @returns {Promise<{text: string, notes: string[]}>}
    */
   async compareRuns(opts) {
-    const docs = [];
-    for (const f of opts.jsonFiles ?? []) docs.push({ name: f.name, text: await f.file.text() });
     // The account of every job's I/Os, as the queries (docs/folders.md).
     const accounts = JSON.stringify(Array.isArray(opts.accounts) ? opts.accounts : []);
-    const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', docs, accounts));
+    const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', accounts));
     return { text: r.text, notes: JSON.parse(r.notes) };
+  }
+
+  /**
+   * The page's SLA field as core reads it (core sla_field.h).
+   * @param {{text: string, unit: string}} o unit: the shown unit (a threshold without one is in it)
+   * @returns {SlaRules}
+   */
+  parseSla(o) {
+    return JSON.parse(unwrap(this.core.parseSla(String(o.text), String(o.unit))));
+  }
+
+  /**
+   * The SLA field judged by core on every row of the percentiles query of
+   * `opts`, per group and summed, with the sentences the page shows
+   * (core sla_field.h; `latscope pctiles --sla` judges a row the same way).
+   * @param {{text: string, unit: string, opts?: object}} o
+   * @returns {SlaVerdicts}
+   */
+  judgeSla(o) {
+    return JSON.parse(unwrap(this.core.judgeSla(String(o.text), String(o.unit), JSON.stringify(o.opts ?? {}))));
   }
 
   /**

@@ -81,8 +81,13 @@
  *   against fio's json+ count, repairs and warnings (core Engine::trust, docs/folders.md). Asked
  *   after assignRuns, which settles the units of per-I/O logs that do not say theirs.
  * @property {{payload: import('./inthread.js').CompareOptions, result: {text: string, notes: string[]}}} compareRuns
- *   the last assignRuns' two runs as `latscope summary --compare` prints them; jsonFiles: the fio
- *   json+ files (their exact N, min, mean, max are not in the engine's sources)
+ *   the last assignRuns' two runs as `latscope summary --compare` prints them (fio's exact N, min,
+ *   mean, max from the json sources' figures, core model.h FioFigures)
+ * @property {{payload: {text: string, unit: string}, result: import('./inthread.js').SlaRules}} parseSla
+ *   the SLA field as core reads it (sla_field.h)
+ * @property {{payload: {text: string, unit: string, opts?: QueryOptions}, result: import('./inthread.js').SlaVerdicts}} judgeSla
+ *   the SLA field judged on every row of the percentiles query of opts, per group and summed, with
+ *   the sentences the page shows (core sla_field.h)
  * @property {{payload: {}, result: Source[]}} sources
  * @property {{payload: {}, result: null}} reset  drops every source
  * @property {{payload: {}, result: {wasmBytes: number, modelBytes: number}}} memory
@@ -116,6 +121,8 @@ export const Req = Object.freeze({
   ASSIGN_RUNS: /** @type {'assignRuns'} */ ('assignRuns'),
   TRUST: /** @type {'trust'} */ ('trust'),
   COMPARE_RUNS: /** @type {'compareRuns'} */ ('compareRuns'),
+  PARSE_SLA: /** @type {'parseSla'} */ ('parseSla'),
+  JUDGE_SLA: /** @type {'judgeSla'} */ ('judgeSla'),
   SOURCES: /** @type {'sources'} */ ('sources'),
   RESET: /** @type {'reset'} */ ('reset'),
   MEMORY: /** @type {'memory'} */ ('memory'),

@@ -76,6 +76,8 @@ export function serveEngine(port, loadModule) {
     [Req.ASSIGN_RUNS]: (p) => need().assignRuns(p.opts),
     [Req.TRUST]: (p) => need().trust(p.accounts, p.exclude),
     [Req.COMPARE_RUNS]: (p) => need().compareRuns(p),
+    [Req.PARSE_SLA]: (p) => need().parseSla(p),
+    [Req.JUDGE_SLA]: (p) => need().judgeSla(p),
     [Req.SOURCES]: () => need().sources(),
     [Req.RESET]: () => {
       need().reset();

@@ -317,6 +317,24 @@ export class WorkerEngine {
     return this.primary.request(Req.COMPARE_RUNS, opts);
   }
 
+  /**
+   * @param {{text: string, unit: string}} o
+   * @returns {Promise<{rules: any[]}>} the SLA field as core reads it
+   */
+  parseSla(o) {
+    return this.primary.request(Req.PARSE_SLA, o);
+  }
+
+  /**
+   * The primary alone: it holds every source, so its query's rows are all
+   * the rows (no parts to join).
+   * @param {{text: string, unit: string, opts?: object}} o
+   * @returns {Promise<{verdicts: any[]}>} the SLA field judged by core
+   */
+  judgeSla(o) {
+    return this.loading.then(() => this.primary.request(Req.JUDGE_SLA, o));
+  }
+
   /** Drops every source (after any running load). @returns {Promise<void>} */
   reset() {
     const run = this.loading.then(async () => {

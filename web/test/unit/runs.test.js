@@ -53,29 +53,30 @@ describe.each(IMPLS)('runs (%s)', (_name, make) => {
     expect((await engine.sources()).map((s) => /** @type {any} */ (s).labels.run ?? '')).toEqual(['', '']);
   });
 
-  it.skipIf(!hasCli)('compareRuns equals `latscope summary --compare` (csv and json), with and without the json+ text', async () => {
+  it.skipIf(!hasCli)('compareRuns equals `latscope summary --compare` (csv and json), fio\'s exact figures from the json+ sources', async () => {
     await engine.reset();
     await engine.loadFiles(NAMES.map(item));
     await engine.assignRuns({ by: 'auto' });
-    const jsonFiles = [item('a/a.json'), item('b/b.json')];
     const files = NAMES.map((n) => path.join(AB, n));
     for (const [pcts, unit, format] of [['50,99', 'us', 'csv'], ['50,90,99,99.9,100', 'ms', 'csv'], ['1,50,99.99', 'ns', 'json']]) {
-      const got = await engine.compareRuns({ percentiles: pcts, unit, format: /** @type {any} */ (format), jsonFiles });
+      const got = await engine.compareRuns({ percentiles: pcts, unit, format: /** @type {any} */ (format) });
       const want = execFileSync(CLI, ['summary', '--compare', '--format', format, '--unit', unit, '--percentiles', pcts, ...files], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
       // The CLI names files by the paths it was given; the page by the picked paths.
       expect(got.text).toBe(format === 'json' ? want.split(`${AB}/`).join('ab/') : want);
     }
-    const got = await engine.compareRuns({ percentiles: '50,99', unit: 'us', jsonFiles });
+    const got = await engine.compareRuns({ percentiles: '50,99', unit: 'us' });
     expect(got.notes).toContain('run a (json+ ab/a/a.json)');
-    // A json+ source without its text is refused, not compared from bins.
-    await expect(engine.compareRuns({ percentiles: '50', unit: 'us', jsonFiles: [] })).rejects.toThrow(/ab\/a\/a\.json: its json text was not given/);
+    // fio's exact mean (not the bins' midpoints) comes from the json+ source itself.
+    const mean = got.text.split('\n').find((l) => l.startsWith('read,mean,'));
+    const fioMean = JSON.parse(fs.readFileSync(path.join(AB, 'a/a.json'), 'utf8')).jobs[0].read.clat_ns.mean / 1000;
+    expect(Number(mean?.split(',')[2])).toBe(fioMean);
   });
 
   it('compareRuns refuses one run, naming it', async () => {
     await engine.reset();
     await engine.loadFiles(NAMES.slice(0, 2).map(item));
     await engine.assignRuns({});
-    await expect(engine.compareRuns({ percentiles: '50', unit: 'us', jsonFiles: [item('a/a.json')] })).rejects.toThrow(/needs two runs/);
+    await expect(engine.compareRuns({ percentiles: '50', unit: 'us' })).rejects.toThrow(/needs two runs/);
   });
 });
 

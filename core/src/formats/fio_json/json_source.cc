@@ -7,6 +7,8 @@
 // logs (query/tail.cc). A JSON document is parsed whole, so the reader
 // buffers it (bounded by kMaxFioJsonBytes).
 #include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "formats/sniff_util.h"
 #include "latscope/engine.h"
@@ -16,6 +18,38 @@
 namespace latscope {
 namespace {
 
+
+// fio's own figures of every job entry and direction (model.h FioFigures):
+// a job's bins are the series read_fio_json_source made of them (one per job
+// direction with bins, in job order); the aggregate's, which no series holds
+// (queries would count its I/Os twice), are kept with its figures.
+void add_fio_figures(const FioJsonReport& rep, Source* src) {
+  uint32_t next = 0;  // the next job series
+  for (const FioJsonJob& job : rep.jobs) {
+    for (const FioJsonDir& d : job.dirs) {
+      const bool made = !job.aggregate && d.has_bins && !d.bin_index.empty();
+      const uint32_t series = made ? next++ : 0;
+      if (d.n == 0) continue;  // no I/O in this direction (trim in a read/write job)
+      FioFigures f;
+      f.host = job.host;
+      f.job = job.job_index;
+      f.aggregate = job.aggregate;
+      f.dir = d.dir;
+      f.n = d.n;
+      f.min_ns = d.min_ns;
+      f.max_ns = d.max_ns;
+      f.mean_ns = d.mean_ns;
+      for (const FioJsonPercentile& p : d.percentiles) f.percentiles.emplace_back(p.p, p.value_ns);
+      f.has_bins = d.has_bins;
+      if (made) f.series = {series};
+      if (job.aggregate && d.has_bins) {
+        f.bin_index = d.bin_index;
+        f.bin_count = d.bin_count;
+      }
+      src->fio.push_back(std::move(f));
+    }
+  }
+}
 
 Status read_fio_json_source(const std::string& text, Source* src) {
   FioJsonReport rep;
@@ -52,6 +86,7 @@ Status read_fio_json_source(const std::string& text, Source* src) {
       ++src->records;
     }
   }
+  add_fio_figures(rep, src);
   if (src->series.empty()) {
     // fio's plain json (pbench-fio's fio-result.txt, CBT's json_output.N,
     // bench-fio's <mode>-<iodepth>-<numjobs>.json): a genuine fio output with

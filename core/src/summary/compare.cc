@@ -1,15 +1,14 @@
-#include "summary_compare.h"
-
+// `latscope summary --compare`: two runs side by side (summary.h,
+// docs/runs.md "A/B"), for the CLI and the page's A/B table alike.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 
 #include "latscope/percentiles.h"
+#include "latscope/summary.h"
 #include "latscope/uncertainty.h"
 
-namespace latscope::cli {
+namespace latscope {
 namespace {
 
 const double kBlank = std::numeric_limits<double>::quiet_NaN();
@@ -33,69 +32,36 @@ size_t bin_of(const BinLayout& L, double v) {
   return it == L.lo.begin() ? 0 : static_cast<size_t>(it - L.lo.begin()) - 1;
 }
 
-// Shortest decimal (up to 15 significant digits) that reads back as the
-// same double: fio's exact json values (mean 138175.380375) survive, bin
-// values stay short, and a unit conversion's last-bit noise (105376.331 ns /
-// 1000 = 105.37633100000001) is not printed. Integral values print whole.
-// Neither the CLI nor the page's WASM calls setlocale, so '.' is the point.
-std::string exact_number(double v) {
-  if (!std::isfinite(v)) return "";
-  char buf[64];
-  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) {
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-  }
-  for (int digits = 10; digits <= 15; ++digits) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, v);
-    if (std::strtod(buf, nullptr) == v) break;
-  }
-  return buf;
-}
-
 }  // namespace
 
-// Bin-derived values carry no more than 10 significant digits of meaning
-// (report.h's format_number, as `pctiles` prints); fio's json values are
-// printed exactly.
-std::string summary_number(double v, bool exact) { return exact ? exact_number(v) : format_number(v); }
-
-// A CSV text cell: a value starting with = + - @ (or a tab or carriage
-// return) is a formula to Excel, LibreOffice and Google Sheets, so it gets a
-// leading apostrophe (OWASP's rule); then RFC 4180 quoting (csv_field).
-// docs/input-robustness.md, "CSV cells".
-std::string summary_csv_text(const std::string& s) {
-  if (!s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos) return csv_field("'" + s);
-  return csv_field(s);
-}
-
-void RunCompare::add_json(size_t side, const FioJsonReport& r) {
-  RunSide& s = sides_[side];
-  for (const FioJsonJob& j : r.jobs) {
-    if (j.aggregate) continue;  // client mode's "All clients": the jobs again
-    for (const FioJsonDir& d : j.dirs) {
-      if (d.n == 0) continue;
-      if (!d.has_bins) {
-        s.json_without_bins = true;
-        continue;
-      }
-      RunDir& acc = s.json[static_cast<int>(d.dir)];
-      if (!add_counts(&acc, r.layout, d.dense_double(r.layout->size()))) {
-        acc.layout_clash = true;
-        continue;
-      }
-      const auto mn = static_cast<double>(d.min_ns), mx = static_cast<double>(d.max_ns);
-      acc.min_ns = acc.jobs ? std::min(acc.min_ns, mn) : mn;
-      acc.max_ns = acc.jobs ? std::max(acc.max_ns, mx) : mx;
-      acc.mean_sum += d.mean_ns * static_cast<double>(d.n);
-      acc.mean_ns = d.mean_ns;
-      acc.n += d.n;
-      ++acc.jobs;
+void RunCompare::add_json(RunSide* s, const Source& src) {
+  for (const FioFigures& f : src.fio) {
+    if (f.aggregate) continue;  // client mode's "All clients": the jobs again
+    if (!f.has_bins || !src.layout) {
+      s->json_without_bins = true;
+      continue;
     }
+    RunDir& acc = s->json[static_cast<int>(f.dir)];
+    if (!add_counts(&acc, src.layout, fio_figures_counts(src, f))) {
+      acc.layout_clash = true;
+      continue;
+    }
+    const auto mn = static_cast<double>(f.min_ns), mx = static_cast<double>(f.max_ns);
+    acc.min_ns = acc.jobs ? std::min(acc.min_ns, mn) : mn;
+    acc.max_ns = acc.jobs ? std::max(acc.max_ns, mx) : mx;
+    acc.mean_sum += f.mean_ns * static_cast<double>(f.n);
+    acc.mean_ns = f.mean_ns;
+    acc.n += f.n;
+    ++acc.jobs;
   }
 }
 
 void RunCompare::add_source(size_t side, const Source& src) {
   RunSide& s = sides_[side];
+  if (is_fio_json_source(src)) {
+    add_json(&s, src);
+    return;
+  }
   for (const Series& x : src.series) {
     if (!x.layout || x.role != Role::kTimeSeries) continue;
     // Result files keep fixed-point counts (model.h, count_frac_bits).
@@ -111,7 +77,7 @@ void RunCompare::add_source(size_t side, const Source& src) {
 std::vector<RunCompare::Table> RunCompare::tables() const {
   std::vector<Table> out;
   if (sides_.size() != 2) return out;
-  const size_t np = ps_.size();
+  const size_t np = cols_.ps.size();
   for (int d = 0; d < kDirCount; ++d) {
     const RunDir* pick[2] = {nullptr, nullptr};
     Table t;
@@ -134,8 +100,8 @@ std::vector<RunCompare::Table> RunCompare::tables() const {
       const RunDir& r = *pick[k];
       pv[k].resize(np);
       ok = ok && compute_stats(*r.layout, r.counts.data(), &st[k]) &&
-           compute_percentiles(*r.layout, r.counts.data(), ps_.data(), np, Method::kFio, pv[k].data()) &&
-           compute_bands(*r.layout, r.counts.data(), ps_.data(), np, pv[k].data());
+           compute_percentiles(*r.layout, r.counts.data(), cols_.ps.data(), np, Method::kFio, pv[k].data()) &&
+           compute_bands(*r.layout, r.counts.data(), cols_.ps.data(), np, pv[k].data());
     }
     if (!ok) continue;
     auto plain = [&](const std::string& stat, double a, bool ea, double b, bool eb) {
@@ -159,7 +125,7 @@ std::vector<RunCompare::Table> RunCompare::tables() const {
     t.cells[1].note = t.cells[3].note = "one I/O each";
     for (size_t i = 0; i < np; ++i) {
       Cell c;
-      c.stat = labels_[i];
+      c.stat = cols_.labels[i];
       std::vector<std::string> notes;
       for (int k = 0; k < 2; ++k) {
         const PercentileValue& p = pv[k][i];
@@ -208,7 +174,7 @@ std::string RunCompare::csv() const {
   for (const Table& t : tables())
     for (const Cell& c : t.cells) {
       const bool count = c.stat == "samples";
-      auto val = [&](double v, bool exact) { return summary_number(count ? v : ns_to_unit(v, unit_), exact); };
+      auto val = [&](double v, bool exact) { return summary_number(count ? v : ns_to_unit(v, cols_.unit), exact); };
       out += t.dir + "," + summary_csv_text(c.stat) + "," + val(c.v[0], c.exact[0]) + "," + val(c.v[1], c.exact[1]) +
              "," + summary_number(change_pct(c.v[0], c.v[1]), false);
       for (int k = 0; k < 2; ++k) out += "," + val(c.lo[k], false) + "," + val(c.hi[k], false);
@@ -219,7 +185,7 @@ std::string RunCompare::csv() const {
 
 std::string RunCompare::json() const {
   auto num = [](const std::string& s) { return s.empty() ? std::string("null") : s; };
-  std::string out = "{\"unit\":\"" + std::string(unit_name(unit_)) + "\",\"method\":\"fio\",\"runs\":[";
+  std::string out = "{\"unit\":\"" + std::string(unit_name(cols_.unit)) + "\",\"method\":\"fio\",\"runs\":[";
   for (size_t k = 0; k < sides_.size(); ++k) {
     const RunSide& s = sides_[k];
     out += (k ? ",{" : "{") + std::string("\"name\":") + json_escape(s.name) + ",\"how\":" + json_escape(s.how) +
@@ -236,7 +202,7 @@ std::string RunCompare::json() const {
     for (size_t i = 0; i < t.cells.size(); ++i) {
       const Cell& c = t.cells[i];
       const bool count = c.stat == "samples";
-      auto val = [&](double v, bool exact) { return num(summary_number(count ? v : ns_to_unit(v, unit_), exact)); };
+      auto val = [&](double v, bool exact) { return num(summary_number(count ? v : ns_to_unit(v, cols_.unit), exact)); };
       auto pair = [&](const double* v, const bool* exact) {
         return "[" + val(v[0], exact && exact[0]) + "," + val(v[1], exact && exact[1]) + "]";
       };
@@ -278,4 +244,4 @@ std::vector<std::string> RunCompare::notes() const {
   return out;
 }
 
-}  // namespace latscope::cli
+}  // namespace latscope
