@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "latscope/engine.h"
+#include "latscope/text.h"  // format_number, json_escape
 
 namespace latscope {
 
@@ -52,9 +53,6 @@ inline const PercentileValue* row_percentile(const Row& row, size_t j) {
 // ("99.9" -> "p99.9", "100" -> "p100"). labels parallel QueryOptions::percentiles.
 std::string percentile_label(const std::string& as_given);
 
-// Formats a number the same way natively and in WebAssembly (%.10g, no
-// locale): both printf implementations round correctly.
-std::string format_number(double v);
 
 std::string flags_text(const Row& row, const std::vector<std::string>& pct_labels);
 
@@ -168,8 +166,6 @@ std::string heatmap_csv(const HeatmapResult& h, Unit unit);
 // A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break.
 std::string csv_field(const std::string& s);
 
-// JSON string escaping for the writers above.
-std::string json_escape(const std::string& s);
 // The length in bytes of a Unicode bidirectional control (U+061C, U+200E,
 // U+200F, U+202A..U+202E, U+2066..U+2069) starting at s[i] in UTF-8, else 0.
 // Such a character in a file name reorders the text after it in a Markdown

@@ -17,7 +17,7 @@
 
 #include "latscope/folder.h"
 #include "latscope/reader.h"
-#include "latscope/report.h"
+#include "latscope/text.h"
 
 namespace latscope {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "latscope/report.h"
+#include "latscope/text.h"
 
 namespace latscope {
 

@@ -27,28 +27,6 @@ const char* unit_name(Unit u) {
 
 std::string percentile_label(const std::string& as_given) { return "p" + as_given; }
 
-// format_number's text into buf (at least kNumberChars bytes); its length,
-// 0 when v is not finite.
-constexpr size_t kNumberChars = 40;
-size_t write_number(double v, char* buf) {
-  if (!std::isfinite(v)) return 0;
-  // Integral values up to 2^53 (epoch ms, counts) print whole; others with
-  // 10 significant digits, which every bin width here is coarser than.
-  const bool whole = v == std::floor(v) && std::fabs(v) < 9007199254740992.0;
-#if defined(__cpp_lib_to_chars)
-  // The standard defines these two as printf's "%.0f" and "%.10g" (the
-  // fallback below); they are several times faster, which a per-host CSV of
-  // hundreds of thousands of rows feels. The WebAssembly toolchain's libc++
-  // has no floating-point to_chars, so the page takes the fallback: the same
-  // text either way (format_number_test compares the two).
-  const std::to_chars_result r = whole ? std::to_chars(buf, buf + kNumberChars, v, std::chars_format::fixed, 0)
-                                       : std::to_chars(buf, buf + kNumberChars, v, std::chars_format::general, 10);
-  return static_cast<size_t>(r.ptr - buf);
-#else
-  const int n = std::snprintf(buf, kNumberChars, whole ? "%.0f" : "%.10g", v);
-  return n > 0 ? static_cast<size_t>(n) : 0;
-#endif
-}
 
 // Appends format_number(v), or `none` when it is empty (not finite).
 void append_number(std::string* o, double v, const char* none) {
@@ -58,10 +36,6 @@ void append_number(std::string* o, double v, const char* none) {
   else o->append(none);
 }
 
-std::string format_number(double v) {
-  char buf[kNumberChars];
-  return std::string(buf, write_number(v, buf));
-}
 
 std::string flags_text(const Row& row, const std::vector<std::string>& labels) {
   std::string f;
@@ -156,27 +130,6 @@ std::string bidi_control_text(const std::string& s, size_t i, size_t len) {
   return out;
 }
 
-std::string json_escape(const std::string& s) {
-  std::string o = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': o += "\\\""; break;
-      case '\\': o += "\\\\"; break;
-      case '\n': o += "\\n"; break;
-      case '\r': o += "\\r"; break;
-      case '\t': o += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char b[8];
-          std::snprintf(b, sizeof b, "\\u%04x", c);
-          o += b;
-        } else {
-          o += static_cast<char>(c);
-        }
-    }
-  }
-  return o + "\"";
-}
 
 namespace {
 

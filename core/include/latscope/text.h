@@ -1,0 +1,25 @@
+// Text primitives every room writes with (the ground floor: no engine, no
+// report): the one number format of every number that leaves the engine,
+// and JSON string escaping. The query and folder rooms name numbers and
+// files in their notes with these, without reaching up into report.h.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace latscope {
+
+// format_number's text into buf (at least kNumberChars bytes); its length,
+// 0 when v is not finite.
+constexpr size_t kNumberChars = 40;
+size_t write_number(double v, char* buf);
+
+// Formats a number the same way natively and in WebAssembly (%.10g, no
+// locale; integral values up to 2^53 whole): both printf implementations
+// round correctly. Empty when v is not finite.
+std::string format_number(double v);
+
+// s as a JSON string, quotes included.
+std::string json_escape(const std::string& s);
+
+}  // namespace latscope

@@ -1,0 +1,56 @@
+#include "latscope/text.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace latscope {
+
+size_t write_number(double v, char* buf) {
+  if (!std::isfinite(v)) return 0;
+  // Integral values up to 2^53 (epoch ms, counts) print whole; others with
+  // 10 significant digits, which every bin width here is coarser than.
+  const bool whole = v == std::floor(v) && std::fabs(v) < 9007199254740992.0;
+#if defined(__cpp_lib_to_chars)
+  // The standard defines these two as printf's "%.0f" and "%.10g" (the
+  // fallback below); they are several times faster, which a per-host CSV of
+  // hundreds of thousands of rows feels. The WebAssembly toolchain's libc++
+  // has no floating-point to_chars, so the page takes the fallback: the same
+  // text either way (format_number_test compares the two).
+  const std::to_chars_result r = whole ? std::to_chars(buf, buf + kNumberChars, v, std::chars_format::fixed, 0)
+                                       : std::to_chars(buf, buf + kNumberChars, v, std::chars_format::general, 10);
+  return static_cast<size_t>(r.ptr - buf);
+#else
+  const int n = std::snprintf(buf, kNumberChars, whole ? "%.0f" : "%.10g", v);
+  return n > 0 ? static_cast<size_t>(n) : 0;
+#endif
+}
+
+std::string format_number(double v) {
+  char buf[kNumberChars];
+  return std::string(buf, write_number(v, buf));
+}
+
+std::string json_escape(const std::string& s) {
+  std::string o = "\"";
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': o += "\\\""; break;
+      case '\\': o += "\\\\"; break;
+      case '\n': o += "\\n"; break;
+      case '\r': o += "\\r"; break;
+      case '\t': o += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char b[8];
+          std::snprintf(b, sizeof b, "\\u%04x", c);
+          o += b;
+        } else {
+          o += static_cast<char>(c);
+        }
+    }
+  }
+  return o + "\"";
+}
+
+}  // namespace latscope
