@@ -256,8 +256,7 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
   }
   have_t_[base][d] = true;
   last_t_[base][d] = t;
-  if (first_base_ < 0) first_base_ = base;
-  if (base_records_[base]++ == 0) base_first_line_[base] = line_no_;
+  clock_.see(base, line_no_);
 
   raw.total += sum;
   store_window(raw, t, sum);
@@ -343,18 +342,13 @@ void FioHistReader::settle(Raw& r) {
 // as kTimeBaseChange. Epoch timestamps that turn relative (or back) are a
 // damaged or concatenated log, not a new job.
 void FioHistReader::keep_one_time_base() {
-  if (first_base_ < 0) return;
-  int keep = first_base_;
-  if (base_records_[1 - keep] > base_records_[keep]) keep = 1 - keep;
+  const int keep = clock_.kept();
+  if (keep < 0) return;
   src_->absolute_time = keep == 1;
   const int drop = 1 - keep;
-  const uint64_t n = base_records_[drop];
-  if (n == 0) return;
   const char* kClock[2] = {"ms since the job's start", "epoch ms (log_unix_epoch)"};
-  src_->diag.add(Issue::kTimeBaseChange, base_first_line_[drop], 1,
-                 std::to_string(n) + " line(s) from here on have time_ms in " + kClock[drop] + " but " +
-                     std::to_string(base_records_[keep]) + " in " + kClock[keep] + ": those lines skipped");
-  src_->diag.add_count(Issue::kTimeBaseChange, n - 1);
+  const uint64_t n = clock_.name_dropped(&src_->diag, "line(s)", "lines", "time_ms", kClock);
+  if (n == 0) return;
   src_->records -= n;
   raws_.erase(std::remove_if(raws_.begin(), raws_.end(), [drop](const Raw& r) { return r.base == drop; }),
               raws_.end());

@@ -32,6 +32,7 @@
 #include "formats/fio_hist/line_scan.h"
 #include "formats/fio_hist/repair.h"
 #include "formats/fio_hist/window_blocks.h"
+#include "formats/one_clock.h"
 #include "latscope/engine.h"
 #include "latscope/model.h"
 
@@ -109,9 +110,7 @@ class FioHistReader {
   int segment_[2] = {0, 0};
   double last_t_[2][kDirCount] = {};
   bool have_t_[2][kDirCount] = {};
-  uint64_t base_records_[2] = {0, 0};
-  uint64_t base_first_line_[2] = {0, 0};
-  int first_base_ = -1;  // time base of the first record
+  OneClock clock_;  // formats/one_clock.h
 };
 
 }  // namespace latscope

@@ -395,8 +395,7 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
   }
   last_t_[base][di] = t;
   have_last_[base][di] = true;
-  if (first_base_ < 0) first_base_ = base;
-  if (!base_records_[base]++) base_first_line_[base] = line_no_;
+  clock_.see(base, line_no_);
   Open& o = open_for(dir, base);
   if (averaged_) {  // one window value: an instant (t, t] of its own (model.h, Role::kWindowValues)
     const uint32_t bin = fio_value_to_bin(ns);
@@ -433,18 +432,13 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
 // other clock's lines are left out and counted as kTimeBaseChange. Without
 // this one epoch stamp among relative ones stretched the file over decades.
 void FioLatReader::keep_one_time_base() {
-  if (first_base_ < 0) return;
-  int keep = first_base_;
-  if (base_records_[1 - keep] > base_records_[keep]) keep = 1 - keep;
+  const int keep = clock_.kept();
+  if (keep < 0) return;
   src_->absolute_time = keep == 1;
   const int drop = 1 - keep;
-  const uint64_t n = base_records_[drop];
-  if (n == 0) return;
   const char* kClock[2] = {"ms since the job's start", "epoch ms (log_unix_epoch)"};
-  src_->diag.add(Issue::kTimeBaseChange, base_first_line_[drop], 1,
-                 std::to_string(n) + " I/O line(s) from here on have time_ms in " + kClock[drop] + " but " +
-                     std::to_string(base_records_[keep]) + " in " + kClock[keep] + ": those lines skipped");
-  src_->diag.add_count(Issue::kTimeBaseChange, n - 1);
+  const uint64_t n = clock_.name_dropped(&src_->diag, "I/O line(s)", "lines", "time_ms", kClock);
+  if (n == 0) return;
   src_->records -= n;
   open_.erase(std::remove_if(open_.begin(), open_.end(), [drop](const Open& o) { return o.base == drop; }),
               open_.end());

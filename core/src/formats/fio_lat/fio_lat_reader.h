@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "formats/fio_hist/window_blocks.h"
+#include "formats/one_clock.h"
 #include "latscope/engine.h"
 #include "latscope/model.h"
 
@@ -86,10 +87,7 @@ class FioLatReader {
   // Per clock (Open::base) and direction.
   uint64_t last_t_[2][kDirCount] = {};
   bool have_last_[2][kDirCount] = {};
-  // One file, one clock (keep_one_time_base): records and first line per clock.
-  uint64_t base_records_[2] = {0, 0};
-  uint64_t base_first_line_[2] = {0, 0};
-  int first_base_ = -1;
+  OneClock clock_;  // one file, one clock (keep_one_time_base, formats/one_clock.h)
 };
 
 // fio's plat_val_to_idx: the fine (fio 3) bin of a value.

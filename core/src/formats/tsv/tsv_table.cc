@@ -263,9 +263,7 @@ void TableParser::row(std::string_view l) {
 void TableParser::count_row(double t) {
   if (rows_ == 0 || t < min_t_ms_) min_t_ms_ = t;
   ++rows_;
-  const int base = t >= kYearMs ? 1 : 0;
-  if (first_base_ < 0) first_base_ = base;
-  if (!base_rows_[base]++) base_first_line_[base] = line_no_;
+  clock_.see(t >= kYearMs ? 1 : 0, line_no_);
 }
 
 // One table, one clock, as for fio logs (docs/input-robustness.md, "Time
@@ -273,17 +271,12 @@ void TableParser::count_row(double t) {
 // the other clock's rows are left out and counted as kTimeBaseChange. One
 // epoch row among relative ones used to stretch the table over decades.
 void TableParser::keep_one_time_base() {
-  if (first_base_ < 0) return;
-  int keep = first_base_;
-  if (base_rows_[1 - keep] > base_rows_[keep]) keep = 1 - keep;
+  const int keep = clock_.kept();
+  if (keep < 0) return;
   const int drop = 1 - keep;
-  const uint64_t n = base_rows_[drop];
-  if (n == 0) return;
   const char* kClock[2] = {"relative ms", "epoch ms"};
-  diag_.add(Issue::kTimeBaseChange, base_first_line_[drop], 1,
-            std::to_string(n) + " row(s) from here on have t_ms in " + kClock[drop] + " but " +
-                std::to_string(base_rows_[keep]) + " in " + kClock[keep] + ": those rows skipped");
-  diag_.add_count(Issue::kTimeBaseChange, n - 1);
+  const uint64_t n = clock_.name_dropped(&diag_, "row(s)", "rows", "t_ms", kClock);
+  if (n == 0) return;
   rows_ -= n;
   const auto dropped = [this, drop](int64_t j) { return (static_cast<double>(j) * quantum_ms_ >= kYearMs) == (drop == 1); };
   double lo = HUGE_VAL;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "formats/one_clock.h"
 #include "latscope/model.h"
 #include "latscope/result.h"
 
@@ -58,10 +59,7 @@ class TableParser {
   double quantum_ms_ = 0;
   uint64_t quantum_line_ = 0;
   double min_t_ms_ = 0;
-  // One table, one clock (finish): rows and first line per clock, [1] epoch.
-  uint64_t base_rows_[2] = {0, 0};
-  uint64_t base_first_line_[2] = {0, 0};
-  int first_base_ = -1;
+  OneClock clock_;  // one table, one clock (keep_one_time_base, formats/one_clock.h)
   void keep_one_time_base();
   void count_row(double t);  // a row taken at t_ms
   std::map<std::string, LayoutPtr> layouts_;
