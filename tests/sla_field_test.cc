@@ -71,6 +71,83 @@ TEST(SlaField, SentencesAreThePages) {
   EXPECT_EQ(sla_field_sentence(v, "x", {16, 1, 0}, 1500), "x: p99 < 2 ms violated in 1 of 16 quanta of 1.5 s (6.3%)");
 }
 
+// The rows web/test/unit/groups.test.js judged in JS before the page asked
+// core (values in us there, ns here): p99 per group and quantum, h2 slow at
+// 1 s, h10 at 2 s, h1 at 1999.999 us with few samples at 2 s; then an empty
+// quantum and a window-average row, neither judged.
+std::vector<Row> judged_rows() {
+  std::vector<Row> rows;
+  const std::vector<std::vector<double>> p99 = {{100, 150, 5000}, {90, 3000, 80}, {70, 75, 1999.999}};  // h10, h2, h1
+  for (int k = 0; k < 3; ++k)
+    for (uint32_t g = 0; g < 3; ++g) {
+      Row r;
+      r.t_ms = 1000.0 * k;
+      r.group = g;
+      r.stats.samples = 1000 + k;
+      r.stats.max_ns = 9000e3;
+      r.p.resize(2);
+      r.p[0].value_ns = 50e3;
+      r.p[1].value_ns = p99[g][static_cast<size_t>(k)] * 1e3;
+      if (g == 2 && k == 2) {
+        r.p[1].few_samples = true;
+        r.flags |= kFlagFewSamples;
+      }
+      rows.push_back(r);
+    }
+  Row empty;
+  empty.t_ms = 3000;
+  empty.group = 2;
+  empty.p.resize(2);
+  empty.flags = kFlagEmpty;
+  rows.push_back(empty);
+  Row avg;
+  avg.t_ms = 3000;
+  avg.group = 1;
+  avg.stats.samples = 10;
+  avg.stats.max_ns = 20000e3;
+  avg.p.resize(2);
+  avg.flags = kFlagWindowValues;
+  rows.push_back(avg);
+  return rows;
+}
+
+std::vector<SlaFieldVerdict> judge_rows(const std::string& field) {
+  std::vector<SlaFieldRule> rules;
+  EXPECT_TRUE(parse_sla_field(field, "us", &rules).ok());
+  SlaFieldJudge judge(rules, {50, 99}, {"p50", "p99"});
+  for (const Row& r : judged_rows()) judge.add(r);
+  return judge.take(3);
+}
+
+TEST(SlaField, JudgesRowsAsTheCliLessVersusAtMostEmptyAndAvgSkippedFewCounted) {
+  const std::vector<SlaFieldVerdict> v = judge_rows("p99<2ms, p99<=1999.999us, max<=9ms");
+  ASSERT_EQ(v.size(), 3u);
+  const auto by = [](const SlaFieldVerdict& x, size_t g) { return std::make_pair(x.groups[g].violated, x.groups[g].evaluated); };
+  // h10: 5000 breaks; h2: 3000 breaks; h1: 1999.999 < 2000 holds.
+  EXPECT_EQ(by(v[0], 0), std::make_pair(uint64_t{1}, uint64_t{3}));
+  EXPECT_EQ(by(v[0], 1), std::make_pair(uint64_t{1}, uint64_t{3}));
+  EXPECT_EQ(by(v[0], 2), std::make_pair(uint64_t{0}, uint64_t{3}));
+  EXPECT_EQ(v[0].total.violated, 2u);
+  EXPECT_EQ(v[0].total.evaluated, 9u);
+  // <= 1999.999: h1's 1999.999 holds (equal), the CLI's !(v <= t).
+  EXPECT_EQ(by(v[1], 2), std::make_pair(uint64_t{0}, uint64_t{3}));
+  EXPECT_EQ(v[1].groups[2].few, 1u);
+  // max judges the row's max: 9000 <= 9 ms holds everywhere; the avg row (max 20000) is skipped.
+  EXPECT_EQ(v[2].total.violated, 0u);
+  EXPECT_EQ(v[2].total.evaluated, 9u);
+}
+
+TEST(SlaField, SaysItInOneSentencePerGroupWithTheCliPercentage) {
+  const std::vector<SlaFieldVerdict> v = judge_rows("p99<2ms");
+  ASSERT_EQ(v.size(), 1u);
+  EXPECT_EQ(sla_field_sentence(v[0], "all groups", v[0].total, 1000),
+            "all groups: p99 < 2 ms violated in 2 of 9 quanta of 1 s (22.2%); 1 with few samples for p99");
+  SlaFieldVerdict x;
+  x.rule = rule("p99<2ms");
+  EXPECT_EQ(sla_field_sentence(x, "g", {20, 4, 0}, 1000), "g: p99 < 2 ms violated in 4 of 20 quanta of 1 s (20%)");
+  EXPECT_EQ(sla_field_sentence(x, "g", {3, 1, 0}, 1000), "g: p99 < 2 ms violated in 1 of 3 quanta of 1 s (33.3%)");
+}
+
 TEST(SlaField, GroupsSumToTheCliVerdict) {
   Engine e;
   ASSERT_TRUE(fixtures::load(&e, fixtures::list(fixtures::path("fio-s1"), "s1_clat_hist."), FileOptions()));

@@ -56,7 +56,7 @@ export class App {
       registry: this.registry,
       colors: this.colors,
       answered: (pct) => this.answered(pct),
-      judged: (pct) => showSla(this.$('sla-summary'), this.store.state, pct, () => this.relayout()),
+      judged: (pct, judge) => showSla(this.$('sla-summary'), this.store.state, pct, () => this.relayout(), judge),
       busy: (on) => this.setBusy(on),
       failed: (text) => this.session.say('error', text),
     });

@@ -153,6 +153,8 @@ export class LevelView {
       get(t, k) {
         const v = /** @type {any} */ (t)[k];
         if (typeof v !== 'function') return v;
+        // judgeSla carries the query's options inside its payload.
+        if (k === 'judgeSla') return (/** @type {any} */ o) => v.call(t, { ...o, opts: add(o.opts ?? {}) });
         return withRange.has(String(k)) ? (/** @type {any} */ o, /** @type {any[]} */ ...rest) => v.call(t, add(o), ...rest) : v.bind(t);
       },
     });

@@ -20,7 +20,9 @@ import { naturalCompare } from '../util/natural-order.js';
  * @property {ReturnType<typeof import('./view-registry.js').makeRegistry>} registry
  * @property {import('../views/colors.js').ColorKeeper} colors
  * @property {(pct: any) => void} answered a new percentiles answer is in (range text, notes, placed files)
- * @property {(pct: any) => void} judged the SLA summary for the answer shown
+ * @property {(pct: any, judge: ((text: string, unit: string) => Promise<import('../engine/inthread.js').SlaVerdicts>) | null) => Promise<void>} judged
+ *   the SLA summary for the answer shown; judge: core's verdict on the rows of that very query
+ *   (engine.judgeSla with its options, sla_field.h)
  * @property {(on: boolean) => void} busy
  * @property {(text: string) => void} failed a query failed (the status line says so)
  */
@@ -172,7 +174,9 @@ export class QueryScheduler {
         page.answered(this.pct);
         page.colors.see([...this.pct.groups].sort(naturalCompare));
       }
-      page.judged(this.pct);
+      const asked = this.pctAsked;
+      // Awaited: the page is not ready before its verdict is (core's judge asks its own query).
+      await page.judged(this.pct, asked ? (text, unit) => asked.e.judgeSla({ text, unit, opts: asked.o }) : null);
       const entry = page.registry[s.view];
       /** @type {import('./view-registry.js').Feed} */
       const feed = {

@@ -1,7 +1,7 @@
 // The SLA verdict under the views (docs/ci-reports.md): per rule, the total
 // over groups (what `latscope pctiles --sla` prints for the same query) and
 // each group, violating groups first; beyond eight groups the rest fold away.
-import { parseSlaRule, evaluateSla, slaSentence } from './sla.js';
+import { parseSlaRule } from './sla.js';
 import { naturalCompare } from '../util/natural-order.js';
 
 /**
@@ -21,23 +21,41 @@ export function slaRules(state) {
   return out;
 }
 
+/** The last verdict asked per element: an older answer never replaces a newer one. */
+const asked = new WeakMap();
+
 /**
- * Shows the verdict of the rules on the percentiles answer shown; `relayout`
- * when its height changed (the charts give it the room it takes).
- * @param {HTMLElement} el @param {import('./state.js').State} state @param {any} pct @param {() => void} relayout
+ * Shows core's verdict of the rules on the percentiles answer shown
+ * (engine.judgeSla: the counts and sentences `latscope pctiles --sla` and
+ * the report give, core sla_field.h); `relayout` when its height changed
+ * (the charts give it the room it takes).
+ * @param {HTMLElement} el @param {import('./state.js').State} state @param {any} pct
+ * @param {() => void} relayout
+ * @param {((text: string, unit: string) => Promise<import('../engine/inthread.js').SlaVerdicts>) | null} judge
+ * @returns {Promise<void>}
  */
-export function showSla(el, state, pct, relayout) {
-  const rules = slaRules(state);
+export async function showSla(el, state, pct, relayout, judge) {
+  const token = {};
+  asked.set(el, token);
   const h0 = el.hidden ? 0 : el.offsetHeight;
-  if (!rules.length || !pct || !pct.n) {
+  const hide = () => {
     el.hidden = true;
     el.replaceChildren();
     if (h0) relayout();
+  };
+  if (!slaRules(state).length || !pct || !pct.n || !judge) return hide();
+  /** @type {import('../engine/inthread.js').SlaVerdict[]} */
+  let verdicts;
+  try {
+    ({ verdicts } = await judge(state.sla.join(';'), state.unit));
+  } catch {
+    // The query itself failed: the page says so where it shows the query's error.
+    if (asked.get(el) === token) hide();
     return;
   }
+  if (asked.get(el) !== token) return;
   const doc = el.ownerDocument;
-  const q = pct.adaptive ? 0 : pct.quantum_ms;
-  /** @param {any} rule @param {import('./sla.js').SlaOutcome} o @param {boolean} total */
+  /** @param {import('../engine/inthread.js').SlaRule} rule @param {import('../engine/inthread.js').SlaGroupVerdict} o @param {boolean} total */
   const line = (rule, o, total) => {
     const d = doc.createElement('div');
     d.className = `sla-line${o.violated ? ' sla-bad' : ''}`;
@@ -46,12 +64,12 @@ export function showSla(el, state, pct, relayout) {
     d.dataset.group = total ? '*' : o.group;
     d.dataset.violated = String(o.violated);
     d.dataset.evaluated = String(o.evaluated);
-    d.textContent = slaSentence(rule, o, q);
+    d.textContent = o.sentence;
     return d;
   };
   /** @type {HTMLElement[]} */
   const out = [];
-  for (const ev of evaluateSla(pct, rules)) {
+  for (const ev of verdicts) {
     const groups = ev.groups.slice().sort((a, b) => b.violated - a.violated || naturalCompare(a.group, b.group));
     if (groups.length > 1) out.push(line(ev.rule, ev.total, true));
     const shown = groups.length > 1 ? groups.slice(0, 8) : groups;
