@@ -124,6 +124,32 @@ TEST(Stream, MixedLayoutsMergeToTheSameNumbers) {
   }
 }
 
+// Wide layouts (HdrHistogram) are folded into sparse cells (query/sparse_counts.h):
+// the same rows, bit for bit, as the stored model's sweep over dense counts,
+// with tags as groups, HdrHistogram's percentiles, quanta that cut
+// intervals, a file of several configurations, and a coarser file re-binned
+// onto the finest.
+TEST(Stream, WideLayoutsGiveTheStoredModelsRowsBitForBit) {
+  const std::string dir = fixtures::path("hdr-processor");
+  for (const std::vector<std::string>& files :
+       {std::vector<std::string>{dir + "/sig3-tagged.hlog"},
+        std::vector<std::string>{dir + "/mixed-config.hlog"},
+        std::vector<std::string>{dir + "/sig3-tagged.hlog", dir + "/sig1-rel.hlog"}}) {
+    for (const Method method : {Method::kHdr, Method::kInterp}) {
+      for (const double q : {1000.0, 2500.0, 300.0}) {
+        QueryOptions o;
+        o.method = method;
+        o.quantum_ms = q;
+        if (files.front().find("tagged") != std::string::npos) o.group_by = GroupBy{"tag"};
+        std::string streamed;
+        const std::string stored = both(files, o, &streamed);
+        EXPECT_EQ(stored, streamed) << files.size() << " files, the last " << files.back() << ", quantum " << q;
+        EXPECT_GT(stored.size(), 200u);
+      }
+    }
+  }
+}
+
 TEST(Stream, RejectsTheCompatModeAndBadOptions) {
   QueryOptions o;
   o.compat_fio_histo_log_pctiles = true;

@@ -355,16 +355,6 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   return Status::Ok();
 }
 
-void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst) {
-  double cum = 0, done = 0;
-  const uint32_t first = m.start[bin], end = m.start[bin + 1];
-  for (uint32_t r = first; r < end; ++r) {
-    cum += m.frac[r];
-    const double upto = r + 1 == end ? x : on_result_grid(x * cum);
-    dst[m.to[r]] += upto - done;
-    done = upto;
-  }
-}
 
 double add_window(const Selected& x, const Window& w, const Share& share, double* g, WindowScratch* s,
                   ExtremeBins* xb, ExtremeBins* touched, std::vector<uint32_t>* occupied) {

@@ -87,9 +87,25 @@ struct Share {
   }
 };
 
-// Adds x (whole units) to dst over the target bins of source bin `bin`,
-// split by m's fractions in the same telescoping way (exact in total).
-void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst);
+// Splits x (whole units) over the target bins of source bin `bin` by m's
+// fractions in a telescoping way (exact in total), handing each part to
+// add(target bin, part) in order.
+template <class Add>
+void rebinned(const RebinMap& m, uint32_t bin, double x, Add&& add) {
+  double cum = 0, done = 0;
+  const uint32_t first = m.start[bin], end = m.start[bin + 1];
+  for (uint32_t r = first; r < end; ++r) {
+    cum += m.frac[r];
+    const double upto = r + 1 == end ? x : on_result_grid(x * cum);
+    add(m.to[r], upto - done);
+    done = upto;
+  }
+}
+
+// rebinned into dst, dense over the target layout.
+inline void add_rebinned(const RebinMap& m, uint32_t bin, double x, double* dst) {
+  rebinned(m, bin, x, [dst](uint32_t t, double part) { dst[t] += part; });
+}
 
 struct Selected {
   const Source* src = nullptr;

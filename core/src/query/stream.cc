@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "latscope/result.h"
+#include "latscope/text.h"
 #include "query/aligner.h"
 #include "query/axis.h"
 #include "query/budget.h"
@@ -26,6 +27,7 @@
 #include "query/one_account.h"
 #include "query/per_io.h"
 #include "query/placement.h"
+#include "query/sparse_counts.h"
 #include "query/tail.h"
 #include "query/time_base.h"
 #include "query/window_values.h"
@@ -33,10 +35,12 @@
 namespace latscope {
 namespace {
 
-// Counts of one (quantum, group) over a contiguous range of bins.
+// Counts of one (quantum, group): over a contiguous range of bins, or for a
+// wide target layout the bins that have counts (sparse_counts.h).
 struct Cell {
   uint32_t lo = 0;
   std::vector<double> v;
+  SparseCounts sp;           // Impl::sparse: the counts, instead of lo/v
   std::vector<uint64_t> io;  // Method::kExact: the cell's per-I/O values (ns)
   ExtremeBins ext;           // where the row's extremes may come from (query/extremes.h)
   // What a result cell records: the bins of the windows whose midpoint lies
@@ -55,7 +59,22 @@ struct Cell {
     }
     if (b >= lo + v.size()) v.resize(b - lo + 1, 0.0);
   }
+
+  // Every bin with a count, ascending: f(bin, count).
+  template <class F>
+  void each(F&& f) const {
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] != 0) f(lo + static_cast<uint32_t>(i), v[i]);
+    for (size_t i = 0; i < sp.size(); ++i)
+      if (sp.v[i] != 0) f(sp.bins[i], sp.v[i]);
+  }
+
+  double bytes() const;
 };
+
+double Cell::bytes() const {
+  return kCellBytes + 8.0 * static_cast<double>(v.size()) + 12.0 * static_cast<double>(sp.size());
+}
 
 // What partial flags and the quantum range need of a folded series.
 struct Coverage {
@@ -126,6 +145,8 @@ struct StreamingQuery::Impl {
   size_t serials = 0;         // Coverage::serial
   double held = 0;            // bytes of cells (query/budget.h), counted before each allocation
   std::string folding;        // the file being folded, for the budget's message
+  bool sparse = false;        // cells hold SparseCounts: the target is a wide layout (aligner.h)
+  Increments inc;             // scratch: one window's parts in one quantum (sparse cells)
   std::map<std::string, LayoutPtr> layouts;  // every layout seen, by id
   LayoutPtr target;
   std::map<std::string, std::unique_ptr<RebinMap>> rebin;  // onto target, by source layout id
@@ -141,14 +162,22 @@ struct StreamingQuery::Impl {
     const LayoutPtr next = merge_layout(layouts);  // query/layout_merge.h
     if (target && next->id != target->id) {
       std::unique_ptr<RebinMap> m = make_rebin(*target, *next);
+      const bool to_sparse = next->size() >= kWideLayoutBins;
       for (auto& kv : cells) {
         Cell moved;
         const Cell& old = kv.second;
-        for (size_t i = 0; i < old.v.size(); ++i) {
-          if (old.v[i] == 0) continue;
-          const uint32_t b = old.lo + static_cast<uint32_t>(i);
+        inc.clear();
+        old.each([&](uint32_t b, double x) {
+          if (to_sparse) {
+            rebinned(*m, b, x, [this](uint32_t t, double part) { inc.emplace_back(t, part); });
+            return;
+          }
           for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) moved.cover(m->to[r], m->to[r]);
-          add_rebinned(*m, b, old.v[i], moved.v.data() - moved.lo);
+          add_rebinned(*m, b, x, moved.v.data() - moved.lo);
+        });
+        if (to_sparse) {
+          SparseCounts::order(&inc);
+          moved.sp.add(inc, moved.sp.fresh_bins(inc));
         }
         moved.io.swap(kv.second.io);  // per-I/O values do not depend on the layout
         // every target bin the old extreme bins spread into, as Sweep adds them
@@ -159,10 +188,11 @@ struct StreamingQuery::Impl {
         kv.second = std::move(moved);
       }
       held = 0;
-      for (const auto& kv : cells) held += kCellBytes + 8.0 * static_cast<double>(kv.second.v.size());
+      for (const auto& kv : cells) held += kv.second.bytes();
       rebin.clear();
     }
     target = next;
+    sparse = target->size() >= kWideLayoutBins;
   }
 
   const RebinMap* map_for(const BinLayout& l) {
@@ -206,14 +236,17 @@ struct StreamingQuery::Impl {
       ResultCell cell;
       cell.quantum = kv.first.first;
       const Cell& c = kv.second;
-      for (size_t i = 0; i < c.v.size(); ++i) {
-        const double units = result_units(c.v[i]);
-        if (!(units >= 1)) continue;
-        if (!(units < 18446744073709551616.0))
-          return Status::Error(ErrorCode::kInvalidArgument, "a count too large for a result (over 2^36 I/Os in one cell)");
-        cell.bins.push_back(c.lo + static_cast<uint32_t>(i));
+      bool too_large = false;
+      c.each([&](uint32_t b, double x) {
+        const double units = result_units(x);
+        if (!(units >= 1)) return;
+        if (!(units < 18446744073709551616.0)) too_large = true;
+        if (too_large) return;
+        cell.bins.push_back(b);
         cell.counts.push_back(static_cast<uint64_t>(units));
-      }
+      });
+      if (too_large)
+        return Status::Error(ErrorCode::kInvalidArgument, "a count too large for a result (over 2^36 I/Os in one cell)");
       cell.extremes = c.mid;  // docs/extremes.md, "Results"
       if (!cell.bins.empty()) s[kv.first.second].cells.push_back(std::move(cell));
     }
@@ -315,7 +348,18 @@ struct StreamingQuery::Impl {
         auto it = cells.lower_bound(key);
         const bool fresh = it == cells.end() || it->first != key;
         double grow = kCellBytes + 8.0 * (static_cast<double>(bmax - bmin) + 1);
-        if (!fresh) {
+        size_t fresh_bins = 0;  // sparse cells: the bins this window adds to the cell
+        if (sparse) {
+          inc.clear();
+          for (size_t i = 0; i < bins.size(); ++i) {
+            const double x = share.of(static_cast<double>(counts[i]) * unit);
+            if (!m) inc.emplace_back(bins[i], x);
+            else rebinned(*m, bins[i], x, [this](uint32_t t, double part) { inc.emplace_back(t, part); });
+          }
+          SparseCounts::order(&inc);
+          fresh_bins = fresh ? SparseCounts().fresh_bins(inc) : it->second.sp.fresh_bins(inc);
+          grow = (fresh ? kCellBytes : 0) + 12.0 * static_cast<double>(fresh_bins);
+        } else if (!fresh) {
           const Cell& o = it->second;
           const double had = static_cast<double>(o.v.size());
           const double hi = std::max(static_cast<double>(o.lo) + had, static_cast<double>(bmax) + 1);
@@ -324,14 +368,14 @@ struct StreamingQuery::Impl {
         if (held + grow > static_cast<double>(opts.max_query_bytes)) {
           error = Status::Error(ErrorCode::kInvalidArgument,
                                 over_budget(folding, std::to_string(cells.size()) + " cells of " +
-                                                         std::to_string(q) + " ms quanta and more",
+                                                         format_number(q) + " ms quanta and more",
                                             held + grow, opts.max_query_bytes));
           return;
         }
         held += grow;
         if (fresh) it = cells.emplace_hint(it, key, Cell());
         Cell& c = it->second;
-        c.cover(bmin, bmax);
+        if (!sparse) c.cover(bmin, bmax);
         auto at = reach.rbegin();
         while (at != reach.rend() && at->j != static_cast<int64_t>(j)) ++at;
         if (at == reach.rend()) {
@@ -360,6 +404,10 @@ struct StreamingQuery::Impl {
         if (keep_io && !(e > st)) {  // per-I/O windows are instants
           c.io.insert(c.io.end(), s.io_ns.begin() + static_cast<ptrdiff_t>(io_first),
                       s.io_ns.begin() + static_cast<ptrdiff_t>(io_first + w.total));
+        }
+        if (sparse) {
+          c.sp.add(inc, fresh_bins);
+          continue;
         }
         double* v = c.v.data() - c.lo;
         for (size_t i = 0; i < bins.size(); ++i) {
@@ -422,6 +470,11 @@ void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Se
   double co_ns = 0;
   const bool co = co_interval_ns(I.opts.sel, &co_ns);
   I.folding = src.name;
+  // Every layout of the source first: the target then moves at most once per
+  // source. Cells moved onto a target that a later layout replaces were
+  // re-binned twice (a file of several HdrHistogram configurations lost its
+  // top values; Stream.WideLayoutsGiveTheStoredModelsRowsBitForBit).
+  for (const Selected& x : sel) I.use_layout(x.series->layout);
   for (const Selected& x : sel) {
     if (!I.error.ok()) return;
     // Every quantum a series' windows reach costs at least a cell and a row:
@@ -618,18 +671,29 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       if (k < spans.size() && a < spans[k].second && b > spans[k].first) row.flags |= kFlagFiner;
       auto it = I.cells.find({static_cast<int64_t>(j), id});
       const double* counts = nullptr;
+      const std::vector<uint32_t>* occupied = nullptr;  // sparse cells: the only bins with counts
       std::vector<uint64_t> io;
       ExtremeBins ext;
       if (it != I.cells.end()) {
-        ext = it->second.ext;
-        io.swap(it->second.io);
-        std::fill(dense.begin(), dense.end(), 0.0);
-        std::copy(it->second.v.begin(), it->second.v.end(), dense.begin() + it->second.lo);
+        Cell& c = it->second;
+        ext = c.ext;
+        io.swap(c.io);
+        if (I.sparse) {  // dense is all zeros between rows: only these bins are set, then reset
+          for (size_t i = 0; i < c.sp.size(); ++i) dense[c.sp.bins[i]] = c.sp.v[i];
+          occupied = &c.sp.bins;
+        } else {
+          std::fill(dense.begin(), dense.end(), 0.0);
+          std::copy(c.v.begin(), c.v.end(), dense.begin() + c.lo);
+        }
         counts = dense.data();
-        I.cells.erase(it);  // each cell is read once: free it as the rows go out
       }
       if (exact) fill_row_exact(&io, I.opts, &row);
-      else fill_row(L, counts, ext, I.opts, &row);
+      else fill_row(L, counts, ext, I.opts, &row, BinSpan{}, true, occupied);
+      if (it != I.cells.end()) {
+        if (occupied)
+          for (const uint32_t bin : *occupied) dense[bin] = 0;
+        I.cells.erase(it);  // each cell is read once: free it as the rows go out
+      }
       // The rows held count against the same budget as the grid (budget.h).
       if (static_cast<double>(out->rows.size() + 1) * row_bytes(np) > static_cast<double>(I.opts.max_query_bytes))
         return Status::Error(ErrorCode::kInvalidArgument,
