@@ -40,6 +40,10 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
     } else if (a == "--keep" && keep && i + 1 < argc) {
       *keep = argv[++i];
       if (keep->empty()) *keep = "-";
+    } else if (a == "-o" || a == "--output" || (a == "--keep" && keep)) {
+      // Last on the line: said here, not left to parse_options as an unknown option.
+      say(std::string("latscope ") + cmd + ": " + a + " needs a value (see latscope " + cmd + " --help)");
+      return false;
     } else {
       rest->push_back(argv[i]);
     }
