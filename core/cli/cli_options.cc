@@ -7,12 +7,13 @@
 #include <fstream>
 
 #include "cli_common.h"
+#include "help.h"
 
 namespace latscope::cli {
 namespace {
 
 bool fail(const char* command, const std::string& msg) {
-  say(std::string("latscope ") + command + ": " + msg + " (see latscope --help)");
+  say(std::string("latscope ") + command + ": " + msg + " (see latscope " + command + " --help)");
   return false;
 }
 
@@ -211,6 +212,9 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       if (!value(&v) || !parse_double(v, &x) || x <= 0)
         return fail(command, a + " takes a positive latency in --unit");
       (a == "--min" ? o->min_lat : o->max_lat) = x;
+    } else if (const std::string near = did_you_mean(command, a); !near.empty()) {
+      say(std::string("latscope ") + command + ": unknown option " + a + near);
+      return false;
     } else {
       return fail(command, "unknown option " + a);
     }
