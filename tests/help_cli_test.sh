@@ -8,7 +8,10 @@
 #     there (summary --compare, hdr's, report --keep);
 #   * --version / -V: "latscope VERSION", VERSION package.json's;
 #   * an unknown option or command names the closest known one (2 edits at
-#     most), exit 2; a word far from every option gets no guess.
+#     most), exit 2; a word far from every option gets no guess;
+#   * --header-units names the unit in the CSV header (pctiles, heatmap,
+#     summary, summary --compare); without it the output is byte for byte
+#     what it was, and summary's default unit stays ns.
 # usage: help_cli_test.sh path/to/latscope
 set -u
 BIN=${1:-build/latscope}
@@ -65,6 +68,7 @@ check "pctiles -- --help: a file named --help, not help" 2 $?
 "$BIN" pctiles --help >"$TMP/pctiles.help"
 contains "pctiles --help: --quantum" "$TMP/pctiles.help" "--quantum MS"
 contains "pctiles --help: --sla-summary" "$TMP/pctiles.help" "--sla-summary md F.md"
+contains "pctiles --help: --header-units" "$TMP/pctiles.help" "--header-units"
 contains "pctiles --help: summary's unit differs" "$TMP/pctiles.help" "(default us; summary's default is ns)"
 lacks "pctiles --help: no heatmap --rows" "$TMP/pctiles.help" "--rows"
 "$BIN" summary --help >"$TMP/summary.help"
@@ -142,5 +146,37 @@ first_line "pctile: did you mean pctiles" "$TMP/err" "latscope: unknown command 
 "$BIN" frobnicate "$L1" >"$TMP/out" 2>"$TMP/err"
 first_line "far command: no guess" "$TMP/err" "latscope: unknown command 'frobnicate'"
 
-[ "$fails" -eq 0 ] || { echo "$fails help/version checks failed"; exit 1; }
-echo "all help/version checks passed"
+# --- Units in the header (--header-units) ---------------------------------
+"$BIN" pctiles "$L1" >"$TMP/plain.csv" 2>/dev/null
+"$BIN" pctiles --header-units "$L1" >"$TMP/units.csv" 2>/dev/null
+first_line "pctiles: plain header by default" "$TMP/plain.csv" "time_ms,group,samples,min,mean,p50,p90,p99,p99.9,p100,max,flags"
+first_line "pctiles --header-units" "$TMP/units.csv" \
+  "time_ms,group,samples,min_us,mean_us,p50_us,p90_us,p99_us,p99.9_us,p100_us,max_us,flags"
+if [ "$(tail -n +2 "$TMP/plain.csv")" = "$(tail -n +2 "$TMP/units.csv")" ]; then ok "pctiles --header-units: same rows"
+else bad "pctiles --header-units changed the rows"; fi
+"$BIN" pctiles --header-units --unit ms --bounds --adaptive --percentiles 99 "$L1" >"$TMP/out" 2>/dev/null
+first_line "pctiles --header-units --bounds --adaptive" "$TMP/out" \
+  "time_ms,width_ms,group,samples,min_ms,mean_ms,p99_ms,p99_lo_ms,p99_hi_ms,max_ms,flags"
+"$BIN" pctiles --header-units --format json "$L1" >"$TMP/j1" 2>/dev/null
+"$BIN" pctiles --format json "$L1" >"$TMP/j2" 2>/dev/null
+if cmp -s "$TMP/j1" "$TMP/j2"; then ok "json: unchanged (it names its unit)"; else bad "json changed by --header-units"; fi
+"$BIN" heatmap --header-units "$L1" >"$TMP/out" 2>/dev/null
+first_line "heatmap --header-units" "$TMP/out" "time_ms,lat_lo_us,lat_hi_us,count"
+"$BIN" heatmap --header-units --y bs "$FIX/fio_lat/fl_clat.1.log" >"$TMP/out" 2>/dev/null
+first_line "heatmap --y bs --header-units: bytes" "$TMP/out" "time_ms,bs_lo_bytes,bs_hi_bytes,count"
+"$BIN" summary --percentiles 50 "$L1" >"$TMP/out" 2>/dev/null
+first_line "summary: plain header by default" "$TMP/out" "file,host,job,dir,samples,min,mean,max,p50"
+"$BIN" summary --header-units --percentiles 50 "$L1" >"$TMP/out" 2>/dev/null
+first_line "summary --header-units: ns by default" "$TMP/out" "file,host,job,dir,samples,min_ns,mean_ns,max_ns,p50_ns"
+AB="$FIX/ab"
+"$BIN" summary --compare --unit us --percentiles 50 "$AB"/a/* "$AB"/b/* >"$TMP/cmp.csv" 2>/dev/null
+"$BIN" summary --compare --header-units --unit us --percentiles 50 "$AB"/a/* "$AB"/b/* >"$TMP/cmpu.csv" 2>/dev/null
+if [ "$(sed 's/^\([a-z]*\),\(min\|mean\|max\|p50\),/\1,\2_us,/' "$TMP/cmp.csv")" = "$(cat "$TMP/cmpu.csv")" ] &&
+  grep -q '^read,samples,' "$TMP/cmpu.csv" && grep -q '^read,p50_us,' "$TMP/cmpu.csv"; then
+  ok "summary --compare --header-units: the unit in each statistic, samples plain"
+else
+  bad "summary --compare --header-units"; diff "$TMP/cmp.csv" "$TMP/cmpu.csv" | head
+fi
+
+[ "$fails" -eq 0 ] || { echo "$fails help/version/units checks failed"; exit 1; }
+echo "all help/version/units checks passed"

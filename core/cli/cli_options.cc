@@ -151,6 +151,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       o->query.compat_fio_histo_log_pctiles = true;
     } else if (a == "--bounds") {
       o->bounds = true;
+    } else if (a == "--header-units") {
+      o->header_units = true;
     } else if (a == "--adaptive" || a.rfind("--adaptive=", 0) == 0) {
       // Optional ACC (docs/uncertainty.md): --adaptive=ACC, or the next
       // argument when it is a number and no file of that name exists (a log

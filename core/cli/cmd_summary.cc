@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "header_units.h"
 #include "help.h"
 #include "input.h"
 #include "latscope/engine.h"
@@ -51,6 +52,7 @@ struct Options {
   std::vector<std::string> files;
   RunOptions runs;       // --run, --run-by (docs/runs.md)
   bool compare = false;  // --compare
+  bool header_units = false;  // --header-units (header_units.h)
 };
 
 int usage_error(const std::string& msg) {
@@ -184,6 +186,8 @@ bool parse_args(int argc, char** argv, Options* o, std::string* err, bool* help)
       if (!st.ok()) return fail("--percentiles: " + st.message);
     } else if (a == "--compare") {
       o->compare = true;
+    } else if (a == "--header-units") {
+      o->header_units = true;
     } else if (a == "--run") {
       RunPattern rp;
       if (!value(&v) || !parse_run_pattern(v, &rp)) return fail("--run takes NAME=GLOB (docs/runs.md)");
@@ -274,10 +278,13 @@ int cmd_summary(int argc, char** argv) {
   }
   if (compare) {
     for (const std::string& n : cmp.notes()) cli::say("latscope summary: " + n);
-    cli::write_out(o.format == "json" ? cmp.json() : cmp.csv());
+    if (o.format == "json") cli::write_out(cmp.json());
+    else cli::write_out(o.header_units ? cli::with_stat_units(cmp.csv(), unit_name(o.cols.unit)) : cmp.csv());
     return rc;
   }
-  const std::string out = o.format == "json" ? summary_json(rows, files, o.cols) : summary_csv(rows, o.cols);
+  std::string out = o.format == "json" ? summary_json(rows, files, o.cols) : summary_csv(rows, o.cols);
+  if (o.format == "csv" && o.header_units)
+    out = cli::with_header_units(out, {"file", "host", "job", "dir", "samples"}, unit_name(o.cols.unit));
   cli::write_out(out);
   return rc;
 }

@@ -72,13 +72,18 @@ namespace {
 #define LS_SLA                                                                                           \
   "  --sla 'p99<=5ms,max<1s'  rules per group and quantum (units ns, us, ms, s); violations on\n"      \
   "                           stderr, exit 3 when any is violated (docs/ci-reports.md)\n"
+#define LS_HEADER_UNITS                                                                                  \
+  "  --header-units           the unit in the CSV header's value columns (p99_us, min_us, ...);\n"     \
+  "                           without it the columns keep their plain names (p99), as the page's\n"    \
+  "                           CSV export has them\n"
+
 const char kPctiles[] =
     "usage: latscope pctiles [options] FILE...\n"
     "Latency percentiles per time quantum and group: CSV\n"
     "  time_ms,group,samples,min,mean,p<P>...,max,flags  or --format json.\n"
     "\n"
     "options:\n" LS_QUANTUM LS_PERCENTILES LS_GROUP_BY
-    "  --unit ns|us|ms          output unit (default us; summary's default is ns)\n"
+    "  --unit ns|us|ms          output unit (default us; summary's default is ns)\n" LS_HEADER_UNITS
     "  --format csv|json        (default csv; json names its unit in \"unit\")\n" LS_METHOD
     "  --co-interval MS         coordinated-omission correction for this expected interval\n"
     "                           between samples: every group twice, co=uncorrected and co=corrected\n"
@@ -104,7 +109,7 @@ const char kHeatmap[] =
     "  --min L --max L          latency bounds of the rows, in --unit (default: the data's)\n"
     "  --y latency|bs|offset    rows: latency (default), or block size / offset in bytes\n"
     "                           from fio per-I/O logs\n"
-    "  --unit ns|us|ms          unit of the latency rows (default us)\n"
+    "  --unit ns|us|ms          unit of the latency rows (default us)\n" LS_HEADER_UNITS
     "  --format csv|json        (default csv; json gives the edges in ns)\n"
     "\n" LS_SELECTION
     "\n"
@@ -121,6 +126,8 @@ const char kSummary[] =
     "  --percentiles LIST  default: fio's 1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99\n"
     "  --unit              default ns, the unit of fio's json, so the rows read digit for digit\n"
     "                      against fio's output (pctiles and heatmap default to us)\n"
+    "  --header-units      the unit in the header's min, mean, max and p<P> (p99_ns); with\n"
+    "                      --compare, in each statistic's name (p99_ns; samples is a count)\n"
     "  --format csv|json   (default csv; json names its unit in \"unit\")\n"
     "  --compare           two runs side by side: per statistic both whole-run values, the\n"
     "                      change in % and whether it is within one bin or the 95% sampling\n"
@@ -210,6 +217,7 @@ const char kReport[] =
 #undef LS_METHOD
 #undef LS_KEEP
 #undef LS_SLA
+#undef LS_HEADER_UNITS
 
 struct CommandHelp {
   const char* name;
