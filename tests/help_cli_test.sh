@@ -140,6 +140,10 @@ contains "report --tempate" "$TMP/err" "latscope report: unknown option --tempat
 "$BIN" hdr -cvs -i "$FIX/hdr-processor/double.hlog" >"$TMP/out" 2>"$TMP/err"
 check "hdr -cvs: usage error" 2 $?
 contains "hdr -cvs" "$TMP/err" "latscope hdr: invalid argument '-cvs' (did you mean -csv?)"
+"$BIN" merge --levls 1000 "$TMP/absent.lsr" -o "$TMP/m.lsr" >"$TMP/out" 2>"$TMP/err"
+check "merge --levls: unusable" 2 $?
+contains "merge --levls: a file it cannot read, and the option meant" "$TMP/err" \
+  "latscope merge: --levls: --levls: cannot open: No such file or directory (did you mean --levels?)"
 "$BIN" pctile "$L1" >"$TMP/out" 2>"$TMP/err"
 check "pctile: usage error" 2 $?
 first_line "pctile: did you mean pctiles" "$TMP/err" "latscope: unknown command 'pctile' (did you mean pctiles?)"
