@@ -147,6 +147,9 @@ contains "merge --levls: a file it cannot read, and the option meant" "$TMP/err"
 "$BIN" pctile "$L1" >"$TMP/out" 2>"$TMP/err"
 check "pctile: usage error" 2 $?
 first_line "pctile: did you mean pctiles" "$TMP/err" "latscope: unknown command 'pctile' (did you mean pctiles?)"
+"$BIN" --verison >"$TMP/out" 2>"$TMP/err"
+check "--verison: usage error" 2 $?
+first_line "--verison: did you mean --version" "$TMP/err" "latscope: unknown command '--verison' (did you mean --version?)"
 "$BIN" frobnicate "$L1" >"$TMP/out" 2>"$TMP/err"
 first_line "far command: no guess" "$TMP/err" "latscope: unknown command 'frobnicate'"
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "cli_common.h"
 #include "cmd_summary.h"
@@ -37,7 +38,9 @@ int run(int argc, char** argv) {
   if (!std::strcmp(cmd, "merge")) return latscope::cli::cmd_merge(argc, argv);
   if (!std::strcmp(cmd, "export")) return latscope::cli::cmd_export(argc, argv);
   if (!std::strcmp(cmd, "report")) return latscope::cli::cmd_report(argc, argv);
-  const std::string near = latscope::cli::closest(cmd, latscope::cli::command_names());
+  std::vector<std::string> known = latscope::cli::command_names();
+  known.insert(known.end(), {"--help", "--version"});
+  const std::string near = latscope::cli::closest(cmd, known);
   latscope::cli::say(std::string("latscope: unknown command '") + cmd + "'" +
                      (near.empty() ? std::string() : " (did you mean " + near + "?)"));
   std::fputs(kGlobalUsage, stderr);
