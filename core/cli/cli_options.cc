@@ -7,12 +7,13 @@
 #include <fstream>
 
 #include "cli_common.h"
+#include "help.h"
 
 namespace latscope::cli {
 namespace {
 
 bool fail(const char* command, const std::string& msg) {
-  say(std::string("latscope ") + command + ": " + msg + " (see latscope --help)");
+  say(std::string("latscope ") + command + ": " + msg + " (see latscope " + command + " --help)");
   return false;
 }
 
@@ -150,6 +151,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       o->query.compat_fio_histo_log_pctiles = true;
     } else if (a == "--bounds") {
       o->bounds = true;
+    } else if (a == "--header-units") {
+      o->header_units = true;
     } else if (a == "--adaptive" || a.rfind("--adaptive=", 0) == 0) {
       // Optional ACC (docs/uncertainty.md): --adaptive=ACC, or the next
       // argument when it is a number and no file of that name exists (a log
@@ -211,6 +214,9 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       if (!value(&v) || !parse_double(v, &x) || x <= 0)
         return fail(command, a + " takes a positive latency in --unit");
       (a == "--min" ? o->min_lat : o->max_lat) = x;
+    } else if (const std::string near = did_you_mean(command, a); !near.empty()) {
+      say(std::string("latscope ") + command + ": unknown option " + a + near);
+      return false;
     } else {
       return fail(command, "unknown option " + a);
     }

@@ -22,6 +22,7 @@ struct Options {
   Unit unit = Unit::kUs;
   std::string format = "csv";
   bool bounds = false;         // pctiles --bounds: the 95% sampling band columns
+  bool header_units = false;   // --header-units: p99_us, not p99 (header_units.h)
   uint32_t rows = 64;          // heatmap
   HeatmapOptions::Y y = HeatmapOptions::Y::kLatency;  // heatmap --y
   double min_lat = 0, max_lat = 0;  // heatmap bounds, in `unit`

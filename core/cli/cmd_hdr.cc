@@ -13,30 +13,12 @@
 
 #include "cli_common.h"
 #include "commands.h"
+#include "help.h"
 #include "latscope/hdr_processor.h"
 
 namespace latscope::cli {
 
 namespace {
-
-const char kHdrUsage[] =
-    "usage: latscope hdr [-i LOG] [-o OUT] [-csv] [-tag TAG] [-listtags] [-start SEC] [-end SEC]\n"
-    "                    [-outputValueUnitRatio R] [-percentilesOutputTicksPerHalf N]\n"
-    "                    [-correctLogWithKnownCoordinatedOmission I] [-v] [-alltags]\n"
-    "Reproduces HdrHistogram's HistogramLogProcessor (Java 2.1.11, TZ=UTC) byte for byte.\n"
-    "  -i LOG        .hlog to read (.gz too; default standard input)\n"
-    "  -o OUT        write OUT (interval percentiles) and OUT.hgrm (percentile distribution);\n"
-    "                without -o the distribution goes to standard output\n"
-    "  -csv          CSV instead of text in both outputs\n"
-    "  -tag TAG      process lines tagged TAG (default: untagged lines)\n"
-    "  -listtags     list the tags found and do nothing else\n"
-    "  -start SEC -end SEC   only intervals starting SEC..SEC seconds after StartTime\n"
-    "  -outputValueUnitRatio R   divide recorded values by R (default 1000000.0: ns -> ms)\n"
-    "  -percentilesOutputTicksPerHalf N   distribution lines per halving of the tail (default 5)\n"
-    "  -correctLogWithKnownCoordinatedOmission I   add the samples a stalled recorder missed at\n"
-    "                expected interval I (recorded units); as in Java, corrected lines lose their tags\n"
-    "  -v, -alltags  accepted (as by Java) and ignored\n"
-    "exit status: 0 ok, 1 lines were skipped (see stderr), 2 unusable input or usage error\n";
 
 bool write_file(const std::string& path, const std::string& text) {
   std::string err;
@@ -55,12 +37,17 @@ int cmd_hdr(int argc, char** argv) {
   std::string err;
   const std::vector<std::string> args(argv + 2, argv + argc);
   if (!hdr_processor::parse_processor_args(args, &o, &input, &output, &help, &err)) {
+    // An unknown option ("invalid argument '-cvs'", Java's words) gets the
+    // closest of Java's spellings.
+    const std::string bad = "invalid argument '";
+    if (err.rfind(bad, 0) == 0 && err.size() > bad.size())
+      err += did_you_mean("hdr", err.substr(bad.size(), err.size() - bad.size() - 1));
     say("latscope hdr: " + err);
-    std::fputs(kHdrUsage, stderr);
+    std::fputs(command_help("hdr"), stderr);
     return 2;
   }
   if (help) {
-    std::fputs(kHdrUsage, stdout);
+    std::fputs(command_help("hdr"), stdout);
     return 0;
   }
   if (o.moving_window) {

@@ -4,6 +4,7 @@
 #include "cli_common.h"
 #include "cli_options.h"
 #include "commands.h"
+#include "header_units.h"
 #include "latscope/stream.h"
 #include "runs_cli.h"
 #include "sla_args.h"
@@ -56,6 +57,8 @@ int cmd_pctiles(int argc, char** argv) {
   keep_percentiles(&r, requested);
   o.pct_labels.resize(requested);
   std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) : pctiles_csv(r, o.pct_labels, o.unit, o.bounds);
+  if (o.format == "csv" && o.header_units)
+    out = with_header_units(out, {"time_ms", "width_ms", "group", "samples", "flags"}, unit_name(o.unit));
   // JSON carries the trust summary beside the rows (docs/folders.md).
   if (o.format == "json" && o.run_labels.trust && !out.empty() && out.back() == '}') {
     out.pop_back();
@@ -91,7 +94,10 @@ int cmd_heatmap(int argc, char** argv) {
   rc = std::max(rc, print_query_notes(r.notes, r.diag));
   rc = std::max(rc, print_trust(o.run_labels));
   rc = std::max(rc, check_offsets(o.query.sel.offsets_ms, o.run_labels));
-  const std::string out = o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit);
+  std::string out = o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit);
+  // Rows by block size or offset are in bytes whatever --unit says.
+  if (o.format == "csv" && o.header_units)
+    out = with_header_units(out, {"time_ms", "count"}, o.y == HeatmapOptions::Y::kLatency ? unit_name(o.unit) : "bytes");
   write_out(out);
   return rc;
 }

@@ -57,7 +57,7 @@ bool take_report_args(std::vector<char*>* args, ReportArgs* a) {
     } else if (s == "--template" && has_value) {
       a->template_file = (*args)[++i];
     } else if (s == "-o" || s == "--output" || s == "--keep" || s == "--svg" || s == "--template") {
-      say("latscope report: " + s + " needs a value (see latscope --help)");
+      say("latscope report: " + s + " needs a value (see latscope report --help)");
       return false;
     } else {
       rest.push_back((*args)[i]);

@@ -12,6 +12,7 @@
 #include "cli_common.h"
 #include "cli_options.h"
 #include "commands.h"
+#include "help.h"
 #include "latscope/result.h"
 #include "latscope/stream.h"
 #include "reduce.h"
@@ -40,6 +41,10 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
     } else if (a == "--keep" && keep && i + 1 < argc) {
       *keep = argv[++i];
       if (keep->empty()) *keep = "-";
+    } else if (a == "-o" || a == "--output" || (a == "--keep" && keep)) {
+      // Last on the line: said here, not left to parse_options as an unknown option.
+      say(std::string("latscope ") + cmd + ": " + a + " needs a value (see latscope " + cmd + " --help)");
+      return false;
     } else {
       rest->push_back(argv[i]);
     }
@@ -193,7 +198,11 @@ int cmd_merge(int argc, char** argv) {
     const std::string path = rest[i];
     std::string bytes, err;
     if (!read_whole_file(path, &bytes, &err)) {
-      say(std::string("latscope merge: ").append(path).append(": ").append(err));
+      // merge takes every other argument as a result file (a file may be
+      // named "-x"); one that cannot be read and is close to an option
+      // was most likely meant as the option.
+      const std::string hint = path.size() > 1 && path[0] == '-' ? did_you_mean("merge", path) : "";
+      say(std::string("latscope merge: ").append(path).append(": ").append(err).append(hint));
       return 2;
     }
     in_bytes += bytes.size();

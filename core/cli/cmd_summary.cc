@@ -26,6 +26,8 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "header_units.h"
+#include "help.h"
 #include "input.h"
 #include "latscope/engine.h"
 #include "latscope/fio_json.h"
@@ -40,23 +42,6 @@ namespace {
 
 using namespace latscope;
 
-const char kUsage[] =
-    "usage: latscope summary [--format csv|json] [--unit ns|us|ms] [--percentiles LIST]\n"
-    "                        [--repair auto|off|force] [--compare] [--run NAME=GLOB]...\n"
-    "                        [--run-by auto|folder|prefix|json|none] FILE...\n"
-    "  FILE: fio histogram logs (write_hist_log) or fio --output-format=json/json+ output,\n"
-    "        plain or .gz; - for standard input. One row per file, host, job and direction.\n"
-    "        CSV text cells starting with = + - @ (a formula to spreadsheets) get a leading '.\n"
-    "  --percentiles LIST  default: fio's 1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99\n"
-    "  --unit              default ns\n"
-    "  --compare           two runs side by side: per statistic both whole-run values, the\n"
-    "                      change in % and whether it is within one bin or the 95% sampling\n"
-    "                      bands (docs/runs.md); implied by --run or --run-by\n"
-    "  --run NAME=GLOB     files matching GLOB belong to run NAME (repeatable)\n"
-    "  --run-by HOW        how runs are found: auto (default), folder, prefix, json, none\n"
-    "exit status: 0 ok, 1 something was left out (skipped lines, the unreadable rest of a\n"
-    "  damaged .gz; see stderr), 2 a file is unusable\n";
-
 const char kFioDefaultPercentiles[] = "1,5,10,20,30,40,50,60,70,80,90,95,99,99.5,99.9,99.95,99.99";
 constexpr size_t kChunk = size_t{4} << 20;
 constexpr size_t kSniff = size_t{64} * 1024;
@@ -67,11 +52,12 @@ struct Options {
   std::vector<std::string> files;
   RunOptions runs;       // --run, --run-by (docs/runs.md)
   bool compare = false;  // --compare
+  bool header_units = false;  // --header-units (header_units.h)
 };
 
 int usage_error(const std::string& msg) {
   cli::say("latscope summary: " + msg);
-  std::fputs(kUsage, stderr);
+  std::fputs(cli::command_help("summary"), stderr);
   return 2;
 }
 
@@ -200,6 +186,8 @@ bool parse_args(int argc, char** argv, Options* o, std::string* err, bool* help)
       if (!st.ok()) return fail("--percentiles: " + st.message);
     } else if (a == "--compare") {
       o->compare = true;
+    } else if (a == "--header-units") {
+      o->header_units = true;
     } else if (a == "--run") {
       RunPattern rp;
       if (!value(&v) || !parse_run_pattern(v, &rp)) return fail("--run takes NAME=GLOB (docs/runs.md)");
@@ -215,7 +203,7 @@ bool parse_args(int argc, char** argv, Options* o, std::string* err, bool* help)
       }
       o->file.repair = v == "off" ? RepairMode::kOff : v == "force" ? RepairMode::kForce : RepairMode::kAuto;
     } else {
-      return fail("unknown option " + a);
+      return fail("unknown option " + a + cli::did_you_mean("summary", a));
     }
   }
   if (o->files.empty()) return fail("no input files");
@@ -230,7 +218,7 @@ int cmd_summary(int argc, char** argv) {
   bool help = false;
   if (!parse_args(argc, argv, &o, &err, &help)) return usage_error(err);
   if (help) {
-    std::fputs(kUsage, stdout);
+    std::fputs(cli::command_help("summary"), stdout);
     return 0;
   }
   int rc = 0;
@@ -290,10 +278,13 @@ int cmd_summary(int argc, char** argv) {
   }
   if (compare) {
     for (const std::string& n : cmp.notes()) cli::say("latscope summary: " + n);
-    cli::write_out(o.format == "json" ? cmp.json() : cmp.csv());
+    if (o.format == "json") cli::write_out(cmp.json());
+    else cli::write_out(o.header_units ? cli::with_stat_units(cmp.csv(), unit_name(o.cols.unit)) : cmp.csv());
     return rc;
   }
-  const std::string out = o.format == "json" ? summary_json(rows, files, o.cols) : summary_csv(rows, o.cols);
+  std::string out = o.format == "json" ? summary_json(rows, files, o.cols) : summary_csv(rows, o.cols);
+  if (o.format == "csv" && o.header_units)
+    out = cli::with_header_units(out, {"file", "host", "job", "dir", "samples"}, unit_name(o.cols.unit));
   cli::write_out(out);
   return rc;
 }

@@ -2,7 +2,8 @@
 //                   [--repair auto|off|force] FILE...`
 // Whole-run percentiles per file, host, job and direction by fio's own method,
 // from fio histogram logs (all windows summed) or fio json+ output.
-// Exit status: 0 ok, 1 lines were skipped, 2 a file is unusable or bad usage.
+// Every option: `latscope summary --help` (help.cc). Exit status: 0 ok, 1 lines
+// were skipped, 2 a file is unusable or bad usage.
 #pragma once
 
 int cmd_summary(int argc, char** argv);
