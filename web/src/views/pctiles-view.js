@@ -10,7 +10,7 @@ import { timeScale, timeAxis } from './time-axis.js';
 import { plainScale, plainLine } from './scales.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
-import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols } from './pctiles-data.js';
+import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, bandTop, openEndPath } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
 import { formatSI } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
@@ -28,6 +28,8 @@ const SLA_ALPHA = 0.25;
 /** Series on the canvas above which lines are solid hairlines set as pixels (line-pixels.js). */
 export const DENSE_SERIES = 200;
 const GAP = 28;
+/** Opacity of the open-end marks of unbounded sampling bands (pctiles-data.js openEndPath). */
+const OPEN_ALPHA = 0.6;
 /** Bands are drawn when each visible quantum has at least this many pixels. */
 const BAND_PX = 3;
 
@@ -238,14 +240,15 @@ export class PercentilesView {
       .x((/** @type {any} */ d) => mid(d.t))
       .y0((/** @type {any} */ d) => y(Math.max(ylo, d.v - d.e)))
       .y1((/** @type {any} */ d) => y(Math.min(yhi, d.v + d.e)));
-    // The sampling band; unbounded above (hi null) runs to the top of the plot.
+    // The sampling band; unbounded above (hi null) it is filled up to the
+    // value only, its open end marked (bandTop, openEndPath).
     const sampling = d3
       .area()
       .digits(1)
       .defined((/** @type {any} */ d) => d.v != null && d.lo != null)
       .x((/** @type {any} */ d) => mid(d.t))
       .y0((/** @type {any} */ d) => y(Math.max(ylo, d.lo)))
-      .y1((/** @type {any} */ d) => y(d.hi == null ? yhi : Math.min(yhi, d.hi)));
+      .y1((/** @type {any} */ d) => y(Math.min(yhi, bandTop(d.v, d.hi))));
     const line = d3
       .line()
       .digits(1)
@@ -301,10 +304,10 @@ export class PercentilesView {
           .defined((/** @type {any} */ i) => v(i) === v(i) && src.lo[kAt(i)] === src.lo[kAt(i)])
           .x(at)
           .y0((/** @type {any} */ i) => Y(Math.max(ylo, src.lo[kAt(i)])))
-          .y1((/** @type {any} */ i) => {
-            const h = src.hi[kAt(i)];
-            return Y(h === h ? Math.min(yhi, h) : yhi);
-          }),
+          .y1((/** @type {any} */ i) => Y(Math.min(yhi, bandTop(v(i), src.hi[kAt(i)])))),
+        // Rows whose band has no upper end (hi NaN, lo known).
+        open: (/** @type {number[]} */ rows) =>
+          openEndPath(rows, (i) => v(i) === v(i) && src.lo[kAt(i)] === src.lo[kAt(i)] && !(src.hi[kAt(i)] === src.hi[kAt(i)]), at, (i) => Y(v(i))),
       };
     };
     const bandGens = bandSrc ? rowBands(bandSrc) : null;
@@ -314,12 +317,16 @@ export class PercentilesView {
      * @param {{gi: number, pi: number, kind: 'p'|'mean'}} se @param {any[]} pts
      */
     const bandsOf = (se, pts) => {
-      if (adaptive) return { pts, ar: area, sa: sampling };
+      if (adaptive) {
+        const open = openEndPath(pts, (d) => d.v != null && d.lo != null && d.hi == null, (d) => mid(d.t), (d) => y(d.v));
+        return { pts, ar: area, sa: sampling, open };
+      }
       if (!bandSrc || !bandGens) return null;
-      if (bandSrc === r) return { pts, ar: bandGens.area, sa: bandGens.sampling };
-      const gi = groupIn(bandSrc, r.groups[se.gi]);
+      const rows = bandSrc === r ? pts : null;
+      const gi = rows ? se.gi : groupIn(bandSrc, r.groups[se.gi]);
       if (gi < 0) return null;
-      return { pts: viewRows(bandSrc, { ...se, gi }, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW), ar: bandGens.area, sa: bandGens.sampling };
+      const bpts = rows ?? viewRows(bandSrc, { ...se, gi }, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW);
+      return { pts: bpts, ar: bandGens.area, sa: bandGens.sampling, open: bandGens.open(bpts) };
     };
     const bandG = plot.append('g').attr('class', 'bands');
     const lineG = plot.append('g').attr('class', 'lines');
@@ -440,6 +447,13 @@ export class PercentilesView {
             c2.globalAlpha = 1;
             bands.sa.context(null);
             bands.ar.context(null);
+            if (bands.open) {
+              c2.strokeStyle = col;
+              c2.lineWidth = 1;
+              c2.globalAlpha = OPEN_ALPHA;
+              c2.stroke(new Path2D(bands.open));
+              c2.globalAlpha = 1;
+            }
           }
           if (pix) {
             const rows = rowsOfGroup(r, se.gi);
@@ -473,10 +487,20 @@ export class PercentilesView {
           bandG
             .append('path')
             .attr('class', 'band-sampling')
+            .attr('data-key', `${r.groups[se.gi]}|${r.percentiles[se.pi]}`)
             .attr('d', bands.sa(bands.pts))
             .attr('fill', groupColor(se.gi, se.pi))
             .attr('opacity', 0.07);
           bandG.append('path').attr('class', 'band-bin').attr('d', bands.ar(bands.pts)).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
+          if (bands.open) bandG
+            .append('path')
+            .attr('class', 'band-open')
+            .attr('data-key', `${r.groups[se.gi]}|${r.percentiles[se.pi]}`)
+            .attr('d', bands.open)
+            .attr('fill', 'none')
+            .attr('stroke', groupColor(se.gi, se.pi))
+            .attr('stroke-width', 1)
+            .attr('opacity', OPEN_ALPHA);
         }
         // Dashed lines are 1 px wide: Skia strokes a 1 px line as a
         // hairline, while a wider dashed one becomes an outline of every
