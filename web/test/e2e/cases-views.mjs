@@ -26,6 +26,28 @@ async function tickNumbers(p, sel) {
 }
 
 /**
+ * The values at the two ends of a log y axis, from where its ticks are drawn
+ * (two ticks fix the axis' log-linear map; the domain path gives its ends).
+ * @param {Page} p @param {string} sel the axis' group
+ * @returns {Promise<{top: number, bottom: number}>}
+ */
+async function axisEnds(p, sel) {
+  return p.$eval(sel, (ax) => {
+    const ticks = [...ax.querySelectorAll('.tick')].map((t) => ({
+      y: Number((t.getAttribute('transform') || '').match(/translate\(0,([-\d.e]+)\)/)?.[1]),
+      v: Number((t.textContent || '').replace(/,/g, '')),
+    }));
+    const a = ticks[0];
+    const b = ticks[ticks.length - 1];
+    const nums = (ax.querySelector('.domain')?.getAttribute('d') || '').match(/-?[\d.]+/g)?.map(Number) || [];
+    // axisLeft's domain path: M-6,<range0>H<offset>V<range1>H-6.
+    const [y0, y1] = [nums[1], nums[3]];
+    const at = (/** @type {number} */ y) => Math.exp(Math.log(a.v) + ((y - a.y) / (b.y - a.y)) * (Math.log(b.v) - Math.log(a.v)));
+    return { bottom: at(Math.max(y0, y1)), top: at(Math.min(y0, y1)) };
+  });
+}
+
+/**
  * Bounding boxes of elements, and whether any two overlap.
  * @param {Page} p @param {string} sel
  */
@@ -83,6 +105,13 @@ export const VIEW_CASES = [
       });
       const [tlo, thi] = [Math.min(...ms), Math.max(...ms)];
       assert.ok(tlo <= fit.lo * 10 && thi >= fit.hi / 10 && thi <= fit.hi * 10 && tlo >= fit.lo / 10, `ticks ${tlo}..${thi} vs data ${fit.lo}..${fit.hi} ms`);
+      // Not rounded out to decades (a 21 ms max drew the axis to 100 ms):
+      // its ends, read off the drawn ticks, hold the data with a little
+      // headroom (scales.js logDomain: 5% of the span, docs/page-views.md).
+      const ends = await axisEnds(p, '#view-pctiles .y-axis');
+      const room = Math.pow(10, 0.06 * Math.log10(fit.hi / fit.lo)) * 1.01;
+      assert.ok(ends.top >= fit.hi && ends.top <= fit.hi * room, `axis top ${ends.top} vs max ${fit.hi} ms`);
+      assert.ok(ends.bottom <= fit.lo && ends.bottom >= fit.lo / room, `axis bottom ${ends.bottom} vs min ${fit.lo} ms`);
       // Linear: the axis no longer starts from a fixed range; its top is near the data's max.
       await p.click('#ylog');
       await settled(p);
