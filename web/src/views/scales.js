@@ -297,6 +297,29 @@ export function dodgeLabels(want, gap, lo, hi) {
 }
 
 /**
+ * Which centred labels fit a span: the indices of those whose extent
+ * [at - width/2, at + width/2] lies in [lo, hi] and does not reach into the
+ * label kept before them (gap pixels between). Side by side axes (small
+ * multiples) drop the labels at their shared edges this way, where "30 s"
+ * of one ran into "0 s" of the next.
+ * @param {number[]} at centres, ascending @param {number[]} width @param {number} lo @param {number} hi @param {number} [gap]
+ * @returns {number[]}
+ */
+export function labelsWithin(at, width, lo, hi, gap = 4) {
+  /** @type {number[]} */
+  const out = [];
+  let end = -Infinity;
+  at.forEach((x, i) => {
+    const a = x - width[i] / 2;
+    const b = x + width[i] / 2;
+    if (a < lo || b > hi || a < end + gap) return;
+    out.push(i);
+    end = b;
+  });
+  return out;
+}
+
+/**
  * A scale's map as plain arithmetic: the same straight line (of the value,
  * or of its log) as the d3 scale, without the per-call work (a Date object
  * per call for an absolute time axis, the log transform's dispatch). For

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats } from './helpers.mjs';
+import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats, overlaps } from './helpers.mjs';
 import { SHOTS, OUT, REPO } from './paths.mjs';
 import { formatNumber } from '../../src/util/format.js';
 
@@ -339,6 +339,22 @@ export const GROUP_CASES = [
       const names = await p.$$eval('#view-groups .multiple-name', (ts) => ts.map((t) => t.getAttribute('data-group')));
       assert.equal(names.length, HOSTS);
       assert.match((await p.textContent('#view-groups .groups-caption')) || '', /shared scales: y log/);
+      // Each row of charts has its y ticks (numbers of the caption's unit,
+      // inside its range), and no time label runs into another at the
+      // columns' shared edges.
+      const cap = ((await p.textContent('#view-groups .groups-caption')) || '').match(/y log ([\d,.]+) … ([\d,.]+) µs/);
+      assert.ok(cap, 'the caption names the y range');
+      const [ylo, yhi] = [Number(cap[1].replace(/,/g, '')), Number(cap[2].replace(/,/g, ''))];
+      const yTicks = await p.$$eval('#view-groups .multiples-y', (axes) => axes.map((a) => [...a.querySelectorAll('.tick text')].map((t) => Number((t.textContent || '').replace(/,/g, '')))));
+      assert.equal(yTicks.length, Math.ceil(HOSTS / (await p.$$eval('#view-groups .x-axis', (a) => a.length))), `one y axis per row: ${JSON.stringify(yTicks)}`);
+      for (const ts of yTicks) {
+        assert.ok(ts.length >= 2, `y ticks of a row: ${ts}`);
+        for (const v of ts) assert.ok(v >= ylo && v <= yhi, `tick ${v} inside ${ylo} … ${yhi}`);
+      }
+      const xl = await overlaps(p, '#view-groups .x-axis .tick text');
+      assert.ok(xl.n >= 4, `time labels: ${xl.n}`);
+      assert.deepEqual(xl.hits, [], 'time labels of neighbouring charts overlap');
+      assert.deepEqual((await overlaps(p, '#view-groups .multiples-y .tick text')).hits, [], 'y labels overlap');
       await p.selectOption('[data-testid=groups-sort]', 'worst');
       await settled(p);
       const worst = await p.$$eval('#view-groups .multiple-name', (ts) => ts.map((t) => t.getAttribute('data-group')));

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, settled } from './helpers.mjs';
+import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, settled, overlaps } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -44,26 +44,6 @@ async function axisEnds(p, sel) {
     const [y0, y1] = [nums[1], nums[3]];
     const at = (/** @type {number} */ y) => Math.exp(Math.log(a.v) + ((y - a.y) / (b.y - a.y)) * (Math.log(b.v) - Math.log(a.v)));
     return { bottom: at(Math.max(y0, y1)), top: at(Math.min(y0, y1)) };
-  });
-}
-
-/**
- * Bounding boxes of elements, and whether any two overlap.
- * @param {Page} p @param {string} sel
- */
-async function overlaps(p, sel) {
-  return p.$$eval(sel, (els) => {
-    const bs = els.map((e) => e.getBoundingClientRect()).filter((b) => b.width > 0 && b.height > 0);
-    /** @type {string[]} */
-    const hits = [];
-    for (let i = 0; i < bs.length; i++) {
-      for (let j = i + 1; j < bs.length; j++) {
-        const a = bs[i];
-        const b = bs[j];
-        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) hits.push(`${els[i].textContent} / ${els[j].textContent}`);
-      }
-    }
-    return { n: bs.length, hits };
   });
 }
 

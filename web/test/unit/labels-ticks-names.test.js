@@ -3,7 +3,7 @@
 // percentiles, few-sample levels, natural order and names cut in the
 // middle, heat-map fitting and hover text, export captions.
 import { describe, it, expect } from 'vitest';
-import { logTicks, logDomain, dodgeLabels, anchoredTailPercentiles, tailCoord } from '../../src/views/scales.js';
+import { logTicks, logDomain, labelsWithin, dodgeLabels, anchoredTailPercentiles, tailCoord } from '../../src/views/scales.js';
 import { fewLevels, gridRange, surfaceGrid } from '../../src/views/surface-data.js';
 import { visibleRowSpan, cellTipLines } from '../../src/views/heatmap-data.js';
 import { middleSplit, middleTruncate } from '../../src/app/names.js';
@@ -97,6 +97,17 @@ describe('logDomain: a log latency axis fits its data', () => {
     const [c, d] = logDomain(0, 500);
     expect(c).toBeLessThan(5);
     expect(d).toBeGreaterThan(500);
+  });
+});
+
+describe('labelsWithin: centred labels that fit their span', () => {
+  it('drops labels reaching past either end or into the one kept before', () => {
+    // A column from 100 to 280 px: "0 s" at its left edge and "30 s" at its right do not fit.
+    expect(labelsWithin([104, 160, 220, 276], [16, 22, 22, 22], 100, 280)).toEqual([1, 2]);
+    // Two labels 20 px apart, 18 px wide: the second would overprint the first (4 px gap).
+    expect(labelsWithin([50, 70, 100], [18, 18, 18], 0, 200)).toEqual([0, 2]);
+    expect(labelsWithin([50, 73, 100], [18, 18, 18], 0, 200)).toEqual([0, 1, 2]);
+    expect(labelsWithin([], [], 0, 10)).toEqual([]);
   });
 });
 
