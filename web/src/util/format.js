@@ -24,6 +24,11 @@ export function formatCount(n) {
   return wholeWithCommas(n);
 }
 
+/** A number of quanta with its noun: 1 -> "1 quantum", 1234 -> "1,234 quanta". @param {number} n */
+export function formatQuanta(n) {
+  return `${wholeWithCommas(n)} ${n === 1 ? 'quantum' : 'quanta'}`;
+}
+
 /** 1234567 -> "1,234,567" (toLocaleString is slow: ICU per call). @param {number} n */
 export function thousands(n) {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');

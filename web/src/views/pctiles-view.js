@@ -12,7 +12,7 @@ import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
 import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, bandTop, openEndPath } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
-import { formatSI } from '../util/format.js';
+import { formatSI, formatQuanta } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { yieldToEvents } from '../util/yield.js';
 import { expandRules, violates, ruleLabel } from '../model/sla-rules.js';
@@ -654,7 +654,7 @@ export class PercentilesView {
         .attr('text-anchor', 'end')
         .attr('fill', '#c77800')
         .attr('class', 'few-note')
-        .text(`▲ ${few.length} quanta with too few samples for some percentiles (orange)`);
+        .text(`▲ ${formatQuanta(few.length)} with too few samples for some percentiles (orange)`);
     }
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 

@@ -253,6 +253,10 @@ export const CASES = [
         assert.equal(o.onLine, o.n, `each open mark starts on its line: ${JSON.stringify(o)}`);
       }
       await p.screenshot({ path: path.join(SHOTS, 'pctiles-open-bands.png') });
+      // The note under the chart counts quanta in the right number (was "1 quanta").
+      const fewQuanta = new Set(rows.filter((/** @type {any} */ r) => /(^|;)few:/.test(r.flags || '')).map((/** @type {any} */ r) => r.t_ms)).size;
+      assert.ok(fewQuanta >= 1, 'S1 has a quantum with too few samples');
+      assert.equal(await p.textContent('#view-pctiles .few-note'), `▲ ${fewQuanta} ${fewQuanta === 1 ? 'quantum' : 'quanta'} with too few samples for some percentiles (orange)`);
       const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
       await p.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
       // The values' bands, not the tip's key line (which names the 95% band before they come).
