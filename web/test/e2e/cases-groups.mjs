@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats, overlaps } from './helpers.mjs';
 import { SHOTS, OUT, REPO } from './paths.mjs';
 import { formatNumber } from '../../src/util/format.js';
+import * as d3 from 'd3';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
 /** @typedef {import('playwright-core').Page} Page */
@@ -314,6 +315,18 @@ export const GROUP_CASES = [
       // The band spans the other hosts' lowest..highest per quantum.
       const band = await p.evaluate(() => document.querySelector('#view-groups path.others-band')?.getAttribute('d') || '');
       assert.ok(band.length > 20, 'the band is drawn');
+      // No line in the band's grey (host09, second worst, was drawn in
+      // Tableau's grey), nor in the SLA's red (docs/page-views.md "Colours").
+      const strokes = await p.$$eval('#view-groups path.group-line', (ps) => ps.map((x) => getComputedStyle(x).stroke));
+      assert.equal(strokes.length, 3);
+      const warn = d3.lab('#d62728');
+      for (const st of strokes) {
+        const { r, g, b } = d3.rgb(st);
+        assert.ok(Math.max(r, g, b) - Math.min(r, g, b) > 40, `a top-N line in grey: ${st}`);
+        const l = d3.lab(st);
+        assert.ok(Math.hypot(l.l - warn.l, l.a - warn.a, l.b - warn.b) > 25, `a top-N line in the SLA's red: ${st}`);
+      }
+      assert.equal(new Set(strokes).size, 3, `three colours: ${strokes}`);
       await p.screenshot({ path: path.join(SHOTS, 'groups-top.png') });
       // Hide host05 by its legend entry; show it again.
       await p.click(`[data-testid=groups-legend] .legend-item[data-key="g:${want[0]}"]`);
