@@ -69,8 +69,9 @@ export function tableCsv(table) {
  * start (its first row), so that runs line up even with epoch logs.
  * @param {SVGSVGElement} svg @param {any} pct engine.query() grouped by run
  * @param {string[]} runs run names, a then b
+ * @param {string[]} [colours] a's and b's (runs.js runColours: the page's colours of their groups)
  */
-export function drawOverlay(svg, pct, runs) {
+export function drawOverlay(svg, pct, runs, colours = RUN_COLOURS) {
   const W = 720;
   const H = 300;
   const m = { l: 60, r: 110, t: 10, b: 36 };
@@ -99,14 +100,14 @@ export function drawOverlay(svg, pct, runs) {
   const dash = ['', '6,3', '2,2', '8,2,2,2'];
   const line = d3.line().x((d) => x(d[0])).y((d) => y(d[1]));
   for (const l of lines) {
-    sel.append('path').attr('d', line(l.pts)).attr('fill', 'none').attr('stroke', RUN_COLOURS[l.run % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[l.p % dash.length]).attr('data-run', runs[l.run]).attr('data-p', pct.percentiles[l.p]);
+    sel.append('path').attr('d', line(l.pts)).attr('fill', 'none').attr('stroke', colours[l.run % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[l.p % dash.length]).attr('data-run', runs[l.run]).attr('data-p', pct.percentiles[l.p]);
   }
   const legend = sel.append('g').attr('transform', `translate(${W - m.r + 10},${m.t + 6})`);
   let k = 0;
   runs.forEach((name, ri) =>
     pct.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ j) => {
       const g = legend.append('g').attr('transform', `translate(0,${k++ * 16})`);
-      g.append('line').attr('x1', 0).attr('x2', 22).attr('y1', 0).attr('y2', 0).attr('stroke', RUN_COLOURS[ri % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[j % dash.length]);
+      g.append('line').attr('x1', 0).attr('x2', 22).attr('y1', 0).attr('y2', 0).attr('stroke', colours[ri % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[j % dash.length]);
       g.append('text').attr('x', 26).attr('y', 4).text(`${name} p${p}`);
     }),
   );

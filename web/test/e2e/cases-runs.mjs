@@ -78,6 +78,16 @@ export const RUN_CASES = [
         assert.ok(Math.min(...t) <= 1000, `run ${g} starts at ${Math.min(...t)} ms: relative logs start near 0 (docs/runs.md)`);
       }
       assert.match((await banner.textContent()) || '', /Shown apart \(grouped by run\)/);
+      // Each run's colour in the views (its group's), for the A/B dialog below.
+      const mainColour = await p.evaluate(() => {
+        /** @type {Record<string, string>} */
+        const out = {};
+        for (const g of /** @type {any} */ (window).latscope.pct.groups) {
+          const el = document.querySelector(`#view-pctiles path.line[data-key^="${g}|"]`);
+          out[g] = el?.getAttribute('stroke') || '';
+        }
+        return out;
+      });
       await p.screenshot({ path: path.join(SHOTS, 'runs-grouped.png') });
       // Spectra overlaid: the spectrum view draws one curve per run.
       await p.click('[data-testid=tab-spectrum]');
@@ -110,6 +120,16 @@ export const RUN_CASES = [
       // Overlay: each run's lines; heat maps and the difference painted.
       const paths = await p.$$eval('[data-testid=ab-overlay] path[data-run]', (ps) => ps.map((x) => x.getAttribute('data-run')));
       assert.ok(paths.includes('a') && paths.includes('b'), `overlay lines of runs ${paths}`);
+      // The runs keep their colours of the views (they were blue and orange
+      // of another palette in the dialog).
+      const abColour = await p.$$eval('[data-testid=ab-overlay] path[data-run]', (ps) => ps.map((x) => [x.getAttribute('data-run'), x.getAttribute('stroke')]));
+      for (const run of ['a', 'b']) {
+        const g = Object.keys(mainColour).find((k) => k === run || k.endsWith(`=${run}`));
+        assert.ok(g && mainColour[g], `run ${run} drawn in the views: ${JSON.stringify(mainColour)}`);
+        const strokes = new Set(abColour.filter(([r]) => r === run).map(([, c]) => c));
+        assert.deepEqual([...strokes], [mainColour[g]], `run ${run}: the dialog's colour is the views'`);
+      }
+      assert.notEqual(mainColour[Object.keys(mainColour)[0]], mainColour[Object.keys(mainColour)[1]]);
       for (const id of ['ab-heat-a', 'ab-heat-b', 'ab-heat-diff']) {
         const share = await painted(p, id);
         assert.ok(share > 0.05, `${id}: ${share} of the canvas painted`);
