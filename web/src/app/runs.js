@@ -157,7 +157,7 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
   try {
     const cmp = await m.engine.compareRuns({ percentiles, unit, format: 'csv', accounts: accountsOf(s) });
     csv = cmp.text;
-    renderCompareTable(q('[data-testid="ab-table-wrap"]'), cmp.text, cmp.notes);
+    renderCompareTable(q('[data-testid="ab-table-wrap"]'), cmp.text, cmp.notes, unit);
   } catch (e) {
     q('[data-testid="ab-table-wrap"]').textContent = `No table: ${/** @type {Error} */ (e).message}`;
   }

@@ -100,6 +100,17 @@ export function formatSecondsOfMs(ms) {
   return (ms / 1000).toFixed(1);
 }
 
+/**
+ * A relative change in percent, signed, three significant digits as the
+ * charts: 81.2 -> "+81.2%", -16.21 -> "−16.2%", 0 -> "0%".
+ * @param {number} pct
+ */
+export function formatChange(pct) {
+  if (!Number.isFinite(pct)) return '–';
+  const t = formatNumber(Math.abs(pct));
+  return pct > 0 ? `+${t}%` : pct < 0 ? `−${t}%` : '0%';
+}
+
 /** A share as a percentage to one decimal: 0.1234 -> "12.3". @param {number} fraction */
 export function formatPercentOf(fraction) {
   return (100 * fraction).toFixed(1);

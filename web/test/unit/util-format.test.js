@@ -17,6 +17,13 @@ describe('util/format: sizes', () => {
 });
 
 describe('util/format: counts, shares, CSV', () => {
+  it('a change in percent, signed', () => {
+    expect(f.formatChange(81.2)).toBe('+81.2%');
+    expect(f.formatChange(-16.21)).toBe('−16.2%');
+    expect(f.formatChange(104.9)).toBe('+105%');
+    expect(f.formatChange(0)).toBe('0%');
+    expect(f.formatChange(NaN)).toBe('–');
+  });
   it('a number of quanta: singular for one ("1 quanta" read wrong)', () => {
     expect(f.formatQuanta(1)).toBe('1 quantum');
     expect(f.formatQuanta(0)).toBe('0 quanta');
