@@ -15,9 +15,10 @@ import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
 import { formatSI, formatQuanta } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { yieldToEvents } from '../util/yield.js';
-import { expandRules, violates, ruleLabel } from '../model/sla-rules.js';
+import { expandRules, violates } from '../model/sla-rules.js';
 import { coPairs } from '../model/co-groups.js';
 import { drawLegend } from './pctiles-legend.js';
+import { drawSlaLines } from './pctiles-sla.js';
 import { brushAndHover } from './pctiles-hover.js';
 
 const STRIP_H = 70;
@@ -606,17 +607,7 @@ export class PercentilesView {
       }
     };
 
-    // Thresholds: dashed in their percentile's colour, labelled with the rule.
-    const slaG = g.append('g').attr('class', 'sla-lines');
-    const seenT = new Set();
-    for (const rule of rules) {
-      const ty = y(rule.t);
-      if (!(ty >= 0 && ty <= mainH) || seenT.has(rule.text)) continue;
-      seenT.add(rule.text);
-      const col = rule.max ? percentileColor(100) : percentileColor(r.percentiles[rule.pi] ?? rule.p ?? 99);
-      slaG.append('line').attr('data-rule', rule.text).attr('x1', 0).attr('x2', f.innerW).attr('y1', ty).attr('y2', ty).attr('stroke', col).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
-      slaG.append('text').attr('x', f.innerW - 4).attr('y', ty - 4).attr('text-anchor', 'end').attr('fill', col).attr('stroke', c.bg).attr('stroke-width', 3).attr('paint-order', 'stroke').text(`SLA ${ruleLabel(rule)}`);
-    }
+    drawSlaLines(g, rules, y, r.percentiles, mainH, f.innerW, c.bg);
 
     await nextTask();
     if (token !== this.token) return;

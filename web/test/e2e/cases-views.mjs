@@ -518,4 +518,36 @@ export const VIEW_CASES = [
       noPageErrors(c);
     },
   },
+  {
+    name: 'views: SLA labels of thresholds close together are moved apart, none overprints another, each near its line with its rule as a tooltip',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
+      await settled(p);
+      // Three thresholds within 10% of each other: a few pixels apart on the log axis.
+      await p.fill('[data-testid=sla]', 'p99 < 2ms, p99.9 <= 2.1ms, max < 2.2ms');
+      await p.press('[data-testid=sla]', 'Enter');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.sla.length === 3);
+      await settled(p);
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles .sla-label').length === 3);
+      const ov = await overlaps(p, '#view-pctiles .sla-label');
+      assert.equal(ov.n, 3);
+      assert.deepEqual(ov.hits, [], 'SLA labels overprint each other');
+      const placed = await p.$$eval('#view-pctiles .sla-label', (ts) =>
+        ts.map((t) => {
+          const rule = t.getAttribute('data-rule');
+          const line = document.querySelector(`#view-pctiles .sla-lines line[data-rule="${rule}"]`);
+          return { rule, y: Number(t.getAttribute('y')), line: Number(line?.getAttribute('y1')), title: t.querySelector('title')?.textContent || '' };
+        }),
+      );
+      const lineGap = Math.max(...placed.map((x) => x.line)) - Math.min(...placed.map((x) => x.line));
+      assert.ok(lineGap < 13, `the thresholds lie closer than a label's height: ${JSON.stringify(placed)}`);
+      for (const l of placed) {
+        assert.ok(Math.abs(l.y - (l.line - 4)) <= 2 * 13 + 1e-6, `label of ${l.rule} stays near its line: ${JSON.stringify(l)}`);
+        assert.equal(l.title, `SLA rule ${l.rule}`);
+      }
+      await p.screenshot({ path: path.join(SHOTS, 'pctiles-sla-labels.png') });
+      noPageErrors(c);
+    },
+  },
 ];
