@@ -212,6 +212,32 @@ export function bandText(pt, fmt) {
   return ` · 95% ${fmt(pt.lo)} … ${fmt(pt.hi)}`;
 }
 
+/** Bands are drawn when each visible quantum has at least this many pixels. */
+export const BAND_PX = 3;
+
+/**
+ * Percentile lines above which no bands are drawn: three groups of the
+ * five default percentiles. Beyond, the translucent bands of many lines
+ * pile up into one grey wash that hides the lines (docs/page-views.md
+ * "Bands when drawn"); hiding lines in the legend brings them back.
+ */
+export const BAND_MAX_LINES = 15;
+
+/**
+ * Whether the percentiles view draws its bands, and the note it writes
+ * when the band option is on but they are not drawn.
+ * @param {boolean} on the "error band" option
+ * @param {number} quanta visible quanta @param {number} width plot pixels
+ * @param {number} lines percentile lines drawn (not hidden)
+ * @returns {{shown: boolean, note: string}}
+ */
+export function bandsDrawn(on, quanta, width, lines) {
+  if (!on) return { shown: false, note: '' };
+  if (lines > BAND_MAX_LINES) return { shown: false, note: `error bands off above ${BAND_MAX_LINES} lines (${lines} drawn)` };
+  if (quanta > width / BAND_PX) return { shown: false, note: `error bands appear when zoomed in (≥ ${BAND_PX} px per quantum)` };
+  return { shown: true, note: '' };
+}
+
 /** Length in pixels of the open-end mark above a value whose band has no upper end. */
 export const OPEN_END_PX = 10;
 

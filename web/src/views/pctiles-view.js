@@ -10,7 +10,7 @@ import { timeScale, timeAxis } from './time-axis.js';
 import { plainScale, plainLine } from './scales.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
-import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, bandTop, openEndPath } from './pctiles-data.js';
+import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, bandTop, openEndPath, bandsDrawn, BAND_PX } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
 import { formatSI, formatQuanta } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
@@ -31,8 +31,6 @@ export const DENSE_SERIES = 200;
 const GAP = 28;
 /** Opacity of the open-end marks of unbounded sampling bands (pctiles-data.js openEndPath). */
 const OPEN_ALPHA = 0.6;
-/** Bands are drawn when each visible quantum has at least this many pixels. */
-const BAND_PX = 3;
 
 export class PercentilesView {
   /**
@@ -228,7 +226,9 @@ export class PercentilesView {
     let inViewRows = 0;
     if (adaptive) for (let i = 0; i < r.n; i++) inViewRows += inView(r.t_ms[i], r.width_ms[i]) ? 1 : 0;
     const visibleQuanta = adaptive ? inViewRows / Math.max(1, r.groups.length) : (dom[1] - dom[0]) / r.quantum_ms;
-    const bandsShown = s.showBand && visibleQuanta <= f.innerW / BAND_PX;
+    const metas = seriesMeta(r, s.showMean).filter((m) => !isHidden(m));
+    const bandRule = bandsDrawn(s.showBand, visibleQuanta, f.innerW, metas.filter((m) => m.kind === 'p').length);
+    const bandsShown = bandRule.shown;
     // An answer without bands (app.js asks for them only when the whole
     // extent shows them): the visible quanta's come in an answer of their
     // own, and the view is drawn again when it is here.
@@ -339,7 +339,6 @@ export class PercentilesView {
     // Beyond CANVAS_POINTS line points in view (hundreds of groups), lines
     // and bands go to the canvas: one DOM path per series would take
     // seconds to lay out (docs/page-views.md "Speed with many groups").
-    const metas = seriesMeta(r, s.showMean).filter((m) => !isHidden(m));
     const onCanvas = metas.length * Math.min(visibleQuanta, 2 * f.innerW) > CANVAS_POINTS;
     this.onCanvas = onCanvas;
     if (onCanvas) {
@@ -653,8 +652,8 @@ export class PercentilesView {
     if (onCanvas && metas.length > DENSE_SERIES) {
       g.append('text').attr('class', 'canvas-note').attr('x', f.innerW).attr('y', mainH - 6).attr('text-anchor', 'end').attr('fill', c.muted).text(`${metas.length} lines: solid hairlines (the Groups tab reads many groups one by one)`);
     }
-    if (s.showBand && !bandsShown) {
-      g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text('error bands appear when zoomed in (≥ 3 px per quantum)');
+    if (bandRule.note) {
+      g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text(bandRule.note);
     }
     brushAndHover(this, g, x, y, mainH, r, series);
     await drawSeries();

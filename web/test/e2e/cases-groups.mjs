@@ -129,6 +129,27 @@ async function heatCell(p, group, t) {
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
 export const GROUP_CASES = [
   {
+    name: 'bands with many lines: over 15 percentile lines none are drawn and a note says why; hiding a host in the legend brings them back (docs/page-views.md "Bands when drawn")',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, hostLogs(4, SECONDS)), 'ready');
+      await settled(p);
+      // The cluster's five lines: bands.
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles path.band-sampling').length === 5);
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await p.waitForFunction(() => (/** @type {any} */ (window).latscope.pct?.groups ?? []).length === 4);
+      await settled(p);
+      assert.equal(await p.$$eval('#view-pctiles path.line-p', (ls) => ls.length), 20);
+      assert.equal(await p.$$eval('#view-pctiles path.band-sampling', (ls) => ls.length), 0, '20 lines: no bands');
+      assert.equal(await p.textContent('#view-pctiles .band-note'), 'error bands off above 15 lines (20 drawn)');
+      await p.screenshot({ path: path.join(SHOTS, 'bands-many-lines.png') });
+      await p.click('[data-testid=pctiles-legend] .legend-item[data-key="g:host=host01"]');
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles path.band-sampling').length === 15);
+      assert.equal(await p.$('#view-pctiles .band-note'), null, 'no note once the bands are drawn');
+      noPageErrors(c);
+    },
+  },
+  {
     name: 'bands when drawn: over 900 quanta a regroup asks no bands; a zoom and a hover bring those of what they show (docs/page-views.md "Bands when drawn")',
     async run(c) {
       const p = c.page;

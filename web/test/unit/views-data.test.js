@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { aggregateIops, cols, seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, groupIn, pointAt, runsOf, decimate, bandText, bandTop, openEndPath, OPEN_END_PX } from '../../src/views/pctiles-data.js';
+import { aggregateIops, cols, seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, groupIn, pointAt, runsOf, decimate, bandText, bandTop, openEndPath, OPEN_END_PX, bandsDrawn, BAND_MAX_LINES } from '../../src/views/pctiles-data.js';
 import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
@@ -63,6 +63,14 @@ describe('percentiles view data', () => {
     expect(bandText(s[0].points[0], String)).toBe(' · 95% 3.5 … 4.6');
     expect(bandText(s[1].points[0], String)).toBe(' · 95% 40 … ∞ (too few I/Os above)');
     expect(bandText(s[1].points[1], String)).toBe('');
+  });
+  it('bands are drawn with the option on, at least 3 px per quantum and at most 15 percentile lines', () => {
+    expect(BAND_MAX_LINES).toBe(15);
+    expect(bandsDrawn(true, 100, 900, 5)).toEqual({ shown: true, note: '' });
+    expect(bandsDrawn(true, 300, 900, 15)).toEqual({ shown: true, note: '' });
+    expect(bandsDrawn(false, 100, 900, 5)).toEqual({ shown: false, note: '' });
+    expect(bandsDrawn(true, 301, 900, 5)).toEqual({ shown: false, note: 'error bands appear when zoomed in (≥ 3 px per quantum)' });
+    expect(bandsDrawn(true, 100, 900, 16)).toEqual({ shown: false, note: 'error bands off above 15 lines (16 drawn)' });
   });
   it('an unbounded band is filled up to its value and marked open there, never filled to the plot top', () => {
     // hi null (JSON) or NaN (columns): the filled part stops at the value.
