@@ -10,7 +10,7 @@ import { timeScale, timeAxis } from './time-axis.js';
 import { plainScale, plainLine } from './scales.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
-import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, bandTop, openEndPath, bandsDrawn, BAND_PX } from './pctiles-data.js';
+import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, bandTop, openEndPath, bandsDrawn, BAND_PX, stepMids } from './pctiles-data.js';
 import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
 import { formatSI, formatQuanta } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
@@ -319,7 +319,7 @@ export class PercentilesView {
      */
     const bandsOf = (se, pts) => {
       if (adaptive) {
-        const open = openEndPath(pts, (d) => d.v != null && d.lo != null && d.hi == null, (d) => mid(d.t), (d) => y(d.v));
+        const open = openEndPath(stepMids(pts), (d) => d.v != null && d.lo != null && d.hi == null, (d) => mid(d.t), (d) => y(/** @type {number} */ (d.v)));
         return { pts, ar: area, sa: sampling, open };
       }
       if (!bandSrc || !bandGens) return null;
