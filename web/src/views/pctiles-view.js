@@ -10,7 +10,8 @@ import { timeScale, timeAxis } from './time-axis.js';
 import { plainScale, plainLine } from './scales.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
-import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, bandTop, openEndPath, bandsDrawn, BAND_PX, stepMids } from './pctiles-data.js';
+import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, stepMids } from './pctiles-data.js';
+import { bandTop, openEndPath, bandsDrawn, BAND_PX } from './pctiles-bands.js';
 import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
 import { formatSI, formatQuanta } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
@@ -29,7 +30,7 @@ const SLA_ALPHA = 0.25;
 /** Series on the canvas above which lines are solid hairlines set as pixels (line-pixels.js). */
 export const DENSE_SERIES = 200;
 const GAP = 28;
-/** Opacity of the open-end marks of unbounded sampling bands (pctiles-data.js openEndPath). */
+/** Opacity of the open-end marks of unbounded sampling bands (pctiles-bands.js openEndPath). */
 const OPEN_ALPHA = 0.6;
 
 export class PercentilesView {
