@@ -198,7 +198,7 @@ export class App {
     this.$('export-view-csv').addEventListener('click', () => this.exporter.viewCsv());
     this.$('export-csv').addEventListener('click', () => this.exporter.pctilesCsv());
 
-    installSessionPanels(st, this.$, { engine: () => session.engine, budget: session.budget });
+    installSessionPanels(st, this.$, { engine: () => session.engine, budget: session.budget, colors: this.colors });
     st.subscribe((changed) => this.onChange(changed));
     let rt = 0;
     window.addEventListener('resize', () => {

@@ -10,6 +10,7 @@ import { accountsOf } from './options.js';
 import '../style/runs.css';
 import { downloadText } from '../util/download.js';
 import { compactNs, formatPercentOf } from '../util/format.js';
+import { naturalCompare } from '../util/natural-order.js';
 
 /** @typedef {import('../engine/inthread.js').RunPlan} RunPlan */
 
@@ -108,7 +109,8 @@ const AB_ROWS = 64;
  * (Escape closes it). Everything is computed by the engine: the table by the
  * CLI's `summary --compare` code, the time rows and heat maps by queries
  * restricted to one run's files (exclude_sources).
- * @param {{engine: any, sources: any[], items: {name: string, file: Blob}[], state: any}} m
+ * @param {{engine: any, sources: any[], items: {name: string, file: Blob}[], state: any, colors?: import('../views/colors.js').ColorKeeper}} m
+ *   colors: the page's group colours, so each run is drawn here in the colour its group has in the views
  * @param {RunPlan} plan
  */
 export async function openCompare(m, plan) {
@@ -131,7 +133,7 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
   for (const cv of dlg.querySelectorAll('.ab-plot canvas')) Object.assign(/** @type {HTMLElement} */ (cv).style, { left: `${AB_PLOT.left}px`, top: `${AB_PLOT.top}px` });
   q('h2').textContent = `A/B: ${ra.name} vs ${rb.name}`;
   q('.ab-how').textContent = `${ra.name}: ${ra.how}; ${rb.name}: ${rb.how}. Change = (${rb.name} − ${ra.name}) / ${ra.name}.`;
-  const caps = dlg.querySelectorAll('figcaption');
+  const caps = /** @type {NodeListOf<HTMLElement>} */ (dlg.querySelectorAll('figcaption'));
   caps[0].textContent = ra.name;
   caps[1].textContent = rb.name;
   caps[2].textContent = `${rb.name} − ${ra.name} (red: more in ${rb.name}, blue: more in ${ra.name})`;
@@ -155,7 +157,7 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
   try {
     const cmp = await m.engine.compareRuns({ percentiles, unit, format: 'csv', accounts: accountsOf(s) });
     csv = cmp.text;
-    renderCompareTable(q('[data-testid="ab-table-wrap"]'), cmp.text, cmp.notes);
+    renderCompareTable(q('[data-testid="ab-table-wrap"]'), cmp.text, cmp.notes, unit);
   } catch (e) {
     q('[data-testid="ab-table-wrap"]').textContent = `No table: ${/** @type {Error} */ (e).message}`;
   }
@@ -167,7 +169,12 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
     const acc = accounts.length ? { accounts } : {};
     const base = { quantum_ms: s.quantum_ms, unit, exclude_sources: s.exclude_sources ?? [], ...acc };
     const pct = await m.engine.query({ ...base, percentiles: s.percentiles.slice(0, 4), group_by: 'run' });
-    drawOverlay(/** @type {any} */ (q('[data-testid="ab-overlay"]')), pct, [ra.name, rb.name]);
+    // Each run in the colour of its group ("run=a") in the views grouped by
+    // run: the keeper sees the groups in natural order, as the views do.
+    const colours = runColours(m.colors, pct.groups, [ra.name, rb.name]);
+    caps[0].style.color = colours[0];
+    caps[1].style.color = colours[1];
+    drawOverlay(/** @type {any} */ (q('[data-testid="ab-overlay"]')), pct, [ra.name, rb.name], colours);
     // One grid for both: the latency range of both runs together.
     const both = await m.engine.heatmap({ quantum_ms: s.quantum_ms, rows: AB_ROWS, exclude_sources: base.exclude_sources, ...acc });
     const grid = { quantum_ms: s.quantum_ms, rows: AB_ROWS, min_ns: both.edges_ns[0], max_ns: both.edges_ns[both.rows], ...acc };
@@ -191,4 +198,21 @@ ${['a', 'b', 'diff'].map((k) => `<figure><figcaption></figcaption><div class="ab
     dlg.dataset.ready = 'error';
   }
   return dlg;
+}
+
+/**
+ * The colours of two runs: the page's colour of each run's group in an
+ * answer grouped by run (a group "run=a" is run a, as drawOverlay reads
+ * it), RUN_COLOURS without a keeper or a group.
+ * @param {import('../views/colors.js').ColorKeeper | undefined} colors
+ * @param {string[]} groups @param {string[]} runs
+ * @returns {string[]}
+ */
+export function runColours(colors, groups, runs) {
+  if (!colors) return RUN_COLOURS.slice();
+  colors.see([...groups].sort(naturalCompare));
+  return runs.map((n, i) => {
+    const g = groups.find((x) => x === n || x.endsWith(`=${n}`) || x.split(/[,=]/).includes(n));
+    return g ? colors.color(g) : RUN_COLOURS[i % 2];
+  });
 }

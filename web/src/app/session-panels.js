@@ -15,7 +15,7 @@ const FILE_KEYS = ['sources', 'skipped', 'pending', 'fetchErrors', 'trust', 'rep
 /**
  * @param {import('./state.js').Store} store
  * @param {(id: string) => HTMLElement} $ the page's elements by id
- * @param {{engine: () => any, budget: {budget: number, problems: string[]}}} session what the runs banner's A/B table and the memory line need
+ * @param {{engine: () => any, budget: {budget: number, problems: string[]}, colors?: import('../views/colors.js').ColorKeeper}} session what the runs banner's A/B dialog (its runs in the page's colours) and the memory line need
  */
 export function installSessionPanels(store, $, session) {
   const panels = {
@@ -81,7 +81,7 @@ export function installSessionPanels(store, $, session) {
         grouped: store.state.group_by.split(',').includes('run'),
         onGroup: () => store.set({ group_by: 'run' }),
         onCompare: () => {
-          if (ss.runPlan) openCompare({ engine: session.engine(), sources: ss.sources, items: ss.items, state: store.state }, ss.runPlan);
+          if (ss.runPlan) openCompare({ engine: session.engine(), sources: ss.sources, items: ss.items, state: store.state, colors: session.colors }, ss.runPlan);
         },
       });
     },

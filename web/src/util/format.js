@@ -24,6 +24,11 @@ export function formatCount(n) {
   return wholeWithCommas(n);
 }
 
+/** A number of quanta with its noun: 1 -> "1 quantum", 1234 -> "1,234 quanta". @param {number} n */
+export function formatQuanta(n) {
+  return `${wholeWithCommas(n)} ${n === 1 ? 'quantum' : 'quanta'}`;
+}
+
 /** 1234567 -> "1,234,567" (toLocaleString is slow: ICU per call). @param {number} n */
 export function thousands(n) {
   return String(Math.round(n)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
@@ -93,6 +98,17 @@ export function compactMs(ms) {
 /** Seconds to one decimal, as the status line's "in 1.2 s": 1234 ms -> "1.2". @param {number} ms */
 export function formatSecondsOfMs(ms) {
   return (ms / 1000).toFixed(1);
+}
+
+/**
+ * A relative change in percent, signed, three significant digits as the
+ * charts: 81.2 -> "+81.2%", -16.21 -> "−16.2%", 0 -> "0%".
+ * @param {number} pct
+ */
+export function formatChange(pct) {
+  if (!Number.isFinite(pct)) return '–';
+  const t = formatNumber(Math.abs(pct));
+  return pct > 0 ? `+${t}%` : pct < 0 ? `−${t}%` : '0%';
 }
 
 /** A share as a percentage to one decimal: 0.1234 -> "12.3". @param {number} fraction */

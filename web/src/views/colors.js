@@ -5,10 +5,26 @@
 import * as d3 from 'd3';
 
 /**
- * 26 distinguishable line colours: Tableau 10, then Dark2 and Set1 (without
- * Set1's yellow, unreadable on white). Groups beyond 26 reuse them in order.
+ * The three palettes' greys: grey is the mean's, the others band's (groups
+ * view) and the muted text's colour; a line in it read as one of them (the
+ * worst host of the top-N was drawn in the band's grey).
  */
-export const LINE_PALETTE = [...d3.schemeTableau10, ...d3.schemeDark2, ...d3.schemeSet1.filter((c) => c !== '#ffff33')];
+const GREYS = new Set(['#bab0ab', '#666666', '#999999']);
+
+/**
+ * The palettes' reds: red is the SLA's (thresholds, the groups view's SLA
+ * line, the theme's --warn), so no group line is drawn in it.
+ */
+export const REDS = new Set(['#e15759', '#e41a1c']);
+
+/**
+ * 23 distinguishable line colours: Tableau 10, then Dark2 and Set1, without
+ * their greys (GREYS) and Set1's yellow (unreadable on white).
+ */
+export const LINE_PALETTE = [...d3.schemeTableau10, ...d3.schemeDark2, ...d3.schemeSet1].filter((c) => c !== '#ffff33' && !GREYS.has(c));
+
+/** Group colours: LINE_PALETTE without its reds (REDS); groups beyond 21 reuse them in order. */
+export const GROUP_PALETTE = LINE_PALETTE.filter((c) => !REDS.has(c));
 
 /**
  * Fixed places of the percentiles people use: the page's defaults keep the
@@ -79,7 +95,7 @@ export class ColorKeeper {
 
   /** @param {string} key */
   color(key) {
-    return LINE_PALETTE[this.index(key) % LINE_PALETTE.length];
+    return GROUP_PALETTE[this.index(key) % GROUP_PALETTE.length];
   }
 
   /**

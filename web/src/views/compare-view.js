@@ -6,19 +6,41 @@
 import * as d3 from 'd3';
 import * as chromatic from 'd3-scale-chromatic';
 import { logTicks } from './scales.js';
-import { formatNumber } from '../util/format.js';
-import { unitLabel, unitScale } from '../model/units.js';
+import { latencyScale, latencyAxis } from './frame.js';
+import { formatNumber, formatCount, formatChange } from '../util/format.js';
+import { unitLabel, unitScale, formatInUnit } from '../model/units.js';
 
 /** Run colours: the first run blue, the second orange (colour-blind safe pair). */
 export const RUN_COLOURS = ['#1f77b4', '#e6550d'];
 
 /**
- * The compare CSV as a table. Cells hold the CSV fields as they are (the
- * CLI's numbers, not reformatted), so what the page shows is what the CLI
- * prints.
- * @param {HTMLElement} el @param {string} csv @param {string[]} notes
+ * What a cell of the compare table shows: the CLI's field said the page's
+ * way. Latencies (a, b and the bands, in the query's unit) with their unit
+ * and three significant digits ("373.756480641" -> "374 µs"), the samples
+ * as a count, the change as a signed percentage; the note and names as
+ * they are. The CLI's field itself stays in the cell's title and in
+ * data-csv (tableCsv, Download CSV).
+ * @param {string[]} row a CSV row (dir, stat, a, b, change_pct, a_lo, a_hi, b_lo, b_hi, note)
+ * @param {number} j column @param {string} unit the table's unit (ns, us, ms)
+ * @returns {string}
  */
-export function renderCompareTable(el, csv, notes) {
+export function compareCellText(row, j, unit) {
+  const f = row[j] ?? '';
+  const v = Number(f);
+  if (f === '' || j < 2 || j > 8 || !Number.isFinite(v)) return f;
+  if (j === 4) return formatChange(v);
+  if (row[1] === 'samples') return formatCount(v);
+  return formatInUnit(v * unitScale(unit), unit);
+}
+
+/**
+ * The compare CSV as a table. Cells show the CLI's fields through the
+ * page's formatter (compareCellText: "374 µs", not "373.756480641"); each
+ * keeps the CLI's field in data-csv and its title, so the table is still
+ * the CLI's number for number (e2e).
+ * @param {HTMLElement} el @param {string} csv @param {string[]} notes @param {string} [unit] the table's unit
+ */
+export function renderCompareTable(el, csv, notes, unit = 'us') {
   const doc = el.ownerDocument;
   el.replaceChildren();
   const rows = d3.csvParseRows(csv.trimEnd());
@@ -29,7 +51,9 @@ export function renderCompareTable(el, csv, notes) {
     const tr = doc.createElement('tr');
     for (const [j, f] of r.entries()) {
       const c = doc.createElement(i === 0 ? 'th' : 'td');
-      c.textContent = f;
+      c.textContent = i === 0 ? f : compareCellText(r, j, unit);
+      c.dataset.csv = f;
+      if (i > 0 && c.textContent !== f) c.title = `${f} (as latscope summary --compare prints it)`;
       if (j >= 2 && j <= 8) c.className = 'num';
       if (i > 0 && j === 4 && f !== '') c.classList.add(noteless(r[9]) ? 'change-real' : 'change-noise');
       tr.appendChild(c);
@@ -56,12 +80,12 @@ function noteless(note) {
 
 /**
  * The CSV text back from a rendered table (what the e2e test compares with
- * the CLI): RFC 4180 quoting where a field needs it, as the CLI's csv_field.
+ * the CLI), from the CLI's fields the cells keep (data-csv): RFC 4180 quoting where a field needs it, as the CLI's csv_field.
  * @param {HTMLTableElement} table
  */
 export function tableCsv(table) {
   const q = (/** @type {string} */ f) => (/[",\n\r]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);
-  return [...table.rows].map((tr) => [...tr.cells].map((c) => q(c.textContent ?? '')).join(',')).join('\n') + '\n';
+  return [...table.rows].map((tr) => [...tr.cells].map((c) => q(/** @type {HTMLElement} */ (c).dataset.csv ?? c.textContent ?? '')).join(',')).join('\n') + '\n';
 }
 
 /**
@@ -69,8 +93,9 @@ export function tableCsv(table) {
  * start (its first row), so that runs line up even with epoch logs.
  * @param {SVGSVGElement} svg @param {any} pct engine.query() grouped by run
  * @param {string[]} runs run names, a then b
+ * @param {string[]} [colours] a's and b's (runs.js runColours: the page's colours of their groups)
  */
-export function drawOverlay(svg, pct, runs) {
+export function drawOverlay(svg, pct, runs, colours = RUN_COLOURS) {
   const W = 720;
   const H = 300;
   const m = { l: 60, r: 110, t: 10, b: 36 };
@@ -91,22 +116,24 @@ export function drawOverlay(svg, pct, runs) {
   const all = lines.flatMap((l) => l.pts);
   if (!all.length) return;
   const x = d3.scaleLinear().domain([0, d3.max(all, (d) => d[0]) ?? 1]).range([m.l, W - m.r]);
-  const y = d3.scaleLog().domain(/** @type {[number, number]} */ (d3.extent(all, (d) => d[1]))).nice().range([H - m.b, m.t]);
+  // The views' log axis: fitted to the values, round ticks of the unit (frame.js).
+  const [vlo, vhi] = /** @type {[number, number]} */ (d3.extent(all, (d) => d[1]));
+  const y = latencyScale(true, [vlo, vhi], [H - m.b, m.t]);
   sel.append('g').attr('transform', `translate(0,${H - m.b})`).call(d3.axisBottom(x).ticks(8));
-  sel.append('g').attr('transform', `translate(${m.l},0)`).call(d3.axisLeft(y).ticks(6, '~g'));
+  sel.append('g').attr('class', 'ab-overlay-y').attr('transform', `translate(${m.l},0)`).call(latencyAxis(y));
   sel.append('text').attr('x', (m.l + W - m.r) / 2).attr('y', H - 4).attr('text-anchor', 'middle').attr('class', 'axis-label').text('seconds from each run\'s start');
-  sel.append('text').attr('transform', `translate(14,${(H - m.b) / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('class', 'axis-label').text(`latency (${pct.unit})`);
+  sel.append('text').attr('transform', `translate(14,${(H - m.b) / 2}) rotate(-90)`).attr('text-anchor', 'middle').attr('class', 'axis-label').text(`latency (${unitLabel(pct.unit)})`);
   const dash = ['', '6,3', '2,2', '8,2,2,2'];
   const line = d3.line().x((d) => x(d[0])).y((d) => y(d[1]));
   for (const l of lines) {
-    sel.append('path').attr('d', line(l.pts)).attr('fill', 'none').attr('stroke', RUN_COLOURS[l.run % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[l.p % dash.length]).attr('data-run', runs[l.run]).attr('data-p', pct.percentiles[l.p]);
+    sel.append('path').attr('d', line(l.pts)).attr('fill', 'none').attr('stroke', colours[l.run % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[l.p % dash.length]).attr('data-run', runs[l.run]).attr('data-p', pct.percentiles[l.p]);
   }
   const legend = sel.append('g').attr('transform', `translate(${W - m.r + 10},${m.t + 6})`);
   let k = 0;
   runs.forEach((name, ri) =>
     pct.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ j) => {
       const g = legend.append('g').attr('transform', `translate(0,${k++ * 16})`);
-      g.append('line').attr('x1', 0).attr('x2', 22).attr('y1', 0).attr('y2', 0).attr('stroke', RUN_COLOURS[ri % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[j % dash.length]);
+      g.append('line').attr('x1', 0).attr('x2', 22).attr('y1', 0).attr('y2', 0).attr('stroke', colours[ri % 2]).attr('stroke-width', 1.5).attr('stroke-dasharray', dash[j % dash.length]);
       g.append('text').attr('x', 26).attr('y', 4).text(`${name} p${p}`);
     }),
   );

@@ -3,7 +3,7 @@
 // SVG (the canvas embedded as a PNG image) and rasterises that SVG for PNG,
 // so PNG and SVG exports always show the same picture.
 import * as d3 from 'd3';
-import { logTicks } from './scales.js';
+import { logTicks, logDomain } from './scales.js';
 import { formatNumber } from '../util/format.js';
 
 /** @type {{key: string, value: ReturnType<typeof readThemeColors>} | null} */
@@ -252,21 +252,15 @@ export function axisLabel(g, text, x, y, rotate = 0) {
 
 /**
  * A y scale for latencies, log or linear, fitted to the shown values
- * [lo, hi]: a linear axis starts near lo rather than at 0, so a flat
+ * [lo, hi]: a log axis spans them with a little headroom (scales.js
+ * logDomain), a linear one starts near lo rather than at 0, so a flat
  * 2 ms line is not pressed against the top of a 0 … 2 ms axis.
  * @param {boolean} log @param {[number, number]} domain @param {[number, number]} range
  */
 export function latencyScale(log, domain, range) {
+  if (log) return d3.scaleLog().domain(logDomain(domain[0], domain[1])).range(range);
   let [lo, hi] = domain;
   if (!(hi > 0)) hi = 1;
-  if (log) {
-    if (!(lo > 0)) lo = hi / 100;
-    if (hi / lo < 1.5) {
-      lo /= 1.25;
-      hi *= 1.25;
-    }
-    return d3.scaleLog().domain([lo, hi]).range(range).nice();
-  }
   if (!(lo >= 0) || lo > hi) lo = 0;
   // 5% of the span as margin (10% of the value when the span is nil), never below 0.
   const pad = (hi - lo) * 0.05 || hi * 0.1;

@@ -9,7 +9,7 @@
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { timeScale, timeAxis, niceTimeStep } from './time-axis.js';
-import { paletteLut, logTicks } from './scales.js';
+import { paletteLut, logTicks, labelsWithin } from './scales.js';
 import { groupOrder, othersBand, valueSpan, topGroups } from './groups-data.js';
 import { decimate } from './pctiles-data.js';
 import { renderLegend, toggleKey } from './legend.js';
@@ -505,11 +505,23 @@ export class GroupsView {
       .attr('y', -8)
       .attr('fill', c.muted)
       .text(`${percentileName(s.groupsP)} per quantum, shared scales: y ${s.yLog ? 'log' : 'linear'} ${formatNumber(ylo)} … ${formatNumber(yhi)} ${unitLabel(this.unit)}; name · ${percentileName(s.groupsP)} over the run${truncated ? `; the ${n} worst of ${m.groups.length} groups shown` : ''}`);
-    // Each column's bottom chart gets its own time axis (the charts share it).
+    // Each row's first chart gets the shared y axis, ticks in the unit (the
+    // caption names it): without them the charts' heights could not be read.
+    for (let row = 0; row < nRows; row++) {
+      g.append('g').attr('class', 'axis y-axis multiples-y').attr('transform', `translate(0,${row * ch})`).call(latencyAxis(yd, 4));
+    }
+    // Each column's bottom chart gets its own time axis (the charts share it),
+    // with only the labels that fit inside its column: at the shared edges
+    // one column's last label ran into the next one's first.
     for (let col = 0; col < nCols; col++) {
       const sx = timeScale(this.absolute, dom, [col * cw + pad.l, (col + 1) * cw - pad.r]);
-      const ax = d3.axisBottom(sx.axisScale).ticks(3);
-      if (!this.absolute) ax.tickFormat((t) => formatRelative(Number(t), niceTimeStep((dom[1] - dom[0]) / 3)));
+      const step = niceTimeStep((dom[1] - dom[0]) / 3);
+      /** @type {(t: any) => string} */
+      const fmt = this.absolute ? /** @type {any} */ (sx.axisScale).tickFormat(3) : (t) => formatRelative(Number(t), step);
+      const ticks = sx.axisScale.ticks(3);
+      const at = ticks.map((t) => sx.axisScale(t));
+      const keep = labelsWithin(at, ticks.map((t) => textWidth(fmt(t))), col * cw, (col + 1) * cw);
+      const ax = d3.axisBottom(sx.axisScale).tickValues(keep.map((i) => ticks[i])).tickFormat(fmt);
       g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${nRows * ch})`).call(ax);
     }
     this.hoverLayer(g, x, (px, py) => {

@@ -532,6 +532,26 @@ export function rowAt(r, gi, t) {
 }
 
 /**
+ * Adaptive quanta: one point per row of stepPoints' steps, at the row's
+ * middle (an open band's mark belongs to the row, not to its two ends,
+ * where it stood on the step's vertical edges).
+ * @param {Point[]} pts stepPoints' answer @returns {Point[]}
+ */
+export function stepMids(pts) {
+  /** @type {Point[]} */
+  const out = [];
+  for (let k = 0; k + 1 < pts.length; ) {
+    if (pts[k].v == null) {
+      k++;
+      continue;
+    }
+    out.push({ ...pts[k], t: (pts[k].t + pts[k + 1].t) / 2 });
+    k += 2;
+  }
+  return out;
+}
+
+/**
  * Adaptive quanta: IOPS over time summed over groups whose rows have
  * different boundaries. Each row is a constant rate (samples / width) over
  * its span; the sum is a step function, returned as two points per step.

@@ -10,14 +10,16 @@ import { timeScale, timeAxis } from './time-axis.js';
 import { plainScale, plainLine } from './scales.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
-import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols } from './pctiles-data.js';
+import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, stepMids } from './pctiles-data.js';
+import { bandTop, openEndPath, bandsDrawn, BAND_PX } from './pctiles-bands.js';
 import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
-import { formatSI } from '../util/format.js';
+import { formatSI, formatQuanta } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { yieldToEvents } from '../util/yield.js';
-import { expandRules, violates, ruleLabel } from '../model/sla-rules.js';
+import { expandRules, violates } from '../model/sla-rules.js';
 import { coPairs } from '../model/co-groups.js';
 import { drawLegend } from './pctiles-legend.js';
+import { drawSlaLines } from './pctiles-sla.js';
 import { brushAndHover } from './pctiles-hover.js';
 
 const STRIP_H = 70;
@@ -28,8 +30,8 @@ const SLA_ALPHA = 0.25;
 /** Series on the canvas above which lines are solid hairlines set as pixels (line-pixels.js). */
 export const DENSE_SERIES = 200;
 const GAP = 28;
-/** Bands are drawn when each visible quantum has at least this many pixels. */
-const BAND_PX = 3;
+/** Opacity of the open-end marks of unbounded sampling bands (pctiles-bands.js openEndPath). */
+const OPEN_ALPHA = 0.6;
 
 export class PercentilesView {
   /**
@@ -225,7 +227,9 @@ export class PercentilesView {
     let inViewRows = 0;
     if (adaptive) for (let i = 0; i < r.n; i++) inViewRows += inView(r.t_ms[i], r.width_ms[i]) ? 1 : 0;
     const visibleQuanta = adaptive ? inViewRows / Math.max(1, r.groups.length) : (dom[1] - dom[0]) / r.quantum_ms;
-    const bandsShown = s.showBand && visibleQuanta <= f.innerW / BAND_PX;
+    const metas = seriesMeta(r, s.showMean).filter((m) => !isHidden(m));
+    const bandRule = bandsDrawn(s.showBand, visibleQuanta, f.innerW, metas.filter((m) => m.kind === 'p').length);
+    const bandsShown = bandRule.shown;
     // An answer without bands (app.js asks for them only when the whole
     // extent shows them): the visible quanta's come in an answer of their
     // own, and the view is drawn again when it is here.
@@ -238,14 +242,15 @@ export class PercentilesView {
       .x((/** @type {any} */ d) => mid(d.t))
       .y0((/** @type {any} */ d) => y(Math.max(ylo, d.v - d.e)))
       .y1((/** @type {any} */ d) => y(Math.min(yhi, d.v + d.e)));
-    // The sampling band; unbounded above (hi null) runs to the top of the plot.
+    // The sampling band; unbounded above (hi null) it is filled up to the
+    // value only, its open end marked (bandTop, openEndPath).
     const sampling = d3
       .area()
       .digits(1)
       .defined((/** @type {any} */ d) => d.v != null && d.lo != null)
       .x((/** @type {any} */ d) => mid(d.t))
       .y0((/** @type {any} */ d) => y(Math.max(ylo, d.lo)))
-      .y1((/** @type {any} */ d) => y(d.hi == null ? yhi : Math.min(yhi, d.hi)));
+      .y1((/** @type {any} */ d) => y(Math.min(yhi, bandTop(d.v, d.hi))));
     const line = d3
       .line()
       .digits(1)
@@ -301,10 +306,10 @@ export class PercentilesView {
           .defined((/** @type {any} */ i) => v(i) === v(i) && src.lo[kAt(i)] === src.lo[kAt(i)])
           .x(at)
           .y0((/** @type {any} */ i) => Y(Math.max(ylo, src.lo[kAt(i)])))
-          .y1((/** @type {any} */ i) => {
-            const h = src.hi[kAt(i)];
-            return Y(h === h ? Math.min(yhi, h) : yhi);
-          }),
+          .y1((/** @type {any} */ i) => Y(Math.min(yhi, bandTop(v(i), src.hi[kAt(i)])))),
+        // Rows whose band has no upper end (hi NaN, lo known).
+        open: (/** @type {number[]} */ rows) =>
+          openEndPath(rows, (i) => v(i) === v(i) && src.lo[kAt(i)] === src.lo[kAt(i)] && !(src.hi[kAt(i)] === src.hi[kAt(i)]), at, (i) => Y(v(i))),
       };
     };
     const bandGens = bandSrc ? rowBands(bandSrc) : null;
@@ -314,12 +319,16 @@ export class PercentilesView {
      * @param {{gi: number, pi: number, kind: 'p'|'mean'}} se @param {any[]} pts
      */
     const bandsOf = (se, pts) => {
-      if (adaptive) return { pts, ar: area, sa: sampling };
+      if (adaptive) {
+        const open = openEndPath(stepMids(pts), (d) => d.v != null && d.lo != null && d.hi == null, (d) => mid(d.t), (d) => y(/** @type {number} */ (d.v)));
+        return { pts, ar: area, sa: sampling, open };
+      }
       if (!bandSrc || !bandGens) return null;
-      if (bandSrc === r) return { pts, ar: bandGens.area, sa: bandGens.sampling };
-      const gi = groupIn(bandSrc, r.groups[se.gi]);
+      const rows = bandSrc === r ? pts : null;
+      const gi = rows ? se.gi : groupIn(bandSrc, r.groups[se.gi]);
       if (gi < 0) return null;
-      return { pts: viewRows(bandSrc, { ...se, gi }, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW), ar: bandGens.area, sa: bandGens.sampling };
+      const bpts = rows ?? viewRows(bandSrc, { ...se, gi }, dom[0] - r.quantum_ms, dom[1] + r.quantum_ms, X, f.innerW);
+      return { pts: bpts, ar: bandGens.area, sa: bandGens.sampling, open: bandGens.open(bpts) };
     };
     const bandG = plot.append('g').attr('class', 'bands');
     const lineG = plot.append('g').attr('class', 'lines');
@@ -331,7 +340,6 @@ export class PercentilesView {
     // Beyond CANVAS_POINTS line points in view (hundreds of groups), lines
     // and bands go to the canvas: one DOM path per series would take
     // seconds to lay out (docs/page-views.md "Speed with many groups").
-    const metas = seriesMeta(r, s.showMean).filter((m) => !isHidden(m));
     const onCanvas = metas.length * Math.min(visibleQuanta, 2 * f.innerW) > CANVAS_POINTS;
     this.onCanvas = onCanvas;
     if (onCanvas) {
@@ -440,6 +448,13 @@ export class PercentilesView {
             c2.globalAlpha = 1;
             bands.sa.context(null);
             bands.ar.context(null);
+            if (bands.open) {
+              c2.strokeStyle = col;
+              c2.lineWidth = 1;
+              c2.globalAlpha = OPEN_ALPHA;
+              c2.stroke(new Path2D(bands.open));
+              c2.globalAlpha = 1;
+            }
           }
           if (pix) {
             const rows = rowsOfGroup(r, se.gi);
@@ -473,10 +488,20 @@ export class PercentilesView {
           bandG
             .append('path')
             .attr('class', 'band-sampling')
+            .attr('data-key', `${r.groups[se.gi]}|${r.percentiles[se.pi]}`)
             .attr('d', bands.sa(bands.pts))
             .attr('fill', groupColor(se.gi, se.pi))
             .attr('opacity', 0.07);
           bandG.append('path').attr('class', 'band-bin').attr('d', bands.ar(bands.pts)).attr('fill', groupColor(se.gi, se.pi)).attr('opacity', 0.15);
+          if (bands.open) bandG
+            .append('path')
+            .attr('class', 'band-open')
+            .attr('data-key', `${r.groups[se.gi]}|${r.percentiles[se.pi]}`)
+            .attr('d', bands.open)
+            .attr('fill', 'none')
+            .attr('stroke', groupColor(se.gi, se.pi))
+            .attr('stroke-width', 1)
+            .attr('opacity', OPEN_ALPHA);
         }
         // Dashed lines are 1 px wide: Skia strokes a 1 px line as a
         // hairline, while a wider dashed one becomes an outline of every
@@ -582,17 +607,7 @@ export class PercentilesView {
       }
     };
 
-    // Thresholds: dashed in their percentile's colour, labelled with the rule.
-    const slaG = g.append('g').attr('class', 'sla-lines');
-    const seenT = new Set();
-    for (const rule of rules) {
-      const ty = y(rule.t);
-      if (!(ty >= 0 && ty <= mainH) || seenT.has(rule.text)) continue;
-      seenT.add(rule.text);
-      const col = rule.max ? percentileColor(100) : percentileColor(r.percentiles[rule.pi] ?? rule.p ?? 99);
-      slaG.append('line').attr('data-rule', rule.text).attr('x1', 0).attr('x2', f.innerW).attr('y1', ty).attr('y2', ty).attr('stroke', col).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
-      slaG.append('text').attr('x', f.innerW - 4).attr('y', ty - 4).attr('text-anchor', 'end').attr('fill', col).attr('stroke', c.bg).attr('stroke-width', 3).attr('paint-order', 'stroke').text(`SLA ${ruleLabel(rule)}`);
-    }
+    drawSlaLines(g, rules, y, r.percentiles, mainH, f.innerW, c.bg);
 
     await nextTask();
     if (token !== this.token) return;
@@ -630,7 +645,7 @@ export class PercentilesView {
         .attr('text-anchor', 'end')
         .attr('fill', '#c77800')
         .attr('class', 'few-note')
-        .text(`▲ ${few.length} quanta with too few samples for some percentiles (orange)`);
+        .text(`▲ ${formatQuanta(few.length)} with too few samples for some percentiles (orange)`);
     }
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
@@ -638,8 +653,8 @@ export class PercentilesView {
     if (onCanvas && metas.length > DENSE_SERIES) {
       g.append('text').attr('class', 'canvas-note').attr('x', f.innerW).attr('y', mainH - 6).attr('text-anchor', 'end').attr('fill', c.muted).text(`${metas.length} lines: solid hairlines (the Groups tab reads many groups one by one)`);
     }
-    if (s.showBand && !bandsShown) {
-      g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text('error bands appear when zoomed in (≥ 3 px per quantum)');
+    if (bandRule.note) {
+      g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text(bandRule.note);
     }
     brushAndHover(this, g, x, y, mainH, r, series);
     await drawSeries();

@@ -241,9 +241,41 @@ export function logTicks(lo, hi, px, minGap = 18) {
       if (within(t) && ((e % every) + every) % every === 0) out.push(t);
     }
   }
-  // A narrow range may hold no round value at all: its two ends then.
-  if (out.length < 2 && hi / lo < 10) return [lo, hi].map((v) => +v.toPrecision(3)).filter(within);
+  // A narrow range (under a decade) may hold one round value or none: then
+  // steps of 1, 2 or 5 of a smaller power of ten (d3.ticks), as many as
+  // keep their labels minGap apart where they are closest (the top, on a
+  // log axis); its two ends when not even two such ticks fit.
+  if (out.length < 2 && hi / lo < 10) {
+    for (let n = Math.max(2, Math.floor(px / 40)); n >= 2; n--) {
+      const ts = d3.ticks(lo, hi, n).map((t) => +t.toPrecision(12)).filter((t) => t > 0 && within(t));
+      let ok = ts.length >= 2;
+      for (let i = 1; ok && i < ts.length; i++) ok = Math.log10(ts[i] / ts[i - 1]) * perDecade >= minGap;
+      if (ok) return ts;
+    }
+    return [lo, hi].map((v) => +v.toPrecision(3)).filter(within);
+  }
   return out;
+}
+
+/**
+ * The domain of a log latency axis fitted to the values [lo, hi]: a little
+ * headroom each side (5% of the span in decades, at least a twentieth of a
+ * decade, about 12%), and a span of under a third of a decade widened to
+ * that around its middle. Not rounded out to powers of ten (d3's nice()):
+ * a 21 ms max drew the axis up to 100 ms, the data in its lower part
+ * (docs/page-views.md "Fitting the y range to the data"). logTicks labels
+ * the round values inside.
+ * @param {number} lo smallest value above 0 (anything else: hi / 100)
+ * @param {number} hi largest value (anything not above 0: 1)
+ * @returns {[number, number]}
+ */
+export function logDomain(lo, hi) {
+  if (!(hi > 0 && hi < Infinity)) hi = 1;
+  if (!(lo > 0) || lo > hi) lo = hi / 100;
+  const dec = Math.log10(hi / lo);
+  const pad = Math.max(0.05 * dec, 0.05, (1 / 3 - dec) / 2);
+  const k = Math.pow(10, pad);
+  return [lo / k, hi * k];
 }
 
 /**
@@ -261,6 +293,29 @@ export function dodgeLabels(want, gap, lo, hi) {
   for (let k = order.length - 2; k >= 0; k--) order[k].y = Math.min(order[k].y, order[k + 1].y - gap);
   const out = new Array(want.length);
   for (const o of order) out[o.i] = o.y;
+  return out;
+}
+
+/**
+ * Which centred labels fit a span: the indices of those whose extent
+ * [at - width/2, at + width/2] lies in [lo, hi] and does not reach into the
+ * label kept before them (gap pixels between). Side by side axes (small
+ * multiples) drop the labels at their shared edges this way, where "30 s"
+ * of one ran into "0 s" of the next.
+ * @param {number[]} at centres, ascending @param {number[]} width @param {number} lo @param {number} hi @param {number} [gap]
+ * @returns {number[]}
+ */
+export function labelsWithin(at, width, lo, hi, gap = 4) {
+  /** @type {number[]} */
+  const out = [];
+  let end = -Infinity;
+  at.forEach((x, i) => {
+    const a = x - width[i] / 2;
+    const b = x + width[i] / 2;
+    if (a < lo || b > hi || a < end + gap) return;
+    out.push(i);
+    end = b;
+  });
   return out;
 }
 

@@ -9,9 +9,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats } from './helpers.mjs';
+import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats, overlaps } from './helpers.mjs';
 import { SHOTS, OUT, REPO } from './paths.mjs';
 import { formatNumber } from '../../src/util/format.js';
+import * as d3 from 'd3';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
 /** @typedef {import('playwright-core').Page} Page */
@@ -127,6 +128,27 @@ async function heatCell(p, group, t) {
 
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
 export const GROUP_CASES = [
+  {
+    name: 'bands with many lines: over 15 percentile lines none are drawn and a note says why; hiding a host in the legend brings them back (docs/page-views.md "Bands when drawn")',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, hostLogs(4, SECONDS)), 'ready');
+      await settled(p);
+      // The cluster's five lines: bands.
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles path.band-sampling').length === 5);
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await p.waitForFunction(() => (/** @type {any} */ (window).latscope.pct?.groups ?? []).length === 4);
+      await settled(p);
+      assert.equal(await p.$$eval('#view-pctiles path.line-p', (ls) => ls.length), 20);
+      assert.equal(await p.$$eval('#view-pctiles path.band-sampling', (ls) => ls.length), 0, '20 lines: no bands');
+      assert.equal(await p.textContent('#view-pctiles .band-note'), 'error bands off above 15 lines (20 drawn)');
+      await p.screenshot({ path: path.join(SHOTS, 'bands-many-lines.png') });
+      await p.click('[data-testid=pctiles-legend] .legend-item[data-key="g:host=host01"]');
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles path.band-sampling').length === 15);
+      assert.equal(await p.$('#view-pctiles .band-note'), null, 'no note once the bands are drawn');
+      noPageErrors(c);
+    },
+  },
   {
     name: 'bands when drawn: over 900 quanta a regroup asks no bands; a zoom and a hover bring those of what they show (docs/page-views.md "Bands when drawn")',
     async run(c) {
@@ -314,6 +336,18 @@ export const GROUP_CASES = [
       // The band spans the other hosts' lowest..highest per quantum.
       const band = await p.evaluate(() => document.querySelector('#view-groups path.others-band')?.getAttribute('d') || '');
       assert.ok(band.length > 20, 'the band is drawn');
+      // No line in the band's grey (host09, second worst, was drawn in
+      // Tableau's grey), nor in the SLA's red (docs/page-views.md "Colours").
+      const strokes = await p.$$eval('#view-groups path.group-line', (ps) => ps.map((x) => getComputedStyle(x).stroke));
+      assert.equal(strokes.length, 3);
+      const warn = d3.lab('#d62728');
+      for (const st of strokes) {
+        const { r, g, b } = d3.rgb(st);
+        assert.ok(Math.max(r, g, b) - Math.min(r, g, b) > 40, `a top-N line in grey: ${st}`);
+        const l = d3.lab(st);
+        assert.ok(Math.hypot(l.l - warn.l, l.a - warn.a, l.b - warn.b) > 25, `a top-N line in the SLA's red: ${st}`);
+      }
+      assert.equal(new Set(strokes).size, 3, `three colours: ${strokes}`);
       await p.screenshot({ path: path.join(SHOTS, 'groups-top.png') });
       // Hide host05 by its legend entry; show it again.
       await p.click(`[data-testid=groups-legend] .legend-item[data-key="g:${want[0]}"]`);
@@ -339,6 +373,22 @@ export const GROUP_CASES = [
       const names = await p.$$eval('#view-groups .multiple-name', (ts) => ts.map((t) => t.getAttribute('data-group')));
       assert.equal(names.length, HOSTS);
       assert.match((await p.textContent('#view-groups .groups-caption')) || '', /shared scales: y log/);
+      // Each row of charts has its y ticks (numbers of the caption's unit,
+      // inside its range), and no time label runs into another at the
+      // columns' shared edges.
+      const cap = ((await p.textContent('#view-groups .groups-caption')) || '').match(/y log ([\d,.]+) … ([\d,.]+) µs/);
+      assert.ok(cap, 'the caption names the y range');
+      const [ylo, yhi] = [Number(cap[1].replace(/,/g, '')), Number(cap[2].replace(/,/g, ''))];
+      const yTicks = await p.$$eval('#view-groups .multiples-y', (axes) => axes.map((a) => [...a.querySelectorAll('.tick text')].map((t) => Number((t.textContent || '').replace(/,/g, '')))));
+      assert.equal(yTicks.length, Math.ceil(HOSTS / (await p.$$eval('#view-groups .x-axis', (a) => a.length))), `one y axis per row: ${JSON.stringify(yTicks)}`);
+      for (const ts of yTicks) {
+        assert.ok(ts.length >= 2, `y ticks of a row: ${ts}`);
+        for (const v of ts) assert.ok(v >= ylo && v <= yhi, `tick ${v} inside ${ylo} … ${yhi}`);
+      }
+      const xl = await overlaps(p, '#view-groups .x-axis .tick text');
+      assert.ok(xl.n >= 4, `time labels: ${xl.n}`);
+      assert.deepEqual(xl.hits, [], 'time labels of neighbouring charts overlap');
+      assert.deepEqual((await overlaps(p, '#view-groups .multiples-y .tick text')).hits, [], 'y labels overlap');
       await p.selectOption('[data-testid=groups-sort]', 'worst');
       await settled(p);
       const worst = await p.$$eval('#view-groups .multiple-name', (ts) => ts.map((t) => t.getAttribute('data-group')));

@@ -168,7 +168,7 @@ export const OFFSET_QUANTA_CASES = [
       // The page holds the result as columns; its rows are made on request.
       const pct = await p.evaluate(() => {
         const r = /** @type {any} */ (window).latscope.pct;
-        return { groups: r.groups, rows: r.rows };
+        return { groups: r.groups, rows: r.rows, percentiles: r.percentiles };
       });
       const widths = new Set(pct.rows.map((/** @type {any} */ r) => r.width_ms));
       assert.ok(widths.size > 1, `quanta of varying width: ${[...widths]}`);
@@ -184,6 +184,17 @@ export const OFFSET_QUANTA_CASES = [
       const rowsWithP50 = pct.rows.filter((/** @type {any} */ r) => r.p[0] != null).length;
       assert.equal(steps.points, 2 * rowsWithP50, 'two points per row');
       assert.equal(steps.flat, rowsWithP50, 'each row a horizontal step');
+      // An open band (max: never bounded above) is marked once per row, in
+      // the middle of its step, not on the step's vertical edges.
+      const maxAt = pct.percentiles.indexOf('100');
+      assert.ok(maxAt >= 0, `max among the default percentiles: ${pct.percentiles}`);
+      {
+        const marks = await p.evaluate(() => [...document.querySelectorAll('#view-pctiles path.band-open')].filter((m) => (m.getAttribute('data-key') || '').endsWith('|100')).flatMap((m) => (m.getAttribute('d') || '').split('M').filter(Boolean).map((x) => Number(x.split(',')[0]))));
+        const openRows = pct.rows.filter((/** @type {any} */ r) => r.p[maxAt] != null && r.lo[maxAt] != null && r.hi[maxAt] == null).length;
+        assert.ok(openRows > 0, 'max rows are open above');
+        assert.equal(marks.length, openRows, `one mark per open max row: ${marks}`);
+        assert.equal(new Set(marks.map((x) => Math.round(x))).size, marks.length, 'no two marks at one place (a shared step edge)');
+      }
       await p.screenshot({ path: path.join(SHOTS, 'offsets-quanta-adaptive.png') });
       // Another accuracy: narrower steps, the same CSV as the CLI.
       await p.fill('[data-testid=adaptive-acc]', '2');

@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { cliPath, fixture, waitDone, settled } from './helpers.mjs';
 import { SHOTS } from './paths.mjs';
+import { formatNumber, formatCount } from '../../src/util/format.js';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
 /** @typedef {import('playwright-core').Page} Page */
@@ -78,6 +79,16 @@ export const RUN_CASES = [
         assert.ok(Math.min(...t) <= 1000, `run ${g} starts at ${Math.min(...t)} ms: relative logs start near 0 (docs/runs.md)`);
       }
       assert.match((await banner.textContent()) || '', /Shown apart \(grouped by run\)/);
+      // Each run's colour in the views (its group's), for the A/B dialog below.
+      const mainColour = await p.evaluate(() => {
+        /** @type {Record<string, string>} */
+        const out = {};
+        for (const g of /** @type {any} */ (window).latscope.pct.groups) {
+          const el = document.querySelector(`#view-pctiles path.line[data-key^="${g}|"]`);
+          out[g] = el?.getAttribute('stroke') || '';
+        }
+        return out;
+      });
       await p.screenshot({ path: path.join(SHOTS, 'runs-grouped.png') });
       // Spectra overlaid: the spectrum view draws one curve per run.
       await p.click('[data-testid=tab-spectrum]');
@@ -96,8 +107,23 @@ export const RUN_CASES = [
       const st = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
       const pageCsv = await p.$eval('[data-testid=ab-table]', (t) => {
         const q = (/** @type {string} */ f) => (/[",\n\r]/.test(f) ? `"${f.replace(/"/g, '""')}"` : f);
-        return [.../** @type {HTMLTableElement} */ (t).rows].map((tr) => [...tr.cells].map((td) => q(td.textContent ?? '')).join(',')).join('\n') + '\n';
+        return [.../** @type {HTMLTableElement} */ (t).rows].map((tr) => [...tr.cells].map((td) => q(/** @type {HTMLElement} */ (td).dataset.csv ?? '')).join(',')).join('\n') + '\n';
       });
+      // The cells keep the CLI's fields (data-csv; compared below) and show
+      // them through the page's formatter with their unit: "374 µs", not
+      // "373.756480641" (this case compared the shown text with the CLI's
+      // before; the text is now the formatted one).
+      const shown = await p.$$eval('[data-testid=ab-table] tr', (trs) => trs.map((tr) => [...tr.cells].map((td) => [td.textContent, /** @type {HTMLElement} */ (td).dataset.csv])));
+      const unitName = st.unit === 'us' ? 'µs' : st.unit;
+      for (const row of shown.slice(1)) {
+        for (const j of [2, 3, 5, 6, 7, 8]) {
+          const [text, raw] = row[j];
+          if (!raw) continue;
+          const want = row[1][1] === 'samples' ? formatCount(Number(raw)) : `${formatNumber(Number(raw))} ${unitName}`;
+          assert.equal(text, want, `${row[0][1]} ${row[1][1]} column ${j}: ${raw}`);
+        }
+      }
+      assert.ok(shown.some((r) => r[1][1] === 'mean' && /^[\d,.]+ µs$/.test(r[2][0] || '')), `the mean in µs: ${JSON.stringify(shown)}`);
       const cli = execFileSync(cliPath(), ['summary', '--compare', '--unit', st.unit, '--percentiles', st.percentiles.join(','), ...A(), ...B()], {
         encoding: 'utf8',
         stdio: ['ignore', 'pipe', 'ignore'],
@@ -110,6 +136,22 @@ export const RUN_CASES = [
       // Overlay: each run's lines; heat maps and the difference painted.
       const paths = await p.$$eval('[data-testid=ab-overlay] path[data-run]', (ps) => ps.map((x) => x.getAttribute('data-run')));
       assert.ok(paths.includes('a') && paths.includes('b'), `overlay lines of runs ${paths}`);
+      // Its y axis is the views' (frame.js latencyAxis): round values said by
+      // the page's formatter ("10,000", not "10000"), the unit named once.
+      const oTicks = await p.$$eval('[data-testid=ab-overlay] .ab-overlay-y .tick text', (ts) => ts.map((t) => t.textContent || ''));
+      assert.ok(oTicks.length >= 3, `overlay y ticks ${oTicks}`);
+      for (const t of oTicks) assert.equal(t, formatNumber(Number(t.replace(/,/g, ''))), `overlay tick ${t}`);
+      assert.match((await p.textContent('[data-testid=ab-overlay]')) || '', /latency \(µs\)/);
+      // The runs keep their colours of the views (they were blue and orange
+      // of another palette in the dialog).
+      const abColour = await p.$$eval('[data-testid=ab-overlay] path[data-run]', (ps) => ps.map((x) => [x.getAttribute('data-run'), x.getAttribute('stroke')]));
+      for (const run of ['a', 'b']) {
+        const g = Object.keys(mainColour).find((k) => k === run || k.endsWith(`=${run}`));
+        assert.ok(g && mainColour[g], `run ${run} drawn in the views: ${JSON.stringify(mainColour)}`);
+        const strokes = new Set(abColour.filter(([r]) => r === run).map(([, c]) => c));
+        assert.deepEqual([...strokes], [mainColour[g]], `run ${run}: the dialog's colour is the views'`);
+      }
+      assert.notEqual(mainColour[Object.keys(mainColour)[0]], mainColour[Object.keys(mainColour)[1]]);
       for (const id of ['ab-heat-a', 'ab-heat-b', 'ab-heat-diff']) {
         const share = await painted(p, id);
         assert.ok(share > 0.05, `${id}: ${share} of the canvas painted`);

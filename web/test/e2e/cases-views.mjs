@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, settled } from './helpers.mjs';
+import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, settled, overlaps } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -26,22 +26,24 @@ async function tickNumbers(p, sel) {
 }
 
 /**
- * Bounding boxes of elements, and whether any two overlap.
- * @param {Page} p @param {string} sel
+ * The values at the two ends of a log y axis, from where its ticks are drawn
+ * (two ticks fix the axis' log-linear map; the domain path gives its ends).
+ * @param {Page} p @param {string} sel the axis' group
+ * @returns {Promise<{top: number, bottom: number}>}
  */
-async function overlaps(p, sel) {
-  return p.$$eval(sel, (els) => {
-    const bs = els.map((e) => e.getBoundingClientRect()).filter((b) => b.width > 0 && b.height > 0);
-    /** @type {string[]} */
-    const hits = [];
-    for (let i = 0; i < bs.length; i++) {
-      for (let j = i + 1; j < bs.length; j++) {
-        const a = bs[i];
-        const b = bs[j];
-        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) hits.push(`${els[i].textContent} / ${els[j].textContent}`);
-      }
-    }
-    return { n: bs.length, hits };
+async function axisEnds(p, sel) {
+  return p.$eval(sel, (ax) => {
+    const ticks = [...ax.querySelectorAll('.tick')].map((t) => ({
+      y: Number((t.getAttribute('transform') || '').match(/translate\(0,([-\d.e]+)\)/)?.[1]),
+      v: Number((t.textContent || '').replace(/,/g, '')),
+    }));
+    const a = ticks[0];
+    const b = ticks[ticks.length - 1];
+    const nums = (ax.querySelector('.domain')?.getAttribute('d') || '').match(/-?[\d.]+/g)?.map(Number) || [];
+    // axisLeft's domain path: M-6,<range0>H<offset>V<range1>H-6.
+    const [y0, y1] = [nums[1], nums[3]];
+    const at = (/** @type {number} */ y) => Math.exp(Math.log(a.v) + ((y - a.y) / (b.y - a.y)) * (Math.log(b.v) - Math.log(a.v)));
+    return { bottom: at(Math.max(y0, y1)), top: at(Math.min(y0, y1)) };
   });
 }
 
@@ -83,6 +85,13 @@ export const VIEW_CASES = [
       });
       const [tlo, thi] = [Math.min(...ms), Math.max(...ms)];
       assert.ok(tlo <= fit.lo * 10 && thi >= fit.hi / 10 && thi <= fit.hi * 10 && tlo >= fit.lo / 10, `ticks ${tlo}..${thi} vs data ${fit.lo}..${fit.hi} ms`);
+      // Not rounded out to decades (a 21 ms max drew the axis to 100 ms):
+      // its ends, read off the drawn ticks, hold the data with a little
+      // headroom (scales.js logDomain: 5% of the span, docs/page-views.md).
+      const ends = await axisEnds(p, '#view-pctiles .y-axis');
+      const room = Math.pow(10, 0.06 * Math.log10(fit.hi / fit.lo)) * 1.01;
+      assert.ok(ends.top >= fit.hi && ends.top <= fit.hi * room, `axis top ${ends.top} vs max ${fit.hi} ms`);
+      assert.ok(ends.bottom <= fit.lo && ends.bottom >= fit.lo / room, `axis bottom ${ends.bottom} vs min ${fit.lo} ms`);
       // Linear: the axis no longer starts from a fixed range; its top is near the data's max.
       await p.click('#ylog');
       await settled(p);
@@ -506,6 +515,38 @@ export const VIEW_CASES = [
       await p.waitForFunction(() => document.querySelector('[data-testid=view-panels]')?.getAttribute('aria-busy') === 'false');
       assert.equal(await p.isVisible('[data-testid=busy]'), false);
       assert.equal(await p.evaluate(() => /** @type {any} */ (window).latscope.pct.quantum_ms), 2000);
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: SLA labels of thresholds close together are moved apart, none overprints another, each near its line with its rule as a tooltip',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
+      await settled(p);
+      // Three thresholds within 10% of each other: a few pixels apart on the log axis.
+      await p.fill('[data-testid=sla]', 'p99 < 2ms, p99.9 <= 2.1ms, max < 2.2ms');
+      await p.press('[data-testid=sla]', 'Enter');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.sla.length === 3);
+      await settled(p);
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles .sla-label').length === 3);
+      const ov = await overlaps(p, '#view-pctiles .sla-label');
+      assert.equal(ov.n, 3);
+      assert.deepEqual(ov.hits, [], 'SLA labels overprint each other');
+      const placed = await p.$$eval('#view-pctiles .sla-label', (ts) =>
+        ts.map((t) => {
+          const rule = t.getAttribute('data-rule');
+          const line = document.querySelector(`#view-pctiles .sla-lines line[data-rule="${rule}"]`);
+          return { rule, y: Number(t.getAttribute('y')), line: Number(line?.getAttribute('y1')), title: t.querySelector('title')?.textContent || '' };
+        }),
+      );
+      const lineGap = Math.max(...placed.map((x) => x.line)) - Math.min(...placed.map((x) => x.line));
+      assert.ok(lineGap < 13, `the thresholds lie closer than a label's height: ${JSON.stringify(placed)}`);
+      for (const l of placed) {
+        assert.ok(Math.abs(l.y - (l.line - 4)) <= 2 * 13 + 1e-6, `label of ${l.rule} stays near its line: ${JSON.stringify(l)}`);
+        assert.equal(l.title, `SLA rule ${l.rule}`);
+      }
+      await p.screenshot({ path: path.join(SHOTS, 'pctiles-sla-labels.png') });
       noPageErrors(c);
     },
   },

@@ -223,6 +223,40 @@ export const CASES = [
       }
       assert.ok(bands > 50, `bands checked: ${bands}`);
       assert.ok(rows.some((/** @type {any} */ r) => r.hi[3] == null), 'p99.9 of 3,200 I/Os: unbounded above somewhere');
+      // An unbounded band is filled up to its value, not to the plot's top,
+      // and marked open there (docs/page-views.md "Open bands"): each mark
+      // starts on the line, where the band's filled top edge also is.
+      const open = await p.evaluate(() => {
+        /** @param {string} d @returns {number[][][]} subpaths of [x, y] points */
+        const parse = (d) => d.split('M').filter(Boolean).map((seg) => seg.replace(/Z$/, '').split(/[Lv]/).filter((t) => t.includes(',')).map((t) => t.split(',').map(Number)));
+        const out = [];
+        for (const mark of document.querySelectorAll('#view-pctiles path.band-open')) {
+          const key = mark.getAttribute('data-key') || '';
+          const band = document.querySelector(`#view-pctiles path.band-sampling[data-key="${key}"]`)?.getAttribute('d') || '';
+          const line = document.querySelector(`#view-pctiles path.line[data-key="${key}"]`)?.getAttribute('d') || '';
+          // The top edge of each filled piece: the first half of its points.
+          const top = parse(band).flatMap((pts) => pts.slice(0, pts.length / 2));
+          const linePts = parse(line).flat();
+          const marks = (mark.getAttribute('d') || '').split('M').filter(Boolean).map((m) => ({ xy: m.split('v')[0].split(',').map(Number), len: Number(m.split('v')[1]) }));
+          const near = (/** @type {number[][]} */ pts, /** @type {number[]} */ xy) => pts.some((q) => Math.abs(q[0] - xy[0]) < 0.11 && Math.abs(q[1] - xy[1]) < 0.11);
+          out.push({ key, n: marks.length, up: marks.every((m) => m.len < 0), onTop: marks.filter((m) => near(top, m.xy)).length, onLine: marks.filter((m) => near(linePts, m.xy)).length });
+        }
+        return out;
+      });
+      const unbounded = rows.filter((/** @type {any} */ r) => r.p[3] != null && r.lo[3] != null && r.hi[3] == null).length;
+      const p999 = open.find((o) => o.key.endsWith('|99.9'));
+      assert.ok(p999, `open marks on p99.9: ${JSON.stringify(open)}`);
+      assert.equal(p999.n, unbounded, 'one open mark per quantum whose p99.9 band is unbounded');
+      for (const o of open) {
+        assert.ok(o.up && o.n > 0, `marks point up: ${JSON.stringify(o)}`);
+        assert.equal(o.onTop, o.n, `the band's filled top is the value where it is open: ${JSON.stringify(o)}`);
+        assert.equal(o.onLine, o.n, `each open mark starts on its line: ${JSON.stringify(o)}`);
+      }
+      await p.screenshot({ path: path.join(SHOTS, 'pctiles-open-bands.png') });
+      // The note under the chart counts quanta in the right number (was "1 quanta").
+      const fewQuanta = new Set(rows.filter((/** @type {any} */ r) => /(^|;)few:/.test(r.flags || '')).map((/** @type {any} */ r) => r.t_ms)).size;
+      assert.ok(fewQuanta >= 1, 'S1 has a quantum with too few samples');
+      assert.equal(await p.textContent('#view-pctiles .few-note'), `▲ ${fewQuanta} ${fewQuanta === 1 ? 'quantum' : 'quanta'} with too few samples for some percentiles (orange)`);
       const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
       await p.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
       // The values' bands, not the tip's key line (which names the 95% band before they come).

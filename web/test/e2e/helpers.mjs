@@ -206,3 +206,23 @@ export function multiMemberGz() {
   fs.writeFileSync(p, Buffer.concat([zlib.gzipSync(text.subarray(0, cut)), zlib.gzipSync(text.subarray(cut))]));
   return p;
 }
+
+/**
+ * Bounding boxes of elements, and whether any two overlap.
+ * @param {import('playwright-core').Page} p @param {string} sel
+ */
+export async function overlaps(p, sel) {
+  return p.$$eval(sel, (els) => {
+    const bs = els.map((e) => e.getBoundingClientRect()).filter((b) => b.width > 0 && b.height > 0);
+    /** @type {string[]} */
+    const hits = [];
+    for (let i = 0; i < bs.length; i++) {
+      for (let j = i + 1; j < bs.length; j++) {
+        const a = bs[i];
+        const b = bs[j];
+        if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) hits.push(`${els[i].textContent} / ${els[j].textContent}`);
+      }
+    }
+    return { n: bs.length, hits };
+  });
+}

@@ -1,7 +1,8 @@
 // Pure helpers of the groups view, the SLA rules and the stable colours.
 import { describe, it, expect } from 'vitest';
 import { parseSlaRule, parseSlaList, missingPercentiles } from '../../src/app/sla.js';
-import { percentileColor, ColorKeeper, LINE_PALETTE } from '../../src/views/colors.js';
+import { percentileColor, ColorKeeper, LINE_PALETTE, GROUP_PALETTE } from '../../src/views/colors.js';
+import * as d3 from 'd3';
 import { fromResultMatrix, groupOrder, runValues, topGroups, othersBand, valueSpan, groupLabels, selectionForGroup } from '../../src/views/groups-data.js';
 import { toggleKey } from '../../src/views/legend.js';
 import { expandRules, ruleLabel } from '../../src/model/sla-rules.js';
@@ -86,6 +87,27 @@ describe('stable colours', () => {
     const many = Array.from({ length: 20 }, (_, i) => k.color(`host=n${i}`));
     expect(new Set(many).size).toBe(20);
     expect(LINE_PALETTE.length).toBeGreaterThan(20);
+  });
+
+  it('no line in the grey of the mean and the others band; no group in the SLA\'s red', () => {
+    const spread = (/** @type {string} */ c) => {
+      const { r, g, b } = /** @type {d3.RGBColor} */ (d3.rgb(c));
+      return Math.max(r, g, b) - Math.min(r, g, b);
+    };
+    // Greys have (nearly) equal channels: Tableau's #bab0ab spreads 15.
+    for (const c of LINE_PALETTE) expect(spread(c), c).toBeGreaterThan(40);
+    // The SLA's red (frame.js --warn default #d62728): every group colour far from it.
+    const warn = d3.lab('#d62728');
+    for (const c of GROUP_PALETTE) {
+      const l = d3.lab(c);
+      expect(Math.hypot(l.l - warn.l, l.a - warn.a, l.b - warn.b), c).toBeGreaterThan(25);
+    }
+    const k = new ColorKeeper();
+    const all = Array.from({ length: GROUP_PALETTE.length }, (_, i) => k.color(`host=${i}`));
+    expect(new Set(all).size).toBe(GROUP_PALETTE.length);
+    expect(all.every((c) => GROUP_PALETTE.includes(c))).toBe(true);
+    // Percentiles keep their defaults: p99 is red, as it always was.
+    expect(percentileColor(99)).toBe('#e15759');
   });
 });
 

@@ -3,7 +3,7 @@
 // percentiles, few-sample levels, natural order and names cut in the
 // middle, heat-map fitting and hover text, export captions.
 import { describe, it, expect } from 'vitest';
-import { logTicks, dodgeLabels, anchoredTailPercentiles, tailCoord } from '../../src/views/scales.js';
+import { logTicks, logDomain, labelsWithin, dodgeLabels, anchoredTailPercentiles, tailCoord } from '../../src/views/scales.js';
 import { fewLevels, gridRange, surfaceGrid } from '../../src/views/surface-data.js';
 import { visibleRowSpan, cellTipLines } from '../../src/views/heatmap-data.js';
 import { middleSplit, middleTruncate } from '../../src/app/names.js';
@@ -54,8 +54,60 @@ describe('logTicks: round values of the display unit, never crowded', () => {
     const ms = logTicks(0.12, 4.8, 400);
     expect(ms.map((v) => +(v * 1000).toPrecision(12))).toEqual(us);
   });
-  it('a narrow range without a round value shows its ends', () => {
-    expect(logTicks(120, 180, 300)).toEqual([120, 180]);
+  it('a narrow range without a round value gets 1-2-5 steps of a smaller power of ten, its ends only when none fit', () => {
+    // Was [120, 180], its ends: a step of 10 between them fits 300 px.
+    expect(logTicks(120, 180, 300)).toEqual([120, 130, 140, 150, 160, 170, 180]);
+    expect(logTicks(120, 180, 80)).toEqual([120, 140, 160, 180]);
+    // 1.3 … 3.2 holds only "2" of 1-2-5: steps of 0.5.
+    expect(logTicks(1.3, 3.2, 120)).toEqual([1.5, 2, 2.5, 3]);
+    // Too short for two steps apart: the ends.
+    expect(logTicks(120, 130, 10)).toEqual([120, 130]);
+  });
+});
+
+describe('logDomain: a log latency axis fits its data', () => {
+  it('a 21 ms max is not drawn on an axis up to 100 ms: headroom of 5% of the span, not a decade', () => {
+    const [a, b] = logDomain(50, 21000);
+    expect(b).toBeGreaterThan(21000);
+    expect(b).toBeLessThan(21000 * 1.4);
+    expect(a).toBeLessThan(50);
+    expect(a).toBeGreaterThan(50 / 1.4);
+    // The same share of the span above and below.
+    expect(Math.log10(b / 21000)).toBeCloseTo(Math.log10(50 / a), 9);
+    // Its ticks: 1-2-5 up to 20,000 µs, none past the data's decade.
+    expect(logTicks(a, b, 300)).toEqual([50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000]);
+  });
+  it('a small span gets at least a twentieth of a decade each side; a flat line a third of a decade', () => {
+    const [a, b] = logDomain(900, 1100);
+    expect(b / 1100).toBeCloseTo(Math.pow(10, (1 / 3 - Math.log10(1100 / 900)) / 2), 9);
+    expect(Math.log10(b / a)).toBeCloseTo(1 / 3, 9);
+    const [c, d] = logDomain(2, 2);
+    expect(Math.log10(d / c)).toBeCloseTo(1 / 3, 9);
+    expect(Math.sqrt(c * d)).toBeCloseTo(2, 9);
+    // Three decades: 0.15 decades of headroom each side.
+    const [e, f] = logDomain(1, 1000);
+    expect(Math.log10(f / 1000)).toBeCloseTo(0.15, 9);
+    expect(Math.log10(1 / e)).toBeCloseTo(0.15, 9);
+  });
+  it('values without a positive low end or high end', () => {
+    const [a, b] = logDomain(Infinity, 0);
+    expect(a).toBeGreaterThan(0);
+    expect(b).toBeGreaterThan(1);
+    expect(b).toBeLessThan(2);
+    const [c, d] = logDomain(0, 500);
+    expect(c).toBeLessThan(5);
+    expect(d).toBeGreaterThan(500);
+  });
+});
+
+describe('labelsWithin: centred labels that fit their span', () => {
+  it('drops labels reaching past either end or into the one kept before', () => {
+    // A column from 100 to 280 px: "0 s" at its left edge and "30 s" at its right do not fit.
+    expect(labelsWithin([104, 160, 220, 276], [16, 22, 22, 22], 100, 280)).toEqual([1, 2]);
+    // Two labels 20 px apart, 18 px wide: the second would overprint the first (4 px gap).
+    expect(labelsWithin([50, 70, 100], [18, 18, 18], 0, 200)).toEqual([0, 2]);
+    expect(labelsWithin([50, 73, 100], [18, 18, 18], 0, 200)).toEqual([0, 1, 2]);
+    expect(labelsWithin([], [], 0, 10)).toEqual([]);
   });
 });
 

@@ -5,7 +5,7 @@ import { defaultQuantum } from '../../src/app/sources.js';
 import { QUANTA } from '../../src/app/options.js';
 import { pctilesOptions, heatmapOptions, pctilesAreCluster } from '../../src/app/queries.js';
 import { initialState } from '../../src/app/state.js';
-import { stepPoints, rowAt, adaptiveIops, fewSpans, timeExtent } from '../../src/views/pctiles-data.js';
+import { stepPoints, stepMids, rowAt, adaptiveIops, fewSpans, timeExtent } from '../../src/views/pctiles-data.js';
 import { compactMs } from '../../src/util/format.js';
 
 /** A source as source_json writes it, with series of these intervals. @param {number[]} iv @param {string} [role] */
@@ -67,6 +67,13 @@ describe('adaptive quanta', () => {
     const gap = stepPoints({ ...r, groups: ['all'], rows: [r.rows[1], r.rows[3]] }, { kind: 'p', gi: 0, pi: 0 }, 0, 10000);
     expect(gap.map((p) => [p.t, p.v])).toEqual([[0, 8], [1000, 8], [1000, null], [3000, 4], [5000, 4]]);
     expect(stepPoints(r, { kind: 'p', gi: 0, pi: 0 }, 3500, 4000).map((p) => p.t)).toEqual([3000, 5000]);
+    // One point per row at its middle (open-band marks), the gap skipped.
+    expect(stepMids(a).map((p) => [p.t, p.v])).toEqual([[1500, 9], [4000, 4]]);
+    expect(stepMids(gap).map((p) => [p.t, p.v])).toEqual([[500, 8], [4000, 4]]);
+    // Rows of equal value stay two rows.
+    const same = stepPoints({ ...r, groups: ['all'], rows: [r.rows[1], { ...r.rows[2], p: [8] }] }, { kind: 'p', gi: 0, pi: 0 }, 0, 10000);
+    expect(stepMids(same).map((p) => p.t)).toEqual([500, 1500]);
+    expect(stepMids([])).toEqual([]);
   });
   it('hover finds the row holding a time; IOPS sum rows of different widths; extent ends at the last row end', () => {
     expect(rowAt(r, 0, 2999)?.t_ms).toBe(0);

@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { engineImpls } from './node-endpoint.js';
 import { mergeItems } from '../../src/app/add-files.js';
-import { columnShares, shareDifference } from '../../src/views/compare-view.js';
+import { columnShares, shareDifference, compareCellText } from '../../src/views/compare-view.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const AB = path.join(ROOT, 'tests/fixtures/ab');
@@ -89,6 +89,25 @@ describe('add files', () => {
     expect(mergeItems([a], [b]).map((i) => i.name)).toEqual(['a.log', 'b.log']);
     expect(mergeItems([a, b], [a]).map((i) => i.name)).toEqual(['a.log', 'b.log']);
     expect(mergeItems([a], [other]).map((i) => i.name)).toEqual(['a.log', 'added-2/a.log']);
+  });
+});
+
+describe('A/B table cells', () => {
+  it('latencies with their unit, three significant digits; samples as a count; the change signed; notes as they are', () => {
+    // Rows as latscope summary --compare prints them (tests/ fixture ab, unit us).
+    const mean = ['read', 'mean', '373.756480641', '498.198624667', '33.29', '', '', '', '', ''];
+    expect(mean.map((_, j) => compareCellText(mean, j, 'us'))).toEqual(['read', 'mean', '374 µs', '498 µs', '+33.3%', '', '', '', '', '']);
+    const p999 = ['read', 'p99.9', '9502.72', '7962.624', '-16.21', '4784.128', '', '5111.808', '', 'within sampling noise (95% bands overlap)'];
+    expect(p999.map((_, j) => compareCellText(p999, j, 'us'))).toEqual(['read', 'p99.9', '9,503 µs', '7,963 µs', '−16.2%', '4,784 µs', '', '5,112 µs', '', 'within sampling noise (95% bands overlap)']);
+    const n = ['read', 'samples', '1498', '1500', '0.13', '', '', '', '', ''];
+    expect(compareCellText(n, 2, 'us')).toBe('1,498');
+    expect(compareCellText(n, 4, 'us')).toBe('+0.13%');
+    // Another unit: the numbers are in it, and it is named.
+    expect(compareCellText(['read', 'p50', '0.136192', '0.246784', '81.2', '', '', '', '', ''], 3, 'ms')).toBe('0.247 ms');
+    expect(compareCellText(['read', 'p50', '136192', '', '0', '', '', '', '', ''], 2, 'ns')).toBe('136,192 ns');
+    expect(compareCellText(['read', 'p50', '136192', '', '0', '', '', '', '', ''], 4, 'ns')).toBe('0%');
+    // Not a number: as it is.
+    expect(compareCellText(['read', 'p50', 'n/a', '', '', '', '', '', '', ''], 2, 'us')).toBe('n/a');
   });
 });
 

@@ -17,6 +17,19 @@ describe('util/format: sizes', () => {
 });
 
 describe('util/format: counts, shares, CSV', () => {
+  it('a change in percent, signed', () => {
+    expect(f.formatChange(81.2)).toBe('+81.2%');
+    expect(f.formatChange(-16.21)).toBe('−16.2%');
+    expect(f.formatChange(104.9)).toBe('+105%');
+    expect(f.formatChange(0)).toBe('0%');
+    expect(f.formatChange(NaN)).toBe('–');
+  });
+  it('a number of quanta: singular for one ("1 quanta" read wrong)', () => {
+    expect(f.formatQuanta(1)).toBe('1 quantum');
+    expect(f.formatQuanta(0)).toBe('0 quanta');
+    expect(f.formatQuanta(2)).toBe('2 quanta');
+    expect(f.formatQuanta(12345)).toBe('12,345 quanta');
+  });
   it('whole counts with separators, SI axis labels, shares to a tenth', () => {
     expect(f.formatCount(12345.6)).toBe('12,346');
     expect(f.formatSI(1500)).toBe('1.5k');

@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import { aggregateIops, cols, seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, groupIn, pointAt, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
+import { bandTop, openEndPath, OPEN_END_PX, bandsDrawn, BAND_MAX_LINES } from '../../src/views/pctiles-bands.js';
 import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
@@ -63,6 +64,33 @@ describe('percentiles view data', () => {
     expect(bandText(s[0].points[0], String)).toBe(' · 95% 3.5 … 4.6');
     expect(bandText(s[1].points[0], String)).toBe(' · 95% 40 … ∞ (too few I/Os above)');
     expect(bandText(s[1].points[1], String)).toBe('');
+  });
+  it('bands are drawn with the option on, at least 3 px per quantum and at most 15 percentile lines', () => {
+    expect(BAND_MAX_LINES).toBe(15);
+    expect(bandsDrawn(true, 100, 900, 5)).toEqual({ shown: true, note: '' });
+    expect(bandsDrawn(true, 300, 900, 15)).toEqual({ shown: true, note: '' });
+    expect(bandsDrawn(false, 100, 900, 5)).toEqual({ shown: false, note: '' });
+    expect(bandsDrawn(true, 301, 900, 5)).toEqual({ shown: false, note: 'error bands appear when zoomed in (≥ 3 px per quantum)' });
+    expect(bandsDrawn(true, 100, 900, 16)).toEqual({ shown: false, note: 'error bands off above 15 lines (16 drawn)' });
+  });
+  it('an unbounded band is filled up to its value and marked open there, never filled to the plot top', () => {
+    // hi null (JSON) or NaN (columns): the filled part stops at the value.
+    expect(bandTop(50, null)).toBe(50);
+    expect(bandTop(50, NaN)).toBe(50);
+    expect(bandTop(50, undefined)).toBe(50);
+    expect(bandTop(4, 4.6)).toBe(4.6);
+    expect(bandTop(0, 0)).toBe(0);
+    const pts = [
+      { x: 10, y: 80, hi: 5 },
+      { x: 13, y: 40, hi: null },
+      { x: 16, y: 42.25, hi: NaN },
+      { x: NaN, y: 40, hi: null },
+    ];
+    const d = openEndPath(pts, (p) => !(p.hi != null && p.hi === p.hi), (p) => p.x, (p) => p.y);
+    // One stroke up from each open, drawable point; the bounded one has none.
+    expect(d).toBe(`M13.0,40.0v-${OPEN_END_PX}M16.0,42.3v-${OPEN_END_PX}`);
+    expect(openEndPath(pts, () => false, (p) => p.x, (p) => p.y)).toBe('');
+    expect(openEndPath([{ x: 1, y: 2 }], () => true, (p) => p.x, (p) => p.y, 6)).toBe('M1.0,2.0v-6');
   });
   it('group index by label or number', () => {
     expect(groupIndex(result, 'host=b')).toBe(1);
