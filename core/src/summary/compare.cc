@@ -143,8 +143,14 @@ std::vector<RunCompare::Table> RunCompare::tables() const {
       // Same layouts put a value in the same bin or in disjoint ones; across
       // layouts (a coarse log) bins may overlap partly: either way the two
       // values could be one latency.
+      // A band open above (too few I/Os above the percentile: max, p100,
+      // often p99.9) overlaps anything higher, so it cannot say "noise": a
+      // p100 that grew 264% read "within sampling noise".
+      const bool open = std::isinf(c.hi[0]) || std::isinf(c.hi[1]);
       if (std::max(c.bin_lo[0], c.bin_lo[1]) < std::min(c.bin_hi[0], c.bin_hi[1]))
         notes.insert(notes.begin(), "within bin width");
+      else if (open)
+        notes.insert(notes.begin(), "sampling noise not judged (a band open above: too few I/Os above it)");
       else if (std::max(c.lo[0], c.lo[1]) <= std::min(c.hi[0], c.hi[1]))
         notes.insert(notes.begin(), "within sampling noise (95% bands overlap)");
       for (const std::string& n : notes) c.note += (c.note.empty() ? "" : "; ") + n;
