@@ -63,6 +63,7 @@ enum class Issue : int {
   kUnitDecided,          // fio per-I/O log without a priority column: unit (us/ns) decided from the folder's evidence
   kUnitGuessed,          // the same with no evidence but the values' magnitudes (or evidence that disagrees)
   kSegmentsMatched,      // per_job_logs=0: the file's job segments matched to fio's jobs by the json+ bins
+  kLayoutBudget,         // an interval or row whose bin layout would pass kMaxLayoutBins (layout_budget.h): skipped
   kCount
 };
 

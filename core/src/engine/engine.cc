@@ -1,5 +1,6 @@
 #include "latscope/engine.h"
 #include "latscope/folder.h"
+#include "latscope/layout_budget.h"
 
 #include "latscope/reader.h"
 #include "query/aligner.h"
@@ -156,6 +157,7 @@ const Source& Engine::finish(int h) {
     }
   }
   complete_series(&src);
+  admit_layouts(sources_, &src);
   enforce_per_io_budget(sources_, p.opts.max_per_io_samples, &src);
   pending_[h].reset();
   sources_.push_back(std::move(src));
@@ -170,6 +172,7 @@ int Engine::source_index(int h) const {
 
 int Engine::add_source(Source src) {
   complete_series(&src);
+  admit_layouts(sources_, &src);
   enforce_per_io_budget(sources_, kMaxPerIoSamples, &src);
   sources_.push_back(std::move(src));
   return static_cast<int>(sources_.size() - 1);

@@ -36,6 +36,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"unit-decided", Severity::kInfo, "fio per-I/O log without a priority column (fio 2 wrote us, fio 3 before its priority column ns): unit decided from the folder's evidence (docs/fio-versions.md)"},
     {"unit-guessed", Severity::kWarning, "fio per-I/O log without a priority column and no evidence of its fio version (json+ output, histogram logs of the run): unit guessed from the values' magnitudes; give --fio-version 2|3 or the run's json+ output"},
     {"segments-matched", Severity::kInfo, "per_job_logs=0: fio appends each job's log as the job ends, not in job order; the file's segments were matched to fio's jobs by the run's json+ bins (docs/folders.md)"},
+    {"layout-budget", Severity::kError, "the bin layouts of the file would pass the limit of 16,777,216 bins held at once (docs/input-robustness.md, \"Layouts\"): interval or row skipped"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");

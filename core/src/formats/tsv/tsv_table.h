@@ -59,6 +59,7 @@ class TableParser {
   uint64_t quantum_line_ = 0;
   double min_t_ms_ = 0;
   std::map<std::string, LayoutPtr> layouts_;
+  size_t layout_bins_ = 0;  // of layouts_ counted against kMaxLayoutBins
   std::map<std::string, size_t> index_;  // labels text + '\n' + layout id -> acc_
   std::vector<Acc> acc_;
 };
