@@ -49,6 +49,33 @@ done
 expect "unit_1e308.tsv" 2 "unit_1e308.tsv:line 2:[0-9]*: layout id 'hdr:d3:l1:u1e308:n2000': unit 1e308 ns is outside 1e-9..1e12 ns" \
   -- pctiles unit_1e308.tsv
 
+# Item 4: a 200 KB result file of repeated cells (4 GB once read).
+if command -v python3 >/dev/null 2>&1; then
+  python3 make_result.py 1 25000 1856 >"$TMP/cells.lsr"
+  for cmd in pctiles heatmap summary; do
+    expect "cells.lsr $cmd" 2 "cells.lsr: result: block 0: cell [0-9]*: the decoded result would take over 1024 MiB, the limit of memory for one result" \
+      -- $cmd "$TMP/cells.lsr"
+  done
+else
+  echo "skip cells.lsr: no python3"
+fi
+
+# Item 13: a junk first line of 60,000-65,535 bytes (and longer) before a
+# valid log; a first line with no end on standard input.
+LOG=$FIX/../fio-s1/s1_clat_hist.1.log.127.0.0.1
+for n in 60000 65535 70000; do
+  { head -c $n /dev/zero | tr '\0' x; echo; cat "$LOG"; } >"$TMP/junk$n.log"
+  expect "junk first line of $n bytes" 1 "junk$n.log:1:1: column 1: 'x*' is not an unsigned integer; line skipped" \
+    -- pctiles "$TMP/junk$n.log"
+  if grep -q "^0,all,802.39" "$TMP/out"; then ok "junk$n.log: the log is read"; else bad "junk$n.log: the log is not read"; fi
+done
+{ head -c 3000000 /dev/zero | tr '\0' x; echo; cat "$LOG"; } >"$TMP/long"
+capped "$BIN" pctiles - <"$TMP/long" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+if [ $rc = 2 ]; then ok "3 MB first line on stdin: exit 2"; else bad "3 MB first line on stdin: exit $rc"; fi
+if grep -q "^latscope: (stdin): standard input holds no latency log (text with no line end in its first 1024 KiB" "$TMP/err"
+then ok "3 MB first line on stdin: named"; else bad "3 MB first line on stdin: not named"; cat "$TMP/err"; fi
+
 [ $fails = 0 ] && echo "bounds_cli_test: all passed" && exit 0
 echo "bounds_cli_test: $fails failed"
 exit 1

@@ -344,6 +344,12 @@ int read_into(Engine* engine, const std::string& path, Input* opened, const File
   *out = &src;
   // Nothing came out of the input: its own message says why (no "empty file").
   if (in->level() == InputLevel::kUnusable) return 2;
+  // Standard input is given on purpose, never one file of a folder to pass
+  // over: holding no log is an error (docs/input-robustness.md, "Standard input").
+  if (opened && src.format == FileFormat::kIgnored && src.status.ok()) {
+    say("latscope: " + src.name + ": standard input holds no latency log (" + src.ignored + "); nothing read");
+    return 2;
+  }
   print_diagnostics(src);
   if (!src.status.ok()) rc = 2;
   else if (src.diag.skipped_lines()) rc = std::max(rc, 1);

@@ -98,3 +98,19 @@ export function isMultiple(q, reducedQ) {
   const k = Math.round(q / reducedQ);
   return k >= 1 && Math.abs(k * reducedQ - q) <= 1e-9 * q;
 }
+
+/**
+ * The file options with the memory budget as the bound on a result file's
+ * decoded size (FileOptions max_result_bytes, docs/result-format.md
+ * "Memory"): a result of repeated cells (an .lsr, a link's `d=`) inflates
+ * thousands of times over, and the budget that reduces log files applied to
+ * results too late, after they were decoded. No budget: the engine's own
+ * bound (1 GiB).
+ * @param {object | undefined} fileOptions @param {{bytes: number} | undefined} budget
+ * @returns {object | undefined}
+ */
+export function withResultBudget(fileOptions, budget) {
+  const bytes = budget?.bytes;
+  if (bytes === undefined || !Number.isFinite(bytes) || !(bytes > 0)) return fileOptions;
+  return { ...(fileOptions ?? {}), max_result_bytes: Math.floor(bytes) };
+}
