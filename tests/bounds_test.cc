@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "codec/base64.h"
+#include "formats/hdr/hdr_log.h"
 #include "latscope/engine.h"
 #include "latscope/reader.h"
 #include "latscope/result.h"
@@ -87,6 +89,68 @@ TEST(SniffBounds, NoLineEndInTheLookAheadIsNamed) {
   const Source& s = testing::feed(&e, "a.log", std::string(kMaxSniffBytes + 10, 'x') + "\n1,0,4096,1\n");
   EXPECT_EQ(s.format, FileFormat::kIgnored);
   EXPECT_NE(s.ignored.find("no line end in its first 1024 KiB"), std::string::npos) << s.ignored;
+}
+
+// A V2 payload of n explicit zero counts (Java writes runs), compressed:
+// ~n/1000 bytes that inflate to n.
+std::string zero_payload(size_t n) {
+  std::vector<uint8_t> inner = {0x1c, 0x84, 0x93, 0x13};
+  const auto be32 = [&](uint32_t v) {
+    for (int k = 3; k >= 0; --k) inner.push_back(static_cast<uint8_t>(v >> (8 * k)));
+  };
+  be32(static_cast<uint32_t>(n));
+  be32(0);  // normalizing offset
+  be32(3);  // digits
+  for (uint64_t v : {uint64_t{0}, uint64_t{1}, uint64_t{0}, uint64_t{1000000}, uint64_t{0x3ff00000}, uint64_t{0}})
+    be32(static_cast<uint32_t>(v));  // lowest 1, highest 10^6, ratio 1.0 as two words each
+  inner.resize(inner.size() + n, 0);
+  std::vector<uint8_t> z;
+  EXPECT_TRUE(deflate_zlib(inner.data(), inner.size(), &z));
+  std::vector<uint8_t> outer = {0x1c, 0x84, 0x93, 0x14};
+  for (int k = 3; k >= 0; --k) outer.push_back(static_cast<uint8_t>(z.size() >> (8 * k)));
+  outer.insert(outer.end(), z.begin(), z.end());
+  return base64_encode(outer.data(), outer.size());
+}
+
+// Zero counts inflate a thousand times over: a file's payloads inflate to at
+// most max_inflate_ratio times its bytes plus a floor; past it intervals are
+// skipped and counted, not inflated (docs/input-robustness.md, "Empty content").
+TEST(InflateBounds, ALogsPayloadsInflateWithinItsBound) {
+  hdr::LogOptions opts;
+  opts.max_inflated_floor = 1 << 20;
+  opts.max_inflate_ratio = 16;
+  const std::string p = zero_payload(size_t{1} << 20);
+  std::string log = "#[StartTime: 1441812279.474 (seconds since epoch)]\n";
+  for (int k = 0; k < 20; ++k) log += std::to_string(k) + ".000,1.000,0.000," + p + "\n";
+  hdr::LogParser parser(opts);
+  parser.append(log.data(), log.size());
+  parser.finish();
+  hdr::Interval iv;
+  int read = 0;
+  while (parser.next(&iv)) ++read;
+  const uint64_t skipped = parser.diagnostics().count(Issue::kHdrBadPayload);
+  EXPECT_EQ(read + skipped, 20u);
+  // 1 MiB + 16 x the ~1 KB lines read: the first interval and hardly more.
+  EXPECT_GE(read, 1);
+  EXPECT_LE(read, 2);
+  bool said = false;
+  for (const IssueExample& x : parser.diagnostics().examples())
+    said = said || x.text.find("the file's payloads would inflate past 16 times its") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// A run of empty lines in a fio log is counted, not parsed line by line;
+// the count and the line numbers after it are the same.
+TEST(InflateBounds, EmptyLinesAreCountedInRuns) {
+  const std::string line = testing::hist_line(1000, 0, {{150, 10}});
+  const std::string text = std::string(10, '\n') + line + std::string(100000, '\n') + "x\n";
+  Engine e;
+  const Source& s = testing::feed(&e, "a_clat_hist.1.log", text, 4096);
+  EXPECT_EQ(s.diag.count(Issue::kEmptyLine), 100010u);
+  EXPECT_EQ(s.lines, 100012u);
+  bool at = false;
+  for (const IssueExample& x : s.diag.examples()) at = at || x.line == 100012;
+  EXPECT_TRUE(at) << "the bad line after the run keeps its number";
 }
 
 }  // namespace

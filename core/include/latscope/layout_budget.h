@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -51,6 +52,6 @@ bool admit_layouts(const LayoutTally& tally, Source* src);
 bool admit_layouts(const std::vector<Source>& held, Source* src);
 
 // "16,777,216": a count with thousands separators, for messages.
-std::string with_commas(size_t n);
+std::string with_commas(uint64_t n);
 
 }  // namespace latscope

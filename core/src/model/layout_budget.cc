@@ -25,7 +25,7 @@ bool counts_against_budget(const BinLayout& l) {
   return l.kind != LayoutKind::kFio3 && l.kind != LayoutKind::kFio2;
 }
 
-std::string with_commas(size_t n) {
+std::string with_commas(uint64_t n) {
   std::string digits = std::to_string(n), out;
   for (size_t i = 0; i < digits.size(); ++i) {
     if (i && (digits.size() - i) % 3 == 0) out += ',';

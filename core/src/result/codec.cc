@@ -289,7 +289,7 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
   std::vector<Seen> seen;
   std::vector<uint8_t> block;
   int64_t prev_block = INT64_MIN;
-  size_t decoded = 0;  // what the cells read so far cost (kResultCellBytes, kResultBinBytes)
+  uint64_t decoded = 0;  // what the cells read so far cost (kResultCellBytes, kResultBinBytes)
   for (;;) {
     if (in->left() >= 4 && std::memcmp(in->here(), kIndexMagic, 4) == 0) break;
     const std::string where = "block " + std::to_string(seen.size());
@@ -319,7 +319,7 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
       if (nb == 0 || nb > s.layout->size() || nb * 2 > b.left())
         return bad(where, "cell " + std::to_string(c) + ": " + std::to_string(nb) + " bins");
       // nb <= the layout's size (<= kMaxBins): no overflow.
-      decoded += kResultCellBytes + static_cast<size_t>(nb) * kResultBinBytes;
+      decoded += kResultCellBytes + nb * kResultBinBytes;
       if (decoded > max_inflated)
         return bad(where, "cell " + std::to_string(c) + ": the decoded result would take over " +
                               std::to_string(max_inflated >> 20) +
