@@ -11,7 +11,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"column-count", Severity::kError, "line has a different number of columns than the file's bin layout: line skipped"},
     {"not-a-number", Severity::kError, "a field is not an unsigned integer: line skipped"},
     {"negative-value", Severity::kError, "a field is negative: line skipped"},
-    {"overflow", Severity::kError, "a count, or a sum of counts in a line or series, is above 2^53 (or a field does not fit in 64 bits): line skipped"},
+    {"overflow", Severity::kError, "a count, a sum of counts in a line or series, or a time_ms is above 2^53 (or a field does not fit in 64 bits): line skipped"},
     {"bad-direction", Severity::kError, "ddir is not 0 (read), 1 (write) or 2 (trim): line skipped"},
     {"empty-line", Severity::kInfo, "blank line ignored"},
     {"crlf", Severity::kInfo, "CRLF line ending: carriage return ignored, line kept"},

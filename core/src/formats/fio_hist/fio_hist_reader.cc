@@ -229,6 +229,10 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
     return;
   }
 
+  if (meta_[0] > kMaxTimeMs) {
+    skip(Issue::kOverflow, 1, time_too_late(meta_[0]));
+    return;
+  }
   const double t = static_cast<double>(meta_[0]);
   const Dir dir = static_cast<Dir>(meta_[1]);
   const int d = static_cast<int>(meta_[1]);
