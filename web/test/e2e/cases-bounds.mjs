@@ -1,0 +1,90 @@
+// End-to-end cases of "bounded on any input" (docs/result-format.md
+// "Memory", docs/page-loading.md): a `#d=` link whose result inflates past
+// the page's memory budget is refused with a message naming the limit, and
+// the tab's memory stays small (CDP Performance.getMetrics: JSHeapUsedSize).
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import { waitDone } from './helpers.mjs';
+import { encodeLinkData } from '../../src/app/link.js';
+
+/** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
+
+/** @param {number} v */
+function varint(v) {
+  const o = [];
+  while (v >= 0x80) {
+    o.push((v & 0x7f) | 0x80);
+    v = Math.floor(v / 128);
+  }
+  o.push(v);
+  return o;
+}
+
+/**
+ * A version 2 result (docs/result-format.md) of `cells` cells of every fio3
+ * bin, count 1, one block: tests/fixtures/bounds/make_result.py in JS.
+ * @param {number} cells
+ */
+export function repeatedCells(cells) {
+  const le = (/** @type {number} */ n, /** @type {number} */ v) => {
+    const b = Buffer.alloc(n);
+    if (n === 4) b.writeUInt32LE(v);
+    else b.writeBigUInt64LE(BigInt(v));
+    return b;
+  };
+  const f64 = (/** @type {number} */ v) => {
+    const b = Buffer.alloc(8);
+    b.writeDoubleLE(v);
+    return b;
+  };
+  const head = Buffer.concat([le(4, 0), f64(1000), le(4, 28), le(4, cells), le(4, 1), Buffer.from([0]), le(4, 4), Buffer.from('fio3'), le(4, 0), Buffer.from([0]),
+    le(4, 1), le(4, 0), le(4, 0), f64(0), f64(1e12), f64(0), f64(1e12)]);
+  const bins = [];
+  for (let k = 0; k < 1856; ++k) bins.push(0, 1);
+  const body = [];
+  for (let q = 0; q < cells; ++q) body.push(0, ...varint(q), ...varint(1856), ...bins, 0);
+  const block = Buffer.concat([le(8, 0), le(4, cells), Buffer.from(body)]);
+  const hz = zlib.deflateSync(head, { level: 9 });
+  const bz = zlib.deflateSync(block, { level: 9 });
+  const start = Buffer.concat([Buffer.from('LSRESULT'), le(4, 2), le(4, hz.length), hz]);
+  const blockAt = start.length;
+  const blocks = Buffer.concat([le(4, bz.length), bz]);
+  const indexAt = start.length + blocks.length;
+  const index = Buffer.concat([Buffer.from('LSIX'), le(4, 1), le(8, 0), le(8, cells - 1), le(8, blockAt), le(4, bz.length), le(4, cells), le(8, indexAt), Buffer.from('LSRESEND')]);
+  return new Uint8Array(Buffer.concat([start, blocks, index]));
+}
+
+/** The tab's JS heap in use (CDP). @param {import('playwright-core').Page} p */
+async function jsHeapUsed(p) {
+  const cdp = await p.context().newCDPSession(p);
+  await cdp.send('Performance.enable');
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  await cdp.detach();
+  return metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? NaN;
+}
+
+/** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
+export const BOUNDS_CASES = [
+  {
+    name: 'bounds: a #d= link whose result decodes past the memory budget is refused by name, the tab stays small',
+    async run(c) {
+      const p = c.page;
+      // 2,000 cells of 1856 bins: ~90 MB decoded (160 B a cell, 24 B a bin)
+      // from a link of a few KB; the budget of 32 MiB bounds it.
+      const { data } = encodeLinkData({ name: 'cells.lsr', bytes: repeatedCells(2000) });
+      assert.ok(data.length < 64 * 1024, `link of ${data.length} chars`);
+      await p.goto(`${c.url}?budget=32MiB#v=1&d=${data}`);
+      const state = await waitDone(p);
+      const errs = await p.$$eval('[data-testid=file-errors] .file-error-msg', (ds) => ds.map((d) => d.textContent || ''));
+      const status = (await p.textContent('[data-testid=status]')) ?? '';
+      assert.ok(state === 'error' || errs.length === 1, `state ${state}, status ${status}`);
+      const said = [...errs, status].join(' | ');
+      assert.match(said, /cells\.lsr: result: block 0: cell \d+: the decoded result would take over 32 MiB, the limit of memory for one result/, said);
+      const heap = await jsHeapUsed(p);
+      assert.ok(heap < 200 * 2 ** 20, `JS heap ${Math.round(heap / 2 ** 20)} MiB`);
+      // Under the default budget (1 GiB) the same link loads.
+      await p.goto(`${c.url}#v=1&d=${data}`);
+      assert.equal(await waitDone(p), 'ready');
+    },
+  },
+];
