@@ -1,8 +1,10 @@
 // End-to-end cases of "bounded on any input" (docs/result-format.md
-// "Memory", docs/page-loading.md): a `#d=` link whose result inflates past
-// the page's memory budget is refused with a message naming the limit, and
-// the tab's memory stays small (CDP Performance.getMetrics: JSHeapUsedSize).
+// "Memory", docs/page-loading.md "Downloads"): a `#d=` link whose result
+// inflates past the page's memory budget, and a `#url=` server that streams
+// without end, are refused with a message naming the limit, and the tab's
+// memory stays small (CDP Performance.getMetrics: JSHeapUsedSize).
 import assert from 'node:assert/strict';
+import http from 'node:http';
 import zlib from 'node:zlib';
 import { waitDone } from './helpers.mjs';
 import { encodeLinkData } from '../../src/app/link.js';
@@ -85,6 +87,48 @@ export const BOUNDS_CASES = [
       // Under the default budget (1 GiB) the same link loads.
       await p.goto(`${c.url}#v=1&d=${data}`);
       assert.equal(await waitDone(p), 'ready');
+    },
+  },
+  {
+    name: 'bounds: a #url= server streaming without end is stopped past the memory budget, named, the tab stays small',
+    async run(c) {
+      const p = c.page;
+      let sent = 0;
+      let closed = false;
+      // Streams 1 MiB chunks until the page hangs up (or 1 GiB, so that a
+      // page that never stops fails this case instead of hanging it).
+      const server = http.createServer((req, res) => {
+        res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'application/octet-stream' });
+        const chunk = Buffer.alloc(2 ** 20, 0x31);
+        const more = () => {
+          while (!closed && sent < 2 ** 30) {
+            sent += chunk.length;
+            if (!res.write(chunk)) return void res.once('drain', more);
+          }
+          res.end();
+        };
+        res.on('close', () => {
+          closed = true;
+        });
+        more();
+      });
+      await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+      try {
+        const addr = /** @type {import('node:net').AddressInfo} */ (server.address());
+        const url = `http://127.0.0.1:${addr.port}/big_clat_hist.1.log`;
+        await p.goto(`${c.url}?budget=32MiB#url=${encodeURIComponent(url)}`);
+        await waitDone(p);
+        await p.waitForFunction((u) => document.body.textContent?.includes(`${u}: stopped after`), url, { timeout: 60000, polling: 100 });
+        const text = (await p.textContent('body')) ?? '';
+        assert.match(text, /big_clat_hist\.1\.log: stopped after 3[23]\.\d MiB, past the page's memory budget of 32\.0 MiB/, text.slice(text.indexOf('stopped after') - 100, text.indexOf('stopped after') + 200));
+        assert.ok(sent < 2 ** 30, `the server sent ${sent} bytes: the page did not stop`);
+        const heap = await jsHeapUsed(p);
+        assert.ok(heap < 200 * 2 ** 20, `JS heap ${Math.round(heap / 2 ** 20)} MiB`);
+      } finally {
+        closed = true;
+        server.closeAllConnections?.();
+        await new Promise((resolve) => server.close(() => resolve(undefined)));
+      }
     },
   },
 ];
