@@ -4,9 +4,14 @@
 // without end, are refused with a message naming the limit, and the tab's
 // memory stays small (CDP Performance.getMetrics: JSHeapUsedSize).
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import http from 'node:http';
+import path from 'node:path';
 import zlib from 'node:zlib';
-import { waitDone } from './helpers.mjs';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { cliPath, fixtureFiles, waitDone } from './helpers.mjs';
+import { OUT } from './paths.mjs';
 import { encodeLinkData } from '../../src/app/link.js';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -129,6 +134,28 @@ export const BOUNDS_CASES = [
         server.closeAllConnections?.();
         await new Promise((resolve) => server.close(() => resolve(undefined)));
       }
+    },
+  },
+  {
+    name: 'bounds: `latscope report` of files whose names hold a TAB, a newline and ESC reopens in the page, the names shown escaped',
+    async run(c) {
+      const dir = fs.mkdtempSync(path.join(OUT, 'odd-names-'));
+      const logs = fixtureFiles('local', /_clat_hist\.\d\.log$/);
+      const odd = ['a\tb_clat_hist.1.log', 'c\nd_clat_hist.2.log', 'e\x1b[31mf_clat_hist.3.log'];
+      const files = odd.map((n, i) => {
+        const f = path.join(dir, n);
+        fs.copyFileSync(logs[i % logs.length], f);
+        return f;
+      });
+      const html = path.join(dir, 'report.html');
+      const r = spawnSync(cliPath(), ['report', '--template', path.join(OUT, 'dist', 'latscope.html'), ...files, '-o', html], { encoding: 'utf8' });
+      assert.ok(r.status === 0 || r.status === 1, `latscope report exit ${r.status}: ${r.stderr}`);
+      const p = c.page;
+      await p.goto(pathToFileURL(html).href);
+      assert.equal(await waitDone(p), 'ready', (await p.textContent('[data-testid=status]')) ?? '');
+      const table = (await p.textContent('[data-testid=file-table]')) ?? '';
+      assert.ok(table.includes('a\\x09b_clat_hist.1.log'), `the TAB shown as \\x09: ${table.slice(0, 300)}`);
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   },
 ];
