@@ -1,13 +1,13 @@
 #!/bin/sh
 # Bounded on any input (docs/input-robustness.md, "Layouts" and the sections
-# after it): each small hostile input of tests/fixtures/bounds through the
+# after it): each small hostile input of tests/bounds through the
 # CLI under an address-space cap (prlimit --as), asserting its exit status
 # and the message that names the file, the limit and what was done. The cap,
 # not a clock, is the assertion: before these bounds each case took 4 to 9 GB.
 # usage: bounds_cli_test.sh path/to/latscope
 set -u
 BIN=$(cd "$(dirname "${1:-build/latscope}")" && pwd)/$(basename "${1:-build/latscope}")
-FIX=$(cd "$(dirname "$0")/fixtures/bounds" && pwd)
+FIX=$(cd "$(dirname "$0")/bounds" && pwd)
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 fails=0
@@ -62,7 +62,7 @@ fi
 
 # Item 13: a junk first line of 60,000-65,535 bytes (and longer) before a
 # valid log; a first line with no end on standard input.
-LOG=$FIX/../fio-s1/s1_clat_hist.1.log.127.0.0.1
+LOG=$FIX/../fixtures/fio-s1/s1_clat_hist.1.log.127.0.0.1
 for n in 60000 65535 70000; do
   { head -c $n /dev/zero | tr '\0' x; echo; cat "$LOG"; } >"$TMP/junk$n.log"
   expect "junk first line of $n bytes" 1 "junk$n.log:1:1: column 1: 'x*' is not an unsigned integer; line skipped" \

@@ -19,7 +19,7 @@ using testing::feed;
 
 std::string fixture(const std::string& rel) {
   std::string text;
-  EXPECT_TRUE(fixtures::read_file(std::string(LATSCOPE_FIXTURES) + "/bounds/" + rel, &text)) << rel;
+  EXPECT_TRUE(fixtures::read_file(std::string(LATSCOPE_FIXTURES) + "/../bounds/" + rel, &text)) << rel;
   return text;
 }
 

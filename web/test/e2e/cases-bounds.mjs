@@ -29,7 +29,7 @@ function varint(v) {
 
 /**
  * A version 2 result (docs/result-format.md) of `cells` cells of every fio3
- * bin, count 1, one block: tests/fixtures/bounds/make_result.py in JS.
+ * bin, count 1, one block: tests/bounds/make_result.py in JS.
  * @param {number} cells
  */
 export function repeatedCells(cells) {
@@ -147,15 +147,26 @@ export const BOUNDS_CASES = [
         fs.copyFileSync(logs[i % logs.length], f);
         return f;
       });
-      const html = path.join(dir, 'report.html');
-      const r = spawnSync(cliPath(), ['report', '--template', path.join(OUT, 'dist', 'latscope.html'), ...files, '-o', html], { encoding: 'utf8' });
-      assert.ok(r.status === 0 || r.status === 1, `latscope report exit ${r.status}: ${r.stderr}`);
-      const p = c.page;
-      await p.goto(pathToFileURL(html).href);
-      assert.equal(await waitDone(p), 'ready', (await p.textContent('[data-testid=status]')) ?? '');
-      const table = (await p.textContent('[data-testid=file-table]')) ?? '';
-      assert.ok(table.includes('a\\x09b_clat_hist.1.log'), `the TAB shown as \\x09: ${table.slice(0, 300)}`);
-      fs.rmSync(dir, { recursive: true, force: true });
+      try {
+        await openOddReport(c, dir, files);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
     },
   },
 ];
+
+/**
+ * `latscope report` of files with odd names, opened in the page.
+ * @param {Ctx} c @param {string} dir @param {string[]} files
+ */
+async function openOddReport(c, dir, files) {
+  const html = path.join(dir, 'report.html');
+  const r = spawnSync(cliPath(), ['report', '--template', path.join(OUT, 'dist', 'latscope.html'), ...files, '-o', html], { encoding: 'utf8' });
+  assert.ok(r.status === 0 || r.status === 1, `latscope report exit ${r.status}: ${r.stderr}`);
+  const p = c.page;
+  await p.goto(pathToFileURL(html).href);
+  assert.equal(await waitDone(p), 'ready', (await p.textContent('[data-testid=status]')) ?? '');
+  const table = (await p.textContent('[data-testid=file-table]')) ?? '';
+  assert.ok(table.includes('a\\x09b_clat_hist.1.log'), `the TAB shown as \\x09: ${table.slice(0, 300)}`);
+}
