@@ -27,7 +27,7 @@ std::vector<uint8_t> repeated_cells(int cells, uint32_t quanta_per_block = 600) 
     c.quantum = q;
     for (uint32_t b = 0; b < s.layout->size(); ++b) {
       c.bins.push_back(b);
-      c.counts.push_back(kResultOne);
+      c.counts.push_back(uint64_t{1} << kResultFracBits);  // one I/O
     }
     s.cells.push_back(std::move(c));
   }
