@@ -100,10 +100,11 @@ TEST(LayoutBudget, FastLayoutEdgesEqualConfigMath) {
   c.digits = 2;
   c.lowest = 1000;
   const LayoutPtr l = hdr::make_layout(c, 1, 3000);
-  for (int64_t i = 0; i < 3000; ++i) {
-    ASSERT_EQ(l->lo[i], static_cast<double>(c.lowest_equivalent(i))) << i;
-    ASSERT_EQ(l->hi[i], static_cast<double>(c.lowest_equivalent(i)) + static_cast<double>(c.bucket_width(i))) << i;
-    ASSERT_EQ(l->rep[i], static_cast<double>(c.median_equivalent(i))) << i;
+  for (size_t i = 0; i < 3000; ++i) {
+    const auto k = static_cast<int64_t>(i);
+    ASSERT_EQ(l->lo[i], static_cast<double>(c.lowest_equivalent(k))) << i;
+    ASSERT_EQ(l->hi[i], static_cast<double>(c.lowest_equivalent(k)) + static_cast<double>(c.bucket_width(k))) << i;
+    ASSERT_EQ(l->rep[i], static_cast<double>(c.median_equivalent(k))) << i;
   }
 }
 
