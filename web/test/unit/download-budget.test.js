@@ -3,6 +3,7 @@
 // (docs/page-loading.md, "Downloads"). No timing: bytes pulled are counted.
 import { describe, it, expect } from 'vitest';
 import { fetchItems, MAX_DOWNLOAD_BYTES } from '../../src/load/remote.js';
+import { withResultBudget, MIN_RESULT_BYTES } from '../../src/engine/budget.js';
 
 const MiB = 2 ** 20;
 
@@ -58,5 +59,14 @@ describe('download budget', () => {
     const r = await fetchItems(['https://d.example/a.log'], { fetch: streaming(2, seen), maxBytes: Infinity });
     expect(r.errors).toEqual([]);
     expect(r.items).toHaveLength(1);
+  });
+});
+
+describe('result budget (docs/result-format.md, "Memory")', () => {
+  it('passes the memory budget as max_result_bytes, at least MIN_RESULT_BYTES; none without a budget', () => {
+    expect(withResultBudget({ hdr_unit: 'us' }, { bytes: 2 ** 30 })).toEqual({ hdr_unit: 'us', max_result_bytes: 2 ** 30 });
+    expect(withResultBudget(undefined, { bytes: 2e6 })).toEqual({ max_result_bytes: MIN_RESULT_BYTES });
+    expect(withResultBudget({ a: 1 }, { bytes: Infinity })).toEqual({ a: 1 });
+    expect(withResultBudget(undefined, undefined)).toBe(undefined);
   });
 });
