@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "input.h"
+#include "latscope/layout_budget.h"
 #include "latscope/reader.h"
 
 namespace latscope::cli {
@@ -343,6 +344,12 @@ int read_into(Engine* engine, const std::string& path, Input* opened, const File
   *out = &src;
   // Nothing came out of the input: its own message says why (no "empty file").
   if (in->level() == InputLevel::kUnusable) return 2;
+  // Standard input is given on purpose, never one file of a folder to pass
+  // over: holding no log is an error (docs/input-robustness.md, "Standard input").
+  if (opened && src.format == FileFormat::kIgnored && src.status.ok()) {
+    say("latscope: " + src.name + ": standard input holds no latency log (" + src.ignored + "); nothing read");
+    return 2;
+  }
   print_diagnostics(src);
   if (!src.status.ok()) rc = 2;
   else if (src.diag.skipped_lines()) rc = std::max(rc, 1);
@@ -360,6 +367,16 @@ struct Parsed {
   int rc = 0;
   std::vector<std::string> messages;
 };
+
+// False, with the message said and exit share 2, when p's layouts do not fit
+// beside those held (latscope/layout_budget.h).
+bool refuse_for_layouts(const LayoutTally& held, Parsed* p) {
+  const std::string why = held.refusal(*p->src);
+  if (why.empty()) return true;
+  say("latscope: " + why);
+  p->rc = 2;
+  return false;
+}
 
 Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopts) {
   Parsed p;
@@ -395,7 +412,6 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
   int rc = 0;
   const auto deliver = [&](Parsed& p) {
     for (const std::string& m : p.messages) std::fwrite(m.data(), 1, m.size(), stderr);
-    rc = std::max(rc, p.rc);
     // What the folder's evidence decides about a file (folder.h
     // settle_source): a per-I/O log's unit, a client log's repair.
     if (p.src && runs && may_settle(*p.src)) {
@@ -407,7 +423,8 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
       p.src = &p.engine->sources().back();
     }
     if (p.src && runs && runs->trust) runs->trust->add(*p.src);
-    fn(p);
+    fn(p);  // may refuse the file (the layout budget): its share counts after
+    rc = std::max(rc, p.rc);
   };
   if (jobs <= 1) {
     for (size_t i = 0; i < read.size(); ++i) {
@@ -480,8 +497,15 @@ int for_each_file(const std::vector<std::string>& files, const FileOptions& fopt
     (json ? ordered : logs).push_back(f);
   }
   ordered.insert(ordered.end(), logs.begin(), logs.end());
+  // The files fn has seen hold their layouts on in the fold; a file whose
+  // layouts would pass kMaxLayoutBins beside them is refused
+  // (docs/input-robustness.md, "Layouts").
+  LayoutTally held;
   return parse_in_order(ordered, std_in_open ? &std_in : nullptr, fopts, jobs, [&](Parsed& p) {
-    if (p.src) fn(*p.src);
+    if (!p.src) return;
+    if (!refuse_for_layouts(held, &p)) return;
+    held.add(*p.src);
+    fn(*p.src);
   }, runs);
 }
 
@@ -489,7 +513,16 @@ int for_each_file(const std::vector<std::string>& files, const FileOptions& fopt
 int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
                const RunLabels* runs) {
   return parse_in_order(inputs(files), nullptr, fopts, jobs, [&](Parsed& p) {
-    for (Source& s : p.engine->take_sources()) engine->add_source(std::move(s));
+    for (Source& s : p.engine->take_sources()) {
+      const bool ok = s.status.ok();
+      const Source& added = engine->sources()[static_cast<size_t>(engine->add_source(std::move(s)))];
+      // The engine refuses a file whose layouts pass kMaxLayoutBins beside
+      // those it holds (latscope/layout_budget.h): said here, exit status 2.
+      if (ok && !added.status.ok()) {
+        say("latscope: " + added.status.message);
+        p.rc = 2;
+      }
+    }
   }, runs);
 }
 

@@ -172,8 +172,16 @@ int cmd_report(int argc, char** argv) {
   std::vector<uint8_t> bytes;
   Status st = encode_result(res, &deflate_zlib, &bytes);
 
+  // Names leave as text in the page: control bytes (a TAB, a newline, ESC),
+  // C1 controls and bidirectional overrides as \xNN, as on the terminal
+  // (printable()), so the page always reopens the report; it refused a name
+  // with a control character (docs/ci-reports.md, "Names").
   std::vector<std::string> names;
-  for (const std::string& f : o.files) names.push_back(base_name(f));
+  for (const std::string& f : o.files) names.push_back(printable(base_name(f)));
+  for (TrustRow& t : trust) {
+    t.file = printable(t.file);
+    t.used_instead = printable(t.used_instead);
+  }
   const std::string display =
       names.size() == 1 ? names[0] : names[0] + " (+" + std::to_string(names.size() - 1) + " more)";
   std::string html;

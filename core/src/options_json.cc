@@ -440,6 +440,13 @@ Status parse_file_options_json(const std::string& json, FileOptions* out) {
   f.push_back({"query_quantum_ms", [&o](const std::string& k, const json::Value& v) {
                  return positive(k, v, &o.query_quantum_ms);
                }});
+  // The page's memory budget, bounding a result file's decoded size.
+  f.push_back({"max_result_bytes", [&o](const std::string& k, const json::Value& v) {
+                 double x = 0;
+                 Status st = positive(k, v, &x);
+                 if (st.ok()) o.max_result_bytes = x >= static_cast<double>(SIZE_MAX) ? SIZE_MAX : static_cast<size_t>(x);
+                 return st;
+               }});
   f.push_back({"hdr_unit", [&o](const std::string& k, const json::Value& v) {  // HdrHistogram values carry no unit
                  std::string s;
                  Status st = get_string(k, v, &s);

@@ -53,6 +53,10 @@ struct FileOptions {
   // level whose quantum divides it, which answers exactly as the finest does
   // (docs/result-format.md, "Several resolutions"). 0: the finest level.
   double query_quantum_ms = 0;
+  // The memory a result file (docs/result-format.md, "Memory") may take
+  // once decoded; 0: kMaxResultBytes (1 GiB). The page passes its memory
+  // budget (web/src/engine/budget.js).
+  size_t max_result_bytes = 0;
 };
 
 // Grouping is by label names (model.h, label_of): "host", "job", "dir",

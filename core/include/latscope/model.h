@@ -54,6 +54,13 @@ constexpr int kDirCount = 3;
 // the page's numbers) holds exactly. Beyond it a line is an Issue::kOverflow
 // (docs/input-robustness.md, "Counts").
 constexpr uint64_t kMaxCount = uint64_t{1} << 53;
+// The latest time_ms a fio log line may carry: 2^53 ms (~285,000 years).
+// Past it a double no longer holds whole ms, and lines near 2^63 or 2^64
+// fell out of every time query while `summary` counted them; such a line is
+// an Issue::kOverflow (docs/input-robustness.md, "Time bases").
+constexpr uint64_t kMaxTimeMs = uint64_t{1} << 53;
+// The sentence that skips such a line.
+std::string time_too_late(uint64_t time_ms);
 const char* dir_name(Dir d);  // "read", "write", "trim"
 
 // The lowest and highest bins a quantum's (or a window's) extremes may come

@@ -22,14 +22,20 @@ namespace latscope {
 
 struct FileOptions;
 
-// How many leading bytes (of the decompressed stream) a sniff may look at.
+// How many leading bytes (of the decompressed stream) a sniff looks at.
 // Enough for several fio histogram lines (one is ~6 KB) and any header.
 constexpr size_t kSniffBytes = size_t{64} << 10;
+// The engine reads on past kSniffBytes until the look-ahead holds
+// kSniffLines line ends, up to kMaxSniffBytes: a junk first line of 60 KB
+// left no whole log line in 64 KiB, and a valid log was passed over as text
+// (docs/input-robustness.md, "A damaged first line").
+constexpr size_t kSniffLines = 2;
+constexpr size_t kMaxSniffBytes = size_t{1} << 20;
 
 struct SniffInput {
   std::string name;  // file name or path as given (may be empty)
   const char* data = nullptr;
-  size_t n = 0;        // at most kSniffBytes
+  size_t n = 0;        // kSniffBytes, or up to kMaxSniffBytes when its first lines are longer
   bool complete = false;  // data is the whole file
 };
 

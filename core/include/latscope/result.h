@@ -92,6 +92,15 @@ constexpr uint32_t kResultVersion = 2;  // written by encode_result
 // zlib deflate for the writer: the native build links zlib (deflate_zlib in
 // core/src/codec/deflate_zlib.cc); the page's WebAssembly build brings its
 // own through fflate (wasm/deflate_fflate.cc, "Copy link with data").
+// The memory a decoded result may take unless a caller says otherwise (the
+// page passes its memory budget): 1 GiB.
+constexpr size_t kMaxResultBytes = size_t{1} << 30;
+// What a cell of nbins bins costs once decoded and read as model series:
+// the ResultCell with its two vectors, then its window and varint bins
+// (an estimate that errs high; docs/result-format.md, "Memory").
+constexpr size_t kResultCellBytes = 160;
+constexpr size_t kResultBinBytes = 24;
+
 using DeflateFn = bool (*)(const uint8_t* in, size_t n, std::vector<uint8_t>* out);
 bool deflate_zlib(const uint8_t* in, size_t n, std::vector<uint8_t>* out);
 
@@ -101,12 +110,15 @@ Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* o
 
 // Reads a result file of any supported version (1, 2, 3). Errors name what is
 // wrong and where ("result: block 3: truncated (...)"); never crashes.
-// max_inflated bounds the inflated size of each block. A version 3 file holds
+// max_inflated bounds the inflated size of each block, and the memory the
+// decoded result takes (result_decoded_bytes, counted cell by cell as it is
+// read): a file of repeated cells inflates thousands of times over
+// (docs/result-format.md, "Memory"). A version 3 file holds
 // several resolutions: one level is decoded, the others are not inflated.
 // level_quantum_ms chooses it (0: the finest; else the level of exactly that
 // quantum, an error when there is none). A version 1 or 2 file is its only
 // level.
-Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_inflated = size_t{1} << 30,
+Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_inflated = kMaxResultBytes,
                      double level_quantum_ms = 0);
 
 // ---- several resolutions (docs/result-format.md, "Several resolutions") ----

@@ -1,5 +1,10 @@
 #include "latscope/engine.h"
+
+#include <algorithm>
+#include <cstring>
+
 #include "latscope/folder.h"
+#include "latscope/layout_budget.h"
 
 #include "latscope/reader.h"
 #include "query/aligner.h"
@@ -55,7 +60,8 @@ void enforce_per_io_budget(const std::vector<Source>& have, uint64_t budget, Sou
 struct Engine::Pending {
   FileOptions opts;
   Source src;               // until reader takes it
-  std::string head;         // look-ahead for the sniff, at most kSniffBytes
+  std::string head;         // look-ahead for the sniff, at most kMaxSniffBytes (reader.h)
+  size_t head_lines = 0;    // line ends in head
   std::unique_ptr<Reader> reader;
   bool decided = false;
   uint64_t ignored_bytes = 0;  // bytes of a file that is not a latency log
@@ -116,16 +122,37 @@ void Engine::decide(Pending& p, bool complete) {
 void Engine::append(int h, const char* data, size_t n) {
   if (h < 0 || static_cast<size_t>(h) >= pending_.size() || !pending_[h]) return;
   Pending& p = *pending_[h];
-  if (!p.decided) {
-    const size_t take = std::min(n, kSniffBytes - p.head.size());
+  while (!p.decided && n > 0) {
+    // kSniffBytes, then on to kSniffLines line ends, at most kMaxSniffBytes (reader.h).
+    size_t take = std::min(n, kSniffBytes - std::min(kSniffBytes, p.head.size()));
+    if (take == 0) {
+      const char* end = data;
+      for (size_t seen = p.head_lines; seen < kSniffLines && end != data + n; ++seen) {
+        const void* nl = std::memchr(end, '\n', static_cast<size_t>(data + n - end));
+        end = nl ? static_cast<const char*>(nl) + 1 : data + n;
+      }
+      take = std::min(static_cast<size_t>(end - data), kMaxSniffBytes - p.head.size());
+    }
     p.head.append(data, take);
+    p.head_lines += static_cast<size_t>(std::count(data, data + take, '\n'));
     data += take;
     n -= take;
     if (p.head.size() < kSniffBytes) return;
-    decide(p, false);
-    if (!p.decided) {  // kSniffBytes of blanks: keep looking, bounded
+    if (p.head.size() < kMaxSniffBytes && p.head_lines < kSniffLines) continue;
+    // Blanks decide nothing, and every sniffer walked each blank line of
+    // them: a 9.4 MB .gz of newlines took 87 s (docs/input-robustness.md,
+    // "Empty content").
+    if (p.head.find_first_not_of(" \t\r\n") == std::string::npos) {
       p.ignored_bytes += p.head.size();
       p.head.clear();
+      p.head_lines = 0;
+      continue;
+    }
+    decide(p, false);
+    if (!p.decided) {  // a look-ahead of blanks: keep looking, bounded
+      p.ignored_bytes += p.head.size();
+      p.head.clear();
+      p.head_lines = 0;
     }
   }
   if (p.reader) p.reader->append(data, n);
@@ -156,6 +183,7 @@ const Source& Engine::finish(int h) {
     }
   }
   complete_series(&src);
+  admit_layouts(sources_, &src);
   enforce_per_io_budget(sources_, p.opts.max_per_io_samples, &src);
   pending_[h].reset();
   sources_.push_back(std::move(src));
@@ -170,6 +198,7 @@ int Engine::source_index(int h) const {
 
 int Engine::add_source(Source src) {
   complete_series(&src);
+  admit_layouts(sources_, &src);
   enforce_per_io_budget(sources_, kMaxPerIoSamples, &src);
   sources_.push_back(std::move(src));
   return static_cast<int>(sources_.size() - 1);

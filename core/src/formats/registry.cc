@@ -183,6 +183,9 @@ std::string describe_unclaimed(const SniffInput& in) {
     else if (l.find('=') != std::string_view::npos || l.find_first_of(" \t") == std::string_view::npos) ++keys;
   }
   if (sections && keys) return "fio job file";
+  // The engine read up to kMaxSniffBytes looking for a line end (reader.h).
+  if (!in.complete && b.find('\n') == std::string_view::npos)
+    return "text with no line end in its first " + std::to_string(b.size() >> 10) + " KiB: no log has such lines";
   return "text";
 }
 

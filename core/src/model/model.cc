@@ -7,6 +7,13 @@
 
 namespace latscope {
 
+std::string time_too_late(uint64_t time_ms) {
+  return "time_ms " + std::to_string(time_ms) +
+         " is past 2^53 ms (285,000 years), where ms are no longer exact and its I/Os would fall out of every "
+         "time query; line skipped";
+}
+
+
 const char* dir_name(Dir d) {
   switch (d) {
     case Dir::kRead: return "read";

@@ -11,7 +11,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"column-count", Severity::kError, "line has a different number of columns than the file's bin layout: line skipped"},
     {"not-a-number", Severity::kError, "a field is not an unsigned integer: line skipped"},
     {"negative-value", Severity::kError, "a field is negative: line skipped"},
-    {"overflow", Severity::kError, "a count, or a sum of counts in a line or series, is above 2^53 (or a field does not fit in 64 bits): line skipped"},
+    {"overflow", Severity::kError, "a count, a sum of counts in a line or series, or a time_ms is above 2^53 (or a field does not fit in 64 bits): line skipped"},
     {"bad-direction", Severity::kError, "ddir is not 0 (read), 1 (write) or 2 (trim): line skipped"},
     {"empty-line", Severity::kInfo, "blank line ignored"},
     {"crlf", Severity::kInfo, "CRLF line ending: carriage return ignored, line kept"},
@@ -37,6 +37,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"unit-guessed", Severity::kWarning, "fio per-I/O log without a priority column and no evidence of its fio version (json+ output, histogram logs of the run): unit guessed from the values' magnitudes; give --fio-version 2|3 or the run's json+ output"},
     {"segments-matched", Severity::kInfo, "per_job_logs=0: fio appends each job's log as the job ends, not in job order; the file's segments were matched to fio's jobs by the run's json+ bins (docs/folders.md)"},
     {"far-times", Severity::kError, "windows too far apart in time for one axis of at most 50 million quanta: the runs holding the fewest I/Os were left out and named (docs/input-robustness.md, \"Far times\")"},
+    {"layout-budget", Severity::kError, "the bin layouts of the file would pass the limit of 16,777,216 bins held at once (docs/input-robustness.md, \"Layouts\"): interval or row skipped"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");

@@ -212,6 +212,10 @@ int64_t floor_div(int64_t a, int64_t b) {
 
 // ---- versions 1 and 2 (2 adds each cell's extremes) ----
 
+// What an inflate past max_inflated adds to its message.
+constexpr const char* kOverLimit =
+    ", the limit of memory for one result (docs/result-format.md, \"Memory\"); nothing read";
+
 Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) {
   *out = Result();
   // Header block.
@@ -219,7 +223,8 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
   if (!in->need(hz, "header")) return bad("header", in->what());
   std::vector<uint8_t> head;
   std::string err;
-  if (!inflate_zlib(in->here(), hz, max_inflated, &head, &err)) return bad("header", err);
+  if (!inflate_zlib(in->here(), hz, max_inflated, &head, &err))
+    return bad("header", err + (err.rfind("inflated size over", 0) == 0 ? kOverLimit : ""));
   in->skip(hz);
   In h(head.data(), head.size());
   const uint32_t flags = h.u32("flags");
@@ -284,13 +289,15 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
   std::vector<Seen> seen;
   std::vector<uint8_t> block;
   int64_t prev_block = INT64_MIN;
+  uint64_t decoded = 0;  // what the cells read so far cost (kResultCellBytes, kResultBinBytes)
   for (;;) {
     if (in->left() >= 4 && std::memcmp(in->here(), kIndexMagic, 4) == 0) break;
     const std::string where = "block " + std::to_string(seen.size());
     const uint64_t offset = in->pos();
     const uint32_t z = in->u32("block length");
     if (!in->need(z, "block data")) return bad(where, in->what());
-    if (!inflate_zlib(in->here(), z, max_inflated, &block, &err)) return bad(where, err);
+    if (!inflate_zlib(in->here(), z, max_inflated, &block, &err))
+      return bad(where, err + (err.rfind("inflated size over", 0) == 0 ? kOverLimit : ""));
     in->skip(z);
     In b(block.data(), block.size());
     const int64_t first = b.i64("block first quantum");
@@ -311,6 +318,13 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
       ResultSeries& s = out->series[static_cast<size_t>(si)];  // si < ns: fits size_t
       if (nb == 0 || nb > s.layout->size() || nb * 2 > b.left())
         return bad(where, "cell " + std::to_string(c) + ": " + std::to_string(nb) + " bins");
+      // nb <= the layout's size (<= kMaxBins): no overflow.
+      decoded += kResultCellBytes + nb * kResultBinBytes;
+      if (decoded > max_inflated)
+        return bad(where, "cell " + std::to_string(c) + ": the decoded result would take over " +
+                              std::to_string(max_inflated >> 20) +
+                              " MiB, the limit of memory for one result (docs/result-format.md, \"Memory\"); "
+                              "nothing read: reduce it to a coarser quantum (latscope reduce) or fewer series");
       ResultCell cell;
       cell.quantum = first + static_cast<int64_t>(dq);
       last = std::max(last, cell.quantum);

@@ -89,7 +89,12 @@ export function unframePayload(b) {
     mul *= 128;
   }
   need(n);
-  const name = new TextDecoder('utf-8', { fatal: true }).decode(b.subarray(o, o + n));
+  let name = '';
+  try {
+    name = new TextDecoder('utf-8', { fatal: true }).decode(b.subarray(o, o + n));
+  } catch {
+    throw new Error('the link data names its file in bytes that are not UTF-8');
+  }
   o += n;
   // eslint-disable-next-line no-control-regex
   if (!name || name.length > 4096 || /[\u0000-\u001f]/.test(name)) throw new Error('the link data names its file badly');
@@ -108,6 +113,9 @@ export function base64url(b) {
 /** @param {string} s */
 export function fromBase64url(s) {
   if (!/^[A-Za-z0-9_-]*$/.test(s)) throw new Error('the link data is not base64url');
+  // One symbol past a group of four holds no byte: a cut link (atob threw
+  // its own "Invalid character"; web/test/unit/fuzz-fragment.test.js).
+  if (s.length % 4 === 1) throw new Error('the link data is cut (its base64url length is one past a whole group)');
   const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4));
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);

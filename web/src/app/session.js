@@ -128,6 +128,7 @@ export class Session {
     try {
       const r = await fetchItems(urls, {
         signal: abort.signal,
+        maxBytes: this.budget.budget,  // downloads are held whole until parsed (docs/page-loading.md, "Downloads")
         onProgress: (p) => {
           if (gen !== this.loadGen) return;
           got.set(p.url, { done: p.bytesDone, total: p.bytesTotal });

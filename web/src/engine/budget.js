@@ -98,3 +98,23 @@ export function isMultiple(q, reducedQ) {
   const k = Math.round(q / reducedQ);
   return k >= 1 && Math.abs(k * reducedQ - q) <= 1e-9 * q;
 }
+
+/**
+ * The file options with the memory budget as the bound on a result file's
+ * decoded size (FileOptions max_result_bytes, docs/result-format.md
+ * "Memory"): a result of repeated cells (an .lsr, a link's `d=`) inflates
+ * thousands of times over, and the budget that reduces log files applied to
+ * results too late, after they were decoded. Not below MIN_RESULT_BYTES:
+ * a slice the level view plans (level-view.js, at least 1000 cells) is
+ * decoded whole. No budget: the engine's own bound (1 GiB).
+ * @param {object | undefined} fileOptions @param {{bytes: number} | undefined} budget
+ * @returns {object | undefined}
+ */
+export function withResultBudget(fileOptions, budget) {
+  const bytes = budget?.bytes;
+  if (bytes === undefined || !Number.isFinite(bytes) || !(bytes > 0)) return fileOptions;
+  return { ...(fileOptions ?? {}), max_result_bytes: Math.floor(Math.max(bytes, MIN_RESULT_BYTES)) };
+}
+
+/** The least bound on a result's decoded size in the page: 64 MiB, ~1,400 cells of every fio bin (docs/result-format.md "Memory"). */
+export const MIN_RESULT_BYTES = 64 * 2 ** 20;

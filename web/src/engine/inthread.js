@@ -21,7 +21,7 @@ import { toLoadItem } from '../load/files.js';
 import { EngineError } from './protocol.js';
 import { matrixOf } from './matrix.js';
 import { columnsOf, withRows } from './columns.js';
-import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce } from './budget.js';
+import { KEEP_LABELS, budgetPlan, modelBytes, shouldReduce, withResultBudget } from './budget.js';
 import { yieldToEvents } from '../util/yield.js';
 import { abortError } from '../util/abort.js';
 
@@ -248,7 +248,7 @@ export class InThreadEngine {
     const plan = budgetPlan(opts.budget?.bytes ?? Infinity, this.used);
     for (let i = 0; i < items.length; ++i) {
       try {
-        const { source, bytes } = await this.parseFile(items[i], { ...opts, export: true });
+        const { source, bytes } = await this.parseFile(items[i], { ...opts, fileOptions: withResultBudget(opts.fileOptions, opts.budget), export: true });
         if (bytes) {
           const cost = modelBytes(source, bytes.length);
           if (opts.budget && shouldReduce(plan, cost, reducible(source))) {

@@ -19,7 +19,7 @@ import { WorkerProxy } from './proxy.js';
 import { Req } from './protocol.js';
 import { spawnWebWorker } from './spawn.js';
 import { failedSource, reducible } from './inthread.js';
-import { addUsed, budgetPlan, modelBytes, shouldReduce } from './budget.js';
+import { addUsed, budgetPlan, modelBytes, shouldReduce, withResultBudget } from './budget.js';
 import { withRows, joinColumns } from './columns.js';
 import { joinMatrix } from './matrix.js';
 import { QueryTwin } from './twin.js';
@@ -109,7 +109,7 @@ export class WorkerEngine {
       /** @type {Source[]} */
       const out = [];
       for (const it of items) {
-        const p = { file: it.file, name: it.name, fileOptions: opts.fileOptions, sliceBytes: opts.sliceBytes, export: false };
+        const p = { file: it.file, name: it.name, fileOptions: withResultBudget(opts.fileOptions, opts.budget), sliceBytes: opts.sliceBytes, export: false };
         out.push((await this.primary.request(Req.PARSE_FILE, p, { onProgress, signal })).source);
       }
       return out;
@@ -209,7 +209,7 @@ export class WorkerEngine {
           try {
             r = await w.request(
               Req.PARSE_FILE,
-              { file: it.file, name: it.name, fileOptions: opts.fileOptions, sliceBytes: opts.sliceBytes, export: true },
+              { file: it.file, name: it.name, fileOptions: withResultBudget(opts.fileOptions, opts.budget), sliceBytes: opts.sliceBytes, export: true },
               { onProgress, signal },
             );
           } catch (e) {

@@ -44,7 +44,7 @@ async function asListing(blob, url) {
  * what was left out is said.
  * @param {NonNullable<ReturnType<typeof parseListing>>} top
  * @param {string} root
- * @param {{signal?: AbortSignal, onProgress?: (p: FetchProgress) => void, fetch?: typeof fetch, pageOrigin?: string}} o
+ * @param {{signal?: AbortSignal, onProgress?: (p: FetchProgress) => void, fetch?: typeof fetch, pageOrigin?: string, held?: DownloadBudget}} o
  */
 async function followListing(top, root, o) {
   /** @type {import('./files.js').LoadItem[]} */
@@ -153,10 +153,37 @@ export function fetchFailureText(url, pageOrigin, why) {
   return `${url}: could not be reached (network error, unknown host, or refused by the page's policy); download it and open it here.`;
 }
 
+/** The download bytes a load holds at once when the page has no memory budget (?budget=off): 2 GiB. */
+export const MAX_DOWNLOAD_BYTES = 2 ** 31;
+
 /**
- * Fetches one URL with progress; throws with a sentence.
+ * What a load's downloads hold so far, and the most they may: every file
+ * is held whole until it is parsed, and a server streaming 3 GiB once took
+ * the tab to 7 GB (docs/page-loading.md, "Downloads").
+ * @typedef {{bytes: number, limit: number}} DownloadBudget
+ */
+
+/** @param {number} n */
+function mib(n) {
+  return `${(n / 2 ** 20).toFixed(n < 2 ** 30 ? 1 : 0)} MiB`;
+}
+
+/**
+ * The sentence that stops a download past the budget.
+ * @param {string} url @param {DownloadBudget} held @param {number} bytes what it had (or announced)
+ * @param {boolean} streamed
+ */
+export function downloadTooLargeText(url, held, bytes, streamed) {
+  const before = held.bytes ? ` beside the ${mib(held.bytes)} fetched before it` : '';
+  return `${url}: ${streamed ? `stopped after ${mib(bytes)}` : `announces ${mib(bytes)}`}${before}, past the page's memory budget of ${mib(held.limit)} ` +
+    '(docs/page-loading.md, "Downloads"); nothing of it is loaded: open the file from disk, or raise ?budget=';
+}
+
+/**
+ * Fetches one URL with progress; throws with a sentence. With o.held, the
+ * bytes are counted as they stream and the fetch stops past held.limit.
  * @param {string} url
- * @param {{signal?: AbortSignal, onProgress?: (p: FetchProgress) => void, pageOrigin?: string, fetch?: typeof fetch}} [o]
+ * @param {{signal?: AbortSignal, onProgress?: (p: FetchProgress) => void, pageOrigin?: string, fetch?: typeof fetch, held?: DownloadBudget}} [o]
  * @returns {Promise<Blob>}
  */
 export async function fetchBlob(url, o = {}) {
@@ -180,9 +207,16 @@ export async function fetchBlob(url, o = {}) {
   }
   if (!res.ok) throw new Error(`${url}: HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}`);
   const total = Number(res.headers.get('content-length')) || 0;
+  const held = o.held;
+  if (held && total > held.limit - held.bytes) {
+    res.body?.cancel().catch(() => {});
+    throw new Error(downloadTooLargeText(url, held, total, false));
+  }
   o.onProgress?.({ url, bytesDone: 0, bytesTotal: total, state: 'fetching' });
   if (!res.body) {
     const b = await res.blob();
+    if (held && b.size > held.limit - held.bytes) throw new Error(downloadTooLargeText(url, held, b.size, true));
+    if (held) held.bytes += b.size;
     o.onProgress?.({ url, bytesDone: b.size, bytesTotal: b.size, state: 'done' });
     return b;
   }
@@ -197,10 +231,15 @@ export async function fetchBlob(url, o = {}) {
     }
     const r = await reader.read();
     if (r.done) break;
+    if (held && done + r.value.length > held.limit - held.bytes) {
+      reader.cancel().catch(() => {});
+      throw new Error(downloadTooLargeText(url, held, done + r.value.length, true));
+    }
     parts.push(r.value);
     done += r.value.length;
     o.onProgress?.({ url, bytesDone: done, bytesTotal: Math.max(total, done), state: 'fetching' });
   }
+  if (held) held.bytes += done;
   o.onProgress?.({ url, bytesDone: done, bytesTotal: done, state: 'done' });
   return new Blob(/** @type {BlobPart[]} */ (parts));
 }
@@ -209,11 +248,14 @@ export async function fetchBlob(url, o = {}) {
  * Fetches every URL (one after another: a page should not open many
  * connections to one server at once) and unpacks archives.
  * @param {string[]} urls
- * @param {{signal?: AbortSignal, onProgress?: (p: FetchProgress) => void, fetch?: typeof fetch, pageOrigin?: string}} [o]
+ * @param {{signal?: AbortSignal, onProgress?: (p: FetchProgress) => void, fetch?: typeof fetch, pageOrigin?: string, maxBytes?: number}} [opts]
+ *   maxBytes: what the downloads may hold at once (the page's memory budget; else MAX_DOWNLOAD_BYTES)
  * @returns {Promise<{items: import('./files.js').LoadItem[], skipped: import('./files.js').SkippedItem[], errors: string[], notes: string[]}>}
  *   errors: URLs that failed (each a sentence); the others load
  */
-export async function fetchItems(urls, o = {}) {
+export async function fetchItems(urls, opts = {}) {
+  const max = opts.maxBytes;
+  const o = { ...opts, held: { bytes: 0, limit: max !== undefined && Number.isFinite(max) && max > 0 ? max : MAX_DOWNLOAD_BYTES } };
   /** @type {import('./files.js').LoadItem[]} */
   const items = [];
   /** @type {import('./files.js').SkippedItem[]} */

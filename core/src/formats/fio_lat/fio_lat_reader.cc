@@ -350,6 +350,10 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
     skip(Issue::kBadDirection, 1, "ddir " + std::to_string(f[2]) + " is not 0, 1 or 2; line skipped");
     return;
   }
+  if (f[0] > kMaxTimeMs) {
+    skip(Issue::kOverflow, 1, time_too_late(f[0]));
+    return;
+  }
   if (!ncols_) {
     decide_columns(n, f, hex);
     // fio's log_avg_msec windows are written with bs 0 (stat.c

@@ -9,6 +9,7 @@
 //       highest non-empty index of that configuration in the file
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <unordered_map>
 
@@ -16,12 +17,19 @@
 #include "formats/hdr/hdr_log.h"
 #include "formats/sniff_util.h"
 #include "latscope/engine.h"
+#include "latscope/layout_budget.h"
 #include "latscope/reader.h"
 
 namespace latscope {
 namespace {
 
 constexpr int64_t kYearNs = int64_t{365} * 24 * 3600 * 1000000000;
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
 
 // ns -> ms without rounding whole milliseconds (epoch ns exceed 2^53).
 double ms(int64_t ns) {
@@ -165,6 +173,7 @@ class HdrFormatReader : public Reader {
       sum += c;
     }
     const std::string key = hdr::config_key(iv.hist.config);
+    if (!fits_layouts(iv, key)) return;
     configs_.emplace(key, iv.hist.config);
     Pending& p = series_for(iv.tag, key);
     if (sum > kMaxCount - p.total) {
@@ -172,13 +181,13 @@ class HdrFormatReader : public Reader {
       return;
     }
     p.total += sum;
-    uint64_t& top = max_index_[key];
-    // The payload's non-zero counts are the window's bins as they are.
+    grow_layout(iv, key);
+    // The payload's non-zero counts are the window's bins as they are
+    // (fits_layouts has grown the layout to hold them).
     const hdr::Histogram& h = iv.hist;
     const uint32_t* bins = h.index.data();
     const uint64_t* counts = h.count.data();
     const auto n = static_cast<uint32_t>(h.index.size());
-    if (n) top = std::max<uint64_t>(top, h.index.back());
     ++src_.records;
     if (!p.any || start_ns >= p.last_end_ns) {
       p.s.add_window(ms(start_ns), ms(end_ns), bins, counts, n);
@@ -212,6 +221,45 @@ class HdrFormatReader : public Reader {
       c.push_back(kv.second);
     }
     p.s.add_window(last.start_ms, last.end_ms, b.data(), c.data(), static_cast<uint32_t>(b.size()));
+  }
+
+  // Whether the layout of iv's configuration, grown to hold iv's highest
+  // index, stays within range: bucket edges within kMaxEdgeNs (a
+  // DoubleHistogram's value ratio may put them past any double), and the
+  // file's layouts within kMaxLayoutBins in all (a 3 KB log of 40
+  // 5-digit configurations asked for 5 GB; docs/input-robustness.md,
+  // "Layouts"). An interval that does not fit is skipped and counted.
+  bool fits_layouts(const hdr::Interval& iv, const std::string& key) {
+    const auto held = max_index_.find(key);
+    const uint64_t have = held == max_index_.end() ? 0 : held->second + 1;
+    const uint64_t want = std::max<uint64_t>(iv.hist.length(), 1);
+    if (want <= have) return true;
+    if (!(hdr::upper_edge_ns(iv.hist.config, unit_ns_, static_cast<int64_t>(want - 1)) <= hdr::kMaxEdgeNs)) {
+      src_.diag.add(Issue::kHdrBadPayload, iv.line, 0,
+                    "bucket " + std::to_string(want - 1) + " ends past 1e30 ns (the value ratio, " +
+                        number(iv.hist.config.ratio) + ", times the unit is too large): interval skipped");
+      return false;
+    }
+    if (want - have > kMaxLayoutBins - layout_bins_) {
+      src_.diag.add(Issue::kLayoutBudget, iv.line, 0,
+                    "configuration " + key + " would need " + with_commas(want) + " bins, and the file's layouts " +
+                        with_commas(layout_bins_ - have + want) + " in all, past the limit of " +
+                        with_commas(kMaxLayoutBins) +
+                        " (docs/input-robustness.md, \"Layouts\"): interval skipped; a log per configuration, or "
+                        "fewer significant digits, keeps it");
+      return false;
+    }
+    return true;
+  }
+
+  // Grows the layout of key to hold iv (after fits_layouts).
+  void grow_layout(const hdr::Interval& iv, const std::string& key) {
+    const uint64_t want = std::max<uint64_t>(iv.hist.length(), 1);
+    const auto held = max_index_.find(key);
+    const uint64_t have = held == max_index_.end() ? 0 : held->second + 1;
+    if (want <= have) return;
+    layout_bins_ += want - have;
+    max_index_[key] = want - 1;
   }
 
   // Found by a hash of (configuration, tag): a log of 100,000 tags was
@@ -259,7 +307,8 @@ class HdrFormatReader : public Reader {
   std::vector<Pending> series_;
   std::unordered_map<std::string, size_t> index_;  // (configuration, tag) -> series_ index
   std::map<std::string, hdr::Config> configs_;
-  std::map<std::string, uint64_t> max_index_;
+  std::map<std::string, uint64_t> max_index_;  // config key -> highest index its layout holds
+  uint64_t layout_bins_ = 0;                     // the file's layouts' bins: max_index_ + 1 summed
 };
 
 std::unique_ptr<Reader> create_hdr(Source src, const FileOptions& opts) {

@@ -103,6 +103,13 @@ class Counts {
 bool read_v2_counts(const uint8_t* p, size_t n, Counts* counts, std::string* err) {
   size_t i = 0;
   while (i < n) {
+    if (p[i] == 0) {  // explicit zero counts (Java writes runs): skipped at once
+      size_t j = i;
+      while (j < n && p[j] == 0) ++j;
+      counts->skip(j - i);
+      i = j;
+      continue;
+    }
     uint64_t v = 0;
     int shift = 0;
     for (int k = 0; k < 9; ++k) {
@@ -284,7 +291,7 @@ bool decode_base64(std::string_view text, std::vector<uint8_t>* out, std::string
 }
 
 bool decode_histogram(const uint8_t* p, size_t n, size_t max_inflated, Histogram* out, int* encoding,
-                      std::string* err) {
+                      std::string* err, size_t* inflated_bytes) {
   if (n < 4) {
     *err = "truncated payload (" + std::to_string(n) + " bytes)";
     return false;
@@ -303,7 +310,7 @@ bool decode_histogram(const uint8_t* p, size_t n, size_t max_inflated, Histogram
       *err = "DoubleHistogram nested in a DoubleHistogram";
       return false;
     }
-    if (!decode_histogram(inner, rest, max_inflated, out, encoding, err)) return false;
+    if (!decode_histogram(inner, rest, max_inflated, out, encoding, err, inflated_bytes)) return false;
     if (!(out->config.ratio > 0) || !std::isfinite(out->config.ratio)) {
       *err = "DoubleHistogram value ratio is not a positive number";
       return false;
@@ -334,7 +341,9 @@ bool decode_histogram(const uint8_t* p, size_t n, size_t max_inflated, Histogram
   }
   std::vector<uint8_t> inflated;
   std::string zerr;
-  if (!inflate_zlib(p + 8, len, max_inflated, &inflated, &zerr)) {
+  const bool inflated_ok = inflate_zlib(p + 8, len, max_inflated, &inflated, &zerr);
+  if (inflated_bytes) *inflated_bytes += inflated.size();
+  if (!inflated_ok) {
     *err = zerr;
     return false;
   }
@@ -349,10 +358,11 @@ bool decode_histogram(const uint8_t* p, size_t n, size_t max_inflated, Histogram
   return decode_plain(inflated.data(), inflated.size(), out, encoding, err);
 }
 
-bool decode_payload(std::string_view base64, size_t max_inflated, Histogram* out, int* encoding, std::string* err) {
+bool decode_payload(std::string_view base64, size_t max_inflated, Histogram* out, int* encoding, std::string* err,
+                    size_t* inflated) {
   std::vector<uint8_t> bytes;
   if (!decode_base64(base64, &bytes, err)) return false;
-  if (!decode_histogram(bytes.data(), bytes.size(), max_inflated, out, encoding, err)) return false;
+  if (!decode_histogram(bytes.data(), bytes.size(), max_inflated, out, encoding, err, inflated)) return false;
   if (!out->config.is_double) out->config.ratio = 1.0;
   return true;
 }

@@ -23,11 +23,13 @@ bool decode_base64(std::string_view text, std::vector<uint8_t>* out, std::string
 // histogram). max_inflated bounds the zlib output (inflation bombs).
 // Messages: "bad cookie 0x...", "not a valid zlib stream", "payload length N
 // exceeds the M bytes present", "count overflows 64 bits", ...
+// *inflated, when given, adds the bytes inflated (also when decoding fails).
 bool decode_histogram(const uint8_t* p, size_t n, size_t max_inflated, Histogram* out, int* encoding,
-                      std::string* err);
+                      std::string* err, size_t* inflated = nullptr);
 
 // Both steps for a payload column ("HISTFAAAAEV42pNp...").
-bool decode_payload(std::string_view base64, size_t max_inflated, Histogram* out, int* encoding, std::string* err);
+bool decode_payload(std::string_view base64, size_t max_inflated, Histogram* out, int* encoding, std::string* err,
+                    size_t* inflated = nullptr);
 
 // The cookies (docs/formats-hdr.md). Integer cookies are compared after
 // masking 0xF0 (bits 4-7 carry the V0/V1 word size); DoubleHistogram ones exactly.

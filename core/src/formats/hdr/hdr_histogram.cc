@@ -31,8 +31,7 @@ int32_t Config::sub_bucket_half_count_magnitude() const {
   return floor_log2(static_cast<uint64_t>(sub_bucket_count())) - 1;
 }
 
-int64_t Config::lowest_equivalent(int64_t i) const {
-  const int32_t half_mag = sub_bucket_half_count_magnitude();
+int64_t Config::lowest_equivalent_at(int64_t i, int32_t half_mag, int32_t unit_mag) {
   const int64_t half = int64_t{1} << half_mag;
   int64_t b = (i >> half_mag) - 1;
   int64_t s = (i & (half - 1)) + half;
@@ -40,17 +39,25 @@ int64_t Config::lowest_equivalent(int64_t i) const {
     s -= half;
     b = 0;
   }
-  const int64_t shift = b + unit_magnitude();
+  const int64_t shift = b + unit_mag;
   if (shift >= 63) return INT64_MAX;
   const uint64_t v = static_cast<uint64_t>(s) << shift;
   return v > static_cast<uint64_t>(INT64_MAX) ? INT64_MAX : static_cast<int64_t>(v);
 }
 
-int64_t Config::bucket_width(int64_t i) const {
-  int64_t b = (i >> sub_bucket_half_count_magnitude()) - 1;
+int64_t Config::bucket_width_at(int64_t i, int32_t half_mag, int32_t unit_mag) {
+  int64_t b = (i >> half_mag) - 1;
   if (b < 0) b = 0;
-  const int64_t shift = b + unit_magnitude();
+  const int64_t shift = b + unit_mag;
   return shift >= 63 ? INT64_MAX : int64_t{1} << shift;
+}
+
+int64_t Config::lowest_equivalent(int64_t i) const {
+  return lowest_equivalent_at(i, sub_bucket_half_count_magnitude(), unit_magnitude());
+}
+
+int64_t Config::bucket_width(int64_t i) const {
+  return bucket_width_at(i, sub_bucket_half_count_magnitude(), unit_magnitude());
 }
 
 int64_t Config::index_of(int64_t v) const {

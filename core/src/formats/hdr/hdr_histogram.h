@@ -33,6 +33,11 @@ struct Config {
   // Integer value range of bucket index i: [lowest_equivalent, next_non_equivalent).
   int64_t lowest_equivalent(int64_t i) const;
   int64_t bucket_width(int64_t i) const;
+  // The same with the magnitudes given: a layout of millions of indexes
+  // computed them again per index, a second per 5-digit layout
+  // (docs/input-robustness.md, "Layouts").
+  static int64_t lowest_equivalent_at(int64_t i, int32_t half_mag, int32_t unit_mag);
+  static int64_t bucket_width_at(int64_t i, int32_t half_mag, int32_t unit_mag);
   // (width - 1) first: the top bucket ends at exactly 2^63 - 1 without overflow.
   int64_t highest_equivalent(int64_t i) const { return lowest_equivalent(i) + (bucket_width(i) - 1); }
   int64_t median_equivalent(int64_t i) const { return lowest_equivalent(i) + (bucket_width(i) >> 1); }

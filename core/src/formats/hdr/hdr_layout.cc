@@ -53,6 +53,11 @@ std::string config_key(const Config& c) {
   return k;
 }
 
+double upper_edge_ns(const Config& c, double unit_ns, int64_t i) {
+  return (static_cast<double>(c.lowest_equivalent(i)) + static_cast<double>(c.bucket_width(i))) * unit_ns *
+         (c.is_double ? c.ratio : 1.0);
+}
+
 LayoutPtr make_layout(const Config& c, double unit_ns, size_t n) {
   auto l = std::make_shared<BinLayout>();
   l->kind = LayoutKind::kHdr;
@@ -61,17 +66,23 @@ LayoutPtr make_layout(const Config& c, double unit_ns, size_t n) {
   l->lo.resize(n);
   l->hi.resize(n);
   l->rep.resize(n);
+  const int32_t half_mag = c.sub_bucket_half_count_magnitude(), unit_mag = c.unit_magnitude();
   for (size_t i = 0; i < n; ++i) {
     const auto idx = static_cast<int64_t>(i);
-    const int64_t lo = c.lowest_equivalent(idx);
+    const int64_t lo = Config::lowest_equivalent_at(idx, half_mag, unit_mag);
+    const int64_t width = Config::bucket_width_at(idx, half_mag, unit_mag);
     l->lo[i] = static_cast<double>(lo) * scale;
-    l->hi[i] = (static_cast<double>(lo) + static_cast<double>(c.bucket_width(idx))) * scale;
-    l->rep[i] = static_cast<double>(c.median_equivalent(idx)) * scale;
+    l->hi[i] = (static_cast<double>(lo) + static_cast<double>(width)) * scale;
+    l->rep[i] = static_cast<double>(lo + (width >> 1)) * scale;  // Config::median_equivalent
   }
   return l;
 }
 
 bool parse_layout_id(const std::string& id, Config* c, double* unit_ns, size_t* n) {
+  return parse_layout_id(id, c, unit_ns, n, nullptr);
+}
+
+bool parse_layout_id(const std::string& id, Config* c, double* unit_ns, size_t* n, std::string* why) {
   if (id.compare(0, 3, "hdr") != 0) return false;
   size_t pos = 3;
   std::string v;
@@ -95,8 +106,19 @@ bool parse_layout_id(const std::string& id, Config* c, double* unit_ns, size_t* 
   } else if (!to_double(unit, &u)) {
     return false;
   }
+  if (u < kMinUnitNs || u > kMaxUnitNs) {
+    if (why) *why = "unit " + unit + " ns is outside 1e-9..1e12 ns";
+    return false;
+  }
   // Indexes past the one holding 2^62 reach values int64 cannot hold.
-  if (count - 1 > out.index_of(int64_t{1} << 62)) return false;
+  if (count - 1 > out.index_of(int64_t{1} << 62)) {
+    if (why) *why = std::to_string(count) + " bins reach past the configuration's largest value";
+    return false;
+  }
+  if (!(upper_edge_ns(out, u, count - 1) <= kMaxEdgeNs)) {
+    if (why) *why = "its top bin ends past 1e30 ns (unit or value ratio too large)";
+    return false;
+  }
   *c = out;
   *unit_ns = u;
   *n = static_cast<size_t>(count);

@@ -146,6 +146,7 @@ void LogParser::skip(Issue issue, uint32_t column, std::string text) {
 
 void LogParser::line(std::string_view text) {
   ++line_no_;
+  text_bytes_ += text.size() + 1;
   if (line_no_ == 1 && starts_with(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
   if (!text.empty() && text.back() == '\r') {
     text.remove_suffix(1);
@@ -296,7 +297,26 @@ void LogParser::interval_line(std::string_view text) {
     return;
   }
   std::string err;
-  if (!decode_payload(f[3], opts_.max_inflated_bytes, &iv.hist, &iv.encoding, &err)) {
+  const uint64_t allowed = opts_.max_inflated_floor + opts_.max_inflate_ratio * text_bytes_;
+  const auto file_budget = [&] {
+    return "the file's payloads would inflate past " + std::to_string(opts_.max_inflate_ratio) + " times its " +
+           std::to_string(text_bytes_ >> 10) + " KiB read, plus " + std::to_string(opts_.max_inflated_floor >> 20) +
+           " MiB (docs/input-robustness.md, \"Empty content\"): skipped";
+  };
+  if (inflated_bytes_ >= allowed) {
+    skip(Issue::kHdrBadPayload, static_cast<uint32_t>(col), file_budget());
+    return;
+  }
+  size_t inflated = 0;
+  const uint64_t left = allowed - inflated_bytes_;
+  const size_t room = static_cast<size_t>(std::min<uint64_t>(opts_.max_inflated_bytes, left));
+  const bool decoded = decode_payload(f[3], room, &iv.hist, &iv.encoding, &err, &inflated);
+  inflated_bytes_ += inflated;
+  if (!decoded && left < opts_.max_inflated_bytes && err.rfind("inflated size over", 0) == 0) {
+    skip(Issue::kHdrBadPayload, static_cast<uint32_t>(col), file_budget());
+    return;
+  }
+  if (!decoded) {
     skip(Issue::kHdrBadPayload, static_cast<uint32_t>(col), err + ": skipped");
     return;
   }

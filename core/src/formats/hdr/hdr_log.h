@@ -98,6 +98,13 @@ struct LogOptions {
   // Bound on one payload's inflated size (an inflation-bomb guard). 64 MiB
   // holds a V1 histogram with 8M 8-byte counts, far above any real writer.
   size_t max_inflated_bytes = size_t{64} << 20;
+  // Bound on what a file's payloads inflate to in all: this floor plus
+  // max_inflate_ratio times the log's bytes read so far. Zero counts
+  // inflate a thousand times over: a 1.7 MB log of them took 9 s
+  // (docs/input-robustness.md, "Empty content"); real logs, even V1 word
+  // arrays of 3 digits, stay far below 256 times.
+  size_t max_inflated_floor = size_t{256} << 20;
+  uint64_t max_inflate_ratio = 256;
   // Decide whether the second column holds interval ends (hdrhistogram-go
   // before late 2025, scylla-bench, HdrHistogram_c's hdr_log_write). False
   // reads it as a length always, as Java's reader does.
@@ -164,6 +171,8 @@ class LogParser {
   bool partial_too_long_ = false;
   uint64_t line_no_ = 0;
   uint64_t intervals_ = 0;
+  uint64_t text_bytes_ = 0;     // of the lines read so far
+  uint64_t inflated_bytes_ = 0;  // what their payloads inflated to
   uint64_t java_stop_line_ = 0;
   bool decided_ = false;
   bool end_in_length_ = false;

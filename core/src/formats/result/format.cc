@@ -85,7 +85,8 @@ SniffResult sniff_result(const SniffInput& in) {
 
 class ResultReader : public Reader {
  public:
-  ResultReader(Source src, double query_quantum_ms) : src_(std::move(src)), query_quantum_ms_(query_quantum_ms) {}
+  ResultReader(Source src, double query_quantum_ms, size_t max_bytes)
+      : src_(std::move(src)), query_quantum_ms_(query_quantum_ms), max_bytes_(max_bytes ? max_bytes : kMaxResultBytes) {}
   void append(const char* data, size_t n) override {
     if (bytes_.size() + n > kMaxBytes) {
       over_ = true;
@@ -108,7 +109,7 @@ class ResultReader : public Reader {
     if (query_quantum_ms_ > 0 && read_result_levels(bytes_.data(), bytes_.size(), &levels).ok())
       level_ms = levels[choose_result_level(levels, query_quantum_ms_)].quantum_ms;
     Result r;
-    Status st = decode_result(bytes_.data(), bytes_.size(), &r, size_t{1} << 30, level_ms);
+    Status st = decode_result(bytes_.data(), bytes_.size(), &r, max_bytes_, level_ms);
     if (!st.ok()) {
       src_.status = Status::Error(ErrorCode::kUnusableFile, src_.name + ": " + st.message);
       return std::move(src_);
@@ -124,12 +125,13 @@ class ResultReader : public Reader {
   static constexpr size_t kMaxBytes = sizeof(size_t) < 8 ? size_t{1} << 30 : static_cast<size_t>(uint64_t{1} << 32);
   Source src_;
   double query_quantum_ms_;
+  size_t max_bytes_;  // decode_result's bound (FileOptions::max_result_bytes)
   std::vector<uint8_t> bytes_;
   bool over_ = false;
 };
 
 std::unique_ptr<Reader> create_result(Source src, const FileOptions& opts) {
-  return std::make_unique<ResultReader>(std::move(src), opts.query_quantum_ms);
+  return std::make_unique<ResultReader>(std::move(src), opts.query_quantum_ms, opts.max_result_bytes);
 }
 
 }  // namespace

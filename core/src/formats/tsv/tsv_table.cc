@@ -10,6 +10,7 @@
 
 #include "formats/hdr/hdr_layout.h"
 #include "latscope/export.h"
+#include "latscope/layout_budget.h"
 
 namespace latscope::tsv {
 namespace {
@@ -70,8 +71,11 @@ bool parse_number(std::string_view s, double* v) {
 }
 
 // The layout a layout id names: fio's ("fio3", "fio2/c1") or an
-// HdrHistogram configuration's ("hdr:d3:l1:u1e0:n2048"); nullptr otherwise.
-LayoutPtr layout_for_id(const std::string& id) {
+// HdrHistogram configuration's ("hdr:d3:l1:u1e0:n2048"); nullptr otherwise,
+// with *why when the id is HdrHistogram's but out of range. An HdrHistogram
+// layout of more than `room` bins is not made (*over set): the table's
+// layouts stay within kMaxLayoutBins (docs/input-robustness.md, "Layouts").
+LayoutPtr layout_for_id(const std::string& id, size_t room, std::string* why, bool* over) {
   for (int version : {3, 2}) {
     const std::string base = version == 3 ? "fio3" : "fio2";
     if (id.compare(0, 4, base) != 0) continue;
@@ -84,8 +88,12 @@ LayoutPtr layout_for_id(const std::string& id) {
   hdr::Config c;
   double unit = 0;
   size_t n = 0;
-  if (hdr::parse_layout_id(id, &c, &unit, &n)) return hdr::make_layout(c, unit, n);
-  return nullptr;
+  if (!hdr::parse_layout_id(id, &c, &unit, &n, why)) return nullptr;
+  if (n > room) {
+    *over = true;
+    return nullptr;
+  }
+  return hdr::make_layout(c, unit, n);
 }
 
 }  // namespace
@@ -210,7 +218,24 @@ void TableParser::row(std::string_view l) {
   const Field& lf = f[static_cast<size_t>(layout_col_)];
   const std::string id = unescape(lf.text);
   auto li = layouts_.find(id);
-  if (li == layouts_.end()) li = layouts_.emplace(id, layout_for_id(id)).first;
+  if (li == layouts_.end()) {
+    std::string why;
+    bool over = false;
+    LayoutPtr made = layout_for_id(id, kMaxLayoutBins - layout_bins_, &why, &over);
+    if (over) {
+      diag_.add(Issue::kLayoutBudget, line_no_, lf.column,
+                "layout " + id.substr(0, 64) + " with the table's other layouts (" + with_commas(layout_bins_) +
+                    " bins) passes the limit of " + with_commas(kMaxLayoutBins) +
+                    " bins (docs/input-robustness.md, \"Layouts\"): row skipped; export fewer layouts per table");
+      return;
+    }
+    if (made && counts_against_budget(*made)) layout_bins_ += made->size();
+    li = layouts_.emplace(id, std::move(made)).first;
+    if (!li->second && !why.empty()) {
+      fail(lf.column, "layout id '" + id.substr(0, 64) + "': " + why);
+      return;
+    }
+  }
   if (!li->second) {
     fail(lf.column, "unknown layout id '" + id.substr(0, 64) + "' (fio3, fio3/cN, fio2, fio2/cN or hdr:dD:lL:uU:nN)");
     return;

@@ -63,6 +63,7 @@ class TableParser {
   void keep_one_time_base();
   void count_row(double t);  // a row taken at t_ms
   std::map<std::string, LayoutPtr> layouts_;
+  size_t layout_bins_ = 0;  // of layouts_ counted against kMaxLayoutBins
   std::map<std::string, size_t> index_;  // labels text + '\n' + layout id -> acc_
   std::vector<Acc> acc_;
 };
