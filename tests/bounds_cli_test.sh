@@ -85,6 +85,35 @@ for cmd in pctiles heatmap summary; do
     -- $cmd late_time_clat.1.log
 done
 
+# Item 1: a 20 s log asked at --quantum 0.001 (20 million quanta): refused
+# before anything is allocated (it once took over 12 GB); reduce too.
+H1=$FIX/../fixtures/local/local_clat_hist.1.log
+{ cat "$H1"; awk -F', ' 'BEGIN{OFS=", "}{$1=$1+10000; print}' "$H1"; } >"$TMP/long_clat_hist.1.log"
+expect "--quantum 0.001 pctiles" 2 "long_clat_hist.1.log: the query would hold 19002000 quanta of 0.001 ms (3.19 GB), over its memory limit of 2.15 GB: use a coarser quantum, a shorter time range (from/to), or raise the limit (--max-memory)" \
+  -- pctiles --quantum 0.001 "$TMP/long_clat_hist.1.log"
+expect "--quantum 0.001 reduce" 2 "long_clat_hist.1.log: the query would hold 19002000 quanta" \
+  -- reduce --quantum 0.001 -o "$TMP/long.lsr" "$TMP/long_clat_hist.1.log"
+expect "--max-memory 1M" 2 "the query would hold .* over its memory limit of 0.00105 GB" \
+  -- pctiles --quantum 10 --max-memory 1M "$TMP/long_clat_hist.1.log"
+
+# Item 7: one file 9e10 ms away from the others is left out by name; the
+# others answer (exit 1), with the rows they give alone.
+H2=$FIX/../fixtures/local/local_clat_hist.2.log
+awk -F', ' 'BEGIN{OFS=", "}{$1=sprintf("%.0f", $1+90000000000); print}' "$H1" >"$TMP/far_clat_hist.1.log"
+expect "far file" 1 "far_clat_hist.1.log: 7205 I/Os from 90000000002 ms to 90000009005 ms left out: too far from the rest" \
+  -- pctiles "$H2" "$TMP/far_clat_hist.1.log"
+"$BIN" pctiles "$H2" >"$TMP/alone" 2>/dev/null
+if cmp -s "$TMP/out" "$TMP/alone"; then ok "far file: the others' rows as alone"; else bad "far file: rows differ from the good file alone"; fi
+
+# Item 6: a heat map of two lines 4e10 ms apart at one row only visits the
+# quanta its windows reach (once a minute of work).
+{ printf '1000, 0, 4096'; i=0; while [ $i -lt 1856 ]; do if [ $i = 300 ]; then printf ', 3'; else printf ', 0'; fi; i=$((i+1)); done; echo
+  printf '40000000000, 0, 4096'; i=0; while [ $i -lt 1856 ]; do if [ $i = 700 ]; then printf ', 4'; else printf ', 0'; fi; i=$((i+1)); done; echo; } >"$TMP/two_clat_hist.1.log"
+capped "$BIN" heatmap --rows 1 "$TMP/two_clat_hist.1.log" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+n=$(awk -F, 'NR > 1 {s += $4} END {print s + 0}' "$TMP/out")
+if [ $rc -le 1 ] && [ "$n" = 7 ]; then ok "two far lines at --rows 1: every I/O in the heat map"; else bad "two far lines at --rows 1: exit $rc, $n I/Os"; head -c 600 "$TMP/err"; fi
+
 [ $fails = 0 ] && echo "bounds_cli_test: all passed" && exit 0
 echo "bounds_cli_test: $fails failed"
 exit 1
