@@ -61,10 +61,10 @@ function text(f) {
 /**
  * The regular files of a tar archive. Throws with a sentence when it is
  * malformed before any file, or over the bounds.
- * @param {Uint8Array} b
+ * @param {Uint8Array} b @param {number} [limit] unpacked bytes at most (MAX_UNPACKED)
  * @returns {{name: string, bytes: Uint8Array}[]}
  */
-export function untar(b) {
+export function untar(b, limit = MAX_UNPACKED) {
   /** @type {{name: string, bytes: Uint8Array}[]} */
   const out = [];
   let off = 0;
@@ -103,7 +103,7 @@ export function untar(b) {
     if (type !== '0' && type !== '7') continue; // directories, links, devices, fifos
     if (data.length < size) throw new Error(`tar archive truncated inside ${JSON.stringify(name)}`);
     total += size;
-    if (total > MAX_UNPACKED) throw new Error(`tar archive unpacks to over ${MAX_UNPACKED} bytes: stopped`);
+    if (total > limit) throw new Error(`tar archive unpacks to over ${limit} bytes: stopped`);
     if (out.length >= MAX_ENTRIES) throw new Error(`tar archive holds over ${MAX_ENTRIES} files: stopped`);
     out.push({ name: cleanPath(name), bytes: data });
   }
@@ -130,10 +130,10 @@ export function cleanPath(p) {
 
 /**
  * The files of a zip archive (fflate), bounded.
- * @param {Uint8Array} b
+ * @param {Uint8Array} b @param {number} [limit] unpacked bytes at most (MAX_UNPACKED)
  * @returns {{name: string, bytes: Uint8Array}[]}
  */
-export function unzipFiles(b) {
+export function unzipFiles(b, limit = MAX_UNPACKED) {
   let total = 0;
   let n = 0;
   let over = '';
@@ -142,7 +142,7 @@ export function unzipFiles(b) {
       if (f.name.endsWith('/')) return false;
       total += f.originalSize;
       n++;
-      if (total > MAX_UNPACKED) over = `zip archive unpacks to over ${MAX_UNPACKED} bytes: stopped`;
+      if (total > limit) over = `zip archive unpacks to over ${limit} bytes: stopped`;
       if (n > MAX_ENTRIES) over = `zip archive holds over ${MAX_ENTRIES} files: stopped`;
       return !over;
     },
@@ -152,17 +152,20 @@ export function unzipFiles(b) {
 }
 
 /**
- * Inflates a whole gzip blob (multi-member, checked as for local files).
- * @param {Blob} blob @param {AbortSignal} [signal]
+ * Inflates a whole gzip blob (multi-member, checked as for local files),
+ * stopping past `limit` bytes: a small .tar.gz of zeros inflated without
+ * end before the tar's own bound was looked at.
+ * @param {Blob} blob @param {AbortSignal | undefined} signal @param {number} limit
  */
-async function gunzipAll(blob, signal) {
+async function gunzipAll(blob, signal, limit) {
   /** @type {Uint8Array[]} */
   const parts = [];
   let n = 0;
   let problem = '';
   for await (const c of readChunks(blob, { signal, onProblem: (m) => (problem = m) })) {
-    parts.push(c);
     n += c.length;
+    if (n > limit) throw new Error(`tar.gz archive unpacks to over ${limit} bytes: stopped`);
+    parts.push(c);
   }
   const out = new Uint8Array(n);
   let o = 0;
@@ -178,7 +181,8 @@ async function gunzipAll(blob, signal) {
  * paths inside them, under `folder` when given), anything else kept whole.
  * @param {string} name the file's name (last part of its URL)
  * @param {Blob} blob
- * @param {{folder?: string, signal?: AbortSignal}} [o]
+ * @param {{folder?: string, signal?: AbortSignal, limit?: number}} [o]
+ *   limit: unpacked bytes at most (the downloads' budget; MAX_UNPACKED when larger or absent)
  * @returns {Promise<import('./files.js').ItemSelection & {archive: string, note: string}>}
  *   archive: 'tar', 'tar.gz', 'zip' or ''; note: a problem with the archive's bytes (what was kept)
  */
@@ -186,23 +190,24 @@ export async function expandDownload(name, blob, o = {}) {
   const head = new Uint8Array(await blob.slice(0, 512).arrayBuffer());
   const kind = sniffContainer(head);
   const under = (/** @type {string} */ p) => (o.folder ? `${o.folder}/${p}` : p);
+  const limit = o.limit !== undefined && o.limit > 0 ? Math.min(o.limit, MAX_UNPACKED) : MAX_UNPACKED;
   /** @param {{name: string, bytes: Uint8Array}[]} files @param {string} archive @param {string} note */
   const items = (files, archive, note) => {
     const sel = selectItems(files.filter((f) => f.name).map((f) => ({ name: under(f.name), file: new Blob([/** @type {BlobPart} */ (f.bytes)]) })));
     return { ...sel, archive, note };
   };
   try {
-    if (kind === Container.ZIP) return items(unzipFiles(new Uint8Array(await blob.arrayBuffer())), 'zip', '');
+    if (kind === Container.ZIP) return items(unzipFiles(new Uint8Array(await blob.arrayBuffer()), limit), 'zip', '');
     if (kind === Container.GZIP) {
       // Only a .tar inside is unpacked here; a gzip'd log goes to the
       // workers as it is (they inflate it while reading).
       const first = new Uint8Array(await firstInflated(blob, o.signal));
       if (isTar(first)) {
-        const { bytes, problem } = await gunzipAll(blob, o.signal);
-        return items(untar(bytes), 'tar.gz', problem);
+        const { bytes, problem } = await gunzipAll(blob, o.signal, limit);
+        return items(untar(bytes, limit), 'tar.gz', problem);
       }
     } else if (isTar(head)) {
-      return items(untar(new Uint8Array(await blob.arrayBuffer())), 'tar', '');
+      return items(untar(new Uint8Array(await blob.arrayBuffer()), limit), 'tar', '');
     }
   } catch (e) {
     if (/** @type {Error} */ (e).name === 'AbortError') throw e;

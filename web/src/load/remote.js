@@ -294,7 +294,8 @@ export async function fetchItems(urls, opts = {}) {
         notes.push(`${url}: ${x.note}`);
         continue;
       }
-      const x = await expandDownload(names[i], blob, { folder, signal: o.signal });
+      // What the archive unpacks to is held too: bounded by what the downloads may still hold.
+      const x = await expandDownload(names[i], blob, { folder, signal: o.signal, limit: Math.max(1, o.held.limit - o.held.bytes) });
       // A plain file keeps its own name (host suffixes are read from it);
       // one named like an earlier URL's goes under its URL's folder.
       for (const it of x.items) {

@@ -134,6 +134,31 @@ describe('URLs', () => {
   });
 });
 
+describe('archive bombs', () => {
+  // 64 MiB of zeros in a tar, gzipped to ~64 KB: unpacked past the downloads'
+  // budget, each kind stops with a sentence before holding it all.
+  const big = makeTar({ 'r/zeros_clat_hist.1.log': '0'.repeat(64 << 20) });
+  it('a .tar.gz stops while inflating, a .tar and a .zip before unpacking, at the limit given', async () => {
+    const gz = zlib.gzipSync(big);
+    expect(gz.length).toBeLessThan(1 << 20);
+    await expect(expandDownload('bomb.tar.gz', new Blob([gz]), { limit: 8 << 20 })).rejects.toThrow('bomb.tar.gz: tar.gz archive unpacks to over 8388608 bytes: stopped');
+    await expect(expandDownload('bomb.tar', new Blob([big]), { limit: 8 << 20 })).rejects.toThrow('bomb.tar: tar archive unpacks to over 8388608 bytes: stopped');
+    const zip = zipSync({ 'r/zeros_clat_hist.1.log': new Uint8Array(64 << 20) });
+    await expect(expandDownload('bomb.zip', new Blob([zip]), { limit: 8 << 20 })).rejects.toThrow('bomb.zip: zip archive unpacks to over 8388608 bytes: stopped');
+    // Within the limit it unpacks.
+    const ok = await expandDownload('fine.tar.gz', new Blob([gz]), { limit: 128 << 20 });
+    expect(ok.items.map((i) => i.name)).toEqual(['r/zeros_clat_hist.1.log']);
+  });
+
+  it('fetchItems bounds what an archive unpacks to by the downloads\' budget', async () => {
+    const gz = zlib.gzipSync(big);
+    const f = /** @type {any} */ (async () => new Response(/** @type {BodyInit} */ (/** @type {unknown} */ (gz)), { headers: { 'content-length': String(gz.length) } }));
+    const r = await fetchItems(['https://d/bomb.tar.gz'], { fetch: f, maxBytes: 16 << 20 });
+    expect(r.items).toEqual([]);
+    expect(r.errors.join('\n')).toMatch(/bomb\.tar\.gz: tar\.gz archive unpacks to over \d+ bytes: stopped/);
+  });
+});
+
 describe('link with data', () => {
   // A real result file (docs/result-format.md), committed as the format's version 1 fixture.
   const result = { name: 'é/<b> run.lsr', bytes: new Uint8Array(fs.readFileSync(path.join(FIX, 'result', 'v1-local.lsr'))) };
