@@ -1,0 +1,351 @@
+// The streaming fold (stream_impl.h): each series' windows added into the
+// (quantum, group) cells they overlap, in the order Engine::query adds them,
+// so the sums are bit for bit the same (stream.cc says why); the common
+// layout as files bring theirs; the grid quantized once into a result.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <utility>
+
+#include "latscope/text.h"
+#include "query/layout_merge.h"
+#include "query/stream_impl.h"
+
+namespace latscope {
+
+using stream_detail::Coverage;
+using stream_detail::PendingTail;
+using stream_detail::Cell;
+using stream_detail::result_group;
+
+
+
+// The common layout, chosen as make_plan does over the layouts seen so far;
+// cells already folded move onto a new target (a coarsening is exact).
+void StreamingQuery::Impl::use_layout(const LayoutPtr& l) {
+  layouts[l->id] = l;
+  const LayoutPtr next = merge_layout(layouts);  // query/layout_merge.h
+  if (target && next->id != target->id) {
+    std::unique_ptr<RebinMap> m = make_rebin(*target, *next);
+    const bool to_sparse = next->size() >= kWideLayoutBins;
+    for (auto& kv : cells) {
+      Cell moved;
+      const Cell& old = kv.second;
+      inc.clear();
+      old.each([&](uint32_t b, double x) {
+        if (to_sparse) {
+          rebinned(*m, b, x, [this](uint32_t t, double part) { inc.emplace_back(t, part); });
+          return;
+        }
+        for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) moved.cover(m->to[r], m->to[r]);
+        add_rebinned(*m, b, x, moved.v.data() - moved.lo);
+      });
+      if (to_sparse) {
+        SparseCounts::order(&inc);
+        moved.sp.add(inc, moved.sp.fresh_bins(inc));
+      }
+      moved.io.swap(kv.second.io);  // per-I/O values do not depend on the layout
+      // every target bin the old extreme bins spread into, as Sweep adds them
+      for (auto [from, to] : {std::pair{&old.ext, &moved.ext}, std::pair{&old.mid, &moved.mid}})
+        if (from->any())
+          for (uint32_t b : {from->lo, from->hi})
+            for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) to->add(m->to[r]);
+      kv.second = std::move(moved);
+    }
+    held = 0;
+    for (const auto& kv : cells) held += kv.second.bytes();
+    rebin.clear();
+  }
+  target = next;
+  sparse = target->size() >= kWideLayoutBins;
+}
+
+const RebinMap* StreamingQuery::Impl::map_for(const BinLayout& l) {
+  if (l.id == target->id) return nullptr;
+  auto& m = rebin[l.id];
+  if (!m) m = make_rebin(l, *target);
+  return m.get();
+}
+
+// The grid quantized once into a result (result.h): one series per group.
+Status StreamingQuery::Impl::to_result(Result* r) {
+  *r = Result();
+  r->quantum_ms = opts.quantum_ms;
+  bool any_abs = false, any_rel = false;
+  for (const Coverage& c : coverage) (c.absolute ? any_abs : any_rel) = true;
+  r->absolute_time = any_abs && !any_rel;
+  if (!target) return Status::Ok();
+  std::vector<ResultSeries> s(group_names.size());
+  std::vector<uint8_t> seen(group_names.size(), 0);
+  for (const Coverage& c : coverage) {
+    ResultSeries& x = s[c.group];
+    if (!seen[c.group]) {
+      x.span_start_ms = c.start;
+      x.span_end_ms = c.end;
+      x.full_start_ms = c.full_start;
+      x.full_end_ms = c.full_end;
+      seen[c.group] = 1;
+    }
+    x.span_start_ms = std::min(x.span_start_ms, c.start);
+    x.span_end_ms = std::max(x.span_end_ms, c.end);
+    x.full_start_ms = std::max(x.full_start_ms, c.full_start);
+    x.full_end_ms = std::min(x.full_end_ms, c.full_end);
+  }
+  for (size_t g = 0; g < s.size(); ++g) {
+    s[g].labels = group_labels[g];
+    s[g].layout = target;
+  }
+  for (auto& kv : cells) {
+    ResultCell cell;
+    cell.quantum = kv.first.first;
+    const Cell& c = kv.second;
+    bool too_large = false;
+    c.each([&](uint32_t b, double x) {
+      const double units = result_units(x);
+      if (!(units >= 1)) return;
+      if (!(units < 18446744073709551616.0)) too_large = true;
+      if (too_large) return;
+      cell.bins.push_back(b);
+      cell.counts.push_back(static_cast<uint64_t>(units));
+    });
+    if (too_large)
+      return Status::Error(ErrorCode::kInvalidArgument, "a count too large for a result (over 2^36 I/Os in one cell)");
+    cell.extremes = c.mid;  // docs/extremes.md, "Results"
+    if (!cell.bins.empty()) s[kv.first.second].cells.push_back(std::move(cell));
+  }
+  r->series = std::move(s);
+  r->normalize();
+  return Status::Ok();
+}
+
+CoCorrector* StreamingQuery::Impl::corrector_for(const LayoutPtr& l, double interval_ns) {
+  std::unique_ptr<CoCorrector>& c = correctors[l.get()];
+  if (!c) c = std::make_unique<CoCorrector>(l, interval_ns);
+  return c.get();
+}
+
+void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, CoCorrector* co) {
+  const RebinMap* m = map_for(*s.layout);
+  const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));  // model.h
+  const double q = opts.quantum_ms;
+  bool keep_io = false;
+  if (opts.method == Method::kExact) {
+    if (!s.has_io_values() || co) {  // corrected copies are no I/Os (co.h)
+      ++io_missing;
+    } else if (!io_over && (io_kept += s.io_ns.size()) > opts.max_per_io_samples) {
+      io_over = true;  // the query would hold too many values: bins only
+      for (auto& kv : cells) std::vector<uint64_t>().swap(kv.second.io);
+    } else {
+      keep_io = !io_over;
+    }
+  }
+  uint64_t io_next = 0;
+  const std::vector<ExtremeBins>& recorded = s.extremes;
+  // Per quantum this series reaches: its cell, the bins of its windows
+  // whose midpoint lies there (own) and every bin it adds there (seen),
+  // which the cell's extremes take when it has no own (extremes.h,
+  // own_or_seen). Windows come in time order, so a quantum before a
+  // window's first is complete and leaves the list: it stays a few long,
+  // searched from its end (a per-I/O log's instants hit the last entry).
+  struct Reach {
+    int64_t j;
+    Cell* cell;
+    ExtremeBins own, seen;
+  };
+  std::vector<Reach> reach;
+  const auto settle = [&reach, &s](int64_t before) {
+    size_t kept = 0;
+    for (Reach& r : reach) {
+      if (r.j >= before) {
+        reach[kept++] = r;
+        continue;
+      }
+      r.cell->mid.add(r.own);
+      r.cell->ext.add(series_extremes(s, r.own, r.seen));
+    }
+    reach.resize(kept);
+  };
+  for (const Window& w : s.windows) {
+    const uint64_t io_first = io_next;  // window w's first I/O in s.io_ns
+    io_next += w.total;
+    if (w.n == 0) continue;
+    s.decode(w, &bins, &counts);
+    if (co) {
+      co->correct(bins, counts, &cbins, &ccounts);
+      bins.swap(cbins);
+      counts.swap(ccounts);
+    }
+    uint32_t bmin, bmax;
+    if (!m) {
+      bmin = bins.front();
+      bmax = bins.back();
+    } else {
+      bmin = UINT32_MAX;
+      bmax = 0;
+      for (uint32_t b : bins)
+        for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) {
+          bmin = std::min(bmin, m->to[r]);
+          bmax = std::max(bmax, m->to[r]);
+        }
+    }
+    const double st = w.start_ms + offset, e = w.end_ms + offset;
+    // From one quantum before floor(st / Q) (in case the division rounded
+    // up) to one past the end; times no grid can hold are skipped, so the
+    // loop always ends (the query's own range check reports them).
+    const double j0 = std::floor((e > st ? st : e) / q) - 1;
+    const double j1 = std::floor(e / q) + 1;
+    if (!std::isfinite(j0) || !std::isfinite(j1) || std::fabs(j1) > 9e15 || j1 - j0 > 50e6) continue;
+    settle(static_cast<int64_t>(j0));
+    for (double j = j0; j <= j1; ++j) {
+      const double a = j * q;
+      const double b = a + q;
+      Share share;
+      if (e > st) {
+        if (!share.set(st, e, a, b)) continue;
+      } else if (!(e >= a && e < b)) {
+        continue;  // an instant
+      }
+      if (j < skip_before || j >= skip_after) continue;
+      // What the cell grows by, checked before it is allocated (budget.h).
+      const std::pair<int64_t, uint32_t> key{static_cast<int64_t>(j), group};
+      auto it = cells.lower_bound(key);
+      const bool fresh = it == cells.end() || it->first != key;
+      double grow = kCellBytes + 8.0 * (static_cast<double>(bmax - bmin) + 1);
+      size_t fresh_bins = 0;  // sparse cells: the bins this window adds to the cell
+      if (sparse) {
+        inc.clear();
+        for (size_t i = 0; i < bins.size(); ++i) {
+          const double x = share.of(static_cast<double>(counts[i]) * unit);
+          if (!m) inc.emplace_back(bins[i], x);
+          else rebinned(*m, bins[i], x, [this](uint32_t t, double part) { inc.emplace_back(t, part); });
+        }
+        SparseCounts::order(&inc);
+        fresh_bins = fresh ? SparseCounts().fresh_bins(inc) : it->second.sp.fresh_bins(inc);
+        grow = (fresh ? kCellBytes : 0) + 12.0 * static_cast<double>(fresh_bins);
+      } else if (!fresh) {
+        const Cell& o = it->second;
+        const double had = static_cast<double>(o.v.size());
+        const double hi = std::max(static_cast<double>(o.lo) + had, static_cast<double>(bmax) + 1);
+        grow = 8.0 * (hi - static_cast<double>(std::min(o.lo, bmin)) - had);
+      }
+      if (held + grow > static_cast<double>(opts.max_query_bytes)) {
+        error = Status::Error(ErrorCode::kInvalidArgument,
+                              over_budget(folding, std::to_string(cells.size()) + " cells of " +
+                                                       format_number(q) + " ms quanta and more",
+                                          held + grow, opts.max_query_bytes));
+        return;
+      }
+      held += grow;
+      if (fresh) it = cells.emplace_hint(it, key, Cell());
+      Cell& c = it->second;
+      if (!sparse) c.cover(bmin, bmax);
+      auto at = reach.rbegin();
+      while (at != reach.rend() && at->j != static_cast<int64_t>(j)) ++at;
+      if (at == reach.rend()) {
+        reach.push_back({static_cast<int64_t>(j), &c, {}, {}});
+        at = reach.rbegin();
+      }
+      Reach& r = *at;
+      r.seen.add(bmin);
+      r.seen.add(bmax);
+      // docs/extremes.md: only the window's midpoint quantum carries its
+      // extremes; a result's window brings what its cell recorded.
+      if (counts_for_extremes(st, e, a, b)) {
+        if (recorded.empty() || co) {
+          r.own.add(bmin);
+          r.own.add(bmax);
+        } else {
+          const ExtremeBins& rec = recorded[static_cast<size_t>(&w - s.windows.data())];
+          if (rec.any())
+            for (uint32_t rb : {rec.lo, rec.hi}) {
+              if (!m) r.own.add(rb);
+              else
+                for (uint32_t t = m->start[rb]; t < m->start[rb + 1]; ++t) r.own.add(m->to[t]);
+            }
+        }
+      }
+      if (keep_io && !(e > st)) {  // per-I/O windows are instants
+        c.io.insert(c.io.end(), s.io_ns.begin() + static_cast<ptrdiff_t>(io_first),
+                    s.io_ns.begin() + static_cast<ptrdiff_t>(io_first + w.total));
+      }
+      if (sparse) {
+        c.sp.add(inc, fresh_bins);
+        continue;
+      }
+      double* v = c.v.data() - c.lo;
+      for (size_t i = 0; i < bins.size(); ++i) {
+        const double x = share.of(static_cast<double>(counts[i]) * unit);
+        if (!m) v[bins[i]] += x;
+        else add_rebinned(*m, bins[i], x, v);
+      }
+    }
+  }
+  settle(INT64_MAX);
+}
+
+void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Selected>& sel) {
+  Impl& I = *this;
+  double co_ns = 0;
+  const bool co = co_interval_ns(I.opts.sel, &co_ns);
+  I.folding = src.name;
+  // Every layout of the source first: the target then moves at most once per
+  // source. Cells moved onto a target that a later layout replaces were
+  // re-binned twice (a file of several HdrHistogram configurations lost its
+  // top values; Stream.WideLayoutsGiveTheStoredModelsRowsBitForBit).
+  for (const Selected& x : sel) I.use_layout(x.series->layout);
+  for (const Selected& x : sel) {
+    if (!I.error.ok()) return;
+    // Every quantum a series' windows reach costs at least a cell and a row:
+    // a log asked at a tiny quantum is refused before anything is allocated.
+    const double quanta = distinct_quanta(*x.series, x.offset_ms, I.opts.quantum_ms);
+    const double least = least_bytes(quanta, I.opts.percentiles.size());
+    if (least > static_cast<double>(I.opts.max_query_bytes)) {
+      char what[120];
+      std::snprintf(what, sizeof what, "%.17g quanta of %.17g ms", quanta, I.opts.quantum_ms);
+      I.error = Status::Error(ErrorCode::kInvalidArgument, over_budget(src.name, what, least, I.opts.max_query_bytes));
+      return;
+    }
+    I.any_series = true;
+    const size_t serial = I.serials++;
+    I.finer.count(x.interval_ms, I.opts.quantum_ms, src.name);
+    for (const Labels* l : {&x.series->labels, &src.labels})
+      for (const auto& kv : l->items()) I.labels_seen.insert(kv.first);
+    // With coordinated-omission correction each series is folded twice, as
+    // recorded and corrected, into groups co=uncorrected / co=corrected.
+    for (int corrected = 0; corrected <= (co ? 1 : 0); ++corrected) {
+      Labels kept;
+      const std::string base = result_group(src, *x.series, I.opts.group_by, &kept);
+      const std::string key = co ? co_key(base, corrected != 0) : base;
+      auto it = I.group_ids.find(key);
+      if (it == I.group_ids.end()) {
+        it = I.group_ids.emplace(key, static_cast<uint32_t>(I.group_names.size())).first;
+        I.group_names.push_back(key);
+        I.group_labels.push_back(kept);
+      }
+      CoCorrector* cc = corrected ? I.corrector_for(x.series->layout, co_ns) : nullptr;
+      I.use_layout(x.series->layout);
+      I.coverage.push_back(
+          {it->second, x.cover_start, x.cover_end, src.absolute_time, x.full_start, x.full_end, x.interval_ms, serial});
+      if (!cc) add_time_runs(*x.series, x.offset_ms, src.name, serial, I.opts.quantum_ms, &I.runs);
+      I.fold(*x.series, x.offset_ms, it->second, cc);
+      if (I.opts.sel.complete_tail && !I.json.series.empty()) {
+        PendingTail t;
+        const TailOutcome o = json_tail_for(I.json, x, &t.tail);
+        if (o == TailOutcome::kAdded) {
+          t.key = tail_key_of_log(src, *x.series);
+          t.group = it->second;
+          t.co = cc;
+          t.offset = x.offset_ms;
+          t.coverage = I.coverage.size() - 1;
+          t.json_name = I.json.source.at(t.key)->name;
+          t.log_name = src.name;
+          I.tails.push_back(std::move(t));
+        } else {
+          I.tally.count(o, "");
+        }
+      }
+    }
+  }
+}
+
+}  // namespace latscope

@@ -1,0 +1,164 @@
+// The streaming fold's state (stream.h, StreamingQuery): its cells, what it
+// folded, and the Impl the fold (stream_fold.cc), the query parts
+// (stream.cc) and the routing by latency kind, time base and folder
+// (stream_routes.cc) share.
+#pragma once
+
+#include <cmath>
+#include <deque>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "latscope/result.h"
+#include "latscope/stream.h"
+#include "query/aligner.h"
+#include "query/axis.h"
+#include "query/budget.h"
+#include "query/interval.h"
+#include "query/placement.h"
+#include "query/sparse_counts.h"
+#include "query/tail.h"
+#include "query/time_base.h"
+
+namespace latscope {
+namespace stream_detail {
+
+// Counts of one (quantum, group): over a contiguous range of bins, or for a
+// wide target layout the bins that have counts (sparse_counts.h).
+struct Cell {
+  uint32_t lo = 0;
+  std::vector<double> v;
+  SparseCounts sp;           // Impl::sparse: the counts, instead of lo/v
+  std::vector<uint64_t> io;  // Method::kExact: the cell's per-I/O values (ns)
+  ExtremeBins ext;           // where the row's extremes may come from (query/extremes.h)
+  // What a result cell records: the bins of the windows whose midpoint lies
+  // in the quantum, whatever the series (docs/extremes.md, "Results").
+  ExtremeBins mid;
+
+  void cover(uint32_t a, uint32_t b) {  // bins [a, b] inclusive
+    if (v.empty()) {
+      lo = a;
+      v.assign(b - a + 1, 0.0);
+      return;
+    }
+    if (a < lo) {
+      v.insert(v.begin(), lo - a, 0.0);
+      lo = a;
+    }
+    if (b >= lo + v.size()) v.resize(b - lo + 1, 0.0);
+  }
+
+  // Every bin with a count, ascending: f(bin, count).
+  template <class F>
+  void each(F&& f) const {
+    for (size_t i = 0; i < v.size(); ++i)
+      if (v[i] != 0) f(lo + static_cast<uint32_t>(i), v[i]);
+    for (size_t i = 0; i < sp.size(); ++i)
+      if (sp.v[i] != 0) f(sp.bins[i], sp.v[i]);
+  }
+
+  double bytes() const;
+};
+
+inline double Cell::bytes() const {
+  return kCellBytes + 8.0 * static_cast<double>(v.size()) + 12.0 * static_cast<double>(sp.size());
+}
+
+// What partial flags and the quantum range need of a folded series.
+struct Coverage {
+  uint32_t group;
+  double start, end;
+  bool absolute;
+  double full_start, full_end;  // for the partial flag (Selected::full_*)
+  double interval;              // for the finer flag (Selected::interval_ms)
+  size_t serial;                // the series folded (its corrected copy shares it): TimeRun::owner
+};
+
+// A series' group: the key rows show (group_key) and, for finish_result, its
+// label set: the group_by labels it has, or every label for {"*"}.
+inline std::string result_group(const Source& src, const Series& s, const GroupBy& by, Labels* kept) {
+  if (by.size() == 1 && by[0] == "*") {
+    for (const Labels* l : {&src.labels, &s.labels})
+      for (const auto& kv : l->items()) kept->set(kv.first, label_of(src, s, kv.first));
+    kept->set("host", label_of(src, s, "host"));
+    return labels_text(*kept);
+  }
+  for (const std::string& name : by) kept->set(name, label_of(src, s, name));
+  return group_key(src, s, by);
+}
+
+struct PendingTail {
+  Series tail;
+  TailKey key;
+  uint32_t group;
+  CoCorrector* co = nullptr;
+  double offset;
+  size_t coverage;  // index into Impl::coverage, extended when the tail is kept
+  std::string json_name;
+  std::string log_name;  // the log whose tail it is
+};
+
+}  // namespace stream_detail
+
+struct StreamingQuery::Impl {
+  using Cell = stream_detail::Cell;
+  using Coverage = stream_detail::Coverage;
+  using PendingTail = stream_detail::PendingTail;
+  QueryOptions opts;
+  // Method::kExact (query/per_io.h): series folded without per-I/O values,
+  // values held, past the budget.
+  size_t io_missing = 0;
+  uint64_t io_kept = 0;
+  bool io_over = false;
+  Status error;
+  std::deque<Source> json_sources;  // small: whole-run histograms; stable addresses for the index
+  JsonIndex json;
+  std::map<TailKey, int> logs_per_key;
+  std::vector<PendingTail> tails;
+  TailTally tally;
+  FinerTally finer;  // query/interval.h
+  PlacementTally placed;  // query/placement.h
+  LateStartCheck late;
+  TimeBaseTally time_bases;             // the outer query: selected series per time base
+  std::vector<std::string> time_notes;  // the part shown: what the other time base left out
+  Diagnostics time_diag;
+
+  std::map<std::string, uint32_t> group_ids;
+  std::vector<std::string> group_names;
+  std::vector<Labels> group_labels;  // finish_result: each group's label set
+  std::set<std::string> labels_seen{"host"};
+  std::map<const BinLayout*, std::unique_ptr<CoCorrector>> correctors;  // by source layout
+  std::vector<uint32_t> cbins;   // scratch for corrected windows
+  std::vector<uint64_t> ccounts;  // to name an unknown group_by label at finish
+  bool any_series = false;
+  std::vector<Coverage> coverage;
+  std::vector<TimeRun> runs;  // query/axis.h: what decides the axis when it would be too long
+  size_t serials = 0;         // Coverage::serial
+  double held = 0;            // bytes of cells (query/budget.h), counted before each allocation
+  std::string folding;        // the file being folded, for the budget's message
+  bool sparse = false;        // cells hold SparseCounts: the target is a wide layout (aligner.h)
+  Increments inc;             // scratch: one window's parts in one quantum (sparse cells)
+  std::map<std::string, LayoutPtr> layouts;  // every layout seen, by id
+  LayoutPtr target;
+  std::map<std::string, std::unique_ptr<RebinMap>> rebin;  // onto target, by source layout id
+  std::map<std::pair<int64_t, uint32_t>, Cell> cells;      // (quantum index, group)
+  double skip_before = -HUGE_VAL, skip_after = HUGE_VAL;   // quantum indices outside from/to
+  std::vector<uint32_t> bins;
+  std::vector<uint64_t> counts;
+
+  // The common layout, chosen as make_plan does over the layouts seen so far;
+  // cells already folded move onto a new target (a coarsening is exact).
+  void use_layout(const LayoutPtr& l);
+  const RebinMap* map_for(const BinLayout& l);
+  void fold_selected(const Source& src, const std::vector<Selected>& sel);
+  // The grid quantized once into a result (result.h): one series per group.
+  Status to_result(Result* r);
+  CoCorrector* corrector_for(const LayoutPtr& l, double interval_ns);
+  void fold(const Series& s, double offset, uint32_t group, CoCorrector* co);
+};
+
+}  // namespace latscope

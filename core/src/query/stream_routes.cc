@@ -1,0 +1,193 @@
+// StreamingQuery's routing (stream.h): each latency kind into a query of
+// its own, each time base into a part of its own, the folder's superseded
+// files left out, window-value logs kept aside; the folding itself is
+// stream_fold.cc.
+#include <algorithm>
+#include <utility>
+
+#include "query/one_account.h"
+#include "query/per_io.h"
+#include "query/stream_impl.h"
+#include "query/window_values.h"
+
+namespace latscope {
+
+using stream_detail::Coverage;
+using stream_detail::PendingTail;
+using stream_detail::Cell;
+
+StreamingQuery::StreamingQuery(const QueryOptions& opts) : StreamingQuery(opts, false) {
+  epoch_.reset(new StreamingQuery(opts, true));  // NOLINT(modernize-make-unique): private constructor
+}
+
+StreamingQuery::StreamingQuery(const QueryOptions& opts, bool /*epoch_part*/) : impl_(std::make_unique<Impl>()) {
+  impl_->opts = opts;
+  const double q = opts.quantum_ms;
+  if (!(q > 0) || !std::isfinite(q))
+    impl_->error = Status::Error(ErrorCode::kInvalidArgument, "quantum must be a positive number of ms");
+  for (double p : opts.percentiles)
+    if (!(p >= 0 && p <= 100))
+      impl_->error = Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
+  if (opts.compat_fio_histo_log_pctiles)
+    impl_->error = Status::Error(ErrorCode::kInvalidArgument,
+                                 "the compat mode needs every file first: use Engine::query");
+  if (impl_->error.ok()) {
+    if (opts.sel.from_ms > -HUGE_VAL) impl_->skip_before = std::floor(opts.sel.from_ms / q);
+    if (opts.sel.to_ms < HUGE_VAL) impl_->skip_after = std::ceil(opts.sel.to_ms / q);
+  }
+}
+
+StreamingQuery::~StreamingQuery() = default;
+
+// The outer query routes each log to the part of its time base; json+
+// output serves both. Every log counts in both parts' tail ambiguity rule,
+// as add_json_tails counts every loaded log (tail.cc).
+void StreamingQuery::set_folder(const std::vector<FolderFile>& folder) {
+  superseded_ = accounts_left_out(folder, impl_->opts.sel, impl_->opts.group_by, &accounts_note_);
+}
+
+// Where Engine::query has it: after the latency-kinds note, before the rest
+// (make_plan: keep_default_kind, then keep_one_account).
+void StreamingQuery::add_accounts_note(std::vector<std::string>* notes) const {
+  if (!skipped_selected_ || accounts_note_.empty()) return;
+  const bool kinds_note = impl_->opts.sel.kinds.empty() && kinds_present_.size() > 1;
+  notes->insert(notes->begin() + (kinds_note && !notes->empty() ? 1 : 0), accounts_note_);
+}
+
+Status StreamingQuery::add(const Source& src) {
+  if (superseded_.count(src.name)) {
+    std::vector<Selected> sel;
+    select_series(src, impl_->opts.sel, &sel);
+    if (!sel.empty()) skipped_selected_ = true;
+    return Status::Ok();
+  }
+  if (src.status.ok() && std::any_of(src.series.begin(), src.series.end(),
+                                     [](const Series& s) { return s.role == Role::kWindowValues; })) {
+    Source kept;  // what select_window_values and group keys read
+    kept.name = src.name;
+    kept.id = src.id;
+    kept.format = src.format;
+    kept.absolute_time = src.absolute_time;
+    kept.labels = src.labels;
+    for (const Series& s : src.series)
+      if (s.role == Role::kWindowValues) kept.series.push_back(s);
+    window_values_.push_back(std::move(kept));
+  }
+  return add_folded(src);
+}
+
+Status StreamingQuery::add_folded(const Source& src) {
+  if (impl_->opts.sel.kinds.empty() && impl_->error.ok()) return add_by_kind(src);
+  if (!epoch_) return add_part(src);
+  Impl& I = *impl_;
+  if (!I.error.ok()) return I.error;
+  if (!src.status.ok()) return Status::Ok();
+  if (src.format == FileFormat::kFioJson) {
+    const Status st = epoch_->add_part(src);
+    return st.ok() ? add_part(src) : st;
+  }
+  Impl& other = src.absolute_time ? I : *epoch_->impl_;
+  for (const Series& s : src.series) ++other.logs_per_key[tail_key_of_log(src, s)];
+  std::vector<Selected> sel;
+  select_series(src, I.opts.sel, &sel);
+  I.time_bases.count(src, sel.size());
+  return src.absolute_time ? epoch_->add_part(src) : add_part(src);
+}
+
+Status StreamingQuery::finish(QueryResult* out) {
+  if (impl_->opts.adaptive_accuracy > 0)  // quanta depend on every window: Engine::query (query/adaptive.h)
+    return Status::Error(ErrorCode::kInvalidArgument, "adaptive quanta need Engine::query, not the streaming fold");
+  std::vector<Selected> window_values;  // as Engine::query (query/window_values.h)
+  for (const Source& src : window_values_) select_window_values(src, impl_->opts.sel, &window_values);
+  Status st = finish_folded(out);
+  if (st.ok()) add_accounts_note(&out->notes);
+  if (!st.ok() || window_values.empty()) return st;
+  if (out->groups.empty()) return window_value_query(std::move(window_values), impl_->opts, out);
+  out->notes.push_back(window_values_left_out_note(window_values.size()));
+  return st;
+}
+
+Status StreamingQuery::finish_folded(QueryResult* out) {
+  if (impl_->opts.sel.kinds.empty() && impl_->error.ok() && !kinds_.empty()) return finish_by_kind(out);
+  if (!epoch_) return finish_part(out);
+  const TimeBaseTally& tb = impl_->time_bases;
+  StreamingQuery& shown = tb.kept() == 1 ? *epoch_ : *this;
+  tb.report(&shown.impl_->time_notes, &shown.impl_->time_diag);
+  return shown.finish_part(out);
+}
+
+// Selection::kinds empty: each latency kind folds into a query of its own
+// (kinds = {kind}), json+ output into every one; finish shows the default
+// kind and names the others, as make_plan does (query/per_io.h).
+Status StreamingQuery::add_by_kind(const Source& src) {
+  if (!src.status.ok()) return Status::Ok();
+  if (src.format == FileFormat::kFioJson) {
+    // Into this query too: with no log at all, it answers from json+ alone.
+    Status added = epoch_ ? epoch_->add_part(src) : Status::Ok();
+    if (added.ok()) added = add_part(src);
+    if (!added.ok()) return added;
+    kinds_json_.push_back(src);
+    for (auto& kv : kinds_) {
+      Status st = kv.second->add_folded(src);
+      if (!st.ok()) return st;
+    }
+    return Status::Ok();
+  }
+  // Unselected logs too: they count in the json+ tail ambiguity rule.
+  if (src.series.empty()) return Status::Ok();
+  const std::string kind = kind_of(src, src.series.front());
+  std::vector<Selected> sel;
+  select_series(src, impl_->opts.sel, &sel);
+  if (!sel.empty()) kinds_present_.insert(kind);
+  std::unique_ptr<StreamingQuery>& q = kinds_[kind];
+  if (!q) {
+    QueryOptions o = impl_->opts;
+    o.sel.kinds = {kind};
+    q = std::make_unique<StreamingQuery>(o);
+    for (const Source& j : kinds_json_) {
+      Status st = q->add_folded(j);
+      if (!st.ok()) return st;
+    }
+  }
+  return q->add_folded(src);
+}
+
+Status StreamingQuery::finish_result(Result* out, std::vector<std::string>* notes, Diagnostics* diag) {
+  *out = Result();
+  out->quantum_ms = impl_->opts.quantum_ms;
+  QueryResult qr;
+  Status st;
+  if (impl_->opts.sel.kinds.empty() && impl_->error.ok() && !kinds_.empty()) {
+    st = finish_by_kind(&qr, out);
+  } else if (!epoch_) {
+    st = finish_part(&qr, out);
+  } else {
+    const TimeBaseTally& tb = impl_->time_bases;
+    StreamingQuery& shown = tb.kept() == 1 ? *epoch_ : *this;
+    tb.report(&shown.impl_->time_notes, &shown.impl_->time_diag);
+    st = shown.finish_part(&qr, out);
+  }
+  if (st.ok()) add_accounts_note(&qr.notes);
+  notes->insert(notes->end(), qr.notes.begin(), qr.notes.end());
+  diag->merge(qr.diag);
+  return st;
+}
+
+Status StreamingQuery::finish_by_kind(QueryResult* out, Result* res) {
+  if (res) {  // a result keeps every kind (label "kind" tells them apart)
+    for (auto& kv : kinds_) {
+      Result r;
+      Status st = kv.second->finish_result(&r, &out->notes, &out->diag);
+      if (st.ok()) st = merge(res, r);
+      if (!st.ok()) return st;
+    }
+    return Status::Ok();
+  }
+  const std::string kept = default_kind(kinds_present_);
+  auto it = kinds_present_.empty() ? kinds_.begin() : kinds_.find(kept);
+  Status st = it->second->finish_folded(out);
+  if (st.ok() && kinds_present_.size() > 1) out->notes.insert(out->notes.begin(), kinds_note(kinds_present_, kept));
+  return st;
+}
+
+}  // namespace latscope
