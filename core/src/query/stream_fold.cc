@@ -18,8 +18,6 @@ using stream_detail::PendingTail;
 using stream_detail::Cell;
 using stream_detail::result_group;
 
-
-
 // The common layout, chosen as make_plan does over the layouts seen so far;
 // cells already folded move onto a new target (a coarsening is exact).
 void StreamingQuery::Impl::use_layout(const LayoutPtr& l) {
