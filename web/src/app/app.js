@@ -12,6 +12,7 @@ import { snapRange, zoomRange, SURFACE_LEVELS, groupsBy } from './queries.js';
 import { methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded } from './methods.js';
 import { budgetSettings, reducedQuantumNote } from './memory-budget.js';
 import { installKeys } from './keys.js';
+import { installToolbar } from './toolbar.js';
 import { installSidebarResize } from './sidebar.js';
 import { isLog } from './sources.js';
 import { missingPercentiles } from './sla.js';
@@ -27,7 +28,6 @@ import { Exporter } from './exports.js';
 import { ColorKeeper } from '../views/colors.js';
 import { selectionForGroup } from '../views/groups-data.js';
 import { timeExtent, anyFiner } from '../views/pctiles-data.js';
-import { itemsFromFileList, itemsFromDataTransfer } from '../load/files.js';
 import { formatTime, formatQuantum } from '../util/format.js';
 import { VIEW_NAMES } from '../model/state.js';
 
@@ -171,32 +171,10 @@ export class App {
     );
     this.$('reset-zoom').addEventListener('click', () => this.resetZoom());
     const session = this.session;
-    /** @param {string} id @param {'replace' | 'add'} mode */
-    const picker = (id, mode) => {
-      const input = /** @type {HTMLInputElement} */ (this.$(id));
-      input.addEventListener('change', () => {
-        if (input.files?.length) session.loadSelection(itemsFromFileList(input.files), mode);
-        input.value = '';
-      });
-      return input;
-    };
-    picker('file-input', 'replace');
-    picker('folder-input', 'replace');
-    const addInput = picker('add-input', 'add');
-    this.$('add-button').addEventListener('click', () => addInput.click());
-    this.$('demo-button').addEventListener('click', () => session.loadDemo());
-    this.$('cancel-button').addEventListener('click', () => session.abort?.abort());
-    this.$('theme-button').addEventListener('click', () => this.toggleTheme());
-    const help = /** @type {HTMLDialogElement} */ (this.$('help'));
-    this.$('help-button').addEventListener('click', () => help.showModal());
-    this.installDrop();
+    const help = installToolbar(this.$, session, { toggleTheme: () => this.toggleTheme(), exporter: this.exporter });
     installKeys(this, help);
     installSidebarResize(this.$('sidebar'), this.$('sidebar-handle'), () => this.onResize());
 
-    this.$('export-png').addEventListener('click', () => this.exporter.image('png'));
-    this.$('export-svg').addEventListener('click', () => this.exporter.image('svg'));
-    this.$('export-view-csv').addEventListener('click', () => this.exporter.viewCsv());
-    this.$('export-csv').addEventListener('click', () => this.exporter.pctilesCsv());
 
     installSessionPanels(st, this.$, { engine: () => session.engine, budget: session.budget, colors: this.colors });
     st.subscribe((changed) => this.onChange(changed));
@@ -208,28 +186,6 @@ export class App {
     installShare(st, session, this.url, this.$);
     this.url.install();
     installEmbed(this);
-  }
-
-  installDrop() {
-    const overlay = this.$('drop-overlay');
-    let depth = 0;
-    window.addEventListener('dragenter', (e) => {
-      if (!e.dataTransfer?.types.includes('Files')) return;
-      depth++;
-      overlay.hidden = false;
-    });
-    window.addEventListener('dragleave', () => {
-      depth = Math.max(0, depth - 1);
-      if (!depth) overlay.hidden = true;
-    });
-    window.addEventListener('dragover', (e) => e.preventDefault());
-    window.addEventListener('drop', (e) => {
-      e.preventDefault();
-      depth = 0;
-      overlay.hidden = true;
-      // Entries must be taken synchronously inside the handler.
-      if (e.dataTransfer) itemsFromDataTransfer(e.dataTransfer).then((sel) => this.session.loadSelection(sel, 'ask'));
-    });
   }
 
   /** Every view says this instead of a chart. @param {string} text */
