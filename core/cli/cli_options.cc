@@ -215,7 +215,12 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
         return fail(command, a + " takes a positive latency in --unit");
       (a == "--min" ? o->min_lat : o->max_lat) = x;
     } else if (const std::string near = did_you_mean(command, a); !near.empty()) {
-      say(std::string("latscope ") + command + ": unknown option " + a + near);
+      std::string msg = "latscope ";
+      msg += command;
+      msg += ": unknown option ";
+      msg += a;
+      msg += near;
+      say(msg);
       return false;
     } else {
       return fail(command, "unknown option " + a);
