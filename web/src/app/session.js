@@ -299,7 +299,14 @@ export class Session {
         budget: { bytes: this.budget.budget, quantum_ms: extras.after?.quantum_ms ?? store.state.quantum_ms },
         onProgress: (/** @type {any} */ p) => {
           if (gen !== this.loadGen) return;
-          ss.pending.set(p.file, { ...ss.pending.get(p.file), ...p });
+          const was = ss.pending.get(p.file);
+          ss.pending.set(p.file, { ...was, ...p });
+          // A file's first part read shows in its row at once when the load
+          // has few files: read between two of the table's ticks, a fast
+          // file went from "queued" to "done" and never said how far it was.
+          // In place and once per file (many files keep the tick alone).
+          const first = p.state === 'reading' && p.bytesDone > 0 && p.bytesDone < p.bytesTotal && !((was?.bytesDone ?? 0) > 0);
+          if (first && items.length <= 32) store.report({ pendingTick: ss.pendingTick + 1 });
           if (!raf) raf = window.setTimeout(paint, 250);
         },
       });
