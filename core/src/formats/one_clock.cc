@@ -4,6 +4,8 @@
 
 namespace latscope {
 
+const char* const kFioClocks[2] = {"ms since the job's start", "epoch ms (log_unix_epoch)"};
+
 int OneClock::kept() const {
   if (first < 0) return -1;
   return records[1 - first] > records[first] ? 1 - first : first;

@@ -12,6 +12,9 @@
 
 namespace latscope {
 
+// How a fio log's two clocks are named in the messages.
+extern const char* const kFioClocks[2];
+
 struct OneClock {
   uint64_t records[2] = {0, 0};     // [0] relative, [1] epoch
   uint64_t first_line[2] = {0, 0};  // the first record of each

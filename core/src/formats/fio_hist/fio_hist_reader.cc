@@ -362,8 +362,7 @@ void FioHistReader::keep_one_time_base() {
   if (keep < 0) return;
   src_->absolute_time = keep == 1;
   const int drop = 1 - keep;
-  const char* kClock[2] = {"ms since the job's start", "epoch ms (log_unix_epoch)"};
-  const uint64_t n = clock_.name_dropped(&src_->diag, "line(s)", "lines", "time_ms", kClock);
+  const uint64_t n = clock_.name_dropped(&src_->diag, "line(s)", "lines", "time_ms", kFioClocks);
   if (n == 0) return;
   src_->records -= n;
   raws_.erase(std::remove_if(raws_.begin(), raws_.end(), [drop](const Raw& r) { return r.base == drop; }),

@@ -440,8 +440,7 @@ void FioLatReader::keep_one_time_base() {
   if (keep < 0) return;
   src_->absolute_time = keep == 1;
   const int drop = 1 - keep;
-  const char* kClock[2] = {"ms since the job's start", "epoch ms (log_unix_epoch)"};
-  const uint64_t n = clock_.name_dropped(&src_->diag, "I/O line(s)", "lines", "time_ms", kClock);
+  const uint64_t n = clock_.name_dropped(&src_->diag, "I/O line(s)", "lines", "time_ms", kFioClocks);
   if (n == 0) return;
   src_->records -= n;
   open_.erase(std::remove_if(open_.begin(), open_.end(), [drop](const Open& o) { return o.base == drop; }),
