@@ -25,16 +25,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     e.append(h, reinterpret_cast<const char*>(data) + i, size - i < chunk ? size - i : chunk);
   const latscope::Source& s = e.finish(h);
   const std::string json = latscope::source_json(s);
-  // The fio histogram reader's fast path (line_scan.h): the kernel in use
-  // must read exactly as the scalar one, messages included.
-  const latscope::fio_hist::LineKernel kernel = latscope::fio_hist::line_kernel();
-  if (kernel != latscope::fio_hist::LineKernel::kScalar) {
-    latscope::fio_hist::set_line_kernel(latscope::fio_hist::LineKernel::kScalar);
+  // The fio histogram reader's fast path (line_scan.h) must read exactly as
+  // the general parser alone, messages included.
+  {
+    latscope::fio_hist::set_fast_path(false);
     latscope::Engine ref;
     const int rh = ref.open_file((ctl & 4) ? "f_clat_hist.1.log.host" : "f_clat_hist.log", fo);
     ref.append(rh, reinterpret_cast<const char*>(data), size);
     const latscope::Source& rs = ref.finish(rh);
-    latscope::fio_hist::set_line_kernel(kernel);
+    latscope::fio_hist::set_fast_path(true);
     if (latscope::source_json(rs) != json) __builtin_trap();
     for (size_t i = 0; i < s.series.size() && i < rs.series.size(); ++i)
       if (s.series[i].data != rs.series[i].data) __builtin_trap();

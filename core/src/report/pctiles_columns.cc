@@ -9,7 +9,6 @@
 
 #include "latscope/report.h"
 
-#include "memory/populate.h"
 
 namespace latscope {
 
@@ -21,15 +20,13 @@ PctilesColumnsBuilder::PctilesColumnsBuilder(std::vector<std::string> labels, Un
     : labels_(std::move(labels)), unit_(unit), bands_(bands), flag_index_{{"", 0}} {}
 
 void PctilesColumnsBuilder::expect(size_t rows) {
-  // Each column made once at its size, its pages asked for in one call
-  // (memory/populate.h): grown by doubling, the columns of a per-host query
-  // at 1 s were copied twice over and faulted in page by page, 40% of that
-  // query's time (docs/page-views.md "Rows straight into columns").
+  // Each column made once at its size: grown by doubling, the columns of a
+  // per-host query at 1 s were copied twice over, 40% of that query's time
+  // (docs/page-views.md "Rows straight into columns").
   const size_t n = c_.t_ms.size() + rows, np = n * labels_.size();
   const auto room = [](auto& v, size_t items) {
     if (items <= v.capacity()) return;
     v.reserve(items);
-    populate(v.data() + v.size(), (items - v.size()) * sizeof(v[0]));
   };
   for (std::vector<double>* v : {&c_.t_ms, &c_.width_ms, &c_.samples, &c_.min, &c_.mean, &c_.max}) room(*v, n);
   room(c_.p, np);

@@ -39,7 +39,7 @@ std::string layout_hint() {
 }  // namespace
 
 FioHistReader::FioHistReader(Source* src, const FileOptions& opts)
-    : src_(src), opts_(opts), fast_(fio_hist::line_parser()) {
+    : src_(src), opts_(opts), fast_(fio_hist::fast_path()) {
   src_->format = FileFormat::kFioHist;
   if (opts.fio_version || opts.coarseness >= 0) {
     src_->layout = fio_layout(opts.fio_version ? opts.fio_version : 3, std::max(0, opts.coarseness));
@@ -197,7 +197,7 @@ void FioHistReader::parse_line(const char* b, const char* e, bool last_without_n
   fio_hist::LineFields f;
   f.bins = line_bins_.data();
   f.counts = line_counts_.data();
-  if (fast_(b, e, &f)) {
+  if (fast_ && fio_hist::scan_line(b, e, &f)) {
     std::copy(std::begin(f.meta), std::end(f.meta), meta_);
     nnz_ = f.nnz;
     cols_ = f.cols;

@@ -87,7 +87,7 @@ class FioHistReader {
 
   Source* src_;
   FileOptions opts_;
-  fio_hist::LineParser fast_;  // the fast path for fio's exact line shape
+  bool fast_;                // fio's exact line shape tried first (line_scan.h)
   std::string partial_;      // an incomplete line carried to the next append
   bool discarding_ = false;  // inside an over-long line: drop until '\n'
   uint64_t line_no_ = 0;

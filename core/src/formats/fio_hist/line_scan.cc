@@ -1,6 +1,5 @@
 #include "formats/fio_hist/line_scan.h"
 
-#include <cstdlib>
 #include <cstring>
 
 #include "latscope/layout.h"
@@ -16,8 +15,14 @@ inline uint64_t load8(const char* p) {
 // Eight zero columns exactly as fio writes them, as three 8-byte words.
 constexpr char kZeros[] = "0, 0, 0, 0, 0, 0, 0, 0, ";
 
-// The portable kernel, and the reference the others are tested against.
-bool parse_line_scalar(const char* p, const char* e, LineFields* out) {
+bool& fast_path_flag() {
+  static bool on = true;
+  return on;
+}
+
+}  // namespace
+
+bool scan_line(const char* p, const char* e, LineFields* out) {
   static const uint64_t z0 = load8(kZeros), z1 = load8(kZeros + 8), z2 = load8(kZeros + 16);
   uint32_t col = 0, nnz = 0;
   for (;;) {
@@ -56,59 +61,8 @@ bool parse_line_scalar(const char* p, const char* e, LineFields* out) {
   return col > 3;
 }
 
-bool cpu_has(LineKernel k) {
-#if (defined(__x86_64__) || defined(__i386__)) && (defined(__GNUC__) || defined(__clang__))
-  if (k == LineKernel::kSse2) return __builtin_cpu_supports("sse2");
-  if (k == LineKernel::kAvx2) return __builtin_cpu_supports("avx2");
-#endif
-  return k == LineKernel::kScalar || k == LineKernel::kSimd128;  // simd128: the build decides
-}
+bool fast_path() { return fast_path_flag(); }
 
-LineKernel best_kernel() {
-  if (const char* want = std::getenv("LATSCOPE_FIO_HIST_KERNEL"))
-    for (LineKernel k : kAllLineKernels)
-      if (std::strcmp(want, kernel_name(k)) == 0 && kernel_parser(k)) return k;
-  for (LineKernel k : {LineKernel::kAvx2, LineKernel::kSse2, LineKernel::kSimd128})
-    if (kernel_parser(k)) return k;
-  return LineKernel::kScalar;
-}
-
-LineKernel& current() {
-  static LineKernel k = best_kernel();
-  return k;
-}
-
-}  // namespace
-
-const char* kernel_name(LineKernel k) {
-  switch (k) {
-    case LineKernel::kScalar: return "scalar";
-    case LineKernel::kSse2: return "sse2";
-    case LineKernel::kAvx2: return "avx2";
-    case LineKernel::kSimd128: return "simd128";
-  }
-  return "?";
-}
-
-LineParser kernel_parser(LineKernel k) {
-  if (!cpu_has(k)) return nullptr;
-  switch (k) {
-    case LineKernel::kScalar: return &parse_line_scalar;
-    case LineKernel::kSse2: return sse2_line_parser();
-    case LineKernel::kAvx2: return avx2_line_parser();
-    case LineKernel::kSimd128: return simd128_line_parser();
-  }
-  return nullptr;
-}
-
-LineKernel line_kernel() { return current(); }
-
-LineParser line_parser() { return kernel_parser(current()); }
-
-bool set_line_kernel(LineKernel k) {
-  if (!kernel_parser(k)) return false;
-  current() = k;
-  return true;
-}
+void set_fast_path(bool on) { fast_path_flag() = on; }
 
 }  // namespace latscope::fio_hist
