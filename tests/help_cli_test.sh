@@ -6,6 +6,8 @@
 #   * every option a command's help names is one the command takes (none is
 #     an "unknown option"), and the options the old global help left out are
 #     there (summary --compare, hdr's, report --keep);
+#   * an option a command would ignore is refused (exit 2), and every option
+#     a command's help declares is taken;
 #   * --version / -V: "latscope VERSION", VERSION package.json's;
 #   * an unknown option or command names the closest known one (2 edits at
 #     most), exit 2; a word far from every option gets no guess;
@@ -105,6 +107,47 @@ for c in $COMMANDS; do
   done <"$TMP/$c.opts"
   ok "$c takes each of its help's $(wc -l <"$TMP/$c.opts") options"
 done
+
+# An option a command would ignore is refused (cli_options.cc kAccepted),
+# and every option its help declares (the left column of an option line)
+# is taken: the parser's table and the helps held to each other.
+declared() {  # command -> its help's declared options, one a line
+  "$BIN" "$1" --help | awk '/^  -/ { sub(/^  /, ""); split($0, f, /   */); print f[1] }' |
+    grep -oE '(^|[ |])--?[A-Za-z][A-Za-z0-9-]*' | sed 's/^[ |]//' | sort -u
+}
+READERS="pctiles heatmap summary reduce export report"
+for c in $READERS; do declared "$c" >"$TMP/$c.declared"; done
+cat "$TMP"/*.declared | sort -u >"$TMP/all.declared"
+L0="$FIX/fio-s1/s1_clat_hist.1.log.127.0.0.2"
+for c in $READERS; do
+  refused=0
+  while read -r o; do
+    case $c in
+      reduce) set -- -o "$TMP/x.lsr" ;;
+      export) set -- --format tsv -o "$TMP/x.tsv" ;;
+      report) set -- -o "$TMP/x.html" ;;
+      *) set -- ;;
+    esac
+    "$BIN" "$c" "$@" "$o" x "$L0" </dev/null >/dev/null 2>"$TMP/err"
+    rc=$?
+    if grep -qx -- "$o" "$TMP/$c.declared"; then
+      if grep -q "is not an option of" "$TMP/err"; then bad "$c refuses $o, which its help declares"; cat "$TMP/err"; fi
+    elif [ $rc -ne 2 ] || ! grep -q "is not an option of $c\|unknown option" "$TMP/err"; then
+      bad "$c $o: not in its help, yet not refused (exit $rc)"; cat "$TMP/err"
+    else
+      refused=$((refused + 1))
+    fi
+  done <"$TMP/all.declared"
+  ok "$c refuses the $refused options of other commands it would ignore"
+done
+"$BIN" heatmap --method fio "$L0" >/dev/null 2>"$TMP/err"
+check "heatmap --method: a usage error" 2 $?
+contains "heatmap --method: said" "$TMP/err" \
+  "latscope heatmap: --method is not an option of heatmap: it would be ignored (see latscope heatmap --help)"
+"$BIN" summary --quantum 5 "$L0" >/dev/null 2>"$TMP/err"
+check "summary --quantum: a usage error" 2 $?
+"$BIN" pctiles -j2 --percentiles '50, 99' "$L0" >"$TMP/out" 2>/dev/null
+first_line "pctiles --percentiles with blanks: the page's list syntax" "$TMP/out" "time_ms,group,samples,min,mean,p50,p99,max,flags"
 
 # --- Version --------------------------------------------------------------
 want="latscope $(node -p 'require(process.argv[1]).version' "$ROOT/package.json")"

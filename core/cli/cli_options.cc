@@ -8,6 +8,7 @@
 
 #include "cli_common.h"
 #include "help.h"
+#include "latscope/options_json.h"
 
 namespace latscope::cli {
 namespace {
@@ -29,7 +30,81 @@ bool parse_dirs(const std::string& s, unsigned* out) {
   return d != 0;
 }
 
+// The commands that read each option of parse_options (docs/cli.md,
+// "Options"): one a command would ignore is refused, never dropped in
+// silence. Options outside this table are every command's that reaches
+// parse_options; each command's --help lists what it reads
+// (tests/help_cli_test.sh holds the two to each other).
+enum Command : unsigned { kPctiles = 1, kHeatmap = 2, kSummary = 4, kReduce = 8, kExport = 16, kReport = 32 };
+// The input and selection block: every command that reads logs into a query.
+constexpr unsigned kReading = kPctiles | kHeatmap | kReduce | kExport | kReport;
+struct Accepted {
+  const char* flag;
+  unsigned by;
+};
+constexpr Accepted kAccepted[] = {
+    {"-j", kReading},
+    {"--quantum", kReading},
+    {"--percentiles", kPctiles | kSummary | kReport},
+    {"--group-by", kPctiles | kReport},
+    {"--run", kReading | kSummary},
+    {"--run-by", kReading | kSummary},
+    {"--directions", kReading},
+    {"--offset", kReading},
+    {"--exclude-host", kReading},
+    // The heat map and the report's result show what was recorded
+    // (query/heatmap.cc, docs/ci-reports.md).
+    {"--co-interval", kPctiles},
+    {"--from", kReading},
+    {"--to", kReading},
+    {"--host", kReading},
+    {"--unit", kPctiles | kHeatmap | kSummary},
+    {"--hdr-unit", kReading},
+    {"--kind", kReading},
+    {"--account", kReading},
+    {"--y", kHeatmap},
+    {"--method", kPctiles | kReport},
+    {"--compat", kPctiles},
+    {"--bounds", kPctiles},
+    {"--header-units", kPctiles | kHeatmap | kSummary},
+    {"--adaptive", kPctiles},
+    {"--no-tail", kReading},
+    {"--no-place", kReading},
+    {"--no-repair", kReading | kSummary},
+    {"--repair", kReading | kSummary},
+    {"--fio-version", kReading},
+    {"--coarseness", kReading},
+    {"--format", kPctiles | kHeatmap | kSummary},  // export takes its own before (cmd_export.cc)
+    {"--max-memory", kPctiles | kReduce | kExport | kReport},
+    {"--rows", kHeatmap | kReport},
+    {"--min", kHeatmap},
+    {"--max", kHeatmap},
+};
+
+unsigned command_bit(const std::string& command) {
+  static const std::pair<const char*, unsigned> kNames[] = {{"pctiles", kPctiles}, {"heatmap", kHeatmap},
+                                                           {"summary", kSummary}, {"reduce", kReduce},
+                                                           {"export", kExport},   {"report", kReport}};
+  for (const auto& [name, bit] : kNames)
+    if (command == name) return bit;
+  return ~0u;
+}
+
+// The table's name of an argument: -jN and --jobs are -j, --adaptive=ACC is --adaptive.
+std::string flag_of(const std::string& a) {
+  if (a == "--jobs" || (a.rfind("-j", 0) == 0 && (a.size() == 2 || a[2] != '-'))) return "-j";
+  if (a.rfind("--adaptive=", 0) == 0) return "--adaptive";
+  return a;
+}
+
 }  // namespace
+
+bool takes_option(const std::string& command, const std::string& arg) {
+  const std::string flag = flag_of(arg);
+  for (const Accepted& x : kAccepted)
+    if (flag == x.flag) return (x.by & command_bit(command)) != 0;
+  return true;
+}
 
 bool parse_quantum(const std::string& text, double* ms) {
   double v = 0;
@@ -62,6 +137,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       break;
     } else if (a.size() < 2 || a[0] != '-') {
       o->files.push_back(a);
+    } else if (!takes_option(command, a)) {
+      return fail(command, flag_of(a) + " is not an option of " + command + ": it would be ignored");
     } else if (a == "-j" || a == "--jobs" || (a.rfind("-j", 0) == 0 && a.size() > 2 && a[2] != '-')) {
       // -j N, -jN, --jobs N: files parsed at once (cli_common.h)
       double n = 0;
@@ -75,15 +152,9 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
         return fail(command, "--quantum needs a positive number of milliseconds");
     } else if (a == "--percentiles") {
       if (!value(&v)) return fail(command, "--percentiles needs a list like 50,99,99.9");
-      o->query.percentiles.clear();
-      o->pct_labels.clear();
-      for (const std::string& p : split(v, ',')) {
-        double x;
-        if (!parse_double(p, &x) || x < 0 || x > 100)
-          return fail(command, "percentile '" + p + "' is not a number in [0, 100]");
-        o->query.percentiles.push_back(x);
-        o->pct_labels.push_back(percentile_label(p));
-      }
+      // The one percentile-list parser (options_json.h), the page's too.
+      const Status st = parse_percentile_list(v, &o->query.percentiles, &o->pct_labels);
+      if (!st.ok()) return fail(command, st.message);
     } else if (a == "--group-by") {
       if (!value(&v) || !parse_group_by(v, &o->query.group_by))
         return fail(command, "--group-by takes all or label names, comma-combined (host, job, dir, file, tag, run, kind)");
@@ -241,8 +312,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
   // A result of several resolutions may read a coarser level when that is
   // exact: fixed quanta and no shifted clock (an offset moves windows off
   // the coarse grid). docs/result-format.md, "Several resolutions".
-  if (o->query.adaptive_accuracy == 0 && !o->query.compat_fio_histo_log_pctiles && o->query.sel.offsets_ms.empty() &&
-      o->query.sel.co_interval_ms == 0)
+  if (std::string(command) != "summary" && o->query.adaptive_accuracy == 0 && !o->query.compat_fio_histo_log_pctiles &&
+      o->query.sel.offsets_ms.empty() && o->query.sel.co_interval_ms == 0)
     o->file.query_quantum_ms = o->query.quantum_ms;
   return true;
 }

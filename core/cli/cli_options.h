@@ -1,4 +1,6 @@
-// Command-line options shared by `pctiles` and `heatmap`.
+// Command-line options of the commands that read logs (pctiles, heatmap,
+// summary, reduce, export, report): one parser, which refuses an option a
+// command would ignore.
 #pragma once
 
 #include <map>
@@ -37,7 +39,11 @@ bool parse_quantum(const std::string& text, double* ms);
 // --levels: quanta as --quantum takes them, comma-separated ("1000,10000,60000").
 bool parse_quanta(const std::string& text, std::vector<double>* ms);
 
-// Parses argv[first..]. On error prints a message and returns false.
+// Parses argv[first..] for `command`. On error prints a message and returns
+// false: an option the command does not read (takes_option) is an error.
 bool parse_options(int argc, char** argv, int first, const char* command, Options* o);
+// Whether `command` reads the option `arg` (-jN and --adaptive=ACC included);
+// true for arguments parse_options does not know.
+bool takes_option(const std::string& command, const std::string& arg);
 
 }  // namespace latscope::cli

@@ -146,10 +146,6 @@ int cmd_report(int argc, char** argv) {
   if (!take_report_args(&args, &ra) || !take_sla_args(&args, "report", &sla)) return 2;
   Options o;
   if (!parse_options(static_cast<int>(args.size()), args.data(), 2, "report", &o)) return 2;
-  if (o.query.compat_fio_histo_log_pctiles || o.query.sel.co_interval_ms > 0) {
-    say("latscope report: --compat and --co-interval are query views; the report's result holds the recorded data");
-    return 2;
-  }
   // The template first: no work is done for a report that cannot be written.
   std::string tried;
   const std::string tpath = find_template(ra.template_file, &tried);

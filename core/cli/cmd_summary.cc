@@ -22,10 +22,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "cli_common.h"
+#include "cli_options.h"
 #include "header_units.h"
 #include "help.h"
 #include "input.h"
@@ -54,12 +56,6 @@ struct Options {
   bool compare = false;  // --compare
   bool header_units = false;  // --header-units (header_units.h)
 };
-
-int usage_error(const std::string& msg) {
-  cli::say("latscope summary: " + msg);
-  std::fputs(cli::command_help("summary"), stderr);
-  return 2;
-}
 
 // Reports a json file's outcome the way the other commands report a log's:
 // plain json too (which the engine names ignored) is read, not ignored.
@@ -149,64 +145,31 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
   return std::max(rc, rep->skipped ? 1 : 0);
 }
 
-bool parse_args(int argc, char** argv, Options* o, std::string* err, bool* help) {
-  Status st = parse_percentile_list(kFioDefaultPercentiles, &o->cols.ps, &o->cols.labels);
-  if (!st.ok()) {
-    *err = st.message;
-    return false;
-  }
-  auto fail = [err](const std::string& m) {
-    *err = m;
-    return false;
-  };
-  for (int i = 2; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&](std::string* v) {
-      if (i + 1 >= argc) return false;
-      *v = argv[++i];
-      return true;
-    };
-    std::string v;
-    if (a == "--") {
-      for (++i; i < argc; ++i) o->files.push_back(argv[i]);
+// The shared parser (cli_options.h), which refuses what summary does not
+// read; --compare is summary's own. fio's percentiles and ns are the
+// defaults: the rows read digit for digit against fio's output.
+bool parse_args(int argc, char** argv, Options* o) {
+  std::vector<char*> args;
+  for (int i = 0; i < argc; ++i) {
+    if (i >= 2 && !std::strcmp(argv[i], "--")) {
+      args.insert(args.end(), argv + i, argv + argc);
       break;
-    } else if (a == "-h" || a == "--help") {
-      *help = true;
-      return true;
-    } else if (a.size() < 2 || a[0] != '-') {
-      o->files.push_back(a);
-    } else if (a == "--format") {
-      if (!value(&v) || (v != "csv" && v != "json")) return fail("--format takes csv or json");
-      o->format = v;
-    } else if (a == "--unit") {
-      if (!value(&v) || !parse_unit(v, &o->cols.unit)) return fail("--unit takes ns, us or ms");
-    } else if (a == "--percentiles") {
-      if (!value(&v)) return fail("--percentiles needs a list like 50,99,99.9");
-      st = parse_percentile_list(v, &o->cols.ps, &o->cols.labels);
-      if (!st.ok()) return fail("--percentiles: " + st.message);
-    } else if (a == "--compare") {
-      o->compare = true;
-    } else if (a == "--header-units") {
-      o->header_units = true;
-    } else if (a == "--run") {
-      RunPattern rp;
-      if (!value(&v) || !parse_run_pattern(v, &rp)) return fail("--run takes NAME=GLOB (docs/runs.md)");
-      o->runs.patterns.push_back(rp);
-    } else if (a == "--run-by") {
-      if (!value(&v) || !parse_run_by(v, &o->runs.by))
-        return fail("--run-by takes auto, folder, prefix, json or none (docs/runs.md)");
-    } else if (a == "--no-repair") {
-      o->file.repair = RepairMode::kOff;
-    } else if (a == "--repair") {
-      if (!value(&v) || (v != "auto" && v != "off" && v != "force")) {
-        return fail("--repair takes auto, off or force");
-      }
-      o->file.repair = v == "off" ? RepairMode::kOff : v == "force" ? RepairMode::kForce : RepairMode::kAuto;
-    } else {
-      return fail("unknown option " + a + cli::did_you_mean("summary", a));
     }
+    if (i >= 2 && !std::strcmp(argv[i], "--compare")) o->compare = true;
+    else args.push_back(argv[i]);
   }
-  if (o->files.empty()) return fail("no input files");
+  cli::Options c;
+  c.unit = Unit::kNs;
+  if (!parse_percentile_list(kFioDefaultPercentiles, &c.query.percentiles, &c.pct_labels).ok()) return false;
+  if (!cli::parse_options(static_cast<int>(args.size()), args.data(), 2, "summary", &c)) return false;
+  o->format = c.format;
+  o->cols.unit = c.unit;
+  o->cols.ps = c.query.percentiles;
+  o->cols.labels = c.pct_labels;
+  o->file = c.file;
+  o->files = c.files;
+  o->runs = c.runs;
+  o->header_units = c.header_units;
   return true;
 }
 
@@ -214,13 +177,7 @@ bool parse_args(int argc, char** argv, Options* o, std::string* err, bool* help)
 
 int cmd_summary(int argc, char** argv) {
   Options o;
-  std::string err;
-  bool help = false;
-  if (!parse_args(argc, argv, &o, &err, &help)) return usage_error(err);
-  if (help) {
-    std::fputs(cli::command_help("summary"), stdout);
-    return 0;
-  }
+  if (!parse_args(argc, argv, &o)) return 2;
   int rc = 0;
   std::vector<SummaryRow> rows;
   std::vector<SummaryFile> files;

@@ -55,8 +55,10 @@ namespace {
   "                           given with the logs (added by default when they match)\n"                 \
   "  --fio-version 2|3 --coarseness C        force the bin layout\n"                                    \
   "  -j N                     files parsed at once (default: the machine's cores);\n"                   \
-  "                           the same output as -j 1\n"                                                \
-  "  --max-memory SIZE        the most a query may hold (default 2G): K, M, G, T suffixes\n"
+  "                           the same output as -j 1\n"
+
+// Not the heat map's: its cells are bounded by --rows and the quanta.
+#define LS_MAX_MEMORY "  --max-memory SIZE        the most a query may hold (default 2G): K, M, G, T suffixes\n"
 
 #define LS_QUANTUM "  --quantum MS             time quantum in ms (default 1000)\n"
 #define LS_PERCENTILES "  --percentiles LIST       e.g. 50,90,99,99.9,100 (default)\n"
@@ -93,7 +95,7 @@ const char kPctiles[] =
     "  --adaptive [ACC]         quanta of whole windows grown until the highest percentile below\n"
     "                           100 is known to ACC (default 0.5); adds width_ms\n" LS_SLA
     "  --sla-summary md F.md    the verdict as Markdown into F.md\n"
-    "\n" LS_SELECTION
+    "\n" LS_SELECTION LS_MAX_MEMORY
     "\n"
     "exit status: 0 ok, 1 something was left out (skipped lines, series of another time base,\n"
     "  the unreadable rest of a damaged .gz; see stderr), 2 a file is unusable or a usage error,\n"
@@ -166,7 +168,7 @@ const char kReduce[] =
     "  -o OUT                   the result file (required)\n" LS_QUANTUM
     "  --levels MS,MS,...       one file of several quanta, each a multiple of the finest, which\n"
     "                           is the reduce quantum (1000,10000,60000)\n" LS_KEEP
-    "\n" LS_SELECTION
+    "\n" LS_SELECTION LS_MAX_MEMORY
     "\n"
     "exit status: 0 ok, 1 something was left out (see stderr), 2 a file is unusable, nothing\n"
     "  was selected or a usage error\n";
@@ -187,7 +189,7 @@ const char kExport[] =
     "  --format hlog|tsv        an HdrHistogram interval log (ns, one tag per label set) or the\n"
     "                           long table (ClickHouse TSVWithNames); required\n"
     "  -o OUT                   the output file (required; /dev/stdout for standard output)\n" LS_QUANTUM LS_KEEP
-    "\n" LS_SELECTION
+    "\n" LS_SELECTION LS_MAX_MEMORY
     "\n"
     "exit status: 0 ok, 1 something was left out (see stderr), 2 a file is unusable, nothing\n"
     "  was selected or a usage error\n";
@@ -205,12 +207,13 @@ const char kReport[] =
     "                           beside the executable, the build's web/dist/latscope.html)\n"
     "  --percentiles LIST       the percentiles the charts show (the SLA's are added)\n" LS_GROUP_BY LS_METHOD
     "  --rows N                 the heat map chart's rows (default 64)\n"
-    "\n" LS_SELECTION
+    "\n" LS_SELECTION LS_MAX_MEMORY
     "\n"
     "exit status: 0 ok, 1 something was left out (see stderr), 2 a file is unusable or a usage\n"
     "  error, 3 an --sla rule is violated (the highest wins)\n";
 
 #undef LS_SELECTION
+#undef LS_MAX_MEMORY
 #undef LS_QUANTUM
 #undef LS_PERCENTILES
 #undef LS_GROUP_BY
