@@ -161,7 +161,7 @@ class WasmEngine {
   val trust(const std::string& accounts_json, const std::string& exclude_json) const {
     latscope::QueryOptions q;
     std::vector<std::string> labels;
-    latscope::Unit unit = latscope::Unit::kUs;
+    latscope::Unit unit = latscope::kDefaultUnit;
     Status st = latscope::parse_query_options_json(
         "{\"accounts\":" + accounts_json + ",\"exclude_sources\":" + (exclude_json.empty() ? "[]" : exclude_json) + "}",
         &q, &labels, &unit);
@@ -200,7 +200,7 @@ class WasmEngine {
     // jobs' I/Os another log counts is not summed.
     latscope::QueryOptions acc;
     std::vector<std::string> acc_labels;
-    latscope::Unit acc_unit = latscope::Unit::kUs;
+    latscope::Unit acc_unit = latscope::kDefaultUnit;
     st = latscope::parse_query_options_json("{\"accounts\":" + (accounts_json.empty() ? std::string("[]") : accounts_json) + "}",
                                             &acc, &acc_labels, &acc_unit);
     if (!st.ok()) return error(st);
@@ -306,7 +306,7 @@ class WasmEngine {
 
   val heatmap(const std::string& options_json) const {
     latscope::HeatmapOptions ho;
-    latscope::Unit unit = latscope::Unit::kUs;  // output is in ns; the unit scales min/max input
+    latscope::Unit unit = latscope::kDefaultUnit;  // output is in ns; the unit scales min/max input
     Status st = latscope::parse_heatmap_options_json(options_json, &ho, &unit);
     latscope::HeatmapResult r;
     if (st.ok()) st = engine_.heatmap(ho, &r);
@@ -363,7 +363,7 @@ class WasmEngine {
   struct Query {
     latscope::QueryOptions options;
     std::vector<std::string> labels;
-    latscope::Unit unit = latscope::Unit::kUs;
+    latscope::Unit unit = latscope::kDefaultUnit;
     latscope::QueryResult result;
   };
 

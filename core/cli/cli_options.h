@@ -9,6 +9,7 @@
 
 #include "latscope/engine.h"
 #include "cli_common.h"
+#include "latscope/options_json.h"
 #include "latscope/report.h"
 
 namespace latscope::cli {
@@ -19,9 +20,9 @@ constexpr double kDefaultAccuracy = 0.5;
 
 struct Options {
   QueryOptions query;
-  std::vector<std::string> pct_labels{"p50", "p90", "p99", "p99.9", "p100"};
+  std::vector<std::string> pct_labels = default_percentile_labels();
   FileOptions file;
-  Unit unit = Unit::kUs;
+  Unit unit = kDefaultUnit;
   std::string format = "csv";
   bool bounds = false;         // pctiles --bounds: the 95% sampling band columns
   bool header_units = false;   // --header-units: p99_us, not p99 (header_units.h)

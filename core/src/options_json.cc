@@ -7,6 +7,8 @@
 #include <utility>
 
 #include "json/json.h"
+#include "latscope/folder.h"
+#include "latscope/percentiles.h"
 
 namespace latscope {
 namespace {
@@ -295,13 +297,8 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                                 std::vector<std::string>* pct_labels, Unit* unit) {
   // Work on copies: on error the caller's options stay untouched.
   QueryOptions q;
-  std::vector<std::string> labels;
-  for (double p : q.percentiles) {
-    // The CLI's default labels: p50, p90, p99, p99.9, p100.
-    std::string s = format_number(p);
-    labels.push_back(percentile_label(s));
-  }
-  Unit u = Unit::kUs;
+  std::vector<std::string> labels = default_percentile_labels();
+  Unit u = kDefaultUnit;
   std::vector<Field> f;
   f.push_back({"quantum_ms", [&q](const std::string& k, const json::Value& v) { return positive(k, v, &q.quantum_ms); }});
   f.push_back({"percentiles", [&](const std::string& k, const json::Value& v) {
@@ -357,7 +354,7 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
 
 Status parse_heatmap_options_json(const std::string& json, HeatmapOptions* out, Unit* unit) {
   HeatmapOptions h;
-  Unit u = Unit::kUs;
+  Unit u = kDefaultUnit;
   std::vector<Field> f;
   f.push_back({"quantum_ms", [&h](const std::string& k, const json::Value& v) { return positive(k, v, &h.quantum_ms); }});
   f.push_back({"rows", [&h](const std::string& k, const json::Value& v) {
@@ -492,6 +489,39 @@ Status parse_run_options_json(const std::string& json, RunOptions* out) {
   if (!st.ok()) return st;
   *out = std::move(o);
   return Status::Ok();
+}
+
+std::vector<std::string> default_percentile_labels() {
+  std::vector<std::string> labels;
+  for (double p : QueryOptions().percentiles) labels.push_back(percentile_label(format_number(p)));
+  return labels;
+}
+
+std::string page_defaults_module() {
+  const QueryOptions q;
+  std::string ps;
+  for (double p : q.percentiles) ps += (ps.empty() ? "'" : ", '") + format_number(p) + "'";
+  std::string dirs;
+  for (const auto& [bit, name] : {std::pair<unsigned, const char*>{kDirRead, "r"}, {kDirWrite, "w"}, {kDirTrim, "t"}})
+    if (q.sel.dirs & bit) dirs += (dirs.empty() ? "" : ",") + std::string(name);
+  std::string o;
+  o += "// Generated from core (options_json.cc page_defaults_module): do not edit.\n";
+  o += "// tests/options_schema_test.cc fails when this file differs from core's\n";
+  o += "// defaults; LATSCOPE_REGENERATE=1 build/tests/latscope_tests\n";
+  o += "// --gtest_filter='OptionsSchema.*' writes it again.\n\n";
+  o += "/** The options `latscope pctiles` uses without flags, as the engine's JSON names them. */\n";
+  o += "export const ENGINE_DEFAULTS = Object.freeze({\n";
+  o += "  quantum_ms: " + format_number(q.quantum_ms) + ",\n";
+  o += "  percentiles: Object.freeze([" + ps + "]),\n";
+  std::string group_by;
+  for (const std::string& g : q.group_by) group_by += (group_by.empty() ? "" : ",") + g;
+  o += "  group_by: '" + (group_by.empty() ? std::string("all") : group_by) + "',\n";
+  o += "  directions: '" + dirs + "',\n";
+  o += std::string("  method: '") + method_name(q.method) + "',\n";
+  o += std::string("  unit: '") + unit_name(kDefaultUnit) + "',\n";
+  o += std::string("  account: '") + account_name(kDefaultAccounts[0]) + "',\n";
+  o += "});\n";
+  return o;
 }
 
 }  // namespace latscope

@@ -33,6 +33,9 @@ enum class Account : uint8_t {
 const char* account_name(Account a);  // "", "hist", "per-io", "avg"
 // "hist" | "per-io" (the user's words); false for anything else.
 bool parse_account(const std::string& text, Account* out);
+// Which log counts a job's I/Os when it has several, first preferred: the
+// default order, which completes a user's choice (docs/folders.md).
+constexpr Account kDefaultAccounts[] = {Account::kPerIo, Account::kHist};
 
 // The label name a log's account is kept under (model.h labels), so that
 // `--group-by account` shows two accounts of the same I/Os side by side

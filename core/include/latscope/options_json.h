@@ -52,4 +52,16 @@ Status parse_run_options_json(const std::string& json, RunOptions* out);
 Status parse_percentile_list(const std::string& text, std::vector<double>* ps,
                              std::vector<std::string>* labels);
 
+// The defaults every face starts from: the unit rows are shown in (`pctiles`,
+// `heatmap`, the page; `summary` keeps fio's ns) and the labels of
+// QueryOptions' default percentiles (p50, p90, p99, p99.9, p100).
+constexpr Unit kDefaultUnit = Unit::kUs;
+std::vector<std::string> default_percentile_labels();
+
+// The page's starting options as a JavaScript module: the defaults above and
+// QueryOptions', named as this file's JSON fields. The page imports it
+// (web/src/model/option-defaults.js) instead of copying the numbers;
+// tests/options_schema_test.cc fails when that file is not this text.
+std::string page_defaults_module();
+
 }  // namespace latscope

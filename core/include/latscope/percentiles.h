@@ -28,6 +28,8 @@ enum class Method {
 // "interp", "fio", "hdr" (docs/formats-hdr.md), "exact" (docs/formats-fio-lat.md).
 constexpr const char* kMethodNames = "interp, fio, hdr or exact";
 bool parse_method(const std::string& name, Method* out);
+// The name parse_method reads: "interp", "fio", "hdr", "exact".
+const char* method_name(Method m);
 
 
 struct Stats {

@@ -66,7 +66,7 @@ std::string base_of(const std::string& path) {
 
 std::vector<AccountChoice> plan_accounts(const std::vector<FolderFile>& files, const std::vector<Account>& prefer_in) {
   std::vector<Account> prefer = prefer_in;
-  for (Account a : {Account::kPerIo, Account::kHist})  // the default order completes the user's
+  for (Account a : kDefaultAccounts)  // the default order completes the user's
     if (std::find(prefer.begin(), prefer.end(), a) == prefer.end()) prefer.push_back(a);
   using Key = std::tuple<std::string, std::string, std::string, std::string, std::string>;
   std::map<Key, std::vector<size_t>> by_key;

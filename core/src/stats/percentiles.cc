@@ -17,6 +17,17 @@ bool parse_method(const std::string& name, Method* out) {
   else return false;
   return true;
 }
+
+const char* method_name(Method m) {
+  switch (m) {
+    case Method::kInterp: return "interp";
+    case Method::kFio: return "fio";
+    case Method::kHdr: return "hdr";
+    case Method::kExact: return "exact";
+  }
+  return "interp";
+}
+
 namespace {
 
 __extension__ typedef unsigned __int128 u128;  // exact x87 emulation needs 128-bit products

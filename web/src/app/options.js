@@ -1,18 +1,11 @@
 // The page's query options and how they become engine options. The defaults
-// are the CLI's (`latscope pctiles` without flags), so the CSV export right
-// after a load equals `latscope pctiles FILE...`.
+// are core's (model/option-defaults.js, written by core: `latscope pctiles`
+// without flags), so the CSV export right after a load equals `latscope
+// pctiles FILE...`. account: a job with both a histogram and a per-I/O log,
+// which counts its I/Os (the CLI's --account; never both).
+import { ENGINE_DEFAULTS } from '../model/option-defaults.js';
 
-export const DEFAULTS = Object.freeze({
-  quantum_ms: 1000,
-  percentiles: Object.freeze(['50', '90', '99', '99.9', '100']),
-  group_by: 'all',
-  directions: 'r,w,t',
-  method: 'interp',
-  unit: 'us',
-  // A job with both a histogram and a per-I/O log: which counts its I/Os
-  // (the CLI's --account; never both). 'per-io' is the CLI's default.
-  account: 'per-io',
-});
+export const DEFAULTS = ENGINE_DEFAULTS;
 
 /** The account choices (`latscope --account`): state value -> what the control says. */
 export const ACCOUNTS = Object.freeze([
@@ -35,8 +28,8 @@ export function accountsOf(s) {
 /** Quantum choices of the selector, ms (100 ms ... 10 min). */
 export const QUANTA = [100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000];
 
-/** Presets offered as toggles; "100" is shown as max. */
-export const PRESET_PERCENTILES = ['50', '90', '99', '99.9', '100'];
+/** Presets offered as toggles (the default percentiles); "100" is shown as max. */
+export const PRESET_PERCENTILES = ENGINE_DEFAULTS.percentiles;
 
 /**
  * Parses the free-entry percentile field: "99.95, 99.999 max" ->
