@@ -64,12 +64,7 @@ Status adaptive_query(const std::vector<Source>& sources, const QueryOptions& op
   if (!st.ok()) return st;
   out->adaptive = true;
   out->quantum_ms = 0;
-  out->groups = plan.groups;
-  out->absolute_time = plan.absolute_time;
-  out->layout_id = plan.layout ? plan.layout->id : "";
-  out->diag = plan.diag;
-  out->notes = plan.notes;
-  out->placed = plan.placed;
+  take_plan_facts(plan, out);
   std::vector<Selected> window_values;  // fio log_avg_msec logs hold no I/Os to count (query/window_values.h)
   for (const Source& src : sources) select_window_values(src, opts.sel, &window_values);
   if (!window_values.empty()) out->notes.push_back(window_values_left_out_note(window_values.size()));

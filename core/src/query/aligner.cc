@@ -187,6 +187,28 @@ void select_series(const Source& src, const Selection& sel, std::vector<Selected
   }
 }
 
+Status unknown_group_label(const std::string& name, const std::vector<std::string>& known) {
+  std::string list;
+  for (const std::string& k : known) {
+    list += list.empty() ? "" : ", ";
+    list += k;
+  }
+  std::string msg = "group by '" + name;
+  msg += "': no selected series has that label (labels: ";
+  msg += list;
+  msg += ")";
+  return Status::Error(ErrorCode::kInvalidArgument, msg);
+}
+
+void take_plan_facts(const Plan& plan, QueryResult* out) {
+  out->groups = plan.groups;
+  out->absolute_time = plan.absolute_time;
+  out->layout_id = plan.layout ? plan.layout->id : "";
+  out->diag = plan.diag;
+  out->notes = plan.notes;
+  out->placed = plan.placed;
+}
+
 Status check_group_by(const std::vector<Selected>& series, const GroupBy& group_by) {
   for (const std::string& name : group_by) {
     if (name == "host") continue;  // every series has one ("local")
@@ -202,16 +224,7 @@ Status check_group_by(const std::vector<Selected>& series, const GroupBy& group_
     }
     if (!found && !series.empty()) {
       std::sort(known.begin(), known.end());
-      std::string list;
-      for (const std::string& k : known) {
-        list += list.empty() ? "" : ", ";
-        list += k;
-      }
-      std::string msg = "group by '" + name;
-      msg += "': no selected series has that label (labels: ";
-      msg += list;
-      msg += ")";
-      return Status::Error(ErrorCode::kInvalidArgument, msg);
+      return unknown_group_label(name, known);
     }
   }
   return Status::Ok();

@@ -154,6 +154,11 @@ bool co_interval_ns(const Selection& sel, double* ns);
 
 // Error naming the labels that exist when a group_by name matches no series.
 Status check_group_by(const std::vector<Selected>& series, const GroupBy& group_by);
+// That error for `name`, listing `known` (sorted) as the labels that exist.
+Status unknown_group_label(const std::string& name, const std::vector<std::string>& known);
+// What a query's answer takes from its plan: groups, time base, layout,
+// diagnostics, notes, placement (Engine::query, adaptive_query).
+void take_plan_facts(const Plan& plan, QueryResult* out);
 
 // Chooses series, groups, the common layout and the quantum grid.
 // group_by: label names (empty = everything in one group "all").

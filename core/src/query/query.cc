@@ -169,12 +169,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
   for (const Source& src : sources_) select_window_values(src, opts.sel, &window_values);
   if (plan.series.empty() && !window_values.empty())
     return first_part ? handed(window_value_query(std::move(window_values), opts, out)) : Status::Ok();
-  out->groups = plan.groups;
-  out->absolute_time = plan.absolute_time;
-  out->layout_id = plan.layout ? plan.layout->id : "";
-  out->diag = plan.diag;
-  out->notes = plan.notes;
-  out->placed = plan.placed;
+  take_plan_facts(plan, out);
   if (!window_values.empty()) out->notes.push_back(window_values_left_out_note(window_values.size()));
   if (!plan.layout) return Status::Ok();
   const bool exact = opts.method == Method::kExact && exact_possible(plan.series, opts.max_per_io_samples, &out->notes);  // per_io.h

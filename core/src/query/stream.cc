@@ -51,18 +51,8 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   out->quantum_ms = I.opts.quantum_ms;
   if (!I.error.ok()) return I.error;
   for (const std::string& name : I.opts.group_by)
-    if (!res && I.any_series && !I.labels_seen.count(name)) {
-      std::string list;
-      for (const std::string& k : I.labels_seen) {
-        list += list.empty() ? "" : ", ";
-        list += k;
-      }
-      std::string msg = "group by '" + name;
-      msg += "': no selected series has that label (labels: ";
-      msg += list;
-      msg += ")";
-      return Status::Error(ErrorCode::kInvalidArgument, msg);
-    }
+    if (!res && I.any_series && !I.labels_seen.count(name))
+      return unknown_group_label(name, {I.labels_seen.begin(), I.labels_seen.end()});
 
   // fio json+ alone: its whole-run histograms, as make_plan falls back to
   // them (docs/whole-run.md).
