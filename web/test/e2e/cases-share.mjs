@@ -275,6 +275,46 @@ export const SHARE_CASES = [
     },
   },
   {
+    name: 'embedding from another origin: ignored without ?embedOrigin= (same-origin by default), answered when ?embedOrigin= names it',
+    async run(c) {
+      const dir = path.join(OUT, 'other-origin');
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>dashboard</title><link rel="icon" href="data:,"><iframe id="f" width="800" height="600"></iframe>');
+      const other = await serveStatic(dir);
+      try {
+        const p = c.page;
+        /** @type {string[]} */
+        const notes = [];
+        p.on('console', (m) => notes.push(m.text()));
+        await p.goto(other.url);
+        const ping = (/** @type {string} */ src) =>
+          p.evaluate(
+            (src) =>
+              new Promise((resolve) => {
+                const f = /** @type {HTMLIFrameElement} */ (document.getElementById('f'));
+                window.addEventListener('message', (ev) => ev.data?.latscope === 1 && resolve(ev.data.type));
+                f.addEventListener('load', () => {
+                  // Ping a few times: the page may still be starting; no answer in 3 s is 'none'.
+                  let n = 0;
+                  const t = setInterval(() => (++n > 30 ? (clearInterval(t), resolve('none')) : f.contentWindow?.postMessage({ latscope: 1, type: 'ping', id: n }, '*')), 100);
+                });
+                f.src = src;
+              }),
+            src,
+          );
+        assert.notEqual(new URL(other.url).origin, new URL(c.url).origin);
+        assert.equal(await ping(`${c.url}index.html`), 'none', 'another origin gets no answer by default');
+        assert.ok(notes.some((n) => /ignored: another origin than the page's own \(allow it with \?embedOrigin=/.test(n)), notes.join(' | '));
+        assert.equal(await ping(`${c.url}index.html?embedOrigin=${encodeURIComponent(new URL(other.url).origin)}`), 'pong');
+        assert.equal(await ping(`${c.url}index.html?embedOrigin=*`), 'pong');
+      } finally {
+        await other.close();
+      }
+      noPageErrors(c);
+    },
+  },
+  {
     name: 'untrusted input runs no script: markup in a file name, an .hlog tag, a fragment, a URL, a posted message; the CSP blocks inline script',
     async run(c) {
       const p = c.page;
