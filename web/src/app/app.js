@@ -14,7 +14,7 @@ import { budgetSettings, reducedQuantumNote } from './memory-budget.js';
 import { installKeys } from './keys.js';
 import { installToolbar } from './toolbar.js';
 import { installSidebarResize } from './sidebar.js';
-import { isLog } from './sources.js';
+import { isLog, isWholeRun } from './sources.js';
 import { missingPercentiles } from './sla.js';
 import { slaRules, showSla } from './sla-summary.js';
 import { installEmbed } from './embed.js';
@@ -47,8 +47,6 @@ export class App {
     this.views = /** @type {Views} */ (/** @type {unknown} */ (undefined));
     /** Group colours by first sight, for the page's lifetime (views/colors.js). */
     this.colors = new ColorKeeper();
-    /** The group a click narrowed the selection to, and the selection before (restored by "Show all groups"). */
-    this.focus = /** @type {{key: string, before: {exclude_sources: string[], exclude_hosts: string[], directions: string}} | null} */ (null);
     this.scheduler = new QueryScheduler({
       store: this.store,
       engine: () => this.session.levels.bounded(this.session.engine),
@@ -64,8 +62,7 @@ export class App {
       beforeLoad: (keep) => {
         this.scheduler.reset();
         this.store.stage({ placed: undefined });
-        this.focus = null;
-        this.$('group-focus').hidden = true;
+        this.store.set({ focus: null });
         if (!keep) this.applyState({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null, hidden: [] });
       },
       applyState: (state) => this.applyState(state),
@@ -210,6 +207,7 @@ export class App {
       }
     }
     if (changed.has('view')) this.showView(s.view);
+    if (changed.has('focus') || changed.has('view')) this.showFocus();
     if ((changed.has('account') || changed.has('exclude_sources')) && this.sources.length) this.session.refreshTrust();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('method') || changed.has('kinds')) this.updateInputChoices();
     if (changed.has('sla') || changed.has('percentiles')) {
@@ -346,29 +344,33 @@ export class App {
   }
 
   /**
-   * A click on a group (groups view): the selection narrowed to that group
-   * (hosts or files excluded, direction chosen) and its latency heat map.
+   * A click on a group (groups view): that group's latency heat map. The
+   * focus narrows the heat map's own queries only (queries.js focused): the
+   * page's selection, the file table and the other views keep every file.
    * @param {string} key engine group key ("host=a")
    */
   pickGroup(key) {
-    const s = this.store.state;
-    const before = this.focus ? this.focus.before : { exclude_sources: s.exclude_sources, exclude_hosts: s.exclude_hosts, directions: s.directions };
-    const sel = selectionForGroup(key, this.sources.filter(isLog), before);
-    this.focus = { key, before };
-    const text = this.$('group-focus-text');
-    text.textContent = `Showing ${key} only (files and hosts of other groups are excluded in the file table).${sel.unsupported.length ? ` The label ${sel.unsupported.join(', ')} cannot be selected this way: those series are all shown.` : ''}`;
-    this.$('group-focus').hidden = false;
-    this.store.set({ exclude_sources: sel.exclude_sources, exclude_hosts: sel.exclude_hosts, directions: sel.directions, yZoomNs: null, view: 'heatmap' });
-    this.relayout();
+    const logs = this.sources.filter((/** @type {any} */ x) => isLog(x) && !isWholeRun(x));
+    this.store.set({ focus: selectionForGroup(key, logs, this.store.state.directions), yZoomNs: null, view: 'heatmap' });
   }
 
-  /** Back from a picked group: the selection before, and the groups view. */
+  /** Back from a picked group: the heat map of every group, and the groups view. */
   clearFocus() {
-    const f = this.focus;
-    this.focus = null;
-    this.$('group-focus').hidden = true;
-    if (f) this.store.set({ ...f.before, view: 'groups' });
-    this.relayout();
+    this.store.set({ focus: null, view: 'groups' });
+  }
+
+  /** The bar over the views naming the focused group (shown with the heat map only: the other views are not narrowed). */
+  showFocus() {
+    const s = this.store.state;
+    const f = s.focus;
+    const bar = this.$('group-focus');
+    const show = !!f && s.view === 'heatmap';
+    if (show !== !bar.hidden) {
+      bar.hidden = !show;
+      this.relayout();
+    }
+    if (!f) return;
+    this.$('group-focus-text').textContent = `Heat map of ${f.key} only (the other groups' logs are left out of this heat map; the file table and the other views keep every file).${f.unsupported.length ? ` The label ${f.unsupported.join(', ')} cannot be selected this way: those series are all shown.` : ''}`;
   }
 
   /** @param {[number, number] | null} r */

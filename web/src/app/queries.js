@@ -35,15 +35,28 @@ function recorded(s) {
   return o;
 }
 
-/** The cluster's percentiles (recorded), for lines over the heat map. @param {import('./state.js').State} s */
-export function clusterOptions(s) {
-  // No error bands: the heat map draws the lines alone (QueryOptions::bands).
-  return { ...recorded(s), group_by: 'all', bands: false };
+/**
+ * The state the heat map asks with: a focused group's other logs left out
+ * and its direction chosen on top of the page's selection, for the heat map
+ * alone (model/state.js Focus).
+ * @param {import('./state.js').State} s
+ * @returns {import('./state.js').State}
+ */
+export function focused(s) {
+  const f = s.focus;
+  if (!f) return s;
+  return { ...s, exclude_sources: [...new Set([...s.exclude_sources, ...f.exclude_sources])], directions: f.directions };
 }
 
-/** Whether the percentiles query can serve as the heat map's lines (one recorded cluster group). @param {import('./state.js').State} s */
+/** The cluster's percentiles (recorded), for lines over the heat map (of the focused group, if any). @param {import('./state.js').State} s */
+export function clusterOptions(s) {
+  // No error bands: the heat map draws the lines alone (QueryOptions::bands).
+  return { ...recorded(focused(s)), group_by: 'all', bands: false };
+}
+
+/** Whether the percentiles query can serve as the heat map's lines (one recorded cluster group, no focus). @param {import('./state.js').State} s */
 export function pctilesAreCluster(s) {
-  return s.group_by === 'all' && !(s.co_interval_ms > 0) && !(s.adaptive > 0);
+  return s.group_by === 'all' && !(s.co_interval_ms > 0) && !(s.adaptive > 0) && !s.focus;
 }
 
 /**
@@ -99,7 +112,7 @@ export function surfaceOptions(s) {
  * @param {import('./state.js').State} s @param {number} rows @param {[number, number] | null} yNs
  */
 export function heatmapOptions(s, rows, yNs) {
-  const o = recorded(s);
+  const o = recorded(focused(s));
   delete o.percentiles;
   delete o.method;
   delete o.group_by;

@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { engineOptions } from '../../src/app/options.js';
 import { initialState } from '../../src/app/state.js';
-import { pctilesOptions, clusterOptions, surfaceOptions, heatmapOptions, spectrumOptions, pctilesAreCluster } from '../../src/app/queries.js';
+import { pctilesOptions, clusterOptions, surfaceOptions, heatmapOptions, spectrumOptions, pctilesAreCluster, groupsOptions } from '../../src/app/queries.js';
 import { METHODS, methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded, parseCoInterval, selectedLogs } from '../../src/app/methods.js';
 import { heatmapCsv } from '../../src/views/heatmap-data.js';
 import { byteTicks } from '../../src/views/heatmap-view.js';
@@ -52,6 +52,14 @@ describe('engine options of the new fields', () => {
     expect(pctilesAreCluster(state({}))).toBe(true);
     expect(pctilesAreCluster(s)).toBe(false);
     expect(pctilesAreCluster(state({ group_by: 'host' }))).toBe(false);
+  });
+  it('a focused group narrows the heat map and its lines only: the percentiles, surface and groups queries keep every file', () => {
+    const focus = { key: 'host=h1', exclude_sources: ['b.log'], directions: 'r', unsupported: [] };
+    const s = state({ exclude_sources: ['a.log'], focus });
+    expect(heatmapOptions(s, 64, null)).toMatchObject({ exclude_sources: ['a.log', 'b.log'], directions: 'r' });
+    expect(clusterOptions(s)).toMatchObject({ exclude_sources: ['a.log', 'b.log'], directions: 'r' });
+    expect(pctilesAreCluster(s)).toBe(false);
+    for (const o of [pctilesOptions(s), surfaceOptions(s), groupsOptions(s)]) expect(o).toMatchObject({ exclude_sources: ['a.log'], directions: 'r,w,t' });
   });
   it('views that draw no error bands ask for none; the percentiles view decides its own (docs/page-views.md "Bands when drawn")', () => {
     const s = initialState();
