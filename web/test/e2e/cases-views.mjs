@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, settled, overlaps } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
+import { compactCount, thousands } from '../../src/util/format.js';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
 /** @typedef {import('playwright-core').Page} Page */
@@ -296,7 +297,40 @@ export const VIEW_CASES = [
     },
   },
   {
-    name: 'views: the file table fits the default sidebar (state, records, repaired, skipped visible), names keep their host suffix, natural order, resizable sidebar kept across reloads',
+    name: 'views: an 800 px window: no sideways scroll, all five tabs whole, the file table names host and job and counts I/Os against fio\'s json+ (whole names, client/server run)',
+    async run(c) {
+      const p = c.page;
+      await p.setViewportSize({ width: 800, height: 900 });
+      await p.goto(c.url);
+      await p.evaluate(() => localStorage.removeItem('latscope-sidebar-width'));
+      const files = [...S1(), fixture('fio-s1', 's1.json')];
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await settled(p);
+      const lay = await p.evaluate(() => {
+        const views = /** @type {HTMLElement} */ (document.querySelector('.views')).getBoundingClientRect();
+        const tabs = Array.from(document.querySelectorAll('.tabs [role=tab]')).map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, inside: r.left >= views.left - 0.5 && r.right <= views.right + 0.5 && r.width > 0, whole: t.scrollWidth <= t.clientWidth };
+        });
+        return { page: document.scrollingElement?.scrollWidth ?? 0, win: innerWidth, tabs };
+      });
+      assert.ok(lay.page <= lay.win, `the page does not scroll sideways at 800 px: ${lay.page}`);
+      assert.deepEqual(lay.tabs.filter((t) => !t.inside || !t.whole), [], 'every tab inside the views, unclipped');
+      const rows = await p.$$eval('[data-testid=file-table] tbody tr[data-file]:not(.trust-line)', (trs) =>
+        Object.fromEntries(trs.map((tr) => [tr.getAttribute('data-file'), ['name', 'host', 'job', 'unit', 'ios'].map((k) => tr.querySelector(`td.${k}`)?.textContent ?? null)])),
+      );
+      const trust = await p.evaluate(() => /** @type {any} */ (window).latscope.store.session.trust);
+      const t1 = trust.find((/** @type {any} */ t) => t.file === 's1_clat_hist.1.log.127.0.0.1');
+      assert.ok(t1?.compared, 'fio\'s count is known from s1.json');
+      const n = (/** @type {number} */ x) => compactCount(thousands(Math.round(x)));
+      assert.deepEqual(rows['s1_clat_hist.1.log.127.0.0.1'], ['s1_clat_hist.1.log.127.0.0.1', '127.0.0.1', '1', 'ns', `${n(t1.ios)}/${n(t1.fio_ios)}`]);
+      assert.deepEqual(rows['s1_clat_hist.2.log.127.0.0.2'].slice(0, 3), ['s1_clat_hist.2.log.127.0.0.2', '127.0.0.2', '2']);
+      await p.screenshot({ path: path.join(SHOTS, 'views-800px.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: the file table shows whole names, host and job and the trust summary as columns at the default sidebar (what, unit, I/Os, rep, skip, state), scrolls sideways in its box only, natural order, resizable sidebar kept across reloads',
     async run(c) {
       const p = c.page;
       await p.goto(c.url);
@@ -305,28 +339,22 @@ export const VIEW_CASES = [
       const fit = await p.evaluate(() => {
         const box = /** @type {HTMLElement} */ (document.querySelector('#file-table'));
         const side = /** @type {HTMLElement} */ (document.querySelector('#sidebar')).getBoundingClientRect();
-        const cells = Array.from(document.querySelectorAll('#file-table tbody td.rec, #file-table tbody td.rep, #file-table tbody td.skip, #file-table tbody td.state')).map((td) => td.getBoundingClientRect().right);
-        const tails = Array.from(document.querySelectorAll('#file-table td.name')).map((td) => {
-          const t = /** @type {HTMLElement} */ (td.querySelector('.name-tail'));
-          const b = t.getBoundingClientRect();
-          const cb = td.getBoundingClientRect();
-          return { tail: t.textContent, inside: b.left >= cb.left - 0.5 && b.right <= cb.right + 0.5, title: /** @type {HTMLElement} */ (td).title };
-        });
-        return { scroll: box.scrollWidth, client: box.clientWidth, sideRight: side.right, rightmost: Math.max(...cells), sideWidth: side.width, tails };
+        const cells = Array.from(document.querySelectorAll('#file-table tbody td.host, #file-table tbody td.job, #file-table tbody td.fmt, #file-table tbody td.unit, #file-table tbody td.ios, #file-table tbody td.rep, #file-table tbody td.skip, #file-table tbody td.state')).map((td) => td.getBoundingClientRect().right);
+        const names = Array.from(document.querySelectorAll('#file-table td.name')).map((td) => ({ text: td.textContent, whole: td.scrollWidth <= td.clientWidth + 0.5, title: /** @type {HTMLElement} */ (td).title }));
+        const b = box.getBoundingClientRect();
+        return { page: document.scrollingElement?.scrollWidth ?? 0, win: innerWidth, boxRight: b.right, sideRight: side.right, rightmost: Math.max(...cells), sideWidth: side.width, names };
       });
-      assert.equal(fit.sideWidth, 380, 'default sidebar width');
-      assert.ok(fit.scroll <= fit.client, `no horizontal scroll: ${fit.scroll} > ${fit.client}`);
-      assert.ok(fit.rightmost <= fit.sideRight, 'state, records, repaired, skipped inside the sidebar');
+      assert.equal(fit.sideWidth, 460, 'default sidebar width');
+      assert.ok(fit.page <= fit.win, `the page does not scroll sideways: ${fit.page} > ${fit.win}`);
+      assert.ok(fit.boxRight <= fit.sideRight, 'the table\'s box stays in the sidebar (it scrolls within)');
+      assert.ok(fit.rightmost <= fit.sideRight, 'what, unit, I/Os, rep, skip, state visible without scrolling');
       const names = S1().map((f) => path.basename(f));
-      assert.deepEqual(
-        fit.tails.map((t) => t.tail),
-        names.map((n) => n.slice(n.indexOf('.'))),
-        'the distinguishing end (job, host suffix) is the always-shown tail',
-      );
-      assert.ok(fit.tails.every((t) => t.inside), 'tails fully visible');
-      assert.ok(fit.tails.every((t, i) => t.title.startsWith(names[i])), 'full name in the tooltip');
+      assert.deepEqual(fit.names.map((n) => n.text), names, 'whole names, never cut');
+      assert.ok(fit.names.every((n) => n.whole), 'no name overflows its cell');
+      assert.ok(fit.names.every((n, i) => n.title === names[i]), 'full name in the tooltip');
       const heads = await p.$$eval('#file-table thead th', (ths) => ths.map((t) => [t.textContent, t.getAttribute('title')]));
-      assert.ok(heads.filter(([t]) => ['fmt', 'dir', 'rec', 'rep', 'skip'].includes(t || '')).every(([, title]) => !!title), 'abbreviations carry a title');
+      assert.deepEqual(heads.map(([t]) => t), ['✓', 'file', 'host', 'job', 'what', 'unit', 'I/Os', 'rep', 'skip', 'state', 'dir', 'rec', 'fio', 'off']);
+      assert.ok(heads.filter(([t]) => !['✓', 'file'].includes(t || '')).every(([, title]) => !!title), 'abbreviations carry a title');
       await p.screenshot({ path: path.join(SHOTS, 'views-file-table-default.png') });
 
       // Natural order: 1, 2, 10 (not 1, 10, 2).
@@ -351,15 +379,15 @@ export const VIEW_CASES = [
       await p.mouse.move(h.x + h.width / 2 + 120, h.y + 40, { steps: 5 });
       await p.mouse.up();
       const w1 = await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width);
-      assert.equal(w1, 500);
+      assert.equal(w1, 580);
       await p.focus('[data-testid=sidebar-handle]');
       await p.keyboard.press('ArrowLeft');
       const w2 = await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width);
-      assert.equal(w2, 480);
-      assert.equal(await p.getAttribute('[data-testid=sidebar-handle]', 'aria-valuenow'), '480');
+      assert.equal(w2, 560);
+      assert.equal(await p.getAttribute('[data-testid=sidebar-handle]', 'aria-valuenow'), '560');
       await p.reload();
       await p.waitForSelector('[data-testid=sidebar-handle]');
-      assert.equal(await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width), 480);
+      assert.equal(await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width), 560);
       await p.evaluate(() => localStorage.removeItem('latscope-sidebar-width'));
       noPageErrors(c);
     },
