@@ -81,7 +81,7 @@ function columns(runs, hosts) {
   /** @type {[string, string, string, string, number][]} */
   const c = [
     ['c-inc', '✓', 'include', '', 18],
-    ['c-name', 'file', '', '', 100],
+    ['c-name', 'file', '', '', 94],
   ];
   if (hosts) c.push(['c-host', 'host', 'the host that wrote it (a fio client/server log: its name\'s suffix)', '', 60]);
   c.push(['c-job', 'job', 'fio job number(s)', '', 26]);
@@ -90,11 +90,11 @@ function columns(runs, hosts) {
   // sidebar's default width shows; the rest is a sideways scroll away.
   c.push(
     ['c-fmt', 'what', 'what the file is: its format', '', 44],
-    ['c-unit', 'unit', 'the unit its latencies are written in (docs/folders.md)', '', 26],
+    ['c-unit', 'unit', 'the unit its latencies are written in (docs/folders.md)', '', 30],
     ['c-ios', 'I/Os', 'I/Os it holds, "/" fio\'s own count when the json+ output is loaded; "not added" when another log counts the same I/Os (docs/folders.md)', 'num', 66],
-    ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/numbers.md, "Repair")', '', 30],
-    ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num', 31],
-    ['c-state', 'state', 'load state', '', 34],
+    ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/numbers.md, "Repair")', '', 28],
+    ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num', 28],
+    ['c-state', 'state', 'load state', '', 40],
     ['c-dirs', 'dir', 'directions: r read, w write, t trim', '', 24],
     ['c-rec', 'rec', 'records (lines or intervals read)', 'num', 33],
     ['c-fio', 'fio', 'fio version: from fio\'s json+ output of the run, or inferred from the log (docs/folders.md)', '', 50],

@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, settled, overlaps } from './helpers.mjs';
+import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, cliPath, settled, overlaps } from './helpers.mjs';
+import { execFileSync } from 'node:child_process';
 import { SHOTS, OUT } from './paths.mjs';
-import { compactCount, thousands } from '../../src/util/format.js';
+import { compactCount, thousands, formatNumber } from '../../src/util/format.js';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
 /** @typedef {import('playwright-core').Page} Page */
@@ -123,6 +124,54 @@ export const VIEW_CASES = [
       assert.ok(ov.n >= 2, 'ticks on a short heat map');
       assert.deepEqual(ov.hits, [], 'short heat map: tick labels overlap');
       await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-ticks-short.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: the heat map\'s row panel: each row\'s average IOPS over the shown range equals `latscope heatmap` on the same rows, its average equals the CLI\'s samples per second, and follows a zoom',
+    async run(c) {
+      const p = c.page;
+      const files = S1();
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await showView(p, 'heatmap');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm?.quanta > 0);
+      const read = () =>
+        p.evaluate(() => {
+          const v = /** @type {any} */ (window).latscope.views.heatmap;
+          const bars = Array.from(document.querySelectorAll('#view-heatmap [data-testid=heat-row-panel] .row-bar')).map((b) => [Number(b.getAttribute('data-row')), Number(b.getAttribute('data-iops')), b.getBoundingClientRect().width]);
+          return { hm: { t0: v.hm.t0_ms, q: v.hm.quantum_ms, quanta: v.hm.quanta, rows: v.hm.rows, edges: Array.from(v.hm.edges_ns) }, bars, total: document.querySelector('#view-heatmap [data-testid=heat-row-total]')?.firstChild?.textContent ?? '' };
+        });
+      const cliRates = (/** @type {any} */ hm, /** @type {[number, number]} */ range) => {
+        const out = JSON.parse(execFileSync(cliPath(), ['heatmap', '--format', 'json', '--quantum', String(hm.q), '--rows', String(hm.rows), '--unit', 'ns', '--min', String(hm.edges[0]), '--max', String(hm.edges[hm.rows]), ...files], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+        const rates = new Array(out.rows).fill(0);
+        for (let q = 0; q < out.quanta; q++) {
+          const t = out.t0_ms + q * out.quantum_ms;
+          if (t < range[0] || t + out.quantum_ms > range[1]) continue;
+          for (let r = 0; r < out.rows; r++) rates[r] += out.counts[q * out.rows + r];
+        }
+        return rates.map((x) => x / ((range[1] - range[0]) / 1000));
+      };
+      let got = await read();
+      const whole = /** @type {[number, number]} */ ([got.hm.t0, got.hm.t0 + got.hm.quanta * got.hm.q]);
+      let want = cliRates(got.hm, whole);
+      assert.deepEqual(got.bars.map(([r]) => r), want.flatMap((v, r) => (v > 0 ? [r] : [])), 'a bar for each row holding I/Os');
+      for (const [r, v] of got.bars) assert.ok(Math.abs(v - want[r]) <= 1e-9 * want[r], `row ${r}: ${v} vs the CLI's ${want[r]} IOPS`);
+      const widest = Math.max(...got.bars.map((b) => b[2]));
+      const top = got.bars.reduce((a, b) => (b[1] > a[1] ? b : a));
+      assert.ok(Math.abs(top[2] - widest) < 0.01 && widest > 60, 'the busiest row has the longest bar, the panel\'s width');
+      // The average: the CLI's samples per second over the run.
+      const csv = cliPctiles([], files).trim().split('\n').slice(1).map((l) => l.split(','));
+      const samples = (/** @type {[number, number]} */ r) => csv.filter((x) => Number(x[0]) >= r[0] && Number(x[0]) < r[1]).reduce((a, x) => a + Number(x[2]), 0);
+      assert.equal(got.total, `avg ${formatNumber(samples(whole) / ((whole[1] - whole[0]) / 1000))} IOPS`);
+      await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-row-panel.png') });
+      // Zoomed to 5-12 s: the panel is of those 7 s (the rows refit to them).
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ range: [5000, 12000] }));
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.panel?.seconds === 7);
+      await settled(p);
+      got = await read();
+      want = cliRates(got.hm, [5000, 12000]);
+      for (const [r, v] of got.bars) assert.ok(Math.abs(v - want[r]) <= 1e-9 * want[r], `zoomed row ${r}: ${v} vs ${want[r]}`);
+      assert.equal(got.total, `avg ${formatNumber(samples([5000, 12000]) / 7)} IOPS`);
       noPageErrors(c);
     },
   },
