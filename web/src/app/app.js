@@ -15,6 +15,7 @@ import { installKeys } from './keys.js';
 import { installToolbar } from './toolbar.js';
 import { installSidebarResize } from './sidebar.js';
 import { isLog, isWholeRun } from './sources.js';
+import { reopenText } from './reopen.js';
 import { missingPercentiles } from './sla.js';
 import { slaRules, showSla } from './sla-summary.js';
 import { installEmbed } from './embed.js';
@@ -63,6 +64,7 @@ export class App {
         this.scheduler.reset();
         this.store.stage({ placed: undefined });
         this.store.set({ focus: null });
+        this.$('reopen-hint').hidden = true;
         if (!keep) this.applyState({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null, hidden: [] });
       },
       applyState: (state) => this.applyState(state),
@@ -73,7 +75,7 @@ export class App {
       originChanged: () => this.url.writeOrigin(),
       chartWidth: () => this.views?.pctiles?.frame?.innerW ?? 0,
     }, this.scheduler);
-    this.url = new UrlSync(this.store, this.session, { redraw: () => this.redraw(), message: (text) => this.message(text) });
+    this.url = new UrlSync(this.store, this.session, { redraw: () => this.redraw(), message: (text) => this.message(text), reopen: (names) => this.showReopen(names) });
     this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, views: () => this.views, registry: this.registry });
     /** The startdelay placement the file table last drew (answered). */
     this.placedKey = '{}';
@@ -160,6 +162,7 @@ export class App {
     for (const v of VIEW_NAMES) views[v] = this.registry[v].make(this.$(`view-${v}`), ctx);
     this.views = /** @type {Views} */ (views);
     this.$('group-focus-clear').addEventListener('click', () => this.clearFocus());
+    this.$('reopen-open').addEventListener('click', () => this.$('file-input').click());
     this.showView(st.state.view);
     this.message('Load fio histogram logs to begin');
 
@@ -352,6 +355,18 @@ export class App {
   pickGroup(key) {
     const logs = this.sources.filter((/** @type {any} */ x) => isLog(x) && !isWholeRun(x));
     this.store.set({ focus: selectionForGroup(key, logs, this.store.state.directions), yZoomNs: null, view: 'heatmap' });
+  }
+
+  /**
+   * A reload of local files: which to open again (reopen.js), over the
+   * views and in them; the button opens the file picker.
+   * @param {string[]} names
+   */
+  showReopen(names) {
+    this.$('reopen-text').textContent = reopenText(names);
+    this.$('reopen-hint').hidden = false;
+    this.message(`Open the ${names.length === 1 ? 'file' : `${names.length} files`} again to see this view`);
+    this.relayout();
   }
 
   /** Back from a picked group: the heat map of every group, and the groups view. */

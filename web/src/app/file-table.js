@@ -81,7 +81,7 @@ function columns(runs, hosts) {
   /** @type {[string, string, string, string, number][]} */
   const c = [
     ['c-inc', '✓', 'include', '', 18],
-    ['c-name', 'file', '', '', 94],
+    ['c-name', 'file', '', '', 92],
   ];
   if (hosts) c.push(['c-host', 'host', 'the host that wrote it (a fio client/server log: its name\'s suffix)', '', 60]);
   c.push(['c-job', 'job', 'fio job number(s)', '', 26]);
@@ -93,7 +93,7 @@ function columns(runs, hosts) {
     ['c-unit', 'unit', 'the unit its latencies are written in (docs/folders.md)', '', 30],
     ['c-ios', 'I/Os', 'I/Os it holds, "/" fio\'s own count when the json+ output is loaded; "not added" when another log counts the same I/Os (docs/folders.md)', 'num', 66],
     ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/numbers.md, "Repair")', '', 28],
-    ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num', 28],
+    ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num', 30],
     ['c-state', 'state', 'load state', '', 40],
     ['c-dirs', 'dir', 'directions: r read, w write, t trim', '', 24],
     ['c-rec', 'rec', 'records (lines or intervals read)', 'num', 33],

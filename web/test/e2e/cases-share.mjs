@@ -275,6 +275,35 @@ export const SHARE_CASES = [
     },
   },
   {
+    name: 'reload of local files: the page names the files to open again; opening them brings the view back (quantum, zoom, exclusion, view)',
+    async run(c) {
+      const p = c.page;
+      const files = ['local_clat_hist.1.log', 'local_clat_hist.2.log', 'local.json'].map((f) => fixture('local', f));
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.selectOption('[data-testid=quantum]', '5000');
+      await p.click('[data-testid=file-table] tr[data-file="local_clat_hist.2.log"] input[type=checkbox]');
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ range: [10000, 30000] }));
+      await p.click('[data-testid=tab-heatmap]');
+      await p.waitForFunction(() => /xf=/.test(location.hash) && /t=10000,30000/.test(location.hash) && /view=heatmap/.test(location.hash));
+      await p.reload();
+      await p.waitForSelector('[data-testid=reopen-hint]', { state: 'visible' });
+      const hint = (await p.textContent('[data-testid=reopen-hint]')) || '';
+      for (const f of files) assert.ok(hint.includes(path.basename(f)), `the hint names ${path.basename(f)}: ${hint}`);
+      assert.match(hint, /This view showed 3 local files .*open them again and the view \(zoom, exclusions, offsets\) comes back/);
+      assert.equal((await state(p)).view, 'heatmap', 'the view state is kept');
+      await p.screenshot({ path: path.join(SHOTS, 'share-reopen-hint.png') });
+      // Opened again: the fragment's state is applied after the load's reset.
+      await p.setInputFiles('[data-testid=file-input]', files);
+      assert.equal(await waitDone(p), 'ready');
+      const s = await state(p);
+      assert.deepEqual([s.quantum_ms, s.exclude_sources, s.range, s.view], [5000, ['local_clat_hist.2.log'], [10000, 30000], 'heatmap']);
+      assert.equal(await p.isVisible('[data-testid=reopen-hint]'), false);
+      const ticked = await p.$eval('[data-testid=file-table] tr[data-file="local_clat_hist.2.log"] input[type=checkbox]', (x) => /** @type {HTMLInputElement} */ (x).checked);
+      assert.equal(ticked, false, 'the excluded file stays unticked');
+      noPageErrors(c);
+    },
+  },
+  {
     name: 'embedding from another origin: ignored without ?embedOrigin= (same-origin by default), answered when ?embedOrigin= names it',
     async run(c) {
       const dir = path.join(OUT, 'other-origin');
