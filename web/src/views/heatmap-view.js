@@ -15,6 +15,16 @@ import { showTip, hideTip } from './tooltip.js';
 /** Axis titles of rows by bytes (per-I/O logs): HeatmapResult::y. @type {Record<string, string>} */
 const Y_TITLE = { bs: 'block size', offset: 'offset' };
 
+/**
+ * Latency rows asked of the engine: a fixed number, never one per so many
+ * pixels. The cells' counts, and so the colour scale's maximum, depend on
+ * the rows; rows that followed the plot's height (one per 4 px) made the
+ * same files give another scale in a report, a shared link or under a
+ * notes bar (469 vs 317 I/Os per cell on the demo). docs/page-views.md,
+ * "One colour scale".
+ */
+export const HEAT_ROWS = 160;
+
 /** The row panel's width (px) and its gap to the plot: between the plot and the colour legend. */
 const PANEL_W = 72;
 const PANEL_GAP = 10;
@@ -33,9 +43,9 @@ export class HeatmapView {
     this.lines = null;
   }
 
-  /** Rows to ask the engine for: about one per 4 px of plot height. */
+  /** Rows to ask the engine for (HEAT_ROWS, whatever the plot's size). */
   wantedRows() {
-    return Math.max(32, Math.min(240, Math.round(this.frame.innerH / 4)));
+    return HEAT_ROWS;
   }
 
   /** @param {any} hm engine.heatmap() result @param {any} lines cluster query result (for percentile lines) */

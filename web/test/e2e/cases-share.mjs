@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { zipSync } from 'fflate';
-import { cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download } from './helpers.mjs';
+import { cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download, settled } from './helpers.mjs';
 import { serveStatic } from './server.mjs';
 import { OUT, SHOTS, WEB } from './paths.mjs';
 
@@ -300,6 +300,55 @@ export const SHARE_CASES = [
       assert.equal(await p.isVisible('[data-testid=reopen-hint]'), false);
       const ticked = await p.$eval('[data-testid=file-table] tr[data-file="local_clat_hist.2.log"] input[type=checkbox]', (x) => /** @type {HTMLInputElement} */ (x).checked);
       assert.equal(ticked, false, 'the excluded file stays unticked');
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'one heat-map colour scale: the live page (under a notes bar, in a short window), its link with data and `latscope report` at the same quantum ask the same rows and show the same maximum',
+    async run(c) {
+      const p = c.page;
+      // The place-cs run: the page notes placement and a finer quantum, bars that take the plot's height.
+      const files = [fixture('place-cs', 'place-cs.json'), ...fixtureFiles('place-cs', /^pcs_clat_hist\./)];
+      await p.setViewportSize({ width: 1200, height: 700 });
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.click('[data-testid=tab-heatmap]');
+      const scale = (/** @type {import('playwright-core').Page} */ x) =>
+        x.evaluate(() => {
+          const v = /** @type {any} */ (window).latscope.views.heatmap;
+          let max = 0;
+          for (const n of v.hm.counts) max = Math.max(max, n);
+          return { q: v.hm.quantum_ms, rows: v.hm.rows, edges: [v.hm.edges_ns[0], v.hm.edges_ns[v.hm.rows]], max: +max.toPrecision(9), legend: [...document.querySelectorAll('#view-heatmap .legend text')].map((t) => t.textContent).join('|'), plotH: v.frame.innerH };
+        });
+      const ready = (/** @type {import('playwright-core').Page} */ x) => x.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm?.quanta > 0 && document.querySelector('#view-heatmap .legend'));
+      await ready(p);
+      await settled(p);
+      const live = await scale(p);
+      await p.click('[data-testid=copy-link-data]');
+      await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value !== '');
+      const link = await p.inputValue('[data-testid=link-output]');
+      const q = await c.context.newPage();
+      try {
+        await q.goto(link);
+        assert.equal(await waitDone(q), 'ready');
+        await ready(q);
+        await settled(q);
+        const shared = await scale(q);
+        assert.notEqual(shared.plotH, live.plotH, 'the plots differ in height');
+        const { plotH: _a, ...a } = live;
+        const { plotH: _b, ...b } = shared;
+        assert.deepEqual(b, a, 'the link shows the live page\'s scale');
+        const rep = path.join(OUT, 'one-scale-report.html');
+        execFileSync(cliPath(), ['report', '--template', path.join(OUT, 'dist', 'latscope.html'), '--quantum', String(live.q), ...files, '-o', rep], { stdio: 'ignore' });
+        await q.goto(`file://${rep}`);
+        assert.equal(await waitDone(q), 'ready');
+        await q.click('[data-testid=tab-heatmap]');
+        await ready(q);
+        await settled(q);
+        const { plotH: _c, ...r } = await scale(q);
+        assert.deepEqual(r, a, 'the report shows the live page\'s scale');
+      } finally {
+        await q.close();
+      }
       noPageErrors(c);
     },
   },
