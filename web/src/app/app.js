@@ -183,7 +183,7 @@ export class App {
       clearTimeout(rt);
       rt = window.setTimeout(() => this.onResize(), 120);
     });
-    installShare(st, session, this.url, this.$);
+    installShare(st, session, this.url, this.$, () => this.fullExtent());
     this.url.install();
     installEmbed(this);
   }

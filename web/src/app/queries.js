@@ -2,6 +2,7 @@
 // mapping (and the CLI-default guarantee) is unit-tested.
 import { engineOptions } from './options.js';
 import { tailPercentiles, anchoredTailPercentiles } from '../views/scales.js';
+import { formatQuantum } from '../util/format.js';
 
 /**
  * Surface levels: 50 ... 99.99 about 0.1 apart on the tail axis (ten per
@@ -76,16 +77,47 @@ export function resultLabels(s) {
  * Engine options of the result a link carries: the whole run at the page's
  * quantum, with its selection (directions, kinds, exclusions, offsets: they
  * are in the result, so the link's view leaves them out, see linkState), and
- * the kept labels as group_by (`latscope reduce --keep`).
+ * the kept labels as group_by (`latscope reduce --keep`); a plan of
+ * linkPlans sets another quantum and fewer labels.
  * @param {import('./state.js').State} s
+ * @param {{quantum_ms: number, labels: string[]} | null} [plan]
  */
-export function resultOptions(s) {
+export function resultOptions(s, plan = null) {
   const o = engineOptions(s);
   delete o.percentiles;
   delete o.method;
   delete o.unit;
   delete o.co_interval_ms;
-  return { ...o, group_by: resultLabels(s) };
+  return plan ? { ...o, quantum_ms: plan.quantum_ms, group_by: plan.labels } : { ...o, group_by: resultLabels(s) };
+}
+
+/** The fewest quanta over the run a link may coarsen to (linkPlans). */
+export const MIN_LINK_QUANTA = 30;
+
+/**
+ * What a link with data may carry, fullest first (docs/embedding.md §3,
+ * "Limits"): the result at the page's quantum with every label it keeps;
+ * then without `dir` when the view does not group by it (the chosen
+ * directions added together); then at each coarser quantum of the selector
+ * that is a multiple of the page's (whole quanta: the counts stay exact).
+ * Each plan names what it leaves out, for the sentence the page says. A
+ * quantum leaving fewer than MIN_LINK_QUANTA over the data's span is not
+ * offered: such a link would no longer show the run over time.
+ * @param {import('./state.js').State} s @param {number[]} quanta the selector's quanta, ascending
+ * @param {number} spanMs the data's time span
+ * @returns {{quantum_ms: number, labels: string[], dropped: string[]}[]}
+ */
+export function linkPlans(s, quanta, spanMs) {
+  const full = resultLabels(s);
+  const grouped = s.group_by === 'all' ? [] : s.group_by.split(',');
+  const lean = grouped.includes('dir') ? full : full.filter((l) => l !== 'dir');
+  const noDir = lean.length < full.length ? ['the directions apart (those chosen added together)'] : [];
+  const plans = [{ quantum_ms: s.quantum_ms, labels: full, dropped: /** @type {string[]} */ ([]) }];
+  if (noDir.length) plans.push({ quantum_ms: s.quantum_ms, labels: lean, dropped: noDir });
+  for (const q of quanta) {
+    if (q > s.quantum_ms && q % s.quantum_ms === 0 && spanMs / q >= MIN_LINK_QUANTA) plans.push({ quantum_ms: q, labels: lean, dropped: [...noDir, `the ${formatQuantum(s.quantum_ms)} quanta (${formatQuantum(q)} instead)`] });
+  }
+  return plans;
 }
 
 /**

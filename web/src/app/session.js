@@ -433,15 +433,18 @@ export class Session {
 
   /**
    * The loaded data as a result file at the page's quantum, keeping the
-   * labels it groups by (queries.js resultOptions), with a display name.
+   * labels it groups by (queries.js resultOptions), or as a link's plan
+   * asks (queries.js linkPlans), with a display name.
+   * @param {{quantum_ms: number, labels: string[]} | null} [plan]
    * @returns {Promise<{name: string, bytes: Uint8Array}>}
    */
-  async resultFile() {
+  async resultFile(plan = null) {
     const s = this.store.state;
     const ss = this.store.session;
-    const { bytes } = await this.engine.encodeResult(resultOptions(s));
+    const { bytes } = await this.engine.encodeResult(resultOptions(s, plan));
     const logs = loadSummary(ss.sources, ss.skipped).logs;
-    const name = ss.sources.length === 1 && /\.lsr$/.test(ss.sources[0].name) ? ss.sources[0].name : `latscope-${logs}-log${logs === 1 ? '' : 's'}-${formatQuantum(s.quantum_ms).replace(/\s+/g, '')}.lsr`;
+    const q = plan?.quantum_ms ?? s.quantum_ms;
+    const name = !plan && ss.sources.length === 1 && /\.lsr$/.test(ss.sources[0].name) ? ss.sources[0].name : `latscope-${logs}-log${logs === 1 ? '' : 's'}-${formatQuantum(q).replace(/\s+/g, '')}.lsr`;
     return { name, bytes };
   }
 }

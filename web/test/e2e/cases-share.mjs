@@ -217,7 +217,7 @@ export const SHARE_CASES = [
     },
   },
   {
-    name: 'copy link with data beyond 64 KB: says the size, offers the result file (.lsr); the CLI reads it as its own reduce of the same logs',
+    name: 'copy link with data past 64 KB at the page\'s quantum: the link leaves out the directions apart and fine quanta, says so, and opens with the CLI\'s numbers at its quantum',
     async run(c) {
       const p = c.page;
       const files = S1();
@@ -225,11 +225,54 @@ export const SHARE_CASES = [
       await p.selectOption('[data-testid=quantum]', '100');
       await p.selectOption('[data-testid=group-by]', 'host');
       await p.waitForFunction(() => /g=host/.test(location.hash));
+      await p.click('[data-testid=copy-link-data]');
+      await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value !== '');
+      const said = (await p.textContent('[data-testid=link-status]')) || '';
+      const link = await p.inputValue('[data-testid=link-output]');
+      console.log(`     ${link.length} characters; ${said}`);
+      const m = /^Link (?:copied|ready) — [\d.]+ KB: a result file of 4 logs \([\d.]+ KB: quanta of (\d+) ms, labels host, kind\) and the view\. To fit the 64\.0 KB a link holds \(([\d.]+) KB with everything\) it leaves out the directions apart \(those chosen added together\)(?: and the 100 ms quanta \((\d+) ms instead\))?\. It holds/.exec(said);
+      assert.ok(m, said);
+      assert.ok(Number(m[2]) > 64, 'everything would not have fit');
+      assert.ok(link.length <= 64 * 1024, `link length ${link.length}`);
+      const q = Number(m[1]);
+      assert.equal(m[3] ? Number(m[3]) : 100, q);
+      assert.match(link, new RegExp(`#v=1&q=${q}&g=host&d=[A-Za-z0-9_-]+$`));
+      const page = await c.context.newPage();
+      try {
+        await page.goto(link);
+        assert.equal(await waitDone(page), 'ready');
+        const s = await state(page);
+        assert.deepEqual([s.quantum_ms, s.group_by, s.directions], [q, 'host', 'r,w,t']);
+        const csv = (await download(page, '[data-testid=export-csv]')).bytes.toString('utf8');
+        // What the CLI prints on its own reduce without dir at that quantum ...
+        const lsr = path.join(OUT, 'link-plan.lsr');
+        execFileSync(cliPath(), ['reduce', '--quantum', String(q), '--keep', 'host,kind', ...files, '-o', lsr], { stdio: 'ignore' });
+        assert.equal(csv, cliPctiles(['--quantum', String(q), '--group-by', 'host'], [lsr]));
+        // ... and on the logs (directions added together are what grouping by host shows anyway), but for the
+        // logs' own "finer" flag: a result does not know the 1 s interval of the logs it was folded from.
+        const unflag = (/** @type {string} */ t) => t.replace(/;finer(?=\n)/g, '').replace(/,finer(?=\n)/g, ',');
+        assert.equal(csv, unflag(cliPctiles(['--quantum', String(q), '--group-by', 'host'], files)));
+      } finally {
+        await page.close();
+      }
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'copy link with data that fits no plan (host × direction at 100 ms): says the size, offers the result file (.lsr); the CLI reads it as its own reduce of the same logs',
+    async run(c) {
+      const p = c.page;
+      const files = S1();
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.selectOption('[data-testid=quantum]', '100');
+      await p.selectOption('[data-testid=group-by]', 'host,dir');
+      await p.waitForFunction(() => /g=host%2Cdir|g=host,dir/.test(location.hash));
       assert.equal(await p.isVisible('[data-testid=download-result]'), false);
       await p.click('[data-testid=copy-link-data]');
       await p.waitForFunction(() => /over the/.test(document.querySelector('[data-testid=link-status]')?.textContent || ''));
       const said = (await p.textContent('[data-testid=link-status]')) || '';
-      assert.match(said, /^The link would be [\d.]+ KB, over the 64\.0 KB a link holds: a result file of 4 logs \([\d.]+ KB: quanta of 100 ms, labels host, dir, kind\)\. Download the result file instead/, said);
+      // Grouped by direction, dir stays; the coarsest quantum leaving 30 over the 20 s run is 500 ms.
+      assert.match(said, /^The link would be [\d.]+ KB, over the 64\.0 KB a link holds, even as a result file of 4 logs \([\d.]+ KB: quanta of 500 ms, labels host, dir, kind\)\. Download the result file instead/, said);
       assert.equal(await p.inputValue('[data-testid=link-output]'), '');
       const got = await download(p, '[data-testid=download-result]');
       assert.match(got.name, /^latscope-4-logs-100ms\.lsr$/);
@@ -238,7 +281,7 @@ export const SHARE_CASES = [
       const theirs = path.join(OUT, 'cli-reduce-s1-100.lsr');
       fs.writeFileSync(mine, got.bytes);
       execFileSync(cliPath(), ['reduce', '--quantum', '100', '--keep', 'host,dir', ...files, '-o', theirs], { stdio: 'ignore' });
-      const args = ['--quantum', '100', '--group-by', 'host'];
+      const args = ['--quantum', '100', '--group-by', 'host,dir'];
       assert.equal(cliPctiles(args, [mine]), cliPctiles(args, [theirs]));
       noPageErrors(c);
     },
