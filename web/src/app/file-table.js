@@ -81,19 +81,19 @@ function columns(runs, hosts) {
   /** @type {[string, string, string, string, number][]} */
   const c = [
     ['c-inc', '✓', 'include', '', 18],
-    ['c-name', 'file', '', '', 92],
+    ['c-name', 'file', '', '', 88],
   ];
-  if (hosts) c.push(['c-host', 'host', 'the host that wrote it (a fio client/server log: its name\'s suffix)', '', 60]);
+  if (hosts) c.push(['c-host', 'host', 'the host that wrote it (a fio client/server log: its name\'s suffix)', '', 62]);
   c.push(['c-job', 'job', 'fio job number(s)', '', 26]);
   if (runs) c.push(['c-run', 'run', 'the fio run this file belongs to (docs/runs.md)', '', 40]);
   // The trust summary first (what, unit, I/Os, defects, state): what the
   // sidebar's default width shows; the rest is a sideways scroll away.
   c.push(
-    ['c-fmt', 'what', 'what the file is: its format', '', 44],
+    ['c-fmt', 'what', 'what the file is: its format', '', 48],
     ['c-unit', 'unit', 'the unit its latencies are written in (docs/folders.md)', '', 30],
-    ['c-ios', 'I/Os', 'I/Os it holds, "/" fio\'s own count when the json+ output is loaded; "not added" when another log counts the same I/Os (docs/folders.md)', 'num', 66],
-    ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/numbers.md, "Repair")', '', 28],
-    ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num', 30],
+    ['c-ios', 'I/Os', 'I/Os it holds, "/" fio\'s own count when the json+ output is loaded; "not added" when another log counts the same I/Os (docs/folders.md)', 'num', 72],
+    ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/numbers.md, "Repair")', '', 30],
+    ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num', 32],
     ['c-state', 'state', 'load state', '', 40],
     ['c-dirs', 'dir', 'directions: r read, w write, t trim', '', 24],
     ['c-rec', 'rec', 'records (lines or intervals read)', 'num', 33],

@@ -4,7 +4,7 @@
 
 const KEY = 'latscope-sidebar-width';
 export const SIDEBAR_MIN = 240;
-export const SIDEBAR_DEFAULT = 460;
+export const SIDEBAR_DEFAULT = 470;
 
 /**
  * The width before the user picks one: SIDEBAR_DEFAULT (the file table's

@@ -391,12 +391,15 @@ export const VIEW_CASES = [
         const cells = Array.from(document.querySelectorAll('#file-table tbody td.host, #file-table tbody td.job, #file-table tbody td.fmt, #file-table tbody td.unit, #file-table tbody td.ios, #file-table tbody td.rep, #file-table tbody td.skip, #file-table tbody td.state')).map((td) => td.getBoundingClientRect().right);
         const names = Array.from(document.querySelectorAll('#file-table td.name')).map((td) => ({ text: td.textContent, whole: td.scrollWidth <= td.clientWidth + 0.5, title: /** @type {HTMLElement} */ (td).title }));
         const b = box.getBoundingClientRect();
-        return { page: document.scrollingElement?.scrollWidth ?? 0, win: innerWidth, boxRight: b.right, sideRight: side.right, rightmost: Math.max(...cells), sideWidth: side.width, names };
+        // Text cut by its cell (an ellipsis) in the glance columns and their headers.
+        const cut = Array.from(document.querySelectorAll('#file-table th:nth-child(-n+10), #file-table tbody td:is(.host, .job, .fmt, .unit, .ios, .rep, .skip, .state)')).filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent);
+        return { page: document.scrollingElement?.scrollWidth ?? 0, win: innerWidth, boxRight: b.right, sideRight: side.right, rightmost: Math.max(...cells), sideWidth: side.width, names, cut };
       });
-      assert.equal(fit.sideWidth, 460, 'default sidebar width');
+      assert.equal(fit.sideWidth, 470, 'default sidebar width');
       assert.ok(fit.page <= fit.win, `the page does not scroll sideways: ${fit.page} > ${fit.win}`);
       assert.ok(fit.boxRight <= fit.sideRight, 'the table\'s box stays in the sidebar (it scrolls within)');
       assert.ok(fit.rightmost <= fit.sideRight, 'what, unit, I/Os, rep, skip, state visible without scrolling');
+      assert.deepEqual(fit.cut, [], 'no header or cell of those columns is cut');
       const names = S1().map((f) => path.basename(f));
       assert.deepEqual(fit.names.map((n) => n.text), names, 'whole names, never cut');
       assert.ok(fit.names.every((n) => n.whole), 'no name overflows its cell');
@@ -428,15 +431,15 @@ export const VIEW_CASES = [
       await p.mouse.move(h.x + h.width / 2 + 120, h.y + 40, { steps: 5 });
       await p.mouse.up();
       const w1 = await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width);
-      assert.equal(w1, 580);
+      assert.equal(w1, 590);
       await p.focus('[data-testid=sidebar-handle]');
       await p.keyboard.press('ArrowLeft');
       const w2 = await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width);
-      assert.equal(w2, 560);
-      assert.equal(await p.getAttribute('[data-testid=sidebar-handle]', 'aria-valuenow'), '560');
+      assert.equal(w2, 570);
+      assert.equal(await p.getAttribute('[data-testid=sidebar-handle]', 'aria-valuenow'), '570');
       await p.reload();
       await p.waitForSelector('[data-testid=sidebar-handle]');
-      assert.equal(await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width), 560);
+      assert.equal(await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width), 570);
       await p.evaluate(() => localStorage.removeItem('latscope-sidebar-width'));
       noPageErrors(c);
     },

@@ -214,8 +214,8 @@ describe('names', () => {
 
 describe('sidebar width', () => {
   it('clamps to 240 px … 60% of the window, default 380', () => {
-    expect(clampSidebar('abc', 1440)).toBe(460);
-    expect(defaultSidebar(1440)).toBe(460);
+    expect(clampSidebar('abc', 1440)).toBe(470);
+    expect(defaultSidebar(1440)).toBe(470);
     expect(defaultSidebar(800)).toBe(360);
     expect(defaultSidebar(400)).toBe(240);
     expect(clampSidebar(100, 1440)).toBe(240);
