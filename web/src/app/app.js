@@ -15,7 +15,7 @@ import { installKeys } from './keys.js';
 import { installToolbar } from './toolbar.js';
 import { installSidebarResize } from './sidebar.js';
 import { isLog, isWholeRun } from './sources.js';
-import { reopenText } from './reopen.js';
+import { reopenText, reopenMessage } from './reopen.js';
 import { missingPercentiles } from './sla.js';
 import { slaRules, showSla } from './sla-summary.js';
 import { installEmbed } from './embed.js';
@@ -156,6 +156,8 @@ export class App {
       slaRules: () => slaRules(st.state),
       bands: (/** @type {[number, number]} */ range) => this.scheduler.bandsOf(range),
       onPickGroup: (/** @type {string} */ key) => this.pickGroup(key),
+      // A reloaded page of local files (reopen.js): what an empty view says until they are opened again.
+      emptyText: () => (this.session.reopen && !this.sources.length ? reopenMessage(this.session.reopen.names) : ''),
     };
     /** @type {Record<string, any>} */
     const views = {};
@@ -365,7 +367,7 @@ export class App {
   showReopen(names) {
     this.$('reopen-text').textContent = reopenText(names);
     this.$('reopen-hint').hidden = false;
-    this.message(`Open the ${names.length === 1 ? 'file' : `${names.length} files`} again to see this view`);
+    this.message(reopenMessage(names));
     this.relayout();
   }
 

@@ -50,6 +50,11 @@ export function sameFiles(remembered, names) {
   return a.every((n, i) => n === b[i]);
 }
 
+/** What an empty view says meanwhile. @param {string[]} names */
+export function reopenMessage(names) {
+  return `Open the ${names.length === 1 ? 'file' : `${names.length} files`} again to see this view`;
+}
+
 /**
  * The hint's sentence: which files to reopen.
  * @param {string[]} names

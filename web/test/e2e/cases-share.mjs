@@ -334,6 +334,7 @@ export const SHARE_CASES = [
       for (const f of files) assert.ok(hint.includes(path.basename(f)), `the hint names ${path.basename(f)}: ${hint}`);
       assert.match(hint, /This view showed 3 local files .*open them again and the view \(zoom, exclusions, offsets\) comes back/);
       assert.equal((await state(p)).view, 'heatmap', 'the view state is kept');
+      assert.equal(await p.textContent('#view-heatmap .chart-message'), 'Open the 3 files again to see this view');
       await p.screenshot({ path: path.join(SHOTS, 'share-reopen-hint.png') });
       // Opened again: the fragment's state is applied after the load's reset.
       await p.setInputFiles('[data-testid=file-input]', files);
