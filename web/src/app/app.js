@@ -14,7 +14,8 @@ import { budgetSettings, reducedQuantumNote } from './memory-budget.js';
 import { installKeys } from './keys.js';
 import { installToolbar } from './toolbar.js';
 import { installSidebarResize } from './sidebar.js';
-import { isLog } from './sources.js';
+import { isLog, isWholeRun } from './sources.js';
+import { reopenText, reopenMessage } from './reopen.js';
 import { missingPercentiles } from './sla.js';
 import { slaRules, showSla } from './sla-summary.js';
 import { installEmbed } from './embed.js';
@@ -47,8 +48,6 @@ export class App {
     this.views = /** @type {Views} */ (/** @type {unknown} */ (undefined));
     /** Group colours by first sight, for the page's lifetime (views/colors.js). */
     this.colors = new ColorKeeper();
-    /** The group a click narrowed the selection to, and the selection before (restored by "Show all groups"). */
-    this.focus = /** @type {{key: string, before: {exclude_sources: string[], exclude_hosts: string[], directions: string}} | null} */ (null);
     this.scheduler = new QueryScheduler({
       store: this.store,
       engine: () => this.session.levels.bounded(this.session.engine),
@@ -64,8 +63,8 @@ export class App {
       beforeLoad: (keep) => {
         this.scheduler.reset();
         this.store.stage({ placed: undefined });
-        this.focus = null;
-        this.$('group-focus').hidden = true;
+        this.store.set({ focus: null });
+        this.$('reopen-hint').hidden = true;
         if (!keep) this.applyState({ exclude_sources: [], exclude_hosts: [], offsets: {}, range: null, yZoomNs: null, hidden: [] });
       },
       applyState: (state) => this.applyState(state),
@@ -76,7 +75,7 @@ export class App {
       originChanged: () => this.url.writeOrigin(),
       chartWidth: () => this.views?.pctiles?.frame?.innerW ?? 0,
     }, this.scheduler);
-    this.url = new UrlSync(this.store, this.session, { redraw: () => this.redraw(), message: (text) => this.message(text) });
+    this.url = new UrlSync(this.store, this.session, { redraw: () => this.redraw(), message: (text) => this.message(text), reopen: (names) => this.showReopen(names) });
     this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, views: () => this.views, registry: this.registry });
     /** The startdelay placement the file table last drew (answered). */
     this.placedKey = '{}';
@@ -157,12 +156,15 @@ export class App {
       slaRules: () => slaRules(st.state),
       bands: (/** @type {[number, number]} */ range) => this.scheduler.bandsOf(range),
       onPickGroup: (/** @type {string} */ key) => this.pickGroup(key),
+      // A reloaded page of local files (reopen.js): what an empty view says until they are opened again.
+      emptyText: () => (this.session.reopen && !this.sources.length ? reopenMessage(this.session.reopen.names) : ''),
     };
     /** @type {Record<string, any>} */
     const views = {};
     for (const v of VIEW_NAMES) views[v] = this.registry[v].make(this.$(`view-${v}`), ctx);
     this.views = /** @type {Views} */ (views);
     this.$('group-focus-clear').addEventListener('click', () => this.clearFocus());
+    this.$('reopen-open').addEventListener('click', () => this.$('file-input').click());
     this.showView(st.state.view);
     this.message('Load fio histogram logs to begin');
 
@@ -183,7 +185,7 @@ export class App {
       clearTimeout(rt);
       rt = window.setTimeout(() => this.onResize(), 120);
     });
-    installShare(st, session, this.url, this.$);
+    installShare(st, session, this.url, this.$, () => this.fullExtent());
     this.url.install();
     installEmbed(this);
   }
@@ -210,6 +212,7 @@ export class App {
       }
     }
     if (changed.has('view')) this.showView(s.view);
+    if (changed.has('focus') || changed.has('view')) this.showFocus();
     if ((changed.has('account') || changed.has('exclude_sources')) && this.sources.length) this.session.refreshTrust();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('method') || changed.has('kinds')) this.updateInputChoices();
     if (changed.has('sla') || changed.has('percentiles')) {
@@ -346,29 +349,45 @@ export class App {
   }
 
   /**
-   * A click on a group (groups view): the selection narrowed to that group
-   * (hosts or files excluded, direction chosen) and its latency heat map.
+   * A click on a group (groups view): that group's latency heat map. The
+   * focus narrows the heat map's own queries only (queries.js focused): the
+   * page's selection, the file table and the other views keep every file.
    * @param {string} key engine group key ("host=a")
    */
   pickGroup(key) {
-    const s = this.store.state;
-    const before = this.focus ? this.focus.before : { exclude_sources: s.exclude_sources, exclude_hosts: s.exclude_hosts, directions: s.directions };
-    const sel = selectionForGroup(key, this.sources.filter(isLog), before);
-    this.focus = { key, before };
-    const text = this.$('group-focus-text');
-    text.textContent = `Showing ${key} only (files and hosts of other groups are excluded in the file table).${sel.unsupported.length ? ` The label ${sel.unsupported.join(', ')} cannot be selected this way: those series are all shown.` : ''}`;
-    this.$('group-focus').hidden = false;
-    this.store.set({ exclude_sources: sel.exclude_sources, exclude_hosts: sel.exclude_hosts, directions: sel.directions, yZoomNs: null, view: 'heatmap' });
+    const logs = this.sources.filter((/** @type {any} */ x) => isLog(x) && !isWholeRun(x));
+    this.store.set({ focus: selectionForGroup(key, logs, this.store.state.directions), yZoomNs: null, view: 'heatmap' });
+  }
+
+  /**
+   * A reload of local files: which to open again (reopen.js), over the
+   * views and in them; the button opens the file picker.
+   * @param {string[]} names
+   */
+  showReopen(names) {
+    this.$('reopen-text').textContent = reopenText(names);
+    this.$('reopen-hint').hidden = false;
+    this.message(reopenMessage(names));
     this.relayout();
   }
 
-  /** Back from a picked group: the selection before, and the groups view. */
+  /** Back from a picked group: the heat map of every group, and the groups view. */
   clearFocus() {
-    const f = this.focus;
-    this.focus = null;
-    this.$('group-focus').hidden = true;
-    if (f) this.store.set({ ...f.before, view: 'groups' });
-    this.relayout();
+    this.store.set({ focus: null, view: 'groups' });
+  }
+
+  /** The bar over the views naming the focused group (shown with the heat map only: the other views are not narrowed). */
+  showFocus() {
+    const s = this.store.state;
+    const f = s.focus;
+    const bar = this.$('group-focus');
+    const show = !!f && s.view === 'heatmap';
+    if (show !== !bar.hidden) {
+      bar.hidden = !show;
+      this.relayout();
+    }
+    if (!f) return;
+    this.$('group-focus-text').textContent = `Heat map of ${f.key} only (the other groups' logs are left out of this heat map; the file table and the other views keep every file).${f.unsupported.length ? ` The label ${f.unsupported.join(', ')} cannot be selected this way: those series are all shown.` : ''}`;
   }
 
   /** @param {[number, number] | null} r */

@@ -12,9 +12,10 @@
 //   {latscope: 1, type: 'view', id, view}    ────▶      view state only ◀──── {type: 'view', id, ok: true}
 //
 // Who may post: the window that embeds the page (window.parent) or opened it
-// (window.opener), nobody else (another frame of the dashboard, a popup).
-// `?embedOrigin=https://a.example,https://b.example` narrows that to those
-// origins. Data posted only flows into the page; nothing leaves it but the
+// (window.opener), nobody else (another frame of the dashboard, a popup),
+// and only from the page's own origin unless
+// `?embedOrigin=https://a.example,https://b.example` names others (`*`: any
+// origin) (docs/embedding.md §4, "Origins"). Data posted only flows into the page; nothing leaves it but the
 // replies, which go to the sender alone (targetOrigin = event.origin).
 // Every message is untrusted: its fields are checked, file names are text,
 // and the view state is validated like a URL fragment (url-state.js).
@@ -27,16 +28,20 @@ export const EMBED_VERSION = 1;
 export const MAX_FILES = 10000;
 
 /**
- * The origins `?embedOrigin=` allows ('' entries dropped), or null when any
- * origin of the embedding window is accepted.
+ * The origins that may post: those `?embedOrigin=` names, else the page's own
+ * origin alone (a default that lets no other site drive the page); null when
+ * `?embedOrigin=*` accepts any origin of the embedding window.
  * @param {string} search location.search
+ * @param {string} own the page's origin (location.origin; "null" when opaque, as from file://)
  * @returns {string[] | null}
  */
-export function allowedOrigins(search) {
+export function allowedOrigins(search, own) {
   const v = new URLSearchParams(search).getAll('embedOrigin').join(',');
-  if (!v) return null;
+  const names = v.split(',').map((x) => x.trim()).filter(Boolean);
+  if (names.includes('*')) return null;
+  if (!names.length) return own && own !== 'null' ? [own] : [];
   const out = [];
-  for (const o of v.split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const o of names) {
     try {
       const u = new URL(o);
       if (u.protocol === 'https:' || u.protocol === 'http:') out.push(u.origin);
@@ -82,7 +87,7 @@ export function checkFiles(files) {
  */
 export function installEmbed(app, o = {}) {
   const win = o.win ?? window;
-  const allow = allowedOrigins(win.location.search);
+  const allow = allowedOrigins(win.location.search, win.location.origin);
   win.addEventListener('message', async (ev) => {
     const msg = ev.data;
     if (!msg || typeof msg !== 'object' || msg.latscope !== EMBED_VERSION) return; // not for us
@@ -93,7 +98,8 @@ export function installEmbed(app, o = {}) {
       return;
     }
     if (allow && !allow.includes(ev.origin)) {
-      console.warn(`latscope: a message from ${String(ev.origin).slice(0, 100)} ignored: not in ?embedOrigin=`);
+      const why = new URLSearchParams(win.location.search).has('embedOrigin') ? 'not in ?embedOrigin=' : 'another origin than the page\'s own (allow it with ?embedOrigin=ORIGIN, docs/embedding.md)';
+      console.warn(`latscope: a message from ${String(ev.origin).slice(0, 100)} ignored: ${why}`);
       return;
     }
     const id = typeof msg.id === 'string' || typeof msg.id === 'number' ? msg.id : undefined;

@@ -1,8 +1,8 @@
 // Pieces of the sidebar's file lists (file-table.js, trust-rows.js): rows
 // cut into tables of a few dozen (so the browser lays out only what is in
-// view), the name cell cut in the middle, the collapsed list of files that
+// view), the name cell (whole, wrapping at separators), the collapsed list of files that
 // are no latency log, and the folder every name shares.
-import { middleSplit } from './names.js';
+import { breakPoints } from './names.js';
 
 /** Rows per table of the file list (chunkTables). */
 const CHUNK_ROWS = 40;
@@ -109,8 +109,10 @@ export function commonFolder(names) {
 }
 
 /**
- * The file name cell: its text is the whole (shortened-folder) name, shown
- * as a head that CSS cuts with an ellipsis and a tail that always shows.
+ * The file name cell: the whole (shortened-folder) name, never cut. A name
+ * longer than the column wraps after its separators (`_ . - /`), so
+ * `h1_clat_hist.1.log.127.0.0.1` reads whole on two lines: cutting its
+ * middle showed `h.1.log.127.0.0.1`, a name no file has.
  * @param {HTMLTableRowElement} tr @param {string} text @param {string} title
  */
 export function nameCell(tr, text, title) {
@@ -118,17 +120,10 @@ export function nameCell(tr, text, title) {
   const td = doc.createElement('td');
   td.className = 'name';
   td.title = title;
-  const [head, tail] = middleSplit(text);
-  const h = doc.createElement('span');
-  h.className = 'name-head';
-  h.textContent = head;
-  const t = doc.createElement('span');
-  t.className = 'name-tail';
-  t.textContent = tail;
-  const box = doc.createElement('div');
-  box.className = 'name-box';
-  box.append(h, t);
-  td.appendChild(box);
+  for (const [i, part] of breakPoints(text).entries()) {
+    if (i) td.appendChild(doc.createElement('wbr'));
+    td.append(part);
+  }
   tr.appendChild(td);
   return td;
 }

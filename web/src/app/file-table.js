@@ -1,8 +1,8 @@
-// The file list: one row per log (format, directions, records, repaired,
-// skipped lines with reasons, load state; host and job in the name's
-// tooltip), in natural order, compact enough for the sidebar's default
-// width (abbreviated headers with tooltips, names cut in the middle so their
-// distinguishing end stays), include/exclude per
+// The file list: one row per log (its whole name, host, job, format, fio
+// version, directions, unit, I/Os against fio's count, records, repaired,
+// skipped lines with reasons, load state), in natural order, in a box that
+// scrolls sideways within the sidebar while the tick and the name stay
+// (abbreviated headers with tooltips; names wrap, never cut), include/exclude per
 // file and per host, a time offset per host and one per file (a compact
 // cell opening an editor row: the sidebar has no room for an input per
 // file; docs/page-views.md "Offsets"). Files that are no latency
@@ -11,12 +11,12 @@
 // gets its own message above the table.
 //
 // After a load the engine's trust summary (core Engine::trust, docs/folders.md)
-// adds what a results folder needs checked: each log's fio version and unit,
-// the account its jobs' I/Os are counted by (a job with a histogram and a
-// per-I/O log is counted by one of them, never both), its I/Os against fio's
-// own json+ count, and warnings, as text under the file's row.
+// fills the columns a results folder needs checked: each log's fio version
+// and unit, its I/Os against fio's own json+ count or "not added" (a job with
+// a histogram and a per-I/O log is counted by one of them, never both), and
+// its warnings, as text under the file's row.
 import { fileSummary, hostsOf, isIgnored, LOCAL_HOST } from './sources.js';
-import { formatQuantum, formatBytes, compactMs, compactCount } from '../util/format.js';
+import { formatQuantum, formatBytes, compactMs, compactCount, thousands } from '../util/format.js';
 import { naturalCompare } from '../util/natural-order.js';
 import { ignoredRows, nameCell, cell, commonFolder, chunkTables } from './file-rows.js';
 import { trustLine, trustCells } from './trust-rows.js';
@@ -25,6 +25,18 @@ import { trustLine, trustCells } from './trust-rows.js';
 function reducedTitle(r) {
   if (!r.quantum_ms) return `loaded whole past the memory budget: its quanta would have taken more memory than its ${formatBytes(r.windowsBytes)} of windows`;
   return `loaded reduced to ${formatQuantum(r.quantum_ms)} quanta (its ${formatBytes(r.windowsBytes)} of windows would have passed the memory budget): exact at multiples of ${formatQuantum(r.quantum_ms)}`;
+}
+
+/**
+ * The I/O column of a file: "354/400" (its I/Os of fio's count), "8,000",
+ * or '' when it counts none (counts of 10,000 up as "16k": the exact
+ * figures are the tooltip, trust-rows.js trustCells).
+ * @param {import('../engine/inthread.js').TrustRow} t
+ */
+function iosText(t) {
+  if (!(t.ios > 0) || !(t.account || t.what.startsWith('fio json'))) return '';
+  const n = (/** @type {number} */ x) => compactCount(thousands(Math.round(x)));
+  return t.compared ? `${n(t.ios)}/${n(t.fio_ios)}` : n(t.ios);
 }
 
 /** A file still loading, as its state cell says it: "reading 40%". @param {{state: string, bytesDone?: number, bytesTotal?: number}} p */
@@ -58,25 +70,35 @@ export function updatePendingStates(el, pending) {
 }
 
 /**
- * The file table's columns: [col class, header, header title, header class].
+ * The file table's columns: [col class, header, header title, header class,
+ * width in px]. The widths are the table's least width (--ft-min): wider
+ * than the sidebar, the table scrolls sideways in its box.
  * @param {boolean} runs a run column (the files are several runs)
- * @returns {[string, string, string, string][]}
+ * @param {boolean} hosts a host column (some file names a host)
+ * @returns {[string, string, string, string, number][]}
  */
-function columns(runs) {
-  /** @type {[string, string, string, string][]} */
+function columns(runs, hosts) {
+  /** @type {[string, string, string, string, number][]} */
   const c = [
-    ['c-inc', '✓', 'include', ''],
-    ['c-name', 'file', '', ''],
+    ['c-inc', '✓', 'include', '', 18],
+    ['c-name', 'file', '', '', 88],
   ];
-  if (runs) c.push(['c-run', 'run', 'the fio run this file belongs to (docs/runs.md)', '']);
+  if (hosts) c.push(['c-host', 'host', 'the host that wrote it (a fio client/server log: its name\'s suffix)', '', 62]);
+  c.push(['c-job', 'job', 'fio job number(s)', '', 26]);
+  if (runs) c.push(['c-run', 'run', 'the fio run this file belongs to (docs/runs.md)', '', 40]);
+  // The trust summary first (what, unit, I/Os, defects, state): what the
+  // sidebar's default width shows; the rest is a sideways scroll away.
   c.push(
-    ['c-fmt', 'fmt', 'format', ''],
-    ['c-dirs', 'dir', 'directions: r read, w write, t trim', ''],
-    ['c-rec', 'rec', 'records (lines or intervals read)', 'num'],
-    ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/numbers.md, "Repair")', ''],
-    ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num'],
-    ['c-off', 'off', 'offset: ms added to this file\'s clock (click to edit; wins over its host\'s offset)', 'num'],
-    ['c-state', 'state', 'load state', ''],
+    ['c-fmt', 'what', 'what the file is: its format', '', 48],
+    ['c-unit', 'unit', 'the unit its latencies are written in (docs/folders.md)', '', 30],
+    ['c-ios', 'I/Os', 'I/Os it holds, "/" fio\'s own count when the json+ output is loaded; "not added" when another log counts the same I/Os (docs/folders.md)', 'num', 72],
+    ['c-rep', 'rep', 'repaired: fio client/server accumulation defect (docs/numbers.md, "Repair")', '', 30],
+    ['c-skip', 'skip', 'lines skipped (hover a number for why)', 'num', 32],
+    ['c-state', 'state', 'load state', '', 40],
+    ['c-dirs', 'dir', 'directions: r read, w write, t trim', '', 24],
+    ['c-rec', 'rec', 'records (lines or intervals read)', 'num', 33],
+    ['c-fio', 'fio', 'fio version: from fio\'s json+ output of the run, or inferred from the log (docs/folders.md)', '', 50],
+    ['c-off', 'off', 'offset: ms added to this file\'s clock (click to edit; wins over its host\'s offset)', 'num', 30],
   );
   return c;
 }
@@ -95,8 +117,9 @@ export function renderFileTable(el, hostEl, errEl, m) {
   const short = (/** @type {string} */ name) => name.slice(common.length) || name;
   // A run column when the files are several runs (docs/runs.md; app/runs.js).
   const runs = m.sources.some((s) => s.labels?.run);
+  const withHost = m.sources.some((s) => !isIgnored(s) && (s.host || s.labels?.host));
   const trustOf = new Map((m.trust ?? []).map((t) => [t.file, t]));
-  const spec = columns(runs);
+  const spec = columns(runs, withHost);
   const ncols = spec.length;
   const esc = (/** @type {string} */ x) => x.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
   // Fixed text only (no file name): innerHTML is safe here.
@@ -122,29 +145,35 @@ export function renderFileTable(el, hostEl, errEl, m) {
     const td0 = doc.createElement('td');
     td0.appendChild(cb);
     tr.appendChild(td0);
-    const who = [s.host && `host ${s.host}`, s.jobs && `job ${s.jobs}`].filter(Boolean).join(', ');
-    nameCell(tr, short(src.name), who ? `${src.name}\n${who}` : src.name);
+    nameCell(tr, short(src.name), src.name);
+    if (withHost) cell(tr, s.host, 'host').title = s.host ? `host ${s.host}` : 'no host';
+    cell(tr, s.jobs, 'job').title = s.jobs ? `job ${s.jobs}` : 'no job number';
     if (runs) cell(tr, src.labels?.run ?? '', 'run').title = `run ${src.labels?.run ?? ''}`;
     // A reduced file is a result in the engine; the table names what it was read as.
     const fmt = (src.reduced?.format || s.format).replace(/ \(.*\)$/, '');
     cell(tr, fmt, 'fmt').title = `format ${src.reduced?.format || s.format}`;
-    cell(tr, s.dirs, 'dirs');
-    cell(tr, compactCount(s.records), 'num rec').title = `${s.records} records`;
+    const t = trustOf.get(src.name);
+    const tc = t ? trustCells(t, short, src.format) : null;
+    cell(tr, tc?.unit.text ?? '', 'unit').title = tc?.unit.title ?? '';
+    const ios = cell(tr, tc ? (tc.notAdded ? 'not added' : iosText(/** @type {any} */ (t))) : '', `num ios${tc?.notAdded ? ' not-added' : ''}`);
+    ios.title = tc ? (tc.notAdded ? `${tc.account.text}\n${tc.account.title}` : tc.ios.title || tc.account.title) : '';
     const rep = cell(tr, s.repaired, 'rep');
     // The repairs of the trust summary ("client/server defect repaired (2 series)") are this column's.
-    const repairs = trustOf.get(src.name)?.repairs;
-    rep.title = [repairs, s.notes].filter(Boolean).join('\n') || (s.repaired === 'no' ? 'not repaired' : `repaired: ${s.repaired}`);
+    rep.title = [t?.repairs, s.notes].filter(Boolean).join('\n') || (s.repaired === 'no' ? 'not repaired' : `repaired: ${s.repaired}`);
     if (s.notes) rep.classList.add('has-detail');
     const sk = cell(tr, s.skipped ? String(s.skipped) : '—', 'num skip');
     sk.title = s.skippedDetail || (s.skipped ? `${s.skipped} lines skipped` : 'no line skipped');
     if (s.skippedDetail) sk.classList.add('has-detail');
+    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : src.reduced?.quantum_ms ? `↓${formatQuantum(src.reduced.quantum_ms)}` : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
+    st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : src.reduced ? reducedTitle(src.reduced) : 'loaded';
+    cell(tr, s.dirs, 'dirs');
+    cell(tr, compactCount(s.records), 'num rec').title = `${s.records} records`;
+    cell(tr, tc?.fio.text ?? '', 'fio').title = tc?.fio.title ?? '';
     const editing = el.dataset.editing === src.name;
     offsetCell(tr, src.name, m.state.offsets[src.name], s.ok, m.placed?.[baseName(src.name)], () => {
       el.dataset.editing = editing ? '' : src.name;
       renderFileTable(el, hostEl, errEl, m);
     });
-    const st = cell(tr, !s.ok ? 'error' : src.read_error ? 'part' : src.reduced?.quantum_ms ? `↓${formatQuantum(src.reduced.quantum_ms)}` : 'ok', `state ${s.ok && !src.read_error ? 'ok' : 'bad'}`);
-    st.title = !s.ok ? s.message : src.read_error ? `partly read: ${src.read_error}` : src.reduced ? reducedTitle(src.reduced) : 'loaded';
     if (src.reduced) tr.dataset.reduced = String(src.reduced.quantum_ms);
     rows.push(tr);
     // The offset editor right under the row whose offset button opened it.
@@ -154,10 +183,9 @@ export function renderFileTable(el, hostEl, errEl, m) {
       // No state change (same value, or cancelled): close the editor anyway.
       renderFileTable(el, hostEl, errEl, m);
     }));
-    // The trust summary: a line under the file's row (the sidebar has no
-    // room for four more columns), warnings read without hovering.
-    const t = trustOf.get(src.name);
-    const line = t ? trustLine(tr, src.name, trustCells(t, short, src.format), ncols) : null;
+    // The trust summary's warnings: a line under the file's row, read
+    // without hovering (its facts are the columns).
+    const line = tc ? trustLine(tr, src.name, tc, ncols, false) : null;
     if (line) rows.push(line);
   }
   // Files still loading (or failed before the engine returned a Source).
@@ -168,12 +196,22 @@ export function renderFileTable(el, hostEl, errEl, m) {
     tr.className = p.state === 'error' ? 'file-error' : 'pending';
     tr.appendChild(doc.createElement('td'));
     nameCell(tr, short(name), name);
-    for (let i = 0; i < ncols - 3; i++) cell(tr, '');
-    const st = cell(tr, p.state === 'error' ? 'error' : pendingText(p), p.state === 'error' ? 'state bad' : 'state');
-    st.title = p.state === 'error' ? p.message || 'failed' : pendingText(p);
+    const at = spec.findIndex(([c]) => c === 'c-state');
+    for (let i = 2; i < ncols; i++) {
+      if (i !== at) {
+        cell(tr, '');
+        continue;
+      }
+      const st = cell(tr, p.state === 'error' ? 'error' : pendingText(p), p.state === 'error' ? 'state bad' : 'state');
+      st.title = p.state === 'error' ? p.message || 'failed' : pendingText(p);
+    }
     rows.push(tr);
   }
   el.replaceChildren(...chunkTables(doc, rows, cols, head));
+  // Column widths set through the CSSOM (the page's CSP allows no style attributes).
+  const px = new Map(spec.map(([c, , , , w]) => [c, w]));
+  for (const col of el.querySelectorAll('col')) col.style.width = `${px.get(col.className) ?? 0}px`;
+  el.style.setProperty('--ft-min', `${spec.reduce((a, x) => a + x[4], 0)}px`);
   const ignored = ignoredList(doc, m.sources, m.skipped ?? [], short);
   if (ignored) el.appendChild(ignored);
 

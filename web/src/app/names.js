@@ -24,6 +24,26 @@ export function middleSplit(name, keep = 10) {
 }
 
 /**
+ * A name in the pieces a line may break between: after `_`, `-` and `/`,
+ * and before a fio log's job part and host suffix
+ * (`h1_clat_hist` `.1.log` `.127.0.0.1`), so a wrapped name breaks where
+ * its parts meet and never inside a number or an address.
+ * @param {string} name
+ * @returns {string[]} pieces; joined they are the name
+ */
+export function breakPoints(name) {
+  const m = /\.\d+\.log/.exec(name);
+  const cuts = new Set();
+  for (let i = 0; i < name.length; i++) if ('_-/'.includes(name[i])) cuts.add(i + 1);
+  if (m) {
+    cuts.add(m.index);
+    if (m.index + m[0].length < name.length) cuts.add(m.index + m[0].length);
+  }
+  const at = [...cuts].filter((c) => c > 0 && c < name.length).sort((a, b) => a - b);
+  return [0, ...at].map((c, i) => name.slice(c, i < at.length ? at[i] : name.length));
+}
+
+/**
  * A name cut to at most max characters by dropping its middle: "abcdef…xyz"
  * (for text that cannot use CSS, e.g. captions of exported images).
  * @param {string} text @param {number} max at least 5

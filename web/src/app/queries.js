@@ -2,6 +2,7 @@
 // mapping (and the CLI-default guarantee) is unit-tested.
 import { engineOptions } from './options.js';
 import { tailPercentiles, anchoredTailPercentiles } from '../views/scales.js';
+import { formatQuantum } from '../util/format.js';
 
 /**
  * Surface levels: 50 ... 99.99 about 0.1 apart on the tail axis (ten per
@@ -35,15 +36,28 @@ function recorded(s) {
   return o;
 }
 
-/** The cluster's percentiles (recorded), for lines over the heat map. @param {import('./state.js').State} s */
-export function clusterOptions(s) {
-  // No error bands: the heat map draws the lines alone (QueryOptions::bands).
-  return { ...recorded(s), group_by: 'all', bands: false };
+/**
+ * The state the heat map asks with: a focused group's other logs left out
+ * and its direction chosen on top of the page's selection, for the heat map
+ * alone (model/state.js Focus).
+ * @param {import('./state.js').State} s
+ * @returns {import('./state.js').State}
+ */
+export function focused(s) {
+  const f = s.focus;
+  if (!f) return s;
+  return { ...s, exclude_sources: [...new Set([...s.exclude_sources, ...f.exclude_sources])], directions: f.directions };
 }
 
-/** Whether the percentiles query can serve as the heat map's lines (one recorded cluster group). @param {import('./state.js').State} s */
+/** The cluster's percentiles (recorded), for lines over the heat map (of the focused group, if any). @param {import('./state.js').State} s */
+export function clusterOptions(s) {
+  // No error bands: the heat map draws the lines alone (QueryOptions::bands).
+  return { ...recorded(focused(s)), group_by: 'all', bands: false };
+}
+
+/** Whether the percentiles query can serve as the heat map's lines (one recorded cluster group, no focus). @param {import('./state.js').State} s */
 export function pctilesAreCluster(s) {
-  return s.group_by === 'all' && !(s.co_interval_ms > 0) && !(s.adaptive > 0);
+  return s.group_by === 'all' && !(s.co_interval_ms > 0) && !(s.adaptive > 0) && !s.focus;
 }
 
 /**
@@ -63,16 +77,47 @@ export function resultLabels(s) {
  * Engine options of the result a link carries: the whole run at the page's
  * quantum, with its selection (directions, kinds, exclusions, offsets: they
  * are in the result, so the link's view leaves them out, see linkState), and
- * the kept labels as group_by (`latscope reduce --keep`).
+ * the kept labels as group_by (`latscope reduce --keep`); a plan of
+ * linkPlans sets another quantum and fewer labels.
  * @param {import('./state.js').State} s
+ * @param {{quantum_ms: number, labels: string[]} | null} [plan]
  */
-export function resultOptions(s) {
+export function resultOptions(s, plan = null) {
   const o = engineOptions(s);
   delete o.percentiles;
   delete o.method;
   delete o.unit;
   delete o.co_interval_ms;
-  return { ...o, group_by: resultLabels(s) };
+  return plan ? { ...o, quantum_ms: plan.quantum_ms, group_by: plan.labels } : { ...o, group_by: resultLabels(s) };
+}
+
+/** The fewest quanta over the run a link may coarsen to (linkPlans). */
+export const MIN_LINK_QUANTA = 30;
+
+/**
+ * What a link with data may carry, fullest first (docs/embedding.md §3,
+ * "Limits"): the result at the page's quantum with every label it keeps;
+ * then without `dir` when the view does not group by it (the chosen
+ * directions added together); then at each coarser quantum of the selector
+ * that is a multiple of the page's (whole quanta: the counts stay exact).
+ * Each plan names what it leaves out, for the sentence the page says. A
+ * quantum leaving fewer than MIN_LINK_QUANTA over the data's span is not
+ * offered: such a link would no longer show the run over time.
+ * @param {import('./state.js').State} s @param {number[]} quanta the selector's quanta, ascending
+ * @param {number} spanMs the data's time span
+ * @returns {{quantum_ms: number, labels: string[], dropped: string[]}[]}
+ */
+export function linkPlans(s, quanta, spanMs) {
+  const full = resultLabels(s);
+  const grouped = s.group_by === 'all' ? [] : s.group_by.split(',');
+  const lean = grouped.includes('dir') ? full : full.filter((l) => l !== 'dir');
+  const noDir = lean.length < full.length ? ['the directions apart (those chosen added together)'] : [];
+  const plans = [{ quantum_ms: s.quantum_ms, labels: full, dropped: /** @type {string[]} */ ([]) }];
+  if (noDir.length) plans.push({ quantum_ms: s.quantum_ms, labels: lean, dropped: noDir });
+  for (const q of quanta) {
+    if (q > s.quantum_ms && q % s.quantum_ms === 0 && spanMs / q >= MIN_LINK_QUANTA) plans.push({ quantum_ms: q, labels: lean, dropped: [...noDir, `the ${formatQuantum(s.quantum_ms)} quanta (${formatQuantum(q)} instead)`] });
+  }
+  return plans;
 }
 
 /**
@@ -99,7 +144,7 @@ export function surfaceOptions(s) {
  * @param {import('./state.js').State} s @param {number} rows @param {[number, number] | null} yNs
  */
 export function heatmapOptions(s, rows, yNs) {
-  const o = recorded(s);
+  const o = recorded(focused(s));
   delete o.percentiles;
   delete o.method;
   delete o.group_by;

@@ -6,6 +6,7 @@
 // and the session touches no element. What the load changes of the view
 // state, and the first drawing, go through the page it is given.
 import { afterNextFrame } from '../util/yield.js';
+import { rememberFiles, sameFiles } from './reopen.js';
 import { formatQuantum, formatSecondsOfMs } from '../util/format.js';
 import { planRuns } from './runs.js';
 import { mergeItems, askReplaceOrAdd } from './add-files.js';
@@ -75,6 +76,8 @@ export class Session {
     this.quantumChosen = false;
     /** The demo's note, said with the status once it is loaded. */
     this.demoNote = '';
+    /** After a reload of local files: their names and the view to apply when they are opened again (reopen.js). @type {{names: string[], state: Partial<State>} | null} */
+    this.reopen = null;
     this.levels = new LevelFollower(this, scheduler);
   }
 
@@ -207,9 +210,20 @@ export class Session {
       if (!choice) return;
       mode = choice;
     }
+    const reopen = this.reopen;
+    this.reopen = null;
     // Files added to a report's result: the result is still there, and so are its inputs.
-    if (mode === 'add' && sel.items.length && ss.items.length) return this.load(mergeItems(ss.items, sel.items), [...ss.skipped, ...sel.skipped], { inputs: ss.reportInputs ?? undefined });
-    if (sel.items.length) return this.load(sel.items, sel.skipped);
+    if (mode === 'add' && sel.items.length && ss.items.length) {
+      const items = mergeItems(ss.items, sel.items);
+      await this.load(items, [...ss.skipped, ...sel.skipped], { inputs: ss.reportInputs ?? undefined });
+      return rememberFiles(globalThis.sessionStorage, items.map((it) => it.name));
+    }
+    if (sel.items.length) {
+      const names = sel.items.map((it) => it.name);
+      // The files a reloaded page named (reopen.js): the view the fragment kept comes back with them.
+      await this.load(sel.items, sel.skipped, reopen && sameFiles(reopen.names, names) ? { after: reopen.state } : {});
+      return rememberFiles(globalThis.sessionStorage, names);
+    }
     if (!sel.skipped.length) return;
     this.store.report({ skipped: sel.skipped, sources: [], pending: new Map() });
     this.say('error', `Nothing to read: ${sel.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}.`);
@@ -419,15 +433,18 @@ export class Session {
 
   /**
    * The loaded data as a result file at the page's quantum, keeping the
-   * labels it groups by (queries.js resultOptions), with a display name.
+   * labels it groups by (queries.js resultOptions), or as a link's plan
+   * asks (queries.js linkPlans), with a display name.
+   * @param {{quantum_ms: number, labels: string[]} | null} [plan]
    * @returns {Promise<{name: string, bytes: Uint8Array}>}
    */
-  async resultFile() {
+  async resultFile(plan = null) {
     const s = this.store.state;
     const ss = this.store.session;
-    const { bytes } = await this.engine.encodeResult(resultOptions(s));
+    const { bytes } = await this.engine.encodeResult(resultOptions(s, plan));
     const logs = loadSummary(ss.sources, ss.skipped).logs;
-    const name = ss.sources.length === 1 && /\.lsr$/.test(ss.sources[0].name) ? ss.sources[0].name : `latscope-${logs}-log${logs === 1 ? '' : 's'}-${formatQuantum(s.quantum_ms).replace(/\s+/g, '')}.lsr`;
+    const q = plan?.quantum_ms ?? s.quantum_ms;
+    const name = !plan && ss.sources.length === 1 && /\.lsr$/.test(ss.sources[0].name) ? ss.sources[0].name : `latscope-${logs}-log${logs === 1 ? '' : 's'}-${formatQuantum(q).replace(/\s+/g, '')}.lsr`;
     return { name, bytes };
   }
 }

@@ -4,7 +4,17 @@
 
 const KEY = 'latscope-sidebar-width';
 export const SIDEBAR_MIN = 240;
-export const SIDEBAR_DEFAULT = 380;
+export const SIDEBAR_DEFAULT = 470;
+
+/**
+ * The width before the user picks one: SIDEBAR_DEFAULT (the file table's
+ * trust columns fit it, docs/page-views.md "File table and sidebar"), at
+ * most 45% of a narrow window so the views keep the larger part.
+ * @param {number} windowWidth
+ */
+export function defaultSidebar(windowWidth) {
+  return Math.round(Math.max(SIDEBAR_MIN, Math.min(SIDEBAR_DEFAULT, windowWidth * 0.45)));
+}
 
 /**
  * A width the layout can take: at least SIDEBAR_MIN, at most 60% of the
@@ -44,7 +54,7 @@ export function installSidebarResize(sidebar, handle, onResized) {
     /* as above */
   }
   handle.setAttribute('aria-valuemin', String(SIDEBAR_MIN));
-  apply(saved ? Number(saved) : SIDEBAR_DEFAULT);
+  apply(saved ? Number(saved) : defaultSidebar(win.innerWidth));
 
   handle.addEventListener('pointerdown', (ev) => {
     ev.preventDefault();

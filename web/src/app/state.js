@@ -40,6 +40,7 @@ export function initialState() {
     yZoomNs: null,
     heatY: 'latency',
     surfaceP: 99,
+    focus: null,
   };
 }
 

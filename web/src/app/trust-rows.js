@@ -199,9 +199,10 @@ export function renderReportInputs(el, rows, dropped = 0) {
  * when the summary has nothing to say about the file.
  * @param {HTMLTableRowElement} tr the file's row @param {string} name
  * @param {ReturnType<typeof trustCells>} tc @param {number} span columns
+ * @param {boolean} [withFacts] the fields as text too (false: the file table shows them as columns)
  * @returns {HTMLTableRowElement | null}
  */
-export function trustLine(tr, name, tc, span) {
+export function trustLine(tr, name, tc, span, withFacts = true) {
   const doc = tr.ownerDocument;
   /** @type {[string, string, {text: string, title: string}][]} label, class, field */
   const fields = [
@@ -210,8 +211,9 @@ export function trustLine(tr, name, tc, span) {
     ['', tc.notAdded ? 'acct not-added' : 'acct', tc.account],
     ['I/Os ', 'ios', tc.ios],
   ];
-  const shown = fields.filter(([, , f]) => f.text);
+  const shown = withFacts ? fields.filter(([, , f]) => f.text) : [];
   const warn = tc.warnings.length > 0 || tc.doubtful;
+  if (tc.notAdded) tr.classList.add('not-added');
   if (!shown.length && !warn) return null;
   const row = doc.createElement('tr');
   row.className = 'trust-line';
@@ -247,7 +249,6 @@ export function trustLine(tr, name, tc, span) {
     facts.appendChild(box);
   });
   if (shown.length) td.appendChild(facts);
-  if (tc.notAdded) tr.classList.add('not-added');
   if (warn) {
     const kind = tc.doubtful ? 'doubtful' : 'warn';
     tr.classList.add(`trust-${kind}`);

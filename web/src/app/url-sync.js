@@ -7,6 +7,7 @@ import { initialState } from './state.js';
 import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
 import { readEmbeddedData } from './embedded-data.js';
 import { narrowConnectSrc } from './csp.js';
+import { rememberedFiles } from './reopen.js';
 
 /** @typedef {import('./state.js').State} State */
 
@@ -17,7 +18,7 @@ export class UrlSync {
   /**
    * @param {import('./state.js').Store} store
    * @param {import('./session.js').Session} session
-   * @param {{redraw: () => void, message: (text: string) => void}} page every view drawn again (a theme from the link), or saying a text
+   * @param {{redraw: () => void, message: (text: string) => void, reopen: (names: string[]) => void}} page every view drawn again (a theme from the link), saying a text, or naming the local files to open again
    */
   constructor(store, session, page) {
     this.store = store;
@@ -73,6 +74,14 @@ export class UrlSync {
     const wants = origin.urls.length || origin.data || origin.demo;
     // Fields that depend on the data (range, exclusions, offsets, groups) wait for the load.
     this.applyState(wants && !same ? withoutDataFields(state) : state);
+    if (first && !wants) {
+      // A reload of local files: name them; opening them again applies this state after the load (reopen.js).
+      const names = rememberedFiles(globalThis.sessionStorage);
+      if (names) {
+        session.reopen = { names, state };
+        this.page.reopen(names);
+      }
+    }
     if (same || !wants) return;
     if (origin.data) session.loadLinkData(origin.data, state);
     else if (origin.urls.length) session.loadUrls(origin.urls, state);

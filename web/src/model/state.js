@@ -4,6 +4,14 @@
 /** @typedef {'pctiles' | 'heatmap' | 'surface' | 'spectrum' | 'groups'} ViewName */
 
 /**
+ * One group of the groups view shown alone in the heat map: the logs of the
+ * other groups left out of the heat map's queries only, so the file table,
+ * the json+ output (placement, tails) and the other views keep every file
+ * (docs/page-views.md, "Groups view").
+ * @typedef {{key: string, exclude_sources: string[], directions: string, unsupported: string[]}} Focus
+ */
+
+/**
  * @typedef {object} State
  * @property {number} quantum_ms
  * @property {number} adaptive                 percentiles view: adaptive quanta at this accuracy (0 = fixed quanta; docs/uncertainty.md)
@@ -37,6 +45,7 @@
  * @property {[number, number] | null} yZoomNs heat map latency range
  * @property {'latency'|'bs'|'offset'} heatY    heat map rows (bs/offset: per-I/O logs)
  * @property {number} surfaceP                 percentile picked on the surface
+ * @property {Focus | null} focus             the heat map narrowed to one group of the groups view (not in the URL)
  */
 
 /** The views, in the tabs' order (keys 1-5 pick them). @type {ViewName[]} */

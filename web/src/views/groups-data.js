@@ -147,35 +147,37 @@ function hostOf(src) {
 }
 
 /**
- * The page selection that leaves one group: hosts and files excluded, and
- * the direction chosen, so the latency heat map (which has no group_by)
- * shows that group alone. Source-level labels only (host, job, file,
- * prefix, kind, run) and dir; a label that lives on series (tag) cannot be
- * selected this way: `unsupported` names it.
+ * What the heat map leaves out to show one group alone (model/state.js
+ * Focus): the logs of the other groups, by file name, and the group's
+ * direction. Only logs are named (`sources` holds the usable logs), never a
+ * host as a whole: a host exclusion would leave out the json+ output too
+ * (its host is the client's, "local"), and with it the placement of
+ * late-start jobs and the tails (docs/placement.md). Source-level labels
+ * only (host, job, file, prefix, kind, run) and dir; a label that lives on
+ * series (tag) cannot be selected this way: `unsupported` names it.
  * @param {string} key group key @param {any[]} sources usable logs
- * @param {{exclude_sources: string[], exclude_hosts: string[], directions: string}} cur the current selection (kept: a group is narrowed, never widened)
- * @returns {{exclude_sources: string[], exclude_hosts: string[], directions: string, unsupported: string[]}}
+ * @param {string} directions the page's directions (a dir= group narrows them)
+ * @returns {import('../model/state.js').Focus}
  */
-export function selectionForGroup(key, sources, cur) {
+export function selectionForGroup(key, sources, directions) {
   const want = groupLabels(key);
-  const exHosts = new Set(cur.exclude_hosts);
-  const exSources = new Set(cur.exclude_sources);
-  let directions = cur.directions;
+  const ex = new Set();
+  let dirs = directions;
   /** @type {string[]} */
   const unsupported = [];
   for (const [label, value] of Object.entries(want)) {
     if (label === 'host') {
-      for (const src of sources) if (hostOf(src) !== value) exHosts.add(hostOf(src));
+      for (const src of sources) if (hostOf(src) !== value) ex.add(src.name);
     } else if (label === 'dir') {
       const d = { read: 'r', write: 'w', trim: 't' }[value];
-      if (d) directions = d;
+      if (d) dirs = d;
       else unsupported.push(label);
     } else if (['job', 'file', 'prefix', 'kind', 'run'].includes(label)) {
       for (const src of sources) {
         const v = label === 'file' ? (src.labels?.file ?? src.name) : label === 'job' ? (src.job || src.labels?.job) : src.labels?.[label];
-        if ((v || 'none') !== value) exSources.add(src.name);
+        if ((v || 'none') !== value) ex.add(src.name);
       }
     } else unsupported.push(label);
   }
-  return { exclude_sources: [...exSources].sort(naturalCompare), exclude_hosts: [...exHosts].sort(naturalCompare), directions, unsupported };
+  return { key, exclude_sources: [...ex].sort(naturalCompare), directions: dirs, unsupported };
 }

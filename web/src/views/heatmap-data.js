@@ -62,6 +62,36 @@ export function visibleRowSpan(hm, range) {
 }
 
 /**
+ * The row panel beside the heat map: each row's average IOPS over a time
+ * range, and the average of all rows (the range's IOPS). A quantum partly
+ * in the range counts its share of the overlap, as the engine spreads a
+ * window over the quanta it covers (docs/quanta.md); the range is cut to
+ * the quanta the heat map has, so time without data does not dilute it.
+ * @param {{t0_ms:number, quantum_ms:number, quanta:number, rows:number, counts:ArrayLike<number>}} hm
+ * @param {[number, number]} range ms
+ * @returns {{rates: Float64Array, total: number, seconds: number}} rates[r] I/Os per s of row r; total their sum
+ */
+export function rowRates(hm, range) {
+  const rates = new Float64Array(hm.rows);
+  const a = Math.max(range[0], hm.t0_ms);
+  const b = Math.min(range[1], hm.t0_ms + hm.quanta * hm.quantum_ms);
+  if (!(b > a)) return { rates, total: 0, seconds: 0 };
+  for (let q = 0; q < hm.quanta; q++) {
+    const t = hm.t0_ms + q * hm.quantum_ms;
+    const share = (Math.min(t + hm.quantum_ms, b) - Math.max(t, a)) / hm.quantum_ms;
+    if (!(share > 0)) continue;
+    for (let r = 0; r < hm.rows; r++) rates[r] += hm.counts[q * hm.rows + r] * share;
+  }
+  const seconds = (b - a) / 1000;
+  let total = 0;
+  for (let r = 0; r < hm.rows; r++) {
+    rates[r] /= seconds;
+    total += rates[r];
+  }
+  return { rates, total, seconds };
+}
+
+/**
  * Tooltip lines of a heat-map cell. An empty cell says "no I/O" rather than
  * "count 0.0"; counts are the page's numbers (formatNumber: overlap
  * weighting leaves fractions, docs/quanta.md).

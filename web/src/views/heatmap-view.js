@@ -6,14 +6,28 @@ import * as d3 from 'd3';
 import { Frame, themeColors, axisLabel } from './frame.js';
 import { timeScale, timeAxis } from './time-axis.js';
 import { paletteLut, countNormalizer, logTicks, dodgeLabels } from './scales.js';
-import { cellAt, cellTipLines } from './heatmap-data.js';
-import { formatTime, formatNumber, formatBytes, formatCount } from '../util/format.js';
+import { cellAt, cellTipLines, rowRates } from './heatmap-data.js';
+import { formatTime, formatNumber, formatBytes, formatCount, formatQuantum } from '../util/format.js';
 import { unitScale, unitLabel } from '../model/units.js';
 import { percentileName } from '../model/percentiles.js';
 import { showTip, hideTip } from './tooltip.js';
 
 /** Axis titles of rows by bytes (per-I/O logs): HeatmapResult::y. @type {Record<string, string>} */
 const Y_TITLE = { bs: 'block size', offset: 'offset' };
+
+/**
+ * Latency rows asked of the engine: a fixed number, never one per so many
+ * pixels. The cells' counts, and so the colour scale's maximum, depend on
+ * the rows; rows that followed the plot's height (one per 4 px) made the
+ * same files give another scale in a report, a shared link or under a
+ * notes bar (469 vs 317 I/Os per cell on the demo). docs/page-views.md,
+ * "One colour scale".
+ */
+export const HEAT_ROWS = 160;
+
+/** The row panel's width (px) and its gap to the plot: between the plot and the colour legend. */
+const PANEL_W = 72;
+const PANEL_GAP = 10;
 
 export class HeatmapView {
   /**
@@ -22,16 +36,16 @@ export class HeatmapView {
    */
   constructor(host, ctx) {
     this.ctx = ctx;
-    this.frame = new Frame(host, { canvas: true, margin: { top: 14, right: 96, bottom: 34, left: 72 } });
+    this.frame = new Frame(host, { canvas: true, margin: { top: 14, right: 96 + PANEL_GAP + PANEL_W, bottom: 34, left: 72 } });
     /** @type {any} */
     this.hm = null;
     /** @type {any} */
     this.lines = null;
   }
 
-  /** Rows to ask the engine for: about one per 4 px of plot height. */
+  /** Rows to ask the engine for (HEAT_ROWS, whatever the plot's size). */
   wantedRows() {
-    return Math.max(32, Math.min(240, Math.round(this.frame.innerH / 4)));
+    return HEAT_ROWS;
   }
 
   /** @param {any} hm engine.heatmap() result @param {any} lines cluster query result (for percentile lines) */
@@ -85,6 +99,7 @@ export class HeatmapView {
     const clipId = `clip-h-${Math.random().toString(36).slice(2)}`;
     f.svg.append('defs').append('clipPath').attr('id', clipId).append('rect').attr('width', f.innerW).attr('height', f.innerH);
     if (yKind === 'latency' && s.heatLines && this.lines && this.lines.rows.length) this.percentileLines(g, clipId, x, yNs, dom);
+    this.rowPanel(g, hm, dom, yNs, yKind, c);
     this.legend(g, hm, s, c);
     if (hm.above > 0 || hm.below > 0) {
       g.append('text')
@@ -194,11 +209,73 @@ export class HeatmapView {
     }
   }
 
+  /**
+   * The row panel right of the plot (docs/page-views.md, "Heat-map row
+   * panel"): a bar per row, as long as the row's average IOPS over the
+   * visible time (heatmap-data.js rowRates), on a linear axis from 0, and
+   * the range's average IOPS (all rows) above it. The colours say where
+   * I/Os cluster; the bars say how many, whatever the palette or colour
+   * scale (a false-colour map ranks cells, the bars keep the magnitudes).
+   * @param {any} g @param {any} hm @param {[number, number]} dom @param {any} yNs
+   * @param {'latency'|'bs'|'offset'} yKind @param {any} c
+   */
+  rowPanel(g, hm, dom, yNs, yKind, c) {
+    const f = this.frame;
+    const rr = rowRates(hm, dom);
+    /** The panel's numbers, for tests and the tooltip. */
+    this.panel = rr;
+    const pg = g.append('g').attr('class', 'row-panel').attr('data-testid', 'heat-row-panel').attr('data-total', rr.total).attr('transform', `translate(${f.innerW + PANEL_GAP},0)`);
+    let max = 0;
+    for (const v of rr.rates) if (v > max) max = v;
+    const xs = d3.scaleLinear().domain([0, max > 0 ? max : 1]).range([0, PANEL_W]);
+    pg.append('rect').attr('width', PANEL_W).attr('height', f.innerH).attr('fill', 'none').attr('stroke', c.grid);
+    const ku = unitScale(this.ctx.store.state.unit);
+    const rowText = (/** @type {number} */ r) =>
+      yKind === 'latency'
+        ? `latency ${formatNumber(hm.edges_ns[r] / ku)} … ${formatNumber(hm.edges_ns[r + 1] / ku)} ${unitLabel(this.ctx.store.state.unit)}`
+        : `${Y_TITLE[yKind]} ${formatBytes(hm.edges_ns[r])} … ${formatBytes(hm.edges_ns[r + 1])}`;
+    for (let r = 0; r < hm.rows; r++) {
+      const v = rr.rates[r];
+      if (!(v > 0)) continue;
+      const y0 = yNs(hm.edges_ns[r + 1]);
+      const y1 = yNs(hm.edges_ns[r]);
+      pg.append('rect')
+        .attr('class', 'row-bar')
+        .attr('data-row', r)
+        .attr('data-iops', v)
+        .attr('x', 0)
+        .attr('y', y0)
+        .attr('width', Math.max(0.5, xs(v)))
+        .attr('height', Math.max(0.5, y1 - y0))
+        .attr('fill', c.fg)
+        .attr('fill-opacity', 0.55)
+        .on('mousemove', (/** @type {MouseEvent} */ ev) =>
+          showTip(f.wrap, ev, [rowText(r), `${formatNumber(v)} IOPS on average over the ${formatQuantum(rr.seconds * 1000)} shown (${formatNumber((100 * v) / rr.total)}% of its I/Os)`]),
+        )
+        .on('mouseleave', () => hideTip(f.wrap));
+    }
+    // Its axis: 0 and the largest row's rate, under the plot's time axis line.
+    pg.append('g')
+      .attr('class', 'axis row-panel-axis')
+      .attr('transform', `translate(0,${f.innerH})`)
+      .call(d3.axisBottom(xs).tickValues(max > 0 ? [0, max] : [0]).tickFormat((t) => formatNumber(Number(t))).tickSizeOuter(0));
+    pg.append('text').attr('class', 'row-panel-title').attr('x', 0).attr('y', -3).attr('fill', c.muted).text('IOPS per row');
+    pg.append('text')
+      .attr('class', 'row-panel-total')
+      .attr('data-testid', 'heat-row-total')
+      .attr('x', 0)
+      .attr('y', f.innerH + 30)
+      .attr('fill', c.muted)
+      .text(`avg ${formatNumber(rr.total)} IOPS`)
+      .append('title')
+      .text(`all rows: ${formatNumber(rr.total)} I/Os per second on average over the ${formatQuantum(rr.seconds * 1000)} shown`);
+  }
+
   /** Colour legend on the right. */
   legend(/** @type {any} */ g, /** @type {any} */ hm, /** @type {any} */ s, /** @type {any} */ c) {
     const f = this.frame;
     const h = Math.min(200, f.innerH);
-    const lg = g.append('g').attr('class', 'legend').attr('transform', `translate(${f.innerW + 14},0)`);
+    const lg = g.append('g').attr('class', 'legend').attr('transform', `translate(${f.innerW + PANEL_GAP + PANEL_W + 14},0)`);
     const lut = paletteLut(s.palette);
     const steps = 64;
     for (let i = 0; i < steps; i++) {

@@ -274,9 +274,11 @@ export const GROUP_CASES = [
       await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.view === 'heatmap');
       await settled(p);
       const after = await state(p);
-      assert.deepEqual(after.exclude_hosts, order.filter((/** @type {string} */ g) => g !== 'host=host05').map((/** @type {string} */ g) => g.slice(5)));
+      // The focus narrows the heat map alone: the page's selection is untouched.
+      assert.deepEqual([after.exclude_hosts, after.exclude_sources], [[], []]);
+      assert.equal(after.focus.key, 'host=host05');
       assert.equal(await p.isVisible('[data-testid=group-focus]'), true);
-      assert.match((await p.textContent('[data-testid=group-focus]')) || '', /host=host05 only/);
+      assert.match((await p.textContent('[data-testid=group-focus]')) || '', /Heat map of host=host05 only/);
       // The heat map holds host05's I/Os alone: its total equals the CLI's samples of host05.
       await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm?.quanta > 0);
       const hmTotal = await p.evaluate(() => {
@@ -290,7 +292,53 @@ export const GROUP_CASES = [
       await p.screenshot({ path: path.join(SHOTS, 'groups-heat-click.png') });
       await p.click('[data-testid=group-focus-clear]');
       await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.view === 'groups');
-      assert.deepEqual((await state(p)).exclude_hosts, []);
+      assert.equal((await state(p)).focus, null);
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'groups: a click focuses the heat map on one job and changes no data: json+ stays ticked, the late job keeps its startdelay and tail (total = the CLI group), the groups view keeps every group',
+    async run(c) {
+      const p = c.page;
+      // A real client/server run (tests/fixtures/place-cs/, docs/placement.md): job 2 starts 2000 ms late on 127.0.0.1.
+      const files = [fixture('place-cs', 'place-cs.json'), ...fixtureFiles('place-cs', /^pcs_clat_hist\.\d\.log\./)];
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.selectOption('[data-testid=group-by]', 'host,job');
+      await settled(p);
+      await showView(p, 'groups');
+      const groups = await p.evaluate(() => /** @type {any} */ (window).latscope.views.groups.shown.order);
+      assert.equal(groups.length, 4, groups.join(' '));
+      const cell = await heatCell(p, 'host=127.0.0.1;job=2', 3000);
+      await p.mouse.click(cell.x, cell.y);
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.view === 'heatmap');
+      await settled(p);
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm?.quanta > 0);
+      const s = await state(p);
+      assert.deepEqual([s.exclude_sources, s.exclude_hosts, s.focus.key], [[], [], 'host=127.0.0.1;job=2']);
+      const ticks = await p.$$eval('[data-testid=file-table] tr[data-file] input[type=checkbox]', (xs) => xs.map((x) => /** @type {HTMLInputElement} */ (x).checked));
+      assert.deepEqual(ticks, files.map(() => true), 'every file stays ticked, the json+ output too');
+      const hm = await p.evaluate(() => {
+        const h = /** @type {any} */ (window).latscope.views.heatmap.hm;
+        let total = h.above + h.below;
+        let first = -1;
+        for (let q = 0; q < h.quanta; q++) {
+          let n = 0;
+          for (let r = 0; r < h.rows; r++) n += h.counts[q * h.rows + r];
+          total += n;
+          if (n > 0 && first < 0) first = h.t0_ms + q * h.quantum_ms;
+        }
+        return { total, first, quantum: h.quantum_ms };
+      });
+      const ref = parseCsv(cliPctiles(['--quantum', String(hm.quantum), '--group-by', 'host,job'], files)).filter((r) => r.group === 'host=127.0.0.1;job=2');
+      const cli = ref.reduce((a, r) => a + Number(r.samples), 0);
+      assert.ok(Math.abs(hm.total - cli) < 1e-6 * cli, `the focused heat map holds the CLI group's I/Os with the json+ tail: ${hm.total} vs ${cli}`);
+      assert.ok(hm.first >= 2000 - hm.quantum, `the late job stays placed at its startdelay: first I/O at ${hm.first} ms`);
+      assert.match((await p.textContent('[data-testid=group-focus]')) || '', /Heat map of host=127\.0\.0\.1;job=2 only/);
+      await p.screenshot({ path: path.join(SHOTS, 'groups-focus-late-job.png') });
+      // Back on the groups tab: every group is still there, no bar (the focus is the heat map's only).
+      await showView(p, 'groups');
+      assert.equal((await p.evaluate(() => /** @type {any} */ (window).latscope.views.groups.shown.order)).length, 4);
+      assert.equal(await p.isVisible('[data-testid=group-focus]'), false);
       noPageErrors(c);
     },
   },

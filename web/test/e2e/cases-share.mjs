@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { zipSync } from 'fflate';
-import { cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download } from './helpers.mjs';
+import { cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download, settled } from './helpers.mjs';
 import { serveStatic } from './server.mjs';
 import { OUT, SHOTS, WEB } from './paths.mjs';
 
@@ -217,7 +217,7 @@ export const SHARE_CASES = [
     },
   },
   {
-    name: 'copy link with data beyond 64 KB: says the size, offers the result file (.lsr); the CLI reads it as its own reduce of the same logs',
+    name: 'copy link with data past 64 KB at the page\'s quantum: the link leaves out the directions apart and fine quanta, says so, and opens with the CLI\'s numbers at its quantum',
     async run(c) {
       const p = c.page;
       const files = S1();
@@ -225,11 +225,54 @@ export const SHARE_CASES = [
       await p.selectOption('[data-testid=quantum]', '100');
       await p.selectOption('[data-testid=group-by]', 'host');
       await p.waitForFunction(() => /g=host/.test(location.hash));
+      await p.click('[data-testid=copy-link-data]');
+      await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value !== '');
+      const said = (await p.textContent('[data-testid=link-status]')) || '';
+      const link = await p.inputValue('[data-testid=link-output]');
+      console.log(`     ${link.length} characters; ${said}`);
+      const m = /^Link (?:copied|ready) — [\d.]+ KB: a result file of 4 logs \([\d.]+ KB: quanta of (\d+) ms, labels host, kind\) and the view\. To fit the 64\.0 KB a link holds \(([\d.]+) KB with everything\) it leaves out the directions apart \(those chosen added together\)(?: and the 100 ms quanta \((\d+) ms instead\))?\. It holds/.exec(said);
+      assert.ok(m, said);
+      assert.ok(Number(m[2]) > 64, 'everything would not have fit');
+      assert.ok(link.length <= 64 * 1024, `link length ${link.length}`);
+      const q = Number(m[1]);
+      assert.equal(m[3] ? Number(m[3]) : 100, q);
+      assert.match(link, new RegExp(`#v=1&q=${q}&g=host&d=[A-Za-z0-9_-]+$`));
+      const page = await c.context.newPage();
+      try {
+        await page.goto(link);
+        assert.equal(await waitDone(page), 'ready');
+        const s = await state(page);
+        assert.deepEqual([s.quantum_ms, s.group_by, s.directions], [q, 'host', 'r,w,t']);
+        const csv = (await download(page, '[data-testid=export-csv]')).bytes.toString('utf8');
+        // What the CLI prints on its own reduce without dir at that quantum ...
+        const lsr = path.join(OUT, 'link-plan.lsr');
+        execFileSync(cliPath(), ['reduce', '--quantum', String(q), '--keep', 'host,kind', ...files, '-o', lsr], { stdio: 'ignore' });
+        assert.equal(csv, cliPctiles(['--quantum', String(q), '--group-by', 'host'], [lsr]));
+        // ... and on the logs (directions added together are what grouping by host shows anyway), but for the
+        // logs' own "finer" flag: a result does not know the 1 s interval of the logs it was folded from.
+        const unflag = (/** @type {string} */ t) => t.replace(/;finer(?=\n)/g, '').replace(/,finer(?=\n)/g, ',');
+        assert.equal(csv, unflag(cliPctiles(['--quantum', String(q), '--group-by', 'host'], files)));
+      } finally {
+        await page.close();
+      }
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'copy link with data that fits no plan (host × direction at 100 ms): says the size, offers the result file (.lsr); the CLI reads it as its own reduce of the same logs',
+    async run(c) {
+      const p = c.page;
+      const files = S1();
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.selectOption('[data-testid=quantum]', '100');
+      await p.selectOption('[data-testid=group-by]', 'host,dir');
+      await p.waitForFunction(() => /g=host%2Cdir|g=host,dir/.test(location.hash));
       assert.equal(await p.isVisible('[data-testid=download-result]'), false);
       await p.click('[data-testid=copy-link-data]');
       await p.waitForFunction(() => /over the/.test(document.querySelector('[data-testid=link-status]')?.textContent || ''));
       const said = (await p.textContent('[data-testid=link-status]')) || '';
-      assert.match(said, /^The link would be [\d.]+ KB, over the 64\.0 KB a link holds: a result file of 4 logs \([\d.]+ KB: quanta of 100 ms, labels host, dir, kind\)\. Download the result file instead/, said);
+      // Grouped by direction, dir stays; the coarsest quantum leaving 30 over the 20 s run is 500 ms.
+      assert.match(said, /^The link would be [\d.]+ KB, over the 64\.0 KB a link holds, even as a result file of 4 logs \([\d.]+ KB: quanta of 500 ms, labels host, dir, kind\)\. Download the result file instead/, said);
       assert.equal(await p.inputValue('[data-testid=link-output]'), '');
       const got = await download(p, '[data-testid=download-result]');
       assert.match(got.name, /^latscope-4-logs-100ms\.lsr$/);
@@ -238,7 +281,7 @@ export const SHARE_CASES = [
       const theirs = path.join(OUT, 'cli-reduce-s1-100.lsr');
       fs.writeFileSync(mine, got.bytes);
       execFileSync(cliPath(), ['reduce', '--quantum', '100', '--keep', 'host,dir', ...files, '-o', theirs], { stdio: 'ignore' });
-      const args = ['--quantum', '100', '--group-by', 'host'];
+      const args = ['--quantum', '100', '--group-by', 'host,dir'];
       assert.equal(cliPctiles(args, [mine]), cliPctiles(args, [theirs]));
       noPageErrors(c);
     },
@@ -271,6 +314,125 @@ export const SHARE_CASES = [
           }),
       );
       assert.deepEqual(reply, { latscope: 1, id: 'bad', type: 'error', ok: false, message: 'files[0].name must be a non-empty string' });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'reload of local files: the page names the files to open again; opening them brings the view back (quantum, zoom, exclusion, view)',
+    async run(c) {
+      const p = c.page;
+      const files = ['local_clat_hist.1.log', 'local_clat_hist.2.log', 'local.json'].map((f) => fixture('local', f));
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.selectOption('[data-testid=quantum]', '5000');
+      await p.click('[data-testid=file-table] tr[data-file="local_clat_hist.2.log"] input[type=checkbox]');
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ range: [10000, 30000] }));
+      await p.click('[data-testid=tab-heatmap]');
+      await p.waitForFunction(() => /xf=/.test(location.hash) && /t=10000,30000/.test(location.hash) && /view=heatmap/.test(location.hash));
+      await p.reload();
+      await p.waitForSelector('[data-testid=reopen-hint]', { state: 'visible' });
+      const hint = (await p.textContent('[data-testid=reopen-hint]')) || '';
+      for (const f of files) assert.ok(hint.includes(path.basename(f)), `the hint names ${path.basename(f)}: ${hint}`);
+      assert.match(hint, /This view showed 3 local files .*open them again and the view \(zoom, exclusions, offsets\) comes back/);
+      assert.equal((await state(p)).view, 'heatmap', 'the view state is kept');
+      assert.equal(await p.textContent('#view-heatmap .chart-message'), 'Open the 3 files again to see this view');
+      await p.screenshot({ path: path.join(SHOTS, 'share-reopen-hint.png') });
+      // Opened again: the fragment's state is applied after the load's reset.
+      await p.setInputFiles('[data-testid=file-input]', files);
+      assert.equal(await waitDone(p), 'ready');
+      const s = await state(p);
+      assert.deepEqual([s.quantum_ms, s.exclude_sources, s.range, s.view], [5000, ['local_clat_hist.2.log'], [10000, 30000], 'heatmap']);
+      assert.equal(await p.isVisible('[data-testid=reopen-hint]'), false);
+      const ticked = await p.$eval('[data-testid=file-table] tr[data-file="local_clat_hist.2.log"] input[type=checkbox]', (x) => /** @type {HTMLInputElement} */ (x).checked);
+      assert.equal(ticked, false, 'the excluded file stays unticked');
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'one heat-map colour scale: the live page (under a notes bar, in a short window), its link with data and `latscope report` at the same quantum ask the same rows and show the same maximum',
+    async run(c) {
+      const p = c.page;
+      // The place-cs run: the page notes placement and a finer quantum, bars that take the plot's height.
+      const files = [fixture('place-cs', 'place-cs.json'), ...fixtureFiles('place-cs', /^pcs_clat_hist\./)];
+      await p.setViewportSize({ width: 1200, height: 700 });
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await p.click('[data-testid=tab-heatmap]');
+      const scale = (/** @type {import('playwright-core').Page} */ x) =>
+        x.evaluate(() => {
+          const v = /** @type {any} */ (window).latscope.views.heatmap;
+          let max = 0;
+          for (const n of v.hm.counts) max = Math.max(max, n);
+          return { q: v.hm.quantum_ms, rows: v.hm.rows, edges: [v.hm.edges_ns[0], v.hm.edges_ns[v.hm.rows]], max: +max.toPrecision(9), legend: [...document.querySelectorAll('#view-heatmap .legend text')].map((t) => t.textContent).join('|'), plotH: v.frame.innerH };
+        });
+      const ready = (/** @type {import('playwright-core').Page} */ x) => x.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm?.quanta > 0 && document.querySelector('#view-heatmap .legend'));
+      await ready(p);
+      await settled(p);
+      const live = await scale(p);
+      await p.click('[data-testid=copy-link-data]');
+      await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value !== '');
+      const link = await p.inputValue('[data-testid=link-output]');
+      const q = await c.context.newPage();
+      try {
+        await q.goto(link);
+        assert.equal(await waitDone(q), 'ready');
+        await ready(q);
+        await settled(q);
+        const shared = await scale(q);
+        assert.notEqual(shared.plotH, live.plotH, 'the plots differ in height');
+        const { plotH: _a, ...a } = live;
+        const { plotH: _b, ...b } = shared;
+        assert.deepEqual(b, a, 'the link shows the live page\'s scale');
+        const rep = path.join(OUT, 'one-scale-report.html');
+        execFileSync(cliPath(), ['report', '--template', path.join(OUT, 'dist', 'latscope.html'), '--quantum', String(live.q), ...files, '-o', rep], { stdio: 'ignore' });
+        await q.goto(`file://${rep}`);
+        assert.equal(await waitDone(q), 'ready');
+        await q.click('[data-testid=tab-heatmap]');
+        await ready(q);
+        await settled(q);
+        const { plotH: _c, ...r } = await scale(q);
+        assert.deepEqual(r, a, 'the report shows the live page\'s scale');
+      } finally {
+        await q.close();
+      }
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'embedding from another origin: ignored without ?embedOrigin= (same-origin by default), answered when ?embedOrigin= names it',
+    async run(c) {
+      const dir = path.join(OUT, 'other-origin');
+      fs.rmSync(dir, { recursive: true, force: true });
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>dashboard</title><link rel="icon" href="data:,"><iframe id="f" width="800" height="600"></iframe>');
+      const other = await serveStatic(dir);
+      try {
+        const p = c.page;
+        /** @type {string[]} */
+        const notes = [];
+        p.on('console', (m) => notes.push(m.text()));
+        await p.goto(other.url);
+        const ping = (/** @type {string} */ src) =>
+          p.evaluate(
+            (src) =>
+              new Promise((resolve) => {
+                const f = /** @type {HTMLIFrameElement} */ (document.getElementById('f'));
+                window.addEventListener('message', (ev) => ev.data?.latscope === 1 && resolve(ev.data.type));
+                f.addEventListener('load', () => {
+                  // Ping a few times: the page may still be starting; no answer in 3 s is 'none'.
+                  let n = 0;
+                  const t = setInterval(() => (++n > 30 ? (clearInterval(t), resolve('none')) : f.contentWindow?.postMessage({ latscope: 1, type: 'ping', id: n }, '*')), 100);
+                });
+                f.src = src;
+              }),
+            src,
+          );
+        assert.notEqual(new URL(other.url).origin, new URL(c.url).origin);
+        assert.equal(await ping(`${c.url}index.html`), 'none', 'another origin gets no answer by default');
+        assert.ok(notes.some((n) => /ignored: another origin than the page's own \(allow it with \?embedOrigin=/.test(n)), notes.join(' | '));
+        assert.equal(await ping(`${c.url}index.html?embedOrigin=${encodeURIComponent(new URL(other.url).origin)}`), 'pong');
+        assert.equal(await ping(`${c.url}index.html?embedOrigin=*`), 'pong');
+      } finally {
+        await other.close();
+      }
       noPageErrors(c);
     },
   },

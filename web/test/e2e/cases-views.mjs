@@ -5,8 +5,10 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, settled, overlaps } from './helpers.mjs';
+import { fixture, fixtureFiles, loadThroughInput, waitDone, download, cliPctiles, cliPath, settled, overlaps } from './helpers.mjs';
+import { execFileSync } from 'node:child_process';
 import { SHOTS, OUT } from './paths.mjs';
+import { compactCount, thousands, formatNumber } from '../../src/util/format.js';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
 /** @typedef {import('playwright-core').Page} Page */
@@ -122,6 +124,54 @@ export const VIEW_CASES = [
       assert.ok(ov.n >= 2, 'ticks on a short heat map');
       assert.deepEqual(ov.hits, [], 'short heat map: tick labels overlap');
       await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-ticks-short.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: the heat map\'s row panel: each row\'s average IOPS over the shown range equals `latscope heatmap` on the same rows, its average equals the CLI\'s samples per second, and follows a zoom',
+    async run(c) {
+      const p = c.page;
+      const files = S1();
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await showView(p, 'heatmap');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm?.quanta > 0);
+      const read = () =>
+        p.evaluate(() => {
+          const v = /** @type {any} */ (window).latscope.views.heatmap;
+          const bars = Array.from(document.querySelectorAll('#view-heatmap [data-testid=heat-row-panel] .row-bar')).map((b) => [Number(b.getAttribute('data-row')), Number(b.getAttribute('data-iops')), b.getBoundingClientRect().width]);
+          return { hm: { t0: v.hm.t0_ms, q: v.hm.quantum_ms, quanta: v.hm.quanta, rows: v.hm.rows, edges: Array.from(v.hm.edges_ns) }, bars, total: document.querySelector('#view-heatmap [data-testid=heat-row-total]')?.firstChild?.textContent ?? '' };
+        });
+      const cliRates = (/** @type {any} */ hm, /** @type {[number, number]} */ range) => {
+        const out = JSON.parse(execFileSync(cliPath(), ['heatmap', '--format', 'json', '--quantum', String(hm.q), '--rows', String(hm.rows), '--unit', 'ns', '--min', String(hm.edges[0]), '--max', String(hm.edges[hm.rows]), ...files], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+        const rates = new Array(out.rows).fill(0);
+        for (let q = 0; q < out.quanta; q++) {
+          const t = out.t0_ms + q * out.quantum_ms;
+          if (t < range[0] || t + out.quantum_ms > range[1]) continue;
+          for (let r = 0; r < out.rows; r++) rates[r] += out.counts[q * out.rows + r];
+        }
+        return rates.map((x) => x / ((range[1] - range[0]) / 1000));
+      };
+      let got = await read();
+      const whole = /** @type {[number, number]} */ ([got.hm.t0, got.hm.t0 + got.hm.quanta * got.hm.q]);
+      let want = cliRates(got.hm, whole);
+      assert.deepEqual(got.bars.map(([r]) => r), want.flatMap((v, r) => (v > 0 ? [r] : [])), 'a bar for each row holding I/Os');
+      for (const [r, v] of got.bars) assert.ok(Math.abs(v - want[r]) <= 1e-9 * want[r], `row ${r}: ${v} vs the CLI's ${want[r]} IOPS`);
+      const widest = Math.max(...got.bars.map((b) => b[2]));
+      const top = got.bars.reduce((a, b) => (b[1] > a[1] ? b : a));
+      assert.ok(Math.abs(top[2] - widest) < 0.01 && widest > 60, 'the busiest row has the longest bar, the panel\'s width');
+      // The average: the CLI's samples per second over the run.
+      const csv = cliPctiles([], files).trim().split('\n').slice(1).map((l) => l.split(','));
+      const samples = (/** @type {[number, number]} */ r) => csv.filter((x) => Number(x[0]) >= r[0] && Number(x[0]) < r[1]).reduce((a, x) => a + Number(x[2]), 0);
+      assert.equal(got.total, `avg ${formatNumber(samples(whole) / ((whole[1] - whole[0]) / 1000))} IOPS`);
+      await p.screenshot({ path: path.join(SHOTS, 'views-heatmap-row-panel.png') });
+      // Zoomed to 5-12 s: the panel is of those 7 s (the rows refit to them).
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ range: [5000, 12000] }));
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.panel?.seconds === 7);
+      await settled(p);
+      got = await read();
+      want = cliRates(got.hm, [5000, 12000]);
+      for (const [r, v] of got.bars) assert.ok(Math.abs(v - want[r]) <= 1e-9 * want[r], `zoomed row ${r}: ${v} vs ${want[r]}`);
+      assert.equal(got.total, `avg ${formatNumber(samples([5000, 12000]) / 7)} IOPS`);
       noPageErrors(c);
     },
   },
@@ -296,7 +346,40 @@ export const VIEW_CASES = [
     },
   },
   {
-    name: 'views: the file table fits the default sidebar (state, records, repaired, skipped visible), names keep their host suffix, natural order, resizable sidebar kept across reloads',
+    name: 'views: an 800 px window: no sideways scroll, all five tabs whole, the file table names host and job and counts I/Os against fio\'s json+ (whole names, client/server run)',
+    async run(c) {
+      const p = c.page;
+      await p.setViewportSize({ width: 800, height: 900 });
+      await p.goto(c.url);
+      await p.evaluate(() => localStorage.removeItem('latscope-sidebar-width'));
+      const files = [...S1(), fixture('fio-s1', 's1.json')];
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await settled(p);
+      const lay = await p.evaluate(() => {
+        const views = /** @type {HTMLElement} */ (document.querySelector('.views')).getBoundingClientRect();
+        const tabs = Array.from(document.querySelectorAll('.tabs [role=tab]')).map((t) => {
+          const r = t.getBoundingClientRect();
+          return { text: t.textContent, inside: r.left >= views.left - 0.5 && r.right <= views.right + 0.5 && r.width > 0, whole: t.scrollWidth <= t.clientWidth };
+        });
+        return { page: document.scrollingElement?.scrollWidth ?? 0, win: innerWidth, tabs };
+      });
+      assert.ok(lay.page <= lay.win, `the page does not scroll sideways at 800 px: ${lay.page}`);
+      assert.deepEqual(lay.tabs.filter((t) => !t.inside || !t.whole), [], 'every tab inside the views, unclipped');
+      const rows = await p.$$eval('[data-testid=file-table] tbody tr[data-file]:not(.trust-line)', (trs) =>
+        Object.fromEntries(trs.map((tr) => [tr.getAttribute('data-file'), ['name', 'host', 'job', 'unit', 'ios'].map((k) => tr.querySelector(`td.${k}`)?.textContent ?? null)])),
+      );
+      const trust = await p.evaluate(() => /** @type {any} */ (window).latscope.store.session.trust);
+      const t1 = trust.find((/** @type {any} */ t) => t.file === 's1_clat_hist.1.log.127.0.0.1');
+      assert.ok(t1?.compared, 'fio\'s count is known from s1.json');
+      const n = (/** @type {number} */ x) => compactCount(thousands(Math.round(x)));
+      assert.deepEqual(rows['s1_clat_hist.1.log.127.0.0.1'], ['s1_clat_hist.1.log.127.0.0.1', '127.0.0.1', '1', 'ns', `${n(t1.ios)}/${n(t1.fio_ios)}`]);
+      assert.deepEqual(rows['s1_clat_hist.2.log.127.0.0.2'].slice(0, 3), ['s1_clat_hist.2.log.127.0.0.2', '127.0.0.2', '2']);
+      await p.screenshot({ path: path.join(SHOTS, 'views-800px.png') });
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'views: the file table shows whole names, host and job and the trust summary as columns at the default sidebar (what, unit, I/Os, rep, skip, state), scrolls sideways in its box only, natural order, resizable sidebar kept across reloads',
     async run(c) {
       const p = c.page;
       await p.goto(c.url);
@@ -305,28 +388,25 @@ export const VIEW_CASES = [
       const fit = await p.evaluate(() => {
         const box = /** @type {HTMLElement} */ (document.querySelector('#file-table'));
         const side = /** @type {HTMLElement} */ (document.querySelector('#sidebar')).getBoundingClientRect();
-        const cells = Array.from(document.querySelectorAll('#file-table tbody td.rec, #file-table tbody td.rep, #file-table tbody td.skip, #file-table tbody td.state')).map((td) => td.getBoundingClientRect().right);
-        const tails = Array.from(document.querySelectorAll('#file-table td.name')).map((td) => {
-          const t = /** @type {HTMLElement} */ (td.querySelector('.name-tail'));
-          const b = t.getBoundingClientRect();
-          const cb = td.getBoundingClientRect();
-          return { tail: t.textContent, inside: b.left >= cb.left - 0.5 && b.right <= cb.right + 0.5, title: /** @type {HTMLElement} */ (td).title };
-        });
-        return { scroll: box.scrollWidth, client: box.clientWidth, sideRight: side.right, rightmost: Math.max(...cells), sideWidth: side.width, tails };
+        const cells = Array.from(document.querySelectorAll('#file-table tbody td.host, #file-table tbody td.job, #file-table tbody td.fmt, #file-table tbody td.unit, #file-table tbody td.ios, #file-table tbody td.rep, #file-table tbody td.skip, #file-table tbody td.state')).map((td) => td.getBoundingClientRect().right);
+        const names = Array.from(document.querySelectorAll('#file-table td.name')).map((td) => ({ text: td.textContent, whole: td.scrollWidth <= td.clientWidth + 0.5, title: /** @type {HTMLElement} */ (td).title }));
+        const b = box.getBoundingClientRect();
+        // Text cut by its cell (an ellipsis) in the glance columns and their headers.
+        const cut = Array.from(document.querySelectorAll('#file-table th:nth-child(-n+10), #file-table tbody td:is(.host, .job, .fmt, .unit, .ios, .rep, .skip, .state)')).filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent);
+        return { page: document.scrollingElement?.scrollWidth ?? 0, win: innerWidth, boxRight: b.right, sideRight: side.right, rightmost: Math.max(...cells), sideWidth: side.width, names, cut };
       });
-      assert.equal(fit.sideWidth, 380, 'default sidebar width');
-      assert.ok(fit.scroll <= fit.client, `no horizontal scroll: ${fit.scroll} > ${fit.client}`);
-      assert.ok(fit.rightmost <= fit.sideRight, 'state, records, repaired, skipped inside the sidebar');
+      assert.equal(fit.sideWidth, 470, 'default sidebar width');
+      assert.ok(fit.page <= fit.win, `the page does not scroll sideways: ${fit.page} > ${fit.win}`);
+      assert.ok(fit.boxRight <= fit.sideRight, 'the table\'s box stays in the sidebar (it scrolls within)');
+      assert.ok(fit.rightmost <= fit.sideRight, 'what, unit, I/Os, rep, skip, state visible without scrolling');
+      assert.deepEqual(fit.cut, [], 'no header or cell of those columns is cut');
       const names = S1().map((f) => path.basename(f));
-      assert.deepEqual(
-        fit.tails.map((t) => t.tail),
-        names.map((n) => n.slice(n.indexOf('.'))),
-        'the distinguishing end (job, host suffix) is the always-shown tail',
-      );
-      assert.ok(fit.tails.every((t) => t.inside), 'tails fully visible');
-      assert.ok(fit.tails.every((t, i) => t.title.startsWith(names[i])), 'full name in the tooltip');
+      assert.deepEqual(fit.names.map((n) => n.text), names, 'whole names, never cut');
+      assert.ok(fit.names.every((n) => n.whole), 'no name overflows its cell');
+      assert.ok(fit.names.every((n, i) => n.title === names[i]), 'full name in the tooltip');
       const heads = await p.$$eval('#file-table thead th', (ths) => ths.map((t) => [t.textContent, t.getAttribute('title')]));
-      assert.ok(heads.filter(([t]) => ['fmt', 'dir', 'rec', 'rep', 'skip'].includes(t || '')).every(([, title]) => !!title), 'abbreviations carry a title');
+      assert.deepEqual(heads.map(([t]) => t), ['✓', 'file', 'host', 'job', 'what', 'unit', 'I/Os', 'rep', 'skip', 'state', 'dir', 'rec', 'fio', 'off']);
+      assert.ok(heads.filter(([t]) => !['✓', 'file'].includes(t || '')).every(([, title]) => !!title), 'abbreviations carry a title');
       await p.screenshot({ path: path.join(SHOTS, 'views-file-table-default.png') });
 
       // Natural order: 1, 2, 10 (not 1, 10, 2).
@@ -351,15 +431,15 @@ export const VIEW_CASES = [
       await p.mouse.move(h.x + h.width / 2 + 120, h.y + 40, { steps: 5 });
       await p.mouse.up();
       const w1 = await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width);
-      assert.equal(w1, 500);
+      assert.equal(w1, 590);
       await p.focus('[data-testid=sidebar-handle]');
       await p.keyboard.press('ArrowLeft');
       const w2 = await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width);
-      assert.equal(w2, 480);
-      assert.equal(await p.getAttribute('[data-testid=sidebar-handle]', 'aria-valuenow'), '480');
+      assert.equal(w2, 570);
+      assert.equal(await p.getAttribute('[data-testid=sidebar-handle]', 'aria-valuenow'), '570');
       await p.reload();
       await p.waitForSelector('[data-testid=sidebar-handle]');
-      assert.equal(await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width), 480);
+      assert.equal(await p.evaluate(() => document.querySelector('#sidebar')?.getBoundingClientRect().width), 570);
       await p.evaluate(() => localStorage.removeItem('latscope-sidebar-width'));
       noPageErrors(c);
     },

@@ -79,7 +79,13 @@ export function serveStatic(root, opts = {}) {
         url: `http://127.0.0.1:${port}/`,
         requests,
         ranges,
-        close: () => new Promise((r) => server.close(() => r())),
+        // Chromium keeps its connections open: without closing them, close()
+        // waits for their keep-alive to run out (a minute).
+        close: () =>
+          new Promise((r) => {
+            server.close(() => r());
+            server.closeAllConnections();
+          }),
       });
     });
   });

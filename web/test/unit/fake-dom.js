@@ -62,8 +62,13 @@ export class FakeElement {
     this.classList = new FakeClassList(this);
     /** @type {Record<string, string>} */
     this.dataset = {};
-    /** @type {Record<string, string>} */
-    this.style = {};
+    /** Inline style as the CSSOM sets it (properties, and custom ones through setProperty). @type {Record<string, any>} */
+    this.style = {
+      /** @param {string} k @param {string} v */
+      setProperty(k, v) {
+        this[k] = v;
+      },
+    };
     this.title = '';
     this.hidden = false;
     this.colSpan = 1;

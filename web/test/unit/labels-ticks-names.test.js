@@ -6,9 +6,9 @@ import { describe, it, expect } from 'vitest';
 import { logTicks, logDomain, labelsWithin, dodgeLabels, anchoredTailPercentiles, tailCoord } from '../../src/views/scales.js';
 import { fewLevels, gridRange, surfaceGrid } from '../../src/views/surface-data.js';
 import { visibleRowSpan, cellTipLines } from '../../src/views/heatmap-data.js';
-import { middleSplit, middleTruncate } from '../../src/app/names.js';
+import { middleSplit, middleTruncate, breakPoints } from '../../src/app/names.js';
 import { exportCaption } from '../../src/app/caption.js';
-import { clampSidebar } from '../../src/app/sidebar.js';
+import { clampSidebar, defaultSidebar } from '../../src/app/sidebar.js';
 import { SURFACE_LEVELS } from '../../src/app/queries.js';
 import { initialState } from '../../src/app/state.js';
 import { formatNumber, formatLatency, compactCount } from '../../src/util/format.js';
@@ -189,6 +189,12 @@ describe('names', () => {
     expect(t.length).toBeGreaterThanOrEqual(10);
     expect(middleSplit('x.lsr')).toEqual(['', 'x.lsr']);
   });
+  it('breakPoints: a wrapped file name breaks after _ - / and before the job and host parts, never inside a number or an address', () => {
+    expect(breakPoints('h1_clat_hist.1.log.127.0.0.1')).toEqual(['h1_', 'clat_', 'hist', '.1.log', '.127.0.0.1']);
+    expect(breakPoints('result.txt')).toEqual(['result.txt']);
+    expect(breakPoints('run/a-b_clat_hist.10.log')).toEqual(['run/', 'a-', 'b_', 'clat_', 'hist', '.10.log']);
+    for (const n of ['x', '_', 'a_', 's1.json', 'h.1.log']) expect(breakPoints(n).join('')).toBe(n);
+  });
   it('middleTruncate drops the middle, keeps the end', () => {
     expect(middleTruncate('short', 10)).toBe('short');
     const t = middleTruncate('s1_clat_hist.2.log.127.0.0.1', 20);
@@ -208,7 +214,10 @@ describe('names', () => {
 
 describe('sidebar width', () => {
   it('clamps to 240 px … 60% of the window, default 380', () => {
-    expect(clampSidebar('abc', 1440)).toBe(380);
+    expect(clampSidebar('abc', 1440)).toBe(470);
+    expect(defaultSidebar(1440)).toBe(470);
+    expect(defaultSidebar(800)).toBe(360);
+    expect(defaultSidebar(400)).toBe(240);
     expect(clampSidebar(100, 1440)).toBe(240);
     expect(clampSidebar(2000, 1440)).toBe(864);
     expect(clampSidebar(455.4, 1440)).toBe(455);

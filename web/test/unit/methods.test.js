@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { engineOptions } from '../../src/app/options.js';
 import { initialState } from '../../src/app/state.js';
-import { pctilesOptions, clusterOptions, surfaceOptions, heatmapOptions, spectrumOptions, pctilesAreCluster } from '../../src/app/queries.js';
+import { pctilesOptions, clusterOptions, surfaceOptions, heatmapOptions, spectrumOptions, pctilesAreCluster, groupsOptions, linkPlans, resultOptions } from '../../src/app/queries.js';
 import { METHODS, methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded, parseCoInterval, selectedLogs } from '../../src/app/methods.js';
 import { heatmapCsv } from '../../src/views/heatmap-data.js';
 import { byteTicks } from '../../src/views/heatmap-view.js';
@@ -52,6 +52,25 @@ describe('engine options of the new fields', () => {
     expect(pctilesAreCluster(state({}))).toBe(true);
     expect(pctilesAreCluster(s)).toBe(false);
     expect(pctilesAreCluster(state({ group_by: 'host' }))).toBe(false);
+  });
+  it('a link with data: fullest first, then without dir unless grouped by it, then coarser whole quanta leaving at least 30 over the run', () => {
+    const Q = [100, 200, 500, 1000, 2000, 5000, 10000];
+    const p = linkPlans(state({ quantum_ms: 500 }), Q, 60000);
+    expect(p.map((x) => [x.quantum_ms, x.labels.join(',')])).toEqual([[500, 'dir,kind'], [500, 'kind'], [1000, 'kind'], [2000, 'kind']]);
+    expect(p[0].dropped).toEqual([]);
+    expect(p[3].dropped).toEqual(['the directions apart (those chosen added together)', 'the 500 ms quanta (2 s instead)']);
+    // Grouped by direction: dir stays; 200 ms is no multiple of 500 ms.
+    const g = linkPlans(state({ quantum_ms: 500, group_by: 'host,dir' }), Q, 60000);
+    expect(g.map((x) => [x.quantum_ms, x.labels.join(',')])).toEqual([[500, 'host,dir,kind'], [1000, 'host,dir,kind'], [2000, 'host,dir,kind']]);
+    expect(resultOptions(state({ quantum_ms: 500 }), p[3])).toMatchObject({ quantum_ms: 2000, group_by: ['kind'] });
+  });
+  it('a focused group narrows the heat map and its lines only: the percentiles, surface and groups queries keep every file', () => {
+    const focus = { key: 'host=h1', exclude_sources: ['b.log'], directions: 'r', unsupported: [] };
+    const s = state({ exclude_sources: ['a.log'], focus });
+    expect(heatmapOptions(s, 64, null)).toMatchObject({ exclude_sources: ['a.log', 'b.log'], directions: 'r' });
+    expect(clusterOptions(s)).toMatchObject({ exclude_sources: ['a.log', 'b.log'], directions: 'r' });
+    expect(pctilesAreCluster(s)).toBe(false);
+    for (const o of [pctilesOptions(s), surfaceOptions(s), groupsOptions(s)]) expect(o).toMatchObject({ exclude_sources: ['a.log'], directions: 'r,w,t' });
   });
   it('views that draw no error bands ask for none; the percentiles view decides its own (docs/page-views.md "Bands when drawn")', () => {
     const s = initialState();

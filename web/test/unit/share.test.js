@@ -373,8 +373,12 @@ describe('embedding messages', () => {
     expect(checkFiles([null]).error).toMatch(/name/);
   });
 
-  it('?embedOrigin= gives an allow-list of origins', () => {
-    expect(allowedOrigins('')).toBeNull();
-    expect(allowedOrigins('?embedOrigin=https://a.example/x,https://b.example:8443&embedOrigin=javascript:1')).toEqual(['https://a.example', 'https://b.example:8443']);
+  it('?embedOrigin= gives an allow-list of origins; without it the page\'s own origin alone; * any', () => {
+    const own = 'https://latscope.example';
+    expect(allowedOrigins('', own)).toEqual([own]);
+    expect(allowedOrigins('?embedOrigin=', own)).toEqual([own]);
+    expect(allowedOrigins('', 'null')).toEqual([]);
+    expect(allowedOrigins('?embedOrigin=*', own)).toBeNull();
+    expect(allowedOrigins('?embedOrigin=https://a.example/x,https://b.example:8443&embedOrigin=javascript:1', own)).toEqual(['https://a.example', 'https://b.example:8443']);
   });
 });

@@ -182,25 +182,23 @@ describe('the file table with the trust summary', () => {
     trustRow({ file: 'local.json', account: '', unit: '', what: 'fio json+ output', ios: 16000, fio_ios: 0, compared: false }),
   ];
 
-  it('a line under each log: fio version, unit, account, I/Os of fio\'s count; the not-added file marked', () => {
+  it('columns of each log: fio version, unit, I/Os of fio\'s count or "not added"; no line without warnings', () => {
     const t = render(SOURCES, TRUST);
     const io = t.of('local_clat.1.log');
-    expect(io.line?.querySelector('.fio')?.textContent).toBe('fio-3.33');
-    expect(io.line?.querySelector('.unit')?.textContent).toBe('ns');
-    expect(io.line?.querySelector('.acct')?.textContent).toBe('per-I/O');
-    expect(io.line?.querySelector('.ios')?.textContent).toBe('8,000 of 8,000');
-    // Copied as text, the fields read as a sentence.
-    expect(io.line?.querySelector('.trust-facts')?.textContent).toBe('fio-3.33 · ns · per-I/O · I/Os 8,000 of 8,000');
+    expect(io.row?.querySelector('td.fio')?.textContent).toBe('fio-3.33');
+    expect(io.row?.querySelector('td.unit')?.textContent).toBe('ns');
+    expect(io.row?.querySelector('td.ios')?.textContent).toBe('8,000/8,000');
+    expect(io.row?.querySelector('td.ios')?.title).toMatch(/^holds 8,000 of the 8,000 I\/Os fio counted/);
+    expect(io.line).toBe(null);
     // Repairs are the rep column's: its tooltip, not another line.
     expect(io.row?.querySelector('td.rep')?.title).toMatch(/^client\/server defect repaired \(2 series\)/);
     const h = t.of('local_clat_hist.1.log');
     expect(h.row?.classList.contains('not-added')).toBe(true);
-    expect(h.line?.querySelector('.acct')?.textContent).toBe('not added: counted by local_clat.1.log');
-    expect(h.line?.querySelector('.acct')?.title).toMatch(/^not added: counts the same I\/Os/);
-    expect(h.line?.querySelector('.ios')).toBe(null);
-    expect(t.of('local.json').line?.querySelector('.ios')?.textContent).toBe('16,000');
-    // The line spans the table's columns after the checkbox.
-    expect(io.line?.children[1].colSpan).toBe((io.row?.children.length ?? 0) - 1);
+    const ios = h.row?.querySelector('td.ios');
+    expect(ios?.textContent).toBe('not added');
+    expect(ios?.title).toMatch(/^not added: counted by local_clat\.1\.log\nnot added: counts the same I\/Os/);
+    expect(t.of('local.json').row?.querySelector('td.ios')?.textContent).toBe('16k');
+    expect(t.of('local.json').row?.querySelector('td.ios')?.title).toBe('16,000 I/Os');
   });
 
   it('warnings as text under the row, the row marked; a doubtful row more so', () => {
@@ -210,6 +208,9 @@ describe('the file table with the trust summary', () => {
     const w = t.of('local_clat.1.log');
     expect(w.row?.classList.contains('trust-warn')).toBe(true);
     expect(w.line?.classList.contains('warn')).toBe(true);
+    // The line holds the warnings only (the facts are columns) and spans the columns after the checkbox.
+    expect(w.line?.querySelector('.trust-facts')).toBe(null);
+    expect(w.line?.children[1].colSpan).toBe((w.row?.children.length ?? 0) - 1);
     expect(w.line?.querySelectorAll('.trust-warning').map((d) => d.textContent)).toEqual(['⚠ fio-3.3 wrote pairs of records with the same timestamp (fio issue #682)']);
     const d = t.of('local_clat_hist.1.log');
     expect(d.row?.classList.contains('trust-doubtful')).toBe(true);
@@ -222,7 +223,7 @@ describe('the file table with the trust summary', () => {
 
   it('tables of 40 files each: a file\'s trust line stays in its table and does not count', () => {
     const names = Array.from({ length: 45 }, (_, i) => `local_clat_hist.${i + 1}.log`);
-    const t = render(names.map((n) => source(n, 'fio-hist')), names.map((n) => trustRow({ file: n, account: 'hist', fio_version: 'fio 3 (1856 bins)', compared: false })));
+    const t = render(names.map((n) => source(n, 'fio-hist')), names.map((n) => trustRow({ file: n, account: 'hist', fio_version: 'fio 3 (1856 bins)', compared: false, warnings: [`w${n}`] })));
     const [first, box] = t.el.children;
     expect(t.el.children.length).toBe(2);
     const rowsOf = (/** @type {any} */ table) => table.querySelectorAll('tr').filter((/** @type {any} */ tr) => tr.dataset.file || tr.dataset.trustFor);
@@ -245,7 +246,8 @@ describe('the file table with the trust summary', () => {
       trustRow({ file: 'b.log', used_instead: evil, notes: [`not added: ${evil}`] }),
     ]);
     expect(t.of(evil).line?.querySelector('.trust-warning')?.textContent).toBe('⚠ <script>alert(1)</script>');
-    expect(t.of('b.log').line?.querySelector('.acct')?.textContent).toBe(`not added: counted by ${evil}`);
+    expect(t.of('b.log').row?.querySelector('td.ios')?.title).toMatch(new RegExp(`^not added: counted by ${evil.replace(/[()]/g, '\\$&')}`));
+    expect(t.of(evil).row?.querySelector('td.name')?.textContent).toBe(evil);
     // innerHTML carries the fixed header only.
     expect(t.doc.htmlWritten.some((h) => /img|script|<b>/.test(h))).toBe(false);
   });

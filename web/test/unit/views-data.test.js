@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { aggregateIops, cols, seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, groupIn, pointAt, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
 import { bandTop, openEndPath, OPEN_END_PX, bandsDrawn, BAND_MAX_LINES } from '../../src/views/pctiles-bands.js';
-import { cellAt, heatmapCsv } from '../../src/views/heatmap-data.js';
+import { cellAt, heatmapCsv, rowRates } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
 // Shaped like engine.query() / report.h pctiles_json.
@@ -218,6 +218,18 @@ describe('heat map data', () => {
     expect(cellAt(hm, 999, 20000)).toBe(null);
     expect(cellAt(hm, 1200, 5e6)).toBe(null);
     expect(cellAt(hm, 1700, 500000)?.count).toBe(15);
+  });
+  it('row panel: each row\'s I/Os per second over the range, a quantum partly in it by its share; time without quanta does not dilute', () => {
+    // Quanta [1000, 1500) and [1500, 2000): rows 0..2 hold 30,10,0 and 0,5,15.
+    let r = rowRates(hm, [1000, 2000]);
+    expect(Array.from(r.rates)).toEqual([30, 15, 15]);
+    expect([r.total, r.seconds]).toEqual([60, 1]);
+    // Half of the second quantum: [1000, 1750) holds 30, 10 + 2.5, 7.5 over 0.75 s.
+    r = rowRates(hm, [1000, 1750]);
+    expect(Array.from(r.rates).map((x) => +x.toFixed(9))).toEqual([40, 50 / 3, 10].map((x) => +x.toFixed(9)));
+    // A range reaching past the data counts the data's time only.
+    expect(rowRates(hm, [0, 10000]).seconds).toBe(1);
+    expect(rowRates(hm, [5000, 6000])).toEqual({ rates: new Float64Array(3), total: 0, seconds: 0 });
   });
   it('CSV lists the non-empty cells of the range in the chosen unit', () => {
     expect(heatmapCsv(hm, 'us')).toBe('time_ms,lat_lo_us,lat_hi_us,count\n1000,1,10,30\n1000,10,100,10\n1500,10,100,5\n1500,100,1000,15\n');
