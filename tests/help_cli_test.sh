@@ -128,7 +128,7 @@ for c in $READERS; do
       report) set -- -o "$TMP/x.html" ;;
       *) set -- ;;
     esac
-    "$BIN" "$c" "$@" "$o" x "$L0" </dev/null >/dev/null 2>"$TMP/err"
+    "$BIN" "$c" "$@" "$o" "$TMP/value" "$L0" </dev/null >/dev/null 2>"$TMP/err"
     rc=$?
     if grep -qx -- "$o" "$TMP/$c.declared"; then
       if grep -q "is not an option of" "$TMP/err"; then bad "$c refuses $o, which its help declares"; cat "$TMP/err"; fi
