@@ -5,6 +5,7 @@
 #include <ctime>
 
 #include "latscope/report.h"
+#include "latscope/text.h"
 
 namespace latscope::svg {
 namespace {
@@ -90,16 +91,7 @@ std::vector<double> log_ticks(double lo, double hi) {
   return t;
 }
 
-std::string latency_label(double ns) {
-  static const char* kUnits[] = {"ns", "us", "ms", "s"};
-  int u = 0;
-  double v = ns;
-  while (u < 3 && std::fabs(v) >= 1000) {
-    v /= 1000;
-    ++u;
-  }
-  return format_number(std::round(v * 1000) / 1000) + " " + kUnits[u];
-}
+std::string latency_label(double ns) { return latency_text(ns); }  // text.h: the verdict's numbers too
 
 std::vector<double> linear_ticks(double lo, double hi) {
   std::vector<double> t;

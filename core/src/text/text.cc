@@ -31,6 +31,42 @@ std::string format_number(double v) {
   return std::string(buf, write_number(v, buf));
 }
 
+std::string latency_text(double ns, int digits) {
+  static const char* const kUnits[] = {"ns", "us", "ms", "s"};
+  if (!std::isfinite(ns)) return format_number(ns);
+  int u = 0;
+  double v = ns;
+  while (u < 3 && std::fabs(v) >= 1000) {
+    v /= 1000;
+    ++u;
+  }
+  if (v != 0) {
+    const double scale = std::pow(10.0, digits - 1 - std::floor(std::log10(std::fabs(v))));
+    v = std::round(v * scale) / scale;
+    if (u < 3 && std::fabs(v) >= 1000) {  // 999.96 us rounds to 1000 us: 1 ms
+      v /= 1000;
+      ++u;
+    }
+  }
+  return format_number(v) + " " + kUnits[u];
+}
+
+std::string run_time_text(double ms) {
+  if (!std::isfinite(ms)) return format_number(ms);
+  const bool neg = ms < 0;
+  const double a = std::round(std::fabs(ms));  // whole ms: quanta are no finer in a verdict
+  const auto s = static_cast<long long>(std::floor(a / 1000));
+  const double frac = (a - static_cast<double>(s) * 1000) / 1000;
+  char b[64];
+  if (s >= 3600)
+    std::snprintf(b, sizeof b, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  else
+    std::snprintf(b, sizeof b, "%lld:%02lld", s / 60, s % 60);
+  std::string o = (neg ? "-" : "") + std::string(b);
+  if (frac > 0) o += format_number(frac).substr(1);  // ".25"
+  return o;
+}
+
 std::string json_escape(const std::string& s) {
   std::string o = "\"";
   for (unsigned char c : s) {
