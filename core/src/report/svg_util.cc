@@ -123,7 +123,7 @@ std::string context_line(const std::vector<std::string>& inputs, double quantum_
   std::string c = inputs.size() == 1 ? "input " : "inputs ";
   for (size_t i = 0; i < inputs.size() && i < 3; ++i) c += (i ? ", " : "") + inputs[i];
   if (inputs.size() > 3) c += " and " + std::to_string(inputs.size() - 3) + " more";
-  c += "; quantum " + format_number(quantum_ms) + " ms; ";
+  c += "; quantum " + latency_text(quantum_ms * 1e6) + "; ";  // "1 s", as the verdict says it
   if (absolute) {
     const std::time_t s = static_cast<std::time_t>(std::floor(t0_ms / 1000));
     std::tm tm{};
@@ -132,7 +132,7 @@ std::string context_line(const std::vector<std::string>& inputs, double quantum_
     std::snprintf(b, sizeof b, "%04d-%02d-%02d ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
     c += b + time_label(t0_ms, true) + " ... " + time_label(t1_ms, true) + " UTC";
   } else {
-    c += time_label(t0_ms, false) + " ... " + time_label(t1_ms, false) + " s";
+    c += run_time_text(t0_ms) + " ... " + run_time_text(t1_ms);
   }
   return c;
 }
