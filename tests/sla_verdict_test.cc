@@ -121,6 +121,8 @@ TEST(Readable, LatenciesAndTimes) {
   EXPECT_EQ(run_time_text(3723000), "1:02:03");
   EXPECT_EQ(run_time_text(250), "0:00.25");
   EXPECT_EQ(run_time_text(-1000), "-0:01");
+  EXPECT_EQ(utc_time_text(1700000000000.0), "22:13:20");
+  EXPECT_EQ(utc_time_text(1700000000999.0, true), "2023-11-14 22:13:20");
 }
 
 TEST(SlaVerdict, MarkdownTablesParseAndSayRowsGroupsAndQuanta) {

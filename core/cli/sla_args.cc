@@ -63,7 +63,7 @@ std::string sla_context(const QueryResult& r, const std::vector<std::string>& fi
   c += ", quantum " + latency_text(r.quantum_ms * 1e6);
   if (!r.rows.empty()) {
     const double t0 = r.rows.front().t_ms, t1 = r.rows.back().t_ms + r.quantum_ms;
-    c += ", " + (r.absolute_time ? format_number(t0) + " ... " + format_number(t1) + " ms (epoch)"
+    c += ", " + (r.absolute_time ? utc_time_text(t0, true) + " ... " + utc_time_text(t1) + " UTC"
                                  : run_time_text(t0) + " ... " + run_time_text(t1));
   }
   c += ", " + std::to_string(r.groups.size()) + (r.groups.size() == 1 ? " group" : " groups");

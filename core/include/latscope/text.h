@@ -27,6 +27,8 @@ std::string latency_text(double ns, int digits = 4);
 // A time since run start as a clock reads: "0:05", "1:00", "1:02:03", with
 // the fraction of a second when there is one ("0:00.25").
 std::string run_time_text(double ms);
+// An epoch time in UTC: "05:45:12", with with_date "2026-11-22 05:45:12".
+std::string utc_time_text(double epoch_ms, bool with_date = false);
 
 // s as a JSON string, quotes included.
 std::string json_escape(const std::string& s);

@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <ctime>
 
 namespace latscope {
 
@@ -65,6 +66,20 @@ std::string run_time_text(double ms) {
   std::string o = (neg ? "-" : "") + std::string(b);
   if (frac > 0) o += format_number(frac).substr(1);  // ".25"
   return o;
+}
+
+std::string utc_time_text(double epoch_ms, bool with_date) {
+  if (!std::isfinite(epoch_ms)) return format_number(epoch_ms);
+  const auto s = static_cast<std::time_t>(std::floor(epoch_ms / 1000));
+  std::tm tm{};
+  gmtime_r(&s, &tm);
+  char b[48];
+  if (with_date)
+    std::snprintf(b, sizeof b, "%04d-%02d-%02d %02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+                  tm.tm_min, tm.tm_sec);
+  else
+    std::snprintf(b, sizeof b, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
+  return b;
 }
 
 std::string json_escape(const std::string& s) {
