@@ -213,7 +213,8 @@ TEST(SlaVerdict, MermaidChartIsWellFormedAndDrawsTheWorstGroupsValues) {
   // and the axis holds it.
   double worst = 0;
   for (const Row& row : run.r.rows)
-    if (!(row.flags & (kFlagEmpty | kFlagWindowValues))) worst = std::max(worst, row.p[run.rep.rules[0].pi].value_ns / 1e6);
+    if (!(row.flags & (kFlagEmpty | kFlagWindowValues)))
+      worst = std::max(worst, row.p[run.rep.rules[0].pi].value_ns / 1e6);
   EXPECT_NEAR(*std::max_element(value.begin(), value.end()), worst, worst * 1e-3);
   EXPECT_GE(top, worst);
 }
@@ -247,7 +248,9 @@ TEST(SlaVerdict, StaticLayerTakesItsMarkerOnce) {
   const std::string mark = kReportStaticMarker;
   const uint8_t bytes[] = {'L'};
   std::string out;
-  ASSERT_TRUE(embed_report("<body>" + mark + data + "</body>", "n", bytes, 1, &out, "", "", "<div id=\"latscope-static\">V</div>").ok());
+  ASSERT_TRUE(embed_report("<body>" + mark + data + "</body>", "n", bytes, 1, &out, "", "",
+                           "<div id=\"latscope-static\">V</div>")
+                  .ok());
   EXPECT_EQ(out.rfind("<body><div id=\"latscope-static\">V</div><script", 0), 0u) << out;
   const Status none = embed_report("<body>" + data + "</body>", "n", bytes, 1, &out, "", "", "<div>V</div>");
   EXPECT_NE(none.message.find("the template has no " + mark), std::string::npos) << none.message;

@@ -37,10 +37,13 @@ std::string url_path(const std::string& path) {
 }
 
 std::string report_static_html(const ReportStatic& s) {
-  std::string o = "<div id=\"latscope-static\" data-testid=\"static-layer\">\n<h1>" + svg::text(s.title) + "</h1>\n";
+  std::string o =
+      "<div id=\"latscope-static\" data-testid=\"static-layer\">\n<h1>" + svg::text(s.title) + "</h1>\n";
   if (!s.context.empty()) o += "<p>" + svg::text(s.context) + "</p>\n";
-  o += "<p>The verdict and charts below are plain HTML and SVG: they show where this file's scripts do not run "
-       "(an artifact viewer's Content-Security-Policy, a mail client). Where scripts run, the interactive page "
+  o += "<p>The verdict and charts below are plain HTML and SVG: they show where this file's scripts do not "
+       "run "
+       "(an artifact viewer's Content-Security-Policy, a mail client). Where scripts run, the interactive "
+       "page "
        "replaces them.</p>\n";
   o += s.verdict_html;
   if (!s.pctiles_svg.empty()) o += "<h2>Percentiles over time</h2>\n" + inline_svg(s.pctiles_svg);

@@ -22,11 +22,11 @@ struct Cell {
 };
 
 struct Table {
-  std::string heading;            // "" for the first table
+  std::string heading;  // "" for the first table
   std::vector<std::string> head;
-  std::vector<bool> right;        // right-aligned columns (numbers)
+  std::vector<bool> right;  // right-aligned columns (numbers)
   std::vector<std::vector<Cell>> rows;
-  std::string note;               // a line below the table: our own words, no name
+  std::string note;  // a line below the table: our own words, no name
 };
 
 // A line chart of one rule: its value per bucket of quanta and its threshold.
@@ -47,7 +47,9 @@ std::string when(const QueryResult& q, double t_ms) {
   return q.absolute_time ? svg::time_label(t_ms, true) + " UTC" : run_time_text(t_ms);
 }
 
-std::string where(const QueryResult& q, const Row& row) { return when(q, row.t_ms) + ", " + q.groups[row.group]; }
+std::string where(const QueryResult& q, const Row& row) {
+  return when(q, row.t_ms) + ", " + q.groups[row.group];
+}
 
 std::string worst_text(const SlaTally& t) {
   return t.has_worst ? latency_text(t.worst_ns) + (t.worst_few ? " (few samples)" : "") : "-";
@@ -68,7 +70,8 @@ Chart rule_chart(const QueryResult& q, const SlaRule& rule, const SlaRuleOutcome
   const uint64_t nq = sla_quanta(q);
   const uint64_t per = std::max<uint64_t>(1, (nq + points - 1) / std::max<size_t>(points, 1));
   c.rule = rule.text;
-  c.title = rule.what + " per " + (per > 1 ? std::to_string(per) + " quanta (highest)" : std::string("quantum")) +
+  c.title = rule.what + " per " +
+            (per > 1 ? std::to_string(per) + " quanta (highest)" : std::string("quantum")) +
             (q.groups.size() > 1 ? ", worst of " + std::to_string(q.groups.size()) + " groups" : "") + ", " +
             rule.unit + "; flat line: the threshold";
   uint64_t qi = 0;
@@ -120,7 +123,11 @@ Verdict build(const QueryResult& q, const std::vector<SlaRule>& rules, const Sla
   v.tables.push_back(t);
 
   if (ng > 1) {
-    Table g{"Per group", {"rule", "group", "quanta violated", "worst", "when"}, {false, false, true, true, false}, {}, ""};
+    Table g{"Per group",
+            {"rule", "group", "quanta violated", "worst", "when"},
+            {false, false, true, true, false},
+            {},
+            ""};
     for (size_t k = 0; k < rules.size(); ++k) {
       const SlaRuleOutcome& out = rep.rules[k];
       // The groups with violations first (most first), then the rest by name order.
@@ -141,7 +148,9 @@ Verdict build(const QueryResult& q, const std::vector<SlaRule>& rules, const Sla
       if (order.size() > o.max_groups)
         g.rows.push_back({{rules[k].text, true},
                           {std::to_string(order.size() - o.max_groups) + " more groups"},
-                          {""}, {""}, {""}});
+                          {""},
+                          {""},
+                          {""}});
     }
     v.tables.push_back(g);
   }
@@ -151,9 +160,14 @@ Verdict build(const QueryResult& q, const std::vector<SlaRule>& rules, const Sla
   bad.reserve(rep.violations.size());
   for (const SlaViolation& x : rep.violations) bad.push_back(&x);
   const auto over = [&](const SlaViolation* x) { return x->value_ns / rules[x->rule].threshold_ns; };
-  std::stable_sort(bad.begin(), bad.end(), [&](const SlaViolation* a, const SlaViolation* b) { return over(a) > over(b); });
+  std::stable_sort(bad.begin(), bad.end(),
+                   [&](const SlaViolation* a, const SlaViolation* b) { return over(a) > over(b); });
   if (!bad.empty()) {
-    Table w{"Worst quanta", {"when", "group", "rule", "value", "of the threshold"}, {false, false, false, true, true}, {}, ""};
+    Table w{"Worst quanta",
+            {"when", "group", "rule", "value", "of the threshold"},
+            {false, false, false, true, true},
+            {},
+            ""};
     for (size_t i = 0; i < bad.size() && i < o.worst; ++i) {
       const SlaViolation& x = *bad[i];
       const Row& row = q.rows[x.row];
@@ -167,7 +181,8 @@ Verdict build(const QueryResult& q, const std::vector<SlaRule>& rules, const Sla
                         {format_number(std::round(over(&x) * 100)) + "%", false, true}});
     }
     if (bad.size() > o.worst)
-      w.note = std::to_string(bad.size() - o.worst) + (bad.size() - o.worst == 1 ? " more violation." : " more violations.");
+      w.note = std::to_string(bad.size() - o.worst) +
+               (bad.size() - o.worst == 1 ? " more violation." : " more violations.");
     v.tables.push_back(w);
   }
 
@@ -206,7 +221,9 @@ std::string md_cell(const Cell& c) {
   return c.code ? "`" + c.text + "`" : c.ours ? c.text : markdown_escape(c.text);
 }
 
-std::string html_cell(const Cell& c) { return c.code ? "<code>" + svg::text(c.text) + "</code>" : svg::text(c.text); }
+std::string html_cell(const Cell& c) {
+  return c.code ? "<code>" + svg::text(c.text) + "</code>" : svg::text(c.text);
+}
 
 }  // namespace
 
@@ -238,7 +255,8 @@ std::string sla_markdown(const QueryResult& q, const std::vector<SlaRule>& rules
   for (const Chart& c : v.charts) s += "### `" + c.rule + "` over time\n\n" + mermaid(c) + "\n";
   if (!o.artifacts.empty()) {
     s += "### Artifacts\n\n";
-    for (const auto& a : o.artifacts) s += "- " + markdown_escape(a.first) + ": " + markdown_escape(a.second) + "\n";
+    for (const auto& a : o.artifacts)
+      s += "- " + markdown_escape(a.first) + ": " + markdown_escape(a.second) + "\n";
   }
   while (s.size() > 1 && s[s.size() - 1] == '\n' && s[s.size() - 2] == '\n') s.pop_back();
   return s;
@@ -252,7 +270,8 @@ std::string sla_html(const QueryResult& q, const std::vector<SlaRule>& rules, co
     if (!t.heading.empty()) s += "<h3>" + svg::text(t.heading) + "</h3>\n";
     s += "<table border=\"1\" cellpadding=\"4\" cellspacing=\"0\">\n<tr>";
     for (size_t i = 0; i < t.head.size(); ++i)
-      s += std::string(t.right[i] ? "<th align=\"right\">" : "<th align=\"left\">") + svg::text(t.head[i]) + "</th>";
+      s += std::string(t.right[i] ? "<th align=\"right\">" : "<th align=\"left\">") + svg::text(t.head[i]) +
+           "</th>";
     s += "</tr>\n";
     for (const std::vector<Cell>& row : t.rows) {
       s += "<tr>";
@@ -265,7 +284,8 @@ std::string sla_html(const QueryResult& q, const std::vector<SlaRule>& rules, co
   }
   if (!o.artifacts.empty()) {
     s += "<h3>Artifacts</h3>\n<ul>\n";
-    for (const auto& a : o.artifacts) s += "<li><code>" + svg::text(a.first) + "</code>: " + svg::text(a.second) + "</li>\n";
+    for (const auto& a : o.artifacts)
+      s += "<li><code>" + svg::text(a.first) + "</code>: " + svg::text(a.second) + "</li>\n";
     s += "</ul>\n";
   }
   return s;
