@@ -92,6 +92,11 @@ same "report: embedded result == reduce's" "$TMP/embedded.lsr" "$TMP/ref.lsr"
 "$BIN" pctiles "$TMP/ref.lsr" >"$TMP/b.csv" 2>/dev/null
 same "report: pctiles of the embedded result == of the reduced result" "$TMP/a.csv" "$TMP/b.csv"
 
+# The page opens grouped as the verdict was judged: --group-by into the view.
+# shellcheck disable=SC2086
+"$BIN" report --quantum 1000 $L -o "$TMP/g.html" --template "$TMP/tpl.html" --group-by host,dir --sla 'p99<=5ms' 2>/dev/null
+contains "report: --group-by and --sla in the page's view" "$TMP/g.html" '"view":{"sla":"p99\u003c=5ms","group_by":"host,dir"}'
+
 # Hostile names stay text: escaped in the page, the Markdown and the SVG.
 evil='<img src=x onerror=alert(1)>_clat_hist.1.log'
 cp "$FIX/local/local_clat_hist.1.log" "$TMP/$evil"

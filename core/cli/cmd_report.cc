@@ -243,7 +243,10 @@ int cmd_report(int argc, char** argv) {
   std::string html;
   std::string rules;  // the page shows the same SLA (docs/ci-reports.md)
   for (const SlaRule& x : sla.rules) rules += (rules.empty() ? "" : ",") + x.text;
-  st = embed_report(page, display, bytes.data(), bytes.size(), &html, rules, trust_json(trust), report_static_html(stat));
+  std::string group_by;  // the page opens grouped as the verdict was judged
+  for (const std::string& g : o.query.group_by) group_by += (group_by.empty() ? "" : ",") + g;
+  st = embed_report(page, display, bytes.data(), bytes.size(), &html, rules, trust_json(trust), report_static_html(stat),
+                    group_by);
   if (!st.ok()) {
     say("latscope report: " + tpath + ": " + st.message);
     return 2;

@@ -58,9 +58,11 @@ std::string url_path(const std::string& path);
 // trust: the inputs' trust summary as JSON (folder.h trust_json; empty:
 // none), carried as "trust" for the page to show what the result came from.
 // static_html (report_static_html; empty: none) replaces kReportStaticMarker,
-// which the template must then hold exactly once.
+// which the template must then hold exactly once. group_by: the report's
+// --group-by labels, comma-joined ("host"; empty: none), given to the view
+// as "group_by" so the page opens grouped as the verdict was judged.
 Status embed_report(const std::string& page_template, const std::string& name, const uint8_t* result, size_t n,
                     std::string* out, const std::string& sla = std::string(), const std::string& trust = std::string(),
-                    const std::string& static_html = std::string());
+                    const std::string& static_html = std::string(), const std::string& group_by = std::string());
 
 }  // namespace latscope

@@ -46,7 +46,8 @@ Status find_once(const std::string& page, const std::string& marker, size_t* at)
 }  // namespace
 
 Status embed_report(const std::string& page_template, const std::string& name, const uint8_t* result, size_t n,
-                    std::string* out, const std::string& sla, const std::string& trust, const std::string& static_html) {
+                    std::string* out, const std::string& sla, const std::string& trust, const std::string& static_html,
+                    const std::string& group_by) {
   std::string page = page_template;
   if (!static_html.empty()) {
     size_t s_at = 0;
@@ -64,7 +65,9 @@ Status embed_report(const std::string& page_template, const std::string& name, c
   for (char c : trust) safe_trust += c == '<' ? std::string("\\u003c") : c == '>' ? std::string("\\u003e") : std::string(1, c);
   const std::string data = "{\"version\":1,\"name\":" + script_json_string(name) + ",\"result\":\"" +
                            base64_encode(result, n) + "\",\"view\":{" +
-                           (sla.empty() ? std::string() : "\"sla\":" + script_json_string(sla)) + "}" +
+                           (sla.empty() ? std::string() : "\"sla\":" + script_json_string(sla)) +
+                           (sla.empty() || group_by.empty() ? "" : ",") +
+                           (group_by.empty() ? std::string() : "\"group_by\":" + script_json_string(group_by)) + "}" +
                            (safe_trust.empty() ? std::string() : ",\"trust\":" + safe_trust) + "}";
   *out = page.substr(0, null_at) + data + page.substr(null_at + 4);
   return Status::Ok();

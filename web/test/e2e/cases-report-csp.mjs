@@ -81,7 +81,7 @@ export const REPORT_CSP_CASES = [
     },
   },
   {
-    name: 'report-csp: served without that policy the page runs, removes the static layer and judges the same SLA',
+    name: 'report-csp: served without that policy the page runs, removes the static layer and judges the same SLA, grouped as the report',
     async run(c) {
       const dir = makeReport();
       const server = await serveStatic(dir);
@@ -92,9 +92,10 @@ export const REPORT_CSP_CASES = [
         assert.equal(await p.locator('#latscope-static').count(), 0, 'the page removed the static layer');
         await p.waitForSelector('[data-testid=sla-summary]:not([hidden])');
         const said = (await p.textContent('[data-testid=sla-summary]')) ?? '';
-        // The page opens ungrouped (the report gives its view the rules only): the
-        // CLI's count without --group-by, as `latscope pctiles --sla` says it.
-        assert.match(said, /all: p99 ≤ 2 ms violated in 4 of 20 quanta of 1 s \(20%\)/, said);
+        // Grouped by host as the report was (its view's group_by): the static
+        // layer's and the CLI's count, per host and summed.
+        assert.match(said, /all groups: p99 ≤ 2 ms violated in 7 of 40 rows \(2 groups x 20 quanta of 1 s\) \(17\.5%\)/, said);
+        assert.match(said, /host=127\.0\.0\.2: p99 ≤ 2 ms violated in 5 of 20 quanta of 1 s \(25%\)/, said);
       } finally {
         await server.close();
         fs.rmSync(dir, { recursive: true, force: true });
