@@ -44,7 +44,7 @@ struct Verdict {
 
 // "0:12" since run start, or "12:00:05 UTC" for epoch logs.
 std::string when(const QueryResult& q, double t_ms) {
-  return q.absolute_time ? svg::time_label(t_ms, true) + " UTC" : run_time_text(t_ms);
+  return q.absolute_time ? utc_time_text(t_ms) + " UTC" : run_time_text(t_ms);
 }
 
 std::string where(const QueryResult& q, const Row& row) {
@@ -206,6 +206,7 @@ std::string chart_number(double v) {
 std::string mermaid(const Chart& c) {
   double top = c.threshold;
   for (double y : c.y) top = std::max(top, y);
+  if (!(top > 0)) top = 1;  // a rule at 0 over zeros: an axis still needs a span
   std::string o = "```mermaid\nxychart-beta\n  title \"" + c.title + "\"\n  x-axis [";
   for (size_t i = 0; i < c.x.size(); ++i) o += (i ? ", \"" : "\"") + c.x[i] + "\"";
   o += "]\n  y-axis \"" + c.unit + "\" 0 --> " + chart_number(top * 1.1) + "\n  line [";
