@@ -46,7 +46,7 @@ contains "SLA violated: count per rule agrees with the CSV" "$TMP/err" "p99<=300
 contains "SLA violated: an interval listed" "$TMP/err" "SLA p99<=300us violated: 1000 ms, all: p99 = 327.609212 us > 300 us"
 contains "SLA violated: few-sample quantum marked" "$TMP/err" "(few samples for p99)"
 contains "Markdown verdict: title" "$TMP/verdict.md" "## latscope SLA: FAIL"
-contains "Markdown verdict: table row" "$TMP/verdict.md" "| \`p99<=300us\` | $expected / 10 ("
+contains "Markdown verdict: table row" "$TMP/verdict.md" "| \`p99<=300us\` | FAIL | $expected of 10 quanta ("
 # shellcheck disable=SC2086
 "$BIN" pctiles --sla 'p99<=5' $L >"$TMP/out" 2>"$TMP/err"
 check "SLA without a unit exits 2" 2 $?
@@ -77,8 +77,12 @@ lacks "report: marker's null replaced" "$TMP/r.html" 'id="latscope-data">null<'
 python3 - "$TMP/r.html" "$TMP/embedded.lsr" <<'PY'
 import base64, json, re, sys
 html = open(sys.argv[1], encoding="utf-8").read()
-m = re.fullmatch(r'<!doctype html>\n<html><body>\n<script type="application/json" id="latscope-data">(.*)</script>\n</body></html>\n', html, re.S)
-data = json.loads(m.group(1))
+m = re.fullmatch(r'<!doctype html>\n<html><body>\n(<div id="latscope-static".*?</div>)\n<script type="application/json" id="latscope-data">(.*)</script>\n</body></html>\n', html, re.S)
+# The static layer (docs/ci-reports.md, "The static layer"): both charts inline, no script, no style.
+static = m.group(1)
+assert static.count("<svg ") == 2 and 'class="cell"' in static and 'class="series"' in static, static[:400]
+assert "<script" not in static and "style" not in static and "<?xml" not in static, static[:400]
+data = json.loads(m.group(2))
 assert data["version"] == 1 and data["view"] == {} and data["name"] == "local_clat_hist.1.log (+1 more)", data
 open(sys.argv[2], "wb").write(base64.b64decode(data["result"], validate=True))
 PY
@@ -87,6 +91,11 @@ same "report: embedded result == reduce's" "$TMP/embedded.lsr" "$TMP/ref.lsr"
 "$BIN" pctiles "$TMP/embedded.lsr" >"$TMP/a.csv" 2>/dev/null
 "$BIN" pctiles "$TMP/ref.lsr" >"$TMP/b.csv" 2>/dev/null
 same "report: pctiles of the embedded result == of the reduced result" "$TMP/a.csv" "$TMP/b.csv"
+
+# The page opens grouped as the verdict was judged: --group-by into the view.
+# shellcheck disable=SC2086
+"$BIN" report --quantum 1000 $L -o "$TMP/g.html" --template "$TMP/tpl.html" --group-by host,dir --sla 'p99<=5ms' 2>/dev/null
+contains "report: --group-by and --sla in the page's view" "$TMP/g.html" '"view":{"sla":"p99\u003c=5ms","group_by":"host,dir"}'
 
 # Hostile names stay text: escaped in the page, the Markdown and the SVG.
 evil='<img src=x onerror=alert(1)>_clat_hist.1.log'
@@ -157,8 +166,12 @@ LATSCOPE_REPORT_TEMPLATE="$TMP/tpl.html" "$BIN" report "$FIX/local/local_clat_hi
 check "template from LATSCOPE_REPORT_TEMPLATE" 0 $?
 printf '<html></html>\n' >"$TMP/nomarker.html"
 "$BIN" report "$FIX/local/local_clat_hist.1.log" -o "$TMP/nm.html" --template "$TMP/nomarker.html" >/dev/null 2>"$TMP/err"
-check "template without the marker exits 2" 2 $?
-contains "template without the marker: said" "$TMP/err" "the template has no <script type=\"application/json\" id=\"latscope-data\">null</script>"
+check "template without the markers exits 2" 2 $?
+contains "template without the markers: said" "$TMP/err" "the template has no <div id=\"latscope-static\"></div>"
+printf '<html><div id="latscope-static"></div></html>\n' >"$TMP/nomarker.html"
+"$BIN" report "$FIX/local/local_clat_hist.1.log" -o "$TMP/nm.html" --template "$TMP/nomarker.html" >/dev/null 2>"$TMP/err"
+check "template without the data marker exits 2" 2 $?
+contains "template without the data marker: said" "$TMP/err" "the template has no <script type=\"application/json\" id=\"latscope-data\">null</script>"
 
 [ "$fails" -eq 0 ] || { echo "$fails report checks failed"; exit 1; }
 echo "all report checks passed"

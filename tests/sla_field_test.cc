@@ -140,8 +140,17 @@ TEST(SlaField, JudgesRowsAsTheCliLessVersusAtMostEmptyAndAvgSkippedFewCounted) {
 TEST(SlaField, SaysItInOneSentencePerGroupWithTheCliPercentage) {
   const std::vector<SlaFieldVerdict> v = judge_rows("p99<2ms");
   ASSERT_EQ(v.size(), 1u);
-  EXPECT_EQ(sla_field_sentence(v[0], "all groups", v[0].total, 1000),
-            "all groups: p99 < 2 ms violated in 2 of 9 quanta of 1 s (22.2%); 1 with few samples for p99");
+  // Summed over 3 groups the count is of rows: 9 judged of 3 groups x 4
+  // quanta (the 4th holds an empty row and a window average).
+  std::vector<SlaFieldRule> rules;
+  ASSERT_TRUE(parse_sla_field("p99<2ms", "us", &rules).ok());
+  SlaFieldJudge judge(rules, {50, 99}, {"p50", "p99"});
+  for (const Row& r : judged_rows()) judge.add(r);
+  EXPECT_EQ(judge.quanta(), 4u);
+  EXPECT_EQ(sla_field_sentence(v[0], "all groups", v[0].total, 1000, 3, judge.quanta()),
+            "all groups: p99 < 2 ms violated in 2 of 9 rows (3 groups x 4 quanta of 1 s, 3 without a value to judge) "
+            "(22.2%); 1 with few samples for p99");
+  EXPECT_EQ(sla_field_sentence(v[0], "h1", {1, 1, 0}, 1000), "h1: p99 < 2 ms violated in 1 of 1 quantum of 1 s (100%)");
   SlaFieldVerdict x;
   x.rule = rule("p99<2ms");
   EXPECT_EQ(sla_field_sentence(x, "g", {20, 4, 0}, 1000), "g: p99 < 2 ms violated in 4 of 20 quanta of 1 s (20%)");

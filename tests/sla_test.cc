@@ -126,11 +126,25 @@ TEST(SlaEvaluate, FewSampleQuantaCountAndAreMarked) {
   if (rep.rules[0].violated > 3) {
     EXPECT_EQ(lines[3], "... " + std::to_string(rep.rules[0].violated - 3) + " more");
   }
+  // Two hosts: the judged rows are counted as rows, with the quanta they span.
+  size_t quanta = 0;
+  for (size_t i = 0; i < r.rows.size(); ++i) quanta += i == 0 || r.rows[i].t_ms != r.rows[i - 1].t_ms;
   EXPECT_EQ(lines.back().rfind("p99.9<=100us: " + std::to_string(rep.rules[0].violated) + " of " +
-                                   std::to_string(rep.rules[0].evaluated) + " quanta violated (",
+                                   std::to_string(rep.rules[0].evaluated) + " rows (2 groups x " +
+                                   std::to_string(quanta) + " quanta",
                                0),
             0u)
       << lines.back();
+}
+
+TEST(SlaEvaluate, CountsSayRowsGroupsAndQuantaInTheRightNumber) {
+  EXPECT_EQ(sla_judged_text(12, 61, 1, 61), "12 of 61 quanta");
+  EXPECT_EQ(sla_judged_text(0, 1, 1, 1), "0 of 1 quantum");
+  EXPECT_EQ(sla_judged_text(1, 1, 1, 1, "of 1 s"), "1 of 1 quantum of 1 s");
+  EXPECT_EQ(sla_judged_text(1, 8, 1, 8, "adaptive"), "1 of 8 adaptive quanta");
+  EXPECT_EQ(sla_judged_text(122, 122, 2, 61), "122 of 122 rows (2 groups x 61 quanta)");
+  EXPECT_EQ(sla_judged_text(5, 118, 2, 61, "of 1 s"), "5 of 118 rows (2 groups x 61 quanta of 1 s, 4 without a value to judge)");
+  EXPECT_EQ(sla_judged_text(1, 1, 2, 1), "1 of 1 row (2 groups x 1 quantum, 1 without a value to judge)");
 }
 
 TEST(SlaEvaluate, MaxRuleJudgesTheRowsMax) {
@@ -184,16 +198,18 @@ TEST(SlaMarkdown, VerdictTableAndEscaping) {
   const std::vector<double> ps{99};
   const std::vector<SlaRule> rules = rules_of("p99<=5ms");
   const SlaReport rep = evaluate_sla(r, ps, rules);
-  const std::string md = sla_markdown(r, rules, rep, "1 input (a_b.log)");
+  SlaVerdictOptions vo;
+  vo.context = "1 input (a_b.log)";
+  const std::string md = sla_markdown(r, rules, rep, vo);
   EXPECT_EQ(md.rfind("## latscope SLA: FAIL\n", 0), 0u) << md;
   EXPECT_NE(md.find("1 input \\(a\\_b.log\\)"), std::string::npos) << md;
-  EXPECT_NE(md.find("| `p99<=5ms` | 1 / 4 (25%) | 7 ms | 2000 ms, file=&lt;img src=x onerror=alert\\(1\\)&gt;\\|x |"),
+  EXPECT_NE(md.find("| `p99<=5ms` | FAIL | 1 of 4 quanta (25%) | 7 ms | 0:02, file=&lt;img src=x onerror=alert\\(1\\)&gt;\\|x |"),
             std::string::npos)
       << md;
   EXPECT_EQ(md.find("<img"), std::string::npos);
   EXPECT_EQ(markdown_escape(std::string("a\x1b[2Jb")), "a\\x1b\\[2Jb");
   const std::vector<SlaRule> loose = rules_of("p99<=10ms");
-  EXPECT_EQ(sla_markdown(r, loose, evaluate_sla(r, ps, loose), "").rfind("## latscope SLA: PASS\n", 0), 0u);
+  EXPECT_EQ(sla_markdown(r, loose, evaluate_sla(r, ps, loose), {}).rfind("## latscope SLA: PASS\n", 0), 0u);
 }
 
 }  // namespace

@@ -244,7 +244,7 @@ class WasmEngine {
     st = engine_.query(q.options, &q.result, &judge);
     if (!st.ok()) return error(st);
     const std::vector<latscope::SlaFieldVerdict> v = judge.take(q.result.groups.size());
-    return val(latscope::sla_field_json(v, q.result.groups, q.result.adaptive ? 0 : q.result.quantum_ms));
+    return val(latscope::sla_field_json(v, q.result.groups, q.result.adaptive ? 0 : q.result.quantum_ms, judge.quanta()));
   }
 
   val query(const std::string& options_json) const {

@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <string>
 #include <system_error>
+#include <utility>
 #include <vector>
 
 #include "cli_common.h"
@@ -105,36 +106,28 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// The charts (docs/ci-reports.md, "SVG charts"). Returns 0 or 2.
-int write_svgs(const std::string& dir, const Engine& engine, const Options& o, const QueryResult& r,
-               const std::vector<std::string>& labels, const SlaArgs& sla, const SvgContext& ctx) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  const SlaReport rep = evaluate_sla(r, o.query.percentiles, sla.rules);
-  const std::string p = pctiles_svg(r, labels, ctx, sla.rules, sla.rules.empty() ? nullptr : &rep);
-  // The heat map: at most ~600 columns; a longer run is shown on a quantum
-  // that is a whole multiple of the result's, so cells still nest exactly.
+// The heat map of the report (docs/ci-reports.md, "SVG charts"): at most
+// ~600 columns; a longer run is shown on a quantum that is a whole multiple
+// of the result's, so cells still nest exactly.
+Status report_heatmap(const Engine& engine, const Options& o, HeatmapResult* hr) {
   HeatmapOptions h;
   h.quantum_ms = o.query.quantum_ms;
   h.rows = o.rows;
   h.sel = o.query.sel;
-  HeatmapResult hr;
-  Status st = engine.heatmap(h, &hr);
-  if (st.ok() && hr.quanta > 600) {
-    h.quantum_ms *= std::ceil(hr.quanta / 600.0);
-    st = engine.heatmap(h, &hr);
+  Status st = engine.heatmap(h, hr);
+  if (st.ok() && hr->quanta > 600) {
+    h.quantum_ms *= std::ceil(hr->quanta / 600.0);
+    st = engine.heatmap(h, hr);
   }
-  if (!st.ok()) {
-    say("latscope report: heat map: " + st.message);
-    return 2;
-  }
-  const std::string pp = (fs::path(dir) / "pctiles.svg").string(), hp = (fs::path(dir) / "heatmap.svg").string();
-  if (!write_text(pp, p) || !write_text(hp, heatmap_svg(hr, ctx))) {
-    say("latscope report: cannot write the SVG charts into " + dir);
-    return 2;
-  }
-  say("latscope report: " + pp + ", " + hp);
-  return 0;
+  return st;
+}
+
+// A path as seen from the report's folder, for a link in it.
+std::string relative_to_report(const std::string& path, const std::string& report) {
+  std::error_code ec;
+  const fs::path base = fs::path(report).parent_path();
+  const fs::path rel = fs::relative(path, base.empty() ? fs::path(".") : base, ec);
+  return ec || rel.empty() ? path : rel.generic_string();
 }
 
 }  // namespace
@@ -180,24 +173,14 @@ int cmd_report(int argc, char** argv) {
   }
   const std::string display =
       names.size() == 1 ? names[0] : names[0] + " (+" + std::to_string(names.size() - 1) + " more)";
-  std::string html;
-  std::string rules;  // the page shows the same SLA (docs/ci-reports.md)
-  for (const SlaRule& r : sla.rules) rules += (rules.empty() ? "" : ",") + r.text;
-  if (st.ok()) st = embed_report(page, display, bytes.data(), bytes.size(), &html, rules, trust_json(trust));
   if (!st.ok()) {
-    say("latscope report: " + tpath + ": " + st.message);
+    say("latscope report: " + st.message);
     return 2;
   }
-  if (!write_text(ra.out, html)) {
-    say("latscope report: cannot write " + ra.out);
-    return 2;
-  }
-  say("latscope report: " + ra.out + ": " + std::to_string(html.size()) + " bytes (result " +
-      std::to_string(bytes.size()) + " bytes from " + std::to_string(in_bytes) + " bytes of input)");
-  if (sla.rules.empty() && ra.svg_dir.empty()) return rc;
 
   // The SLA and the charts: the embedded result read back, queried as
-  // `latscope pctiles` would query that result file.
+  // `latscope pctiles` would query that result file, so they show what the
+  // page shows.
   Engine engine;
   const int h = engine.open_file(display + ".lsr");
   engine.append(h, reinterpret_cast<const char*>(bytes.data()), bytes.size());
@@ -214,10 +197,63 @@ int cmd_report(int argc, char** argv) {
     say("latscope report: " + st.message);
     return 2;
   }
+  const SlaReport rep = evaluate_sla(r, o.query.percentiles, sla.rules);
   SvgContext ctx;
   ctx.inputs = names;
-  if (!ra.svg_dir.empty()) rc = std::max(rc, write_svgs(ra.svg_dir, engine, o, r, o.pct_labels, sla, ctx));
-  return std::max(rc, finish_sla("report", sla, r, o.query.percentiles, sla_context(r, names)));
+  ReportStatic stat;
+  stat.context = sla_context(r, names);
+  stat.pctiles_svg = pctiles_svg(r, o.pct_labels, ctx, sla.rules, sla.rules.empty() ? nullptr : &rep);
+  HeatmapResult hr;
+  if (Status hs = report_heatmap(engine, o, &hr); hs.ok()) {
+    stat.heatmap_svg = heatmap_svg(hr, ctx);
+  } else {
+    say("latscope report: heat map: " + hs.message);
+    rc = std::max(rc, 2);
+  }
+  std::vector<std::pair<std::string, std::string>> artifacts = {
+      {ra.out, "the report: the interactive page, one file; its verdict and static charts show where scripts do not run"}};
+  if (!ra.svg_dir.empty()) {
+    std::error_code ec;
+    fs::create_directories(ra.svg_dir, ec);
+    const std::string pp = (fs::path(ra.svg_dir) / "pctiles.svg").string();
+    const std::string hp = (fs::path(ra.svg_dir) / "heatmap.svg").string();
+    if (!write_text(pp, stat.pctiles_svg) || (!stat.heatmap_svg.empty() && !write_text(hp, stat.heatmap_svg))) {
+      say("latscope report: cannot write the SVG charts into " + ra.svg_dir);
+      return 2;
+    }
+    say("latscope report: " + pp + (stat.heatmap_svg.empty() ? "" : ", " + hp));
+    stat.links.emplace_back(relative_to_report(pp, ra.out), "pctiles.svg");
+    artifacts.emplace_back(pp, "latency percentiles over time (static SVG)");
+    if (!stat.heatmap_svg.empty()) {
+      stat.links.emplace_back(relative_to_report(hp, ra.out), "heatmap.svg");
+      artifacts.emplace_back(hp, "latency heat map (static SVG)");
+    }
+  }
+  stat.title = sla.rules.empty() ? "latscope report" : std::string("latscope report: SLA ") + (rep.pass() ? "PASS" : "FAIL");
+  if (!sla.rules.empty()) {
+    SlaVerdictOptions vo;
+    vo.context = stat.context;
+    stat.verdict_html = sla_html(r, sla.rules, rep, vo);
+  }
+
+  std::string html;
+  std::string rules;  // the page shows the same SLA (docs/ci-reports.md)
+  for (const SlaRule& x : sla.rules) rules += (rules.empty() ? "" : ",") + x.text;
+  std::string group_by;  // the page opens grouped as the verdict was judged
+  for (const std::string& g : o.query.group_by) group_by += (group_by.empty() ? "" : ",") + g;
+  st = embed_report(page, display, bytes.data(), bytes.size(), &html, rules, trust_json(trust), report_static_html(stat),
+                    group_by);
+  if (!st.ok()) {
+    say("latscope report: " + tpath + ": " + st.message);
+    return 2;
+  }
+  if (!write_text(ra.out, html)) {
+    say("latscope report: cannot write " + ra.out);
+    return 2;
+  }
+  say("latscope report: " + ra.out + ": " + std::to_string(html.size()) + " bytes (result " +
+      std::to_string(bytes.size()) + " bytes from " + std::to_string(in_bytes) + " bytes of input)");
+  return std::max(rc, finish_sla("report", sla, r, o.query.percentiles, stat.context, artifacts));
 }
 
 }  // namespace latscope::cli

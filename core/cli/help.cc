@@ -196,13 +196,14 @@ const char kExport[] =
 
 const char kReport[] =
     "usage: latscope report [options] FILE... -o report.html\n"
-    "A self-contained HTML report for CI: the single-file page with the run's result inside\n"
+    "A self-contained HTML report for CI: the single-file page with the run's result inside,\n"
+    "and the verdict and charts as plain HTML and SVG for viewers that run no script\n"
     "(docs/ci-reports.md).\n"
     "\n"
     "options:\n"
     "  -o FILE                  the report (required)\n" LS_QUANTUM LS_KEEP LS_SLA
     "  --sla-summary md [F.md]  the verdict as Markdown: into F.md, or on standard output\n"
-    "  --svg DIR                also DIR/pctiles.svg and DIR/heatmap.svg\n"
+    "  --svg DIR                also DIR/pctiles.svg and DIR/heatmap.svg (linked from the report)\n"
     "  --template FILE          the page (default: $LATSCOPE_REPORT_TEMPLATE, latscope.html\n"
     "                           beside the executable, the build's web/dist/latscope.html)\n"
     "  --percentiles LIST       the percentiles the charts show (the SLA's are added)\n" LS_GROUP_BY LS_METHOD

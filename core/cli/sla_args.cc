@@ -4,6 +4,7 @@
 
 #include "cli_common.h"
 #include "latscope/report.h"
+#include "latscope/text.h"
 
 namespace latscope::cli {
 namespace {
@@ -58,17 +59,20 @@ bool take_sla_args(std::vector<char*>* args, const char* cmd, SlaArgs* out) {
 std::string sla_context(const QueryResult& r, const std::vector<std::string>& files) {
   std::string c = std::to_string(files.size()) + (files.size() == 1 ? " input" : " inputs");
   if (!files.empty()) c += " (" + files.front() + (files.size() > 1 ? ", ..." : "") + ")";
-  c += ", quantum " + format_number(r.quantum_ms) + " ms";
-  if (!r.rows.empty())
-    c += ", " + format_number(r.rows.front().t_ms) + " ... " + format_number(r.rows.back().t_ms + r.quantum_ms) +
-         (r.absolute_time ? " ms (epoch)" : " ms");
+  // Readable numbers (docs/ci-reports.md, "The Markdown verdict"): "quantum 1 s, 0:00 ... 1:00".
+  c += ", quantum " + latency_text(r.quantum_ms * 1e6);
+  if (!r.rows.empty()) {
+    const double t0 = r.rows.front().t_ms, t1 = r.rows.back().t_ms + r.quantum_ms;
+    c += ", " + (r.absolute_time ? utc_time_text(t0, true) + " ... " + utc_time_text(t1) + " UTC"
+                                 : run_time_text(t0) + " ... " + run_time_text(t1));
+  }
   c += ", " + std::to_string(r.groups.size()) + (r.groups.size() == 1 ? " group" : " groups");
   if (!r.groups.empty()) c += " (" + r.groups.front() + (r.groups.size() > 1 ? ", ..." : "") + ")";
   return c;
 }
 
 int finish_sla(const char* cmd, const SlaArgs& a, const QueryResult& r, const std::vector<double>& percentiles,
-               const std::string& context) {
+               const std::string& context, const std::vector<std::pair<std::string, std::string>>& artifacts) {
   if (a.rules.empty()) return 0;
   // The verdict is judged per group and per quantum on the rows the query
   // gave (docs/ci-reports.md); few-sample rows count and are marked.
@@ -77,7 +81,10 @@ int finish_sla(const char* cmd, const SlaArgs& a, const QueryResult& r, const st
   for (const std::string& line : sla_listing(r, a.rules, rep)) say(prefix + line);
   say(prefix + (rep.pass() ? "passed" : "FAILED"));
   if (a.summary_md) {
-    const std::string md = sla_markdown(r, a.rules, rep, context);
+    SlaVerdictOptions vo;
+    vo.context = context;
+    vo.artifacts = artifacts;
+    const std::string md = sla_markdown(r, a.rules, rep, vo);
     if (a.summary_file.empty()) {
       write_out(md);
     } else {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "latscope/engine.h"
@@ -28,7 +29,8 @@ std::string sla_context(const QueryResult& r, const std::vector<std::string>& fi
 // Evaluates the rules on the rows (percentiles: the query's), prints the
 // listing to stderr and writes the Markdown verdict when asked. Returns 3
 // when some rule is violated, 2 when the verdict could not be written, else 0.
+// artifacts: the files written beside the verdict (name, what it is), listed in it.
 int finish_sla(const char* cmd, const SlaArgs& a, const QueryResult& r, const std::vector<double>& percentiles,
-               const std::string& context);
+               const std::string& context, const std::vector<std::pair<std::string, std::string>>& artifacts = {});
 
 }  // namespace latscope::cli

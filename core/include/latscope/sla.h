@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "latscope/engine.h"
@@ -55,7 +56,8 @@ struct SlaViolation {
   bool saturated = false;  // the value is a lower bound (fio's last bin)
 };
 
-struct SlaRuleOutcome {
+// A rule's counts over some rows (all of them, or one group's).
+struct SlaTally {
   uint64_t evaluated = 0;  // rows (group x quantum) with a value
   uint64_t violated = 0;
   uint64_t few = 0;        // evaluated rows flagged few for this percentile
@@ -63,6 +65,11 @@ struct SlaRuleOutcome {
   double worst_ns = 0;
   size_t worst_row = 0;
   bool worst_few = false;  // that row has too few samples for the percentile
+};
+
+struct SlaRuleOutcome : SlaTally {
+  size_t pi = 0;                  // the percentile's index in Row::p (0 for max)
+  std::vector<SlaTally> groups;   // by QueryResult::groups index
 };
 
 struct SlaReport {
@@ -83,6 +90,19 @@ inline bool sla_violates(double v, bool strict, double threshold) {
   return strict ? !(v < threshold) : !(v <= threshold);
 }
 
+// "12 of 61 quanta" for one group; with several, the judged rows and what
+// they are: "122 of 122 rows (2 groups x 61 quanta)", plus ", 3 without a
+// value to judge" when rows of groups x quanta were not judged (empty,
+// window averages). quantum: "" (the CLI's listing), "of 1 s" (the page's
+// sentence: "quanta of 1 s") or "adaptive" ("adaptive quanta"). "1 quantum",
+// "1 row" in the singular. The one wording of the CLI and the page.
+std::string sla_judged_text(uint64_t violated, uint64_t evaluated, size_t groups, uint64_t quanta,
+                            const std::string& quantum = std::string());
+// part/whole in percent to a tenth ("19.7"; "0" when whole is 0).
+std::string sla_percent(uint64_t part, uint64_t whole);
+// The quanta a query's rows span (rows come by time, then group).
+uint64_t sla_quanta(const QueryResult& q);
+
 // percentiles: the query's QueryOptions::percentiles (rows' p parallel to it);
 // every rule's percentile must be among them (add_sla_percentiles).
 SlaReport evaluate_sla(const QueryResult& r, const std::vector<double>& percentiles,
@@ -94,11 +114,31 @@ SlaReport evaluate_sla(const QueryResult& r, const std::vector<double>& percenti
 std::vector<std::string> sla_listing(const QueryResult& r, const std::vector<SlaRule>& rules,
                                      const SlaReport& rep, size_t max_listed = 10);
 
-// A short Markdown verdict for a CI comment: title with pass/fail, the
-// context line, a table with one row per rule (quanta violated / total,
-// worst value, when and in which group). Every name is escaped for Markdown.
+// What a verdict says besides the counts (docs/ci-reports.md, "The
+// Markdown verdict").
+struct SlaVerdictOptions {
+  std::string context;  // "4 inputs (a, ...), quantum 1 s, 0:00 ... 0:20, 1 group (all)"
+  // The files a CI job archives beside the verdict: name, what it is.
+  std::vector<std::pair<std::string, std::string>> artifacts;
+  size_t max_groups = 20;    // per-group rows shown per rule, then "N more groups"
+  size_t worst = 5;          // the worst violating rows listed
+  size_t chart_points = 60;  // Mermaid chart points: longer runs take each bucket's highest value
+  size_t charts = 3;         // Mermaid charts: one per rule, the first ones
+};
+
+// The verdict for a CI comment: title with pass/fail, the context, a table
+// with one row per rule (rows judged and violated, worst value, when and in
+// which group), per group with several, the worst violating rows, a Mermaid
+// xychart per rule (the rule's value per quantum, the worst group's, and the
+// threshold) and the artifacts. Numbers readable (latency_text,
+// run_time_text: "13.96 ms", "1:00"); every name escaped for Markdown.
 std::string sla_markdown(const QueryResult& r, const std::vector<SlaRule>& rules, const SlaReport& rep,
-                         const std::string& context);
+                         const SlaVerdictOptions& o);
+// The same tables as HTML that needs no style (the report's static layer,
+// report_page.h): attributes only, every text escaped; no chart (the report
+// draws its SVG charts).
+std::string sla_html(const QueryResult& r, const std::vector<SlaRule>& rules, const SlaReport& rep,
+                     const SlaVerdictOptions& o);
 
 // Text for Markdown: characters with a Markdown or HTML meaning are
 // backslash-escaped or written as entities; control bytes as \xNN.

@@ -70,22 +70,29 @@ class SlaFieldJudge : public RowSink {
   bool wants_bands() const override { return false; }
   // The verdicts, groups sized to the query's groups, totals summed.
   std::vector<SlaFieldVerdict> take(size_t ngroups);
+  // The quanta the rows came in (rows of several groups share a quantum).
+  uint64_t quanta() const { return quanta_; }
 
  private:
   std::vector<SlaFieldVerdict> v_;
+  uint64_t quanta_ = 0;
+  double last_t_ = 0;
 };
 
 // "host=a: p99 < 2 ms violated in 12 of 61 quanta of 1 s (19.7%)"; a rule
-// with nothing to judge says so. quantum_ms 0: adaptive quanta.
+// with nothing to judge says so. quantum_ms 0: adaptive quanta. groups > 1
+// (the sum over groups): the count is of rows, "7 of 40 rows (2 groups x 20
+// quanta of 1 s)" (sla_judged_text, the CLI's wording), quanta: how many.
 std::string sla_field_sentence(const SlaFieldVerdict& v, const std::string& group, const SlaGroupOutcome& o,
-                               double quantum_ms);
+                               double quantum_ms, size_t groups = 1, uint64_t quanta = 0);
 
 // {"rules":[{text, what, p, strict, threshold, unit, threshold_ns, label}]}
 std::string sla_field_rules_json(const std::vector<SlaFieldRule>& rules);
 // {"verdicts":[{rule: {...}, "pi", "max", "groups":[{group, evaluated,
 // violated, few, sentence}], "total": {group: "all groups", ...}}]}
+// quanta: SlaFieldJudge::quanta(), for the sum's sentence.
 std::string sla_field_json(const std::vector<SlaFieldVerdict>& v, const std::vector<std::string>& groups,
-                           double quantum_ms);
+                           double quantum_ms, uint64_t quanta);
 
 // The page's number text (web/src/views/scales.js formatNumber): from 100
 // up whole with thousands separators, below three significant digits, ties

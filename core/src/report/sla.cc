@@ -72,14 +72,49 @@ size_t pct_index(const std::vector<double>& ps, double p) {
 
 std::string in_unit(double ns, const SlaRule& rule) { return format_number(ns / rule.unit_ns) + " " + rule.unit; }
 
-std::string percent(uint64_t part, uint64_t whole) {
+std::string quanta_word(uint64_t n) { return n == 1 ? "quantum" : "quanta"; }
+
+void tally(SlaTally* o, size_t row, double v, bool few, bool bad) {
+  ++o->evaluated;
+  if (few) ++o->few;
+  if (bad) ++o->violated;
+  if (!o->has_worst || v > o->worst_ns) {
+    o->has_worst = true;
+    o->worst_ns = v;
+    o->worst_row = row;
+    o->worst_few = few;
+  }
+}
+
+}  // namespace
+
+uint64_t sla_quanta(const QueryResult& q) {
+  uint64_t n = 0;
+  for (size_t i = 0; i < q.rows.size(); ++i)
+    if (i == 0 || q.rows[i].t_ms != q.rows[i - 1].t_ms) ++n;
+  return n;
+}
+
+std::string sla_percent(uint64_t part, uint64_t whole) {
   if (whole == 0) return "0";
   return format_number(std::round(1000.0 * static_cast<double>(part) / static_cast<double>(whole)) / 10);
 }
 
-std::string quanta_word(uint64_t n) { return n == 1 ? "quantum" : "quanta"; }
-
-}  // namespace
+std::string sla_judged_text(uint64_t violated, uint64_t evaluated, size_t groups, uint64_t quanta,
+                            const std::string& quantum) {
+  const auto word = [&](uint64_t n) {
+    const std::string w = quanta_word(n);
+    return quantum == "adaptive" ? "adaptive " + w : quantum.empty() ? w : w + " " + quantum;
+  };
+  const std::string of = std::to_string(violated) + " of " + std::to_string(evaluated) + " ";
+  if (groups <= 1) return of + word(evaluated);
+  // "122 of 122 rows (2 groups x 61 quanta)", never "122 quanta" for 61.
+  std::string s = of + (evaluated == 1 ? "row" : "rows") + " (" + std::to_string(groups) + " groups x " +
+                  std::to_string(quanta) + " " + word(quanta);
+  const uint64_t all = static_cast<uint64_t>(groups) * quanta;
+  if (all > evaluated) s += ", " + std::to_string(all - evaluated) + " without a value to judge";
+  return s + ")";
+}
 
 Status parse_sla(const std::string& spec, std::vector<SlaRule>* out) {
   out->clear();
@@ -148,22 +183,17 @@ SlaReport evaluate_sla(const QueryResult& q, const std::vector<double>& percenti
     const SlaRule& rule = rules[k];
     const size_t pi = rule.is_max ? 0 : pct_index(percentiles, rule.percentile);
     SlaRuleOutcome& o = rep.rules[k];
+    o.pi = pi;
+    o.groups.resize(q.groups.size());
     for (size_t i = 0; i < q.rows.size(); ++i) {
       const Row& row = q.rows[i];
       double v = 0;
       bool few = false, sat = false;
       if (!sla_row_value(row, rule.is_max, pi, &v, &few, &sat)) continue;
-      ++o.evaluated;
-      if (few) ++o.few;
-      if (!o.has_worst || v > o.worst_ns) {
-        o.has_worst = true;
-        o.worst_ns = v;
-        o.worst_row = i;
-        o.worst_few = few;
-      }
-      if (!sla_violates(v, rule.strict, rule.threshold_ns)) continue;
-      ++o.violated;
-      rep.violations.push_back({k, i, v, few, sat});
+      const bool bad = sla_violates(v, rule.strict, rule.threshold_ns);
+      tally(&o, i, v, few, bad);
+      if (row.group < o.groups.size()) tally(&o.groups[row.group], i, v, few, bad);
+      if (bad) rep.violations.push_back({k, i, v, few, sat});
     }
     if (o.evaluated == 0) rep.unjudged = true;
   }
@@ -173,6 +203,7 @@ SlaReport evaluate_sla(const QueryResult& q, const std::vector<double>& percenti
 std::vector<std::string> sla_listing(const QueryResult& q, const std::vector<SlaRule>& rules,
                                      const SlaReport& rep, size_t max_listed) {
   std::vector<std::string> lines;
+  const uint64_t nq = sla_quanta(q);
   size_t v = 0;
   for (size_t k = 0; k < rules.size(); ++k) {
     const SlaRule& rule = rules[k];
@@ -190,8 +221,8 @@ std::vector<std::string> sla_listing(const QueryResult& q, const std::vector<Sla
     }
     if (listed > max_listed) lines.push_back("... " + std::to_string(listed - max_listed) + " more");
     const SlaRuleOutcome& o = rep.rules[k];
-    std::string sum = rule.text + ": " + std::to_string(o.violated) + " of " + std::to_string(o.evaluated) + " " +
-                      quanta_word(o.evaluated) + " violated (" + percent(o.violated, o.evaluated) + "%)";
+    std::string sum = rule.text + ": " + sla_judged_text(o.violated, o.evaluated, q.groups.size(), nq) +
+                      " violated (" + sla_percent(o.violated, o.evaluated) + "%)";
     if (o.few) sum += "; " + std::to_string(o.few) + " with few samples for " + rule.what;
     if (o.evaluated == 0) sum += "; no quantum has samples to judge: the rule fails";
     lines.push_back(sum);
@@ -224,34 +255,6 @@ std::string markdown_escape(const std::string& s) {
       o += static_cast<char>(c);
     }
   }
-  return o;
-}
-
-std::string sla_markdown(const QueryResult& q, const std::vector<SlaRule>& rules, const SlaReport& rep,
-                         const std::string& context) {
-  std::string o = std::string("## latscope SLA: ") + (rep.pass() ? "PASS" : "FAIL") + "\n\n";
-  if (!context.empty()) o += markdown_escape(context) + "\n\n";
-  o += "| rule | quanta violated | worst | when |\n| --- | ---: | ---: | --- |\n";
-  for (size_t k = 0; k < rules.size(); ++k) {
-    const SlaRule& rule = rules[k];
-    const SlaRuleOutcome& out = rep.rules[k];
-    // parse_sla admits only p<digits>, max, <, =, digits, '.' and a unit:
-    // nothing in a rule can end a code span.
-    o += "| `" + rule.text + "` | " + std::to_string(out.violated) + " / " +
-         std::to_string(out.evaluated) + " (" + percent(out.violated, out.evaluated) + "%) | ";
-    if (out.has_worst) {
-      const Row& row = q.rows[out.worst_row];
-      o += in_unit(out.worst_ns, rule) + (out.worst_few ? " (few samples)" : "") + " | " + format_number(row.t_ms) + " ms, " +
-           markdown_escape(q.groups[row.group]) + " |\n";
-    } else {
-      o += "- | no samples |\n";
-    }
-  }
-  bool few = false;
-  for (const SlaRuleOutcome& out : rep.rules) few = few || out.few > 0;
-  if (few)
-    o += "\nSome quanta hold too few I/Os for the percentile they are judged on (counted all the same; "
-         "see the listing on stderr).\n";
   return o;
 }
 

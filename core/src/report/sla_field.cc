@@ -265,6 +265,8 @@ SlaFieldJudge::SlaFieldJudge(const std::vector<SlaFieldRule>& rules, const std::
 }
 
 void SlaFieldJudge::add(const Row& row) {
+  if (quanta_ == 0 || row.t_ms != last_t_) ++quanta_;  // rows come by time, then group
+  last_t_ = row.t_ms;
   for (SlaFieldVerdict& v : v_) {
     if (!v.is_max && v.pi < 0) continue;  // a percentile the query lacks: nothing to judge
     double x = 0;
@@ -293,18 +295,18 @@ std::vector<SlaFieldVerdict> SlaFieldJudge::take(size_t ngroups) {
 }
 
 std::string sla_field_sentence(const SlaFieldVerdict& v, const std::string& group, const SlaGroupOutcome& o,
-                               double quantum_ms) {
+                               double quantum_ms, size_t groups, uint64_t quanta) {
   const std::string label = sla_field_label(v.rule);
   if (!o.evaluated) return group + ": " + label + ": no quantum has samples to judge";
-  const std::string q = !(quantum_ms > 0) ? "adaptive quanta"
-                        : quantum_ms >= 1000 ? "quanta of " + page_number(quantum_ms / 1000) + " s"
-                                             : "quanta of " + page_number(quantum_ms) + " ms";
+  const std::string q = !(quantum_ms > 0) ? "adaptive"
+                        : quantum_ms >= 1000 ? "of " + page_number(quantum_ms / 1000) + " s"
+                                             : "of " + page_number(quantum_ms) + " ms";
   // The CLI's percentage: tenths, rounded half up (Math.round), shown as the page shows numbers.
   const double tenths = 1000.0 * static_cast<double>(o.violated) / static_cast<double>(o.evaluated);
   const double fl = std::floor(tenths);
   const double pct = (tenths - fl >= 0.5 ? fl + 1 : fl) / 10;
-  std::string s = group + ": " + label + " violated in " + std::to_string(o.violated) + " of " +
-                  std::to_string(o.evaluated) + " " + q + " (" + page_number(pct) + "%)";
+  std::string s = group + ": " + label + " violated in " + sla_judged_text(o.violated, o.evaluated, groups, quanta, q) +
+                  " (" + page_number(pct) + "%)";
   if (o.few) s += "; " + std::to_string(o.few) + " with few samples for " + v.rule.what;
   return s;
 }
@@ -316,7 +318,7 @@ std::string sla_field_rules_json(const std::vector<SlaFieldRule>& rules) {
 }
 
 std::string sla_field_json(const std::vector<SlaFieldVerdict>& v, const std::vector<std::string>& groups,
-                           double quantum_ms) {
+                           double quantum_ms, uint64_t quanta) {
   std::string out = "{\"verdicts\":[";
   for (size_t k = 0; k < v.size(); ++k) {
     const SlaFieldVerdict& x = v[k];
@@ -325,7 +327,8 @@ std::string sla_field_json(const std::vector<SlaFieldVerdict>& v, const std::vec
     for (size_t g = 0; g < x.groups.size() && g < groups.size(); ++g)
       out += (g ? "," : "") + outcome_json(groups[g], x.groups[g], sla_field_sentence(x, groups[g], x.groups[g], quantum_ms));
     const std::string all = "all groups";
-    out += "],\"total\":" + outcome_json(all, x.total, sla_field_sentence(x, all, x.total, quantum_ms)) + "}";
+    out += "],\"total\":" +
+           outcome_json(all, x.total, sla_field_sentence(x, all, x.total, quantum_ms, groups.size(), quanta)) + "}";
   }
   return out + "]}";
 }

@@ -2,9 +2,9 @@
 
 #include <cmath>
 #include <cstdio>
-#include <ctime>
 
 #include "latscope/report.h"
+#include "latscope/text.h"
 
 namespace latscope::svg {
 namespace {
@@ -90,16 +90,7 @@ std::vector<double> log_ticks(double lo, double hi) {
   return t;
 }
 
-std::string latency_label(double ns) {
-  static const char* kUnits[] = {"ns", "us", "ms", "s"};
-  int u = 0;
-  double v = ns;
-  while (u < 3 && std::fabs(v) >= 1000) {
-    v /= 1000;
-    ++u;
-  }
-  return format_number(std::round(v * 1000) / 1000) + " " + kUnits[u];
-}
+std::string latency_label(double ns) { return latency_text(ns); }  // text.h: the verdict's numbers too
 
 std::vector<double> linear_ticks(double lo, double hi) {
   std::vector<double> t;
@@ -118,12 +109,7 @@ std::vector<double> linear_ticks(double lo, double hi) {
 
 std::string time_label(double ms, bool absolute) {
   if (!absolute) return format_number(std::round(ms) / 1000);  // seconds since run start
-  const std::time_t s = static_cast<std::time_t>(std::floor(ms / 1000));
-  std::tm tm{};
-  gmtime_r(&s, &tm);
-  char b[16];
-  std::snprintf(b, sizeof b, "%02d:%02d:%02d", tm.tm_hour, tm.tm_min, tm.tm_sec);
-  return b;
+  return utc_time_text(ms);
 }
 
 std::string context_line(const std::vector<std::string>& inputs, double quantum_ms, double t0_ms, double t1_ms,
@@ -131,16 +117,11 @@ std::string context_line(const std::vector<std::string>& inputs, double quantum_
   std::string c = inputs.size() == 1 ? "input " : "inputs ";
   for (size_t i = 0; i < inputs.size() && i < 3; ++i) c += (i ? ", " : "") + inputs[i];
   if (inputs.size() > 3) c += " and " + std::to_string(inputs.size() - 3) + " more";
-  c += "; quantum " + format_number(quantum_ms) + " ms; ";
+  c += "; quantum " + latency_text(quantum_ms * 1e6) + "; ";  // "1 s", as the verdict says it
   if (absolute) {
-    const std::time_t s = static_cast<std::time_t>(std::floor(t0_ms / 1000));
-    std::tm tm{};
-    gmtime_r(&s, &tm);
-    char b[32];
-    std::snprintf(b, sizeof b, "%04d-%02d-%02d ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday);
-    c += b + time_label(t0_ms, true) + " ... " + time_label(t1_ms, true) + " UTC";
+    c += utc_time_text(t0_ms, true) + " ... " + utc_time_text(t1_ms) + " UTC";
   } else {
-    c += time_label(t0_ms, false) + " ... " + time_label(t1_ms, false) + " s";
+    c += run_time_text(t0_ms) + " ... " + run_time_text(t1_ms);
   }
   return c;
 }

@@ -27,7 +27,7 @@ std::vector<double> linear_ticks(double lo, double hi);
 // A time tick's label: seconds since run start, or UTC clock time (epoch ms).
 std::string time_label(double ms, bool absolute);
 
-// "Inputs: a, b, c and 2 more · quantum 1000 ms · 0 ... 19 s"
+// "inputs a, b, c and 2 more; quantum 1 s; 0:00 ... 0:19" (UTC date and clock for epoch logs)
 std::string context_line(const std::vector<std::string>& inputs, double quantum_ms, double t0_ms, double t1_ms,
                          bool absolute);
 

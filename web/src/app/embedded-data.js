@@ -23,6 +23,23 @@ import { isResultFile } from './link.js';
 
 /** The element's id. */
 export const DATA_ID = 'latscope-data';
+/** The report's static layer (docs/ci-reports.md, "The static layer"). */
+export const STATIC_ID = 'latscope-static';
+
+/**
+ * Removes the report's static layer: the verdict and charts `latscope
+ * report` wrote as plain HTML and SVG for viewers that run no script. Where
+ * this runs, the interactive page shows the same and more; the layer's ids
+ * (its heat map's gradient) would otherwise share the page with the views'.
+ * @param {Document} doc
+ * @returns {boolean} true when there was a layer
+ */
+export function removeStaticLayer(doc) {
+  const el = doc.getElementById(STATIC_ID);
+  if (!el) return false;
+  el.remove();
+  return true;
+}
 /** The embedded data's format version this page reads. */
 export const DATA_VERSION = 1;
 

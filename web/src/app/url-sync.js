@@ -5,7 +5,7 @@
 // malformed is ignored with a console note.
 import { initialState } from './state.js';
 import { parseFragment, stateToFragment, FIELD_OF } from './url-state.js';
-import { readEmbeddedData } from './embedded-data.js';
+import { readEmbeddedData, removeStaticLayer } from './embedded-data.js';
 import { narrowConnectSrc } from './csp.js';
 import { rememberedFiles } from './reopen.js';
 
@@ -97,6 +97,7 @@ export class UrlSync {
    * @returns {boolean} true when the page embeds something (loaded or said to be bad)
    */
   loadEmbedded(frag) {
+    removeStaticLayer(document);
     const em = readEmbeddedData(document);
     if (!em) return false;
     for (const n of em.notes) console.warn(`latscope: embedded data: ${n}`);

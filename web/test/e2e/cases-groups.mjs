@@ -72,7 +72,8 @@ function parseCsv(csv) {
 
 /**
  * `latscope pctiles --sla RULES ARGS... FILES`: stderr's per-rule lines
- * ("SLA p99<2ms: 4 of 20 quanta violated (20%)") as {rule: [violated, evaluated, percent]}.
+ * ("SLA p99<2ms: 4 of 20 quanta violated (20%)", per host "7 of 40 rows (2 groups x 20
+ * quanta) violated (17.5%)") as {rule: [violated, evaluated, percent]}.
  * @param {string} rules @param {string[]} args @param {string[]} files
  */
 function cliSla(rules, args, files) {
@@ -80,7 +81,7 @@ function cliSla(rules, args, files) {
   assert.ok(r.status === 0 || r.status === 1 || r.status === 3, `latscope pctiles --sla exited ${r.status}: ${r.stderr}`);
   /** @type {Record<string, [number, number, string]>} */
   const out = {};
-  for (const m of r.stderr.matchAll(/SLA (\S+): (\d+) of (\d+) quant(?:a|um) violated \(([\d.]+)%\)/g)) out[m[1]] = [Number(m[2]), Number(m[3]), m[4]];
+  for (const m of r.stderr.matchAll(/SLA (\S+): (\d+) of (\d+) (?:quanta|quantum|rows?(?: \([^)]*\))?) violated \(([\d.]+)%\)/g)) out[m[1]] = [Number(m[2]), Number(m[3]), m[4]];
   return out;
 }
 

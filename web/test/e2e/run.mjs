@@ -28,6 +28,7 @@ import { LEVEL_CASES } from './cases-levels.mjs';
 import { LAYOUT_CASES } from './cases-layouts.mjs';
 import { TRUST_CASES } from './cases-trust.mjs';
 import { BOUNDS_CASES } from './cases-bounds.mjs';
+import { REPORT_CSP_CASES } from './cases-report-csp.mjs';
 import { WEB, REPO, OUT, SHOTS } from './paths.mjs';
 
 const CHROMIUM_ARGS = [
@@ -69,7 +70,7 @@ async function main() {
   let failed = 0;
   let ran = 0;
   try {
-    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES, ...DELIVERY_CASES, ...VIEW_CASES, ...GROUP_CASES, ...RUN_CASES, ...OFFSET_QUANTA_CASES, ...BUDGET_CASES, ...LEVEL_CASES, ...TRUST_CASES, ...LAYOUT_CASES, ...BOUNDS_CASES]) {
+    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES, ...DELIVERY_CASES, ...VIEW_CASES, ...GROUP_CASES, ...RUN_CASES, ...OFFSET_QUANTA_CASES, ...BUDGET_CASES, ...LEVEL_CASES, ...TRUST_CASES, ...LAYOUT_CASES, ...BOUNDS_CASES, ...REPORT_CSP_CASES]) {
       if (filter && !c.name.includes(filter)) continue;
       const why = c.skip?.();
       if (why) {

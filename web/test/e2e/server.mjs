@@ -20,7 +20,8 @@ const TYPES = {
 
 /**
  * @param {string} root directory to serve
- * @param {{cors?: boolean}} [opts] cors: send Access-Control-Allow-Origin: * (a data server for #url= loads)
+ * @param {{cors?: boolean, headers?: Record<string, string>}} [opts] cors: send Access-Control-Allow-Origin: * (a data server for #url= loads);
+ *   headers: sent with every file (a CI artifact server's Content-Security-Policy)
  * @returns {Promise<{url: string, close: () => Promise<void>, requests: string[], ranges: {path: string, start: number, end: number}[]}>}
  */
 export function serveStatic(root, opts = {}) {
@@ -54,6 +55,7 @@ export function serveStatic(root, opts = {}) {
         'cache-control': 'no-store',
         'accept-ranges': 'bytes',
         ...(opts.cors ? { 'access-control-allow-origin': '*' } : {}),
+        ...opts.headers,
       };
       // One byte range ("bytes=a-b"), as static servers answer them: a
       // result with several resolutions is read this way (load/levels.js).

@@ -1,7 +1,9 @@
 // The SLA field judged by core (engine.judgeSla, core sla_field.h), the
 // page's only judge, on real logs: the rules, counts and sentences per group
 // and summed in sla-core.expected.json are what the page's own JS judge
-// wrote for the same logs and options before core took over (and equal
+// wrote for the same logs and options before core took over — but for the
+// sums over several groups, which count rows and now say so ("7 of 40 rows
+// (2 groups x 20 quanta of 1 s)", docs/ci-reports.md "What is judged") — (and equal
 // `latscope pctiles --sla`'s counts: tests/sla_field_test.cc), in both
 // engine implementations (in this thread and behind the worker protocol).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
