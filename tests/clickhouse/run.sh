@@ -20,7 +20,12 @@
 #      own exact sum of the hosts' tables unit for unit (2^-28 I/O); the
 #      same over ClickHouse's HTTP interface with the CORS header the page
 #      needs, and with a Float64 count column; negative checks: one shard's
-#      rows only, and one count moved by one unit, are both detected.
+#      rows only, and one count moved by one unit, are both detected;
+#   6. the compact table (tests/clickhouse/compact.sh): the same hosts as
+#      one row per cell with integer units, inserted as TSV and RowBinary
+#      into SummingMergeTrees, summed by sumMap, a 10 s level as a
+#      materialized view, the per-host percentiles as their own table; its
+#      pctiles equal the merge's byte for byte, `partial` flags included.
 # usage: tests/clickhouse/run.sh [path/to/latscope]   (default build/latscope)
 # KEEP=1 keeps the temp dir (configs, server logs, tables) for inspection.
 set -euo pipefail
@@ -294,6 +299,12 @@ elif same_units "$WORK/cluster_plus_unit.tsv" dir "$WORK/want_cluster.units" "on
   bad "negative: a count moved by one unit went unnoticed"
 else ok "negative: one count moved by 2^-28 I/O is detected by the exact comparison"; fi
 
+# --- 6. the compact table -------------------------------------------------------
+# shellcheck source=tests/clickhouse/compact.sh
+source "$ROOT/tests/clickhouse/compact.sh"
+compact_checks
+COMPACT_S=$(date +%s)
+
 # The page, in Chromium, through the same link (docs/cluster-merge.md,
 # section 5), when the page's WebAssembly engine is built (npm test builds it
 # before this script runs; by hand: sh web/scripts/build-wasm.sh).
@@ -307,6 +318,6 @@ else
 fi
 
 END_S=$(date +%s)
-echo "time: install $((INSTALLED_S - START_S)) s, servers up $((UP_S - INSTALLED_S)) s, reduce+export $((REDUCED_S - UP_S)) s, load+query $((QUERIED_S - REDUCED_S)) s, compare $((END_S - QUERIED_S)) s; total $((END_S - START_S)) s"
+echo "time: install $((INSTALLED_S - START_S)) s, servers up $((UP_S - INSTALLED_S)) s, reduce+export $((REDUCED_S - UP_S)) s, load+query $((QUERIED_S - REDUCED_S)) s, compare $((COMPACT_S - QUERIED_S)) s (compact table included), page $((END_S - COMPACT_S)) s; total $((END_S - START_S)) s"
 echo "clickhouse: $passes passed, $fails failed"
 [ "$fails" = 0 ]
