@@ -54,6 +54,28 @@ FROM (
 )"
 }
 
+cluster_view_sql() {
+  echo "CREATE MATERIALIZED VIEW latscope.cluster_agg_local
+  ENGINE = AggregatingMergeTree ORDER BY (quantum_ms, t_ms, dir, kind, layout)
+  AS SELECT t_ms, quantum_ms, dir, kind, layout,
+    minState(span_start_ms) AS ss, maxState(span_end_ms) AS se, maxState(full_start_ms) AS fs, minState(full_end_ms) AS fe,
+    sumMapState(binsMap.bin, binsMap.units) AS b, sumMapState(extremesMap.bin, extremesMap.n) AS x
+  FROM latscope.cells_local
+  GROUP BY t_ms, quantum_ms, dir, kind, layout"
+}
+cluster_view_read() {
+  echo "SELECT t_ms, quantum_ms, dir, kind, layout,
+  s1 AS span_start_ms, s2 AS span_end_ms, s3 AS full_start_ms, s4 AS full_end_ms,
+  b.1 AS \`binsMap.bin\`, b.2 AS \`binsMap.units\`, x.1 AS \`extremesMap.bin\`
+FROM (
+  SELECT t_ms, quantum_ms, dir, kind, layout,
+    minMerge(ss) AS s1, maxMerge(se) AS s2, maxMerge(fs) AS s3, minMerge(fe) AS s4,
+    sumMapMerge(b) AS b, sumMapMerge(x) AS x
+  FROM latscope.cluster_agg
+  GROUP BY t_ms, quantum_ms, dir, kind, layout
+)"
+}
+
 # pctiles CSV of an answer == pctiles CSV of the merge, byte for byte.
 same_csv() {  # answer what quantum groups...
   local answer=$1 what=$2 q=$3 g
@@ -94,6 +116,11 @@ compact_checks() {
         binsMap.bin, binsMap.units, extremesMap.bin, extremesMap.n
       FROM latscope.cells_local"
     $ch -q "CREATE TABLE latscope.cells_10s AS latscope.cells_local ENGINE = Distributed(latscope_two_shards, latscope, cells_10s_local, cityHash64(host))"
+    # The cluster's sum kept as it is inserted: host dropped, the states of
+    # sumMap and min/max in an AggregatingMergeTree, merged by the engine
+    # (docs/cluster-merge.md, "The cluster-wide sum as a materialized view").
+    $ch -q "$(cluster_view_sql)"
+    $ch -q "CREATE TABLE latscope.cluster_agg AS latscope.cluster_agg_local ENGINE = Distributed(latscope_two_shards, latscope, cluster_agg_local, rand())"
   done
   # node01..03: compact TSV, node04..06: RowBinary, each straight into a
   # shard (odd: 1, even: 2); node07..10: RowBinary through the Distributed table.
@@ -134,6 +161,7 @@ compact_checks() {
   ch1 -q "$(compact_sum latscope.cells 'dir, host, kind') FORMAT TSVWithNames" >"$WORK/c_answer.ctsv"
   ch1 --time -q "$(compact_sum latscope.cells 'dir, kind') FORMAT TSVWithNames" >"$WORK/c_cluster.ctsv" 2>"$WORK/c_cluster.time"
   ch1 -q "$(compact_sum latscope.cells_10s 'dir, kind') FORMAT TSVWithNames" >"$WORK/c_cluster10.ctsv"
+  ch2 -q "$(cluster_view_read) FORMAT TSVWithNames" >"$WORK/c_cluster_agg.ctsv"
   echo "compact cluster-wide sum (sumMap through the Distributed table): $(tr -d '\n' <"$WORK/c_cluster.time") s, $(($(wc -l <"$WORK/c_cluster.ctsv") - 1)) rows, $(stat -c %s "$WORK/c_cluster.ctsv") bytes (the long table's answer: $(stat -c %s "$WORK/cluster.tsv") bytes)"
   ch2 -q "CREATE VIEW latscope.cluster_cells AS $(compact_sum latscope.cells 'dir, kind')"
   curl -sS -D "$WORK/c_http.headers" -o "$WORK/c_cluster_http.ctsv" -H 'Origin: http://127.0.0.1:4173' -G \
@@ -155,6 +183,9 @@ compact_checks() {
   if grep -qi '^Access-Control-Allow-Origin: \*' "$WORK/c_http.headers" && same_csv "$WORK/c_cluster_http.ctsv" "compact HTTP answer" 1000 all dir; then
     ok "compact over HTTP (user page, CORS header): the CLI's pctiles of the answer == latscope merge's, byte for byte"
   else bad "compact over HTTP differs"; fi
+  if same_csv "$WORK/c_cluster_agg.ctsv" "the cluster-wide materialized view" 1000 all dir; then
+    ok "the cluster-wide sum as a materialized view (AggregatingMergeTree of sumMap/min/max states, host dropped): pctiles == latscope merge, byte for byte"
+  else bad "the cluster-wide materialized view differs from latscope merge"; fi
   if same_csv "$WORK/c_cluster10.ctsv" "the 10 s level" 10000 all dir; then
     ok "the 10 s level (materialized view): pctiles == pctiles --quantum 10000 of latscope merge, byte for byte"
   else bad "the 10 s level differs from latscope merge at 10 s"; fi
