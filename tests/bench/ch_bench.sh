@@ -142,8 +142,9 @@ ch1 -q "$agg_read" >"$W/sum_agg.tsv"
 SUM_AGG=$(since "$t0")
 t0=$(now)
 ch1 -q "OPTIMIZE TABLE latscope.agg_local FINAL" &
+p1=$!
 ch2 -q "OPTIMIZE TABLE latscope.agg_local FINAL"
-wait
+wait "$p1"  # (a bare wait would wait for the servers too)
 OPT_S=$(since "$t0")
 rows_agg2=$(ch1 -q "SELECT count() FROM latscope.agg")
 t0=$(now)

@@ -310,9 +310,12 @@ COMPACT_S=$(date +%s)
 # before this script runs; by hand: sh web/scripts/build-wasm.sh).
 if [ -f "${LATSCOPE_WASM_DIR:-$ROOT/web/public/wasm}/latscope.mjs" ]; then
   PAGE_URL="http://127.0.0.1:$HTTP2/?user=page&query=SELECT%20*%20FROM%20latscope.cluster%20FORMAT%20TSVWithNames"
-  if LATSCOPE_CH_URL="$PAGE_URL" LATSCOPE_CH_TSV="$WORK/cluster_http.tsv" node "$ROOT/web/test/e2e/run.mjs" "ClickHouse: #url=" >"$WORK/page.log" 2>&1; then
-    ok "the page loads the cluster's answer through #url= in Chromium; its csv equals the CLI's"
-  else bad "the page through #url= to ClickHouse"; sed 's/^/    /' "$WORK/page.log"; fi
+  # and the compact table's view named by #clickhouse= (the page builds the query)
+  if LATSCOPE_CH_URL="$PAGE_URL" LATSCOPE_CH_TSV="$WORK/cluster_http.tsv" \
+    LATSCOPE_CH_SOURCE="http://127.0.0.1:$HTTP2/?user=page&table=latscope.cluster_cells" LATSCOPE_CH_COMPACT="$WORK/c_cluster_http.ctsv" \
+    node "$ROOT/web/test/e2e/run.mjs" "ClickHouse: #" >"$WORK/page.log" 2>&1; then
+    ok "the page loads the cluster's answer through #url= (long table) and #clickhouse= (compact table) in Chromium; its csv equals the CLI's"
+  else bad "the page through #url= / #clickhouse= to ClickHouse"; sed 's/^/    /' "$WORK/page.log"; fi
 else
   echo "page check skipped: the page's WebAssembly engine is not built"
 fi

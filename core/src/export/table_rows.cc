@@ -22,7 +22,7 @@ Status label_names(const Result& r, std::set<std::string>* names) {
 
 std::vector<CellRef> quantum_major(const Result& r) {
   std::vector<CellRef> refs;
-  refs.reserve(r.cells());
+  refs.reserve(static_cast<size_t>(r.cells()));
   for (size_t si = 0; si < r.series.size(); ++si)
     for (size_t ci = 0; ci < r.series[si].cells.size(); ++ci) refs.push_back({r.series[si].cells[ci].quantum, si, ci});
   std::stable_sort(refs.begin(), refs.end(), [](const CellRef& a, const CellRef& b) { return a.quantum < b.quantum; });
