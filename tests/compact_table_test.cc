@@ -15,6 +15,7 @@
 
 #include "fixture_util.h"
 #include "formats/tsv/tsv_table.h"
+#include "table_test_util.h"
 #include "latscope/export.h"
 #include "latscope/reader.h"
 
@@ -25,12 +26,7 @@ using fixtures::files_of;
 using fixtures::reduce_files;
 
 Status parse(const std::string& text, Result* r, Diagnostics* diag = nullptr, size_t chunk = 0) {
-  tsv::TableParser p;
-  if (chunk == 0) chunk = std::max<size_t>(text.size(), 1);
-  for (size_t i = 0; i < text.size(); i += chunk) p.append(text.data() + i, std::min(chunk, text.size() - i));
-  Status st = p.finish(r);
-  if (diag) *diag = p.diagnostics();
-  return st;
+  return testing::parse_table(text, r, diag, chunk);
 }
 
 std::string compact(const Result& r) {
@@ -39,29 +35,8 @@ std::string compact(const Result& r) {
   return text;
 }
 
-void expect_same_cells(const Result& a, const Result& b) {
-  EXPECT_EQ(a.quantum_ms, b.quantum_ms);
-  EXPECT_EQ(a.absolute_time, b.absolute_time);
-  ASSERT_EQ(a.series.size(), b.series.size());
-  for (size_t i = 0; i < a.series.size(); ++i) {
-    EXPECT_EQ(labels_text(a.series[i].labels), labels_text(b.series[i].labels));
-    EXPECT_EQ(a.series[i].layout->id, b.series[i].layout->id);
-    // Coverage too: the compact table carries it (the `partial` flag).
-    EXPECT_EQ(a.series[i].span_start_ms, b.series[i].span_start_ms);
-    EXPECT_EQ(a.series[i].span_end_ms, b.series[i].span_end_ms);
-    EXPECT_EQ(a.series[i].full_start_ms, b.series[i].full_start_ms);
-    EXPECT_EQ(a.series[i].full_end_ms, b.series[i].full_end_ms);
-    ASSERT_EQ(a.series[i].cells.size(), b.series[i].cells.size());
-    for (size_t j = 0; j < a.series[i].cells.size(); ++j) {
-      const ResultCell& x = a.series[i].cells[j];
-      const ResultCell& y = b.series[i].cells[j];
-      EXPECT_EQ(x.quantum, y.quantum);
-      EXPECT_EQ(x.bins, y.bins);
-      EXPECT_EQ(x.counts, y.counts);
-      EXPECT_TRUE(x.extremes == y.extremes) << i << "/" << j;
-    }
-  }
-}
+// The compact table carries coverage: compared too.
+void expect_same_cells(const Result& a, const Result& b) { testing::expect_same_cells(a, b, true); }
 
 TEST(CompactTable, ReadsBackToTheSameResultInAnyChunking) {
   for (const char* set : {"fio-s1", "epoch", "coarse"}) {

@@ -82,7 +82,7 @@ for ch in ch1 ch2; do
       maxState(full_start_ms) AS fs, minState(full_end_ms) AS fe,
       sumMapState(binsMap.bin, binsMap.units) AS b, sumMapState(extremesMap.bin, extremesMap.n) AS x
     FROM latscope.t_rbmv_local GROUP BY t_ms, quantum_ms, dir, kind, layout"
-  $ch -q "CREATE TABLE latscope.agg AS latscope.agg_local ENGINE = Distributed(latscope_two_shards, latscope, agg_local, rand())"
+  ch_distributed $ch agg agg_local "rand()"
   for form in tsv compact rowbinary rbmv; do
     $ch -q "CREATE TABLE latscope.t_$form AS latscope.t_${form}_local ENGINE = Distributed(latscope_two_shards, latscope, t_${form}_local, cityHash64(host))"
   done

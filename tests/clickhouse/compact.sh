@@ -107,7 +107,7 @@ compact_checks() {
 
   for ch in ch1 ch2; do
     $ch -q "CREATE TABLE latscope.cells_local $(compact_columns) ENGINE = SummingMergeTree ORDER BY $COMPACT_KEY"
-    $ch -q "CREATE TABLE latscope.cells AS latscope.cells_local ENGINE = Distributed(latscope_two_shards, latscope, cells_local, cityHash64(host))"
+    ch_distributed $ch cells cells_local "cityHash64(host)"
     # A level: every insert into the shard's table also lands, re-quantized
     # to 10 s, in the view's own SummingMergeTree (docs/cluster-merge.md, "Levels").
     $ch -q "CREATE MATERIALIZED VIEW latscope.cells_10s_local ENGINE = SummingMergeTree ORDER BY $COMPACT_KEY AS
@@ -120,7 +120,7 @@ compact_checks() {
     # sumMap and min/max in an AggregatingMergeTree, merged by the engine
     # (docs/cluster-merge.md, "The cluster-wide sum as a materialized view").
     $ch -q "$(cluster_view_sql)"
-    $ch -q "CREATE TABLE latscope.cluster_agg AS latscope.cluster_agg_local ENGINE = Distributed(latscope_two_shards, latscope, cluster_agg_local, rand())"
+    ch_distributed $ch cluster_agg cluster_agg_local "rand()"
   done
   # node01..03: compact TSV, node04..06: RowBinary, each straight into a
   # shard (odd: 1, even: 2); node07..10: RowBinary through the Distributed table.
@@ -197,7 +197,7 @@ compact_checks() {
   pcols=$(tr ',' '\n' <"$WORK/pct_header.csv" | awk '{ t = ($0 == "group" || $0 == "flags") ? "String" : "Float64"; printf "%s`%s` %s", (NR > 1 ? ", " : ""), $0, t }')
   for ch in ch1 ch2; do
     $ch -q "CREATE TABLE latscope.host_pctiles_local ($pcols) ENGINE = MergeTree ORDER BY (\`group\`, time_ms)"
-    $ch -q "CREATE TABLE latscope.host_pctiles AS latscope.host_pctiles_local ENGINE = Distributed(latscope_two_shards, latscope, host_pctiles_local, cityHash64(\`group\`))"
+    ch_distributed $ch host_pctiles host_pctiles_local "cityHash64(\`group\`)"
   done
   for h in "${HOSTS[@]}"; do
     name=${h%%|*}

@@ -134,9 +134,9 @@ EOF
 for ch in ch1 ch2; do
   $ch -q "CREATE DATABASE IF NOT EXISTS latscope"
   $ch -q "CREATE TABLE latscope.bins_local $(schema 'Decimal(38, 28)') ENGINE = MergeTree ORDER BY (quantum_ms, t_ms, host, dir, kind, layout, extreme, bin)"
-  $ch -q "CREATE TABLE latscope.bins AS latscope.bins_local ENGINE = Distributed(latscope_two_shards, latscope, bins_local, cityHash64(host))"
+  ch_distributed $ch bins bins_local "cityHash64(host)"
   $ch -q "CREATE TABLE latscope.bins_f64_local $(schema Float64) ENGINE = MergeTree ORDER BY (quantum_ms, t_ms, host, dir, kind, layout, extreme, bin)"
-  $ch -q "CREATE TABLE latscope.bins_f64 AS latscope.bins_f64_local ENGINE = Distributed(latscope_two_shards, latscope, bins_f64_local, cityHash64(host))"
+  ch_distributed $ch bins_f64 bins_f64_local "cityHash64(host)"
 done
 # node01..06 straight into a shard's own table (odd: shard 1, even: shard 2);
 # node07..10 through the Distributed table of shard 2, synchronously, which
