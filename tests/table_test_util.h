@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 #include <string>
 
 #include "formats/tsv/tsv_table.h"
@@ -47,6 +48,19 @@ inline void expect_same_cells(const Result& a, const Result& b, bool with_covera
       EXPECT_EQ(x.cells[j].counts, y.cells[j].counts);
       EXPECT_TRUE(x.cells[j].extremes == y.cells[j].extremes) << "series " << i << ", cell " << j;
     }
+  }
+}
+
+// A table written by `write` reads back to the same result whole, a byte at
+// a time and 100 bytes at a time (any chunking gives the same table).
+inline void expect_reads_back_in_any_chunking(const Result& r, const std::function<std::string(const Result&)>& write,
+                                              bool with_coverage) {
+  const std::string text = write(r);
+  for (size_t chunk : {size_t{0}, size_t{1}, size_t{100}}) {
+    Result back;
+    const Status st = parse_table(text, &back, nullptr, chunk);
+    ASSERT_TRUE(st.ok()) << st.message;
+    expect_same_cells(r, back, with_coverage);
   }
 }
 
