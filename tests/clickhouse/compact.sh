@@ -183,6 +183,13 @@ compact_checks() {
   if grep -qi '^Access-Control-Allow-Origin: \*' "$WORK/c_http.headers" && same_csv "$WORK/c_cluster_http.ctsv" "compact HTTP answer" 1000 all dir; then
     ok "compact over HTTP (user page, CORS header): the CLI's pctiles of the answer == latscope merge's, byte for byte"
   else bad "compact over HTTP differs"; fi
+  # The CLI reading ClickHouse's HTTP answer straight from a pipe (FILE -).
+  curl -sS -G --data-urlencode user=page --data-urlencode "query=SELECT * FROM latscope.cluster_cells FORMAT TSVWithNames" \
+    "http://127.0.0.1:$HTTP2/" | "$BIN" pctiles --group-by dir - >"$WORK/c_pipe.csv" 2>"$WORK/c_pipe.err"
+  "$BIN" pctiles --group-by dir "$WORK/merged.lsr" >"$WORK/c_pipe_want.csv" 2>/dev/null
+  if [ -s "$WORK/c_pipe.csv" ] && cmp -s "$WORK/c_pipe.csv" "$WORK/c_pipe_want.csv"; then
+    ok "curl of the HTTP answer piped into latscope pctiles - == pctiles of latscope merge, byte for byte"
+  else bad "latscope pctiles - of the piped HTTP answer differs"; sed -n '1,4p' "$WORK/c_pipe.err"; fi
   if same_csv "$WORK/c_cluster_agg.ctsv" "the cluster-wide materialized view" 1000 all dir; then
     ok "the cluster-wide sum as a materialized view (AggregatingMergeTree of sumMap/min/max states, host dropped): pctiles == latscope merge, byte for byte"
   else bad "the cluster-wide materialized view differs from latscope merge"; fi
