@@ -108,7 +108,7 @@ struct RowBinaryReader {
     return v;
   }
   std::string str() {
-    const uint64_t n = varint();
+    const auto n = static_cast<size_t>(varint());
     std::string o = s.substr(i, n);
     i += n;
     return o;
