@@ -9,7 +9,10 @@
 #   * TSV: pctiles of the table == pctiles of the result file (but `partial`,
 #     which a table cannot carry), ~= pctiles of the logs; rows in another
 #     order give the same; a bad row is named file:line; an unknown layout
-#     fails the file.
+#     fails the file;
+#   * the compact table: pctiles == pctiles of the result file byte for byte,
+#     `partial` included (it carries coverage); RowBinary names its columns;
+#     a bad units array is named file:line.
 # usage: export_cli_test.sh path/to/latscope
 set -u
 BIN=${1:-build/latscope}
@@ -30,7 +33,7 @@ LOCAL="$FIX/local/local_clat_hist.1.log $FIX/local/local_clat_hist.2.log"
 
 "$BIN" export --keep none $S1 -o "$TMP/x.hlog" 2>"$TMP/err"
 check "export without --format is a usage error" 2 $?
-contains "usage error names the formats" "$TMP/err" "--format hlog or --format tsv is required"
+contains "usage error names the formats" "$TMP/err" "--format hlog, tsv, compact or rowbinary is required"
 
 # shellcheck disable=SC2086
 "$BIN" export --format hlog --keep none $S1 -o "$TMP/s1.hlog" 2>"$TMP/err"
@@ -158,6 +161,25 @@ sed '2s/\tfio3\t/\tfio7\t/' "$TMP/l.tsv" >"$TMP/unknown.tsv"
 "$BIN" pctiles "$TMP/unknown.tsv" >/dev/null 2>"$TMP/err"
 check "an unknown layout exits 2" 2 $?
 contains "the unknown layout is said" "$TMP/err" "unknown.tsv:line 2:"
+
+# ---- the compact table ----
+# shellcheck disable=SC2086
+"$BIN" reduce --keep host,dir $S1 -o "$TMP/s1.lsr" 2>/dev/null
+"$BIN" export --format compact --keep host,dir "$TMP/s1.lsr" -o "$TMP/s1.ctsv" 2>"$TMP/err"
+check "compact export exits 0" 0 $?
+for g in all host dir; do
+  "$BIN" pctiles --group-by "$g" "$TMP/s1.lsr" >"$TMP/c-lsr.csv" 2>/dev/null
+  "$BIN" pctiles --group-by "$g" "$TMP/s1.ctsv" >"$TMP/c-tsv.csv" 2>/dev/null
+  if grep -q partial "$TMP/c-lsr.csv" && cmp -s "$TMP/c-lsr.csv" "$TMP/c-tsv.csv"; then ok "compact: pctiles --group-by $g == the result's, byte for byte, partial included"
+  else bad "compact: pctiles --group-by $g differ from the result's (or no partial row to compare)"; diff "$TMP/c-lsr.csv" "$TMP/c-tsv.csv" | head; fi
+done
+"$BIN" export --format rowbinary --keep host,dir "$TMP/s1.lsr" -o "$TMP/s1.rb" 2>"$TMP/err"
+check "rowbinary export exits 0" 0 $?
+contains "RowBinary's columns are named" "$TMP/err" "RowBinary columns, in order: t_ms, quantum_ms, dir, host, kind, layout, span_start_ms, span_end_ms, full_start_ms, full_end_ms, binsMap.bin, binsMap.units, extremesMap.bin, extremesMap.n"
+awk -F'\t' 'BEGIN { OFS = "\t" } NR == 3 { $12 = "[1]" } { print }' "$TMP/s1.ctsv" >"$TMP/bad.ctsv"
+"$BIN" pctiles "$TMP/bad.ctsv" >/dev/null 2>"$TMP/err"
+check "a bad compact row exits 1" 1 $?
+contains "the bad compact row is named" "$TMP/err" "bad.ctsv:3:"
 
 [ "$fails" -eq 0 ] || { echo "$fails export CLI checks failed"; exit 1; }
 echo "all export CLI checks passed"

@@ -25,6 +25,7 @@
 #include "latscope/reader.h"
 #include "latscope/report.h"
 #include "latscope/stream.h"
+#include "table_test_util.h"
 #include "test_util.h"
 
 namespace latscope {
@@ -284,45 +285,19 @@ TEST(FixedCount, DecimalsRoundToTheNearestUnit) {
 
 // ---- the long table ----
 
-Status parse_table(const std::string& text, Result* r, Diagnostics* diag = nullptr, size_t chunk = 0) {
-  tsv::TableParser p;
-  if (chunk == 0) chunk = std::max<size_t>(text.size(), 1);
-  for (size_t i = 0; i < text.size(); i += chunk) p.append(text.data() + i, std::min(chunk, text.size() - i));
-  Status st = p.finish(r);
-  if (diag) *diag = p.diagnostics();
-  return st;
-}
+using testing::parse_table;
 
-// Results compare equal in everything a table carries (not coverage).
-void expect_same_counts(const Result& a, const Result& b) {
-  EXPECT_EQ(a.quantum_ms, b.quantum_ms);
-  EXPECT_EQ(a.absolute_time, b.absolute_time);
-  ASSERT_EQ(a.series.size(), b.series.size());
-  for (size_t i = 0; i < a.series.size(); ++i) {
-    EXPECT_EQ(labels_text(a.series[i].labels), labels_text(b.series[i].labels));
-    EXPECT_EQ(a.series[i].layout->id, b.series[i].layout->id);
-    EXPECT_EQ(a.series[i].layout->lo, b.series[i].layout->lo);
-    ASSERT_EQ(a.series[i].cells.size(), b.series[i].cells.size());
-    for (size_t j = 0; j < a.series[i].cells.size(); ++j) {
-      EXPECT_EQ(a.series[i].cells[j].quantum, b.series[i].cells[j].quantum);
-      EXPECT_EQ(a.series[i].cells[j].bins, b.series[i].cells[j].bins);
-      EXPECT_EQ(a.series[i].cells[j].counts, b.series[i].cells[j].counts);
-      EXPECT_TRUE(a.series[i].cells[j].extremes == b.series[i].cells[j].extremes);
-    }
-  }
-}
+// Results compare equal in everything a long table carries (not coverage).
+void expect_same_counts(const Result& a, const Result& b) { testing::expect_same_cells(a, b, false); }
 
 TEST(ExportTsv, ReadsBackToTheSameResultInAnyChunking) {
   for (const char* set : {"fio-s1", "epoch", "coarse"}) {
-    const Result r = reduce_files(files_of(set, "_clat_hist"), 1000, {"*"});
-    std::string text;
-    ASSERT_TRUE(export_tsv(r, &text).ok());
-    for (size_t chunk : {size_t{0}, size_t{1}, size_t{100}}) {
-      Result back;
-      const Status st = parse_table(text, &back, nullptr, chunk);
-      ASSERT_TRUE(st.ok()) << st.message;
-      expect_same_counts(r, back);
-    }
+    const auto long_table = [](const Result& r) {
+      std::string text;
+      EXPECT_TRUE(export_tsv(r, &text).ok());
+      return text;
+    };
+    testing::expect_reads_back_in_any_chunking(reduce_files(files_of(set, "_clat_hist"), 1000, {"*"}), long_table, false);
   }
 }
 

@@ -1,7 +1,7 @@
 // `latscope export`: logs (or results) reduced as `reduce` does, written for
 // other tools (docs/export-formats.md).
 //
-//   export --format hlog|tsv [--quantum MS] [--keep LABELS] [selection options] FILE... -o OUT
+//   export --format hlog|tsv|compact|rowbinary [--quantum MS] [--keep LABELS] [selection options] FILE... -o OUT
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -23,8 +23,8 @@ int cmd_export(int argc, char** argv) {
     if (i >= 2 && std::string(argv[i]) == "--format" && i + 1 < argc) format = argv[++i];
     else args.push_back(argv[i]);
   }
-  if (format != "hlog" && format != "tsv") {
-    say("latscope export: --format hlog or --format tsv is required (docs/export-formats.md)");
+  if (format != "hlog" && format != "tsv" && format != "compact" && format != "rowbinary") {
+    say("latscope export: --format hlog, tsv, compact or rowbinary is required (docs/export-formats.md)");
     return 2;
   }
   std::vector<char*> rest;
@@ -40,6 +40,17 @@ int cmd_export(int argc, char** argv) {
   Status st;
   if (format == "tsv") {
     st = export_tsv(r, &text);
+  } else if (format == "compact" || format == "rowbinary") {
+    std::vector<std::string> columns;
+    st = export_compact(r, format == "compact" ? CompactEncoding::kTsv : CompactEncoding::kRowBinary, &text,
+                        &columns);
+    // RowBinary has no header: the table must declare these columns in this
+    // order (docs/export-formats.md, "The compact table").
+    if (st.ok() && format == "rowbinary") {
+      std::string list;
+      for (const std::string& c : columns) list += (list.empty() ? "" : ", ") + c;
+      say("latscope export: note: RowBinary columns, in order: " + list);
+    }
   } else {
     HlogExportReport rep;
     st = export_hlog(r, &deflate_zlib, &text, &rep);

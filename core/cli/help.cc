@@ -24,7 +24,7 @@ const char kGlobalUsage[] =
     "  hdr       HdrHistogram's HistogramLogProcessor on an .hlog, byte for byte\n"
     "  reduce    logs aligned and added into one result file (docs/result-format.md)\n"
     "  merge     result files added into one\n"
-    "  export    logs reduced (as reduce) and written as .hlog or TSV (docs/export-formats.md)\n"
+    "  export    logs reduced (as reduce) and written as .hlog or tables (docs/export-formats.md)\n"
     "  report    a self-contained HTML report for CI, with an SLA gate (docs/ci-reports.md)\n"
     "\n"
     "FILE: a path, or - for standard input (plain or gzip)\n"
@@ -182,12 +182,15 @@ const char kMerge[] =
     "exit status: 0 ok, 2 a file is unusable or a usage error\n";
 
 const char kExport[] =
-    "usage: latscope export --format hlog|tsv [options] FILE... -o OUT\n"
+    "usage: latscope export --format hlog|tsv|compact|rowbinary [options] FILE... -o OUT\n"
     "Logs reduced as reduce does, written for other tools (docs/export-formats.md).\n"
     "\n"
     "options:\n"
-    "  --format hlog|tsv        an HdrHistogram interval log (ns, one tag per label set) or the\n"
-    "                           long table (ClickHouse TSVWithNames); required\n"
+    "  --format FORMAT          required: hlog, an HdrHistogram interval log (ns, one tag per\n"
+    "                           label set); compact, one row per cell with its bins as arrays of\n"
+    "                           integer 2^-28 units (ClickHouse TSVWithNames, for sumMap and a\n"
+    "                           SummingMergeTree); rowbinary, the same rows as ClickHouse RowBinary;\n"
+    "                           tsv, the long table (one row per bin, decimal counts)\n"
     "  -o OUT                   the output file (required; /dev/stdout for standard output)\n" LS_QUANTUM LS_KEEP
     "\n" LS_SELECTION LS_MAX_MEMORY
     "\n"

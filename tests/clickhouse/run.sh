@@ -20,7 +20,12 @@
 #      own exact sum of the hosts' tables unit for unit (2^-28 I/O); the
 #      same over ClickHouse's HTTP interface with the CORS header the page
 #      needs, and with a Float64 count column; negative checks: one shard's
-#      rows only, and one count moved by one unit, are both detected.
+#      rows only, and one count moved by one unit, are both detected;
+#   6. the compact table (tests/clickhouse/compact.sh): the same hosts as
+#      one row per cell with integer units, inserted as TSV and RowBinary
+#      into SummingMergeTrees, summed by sumMap, a 10 s level as a
+#      materialized view, the per-host percentiles as their own table; its
+#      pctiles equal the merge's byte for byte, `partial` flags included.
 # usage: tests/clickhouse/run.sh [path/to/latscope]   (default build/latscope)
 # KEEP=1 keeps the temp dir (configs, server logs, tables) for inspection.
 set -euo pipefail
@@ -129,9 +134,9 @@ EOF
 for ch in ch1 ch2; do
   $ch -q "CREATE DATABASE IF NOT EXISTS latscope"
   $ch -q "CREATE TABLE latscope.bins_local $(schema 'Decimal(38, 28)') ENGINE = MergeTree ORDER BY (quantum_ms, t_ms, host, dir, kind, layout, extreme, bin)"
-  $ch -q "CREATE TABLE latscope.bins AS latscope.bins_local ENGINE = Distributed(latscope_two_shards, latscope, bins_local, cityHash64(host))"
+  ch_distributed $ch bins bins_local "cityHash64(host)"
   $ch -q "CREATE TABLE latscope.bins_f64_local $(schema Float64) ENGINE = MergeTree ORDER BY (quantum_ms, t_ms, host, dir, kind, layout, extreme, bin)"
-  $ch -q "CREATE TABLE latscope.bins_f64 AS latscope.bins_f64_local ENGINE = Distributed(latscope_two_shards, latscope, bins_f64_local, cityHash64(host))"
+  ch_distributed $ch bins_f64 bins_f64_local "cityHash64(host)"
 done
 # node01..06 straight into a shard's own table (odd: shard 1, even: shard 2);
 # node07..10 through the Distributed table of shard 2, synchronously, which
@@ -294,19 +299,28 @@ elif same_units "$WORK/cluster_plus_unit.tsv" dir "$WORK/want_cluster.units" "on
   bad "negative: a count moved by one unit went unnoticed"
 else ok "negative: one count moved by 2^-28 I/O is detected by the exact comparison"; fi
 
+# --- 6. the compact table -------------------------------------------------------
+# shellcheck source=tests/clickhouse/compact.sh
+source "$ROOT/tests/clickhouse/compact.sh"
+compact_checks
+COMPACT_S=$(date +%s)
+
 # The page, in Chromium, through the same link (docs/cluster-merge.md,
 # section 5), when the page's WebAssembly engine is built (npm test builds it
 # before this script runs; by hand: sh web/scripts/build-wasm.sh).
 if [ -f "${LATSCOPE_WASM_DIR:-$ROOT/web/public/wasm}/latscope.mjs" ]; then
   PAGE_URL="http://127.0.0.1:$HTTP2/?user=page&query=SELECT%20*%20FROM%20latscope.cluster%20FORMAT%20TSVWithNames"
-  if LATSCOPE_CH_URL="$PAGE_URL" LATSCOPE_CH_TSV="$WORK/cluster_http.tsv" node "$ROOT/web/test/e2e/run.mjs" "ClickHouse: #url=" >"$WORK/page.log" 2>&1; then
-    ok "the page loads the cluster's answer through #url= in Chromium; its csv equals the CLI's"
-  else bad "the page through #url= to ClickHouse"; sed 's/^/    /' "$WORK/page.log"; fi
+  # and the compact table's view named by #clickhouse= (the page builds the query)
+  if LATSCOPE_CH_URL="$PAGE_URL" LATSCOPE_CH_TSV="$WORK/cluster_http.tsv" \
+    LATSCOPE_CH_SOURCE="http://127.0.0.1:$HTTP2/?user=page&table=latscope.cluster_cells" LATSCOPE_CH_COMPACT="$WORK/c_cluster_http.ctsv" \
+    node "$ROOT/web/test/e2e/run.mjs" "ClickHouse: #" >"$WORK/page.log" 2>&1; then
+    ok "the page loads the cluster's answer through #url= (long table) and #clickhouse= (compact table) in Chromium; its csv equals the CLI's"
+  else bad "the page through #url= / #clickhouse= to ClickHouse"; sed 's/^/    /' "$WORK/page.log"; fi
 else
   echo "page check skipped: the page's WebAssembly engine is not built"
 fi
 
 END_S=$(date +%s)
-echo "time: install $((INSTALLED_S - START_S)) s, servers up $((UP_S - INSTALLED_S)) s, reduce+export $((REDUCED_S - UP_S)) s, load+query $((QUERIED_S - REDUCED_S)) s, compare $((END_S - QUERIED_S)) s; total $((END_S - START_S)) s"
+echo "time: install $((INSTALLED_S - START_S)) s, servers up $((UP_S - INSTALLED_S)) s, reduce+export $((REDUCED_S - UP_S)) s, load+query $((QUERIED_S - REDUCED_S)) s, compare $((COMPACT_S - QUERIED_S)) s (compact table included), page $((END_S - COMPACT_S)) s; total $((END_S - START_S)) s"
 echo "clickhouse: $passes passed, $fails failed"
 [ "$fails" = 0 ]

@@ -9,6 +9,9 @@
 #                     sets TCP1 HTTP1 TCP2 HTTP2; ch1/ch2 run clickhouse-client
 #                     against each; user `page` is readonly with the CORS header
 #   stop_servers      stops them; the caller calls it from its EXIT trap
+#   ch_distributed CH NAME LOCAL KEY
+#                     creates latscope.NAME, a Distributed table over each
+#                     shard's latscope.LOCAL sharded by KEY, on server CH
 SERVER=/usr/sbin/clickhouse-server
 PIDS=()
 
@@ -145,6 +148,9 @@ ch_start_two() {  # dir
   write_config "$1/s2" "$TCP2" "$HTTP2"
   start_server "$1/s1" "$TCP1"
   start_server "$1/s2" "$TCP2"
+}
+ch_distributed() {  # ch name local sharding-key (docs/cluster-merge.md, section 2)
+  "$1" -q "CREATE TABLE latscope.$2 AS latscope.$3 ENGINE = Distributed(latscope_two_shards, latscope, $3, $4)"
 }
 ch1() { clickhouse-client --host 127.0.0.1 --port "$TCP1" "$@"; }
 ch2() { clickhouse-client --host 127.0.0.1 --port "$TCP2" "$@"; }

@@ -2,10 +2,14 @@
 //   * an HdrHistogram interval log (.hlog), as Java's HistogramLogWriter
 //     writes it, values in ns, one tag per label set;
 //   * the long table, ClickHouse TSVWithNames: one row per non-empty bin,
-//     counts exact; read back by the "tsv" format (core/src/formats/tsv/).
+//     counts exact; read back by the "tsv" format (core/src/formats/tsv/);
+//   * the compact table: one row per cell, its bins as arrays of integer
+//     units (2^-28 I/O) named for ClickHouse's SummingMergeTree and sumMap,
+//     as TSVWithNames (read back by the same reader) or RowBinary.
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -43,6 +47,18 @@ Status export_hlog(const Result& r, DeflateFn deflate, std::string* out, HlogExp
 // Writes r as TSVWithNames: t_ms, quantum_ms, one column per label name
 // (sorted union), layout, bin, count.
 Status export_tsv(const Result& r, std::string* out);
+
+// The compact table (docs/export-formats.md, "The compact table"): text
+// (TSVWithNames, header row first) or ClickHouse RowBinary (no header).
+enum class CompactEncoding { kTsv, kRowBinary };
+// Its columns: t_ms, quantum_ms, the label names (sorted), layout, the
+// series' coverage (span_start_ms, span_end_ms, full_start_ms, full_end_ms),
+// binsMap.bin, binsMap.units, extremesMap.bin, extremesMap.n.
+std::vector<std::string> compact_columns(const std::set<std::string>& label_names);
+// Writes r as the compact table, one row per cell, quantum-major; *columns
+// (when not null) gets the column names in order (RowBinary has no header).
+// RowBinary needs a whole-ms quantum (t_ms and quantum_ms are Int64).
+Status export_compact(const Result& r, CompactEncoding enc, std::string* out, std::vector<std::string>* columns);
 
 // A fixed-point count (kResultFracBits) as its exact decimal ("12.5",
 // "0.000000003725290298461914062500" trimmed of trailing zeros).

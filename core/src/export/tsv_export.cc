@@ -7,41 +7,20 @@
 // One row per non-empty bin (extreme 0), and one per bin a cell's extremes
 // may come from (extreme 1, count 0); counts are exact decimals of the fixed-point
 // value, so reading the table back gives the same result, bit for bit.
-#include <algorithm>
 #include <set>
 
+#include "export/table_rows.h"
 #include "latscope/export.h"
 #include "latscope/report.h"
 
 namespace latscope {
-namespace {
 
-// ClickHouse's TSV escaping: backslash escapes for the bytes that would end
-// a field or a row, and for the backslash itself.
-void append_escaped(std::string* o, const std::string& s) {
-  for (char c : s) {
-    switch (c) {
-      case '\t': *o += "\\t"; break;
-      case '\n': *o += "\\n"; break;
-      case '\r': *o += "\\r"; break;
-      case '\\': *o += "\\\\"; break;
-      case '\0': *o += "\\0"; break;
-      default: *o += c;
-    }
-  }
-}
-
-}  // namespace
+using table_rows::append_escaped;
 
 Status export_tsv(const Result& r, std::string* out) {
   out->clear();
   std::set<std::string> names;
-  for (const ResultSeries& s : r.series)
-    for (const auto& kv : s.labels.items()) names.insert(kv.first);
-  for (const char* fixed : {"t_ms", "quantum_ms", "layout", "extreme", "bin", "count"})
-    if (names.count(fixed))
-      return Status::Error(ErrorCode::kUnusableFile,
-                           std::string("export: a label is named '") + fixed + "', a column of the table");
+  if (Status st = table_rows::label_names(r, &names); !st.ok()) return st;
   std::string& o = *out;
   o += "t_ms\tquantum_ms";
   for (const std::string& n : names) {
@@ -49,17 +28,8 @@ Status export_tsv(const Result& r, std::string* out) {
     append_escaped(&o, n);
   }
   o += "\tlayout\textreme\tbin\tcount\n";
-  // Quantum-major order (any order reads back the same).
-  struct Ref {
-    int64_t quantum;
-    size_t series, cell;
-  };
-  std::vector<Ref> refs;
-  for (size_t si = 0; si < r.series.size(); ++si)
-    for (size_t ci = 0; ci < r.series[si].cells.size(); ++ci) refs.push_back({r.series[si].cells[ci].quantum, si, ci});
-  std::stable_sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) { return a.quantum < b.quantum; });
   const std::string quantum = format_number(r.quantum_ms);
-  for (const Ref& ref : refs) {
+  for (const table_rows::CellRef& ref : table_rows::quantum_major(r)) {
     const ResultSeries& s = r.series[ref.series];
     const ResultCell& c = s.cells[ref.cell];
     std::string prefix = format_number(static_cast<double>(c.quantum) * r.quantum_ms) + '\t' + quantum;

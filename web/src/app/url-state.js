@@ -7,6 +7,7 @@
 //   #v=1&view=heatmap&q=5000&p=50,99,99.9&t=12000,30000&g=host&palette=magma
 //   #v=1&acc=hist                     (histogram logs count a job that has both)
 //   #v=1&url=https://ci.example/run1.tar.gz&url=https://ci.example/run2.tar.gz
+//   #v=1&clickhouse=<ClickHouse HTTP URL with table=...>   (load/clickhouse.js)
 //   #v=1&d=<deflate-raw + base64url of the loaded data>   ("Copy link with data")
 //   #demo                                                 (the demo data set)
 //
@@ -16,6 +17,7 @@
 import { DEFAULTS, QUANTA, parsePercentiles, sortPercentiles } from './options.js';
 import { PALETTES } from '../views/scales.js';
 import { parseSlaRule } from './sla.js';
+import { clickhouseQueryUrl } from '../load/clickhouse.js';
 
 /** The fragment format's version: `v=1`. A link without `v` is read as version 1. */
 export const FRAGMENT_VERSION = 1;
@@ -69,12 +71,12 @@ export const FIELD_OF = {
 };
 
 /** Fragment fields that are no state key. */
-const OTHER_FIELDS = new Set(['v', 'url', 'd', 'demo']);
+const OTHER_FIELDS = new Set(['v', 'url', 'clickhouse', 'd', 'demo']);
 
 /**
  * @typedef {object} ParsedFragment
  * @property {Partial<import('./state.js').State>} state  validated view state
- * @property {string[]} urls    http(s) URLs to load (`url=`, validated)
+ * @property {string[]} urls    http(s) URLs to load (`url=`, `clickhouse=`, validated)
  * @property {string} data      `d=`: the loaded data of a "link with data" (base64url; '' when none)
  * @property {boolean} demo     `#demo`
  * @property {string[]} notes   what was ignored and why (for the console)
@@ -341,6 +343,15 @@ export function parseFragment(hash, o = {}) {
       }
       if (field === 'url') {
         addUrl(value, 'url=');
+        continue;
+      }
+      if (field === 'clickhouse') {
+        // A ClickHouse table or view, fetched as a URL (load/clickhouse.js).
+        try {
+          addUrl(clickhouseQueryUrl(value, base), 'clickhouse=');
+        } catch (e) {
+          out.notes.push(`clickhouse= ${shown(value)} ignored: ${/** @type {Error} */ (e).message}`);
+        }
         continue;
       }
       if (field === 'd') {

@@ -558,4 +558,19 @@ export const SHARE_CASES = [
       assert.deepEqual(c.errors, []);
     },
   },
+  {
+    name: 'ClickHouse: #clickhouse= names the cluster-wide view of the compact table (tests/clickhouse/run.sh sets LATSCOPE_CH_SOURCE): csv equals the CLI on the same answer, partial flags included',
+    skip: () => (process.env.LATSCOPE_CH_SOURCE && process.env.LATSCOPE_CH_COMPACT ? '' : 'run by tests/clickhouse/run.sh with its servers up'),
+    async run(c) {
+      const p = c.page;
+      // docs/cluster-merge.md, "#clickhouse=": server, user and view; the page builds the query.
+      await p.goto(`${c.url}#clickhouse=${encodeURIComponent(/** @type {string} */ (process.env.LATSCOPE_CH_SOURCE))}`);
+      assert.equal(await waitDone(p), 'ready', (await p.textContent('[data-testid=status]')) || '');
+      const s = await state(p);
+      const csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
+      const args = ['--quantum', String(s.quantum_ms), '--percentiles', s.percentiles.join(',')];
+      assert.equal(csv, cliPctiles(args, [/** @type {string} */ (process.env.LATSCOPE_CH_COMPACT)]));
+      assert.deepEqual(c.errors, []);
+    },
+  },
 ];

@@ -1,6 +1,9 @@
-// Long-table parser (tsv_table.h). A row, as `latscope export --format tsv`
-// or `clickhouse ... FORMAT TSVWithNames` writes it:
-//   0	1000	read	clat	fio3	1033	12.5
+// Long- and compact-table parser (tsv_table.h). A long row, as `latscope
+// export --format tsv` or `clickhouse ... FORMAT TSVWithNames` writes it:
+//   0	1000	read	clat	fio3	0	1033	12.5
+// a compact row (`latscope export --format compact`, or ClickHouse's
+// sumMap answer):
+//   0	1000	read	clat	fio3	[1033,1040]	[3355443200,268435456]	[1033]	[1]
 #include "formats/tsv/tsv_table.h"
 
 #include <algorithm>
@@ -20,10 +23,7 @@ constexpr size_t kMaxLine = size_t{1} << 20;
 // Times from here on are epoch ms (as for .hlog timestamps, docs/formats-hdr.md).
 constexpr double kYearMs = 365.0 * 24 * 3600 * 1000;
 
-struct Field {
-  std::string_view text;
-  uint32_t column;  // 1-based byte column
-};
+using Field = TableParser::Field;
 
 std::vector<Field> split_tabs(std::string_view l) {
   std::vector<Field> f;
@@ -96,14 +96,40 @@ LayoutPtr layout_for_id(const std::string& id, size_t room, std::string* why, bo
   return hdr::make_layout(c, unit, n);
 }
 
+// "[1,2,3]" (ClickHouse's text of an Array of unsigned integers) into *out,
+// every element at most max; false for anything else.
+bool parse_uint_array(std::string_view s, uint64_t max, std::vector<uint64_t>* out) {
+  out->clear();
+  if (s.size() < 2 || s.front() != '[' || s.back() != ']') return false;
+  s = s.substr(1, s.size() - 2);
+  if (s.empty()) return true;
+  for (;;) {
+    const size_t comma = s.find(',');
+    const std::string_view e = s.substr(0, comma);
+    if (e.empty() || e.size() > 20) return false;
+    uint64_t v = 0;
+    for (char c : e) {
+      if (c < '0' || c > '9' || __builtin_mul_overflow(v, uint64_t{10}, &v) ||
+          __builtin_add_overflow(v, static_cast<uint64_t>(c - '0'), &v))
+        return false;
+    }
+    if (v > max) return false;
+    out->push_back(v);
+    if (comma == std::string_view::npos) return true;
+    s = s.substr(comma + 1);
+  }
+}
+
 }  // namespace
 
 bool is_header(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   const std::vector<Field> fields = split_tabs(line);
-  for (const char* name : {"t_ms", "quantum_ms", "layout", "bin", "count"})
-    if (std::none_of(fields.begin(), fields.end(), [&](const Field& f) { return f.text == name; })) return false;
-  return true;
+  const auto has = [&](const char* name) {
+    return std::any_of(fields.begin(), fields.end(), [&](const Field& f) { return f.text == name; });
+  };
+  return has("t_ms") && has("quantum_ms") && has("layout") &&
+         ((has("bin") && has("count")) || (has("binsMap.bin") && has("binsMap.units")));
 }
 
 void TableParser::append(const char* data, size_t n) {
@@ -183,7 +209,27 @@ void TableParser::header(std::string_view l) {
     else if (name == "bin") bin_col_ = col;
     else if (name == "count") count_col_ = col;
     else if (name == "extreme") extreme_col_ = col;
+    else if (name == "binsMap.bin") bins_col_ = col;
+    else if (name == "binsMap.units") units_col_ = col;
+    else if (name == "extremesMap.bin") xbins_col_ = col;
+    else if (name == "extremesMap.n") continue;  // 1 per extreme bin, summed: says nothing
+    else if (name == "span_start_ms") cov_cols_[0] = col;
+    else if (name == "span_end_ms") cov_cols_[1] = col;
+    else if (name == "full_start_ms") cov_cols_[2] = col;
+    else if (name == "full_end_ms") cov_cols_[3] = col;
     else label_cols_.emplace_back(col, name);
+  }
+  const int ncov = static_cast<int>(std::count_if(std::begin(cov_cols_), std::end(cov_cols_), [](int c) { return c >= 0; }));
+  if (ncov != 0 && ncov != 4) {
+    fail(1, "the header names " + std::to_string(ncov) +
+                " of the coverage columns span_start_ms, span_end_ms, full_start_ms, full_end_ms: all four or none");
+    return;
+  }
+  const bool compact = bins_col_ >= 0 && units_col_ >= 0;
+  if (compact == (bin_col_ >= 0 && count_col_ >= 0) || (compact && extreme_col_ >= 0)) {
+    fail(1, "the header names both the long table's columns (bin, count, extreme) and the compact table's "
+            "(binsMap.bin, binsMap.units)");
+    return;
   }
   header_text_ = std::string(l);
   have_header_ = true;
@@ -240,13 +286,65 @@ void TableParser::row(std::string_view l) {
     fail(lf.column, "unknown layout id '" + id.substr(0, 64) + "' (fio3, fio3/cN, fio2, fio2/cN or hdr:dD:lL:uU:nN)");
     return;
   }
+  double cov[4] = {0, 0, 0, 0};
+  if (cov_cols_[0] >= 0 && !coverage(f, cov)) return;
+  Acc& acc = acc_for(f, id, li->second);
+  const uint64_t rows_before = rows_;
+  if (bins_col_ >= 0) compact_row(f, static_cast<int64_t>(j), t, &acc);
+  else long_row(f, static_cast<int64_t>(j), t, &acc);
+  if (cov_cols_[0] < 0 || rows_ == rows_before) return;  // no coverage, or the row was skipped
+  if (!acc.covered) {
+    acc.covered = true;
+    acc.span_start = cov[0], acc.span_end = cov[1], acc.full_start = cov[2], acc.full_end = cov[3];
+  } else {  // merge()'s rule (docs/result-format.md): span the union, full the intersection
+    acc.span_start = std::min(acc.span_start, cov[0]);
+    acc.span_end = std::max(acc.span_end, cov[1]);
+    acc.full_start = std::max(acc.full_start, cov[2]);
+    acc.full_end = std::min(acc.full_end, cov[3]);
+  }
+}
+
+// The row's four coverage columns (ms); false (the row skipped, named) when
+// one is no number or a span ends before it starts.
+bool TableParser::coverage(const std::vector<Field>& f, double cov[4]) {
+  for (int k = 0; k < 4; ++k) {
+    const Field& c = f[static_cast<size_t>(cov_cols_[k])];
+    if (!parse_number(c.text, &cov[k])) {
+      bad(c.column, "coverage '" + std::string(c.text.substr(0, 32)) + "' is not a number (ms): row skipped");
+      return false;
+    }
+  }
+  if (cov[1] < cov[0]) {
+    bad(f[static_cast<size_t>(cov_cols_[1])].column, "span_end_ms is before span_start_ms: row skipped");
+    return false;
+  }
+  return true;
+}
+
+TableParser::Acc& TableParser::acc_for(const std::vector<Field>& f, const std::string& layout_id,
+                                       const LayoutPtr& layout) {
+  Labels labels;
+  for (const auto& lc : label_cols_) labels.set(lc.second, unescape(f[static_cast<size_t>(lc.first)].text));
+  const std::string key = labels_text(labels) + '\n' + layout_id;
+  auto ai = index_.find(key);
+  if (ai == index_.end()) {
+    ai = index_.emplace(key, acc_.size()).first;
+    Acc a;
+    a.labels = labels;
+    a.layout = layout;
+    acc_.push_back(std::move(a));
+  }
+  return acc_[ai->second];
+}
+
+void TableParser::long_row(const std::vector<Field>& f, int64_t j, double t, Acc* acc) {
   const Field& bf = f[static_cast<size_t>(bin_col_)];
   const std::string bin_text(bf.text);
   char* end = nullptr;
   const unsigned long long bin = bin_text.empty() || bin_text[0] == '-' ? ~0ull : std::strtoull(bin_text.c_str(), &end, 10);
-  if (bin_text.empty() || end != bin_text.c_str() + bin_text.size() || bin >= li->second->size()) {
-    bad(bf.column, "bin '" + bin_text.substr(0, 32) + "' is not a bin of layout " + id + " (0.." +
-                       std::to_string(li->second->size() - 1) + "): row skipped");
+  if (bin_text.empty() || end != bin_text.c_str() + bin_text.size() || bin >= acc->layout->size()) {
+    bad(bf.column, "bin '" + bin_text.substr(0, 32) + "' is not a bin of layout " + acc->layout->id + " (0.." +
+                       std::to_string(acc->layout->size() - 1) + "): row skipped");
     return;
   }
   const Field& cf = f[static_cast<size_t>(count_col_)];
@@ -264,24 +362,57 @@ void TableParser::row(std::string_view l) {
     }
     extreme = xf.text == "1";
   }
-  Labels labels;
-  for (const auto& lc : label_cols_) labels.set(lc.second, unescape(f[static_cast<size_t>(lc.first)].text));
-  const std::string key = labels_text(labels) + '\n' + id;
-  auto ai = index_.find(key);
-  if (ai == index_.end()) {
-    ai = index_.emplace(key, acc_.size()).first;
-    acc_.push_back({labels, li->second, {}, {}});
-  }
   if (extreme) {  // its count says nothing (0 as exported; a GROUP BY sums it)
-    acc_[ai->second].extremes[static_cast<int64_t>(j)].add(static_cast<uint32_t>(bin));
+    acc->extremes[j].add(static_cast<uint32_t>(bin));
     count_row(t);
     return;
   }
-  uint64_t& u = acc_[ai->second].cells[static_cast<int64_t>(j)][static_cast<uint32_t>(bin)];
+  uint64_t& u = acc->cells[j][static_cast<uint32_t>(bin)];
   if (__builtin_add_overflow(u, units, &u)) {
     bad(cf.column, "the bin's sum overflows 64-bit fixed point: row skipped");
     return;
   }
+  count_row(t);
+}
+
+// A compact row: the cell's bins and their integer units as two arrays of
+// equal length, and the bins its extremes may come from (docs/export-formats.md,
+// "The compact table"). Checked whole before anything is added, so a bad row
+// adds nothing.
+void TableParser::compact_row(const std::vector<Field>& f, int64_t j, double t, Acc* acc) {
+  const size_t nbins = acc->layout->size();
+  const Field& bf = f[static_cast<size_t>(bins_col_)];
+  const Field& uf = f[static_cast<size_t>(units_col_)];
+  std::vector<uint64_t> bins, units, xbins;
+  if (!parse_uint_array(bf.text, nbins - 1, &bins)) {
+    bad(bf.column, "binsMap.bin '" + std::string(bf.text.substr(0, 32)) + "' is not an array of bins of layout " +
+                       acc->layout->id + " (0.." + std::to_string(nbins - 1) + "): row skipped");
+    return;
+  }
+  if (!parse_uint_array(uf.text, UINT64_MAX, &units) || units.size() != bins.size()) {
+    bad(uf.column, "binsMap.units '" + std::string(uf.text.substr(0, 32)) + "' is not an array of " +
+                       std::to_string(bins.size()) + " unsigned 64-bit integers: row skipped");
+    return;
+  }
+  if (xbins_col_ >= 0) {
+    const Field& xf = f[static_cast<size_t>(xbins_col_)];
+    if (!parse_uint_array(xf.text, nbins - 1, &xbins)) {
+      bad(xf.column, "extremesMap.bin '" + std::string(xf.text.substr(0, 32)) +
+                         "' is not an array of bins of layout " + acc->layout->id + ": row skipped");
+      return;
+    }
+  }
+  std::map<uint32_t, uint64_t>& cell = acc->cells[j];
+  for (size_t k = 0; k < bins.size(); ++k) {
+    const auto it = cell.find(static_cast<uint32_t>(bins[k]));
+    uint64_t sum = 0;
+    if (it != cell.end() && __builtin_add_overflow(it->second, units[k], &sum)) {
+      bad(uf.column, "bin " + std::to_string(bins[k]) + "'s sum overflows 64-bit fixed point: row skipped");
+      return;
+    }
+  }
+  for (size_t k = 0; k < bins.size(); ++k) cell[static_cast<uint32_t>(bins[k])] += units[k];
+  for (uint64_t x : xbins) acc->extremes[j].add(static_cast<uint32_t>(x));
   count_row(t);
 }
 
@@ -341,7 +472,9 @@ Status TableParser::finish(Result* out) {
           c.bins.push_back(bc.first);
           c.counts.push_back(bc.second);
         }
-      if (!c.bins.empty() && extreme_col_ < 0) {  // as a version 1 result: every bin
+      // A table without extreme rows (no `extreme` nor `extremesMap.bin`
+      // column) reads as a version 1 result: every bin.
+      if (!c.bins.empty() && extreme_col_ < 0 && xbins_col_ < 0) {
         c.extremes.add(c.bins.front());
         c.extremes.add(c.bins.back());
       } else if (!c.bins.empty()) {
@@ -351,9 +484,13 @@ Status TableParser::finish(Result* out) {
       if (!c.bins.empty()) s.cells.push_back(std::move(c));
     }
     if (s.cells.empty()) continue;
-    // A table carries no coverage: the span is the quanta it has rows for.
-    s.span_start_ms = s.full_start_ms = static_cast<double>(s.cells.front().quantum) * quantum_ms_;
-    s.span_end_ms = s.full_end_ms = static_cast<double>(s.cells.back().quantum + 1) * quantum_ms_;
+    if (a.covered) {  // the coverage columns (docs/export-formats.md, "The compact table")
+      s.span_start_ms = a.span_start, s.span_end_ms = a.span_end;
+      s.full_start_ms = a.full_start, s.full_end_ms = a.full_end;
+    } else {  // a table without them carries no coverage: the span is the quanta it has rows for
+      s.span_start_ms = s.full_start_ms = static_cast<double>(s.cells.front().quantum) * quantum_ms_;
+      s.span_end_ms = s.full_end_ms = static_cast<double>(s.cells.back().quantum + 1) * quantum_ms_;
+    }
     r.series.push_back(std::move(s));
   }
   if (r.series.empty()) return Status::Error(ErrorCode::kUnusableFile, "the table's counts are all zero");

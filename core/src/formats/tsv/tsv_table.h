@@ -1,6 +1,10 @@
 // The long table (docs/export-formats.md, "Reading a table back"): TSV with
 // a header row naming t_ms, quantum_ms, layout, bin, count, optionally
-// extreme, and any label columns, parsed line by line into a Result. Rows of the same time, labels,
+// extreme, and any label columns, parsed line by line into a Result. The
+// compact table (docs/export-formats.md, "The compact table") names
+// binsMap.bin and binsMap.units (arrays of bins and integer 2^-28 units),
+// optionally extremesMap.bin (and extremesMap.n, not read), in place of bin
+// and count: one row per cell. Rows of the same time, labels,
 // layout and bin add up, in any order, so a SQL engine's GROUP BY output and
 // concatenated tables load alike.
 #pragma once
@@ -17,12 +21,18 @@
 
 namespace latscope::tsv {
 
-// Is this line the header of a long table? (tab-separated names including
-// t_ms, quantum_ms, layout, bin and count)
+// Is this line the header of a long or compact table? (tab-separated names
+// including t_ms, quantum_ms, layout, and bin and count or binsMap.bin and
+// binsMap.units)
 bool is_header(std::string_view line);
 
 class TableParser {
  public:
+  // One tab-separated field of a row and where it starts.
+  struct Field {
+    std::string_view text;
+    uint32_t column;  // 1-based byte column
+  };
   // Any chunking gives the same result.
   void append(const char* data, size_t n);
   // Ends the input. An error (no header, mixed quanta, an unknown layout)
@@ -38,10 +48,18 @@ class TableParser {
     LayoutPtr layout;
     std::map<int64_t, std::map<uint32_t, uint64_t>> cells;  // quantum -> bin -> units
     std::map<int64_t, ExtremeBins> extremes;                 // quantum -> rows with extreme = 1
+    // Coverage from the rows' coverage columns: span the union, full the
+    // intersection of every row's (merge()'s rule); none: the quanta with rows.
+    bool covered = false;
+    double span_start = 0, span_end = 0, full_start = 0, full_end = 0;
   };
   void line(std::string_view l);
   void header(std::string_view l);
   void row(std::string_view l);
+  Acc& acc_for(const std::vector<Field>& f, const std::string& layout_id, const LayoutPtr& layout);
+  bool coverage(const std::vector<Field>& f, double cov[4]);
+  void long_row(const std::vector<Field>& f, int64_t j, double t, Acc* acc);
+  void compact_row(const std::vector<Field>& f, int64_t j, double t, Acc* acc);
   void bad(uint32_t column, const std::string& what);
   void fail(uint32_t column, const std::string& what);
 
@@ -54,6 +72,10 @@ class TableParser {
   std::string header_text_;
   int t_col_ = -1, q_col_ = -1, layout_col_ = -1, bin_col_ = -1, count_col_ = -1;
   int extreme_col_ = -1;  // optional (docs/export-formats.md): -1 for tables without it
+  // The compact table's columns (-1: a long table); extremesMap.bin optional.
+  int bins_col_ = -1, units_col_ = -1, xbins_col_ = -1;
+  // span_start_ms, span_end_ms, full_start_ms, full_end_ms: all four or none.
+  int cov_cols_[4] = {-1, -1, -1, -1};
   std::vector<std::pair<int, std::string>> label_cols_;  // column, label name
   size_t ncols_ = 0;
   double quantum_ms_ = 0;
