@@ -4,8 +4,14 @@
 //   merge [--levels MS,MS,...] RESULT... -o OUT
 // --levels writes a file of several resolutions (docs/result-format.md,
 // "Several resolutions").
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +20,7 @@
 #include "commands.h"
 #include "help.h"
 #include "latscope/result.h"
+#include "latscope/result_stream.h"
 #include "latscope/stream.h"
 #include "reduce.h"
 #include "runs_cli.h"
@@ -58,6 +65,17 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
 
 namespace {
 
+// The line a written result ends with: sizes, and each level's when several.
+void say_written(const char* cmd, const std::string& out, size_t series, uint64_t cells, uint64_t bytes,
+                 uint64_t in_bytes, const std::vector<ResultLevel>& dir, const std::string& how) {
+  std::string sizes;
+  for (const ResultLevel& l : dir)
+    sizes += std::string(sizes.empty() ? "" : ", ") + quantum_text(l.quantum_ms) + " ms " + std::to_string(l.length);
+  say(std::string("latscope ") + cmd + ": " + out + ": " + std::to_string(series) + " label sets, " +
+      std::to_string(cells) + " cells, " + std::to_string(bytes) + " bytes (inputs " + std::to_string(in_bytes) +
+      " bytes)" + (dir.empty() ? std::string() : "; " + std::to_string(dir.size()) + " levels (" + sizes + " bytes)" + how));
+}
+
 // levels: the quanta of a file of several resolutions (r's first), or empty
 // for a single-level file. `how` ends the stderr line (where the levels came from).
 int write_result(const char* cmd, const Result& r, const std::vector<double>& levels, const std::string& how,
@@ -65,22 +83,14 @@ int write_result(const char* cmd, const Result& r, const std::vector<double>& le
   std::vector<uint8_t> bytes;
   Status st = levels.size() > 1 ? encode_result_levels(r, levels, &deflate_zlib, &bytes)
                                 : encode_result(r, &deflate_zlib, &bytes);
-  std::string sizes;
   std::vector<ResultLevel> dir;
-  if (st.ok() && levels.size() > 1) {
-    st = read_result_levels(bytes.data(), bytes.size(), &dir);
-    for (const ResultLevel& l : dir)
-      sizes += std::string(sizes.empty() ? "" : ", ") + quantum_text(l.quantum_ms) + " ms " + std::to_string(l.length);
-  }
+  if (st.ok() && levels.size() > 1) st = read_result_levels(bytes.data(), bytes.size(), &dir);
   std::string err;
   if (!st.ok() || !write_file(out, bytes, &err)) {
     say(std::string("latscope ") + cmd + ": " + (st.ok() ? err : st.message));
     return 2;
   }
-  say(std::string("latscope ") + cmd + ": " + out + ": " + std::to_string(r.series.size()) + " label sets, " +
-      std::to_string(r.cells()) + " cells, " + std::to_string(bytes.size()) + " bytes (inputs " +
-      std::to_string(in_bytes) + " bytes)" +
-      (dir.empty() ? std::string() : "; " + std::to_string(dir.size()) + " levels (" + sizes + " bytes)" + how));
+  say_written(cmd, out, r.series.size(), r.cells(), bytes.size(), in_bytes, dir, how);
   return 0;
 }
 
@@ -180,6 +190,59 @@ int cmd_reduce(int argc, char** argv) {
   return std::max(rc, write_result("reduce", r, levels, "", out, in_bytes));
 }
 
+namespace {
+
+// A merge input read by ranges: a plain result file through pread, opened
+// per read (thousands of inputs need no thousands of descriptors); anything
+// else (.gz, a pipe) read whole first, as before.
+bool open_merge_input(const std::string& path, ResultBlockReader* r, uint64_t* size, std::string* err) {
+  struct stat st {};
+  char magic[sizeof kResultMagic] = {};
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  const bool plain = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                     ::pread(fd, magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic) &&
+                     is_result_file(magic, sizeof magic);
+  if (fd >= 0) ::close(fd);
+  ReadAtFn read;
+  if (plain) {
+    *size = static_cast<uint64_t>(st.st_size);
+    read = [path](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
+      out->resize(static_cast<size_t>(n));
+      const int f = ::open(path.c_str(), O_RDONLY);
+      uint64_t got = 0;
+      while (f >= 0 && got < n) {
+        const ssize_t k = ::pread(f, out->data() + got, static_cast<size_t>(n - got), static_cast<off_t>(off + got));
+        if (k <= 0) break;
+        got += static_cast<uint64_t>(k);
+      }
+      if (f >= 0) ::close(f);
+      if (got != n) *why = "cannot read " + std::to_string(n) + " bytes at byte " + std::to_string(off);
+      return got == n;
+    };
+  } else {
+    auto bytes = std::make_shared<std::string>();
+    if (!read_whole_file(path, bytes.get(), err)) return false;
+    *size = bytes->size();
+    read = [bytes](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
+      if (off > bytes->size() || n > bytes->size() - off) {
+        *why = "truncated";
+        return false;
+      }
+      out->assign(bytes->begin() + static_cast<std::ptrdiff_t>(off), bytes->begin() + static_cast<std::ptrdiff_t>(off + n));
+      return true;
+    };
+  }
+  const Status st2 = r->open(read, *size);
+  if (!st2.ok()) *err = st2.message;
+  return st2.ok();
+}
+
+}  // namespace
+
+// Merges in time order, one output block at a time (docs/result-format.md,
+// "Merging in time order"): memory is the inputs' heads and index plus one
+// block of the merged result, whatever the number of inputs or the length
+// of the run.
 int cmd_merge(int argc, char** argv) {
   std::vector<char*> rest;
   std::string out;
@@ -191,13 +254,15 @@ int cmd_merge(int argc, char** argv) {
     say("latscope merge: no result files given");
     return 2;
   }
-  Result acc;
-  bool first = true;
+  std::vector<ResultBlockReader> inputs(rest.size() - 2);
+  std::vector<const Result*> heads;
   uint64_t in_bytes = 0;
   for (size_t i = 2; i < rest.size(); ++i) {
     const std::string path = rest[i];
-    std::string bytes, err;
-    if (!read_whole_file(path, &bytes, &err)) {
+    std::string err;
+    uint64_t size = 0;
+    ResultBlockReader& r = inputs[i - 2];
+    if (!open_merge_input(path, &r, &size, &err)) {
       // merge takes every other argument as a result file (a file may be
       // named "-x"); one that cannot be read and is close to an option
       // was most likely meant as the option.
@@ -205,49 +270,95 @@ int cmd_merge(int argc, char** argv) {
       say(std::string("latscope merge: ").append(path).append(": ").append(err).append(hint));
       return 2;
     }
-    in_bytes += bytes.size();
-    const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
+    in_bytes += size;
+    heads.push_back(&r.head());
     // Several levels: the finest is merged (every coarser one is requantize()
     // of it); the first such input's quanta are the output's unless --levels.
-    std::vector<ResultLevel> dir;
-    if (read_result_levels(data, bytes.size(), &dir).ok() && !levels_given && levels_from.empty()) {
+    if (!r.level_quanta().empty() && !levels_given && levels_from.empty()) {
       levels_from = path;
-      for (const ResultLevel& l : dir) levels.push_back(l.quantum_ms);
-    }
-    Result r;
-    Status st = decode_result(data, bytes.size(), &r);
-    if (st.ok() && first) {
-      acc = std::move(r);
-      first = false;
-      continue;
-    }
-    if (st.ok()) st = merge(&acc, r);
-    if (!st.ok()) {
-      say("latscope merge: " + path + ": " + st.message);
-      return 2;
+      levels = r.level_quanta();
     }
   }
-  for (const std::string& n : acc.notes) say("latscope merge: note: " + n);
+  MergePlan plan;
+  size_t bad_input = SIZE_MAX;
+  Status st = plan_merge(heads, &plan, &bad_input);
+  if (!st.ok()) {
+    say("latscope merge: " + std::string(rest[2 + bad_input]) + ": " + st.message);
+    return 2;
+  }
+  const double quantum = plan.head.quantum_ms;
+  for (const std::string& n : plan.notes) say("latscope merge: note: " + n);
   std::string how;
   if (!levels.empty()) {
     if (levels_given) {
-      if (!check_levels("merge", &levels, acc.quantum_ms)) return 2;
+      if (!check_levels("merge", &levels, quantum)) return 2;
       how = ": --levels";
     } else {
       // Only the levels the merged quantum nests in (a coarser input may have
       // re-quantized the merge).
       std::vector<double> keep;
       for (double q : levels)
-        if (quantum_multiple(acc.quantum_ms, q)) keep.push_back(q);
-      how = ": the levels of " + levels_from + " that are multiples of the merged " + quantum_text(acc.quantum_ms) + " ms";
+        if (quantum_multiple(quantum, q)) keep.push_back(q);
+      how = ": the levels of " + levels_from + " that are multiples of the merged " + quantum_text(quantum) + " ms";
       levels = keep;
       if (levels.size() <= 1) how = "";
       if (levels.size() <= 1)
         say("latscope merge: note: no level of " + levels_from + " is coarser than the merged " +
-            quantum_text(acc.quantum_ms) + " ms and a multiple of it: one level written");
+            quantum_text(quantum) + " ms and a multiple of it: one level written");
     }
   }
-  return write_result("merge", acc, levels, how, out, in_bytes);
+  // The quanta written: one level (version 2), or the merged quantum and
+  // the levels (version 3, finest first), each a complete version 2 file.
+  std::vector<double> quanta{quantum};
+  if (levels.size() > 1) {
+    quanta.insert(quanta.end(), levels.begin(), levels.end());
+    std::sort(quanta.begin(), quanta.end());
+    quanta.erase(std::unique(quanta.begin(), quanta.end()), quanta.end());
+  }
+  AtomicFile file;
+  std::string err;
+  if (!file.open(out, &err)) {
+    say("latscope merge: " + err);
+    return 2;
+  }
+  uint64_t pos = 0, cells = 0;
+  const WriteFn write = [&](const uint8_t* p, size_t n) {
+    pos += n;
+    return file.write(p, n);
+  };
+  std::vector<ResultLevel> dir;
+  if (levels.size() > 1) {
+    const std::vector<uint8_t> h = result_levels_head();
+    write(h.data(), h.size());
+  }
+  for (double q : quanta) {
+    const uint64_t at = pos;
+    ResultEncoder enc(&deflate_zlib, write);
+    Result head = plan.head;
+    head.quantum_ms = q;
+    st = enc.begin(head);
+    if (st.ok()) st = write_merge(plan, &inputs, q, 600, &enc, &bad_input);
+    if (st.ok()) st = enc.finish();
+    if (!st.ok()) {
+      say("latscope merge: " + (bad_input < heads.size() ? std::string(rest[2 + bad_input]) + ": " : std::string()) +
+          st.message);
+      return 2;
+    }
+    if (q == quantum) cells = enc.cells();
+    dir.push_back({q, at, enc.bytes()});
+  }
+  if (levels.size() > 1) {
+    const std::vector<uint8_t> t = result_levels_tail(dir, pos);
+    write(t.data(), t.size());
+  } else {
+    dir.clear();
+  }
+  if (!file.commit(&err)) {
+    say("latscope merge: " + err);
+    return 2;
+  }
+  say_written("merge", out, plan.head.series.size(), cells, pos, in_bytes, dir, how);
+  return 0;
 }
 
 }  // namespace latscope::cli
