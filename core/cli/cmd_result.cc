@@ -114,6 +114,49 @@ bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_m
 
 }  // namespace
 
+ReadAtFn file_range_reader(const std::string& path, uint64_t* size) {
+  struct stat st {};
+  char magic[sizeof kResultMagic] = {};
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  const bool plain = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                     ::pread(fd, magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic) &&
+                     is_result_file(magic, sizeof magic);
+  if (fd >= 0) ::close(fd);
+  if (!plain) return nullptr;
+  *size = static_cast<uint64_t>(st.st_size);
+  // Opened per read: thousands of inputs need no thousands of descriptors.
+  return [path](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
+    out->resize(static_cast<size_t>(n));
+    const int f = ::open(path.c_str(), O_RDONLY);
+    uint64_t got = 0;
+    while (f >= 0 && got < n) {
+      const ssize_t k = ::pread(f, out->data() + got, static_cast<size_t>(n - got), static_cast<off_t>(off + got));
+      if (k <= 0) break;
+      got += static_cast<uint64_t>(k);
+    }
+    if (f >= 0) ::close(f);
+    if (got != n) *why = "cannot read " + std::to_string(n) + " bytes at byte " + std::to_string(off);
+    return got == n;
+  };
+}
+
+bool results_quantum(const std::vector<std::string>& files, double* quantum_ms, std::string* from) {
+  bool any = false;
+  for (const std::string& path : files) {
+    uint64_t size = 0;
+    const ReadAtFn read = file_range_reader(path, &size);
+    ResultBlockReader r;
+    // A result that cannot be read is left to the reader to report.
+    if (!read || !r.open(read, size).ok()) continue;
+    if (!any || r.head().quantum_ms > *quantum_ms) {
+      *quantum_ms = r.head().quantum_ms;
+      *from = path;
+    }
+    any = true;
+  }
+  return any;
+}
+
 int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes,
                   std::vector<TrustRow>* trust) {
   const std::string prefix = std::string("latscope ") + cmd + ": ";
@@ -172,9 +215,7 @@ int cmd_reduce(int argc, char** argv) {
     // The finest level is the reduce quantum: --levels alone sets it, with
     // --quantum both must agree.
     const double finest = *std::min_element(levels.begin(), levels.end());
-    const bool quantum_given = std::any_of(rest.begin() + 2, rest.end(),
-                                           [](const char* a) { return std::string(a) == "--quantum"; });
-    if (quantum_given && finest != o.query.quantum_ms) {
+    if (o.quantum_given && finest != o.query.quantum_ms) {
       say("latscope reduce: --levels starts at " + quantum_text(finest) + " ms, --quantum is " +
           quantum_text(o.query.quantum_ms) + " ms: the finest level is the reduce quantum");
       return 2;
@@ -192,34 +233,11 @@ int cmd_reduce(int argc, char** argv) {
 
 namespace {
 
-// A merge input read by ranges: a plain result file through pread, opened
-// per read (thousands of inputs need no thousands of descriptors); anything
-// else (.gz, a pipe) read whole first, as before.
+// A merge input read by ranges: a plain result file through pread
+// (file_range_reader); anything else (.gz, a pipe) read whole first.
 bool open_merge_input(const std::string& path, ResultBlockReader* r, uint64_t* size, std::string* err) {
-  struct stat st {};
-  char magic[sizeof kResultMagic] = {};
-  const int fd = ::open(path.c_str(), O_RDONLY);
-  const bool plain = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-                     ::pread(fd, magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic) &&
-                     is_result_file(magic, sizeof magic);
-  if (fd >= 0) ::close(fd);
-  ReadAtFn read;
-  if (plain) {
-    *size = static_cast<uint64_t>(st.st_size);
-    read = [path](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
-      out->resize(static_cast<size_t>(n));
-      const int f = ::open(path.c_str(), O_RDONLY);
-      uint64_t got = 0;
-      while (f >= 0 && got < n) {
-        const ssize_t k = ::pread(f, out->data() + got, static_cast<size_t>(n - got), static_cast<off_t>(off + got));
-        if (k <= 0) break;
-        got += static_cast<uint64_t>(k);
-      }
-      if (f >= 0) ::close(f);
-      if (got != n) *why = "cannot read " + std::to_string(n) + " bytes at byte " + std::to_string(off);
-      return got == n;
-    };
-  } else {
+  ReadAtFn read = file_range_reader(path, size);
+  if (!read) {
     auto bytes = std::make_shared<std::string>();
     if (!read_whole_file(path, bytes.get(), err)) return false;
     *size = bytes->size();
@@ -232,9 +250,9 @@ bool open_merge_input(const std::string& path, ResultBlockReader* r, uint64_t* s
       return true;
     };
   }
-  const Status st2 = r->open(read, *size);
-  if (!st2.ok()) *err = st2.message;
-  return st2.ok();
+  const Status st = r->open(read, *size);
+  if (!st.ok()) *err = st.message;
+  return st.ok();
 }
 
 }  // namespace

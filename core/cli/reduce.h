@@ -9,6 +9,7 @@
 
 #include "cli_options.h"
 #include "latscope/result.h"
+#include "latscope/result_stream.h"
 
 namespace latscope::cli {
 
@@ -25,6 +26,17 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
 // trust: when given, the inputs' trust summary (folder.h).
 int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes,
                   std::vector<TrustRow>* trust = nullptr);
+
+// A plain (not compressed) result file read by ranges, opened per read;
+// *size its size. Empty (no function) for anything else.
+ReadAtFn file_range_reader(const std::string& path, uint64_t* size);
+
+// The quantum of the result files among `files` (plain files named
+// directly): the coarsest of their quanta (each file's finest level), and
+// the file it came from. False when no input is a result.
+// docs/result-format.md, "Reading a result": without --quantum a query
+// reads a result at its own quantum.
+bool results_quantum(const std::vector<std::string>& files, double* quantum_ms, std::string* from);
 
 bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string* err);
 

@@ -120,6 +120,7 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
   }
   if (expect != index_at)
     return in_level(bad("index", "lists " + std::to_string(nb) + " blocks, the file has more"));
+  std::vector<uint8_t>().swap(buf_);
   return Status::Ok();
 }
 
@@ -174,6 +175,10 @@ Status ResultBlockReader::read(int64_t from, int64_t to, Result* out) {
                   cells.end());
     }
   }
+  // Nothing kept between reads: a merge holds a reader per input, and a
+  // block's bytes each would grow its memory with the inputs.
+  std::vector<uint8_t>().swap(buf_);
+  std::vector<uint8_t>().swap(scratch_);
   return Status::Ok();
 }
 

@@ -136,7 +136,6 @@ Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs
     const int64_t lo = mul_sat(block, per_block), hi = mul_sat(block + 1, per_block);
     for (size_t i = 0; i < inputs->size(); ++i) {
       Result& p = part[i];
-      for (ResultSeries& s : p.series) s.cells.clear();
       p.quantum_ms = (*inputs)[i].head().quantum_ms;
       Status st = (*inputs)[i].read(mul_sat(lo, k[i]), mul_sat(hi, k[i]), &p);
       if (st.ok()) st = requantize(&p, quantum_ms);
@@ -144,6 +143,7 @@ Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs
       for (size_t s = 0; ok && s < p.series.size(); ++s)
         ok = add_cells(&acc.series[plan.index[i][s]].cells, p.series[s].cells);
       if (st.ok() && !ok) st = Status::Error(ErrorCode::kInvalidArgument, "a count passes 2^64 fixed-point units");
+      for (ResultSeries& s : p.series) std::vector<ResultCell>().swap(s.cells);  // kept by no input between blocks
       if (!st.ok()) {
         *bad_input = i;
         return st;
