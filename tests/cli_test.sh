@@ -455,5 +455,18 @@ else echo "FAIL reduce of a 5 s result did not keep its quantum"; fails=$((fails
 if grep -q finer "$TMP/q1.out"; then echo "ok   --quantum 1000 still chooses 1 s (flagged finer)"
 else echo "FAIL --quantum 1000 on a 5 s result"; fails=$((fails + 1)); fi
 
+# reduce --keep of result files alone is re-keyed and merged block by block
+# (docs/result-format.md, "Reducing results"): byte for byte what the fold
+# writes (any selection option, here a no-op --directions, takes the fold).
+"$BIN" reduce --quantum 500 --keep host,job,dir "$FIX"/cs/*_clat_hist.* -o "$TMP/cs.lsr" 2>/dev/null
+for args in "--keep dir $TMP/cs.lsr" "--keep host --quantum 2000 $TMP/cs.lsr $TMP/q5.lsr" "--keep none --levels 1000,5000 $TMP/cs.lsr"; do
+  # shellcheck disable=SC2086
+  "$BIN" reduce $args -o "$TMP/streamed.lsr" 2>/dev/null
+  # shellcheck disable=SC2086
+  "$BIN" reduce --directions r,w,t $args -o "$TMP/folded.lsr" 2>/dev/null
+  if [ -s "$TMP/streamed.lsr" ] && cmp -s "$TMP/streamed.lsr" "$TMP/folded.lsr"; then echo "ok   reduce $args: streamed = folded, byte for byte"
+  else echo "FAIL reduce $args: streamed differs from the fold"; fails=$((fails + 1)); fi
+done
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

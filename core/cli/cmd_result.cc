@@ -63,8 +63,6 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
   return true;
 }
 
-namespace {
-
 // The line a written result ends with: sizes, and each level's when several.
 void say_written(const char* cmd, const std::string& out, size_t series, uint64_t cells, uint64_t bytes,
                  uint64_t in_bytes, const std::vector<ResultLevel>& dir, const std::string& how) {
@@ -75,6 +73,8 @@ void say_written(const char* cmd, const std::string& out, size_t series, uint64_
       std::to_string(cells) + " cells, " + std::to_string(bytes) + " bytes (inputs " + std::to_string(in_bytes) +
       " bytes)" + (dir.empty() ? std::string() : "; " + std::to_string(dir.size()) + " levels (" + sizes + " bytes)" + how));
 }
+
+namespace {
 
 // levels: the quanta of a file of several resolutions (r's first), or empty
 // for a single-level file. `how` ends the stderr line (where the levels came from).
@@ -94,8 +94,8 @@ int write_result(const char* cmd, const Result& r, const std::vector<double>& le
   return 0;
 }
 
-// The levels as given, sorted and checked against the finest (quantum_ms):
-// each a multiple of it. False, said, otherwise.
+}  // namespace
+
 bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_ms) {
   std::sort(levels->begin(), levels->end());
   levels->erase(std::unique(levels->begin(), levels->end()), levels->end());
@@ -111,8 +111,6 @@ bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_m
   }
   return true;
 }
-
-}  // namespace
 
 ReadAtFn file_range_reader(const std::string& path, uint64_t* size) {
   struct stat st {};
@@ -224,159 +222,13 @@ int cmd_reduce(int argc, char** argv) {
     o.file.query_quantum_ms = o.file.query_quantum_ms > 0 ? finest : 0;
     if (!check_levels("reduce", &levels, finest)) return 2;
   }
+  // Result files only: re-keyed and merged block by block, never decoded whole.
+  if (const int streamed = reduce_results(rest, keep, o, levels, out); streamed >= 0) return streamed;
   Result r;
   uint64_t in_bytes = 0;
   const int rc = reduce_inputs(o, keep, "reduce", &r, &in_bytes);
   if (rc < 0) return 2;
   return std::max(rc, write_result("reduce", r, levels, "", out, in_bytes));
-}
-
-namespace {
-
-// A merge input read by ranges: a plain result file through pread
-// (file_range_reader); anything else (.gz, a pipe) read whole first.
-bool open_merge_input(const std::string& path, ResultBlockReader* r, uint64_t* size, std::string* err) {
-  ReadAtFn read = file_range_reader(path, size);
-  if (!read) {
-    auto bytes = std::make_shared<std::string>();
-    if (!read_whole_file(path, bytes.get(), err)) return false;
-    *size = bytes->size();
-    read = [bytes](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
-      if (off > bytes->size() || n > bytes->size() - off) {
-        *why = "truncated";
-        return false;
-      }
-      out->assign(bytes->begin() + static_cast<std::ptrdiff_t>(off), bytes->begin() + static_cast<std::ptrdiff_t>(off + n));
-      return true;
-    };
-  }
-  const Status st = r->open(read, *size);
-  if (!st.ok()) *err = st.message;
-  return st.ok();
-}
-
-}  // namespace
-
-// Merges in time order, one output block at a time (docs/result-format.md,
-// "Merging in time order"): memory is the inputs' heads and index plus one
-// block of the merged result, whatever the number of inputs or the length
-// of the run.
-int cmd_merge(int argc, char** argv) {
-  std::vector<char*> rest;
-  std::string out;
-  std::vector<double> levels;
-  if (!split_args(argc, argv, "merge", &rest, &out, nullptr, &levels)) return 2;
-  const bool levels_given = !levels.empty();
-  std::string levels_from;  // the first input of several levels, when --levels is not given
-  if (rest.size() <= 2) {
-    say("latscope merge: no result files given");
-    return 2;
-  }
-  std::vector<ResultBlockReader> inputs(rest.size() - 2);
-  std::vector<const Result*> heads;
-  uint64_t in_bytes = 0;
-  for (size_t i = 2; i < rest.size(); ++i) {
-    const std::string path = rest[i];
-    std::string err;
-    uint64_t size = 0;
-    ResultBlockReader& r = inputs[i - 2];
-    if (!open_merge_input(path, &r, &size, &err)) {
-      // merge takes every other argument as a result file (a file may be
-      // named "-x"); one that cannot be read and is close to an option
-      // was most likely meant as the option.
-      const std::string hint = path.size() > 1 && path[0] == '-' ? did_you_mean("merge", path) : "";
-      say(std::string("latscope merge: ").append(path).append(": ").append(err).append(hint));
-      return 2;
-    }
-    in_bytes += size;
-    heads.push_back(&r.head());
-    // Several levels: the finest is merged (every coarser one is requantize()
-    // of it); the first such input's quanta are the output's unless --levels.
-    if (!r.level_quanta().empty() && !levels_given && levels_from.empty()) {
-      levels_from = path;
-      levels = r.level_quanta();
-    }
-  }
-  MergePlan plan;
-  size_t bad_input = SIZE_MAX;
-  Status st = plan_merge(heads, &plan, &bad_input);
-  if (!st.ok()) {
-    say("latscope merge: " + std::string(rest[2 + bad_input]) + ": " + st.message);
-    return 2;
-  }
-  const double quantum = plan.head.quantum_ms;
-  for (const std::string& n : plan.notes) say("latscope merge: note: " + n);
-  std::string how;
-  if (!levels.empty()) {
-    if (levels_given) {
-      if (!check_levels("merge", &levels, quantum)) return 2;
-      how = ": --levels";
-    } else {
-      // Only the levels the merged quantum nests in (a coarser input may have
-      // re-quantized the merge).
-      std::vector<double> keep;
-      for (double q : levels)
-        if (quantum_multiple(quantum, q)) keep.push_back(q);
-      how = ": the levels of " + levels_from + " that are multiples of the merged " + quantum_text(quantum) + " ms";
-      levels = keep;
-      if (levels.size() <= 1) how = "";
-      if (levels.size() <= 1)
-        say("latscope merge: note: no level of " + levels_from + " is coarser than the merged " +
-            quantum_text(quantum) + " ms and a multiple of it: one level written");
-    }
-  }
-  // The quanta written: one level (version 2), or the merged quantum and
-  // the levels (version 3, finest first), each a complete version 2 file.
-  std::vector<double> quanta{quantum};
-  if (levels.size() > 1) {
-    quanta.insert(quanta.end(), levels.begin(), levels.end());
-    std::sort(quanta.begin(), quanta.end());
-    quanta.erase(std::unique(quanta.begin(), quanta.end()), quanta.end());
-  }
-  AtomicFile file;
-  std::string err;
-  if (!file.open(out, &err)) {
-    say("latscope merge: " + err);
-    return 2;
-  }
-  uint64_t pos = 0, cells = 0;
-  const WriteFn write = [&](const uint8_t* p, size_t n) {
-    pos += n;
-    return file.write(p, n);
-  };
-  std::vector<ResultLevel> dir;
-  if (levels.size() > 1) {
-    const std::vector<uint8_t> h = result_levels_head();
-    write(h.data(), h.size());
-  }
-  for (double q : quanta) {
-    const uint64_t at = pos;
-    ResultEncoder enc(&deflate_zlib, write);
-    Result head = plan.head;
-    head.quantum_ms = q;
-    st = enc.begin(head);
-    if (st.ok()) st = write_merge(plan, &inputs, q, 600, &enc, &bad_input);
-    if (st.ok()) st = enc.finish();
-    if (!st.ok()) {
-      say("latscope merge: " + (bad_input < heads.size() ? std::string(rest[2 + bad_input]) + ": " : std::string()) +
-          st.message);
-      return 2;
-    }
-    if (q == quantum) cells = enc.cells();
-    dir.push_back({q, at, enc.bytes()});
-  }
-  if (levels.size() > 1) {
-    const std::vector<uint8_t> t = result_levels_tail(dir, pos);
-    write(t.data(), t.size());
-  } else {
-    dir.clear();
-  }
-  if (!file.commit(&err)) {
-    say("latscope merge: " + err);
-    return 2;
-  }
-  say_written("merge", out, plan.head.series.size(), cells, pos, in_bytes, dir, how);
-  return 0;
 }
 
 }  // namespace latscope::cli
