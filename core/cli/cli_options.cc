@@ -244,7 +244,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
   // onto 1 s quanta (docs/result-format.md, "Reading a result").
   std::string from;
   double q = 0;
-  if (!o->quantum_given && results_quantum(o->files, &q, &from) && q != o->query.quantum_ms) {
+  if (!o->quantum_given && !o->quantum_from_levels && results_quantum(o->files, &q, &from) &&
+      q != o->query.quantum_ms) {
     o->query.quantum_ms = q;
     say(std::string("latscope ") + command + ": note: quantum " + quantum_text(q) + " ms, the result's own (" + from +
         "; --quantum to choose another)");

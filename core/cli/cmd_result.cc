@@ -208,6 +208,7 @@ int cmd_reduce(int argc, char** argv) {
   std::vector<double> levels;
   if (!split_args(argc, argv, "reduce", &rest, &out, &keep, &levels)) return 2;
   Options o;
+  o.quantum_from_levels = !levels.empty();
   if (!parse_options(static_cast<int>(rest.size()), rest.data(), 2, "reduce", &o)) return 2;
   if (!levels.empty()) {
     // The finest level is the reduce quantum: --levels alone sets it, with

@@ -16,7 +16,8 @@ namespace {
 
 constexpr size_t kHead = sizeof kResultMagic + 4;  // "LSRESULT" u32 version
 constexpr size_t kTrailer = 16;                    // u64 index offset, "LSRESEND"
-constexpr size_t kEntry = 32;                      // i64 first, i64 last, u64 offset, u32 zlen, u32 cells
+constexpr size_t kEntry = 32;
+constexpr int64_t kMaxQuantum = 9000000000000000;  // 9e15, as the decoder bounds a block's quanta                      // i64 first, i64 last, u64 offset, u32 zlen, u32 cells
 
 uint32_t u32_at(const uint8_t* p) {
   uint32_t v = 0;
@@ -111,7 +112,9 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
     const uint8_t* e = buf_.data() + 8 + kEntry * i;
     Entry x{static_cast<int64_t>(u64_at(e)), static_cast<int64_t>(u64_at(e + 8)), u64_at(e + 16), u32_at(e + 24),
             u32_at(e + 28)};
-    const bool grid = x.first % static_cast<int64_t>(qpb_) == 0 && x.last >= x.first &&
+    // Quanta within the decoder's range (codec.cc, "quantum index out of range").
+    const bool grid = x.first % static_cast<int64_t>(qpb_) == 0 && x.last >= x.first && x.first >= -kMaxQuantum &&
+                      x.last <= kMaxQuantum &&
                       static_cast<uint64_t>(x.last - x.first) < qpb_ && (i == 0 || x.first > index_.back().first);
     if (x.offset != expect || !grid || x.cells == 0)
       return in_level(bad("index", "entry " + std::to_string(i) + " does not match block " + std::to_string(i)));

@@ -122,6 +122,7 @@ Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs
   std::vector<Result> part(inputs->size());
   for (size_t i = 0; i < inputs->size(); ++i) part[i] = (*inputs)[i].head();
   int64_t from = INT64_MIN;  // output quanta before it are written
+  int64_t last_block = INT64_MIN;
   for (;;) {
     int64_t block = INT64_MAX;
     bool any = false;
@@ -133,6 +134,12 @@ Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs
       }
     }
     if (!any) break;
+    // Progress, whatever an index claims: a block never comes round twice
+    // (quanta far out saturate in mul_sat).
+    if (last_block != INT64_MIN && block <= last_block) {
+      return Status::Error(ErrorCode::kUnusableFile, "result: index: block quanta out of range");
+    }
+    last_block = block;
     const int64_t lo = mul_sat(block, per_block), hi = mul_sat(block + 1, per_block);
     for (size_t i = 0; i < inputs->size(); ++i) {
       Result& p = part[i];
