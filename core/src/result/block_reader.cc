@@ -19,16 +19,6 @@ constexpr size_t kTrailer = 16;                    // u64 index offset, "LSRESEN
 constexpr size_t kEntry = 32;
 constexpr int64_t kMaxQuantum = 9000000000000000;  // 9e15, as the decoder bounds a block's quanta                      // i64 first, i64 last, u64 offset, u32 zlen, u32 cells
 
-uint32_t u32_at(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int k = 0; k < 4; ++k) v |= static_cast<uint32_t>(p[k]) << (8 * k);
-  return v;
-}
-uint64_t u64_at(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int k = 0; k < 8; ++k) v |= static_cast<uint64_t>(p[k]) << (8 * k);
-  return v;
-}
 
 Status bad(const std::string& where, const std::string& why) {
   return Status::Error(ErrorCode::kUnusableFile, "result: " + where + ": " + why);
@@ -50,7 +40,7 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
   Status st = get(0, kHead, "file");
   if (!st.ok()) return st;
   if (std::memcmp(buf_.data(), kResultMagic, sizeof kResultMagic) != 0) return bad("file", "no result magic (LSRESULT)");
-  uint32_t version = u32_at(buf_.data() + sizeof kResultMagic);
+  uint32_t version = get_u32(buf_.data() + sizeof kResultMagic);
   base_ = 0;
   uint64_t len = size;
   std::string& level = level_;  // "level 0 (1000 ms): " for a file of several levels
@@ -72,7 +62,7 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
     level = "level 0 (" + quantum_text(levels[0].quantum_ms) + " ms): ";
     st = get(base_, kHead, "level 0");
     if (!st.ok()) return st;
-    version = u32_at(buf_.data() + sizeof kResultMagic);
+    version = get_u32(buf_.data() + sizeof kResultMagic);
     if (std::memcmp(buf_.data(), kResultMagic, sizeof kResultMagic) != 0 || version < 1 || version > kResultVersion)
       return bad("level 0", "not a version 1 or 2 result (each level is a complete version 2 file)");
     head_.quantum_ms = levels[0].quantum_ms;
@@ -85,7 +75,7 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
   if (len < kHead + 4 + kTrailer) return in_level(bad("header", "truncated"));
   st = get(base_ + kHead, 4, "header");
   if (!st.ok()) return st;
-  const uint64_t hz = u32_at(buf_.data());
+  const uint64_t hz = get_u32(buf_.data());
   if (kHead + 4 + hz + kTrailer + 8 > len) return in_level(bad("header", "truncated (header at byte 12)"));
   st = get(base_ + kHead + 4, hz, "header");
   if (!st.ok()) return st;
@@ -98,20 +88,20 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
   // The trailer points at the index; the index lists the blocks.
   st = get(base_ + len - kTrailer, kTrailer, "trailer");
   if (!st.ok()) return st;
-  const uint64_t index_at = u64_at(buf_.data());
+  const uint64_t index_at = get_u64(buf_.data());
   const uint64_t blocks_at = kHead + 4 + hz;
   if (std::memcmp(buf_.data() + 8, "LSRESEND", 8) != 0 || index_at < blocks_at || index_at > len - kTrailer - 8)
     return in_level(bad("trailer", "does not point at the index or lacks the end mark"));
   st = get(base_ + index_at, len - kTrailer - index_at, "index");
   if (!st.ok()) return st;
-  const uint32_t nb = u32_at(buf_.data() + 4);
+  const uint32_t nb = get_u32(buf_.data() + 4);
   if (std::memcmp(buf_.data(), "LSIX", 4) != 0 || (buf_.size() - 8) / kEntry != nb || (buf_.size() - 8) % kEntry)
     return in_level(bad("index", "lists " + std::to_string(nb) + " blocks in " + std::to_string(buf_.size()) + " bytes"));
   uint64_t expect = blocks_at;
   for (uint32_t i = 0; i < nb; ++i) {
     const uint8_t* e = buf_.data() + 8 + kEntry * i;
-    Entry x{static_cast<int64_t>(u64_at(e)), static_cast<int64_t>(u64_at(e + 8)), u64_at(e + 16), u32_at(e + 24),
-            u32_at(e + 28)};
+    Entry x{static_cast<int64_t>(get_u64(e)), static_cast<int64_t>(get_u64(e + 8)), get_u64(e + 16), get_u32(e + 24),
+            get_u32(e + 28)};
     // Quanta within the decoder's range (codec.cc, "quantum index out of range").
     const bool grid = x.first % static_cast<int64_t>(qpb_) == 0 && x.last >= x.first && x.first >= -kMaxQuantum &&
                       x.last <= kMaxQuantum &&
@@ -161,7 +151,7 @@ Status ResultBlockReader::read(int64_t from, int64_t to, Result* out) {
     std::string err;
     if (!read_(base_ + x.offset, uint64_t{4} + x.zlen, &buf_, &err))
       return named(bad("block " + std::to_string(i), err));
-    if (u32_at(buf_.data()) != x.zlen)
+    if (get_u32(buf_.data()) != x.zlen)
       return named(bad("index", "entry " + std::to_string(i) + " does not match block " + std::to_string(i)));
     for (size_t s = 0; s < had.size(); ++s) had[s] = out->series[s].cells.size();
     ctx.prev_first = i ? index_[i - 1].first : INT64_MIN;

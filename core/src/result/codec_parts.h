@@ -11,6 +11,19 @@
 
 namespace latscope {
 
+// Little-endian integers at p (the fixed-width records: levels directory,
+// LSIX index, trailers).
+inline uint32_t get_u32(const uint8_t* p) {
+  uint32_t v = 0;
+  for (int k = 0; k < 4; ++k) v |= static_cast<uint32_t>(p[k]) << (8 * k);
+  return v;
+}
+inline uint64_t get_u64(const uint8_t* p) {
+  uint64_t v = 0;
+  for (int k = 0; k < 8; ++k) v |= static_cast<uint64_t>(p[k]) << (8 * k);
+  return v;
+}
+
 // What decoding a block needs from the header and the blocks before it.
 struct BlockContext {
   uint32_t version = 2;           // 1: cells carry no extremes (migrated)

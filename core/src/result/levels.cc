@@ -12,6 +12,7 @@
 
 #include "latscope/result.h"
 #include "latscope/result_stream.h"
+#include "result/codec_parts.h"
 #include "result/levels.h"
 
 namespace latscope {
@@ -33,16 +34,6 @@ void put_f64(std::vector<uint8_t>* b, double v) {
   uint64_t u;
   std::memcpy(&u, &v, 8);
   put_u64(b, u);
-}
-uint32_t get_u32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int k = 0; k < 4; ++k) v |= static_cast<uint32_t>(p[k]) << (8 * k);
-  return v;
-}
-uint64_t get_u64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int k = 0; k < 8; ++k) v |= static_cast<uint64_t>(p[k]) << (8 * k);
-  return v;
 }
 double get_f64(const uint8_t* p) {
   const uint64_t u = get_u64(p);
