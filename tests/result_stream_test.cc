@@ -56,7 +56,7 @@ Status streamed(const std::vector<std::vector<uint8_t>>& files, double q, uint32
   Result head = plan.head;
   head.quantum_ms = q;
   st = enc.begin(head);
-  if (st.ok()) st = write_merge(plan, &in, q, qpb, &enc, &bad);
+  if (st.ok()) st = write_merge(plan, &in, q, &enc, &bad);
   if (st.ok()) st = enc.finish();
   if (plan_out) *plan_out = std::move(plan);
   return st;

@@ -82,7 +82,7 @@ int write_streamed(const char* cmd, const MergePlan& plan, std::vector<ResultBlo
     head.quantum_ms = q;
     size_t bad_input = SIZE_MAX;
     Status st = enc.begin(head);
-    if (st.ok()) st = write_merge(plan, inputs, q, 600, &enc, &bad_input);
+    if (st.ok()) st = write_merge(plan, inputs, q, &enc, &bad_input);
     if (st.ok()) st = enc.finish();
     if (!st.ok()) {
       say(prefix + (bad_input < names.size() ? names[bad_input] + ": " : std::string()) + st.message);

@@ -50,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (latscope::plan_merge({&in[0].head(), &in[1].head()}, &plan, &bad).ok()) {
       std::vector<uint8_t> out;
       latscope::ResultEncoder enc(&plain_copy, latscope::vector_writer(&out), 7);
-      if (enc.begin(plan.head).ok()) (void)latscope::write_merge(plan, &in, plan.head.quantum_ms, 7, &enc, &bad);
+      if (enc.begin(plan.head).ok()) (void)latscope::write_merge(plan, &in, plan.head.quantum_ms, &enc, &bad);
     }
   }
   latscope::Engine e;

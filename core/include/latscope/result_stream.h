@@ -32,6 +32,7 @@ class ResultEncoder {
   Status finish();
   uint64_t bytes() const { return pos_; }
   uint64_t cells() const { return cells_; }
+  uint32_t quanta_per_block() const { return qpb_; }
 
  private:
   Status emit(const std::vector<uint8_t>& bytes);
@@ -106,10 +107,10 @@ struct MergePlan {
 Status plan_merge(const std::vector<const Result*>& heads, MergePlan* plan, size_t* bad_input);
 
 // Writes the merged result at quantum_ms (the plan's, or a multiple of it:
-// a coarser level) through enc (begun and finished by the caller), one
-// block of quanta_per_block output quanta at a time; *cells counts the
-// cells written. On error, *bad_input is the input it concerns (SIZE_MAX: none).
+// a coarser level) through enc (begun and finished by the caller), one of
+// enc's blocks at a time. On error, *bad_input is the input it concerns
+// (SIZE_MAX: none).
 Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs, double quantum_ms,
-                   uint32_t quanta_per_block, ResultEncoder* enc, size_t* bad_input);
+                   ResultEncoder* enc, size_t* bad_input);
 
 }  // namespace latscope

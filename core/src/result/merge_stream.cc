@@ -97,9 +97,9 @@ Status plan_merge(const std::vector<const Result*>& heads, MergePlan* plan, size
 }
 
 Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs, double quantum_ms,
-                   uint32_t quanta_per_block, ResultEncoder* enc, size_t* bad_input) {
+                   ResultEncoder* enc, size_t* bad_input) {
   *bad_input = SIZE_MAX;
-  const int64_t per_block = quanta_per_block ? quanta_per_block : 1;
+  const int64_t per_block = enc->quanta_per_block();
   std::vector<int64_t> k(inputs->size());
   for (size_t i = 0; i < inputs->size(); ++i) {
     k[i] = quantum_multiple((*inputs)[i].head().quantum_ms, quantum_ms);
