@@ -175,7 +175,7 @@ TEST(ResultStream, ADamagedIndexOrBlockIsNamed) {
   std::vector<uint8_t> bad = good;
   uint64_t index_at = 0;
   for (int k = 0; k < 8; ++k) index_at |= static_cast<uint64_t>(bad[bad.size() - 16 + k]) << (8 * k);
-  bad[index_at + 8 + 16] ^= 1;
+  bad[static_cast<size_t>(index_at) + 8 + 16] ^= 1;
   ResultBlockReader in;
   Status st = in.open(reader_of(&bad), bad.size());
   EXPECT_EQ(st.message, "result: index: entry 0 does not match block 0");
