@@ -437,5 +437,36 @@ contains "merge --levels" "$TMP/err" "3 levels (1000 ms "
 if cmp -s "$TMP/m.out" "$TMP/logs.out"; then echo "ok   merged levels answer as the logs"
 else echo "FAIL merged levels differ from the logs"; diff "$TMP/m.out" "$TMP/logs.out" | head -5; fails=$((fails + 1)); fi
 
+# A result keeps its own quantum without --quantum (docs/result-format.md,
+# "Reading a result"): a 5 s result is read at 5 s, not spread onto 1 s
+# quanta (flag finer), by a query and by a reduce of it.
+# shellcheck disable=SC2086
+"$BIN" reduce --quantum 5000 --keep host,dir $S1 -o "$TMP/q5.lsr" 2>/dev/null
+"$BIN" pctiles "$TMP/q5.lsr" >"$TMP/own.out" 2>"$TMP/err"
+contains "a result's own quantum: said" "$TMP/err" "note: quantum 5000 ms, the result's own ($TMP/q5.lsr"
+"$BIN" pctiles --quantum 5000 "$TMP/q5.lsr" >"$TMP/q5.out" 2>/dev/null
+if cmp -s "$TMP/own.out" "$TMP/q5.out" && ! grep -q finer "$TMP/own.out"; then echo "ok   pctiles of a 5 s result: at 5 s, no finer rows"
+else echo "FAIL pctiles of a 5 s result is not read at 5 s"; head -3 "$TMP/own.out"; fails=$((fails + 1)); fi
+"$BIN" reduce --keep dir "$TMP/q5.lsr" -o "$TMP/q5dir.lsr" 2>/dev/null
+"$BIN" reduce --quantum 5000 --keep dir "$TMP/q5.lsr" -o "$TMP/q5dir-q.lsr" 2>/dev/null
+if cmp -s "$TMP/q5dir.lsr" "$TMP/q5dir-q.lsr"; then echo "ok   reduce of a 5 s result keeps 5 s, byte for byte"
+else echo "FAIL reduce of a 5 s result did not keep its quantum"; fails=$((fails + 1)); fi
+"$BIN" pctiles --quantum 1000 "$TMP/q5.lsr" >"$TMP/q1.out" 2>/dev/null
+if grep -q finer "$TMP/q1.out"; then echo "ok   --quantum 1000 still chooses 1 s (flagged finer)"
+else echo "FAIL --quantum 1000 on a 5 s result"; fails=$((fails + 1)); fi
+
+# reduce --keep of result files alone is re-keyed and merged block by block
+# (docs/result-format.md, "Reducing results"): byte for byte what the fold
+# writes (any selection option, here a no-op --directions, takes the fold).
+"$BIN" reduce --quantum 500 --keep host,job,dir "$FIX"/cs/*_clat_hist.* -o "$TMP/cs.lsr" 2>/dev/null
+for args in "--keep dir $TMP/cs.lsr" "--keep host --quantum 2000 $TMP/cs.lsr $TMP/q5.lsr" "--keep none --levels 1000,5000 $TMP/cs.lsr"; do
+  # shellcheck disable=SC2086
+  "$BIN" reduce $args -o "$TMP/streamed.lsr" 2>/dev/null
+  # shellcheck disable=SC2086
+  "$BIN" reduce --directions r,w,t $args -o "$TMP/folded.lsr" 2>/dev/null
+  if [ -s "$TMP/streamed.lsr" ] && cmp -s "$TMP/streamed.lsr" "$TMP/folded.lsr"; then echo "ok   reduce $args: streamed = folded, byte for byte"
+  else echo "FAIL reduce $args: streamed differs from the fold"; fails=$((fails + 1)); fi
+done
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

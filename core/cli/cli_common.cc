@@ -121,52 +121,78 @@ void write_out(const std::string& text) {
   }
 }
 
-bool write_file_atomic(const std::string& path, const char* data, size_t n, std::string* err) {
+bool AtomicFile::open(const std::string& path, std::string* err) {
   // Only a regular file (or a new one) is replaced by a rename, through any
   // symlink to it; anything else (-o /dev/stdout, a FIFO, a device) is
   // written in place: renaming over it would replace the device itself.
-  std::string target = path;
+  path_ = path;
+  target_ = path;
+  saved_ = 0;
   struct stat st {};
   const bool special = path.rfind("/dev/", 0) == 0 || path.rfind("/proc/", 0) == 0;  // /dev/stdout, /dev/fd/N
   if (special || ::stat(path.c_str(), &st) == 0) {
     if (special || !S_ISREG(st.st_mode)) {
-      FILE* f = std::fopen(path.c_str(), "wb");
-      bool ok = f && std::fwrite(data, 1, n, f) == n;
-      if (f && std::fclose(f) != 0) ok = false;
-      if (!ok) *err = "cannot write " + path + ": " + std::strerror(errno);
-      return ok;
+      tmp_.clear();
+      f_ = std::fopen(path.c_str(), "wb");
+      if (!f_) *err = "cannot write " + path + ": " + std::strerror(errno);
+      return f_ != nullptr;
     }
     if (char* real = ::realpath(path.c_str(), nullptr)) {
-      target = real;
+      target_ = real;
       std::free(real);
     }
   }
-  const std::string tmp = target + ".tmp-" + std::to_string(static_cast<long>(getpid()));
-  FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) {
-    *err = "cannot write " + path + ": " + std::strerror(errno);
-    return false;
-  }
-  bool ok = std::fwrite(data, 1, n, f) == n;
-  int saved = ok ? 0 : errno;
-  if (std::fflush(f) != 0 && ok) {
+  tmp_ = target_ + ".tmp-" + std::to_string(static_cast<long>(getpid()));
+  f_ = std::fopen(tmp_.c_str(), "wb");
+  if (!f_) *err = "cannot write " + path + ": " + std::strerror(errno);
+  return f_ != nullptr;
+}
+
+bool AtomicFile::write(const void* data, size_t n) {
+  if (!f_ || saved_) return false;
+  if (std::fwrite(data, 1, n, f_) != n) saved_ = errno ? errno : EIO;
+  return saved_ == 0;
+}
+
+bool AtomicFile::commit(std::string* err) {
+  if (!f_) return false;
+  bool ok = saved_ == 0;
+  if (std::fflush(f_) != 0 && ok) {
     ok = false;
-    saved = errno;
+    saved_ = errno;
   }
-  if (std::fclose(f) != 0 && ok) {
+  if (std::fclose(f_) != 0 && ok) {
     ok = false;
-    saved = errno;
+    saved_ = errno;
   }
-  if (ok && std::rename(tmp.c_str(), target.c_str()) != 0) {
+  f_ = nullptr;
+  if (tmp_.empty()) {  // written in place
+    if (!ok) *err = "cannot write " + path_ + ": " + std::strerror(saved_);
+    return ok;
+  }
+  if (ok && std::rename(tmp_.c_str(), target_.c_str()) != 0) {
     ok = false;
-    saved = errno;
+    saved_ = errno;
   }
   if (!ok) {
-    std::remove(tmp.c_str());
-    *err = "cannot write " + path + (saved ? std::string(": ") + std::strerror(saved) : std::string()) +
-           "; nothing written (an earlier " + path + " is left as it was)";
+    std::remove(tmp_.c_str());
+    *err = "cannot write " + path_ + (saved_ ? std::string(": ") + std::strerror(saved_) : std::string()) +
+           "; nothing written (an earlier " + path_ + " is left as it was)";
   }
   return ok;
+}
+
+AtomicFile::~AtomicFile() {
+  if (!f_) return;
+  std::fclose(f_);
+  if (!tmp_.empty()) std::remove(tmp_.c_str());
+}
+
+bool write_file_atomic(const std::string& path, const char* data, size_t n, std::string* err) {
+  AtomicFile f;
+  if (!f.open(path, err)) return false;
+  f.write(data, n);
+  return f.commit(err);
 }
 
 void print_diagnostics(const Source& src) {

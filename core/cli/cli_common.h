@@ -5,6 +5,7 @@
 // unusable or a usage error (docs/input-robustness.md).
 #pragma once
 
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
@@ -36,6 +37,25 @@ void write_out(const std::string& text);
 // no partial one. False with *err ("cannot write PATH: No space left on
 // device") on failure (docs/input-robustness.md "Outputs").
 bool write_file_atomic(const std::string& path, const char* data, size_t n, std::string* err);
+
+// The same, written piece by piece (`latscope merge` writes block by block):
+// open(), write() any number of times, commit(); destroyed without a commit,
+// the temporary file is removed and `path` left as it was.
+class AtomicFile {
+ public:
+  AtomicFile() = default;
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile();
+  bool open(const std::string& path, std::string* err);
+  bool write(const void* data, size_t n);  // false once a write failed (commit says why)
+  bool commit(std::string* err);
+
+ private:
+  std::FILE* f_ = nullptr;
+  std::string path_, target_, tmp_;
+  int saved_ = 0;  // errno of the first failure
+};
 
 // Prints an input's note and problem (named); returns its exit share.
 int report_input(const Input& in);

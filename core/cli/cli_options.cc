@@ -9,6 +9,7 @@
 #include "cli_common.h"
 #include "help.h"
 #include "latscope/options_json.h"
+#include "reduce.h"
 
 namespace latscope::cli {
 namespace {
@@ -150,6 +151,7 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
     } else if (a == "--quantum") {
       if (!value(&v) || !parse_quantum(v, &o->query.quantum_ms))
         return fail(command, "--quantum needs a positive number of milliseconds");
+      o->quantum_given = true;
     } else if (a == "--percentiles") {
       if (!value(&v)) return fail(command, "--percentiles needs a list like 50,99,99.9");
       // The one percentile-list parser (options_json.h), the page's too.
@@ -309,6 +311,17 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
   o->run_labels.prefer = o->query.sel.accounts;
   const GroupBy& g = o->query.group_by;
   o->run_labels.all_accounts = std::find(g.begin(), g.end(), kAccountLabel) != g.end();
+  // Without --quantum a result is read at its own quantum, not re-spread
+  // onto 1 s quanta (docs/result-format.md, "Reading a result").
+  std::string from;
+  double q = 0;
+  if (takes_option(command, "--quantum") && !o->quantum_given && !o->quantum_from_levels &&
+      results_quantum(o->files, &q, &from) &&
+      q != o->query.quantum_ms) {
+    o->query.quantum_ms = q;
+    say(std::string("latscope ") + command + ": note: quantum " + quantum_text(q) + " ms, the result's own (" + from +
+        "; --quantum to choose another)");
+  }
   // A result of several resolutions may read a coarser level when that is
   // exact: fixed quanta and no shifted clock (an offset moves windows off
   // the coarse grid). docs/result-format.md, "Several resolutions".

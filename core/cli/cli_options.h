@@ -20,6 +20,8 @@ constexpr double kDefaultAccuracy = 0.5;
 
 struct Options {
   QueryOptions query;
+  bool quantum_given = false;  // --quantum on the line (else a result input's own, reduce.h results_quantum)
+  bool quantum_from_levels = false;  // set before parsing: reduce --levels, whose finest level is the quantum
   std::vector<std::string> pct_labels = default_percentile_labels();
   FileOptions file;
   Unit unit = kDefaultUnit;

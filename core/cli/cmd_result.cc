@@ -4,8 +4,14 @@
 //   merge [--levels MS,MS,...] RESULT... -o OUT
 // --levels writes a file of several resolutions (docs/result-format.md,
 // "Several resolutions").
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -14,6 +20,7 @@
 #include "commands.h"
 #include "help.h"
 #include "latscope/result.h"
+#include "latscope/result_stream.h"
 #include "latscope/stream.h"
 #include "reduce.h"
 #include "runs_cli.h"
@@ -56,6 +63,17 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
   return true;
 }
 
+// The line a written result ends with: sizes, and each level's when several.
+void say_written(const char* cmd, const std::string& out, size_t series, uint64_t cells, uint64_t bytes,
+                 uint64_t in_bytes, const std::vector<ResultLevel>& dir, const std::string& how) {
+  std::string sizes;
+  for (const ResultLevel& l : dir)
+    sizes += std::string(sizes.empty() ? "" : ", ") + quantum_text(l.quantum_ms) + " ms " + std::to_string(l.length);
+  say(std::string("latscope ") + cmd + ": " + out + ": " + std::to_string(series) + " label sets, " +
+      std::to_string(cells) + " cells, " + std::to_string(bytes) + " bytes (inputs " + std::to_string(in_bytes) +
+      " bytes)" + (dir.empty() ? std::string() : "; " + std::to_string(dir.size()) + " levels (" + sizes + " bytes)" + how));
+}
+
 namespace {
 
 // levels: the quanta of a file of several resolutions (r's first), or empty
@@ -65,27 +83,19 @@ int write_result(const char* cmd, const Result& r, const std::vector<double>& le
   std::vector<uint8_t> bytes;
   Status st = levels.size() > 1 ? encode_result_levels(r, levels, &deflate_zlib, &bytes)
                                 : encode_result(r, &deflate_zlib, &bytes);
-  std::string sizes;
   std::vector<ResultLevel> dir;
-  if (st.ok() && levels.size() > 1) {
-    st = read_result_levels(bytes.data(), bytes.size(), &dir);
-    for (const ResultLevel& l : dir)
-      sizes += std::string(sizes.empty() ? "" : ", ") + quantum_text(l.quantum_ms) + " ms " + std::to_string(l.length);
-  }
+  if (st.ok() && levels.size() > 1) st = read_result_levels(bytes.data(), bytes.size(), &dir);
   std::string err;
   if (!st.ok() || !write_file(out, bytes, &err)) {
     say(std::string("latscope ") + cmd + ": " + (st.ok() ? err : st.message));
     return 2;
   }
-  say(std::string("latscope ") + cmd + ": " + out + ": " + std::to_string(r.series.size()) + " label sets, " +
-      std::to_string(r.cells()) + " cells, " + std::to_string(bytes.size()) + " bytes (inputs " +
-      std::to_string(in_bytes) + " bytes)" +
-      (dir.empty() ? std::string() : "; " + std::to_string(dir.size()) + " levels (" + sizes + " bytes)" + how));
+  say_written(cmd, out, r.series.size(), r.cells(), bytes.size(), in_bytes, dir, how);
   return 0;
 }
 
-// The levels as given, sorted and checked against the finest (quantum_ms):
-// each a multiple of it. False, said, otherwise.
+}  // namespace
+
 bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_ms) {
   std::sort(levels->begin(), levels->end());
   levels->erase(std::unique(levels->begin(), levels->end()), levels->end());
@@ -102,7 +112,48 @@ bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_m
   return true;
 }
 
-}  // namespace
+ReadAtFn file_range_reader(const std::string& path, uint64_t* size) {
+  struct stat st {};
+  char magic[sizeof kResultMagic] = {};
+  const int fd = ::open(path.c_str(), O_RDONLY);
+  const bool plain = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+                     ::pread(fd, magic, sizeof magic, 0) == static_cast<ssize_t>(sizeof magic) &&
+                     is_result_file(magic, sizeof magic);
+  if (fd >= 0) ::close(fd);
+  if (!plain) return nullptr;
+  *size = static_cast<uint64_t>(st.st_size);
+  // Opened per read: thousands of inputs need no thousands of descriptors.
+  return [path](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
+    out->resize(static_cast<size_t>(n));
+    const int f = ::open(path.c_str(), O_RDONLY);
+    uint64_t got = 0;
+    while (f >= 0 && got < n) {
+      const ssize_t k = ::pread(f, out->data() + got, static_cast<size_t>(n - got), static_cast<off_t>(off + got));
+      if (k <= 0) break;
+      got += static_cast<uint64_t>(k);
+    }
+    if (f >= 0) ::close(f);
+    if (got != n) *why = "cannot read " + std::to_string(n) + " bytes at byte " + std::to_string(off);
+    return got == n;
+  };
+}
+
+bool results_quantum(const std::vector<std::string>& files, double* quantum_ms, std::string* from) {
+  bool any = false;
+  for (const std::string& path : files) {
+    uint64_t size = 0;
+    const ReadAtFn read = file_range_reader(path, &size);
+    ResultBlockReader r;
+    // A result that cannot be read is left to the reader to report.
+    if (!read || !r.open(read, size).ok()) continue;
+    if (!any || r.head().quantum_ms > *quantum_ms) {
+      *quantum_ms = r.head().quantum_ms;
+      *from = path;
+    }
+    any = true;
+  }
+  return any;
+}
 
 int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes,
                   std::vector<TrustRow>* trust) {
@@ -157,14 +208,13 @@ int cmd_reduce(int argc, char** argv) {
   std::vector<double> levels;
   if (!split_args(argc, argv, "reduce", &rest, &out, &keep, &levels)) return 2;
   Options o;
+  o.quantum_from_levels = !levels.empty();
   if (!parse_options(static_cast<int>(rest.size()), rest.data(), 2, "reduce", &o)) return 2;
   if (!levels.empty()) {
     // The finest level is the reduce quantum: --levels alone sets it, with
     // --quantum both must agree.
     const double finest = *std::min_element(levels.begin(), levels.end());
-    const bool quantum_given = std::any_of(rest.begin() + 2, rest.end(),
-                                           [](const char* a) { return std::string(a) == "--quantum"; });
-    if (quantum_given && finest != o.query.quantum_ms) {
+    if (o.quantum_given && finest != o.query.quantum_ms) {
       say("latscope reduce: --levels starts at " + quantum_text(finest) + " ms, --quantum is " +
           quantum_text(o.query.quantum_ms) + " ms: the finest level is the reduce quantum");
       return 2;
@@ -173,81 +223,13 @@ int cmd_reduce(int argc, char** argv) {
     o.file.query_quantum_ms = o.file.query_quantum_ms > 0 ? finest : 0;
     if (!check_levels("reduce", &levels, finest)) return 2;
   }
+  // Result files only: re-keyed and merged block by block, never decoded whole.
+  if (const int streamed = reduce_results(rest, keep, o, levels, out); streamed >= 0) return streamed;
   Result r;
   uint64_t in_bytes = 0;
   const int rc = reduce_inputs(o, keep, "reduce", &r, &in_bytes);
   if (rc < 0) return 2;
   return std::max(rc, write_result("reduce", r, levels, "", out, in_bytes));
-}
-
-int cmd_merge(int argc, char** argv) {
-  std::vector<char*> rest;
-  std::string out;
-  std::vector<double> levels;
-  if (!split_args(argc, argv, "merge", &rest, &out, nullptr, &levels)) return 2;
-  const bool levels_given = !levels.empty();
-  std::string levels_from;  // the first input of several levels, when --levels is not given
-  if (rest.size() <= 2) {
-    say("latscope merge: no result files given");
-    return 2;
-  }
-  Result acc;
-  bool first = true;
-  uint64_t in_bytes = 0;
-  for (size_t i = 2; i < rest.size(); ++i) {
-    const std::string path = rest[i];
-    std::string bytes, err;
-    if (!read_whole_file(path, &bytes, &err)) {
-      // merge takes every other argument as a result file (a file may be
-      // named "-x"); one that cannot be read and is close to an option
-      // was most likely meant as the option.
-      const std::string hint = path.size() > 1 && path[0] == '-' ? did_you_mean("merge", path) : "";
-      say(std::string("latscope merge: ").append(path).append(": ").append(err).append(hint));
-      return 2;
-    }
-    in_bytes += bytes.size();
-    const auto* data = reinterpret_cast<const uint8_t*>(bytes.data());
-    // Several levels: the finest is merged (every coarser one is requantize()
-    // of it); the first such input's quanta are the output's unless --levels.
-    std::vector<ResultLevel> dir;
-    if (read_result_levels(data, bytes.size(), &dir).ok() && !levels_given && levels_from.empty()) {
-      levels_from = path;
-      for (const ResultLevel& l : dir) levels.push_back(l.quantum_ms);
-    }
-    Result r;
-    Status st = decode_result(data, bytes.size(), &r);
-    if (st.ok() && first) {
-      acc = std::move(r);
-      first = false;
-      continue;
-    }
-    if (st.ok()) st = merge(&acc, r);
-    if (!st.ok()) {
-      say("latscope merge: " + path + ": " + st.message);
-      return 2;
-    }
-  }
-  for (const std::string& n : acc.notes) say("latscope merge: note: " + n);
-  std::string how;
-  if (!levels.empty()) {
-    if (levels_given) {
-      if (!check_levels("merge", &levels, acc.quantum_ms)) return 2;
-      how = ": --levels";
-    } else {
-      // Only the levels the merged quantum nests in (a coarser input may have
-      // re-quantized the merge).
-      std::vector<double> keep;
-      for (double q : levels)
-        if (quantum_multiple(acc.quantum_ms, q)) keep.push_back(q);
-      how = ": the levels of " + levels_from + " that are multiples of the merged " + quantum_text(acc.quantum_ms) + " ms";
-      levels = keep;
-      if (levels.size() <= 1) how = "";
-      if (levels.size() <= 1)
-        say("latscope merge: note: no level of " + levels_from + " is coarser than the merged " +
-            quantum_text(acc.quantum_ms) + " ms and a multiple of it: one level written");
-    }
-  }
-  return write_result("merge", acc, levels, how, out, in_bytes);
 }
 
 }  // namespace latscope::cli

@@ -60,7 +60,9 @@ namespace {
 // Not the heat map's: its cells are bounded by --rows and the quanta.
 #define LS_MAX_MEMORY "  --max-memory SIZE        the most a query may hold (default 2G): K, M, G, T suffixes\n"
 
-#define LS_QUANTUM "  --quantum MS             time quantum in ms (default 1000)\n"
+#define LS_QUANTUM                                                                                \
+  "  --quantum MS             time quantum in ms (default 1000; a result file's own when one is\n" \
+  "                           an input)\n"
 #define LS_PERCENTILES "  --percentiles LIST       e.g. 50,90,99,99.9,100 (default)\n"
 #define LS_GROUP_BY                                                                                      \
   "  --group-by LABELS        all (default) or label names, comma-combined:\n"                          \
@@ -175,7 +177,7 @@ const char kReduce[] =
 
 const char kMerge[] =
     "usage: latscope merge [--levels MS,MS,...] RESULT... -o OUT\n"
-    "Result files added into one (exact, any order).\n"
+    "Result files added into one (exact, any order), in time order one block at a time.\n"
     "  -o OUT                   the merged result file (required)\n"
     "  --levels MS,MS,...       the quanta of the output (default: the first input of several\n"
     "                           levels gives its own)\n"

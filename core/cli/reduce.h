@@ -9,6 +9,7 @@
 
 #include "cli_options.h"
 #include "latscope/result.h"
+#include "latscope/result_stream.h"
 
 namespace latscope::cli {
 
@@ -25,6 +26,42 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
 // trust: when given, the inputs' trust summary (folder.h).
 int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes,
                   std::vector<TrustRow>* trust = nullptr);
+
+// A plain (not compressed) result file read by ranges, opened per read;
+// *size its size. Empty (no function) for anything else.
+ReadAtFn file_range_reader(const std::string& path, uint64_t* size);
+
+// The quantum of the result files among `files` (plain files named
+// directly): the coarsest of their quanta (each file's finest level), and
+// the file it came from. False when no input is a result.
+// docs/result-format.md, "Reading a result": without --quantum a query
+// reads a result at its own quantum.
+bool results_quantum(const std::vector<std::string>& files, double* quantum_ms, std::string* from);
+
+// The line a written result ends with: its sizes, and each level's (dir) when several.
+void say_written(const char* cmd, const std::string& out, size_t series, uint64_t cells, uint64_t bytes,
+                 uint64_t in_bytes, const std::vector<ResultLevel>& dir, const std::string& how);
+
+// --levels sorted and checked against the finest (quantum_ms): each a
+// multiple of it, at most kMaxResultLevels. False, said, otherwise.
+bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_ms);
+
+// Writes a planned merge of `inputs` (names: for messages) in time order at
+// `quantum`, with `levels` when more than one (a version 3 file), atomically
+// to `out`; says what it wrote (`how` ends the line). Exit code 0 or 2.
+int write_streamed(const char* cmd, const MergePlan& plan, std::vector<ResultBlockReader>* inputs,
+                   const std::vector<std::string>& names, double quantum, const std::vector<double>& levels,
+                   const std::string& how, const std::string& out, uint64_t in_bytes);
+
+// `reduce --keep LABELS` of result files alone (docs/result-format.md,
+// "Reducing results"): each series re-keyed to the kept labels and the
+// inputs merged in time order, as merge does, at o.query.quantum_ms (a
+// multiple of theirs). -1 when this does not apply (any option but
+// --quantum and -j, an input not a plain result file, a series lacking a
+// kept label, quanta that do not nest): the fold does it then. Else the
+// exit code.
+int reduce_results(const std::vector<char*>& args, const std::string& keep, const Options& o,
+                   const std::vector<double>& levels, const std::string& out);
 
 bool write_file(const std::string& path, const std::vector<uint8_t>& bytes, std::string* err);
 

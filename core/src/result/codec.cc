@@ -12,6 +12,8 @@
 
 #include "latscope/inflate.h"
 #include "latscope/result.h"
+#include "latscope/result_stream.h"
+#include "result/codec_parts.h"
 #include "result/levels.h"
 
 namespace latscope {
@@ -216,16 +218,14 @@ int64_t floor_div(int64_t a, int64_t b) {
 constexpr const char* kOverLimit =
     ", the limit of memory for one result (docs/result-format.md, \"Memory\"); nothing read";
 
-Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) {
+}  // namespace
+
+Status decode_result_header(const uint8_t* z, size_t zn, size_t max_inflated, Result* out, uint32_t* qpb_out) {
   *out = Result();
-  // Header block.
-  const uint32_t hz = in->u32("header length");
-  if (!in->need(hz, "header")) return bad("header", in->what());
   std::vector<uint8_t> head;
   std::string err;
-  if (!inflate_zlib(in->here(), hz, max_inflated, &head, &err))
+  if (!inflate_zlib(z, zn, max_inflated, &head, &err))
     return bad("header", err + (err.rfind("inflated size over", 0) == 0 ? kOverLimit : ""));
-  in->skip(hz);
   In h(head.data(), head.size());
   const uint32_t flags = h.u32("flags");
   out->absolute_time = (flags & 1) != 0;
@@ -239,6 +239,7 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
     return bad("header", "counts with " + std::to_string(frac) + " fractional bits (this reader: " +
                              std::to_string(kResultFracBits) + ")");
   if (qpb == 0) return bad("header", "zero quanta per block");
+  *qpb_out = qpb;
   const uint32_t nl = h.u32("layout count");
   if (!h.ok()) return bad("header", h.what());
   if (nl > kMaxLayouts) return bad("header", std::to_string(nl) + " layouts");
@@ -279,89 +280,114 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
     if (s.span_end_ms < s.span_start_ms) return bad("series " + std::to_string(i), "coverage ends before it starts");
   }
   if (h.left()) return bad("header", std::to_string(h.left()) + " bytes after the series table");
+  return Status::Ok();
+}
+
+Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx, size_t block_no, Result* out,
+                           uint64_t* decoded, std::vector<uint8_t>* block, BlockInfo* info) {
+  const std::string where = "block " + std::to_string(block_no);
+  std::string err;
+  if (!inflate_zlib(z, zn, ctx.max_inflated, block, &err))
+    return bad(where, err + (err.rfind("inflated size over", 0) == 0 ? kOverLimit : ""));
+  In b(block->data(), block->size());
+  const int64_t first = b.i64("block first quantum");
+  const uint32_t nc = b.u32("cell count");
+  if (!b.ok()) return bad(where, b.what());
+  const uint32_t qpb = ctx.quanta_per_block;
+  if (first % static_cast<int64_t>(qpb) != 0 || first <= ctx.prev_first)
+    return bad(where, "first quantum " + std::to_string(first) + " out of order or off the block grid");
+  if (static_cast<uint64_t>(nc) * 3 > b.left()) return bad(where, std::to_string(nc) + " cells do not fit");
+  const uint64_t ns = out->series.size();
+  int64_t last = first;
+  for (uint32_t c = 0; c < nc; ++c) {
+    const uint64_t si = b.var("cell series");
+    const uint64_t dq = b.var("cell quantum");
+    const uint64_t nb = b.var("cell bins");
+    if (!b.ok()) return bad(where, b.what());
+    if (si >= ns) return bad(where, "cell " + std::to_string(c) + ": series " + std::to_string(si) + " not in the table");
+    if (dq >= qpb) return bad(where, "cell " + std::to_string(c) + ": quantum outside its block");
+    ResultSeries& s = out->series[static_cast<size_t>(si)];  // si < ns: fits size_t
+    if (nb == 0 || nb > s.layout->size() || nb * 2 > b.left())
+      return bad(where, "cell " + std::to_string(c) + ": " + std::to_string(nb) + " bins");
+    // nb <= the layout's size (<= kMaxBins): no overflow.
+    *decoded += kResultCellBytes + nb * kResultBinBytes;
+    if (*decoded > ctx.max_inflated)
+      return bad(where, "cell " + std::to_string(c) + ": the decoded result would take over " +
+                            std::to_string(ctx.max_inflated >> 20) +
+                            " MiB, the limit of memory for one result (docs/result-format.md, \"Memory\"); "
+                            "nothing read: reduce it to a coarser quantum (latscope reduce) or fewer series");
+    ResultCell cell;
+    cell.quantum = first + static_cast<int64_t>(dq);
+    last = std::max(last, cell.quantum);
+    if (!s.cells.empty() && s.cells.back().quantum >= cell.quantum)
+      return bad(where, "cell " + std::to_string(c) + ": quanta of a series not ascending");
+    uint64_t bin = 0;
+    for (uint64_t k = 0; k < nb; ++k) {
+      const uint64_t gap = b.var("bin");
+      const uint64_t n = b.var("count");
+      if (!b.ok()) return bad(where, b.what());
+      bin = k == 0 ? gap : bin + 1 + gap;
+      if (gap >= s.layout->size() || bin >= s.layout->size() || n == 0)
+        return bad(where, "cell " + std::to_string(c) + ": bin beyond the layout or empty count");
+      cell.bins.push_back(static_cast<uint32_t>(bin));
+      cell.counts.push_back(n);
+    }
+    if (ctx.version == 1) {  // migrated: every bin may hold an extreme, as version 1 read
+      cell.extremes.add(cell.bins.front());
+      cell.extremes.add(cell.bins.back());
+    } else {  // 0: none; else lowest bin + 1, then highest - lowest
+      const uint64_t lo1 = b.var("cell extremes");
+      const uint64_t span = lo1 ? b.var("cell extremes") : 0;
+      if (!b.ok()) return bad(where, b.what());
+      if (lo1 > s.layout->size() || (lo1 && span > s.layout->size() - lo1))
+        return bad(where, "cell " + std::to_string(c) + ": extreme bins beyond the layout");
+      if (lo1) {
+        cell.extremes.add(static_cast<uint32_t>(lo1 - 1));
+        cell.extremes.add(static_cast<uint32_t>(lo1 - 1 + span));
+      }
+    }
+    s.cells.push_back(std::move(cell));
+  }
+  if (b.left()) return bad(where, std::to_string(b.left()) + " bytes after its cells");
+  if (!std::isfinite(static_cast<double>(last) * out->quantum_ms) || std::fabs(static_cast<double>(last)) > 9e15)
+    return bad(where, "quantum index out of range");
+  *info = {first, last, nc};
+  return Status::Ok();
+}
+
+namespace {
+
+Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) {
+  // Header block.
+  const uint32_t hz = in->u32("header length");
+  if (!in->need(hz, "header")) return bad("header", in->what());
+  BlockContext ctx;
+  ctx.version = version;
+  ctx.max_inflated = max_inflated;
+  Status st = decode_result_header(in->here(), hz, max_inflated, out, &ctx.quanta_per_block);
+  if (!st.ok()) return st;
+  in->skip(hz);
 
   // Blocks, up to the index.
   struct Seen {
-    int64_t first, last;
     uint64_t offset;
-    uint32_t zlen, cells;
+    uint32_t zlen;
+    BlockInfo info;
   };
   std::vector<Seen> seen;
   std::vector<uint8_t> block;
-  int64_t prev_block = INT64_MIN;
   uint64_t decoded = 0;  // what the cells read so far cost (kResultCellBytes, kResultBinBytes)
   for (;;) {
     if (in->left() >= 4 && std::memcmp(in->here(), kIndexMagic, 4) == 0) break;
-    const std::string where = "block " + std::to_string(seen.size());
     const uint64_t offset = in->pos();
     const uint32_t z = in->u32("block length");
-    if (!in->need(z, "block data")) return bad(where, in->what());
-    if (!inflate_zlib(in->here(), z, max_inflated, &block, &err))
-      return bad(where, err + (err.rfind("inflated size over", 0) == 0 ? kOverLimit : ""));
+    if (!in->need(z, "block data")) return bad("block " + std::to_string(seen.size()), in->what());
+    BlockInfo info;
+    st = decode_result_block(in->here(), z, ctx, seen.size(), out, &decoded, &block, &info);
+    if (!st.ok()) return st;
     in->skip(z);
-    In b(block.data(), block.size());
-    const int64_t first = b.i64("block first quantum");
-    const uint32_t nc = b.u32("cell count");
-    if (!b.ok()) return bad(where, b.what());
-    if (first % static_cast<int64_t>(qpb) != 0 || first <= prev_block)
-      return bad(where, "first quantum " + std::to_string(first) + " out of order or off the block grid");
-    prev_block = first;
-    if (static_cast<uint64_t>(nc) * 3 > b.left()) return bad(where, std::to_string(nc) + " cells do not fit");
-    int64_t last = first;
-    for (uint32_t c = 0; c < nc; ++c) {
-      const uint64_t si = b.var("cell series");
-      const uint64_t dq = b.var("cell quantum");
-      const uint64_t nb = b.var("cell bins");
-      if (!b.ok()) return bad(where, b.what());
-      if (si >= ns) return bad(where, "cell " + std::to_string(c) + ": series " + std::to_string(si) + " not in the table");
-      if (dq >= qpb) return bad(where, "cell " + std::to_string(c) + ": quantum outside its block");
-      ResultSeries& s = out->series[static_cast<size_t>(si)];  // si < ns: fits size_t
-      if (nb == 0 || nb > s.layout->size() || nb * 2 > b.left())
-        return bad(where, "cell " + std::to_string(c) + ": " + std::to_string(nb) + " bins");
-      // nb <= the layout's size (<= kMaxBins): no overflow.
-      decoded += kResultCellBytes + nb * kResultBinBytes;
-      if (decoded > max_inflated)
-        return bad(where, "cell " + std::to_string(c) + ": the decoded result would take over " +
-                              std::to_string(max_inflated >> 20) +
-                              " MiB, the limit of memory for one result (docs/result-format.md, \"Memory\"); "
-                              "nothing read: reduce it to a coarser quantum (latscope reduce) or fewer series");
-      ResultCell cell;
-      cell.quantum = first + static_cast<int64_t>(dq);
-      last = std::max(last, cell.quantum);
-      if (!s.cells.empty() && s.cells.back().quantum >= cell.quantum)
-        return bad(where, "cell " + std::to_string(c) + ": quanta of a series not ascending");
-      uint64_t bin = 0;
-      for (uint64_t k = 0; k < nb; ++k) {
-        const uint64_t gap = b.var("bin");
-        const uint64_t n = b.var("count");
-        if (!b.ok()) return bad(where, b.what());
-        bin = k == 0 ? gap : bin + 1 + gap;
-        if (gap >= s.layout->size() || bin >= s.layout->size() || n == 0)
-          return bad(where, "cell " + std::to_string(c) + ": bin beyond the layout or empty count");
-        cell.bins.push_back(static_cast<uint32_t>(bin));
-        cell.counts.push_back(n);
-      }
-      if (version == 1) {  // migrated: every bin may hold an extreme, as version 1 read
-        cell.extremes.add(cell.bins.front());
-        cell.extremes.add(cell.bins.back());
-      } else {  // 0: none; else lowest bin + 1, then highest - lowest
-        const uint64_t lo1 = b.var("cell extremes");
-        const uint64_t span = lo1 ? b.var("cell extremes") : 0;
-        if (!b.ok()) return bad(where, b.what());
-        if (lo1 > s.layout->size() || (lo1 && span > s.layout->size() - lo1))
-          return bad(where, "cell " + std::to_string(c) + ": extreme bins beyond the layout");
-        if (lo1) {
-          cell.extremes.add(static_cast<uint32_t>(lo1 - 1));
-          cell.extremes.add(static_cast<uint32_t>(lo1 - 1 + span));
-        }
-      }
-      s.cells.push_back(std::move(cell));
-    }
-    if (b.left()) return bad(where, std::to_string(b.left()) + " bytes after its cells");
-    if (!std::isfinite(static_cast<double>(last) * out->quantum_ms) ||
-        std::fabs(static_cast<double>(last)) > 9e15)
-      return bad(where, "quantum index out of range");
-    seen.push_back({first, last, offset, z, nc});
+    ctx.prev_first = info.first;
+    seen.push_back({offset, z, info});
   }
 
   // Index: must describe exactly the blocks read.
@@ -379,7 +405,7 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
     const uint32_t nc = in->u32("index");
     if (!in->ok()) return bad("index", in->what());
     const Seen& s = seen[i];
-    if (first != s.first || last != s.last || off != s.offset || z != s.zlen || nc != s.cells)
+    if (first != s.info.first || last != s.info.last || off != s.offset || z != s.zlen || nc != s.info.cells)
       return bad("index", "entry " + std::to_string(i) + " does not match block " + std::to_string(i));
   }
   const uint64_t back = in->u64("trailer");
@@ -393,32 +419,47 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
 
 }  // namespace
 
+WriteFn vector_writer(std::vector<uint8_t>* out) {
+  return [out](const uint8_t* p, size_t n) {
+    out->insert(out->end(), p, p + n);
+    return true;
+  };
+}
+
 bool is_result_file(const char* data, size_t n) {
   return n >= sizeof kResultMagic && std::memcmp(data, kResultMagic, sizeof kResultMagic) == 0;
 }
 
-Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* out, uint32_t quanta_per_block) {
-  out->clear();
-  if (quanta_per_block == 0) quanta_per_block = 1;
-  Out o(out);
+ResultEncoder::ResultEncoder(DeflateFn deflate, WriteFn write, uint32_t quanta_per_block)
+    : deflate_(deflate), write_(std::move(write)), qpb_(quanta_per_block ? quanta_per_block : 1) {}
+
+Status ResultEncoder::emit(const std::vector<uint8_t>& bytes) {
+  if (!write_(bytes.data(), bytes.size()))
+    return Status::Error(ErrorCode::kInternal, "result: the output could not be written");
+  pos_ += bytes.size();
+  return Status::Ok();
+}
+
+Status ResultEncoder::begin(const Result& meta) {
+  std::vector<uint8_t> buf;
+  Out o(&buf);
   o.bytes(kResultMagic, sizeof kResultMagic);
   o.u32(kResultVersion);
-
   std::vector<uint8_t> head;
   Out h(&head);
-  h.u32(r.absolute_time ? 1 : 0);
-  h.f64(r.quantum_ms);
+  h.u32(meta.absolute_time ? 1 : 0);
+  h.f64(meta.quantum_ms);
   h.u32(static_cast<uint32_t>(kResultFracBits));
-  h.u32(quanta_per_block);
+  h.u32(qpb_);
   std::map<std::string, uint32_t> layout_index;
   std::vector<const BinLayout*> layouts;
-  for (const ResultSeries& s : r.series)
+  for (const ResultSeries& s : meta.series)
     if (layout_index.emplace(s.layout->id, static_cast<uint32_t>(layouts.size())).second)
       layouts.push_back(s.layout.get());
   h.u32(static_cast<uint32_t>(layouts.size()));
   for (const BinLayout* l : layouts) put_layout(&h, *l);
-  h.u32(static_cast<uint32_t>(r.series.size()));
-  for (const ResultSeries& s : r.series) {
+  h.u32(static_cast<uint32_t>(meta.series.size()));
+  for (const ResultSeries& s : meta.series) {
     h.u32(static_cast<uint32_t>(s.labels.items().size()));
     for (const auto& kv : s.labels.items()) {
       h.str(kv.first);
@@ -430,9 +471,11 @@ Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* o
     h.f64(s.full_start_ms);
     h.f64(s.full_end_ms);
   }
-  Status st = deflated(deflate, head, &o, "header");
-  if (!st.ok()) return st;
+  Status st = deflated(deflate_, head, &o, "header");
+  return st.ok() ? emit(buf) : st;
+}
 
+Status ResultEncoder::add(const Result& part) {
   // Cells by block: (block, quantum, series) order.
   struct Ref {
     int64_t block, quantum;
@@ -440,23 +483,23 @@ Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* o
     const ResultCell* cell;
   };
   std::vector<Ref> refs;
-  for (size_t si = 0; si < r.series.size(); ++si)
-    for (const ResultCell& c : r.series[si].cells)
-      refs.push_back({floor_div(c.quantum, quanta_per_block), c.quantum, static_cast<uint32_t>(si), &c});
+  for (size_t si = 0; si < part.series.size(); ++si)
+    for (const ResultCell& c : part.series[si].cells)
+      refs.push_back({floor_div(c.quantum, qpb_), c.quantum, static_cast<uint32_t>(si), &c});
   std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
     if (a.block != b.block) return a.block < b.block;
     if (a.quantum != b.quantum) return a.quantum < b.quantum;
     return a.series < b.series;
   });
-  std::vector<uint8_t> index;
-  Out ix(&index);
-  uint32_t nblocks = 0;
+  if (!refs.empty() && refs.front().block <= last_block_)
+    return Status::Error(ErrorCode::kInternal, "result: cells added out of block order");
+  Out ix(&index_);
   for (size_t i = 0; i < refs.size();) {
     size_t j = i;
     while (j < refs.size() && refs[j].block == refs[i].block) ++j;
     std::vector<uint8_t> raw;
     Out b(&raw);
-    const int64_t first = refs[i].block * static_cast<int64_t>(quanta_per_block);
+    const int64_t first = refs[i].block * static_cast<int64_t>(qpb_);
     b.i64(first);
     b.u32(static_cast<uint32_t>(j - i));
     for (size_t k = i; k < j; ++k) {
@@ -471,24 +514,45 @@ Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* o
       b.var(c.extremes.any() ? uint64_t{c.extremes.lo} + 1 : 0);
       if (c.extremes.any()) b.var(c.extremes.hi - c.extremes.lo);
     }
-    const uint64_t offset = out->size();
-    st = deflated(deflate, raw, &o, "block");
+    const uint64_t offset = pos_;
+    std::vector<uint8_t> buf;
+    Out o(&buf);
+    Status st = deflated(deflate_, raw, &o, "block");
+    if (st.ok()) st = emit(buf);
     if (!st.ok()) return st;
     ix.i64(first);
     ix.i64(refs[j - 1].quantum);
     ix.u64(offset);
-    ix.u32(static_cast<uint32_t>(out->size() - offset - 4));
+    ix.u32(static_cast<uint32_t>(pos_ - offset - 4));
     ix.u32(static_cast<uint32_t>(j - i));
-    ++nblocks;
+    ++nblocks_;
+    cells_ += j - i;
+    last_block_ = refs[i].block;
     i = j;
   }
-  const uint64_t index_at = out->size();
+  return Status::Ok();
+}
+
+Status ResultEncoder::finish() {
+  std::vector<uint8_t> buf;
+  Out o(&buf);
+  const uint64_t index_at = pos_;
   o.bytes(kIndexMagic, 4);
-  o.u32(nblocks);
-  o.bytes(index.data(), index.size());
+  o.u32(nblocks_);
+  o.bytes(index_.data(), index_.size());
   o.u64(index_at);
   o.bytes(kEndMagic, sizeof kEndMagic);
-  return Status::Ok();
+  index_.clear();
+  return emit(buf);
+}
+
+Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* out, uint32_t quanta_per_block) {
+  out->clear();
+  ResultEncoder enc(deflate, vector_writer(out), quanta_per_block);
+  Status st = enc.begin(r);
+  if (st.ok()) st = enc.add(r);
+  if (st.ok()) st = enc.finish();
+  return st;
 }
 
 Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_inflated, double level_quantum_ms) {

@@ -11,6 +11,8 @@
 #include <string>
 
 #include "latscope/result.h"
+#include "latscope/result_stream.h"
+#include "result/codec_parts.h"
 #include "result/levels.h"
 
 namespace latscope {
@@ -32,16 +34,6 @@ void put_f64(std::vector<uint8_t>* b, double v) {
   uint64_t u;
   std::memcpy(&u, &v, 8);
   put_u64(b, u);
-}
-uint32_t get_u32(const uint8_t* p) {
-  uint32_t v = 0;
-  for (int k = 0; k < 4; ++k) v |= static_cast<uint32_t>(p[k]) << (8 * k);
-  return v;
-}
-uint64_t get_u64(const uint8_t* p) {
-  uint64_t v = 0;
-  for (int k = 0; k < 8; ++k) v |= static_cast<uint64_t>(p[k]) << (8 * k);
-  return v;
 }
 double get_f64(const uint8_t* p) {
   const uint64_t u = get_u64(p);
@@ -83,8 +75,7 @@ Status encode_result_levels(const Result& finest, const std::vector<double>& lev
   if (quanta.size() > kMaxResultLevels)
     return Status::Error(ErrorCode::kInvalidArgument, "result levels: " + std::to_string(quanta.size()) +
                                                           " levels (at most " + std::to_string(kMaxResultLevels) + ")");
-  out->insert(out->end(), kResultMagic, kResultMagic + sizeof kResultMagic);
-  put_u32(out, kResultLevelsVersion);
+  *out = result_levels_head();
   std::vector<ResultLevel> dir;
   std::vector<uint8_t> bytes;
   for (double q : quanta) {
@@ -97,17 +88,28 @@ Status encode_result_levels(const Result& finest, const std::vector<double>& lev
     dir.push_back({q, out->size(), bytes.size()});
     out->insert(out->end(), bytes.begin(), bytes.end());
   }
-  const uint64_t dir_at = out->size();
-  out->insert(out->end(), kLevelsMagic, kLevelsMagic + sizeof kLevelsMagic);
-  put_u32(out, static_cast<uint32_t>(dir.size()));
-  for (const ResultLevel& l : dir) {
-    put_f64(out, l.quantum_ms);
-    put_u64(out, l.offset);
-    put_u64(out, l.length);
-  }
-  put_u64(out, dir_at);
-  out->insert(out->end(), kMultiEnd, kMultiEnd + sizeof kMultiEnd);
+  const std::vector<uint8_t> tail = result_levels_tail(dir, out->size());
+  out->insert(out->end(), tail.begin(), tail.end());
   return Status::Ok();
+}
+
+std::vector<uint8_t> result_levels_head() {
+  std::vector<uint8_t> out(kResultMagic, kResultMagic + sizeof kResultMagic);
+  put_u32(&out, kResultLevelsVersion);
+  return out;
+}
+
+std::vector<uint8_t> result_levels_tail(const std::vector<ResultLevel>& dir, uint64_t dir_at) {
+  std::vector<uint8_t> out(kLevelsMagic, kLevelsMagic + sizeof kLevelsMagic);
+  put_u32(&out, static_cast<uint32_t>(dir.size()));
+  for (const ResultLevel& l : dir) {
+    put_f64(&out, l.quantum_ms);
+    put_u64(&out, l.offset);
+    put_u64(&out, l.length);
+  }
+  put_u64(&out, dir_at);
+  out.insert(out.end(), kMultiEnd, kMultiEnd + sizeof kMultiEnd);
+  return out;
 }
 
 Status read_result_levels_tail(const uint8_t* tail, size_t tail_n, uint64_t file_size,

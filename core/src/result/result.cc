@@ -2,13 +2,14 @@
 // docs/result-format.md, "Merging".
 #include "latscope/result.h"
 
+#include "result/cells.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <utility>
 
 namespace latscope {
-namespace {
 
 bool series_less(const ResultSeries& a, const ResultSeries& b) {
   const auto& la = a.labels.items();
@@ -20,6 +21,8 @@ bool series_less(const ResultSeries& a, const ResultSeries& b) {
 bool same_key(const ResultSeries& a, const ResultSeries& b) {
   return a.labels == b.labels && a.layout->id == b.layout->id;
 }
+
+namespace {
 
 // Adds two ascending sparse cells; false when a count would pass 2^64 - 1.
 bool add_cell(const ResultCell& a, const ResultCell& b, ResultCell* out) {
@@ -48,29 +51,42 @@ bool add_cell(const ResultCell& a, const ResultCell& b, ResultCell* out) {
   return ok;
 }
 
+}  // namespace
+
+bool add_cells(std::vector<ResultCell>* d, const std::vector<ResultCell>& s) {
+  if (s.empty()) return true;
+  if (d->empty() || d->back().quantum < s.front().quantum) {  // disjoint and later: appended
+    d->insert(d->end(), s.begin(), s.end());
+    return true;
+  }
+  std::vector<ResultCell> out;
+  out.reserve(d->size() + s.size());
+  size_t i = 0, j = 0;
+  bool ok = true;
+  while (i < d->size() || j < s.size()) {
+    if (j == s.size() || (i < d->size() && (*d)[i].quantum < s[j].quantum)) {
+      out.push_back(std::move((*d)[i++]));
+    } else if (i == d->size() || s[j].quantum < (*d)[i].quantum) {
+      out.push_back(s[j++]);
+    } else {
+      ResultCell c;
+      ok = add_cell((*d)[i++], s[j++], &c) && ok;
+      out.push_back(std::move(c));
+    }
+  }
+  *d = std::move(out);
+  return ok;
+}
+
+namespace {
+
 // Adds cells of s into d (same labels and layout); coverage: union / intersection.
 bool add_series(ResultSeries* d, const ResultSeries& s) {
   d->span_start_ms = std::min(d->span_start_ms, s.span_start_ms);
   d->span_end_ms = std::max(d->span_end_ms, s.span_end_ms);
   d->full_start_ms = std::max(d->full_start_ms, s.full_start_ms);
   d->full_end_ms = std::min(d->full_end_ms, s.full_end_ms);
-  std::vector<ResultCell> out;
-  out.reserve(d->cells.size() + s.cells.size());
-  size_t i = 0, j = 0;
-  bool ok = true;
-  while (i < d->cells.size() || j < s.cells.size()) {
-    if (j == s.cells.size() || (i < d->cells.size() && d->cells[i].quantum < s.cells[j].quantum)) {
-      out.push_back(std::move(d->cells[i++]));
-    } else if (i == d->cells.size() || s.cells[j].quantum < d->cells[i].quantum) {
-      out.push_back(s.cells[j++]);
-    } else {
-      ResultCell c;
-      ok = add_cell(d->cells[i++], s.cells[j++], &c) && ok;
-      out.push_back(std::move(c));
-    }
-  }
-  d->cells = std::move(out);
-  return ok;
+  return add_cells(&d->cells, s.cells);
 }
 
 int64_t floor_div(int64_t a, int64_t b) {

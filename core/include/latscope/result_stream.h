@@ -1,0 +1,116 @@
+// Result files read and written block by block (docs/result-format.md,
+// "Merging in time order"): `latscope merge` adds any number of results
+// holding one time block of the output at a time, so its memory is what one
+// block of the merged result keeps, whatever the number of inputs or the
+// length of the run.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "latscope/result.h"
+
+namespace latscope {
+
+// Takes the next bytes of the output; false when they could not be written.
+using WriteFn = std::function<bool(const uint8_t* p, size_t n)>;
+// A WriteFn appending to *out.
+WriteFn vector_writer(std::vector<uint8_t>* out);
+
+// Writes a version 2 result file as it goes: begin() the header (the
+// series of `meta`, whose cells are not read), add() cells in time order
+// (each call's cells in blocks after the previous call's), finish() the
+// index and trailer. encode_result is begin + add + finish of one Result.
+class ResultEncoder {
+ public:
+  ResultEncoder(DeflateFn deflate, WriteFn write, uint32_t quanta_per_block = 600);
+  Status begin(const Result& meta);
+  // part.series parallel to meta's (same order); cells at part's quantum.
+  Status add(const Result& part);
+  Status finish();
+  uint64_t bytes() const { return pos_; }
+  uint64_t cells() const { return cells_; }
+  uint32_t quanta_per_block() const { return qpb_; }
+
+ private:
+  Status emit(const std::vector<uint8_t>& bytes);
+  DeflateFn deflate_;
+  WriteFn write_;
+  uint32_t qpb_;
+  uint64_t pos_ = 0;
+  uint64_t cells_ = 0;
+  uint32_t nblocks_ = 0;
+  int64_t last_block_ = INT64_MIN;
+  std::vector<uint8_t> index_;
+};
+
+// A version 3 file written as it goes (docs/result-format.md, "Several
+// resolutions"): result_levels_head(), then each level's complete version 2
+// file, then result_levels_tail() of their places (dir_at: its own offset).
+std::vector<uint8_t> result_levels_head();
+std::vector<uint8_t> result_levels_tail(const std::vector<ResultLevel>& dir, uint64_t dir_at);
+
+// Reads n bytes at offset of a file into *out; false with *err otherwise.
+using ReadAtFn = std::function<bool(uint64_t offset, uint64_t n, std::vector<uint8_t>* out, std::string* err)>;
+
+// One result file (version 1 or 2, or the finest level of a version 3
+// file) read by ranges: open() reads the header and the block index (the
+// LSIX table, checked: blocks tile the bytes between header and index, in
+// ascending time); read() inflates only the blocks of a time range and
+// checks each against its index entry. Nothing else is held.
+class ResultBlockReader {
+ public:
+  Status open(ReadAtFn read, uint64_t file_size, size_t max_inflated = kMaxResultBytes);
+  // Quantum, clock and series (without cells).
+  const Result& head() const { return head_; }
+  // The first and last quantum with cells (false: no cells at all).
+  bool span(int64_t* first, int64_t* last) const;
+  // The first quantum >= from that a block may hold (false: none).
+  bool next_quantum(int64_t from, int64_t* q) const;
+  // The quanta of a version 3 file's levels (finest first; empty otherwise).
+  const std::vector<double>& level_quanta() const { return level_quanta_; }
+  // Cells of quanta [from, to) appended to out (shaped as head(): same
+  // series, in order, at the same quantum); cells must be read in time order.
+  Status read(int64_t from, int64_t to, Result* out);
+
+ private:
+  struct Entry {
+    int64_t first, last;
+    uint64_t offset;
+    uint32_t zlen, cells;
+  };
+  Status named(Status s) const;
+  ReadAtFn read_;
+  std::vector<double> level_quanta_;
+  std::string level_;  // "level 0 (1000 ms): " inside a file of several levels
+  uint64_t base_ = 0;  // where the (level's) version 1 or 2 file starts
+  uint32_t version_ = 2;
+  uint32_t qpb_ = 1;
+  size_t max_inflated_ = kMaxResultBytes;
+  Result head_;
+  std::vector<Entry> index_;
+  std::vector<uint8_t> buf_, scratch_;
+};
+
+// A merge of result files planned from their heads (merge()'s rules):
+// the merged quantum (the coarsest, when every other nests in it), the
+// clock, the series (union of label sets and layouts, canonical order;
+// coverage span = union, full = intersection), and the notes merge() gives.
+struct MergePlan {
+  Result head;                               // no cells
+  std::vector<std::vector<uint32_t>> index;  // input i's series s -> head series
+  std::vector<std::string> notes;
+};
+// On error, *bad_input is the input it concerns.
+Status plan_merge(const std::vector<const Result*>& heads, MergePlan* plan, size_t* bad_input);
+
+// Writes the merged result at quantum_ms (the plan's, or a multiple of it:
+// a coarser level) through enc (begun and finished by the caller), one of
+// enc's blocks at a time. On error, *bad_input is the input it concerns
+// (SIZE_MAX: none).
+Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs, double quantum_ms,
+                   ResultEncoder* enc, size_t* bad_input);
+
+}  // namespace latscope
