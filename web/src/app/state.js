@@ -31,6 +31,7 @@ export function initialState() {
     groupsMode: 'heat',
     groupsP: '99',
     topN: 5,
+    allLines: false,
     groupsSort: 'name',
     hidden: [],
     palette: 'viridis',

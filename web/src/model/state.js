@@ -35,7 +35,8 @@
  * @property {string[]} sla                     SLA rules, normalised ("p99<2ms", app/sla.js)
  * @property {'heat'|'top'|'multiples'} groupsMode  groups view: group x time heat map, top-N lines, small multiples
  * @property {string} groupsP                  groups view: the percentile shown ("99", "100" = max)
- * @property {number} topN                     groups view: worst groups drawn as lines
+ * @property {number} topN                     groups view: worst groups drawn as lines; percentiles view too past MANY_GROUPS
+ * @property {boolean} allLines                percentiles view: every group's lines, not the worst topN and a band
  * @property {'name'|'worst'} groupsSort       groups view: row / chart order
  * @property {string[]} hidden                 legend keys of hidden series ("g:host=a", "p:99.9", "band")
  * @property {string} palette

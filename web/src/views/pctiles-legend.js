@@ -4,6 +4,7 @@
 import { themeColors, textWidth } from './frame.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { CO_DASH } from './colors.js';
+import { MANY_GROUPS } from './pctiles-rest.js';
 import { percentileName } from '../model/percentiles.js';
 import { coPairs } from '../model/co-groups.js';
 
@@ -18,8 +19,9 @@ import { coPairs } from '../model/co-groups.js';
  * @param {PercentilesView} view
  * @param {any} g @param {any} r @param {boolean} withMean @param {Function} color @param {Function} dash
  * @param {{bases: string[], interval: number} | null} co groups paired by coordinated-omission correction
+ * @param {Set<number> | null} [keep] many groups: the ones drawn as lines (pctiles-rest.js); the others are a band
  */
-export function drawLegend(view, g, r, withMean, color, dash, co) {
+export function drawLegend(view, g, r, withMean, color, dash, co, keep = null) {
   const c = themeColors();
   /** @type {import('./legend.js').LegendItem[]} */
   const items = [];
@@ -36,7 +38,9 @@ export function drawLegend(view, g, r, withMean, color, dash, co) {
     items.push({ key: 'co:uncorrected', label: 'recorded (co=uncorrected)', color: c.fg, dash: '' });
     items.push({ key: 'co:corrected', label: `corrected for coordinated omission, interval ${co.interval} ms`, color: c.fg, dash: CO_DASH });
   } else if (r.groups.length > 1) {
-    r.groups.forEach((/** @type {string} */ name, /** @type {number} */ gi) => items.push({ key: `g:${name}`, label: name, color: color(gi, 0), dash: '' }));
+    r.groups.forEach((/** @type {string} */ name, /** @type {number} */ gi) => {
+      if (!keep || keep.has(gi)) items.push({ key: `g:${name}`, label: name, color: color(gi, 0), dash: '' });
+    });
     r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push(pItem(p, c.fg, dash(pi))));
   } else {
     r.percentiles.forEach((/** @type {string} */ p, /** @type {number} */ pi) => items.push(pItem(p, color(0, pi), '')));
@@ -48,7 +52,9 @@ export function drawLegend(view, g, r, withMean, color, dash, co) {
   const box = view.legendBox;
   box.style.left = `${f.margin.left}px`;
   box.style.top = '4px';
-  box.style.width = `${Math.max(160, f.innerW - (view.ctx.store.state.showBand ? 330 : 0))}px`;
+  // The top right corner keeps the error-band note or the many-groups note (pctiles-rest.js).
+  const noted = view.ctx.store.state.showBand || r.groups.length > MANY_GROUPS;
+  box.style.width = `${Math.max(160, f.innerW - (noted ? 360 : 0))}px`;
   renderLegend(box, items, new Set(view.ctx.store.state.hidden), (key) => view.ctx.store.set({ hidden: toggleKey(view.ctx.store.state.hidden, key) }));
   // The exported image has no HTML: the shown entries go into the SVG as text.
   const lg = g.append('g').attr('class', 'legend legend-export').attr('transform', 'translate(0,-22)').attr('display', 'none');

@@ -151,6 +151,32 @@ export const GROUP_CASES = [
     },
   },
   {
+    name: 'many groups in the percentiles view: the 5 worst hosts as lines (the slowed ones among them), the other 7 as grey bands, a note says so; "every line" draws all 12 and back (docs/page-views.md "Many groups")',
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, hostLogs()), 'ready');
+      await settled(p);
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await p.waitForFunction((n) => (/** @type {any} */ (window).latscope.pct?.groups ?? []).length === n, HOSTS);
+      await settled(p);
+      const drawn = () => p.$$eval('#view-pctiles path.line-p', (ls) => [...new Set(ls.map((l) => (l.getAttribute('data-key') || '').split('|')[0]))].sort());
+      const hosts = await drawn();
+      assert.equal(hosts.length, 5, `five hosts drawn: ${hosts}`);
+      for (const slow of SLOW) assert.ok(hosts.includes(`host=${slow.host}`), `${slow.host} (slowed) is among the worst: ${hosts}`);
+      assert.equal(await p.$$eval('#view-pctiles path.line-p', (ls) => ls.length), 25, '5 hosts x 5 percentiles');
+      assert.equal(await p.$$eval('#view-pctiles .rest-bands path', (ls) => ls.length), 5, 'a band per percentile');
+      assert.equal((await p.textContent('#view-pctiles .rest-note'))?.trim(), '5 worst of 12 groups by p99.9; 7 as grey bands · every line');
+      await p.screenshot({ path: path.join(SHOTS, 'pctiles-many-groups.png') });
+      await p.click('#view-pctiles [data-testid=rest-toggle]');
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles path.line-p').length === 60);
+      assert.equal(await p.$$eval('#view-pctiles .rest-bands path', (ls) => ls.length), 0);
+      assert.equal((await p.textContent('#view-pctiles .rest-note'))?.trim(), 'all 12 groups drawn · the 5 worst and a band');
+      await p.click('#view-pctiles [data-testid=rest-toggle]');
+      await p.waitForFunction(() => document.querySelectorAll('#view-pctiles path.line-p').length === 25);
+      noPageErrors(c);
+    },
+  },
+  {
     name: 'bands when drawn: over 900 quanta a regroup asks no bands; a zoom and a hover bring those of what they show (docs/page-views.md "Bands when drawn")',
     async run(c) {
       const p = c.page;
@@ -471,6 +497,8 @@ export const GROUP_CASES = [
       assert.equal(await color('all|99'), p99Before);
       assert.notEqual(await color('all|99.99'), maxBefore);
 
+      // Every host's lines (past MANY_GROUPS the default is the worst few and a band).
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ allLines: true }));
       await p.selectOption('[data-testid=group-by]', 'host');
       await settled(p);
       const box = await p.evaluate(() => {
@@ -585,6 +613,8 @@ export const GROUP_CASES = [
       const files = fs.readdirSync(logs).filter((n) => !n.startsWith('.')).map((n) => path.join(logs, n));
       assert.equal(files.length, 40);
       assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      // Every host's lines (past MANY_GROUPS the default is the worst few and a band).
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ allLines: true }));
       await p.selectOption('[data-testid=group-by]', 'host');
       await settled(p);
       const view = () => p.evaluate(() => {
