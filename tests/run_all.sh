@@ -47,7 +47,7 @@ if [ -n "$need" ]; then
   # shellcheck disable=SC2086
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $need >/dev/null
 fi
-if [ ! -d node_modules/vite ] || [ ! -d node_modules/vitest ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/typescript ]; then
+if [ ! -d node_modules/vite ] || [ ! -d node_modules/vitest ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/typescript ] || [ ! -d node_modules/markdown-it ]; then
   say "installing npm packages (npm install)"
   # npm install, not npm ci: this registry mirror lacks metadata for other
   # platforms' optional binaries, which npm ci insists the lock lists.
