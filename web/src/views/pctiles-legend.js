@@ -4,7 +4,7 @@
 import { themeColors, textWidth } from './frame.js';
 import { renderLegend, toggleKey } from './legend.js';
 import { CO_DASH } from './colors.js';
-import { MANY_GROUPS } from './pctiles-rest.js';
+import { manyGroups } from './pctiles-rest.js';
 import { percentileName } from '../model/percentiles.js';
 import { coPairs } from '../model/co-groups.js';
 
@@ -53,7 +53,7 @@ export function drawLegend(view, g, r, withMean, color, dash, co, keep = null) {
   box.style.left = `${f.margin.left}px`;
   box.style.top = '4px';
   // The top right corner keeps the error-band note or the many-groups note (pctiles-rest.js).
-  const noted = view.ctx.store.state.showBand || r.groups.length > MANY_GROUPS;
+  const noted = view.ctx.store.state.showBand || manyGroups(r, view.ctx.store.state);
   box.style.width = `${Math.max(160, f.innerW - (noted ? 360 : 0))}px`;
   renderLegend(box, items, new Set(view.ctx.store.state.hidden), (key) => view.ctx.store.set({ hidden: toggleKey(view.ctx.store.state.hidden, key) }));
   // The exported image has no HTML: the shown entries go into the SVG as text.

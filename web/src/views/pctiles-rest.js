@@ -45,11 +45,21 @@ export function worstGroups(r, n) {
 }
 
 /**
+ * Whether the answer has more groups than the view draws by default: then
+ * the note and its switch show, and with allLines off the worst groups and
+ * a band are drawn (restShown).
+ * @param {import('../engine/columns.js').ResultColumns} r @param {{topN: number}} s
+ */
+export function manyGroups(r, s) {
+  return !r.adaptive && r.groups.length > MANY_GROUPS && s.topN < r.groups.length;
+}
+
+/**
  * Whether the view draws the worst groups and a band for the rest.
  * @param {import('../engine/columns.js').ResultColumns} r @param {{allLines?: boolean, topN: number}} s
  */
 export function restShown(r, s) {
-  return !s.allLines && !r.adaptive && r.groups.length > MANY_GROUPS && s.topN < r.groups.length;
+  return !s.allLines && manyGroups(r, s);
 }
 
 /**

@@ -4,7 +4,7 @@
 // distribution may be from this quantum's, bins included), SLA threshold lines
 // with the violating quanta shaded, and a samples/IOPS strip underneath that
 // marks quanta with too few samples for the chosen percentiles (flag "few").
-import { MANY_GROUPS, restShown, worstGroups } from './pctiles-rest.js';
+import { manyGroups, restShown, worstGroups } from './pctiles-rest.js';
 import { drawRest } from './pctiles-rest-draw.js';
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
@@ -658,10 +658,10 @@ export class PercentilesView {
     if (onCanvas && metas.length > DENSE_SERIES) {
       g.append('text').attr('class', 'canvas-note').attr('x', f.innerW).attr('y', mainH - 6).attr('text-anchor', 'end').attr('fill', c.muted).text(`${metas.length} lines: solid hairlines (the Groups tab reads many groups one by one)`);
     }
-    if (bandRule.note && !(r.groups.length > MANY_GROUPS && !adaptive && s.topN < r.groups.length)) {
+    if (bandRule.note && !manyGroups(r, s)) {
       g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text(bandRule.note);
     }
-    if (r.groups.length > MANY_GROUPS && !adaptive && s.topN < r.groups.length) drawRest(this, g, plot, { r, keep, x: mid, y, dom, c, w: f.innerW, hidden, topN: s.topN });
+    if (manyGroups(r, s)) drawRest(this, g, plot, { r, keep, x: mid, y, dom, c, w: f.innerW, hidden, topN: s.topN });
     brushAndHover(this, g, x, y, mainH, r, series);
     await drawSeries();
   }
