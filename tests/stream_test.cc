@@ -8,6 +8,7 @@
 
 #include "fixture_util.h"
 #include "latscope/report.h"
+#include "latscope/result.h"
 #include "test_util.h"
 
 namespace latscope {
@@ -17,10 +18,16 @@ using fixtures::files_of;
 
 const std::vector<std::string> kLabels{"p50", "p90", "p99", "p99.9", "p100"};
 
+const StreamingQuery::Fold kFolds[] = {StreamingQuery::Fold::kChoose, StreamingQuery::Fold::kByFile,
+                                       StreamingQuery::Fold::kByQuanta};
+const char* const kFoldNames[] = {"chosen fold", "fold by file", "fold by quanta"};
+
 // Parses each file, feeds the stream and keeps a copy for Engine::query.
-std::string both(const std::vector<std::string>& files, const QueryOptions& o, std::string* streamed) {
+std::string both(const std::vector<std::string>& files, const QueryOptions& o, std::string* streamed,
+                 StreamingQuery::Fold how = StreamingQuery::Fold::kChoose) {
   Engine all;
   StreamingQuery stream(o);
+  stream.set_fold(how);
   std::vector<std::string> texts(files.size());
   for (size_t i = 0; i < files.size(); ++i) {
     EXPECT_TRUE(fixtures::read_file(files[i], &texts[i])) << files[i];
@@ -82,15 +89,15 @@ TEST(Stream, SameOutputAsTheStoredModelOnRealRuns) {
   opts[7].group_by = GroupBy{"dir"};
   for (const Set& s : sets) {
     ASSERT_FALSE(s.files.empty()) << s.name;
-    for (size_t i = 0; i < opts.size(); ++i) {
-      SCOPED_TRACE(std::string(s.name) + ", options " + std::to_string(i));
+    for (size_t i = 0; i < opts.size() * 3; ++i) {
+      SCOPED_TRACE(std::string(s.name) + ", options " + std::to_string(i % opts.size()) + ", " + kFoldNames[i / opts.size()]);
       std::string streamed;
-      const std::string stored = both(s.files, opts[i], &streamed);
+      const std::string stored = both(s.files, opts[i % opts.size()], &streamed, kFolds[i / opts.size()]);
       EXPECT_EQ(stored, streamed);
       // (epoch logs hold no quanta in a relative 3-7.5 s range: both empty)
       // (and place/, place-cs/ hold reads only: nothing for writes only)
-      if (!(i == 4 && std::string(s.name) == "epoch") &&
-          !(i == 3 && std::string(s.name).rfind("place", 0) == 0)) {
+      if (!(i % opts.size() == 4 && std::string(s.name) == "epoch") &&
+          !(i % opts.size() == 3 && std::string(s.name).rfind("place", 0) == 0)) {
         EXPECT_GT(stored.size(), 100u);
       }
     }
@@ -141,11 +148,51 @@ TEST(Stream, WideLayoutsGiveTheStoredModelsRowsBitForBit) {
         o.method = method;
         o.quantum_ms = q;
         if (files.front().find("tagged") != std::string::npos) o.group_by = GroupBy{"tag"};
-        std::string streamed;
-        const std::string stored = both(files, o, &streamed);
-        EXPECT_EQ(stored, streamed) << files.size() << " files, the last " << files.back() << ", quantum " << q;
-        EXPECT_GT(stored.size(), 200u);
+        for (size_t f = 0; f < 3; ++f) {
+          std::string streamed;
+          const std::string stored = both(files, o, &streamed, kFolds[f]);
+          EXPECT_EQ(stored, streamed) << files.size() << " files, the last " << files.back() << ", quantum " << q
+                                      << ", " << kFoldNames[f];
+          EXPECT_GT(stored.size(), 200u);
+        }
       }
+    }
+  }
+}
+
+// The grid as a result file (reduce): the same bytes whether the sources are
+// folded by file or held and folded a slice of quanta at a time, with json+
+// tails, tags and several files into one group.
+TEST(Stream, ResultsAreTheSameBytesWhateverTheFold) {
+  const std::string hdr = fixtures::path("hdr-processor");
+  std::vector<std::string> s1 = files_of("fio-s1", "s1.json");
+  for (const auto& f : files_of("fio-s1", "_clat_hist.")) s1.push_back(f);
+  for (const std::vector<std::string>& files :
+       {s1, files_of("cs", "_clat_hist."), std::vector<std::string>{hdr + "/sig3-tagged.hlog", hdr + "/sig1-rel.hlog"}}) {
+    for (const GroupBy& by : {GroupBy{"*"}, GroupBy{"kind"}}) {
+      std::vector<std::vector<uint8_t>> bytes;
+      for (const StreamingQuery::Fold how : kFolds) {
+        QueryOptions o;
+        o.group_by = by;
+        o.quantum_ms = 100;  // many slices of 64 quanta
+        StreamingQuery stream(o);
+        stream.set_fold(how);
+        for (const std::string& f : files) {
+          std::string text;
+          ASSERT_TRUE(fixtures::read_file(f, &text));
+          Engine one;
+          ASSERT_TRUE(stream.add(testing::feed(&one, f, text)).ok());
+        }
+        Result r;
+        std::vector<std::string> notes;
+        Diagnostics diag;
+        ASSERT_TRUE(stream.finish_result(&r, &notes, &diag).ok());
+        bytes.emplace_back();
+        ASSERT_TRUE(encode_result(r, deflate_zlib, &bytes.back()).ok());
+        EXPECT_GT(r.series.size(), 0u);
+      }
+      EXPECT_EQ(bytes[0], bytes[1]) << files.front();
+      EXPECT_EQ(bytes[1], bytes[2]) << files.front();
     }
   }
 }

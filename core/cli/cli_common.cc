@@ -506,7 +506,7 @@ int default_jobs() {
 }
 
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
-                  const std::function<void(const Source&)>& fn, const RunLabels* runs) {
+                  const std::function<void(Source&)>& fn, const RunLabels* runs) {
   // Standard input is opened once and its look-ahead kept for the read.
   Input std_in;
   bool std_in_open = false;
@@ -531,7 +531,10 @@ int for_each_file(const std::vector<std::string>& files, const FileOptions& fopt
     if (!p.src) return;
     if (!refuse_for_layouts(held, &p)) return;
     held.add(*p.src);
-    fn(*p.src);
+    const size_t at = static_cast<size_t>(p.src - p.engine->sources().data());
+    p.src = nullptr;
+    std::vector<Source> taken = p.engine->take_sources();
+    fn(taken[at]);
   }, runs);
 }
 

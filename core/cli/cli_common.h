@@ -100,9 +100,10 @@ int load_files(Engine* engine, const std::vector<std::string>& files, const File
 // drops it: memory holds one file's model at a time. fio json output is read
 // first (what the engine would take as json: the first non-blank byte is not
 // a digit), so it is at hand when the logs it completes arrive. Same exit
-// codes and diagnostics as load_files. Memory: `jobs` files' models.
+// codes and diagnostics as load_files. Memory: `jobs` files' models. fn
+// may keep the source it is given (move it away).
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
-                  const std::function<void(const Source&)>& fn, const RunLabels* runs = nullptr);
+                  const std::function<void(Source&)>& fn, const RunLabels* runs = nullptr);
 
 // Reads a whole file (plain or gzip, "-" standard input) into memory; false
 // with *err set when nothing usable could be read. A damaged .gz's readable

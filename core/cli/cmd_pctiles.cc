@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <utility>
 
 #include "cli_common.h"
 #include "cli_options.h"
@@ -40,8 +41,8 @@ int cmd_pctiles(int argc, char** argv) {
     // Fold each file into the grid and drop it: memory is the output grid
     // plus one file, whatever the number and size of the inputs.
     StreamingQuery stream(o.query);
-    rc = for_each_file(o.files, o.file, o.jobs, [&](const Source& s) {
-      const Status added = stream.add(s);
+    rc = for_each_file(o.files, o.file, o.jobs, [&](Source& s) {
+      const Status added = stream.add(std::move(s));
       if (!added.ok() && st.ok()) st = added;
     }, &o.run_labels);
     if (st.ok()) st = stream.finish(&r);

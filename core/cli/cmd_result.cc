@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cli_common.h"
@@ -180,9 +181,9 @@ int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r
   StreamingQuery stream(o.query);
   Status st;
   *in_bytes = 0;
-  int rc = for_each_file(o.files, o.file, o.jobs, [&](const Source& s) {
+  int rc = for_each_file(o.files, o.file, o.jobs, [&](Source& s) {
     *in_bytes += s.bytes;
-    const Status added = stream.add(s);
+    const Status added = stream.add(std::move(s));
     if (!added.ok() && st.ok()) st = added;
   }, &o.run_labels);
   std::vector<std::string> notes;

@@ -41,9 +41,19 @@ class StreamingQuery {
   // finish says so, as Engine::query leaves it out (plan_accounts). Without
   // it every source is folded (the CLI leaves such files unread instead).
   void set_folder(const std::vector<FolderFile>& folder);
+  // How sources are folded (core/src/query/stream_hold.cc): held and folded
+  // a slice of quanta at a time at finish, or each as it is added with every
+  // quantum's cell kept to the end; by default whichever holds less, judged
+  // as sources come. The rows are the same bits either way (tests hold the
+  // three to it). Before any add.
+  enum class Fold { kChoose, kByFile, kByQuanta };
+  void set_fold(Fold how);
   // Folds a finished source in; it may be destroyed afterwards. Unusable
   // sources are ignored (their Status is the caller's to report).
   Status add(const Source& src);
+  // The same for a source the caller gives up: kept without a copy when the
+  // fold holds its sources to the end (core/src/query/stream_hold.cc).
+  Status add(Source&& src);
   Status finish(QueryResult* out);
   // Instead of finish: the folded grid itself as a result (result.h,
   // docs/result-format.md), one series per label set of QueryOptions::group_by

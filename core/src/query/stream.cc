@@ -37,11 +37,23 @@ Status StreamingQuery::add_part(const Source& src) {
     return Status::Ok();
   }
   for (const Series& s : src.series) ++I.logs_per_key[tail_key_of_log(src, s)];
+  // Held (stream_hold.cc): the source given (add(Source&&)) or a copy.
+  std::shared_ptr<const Source> keep;
+  if (I.holding) {
+    const std::shared_ptr<const Source>* given = stream_detail::donated_source();
+    keep = given && given->get() == &src ? *given : std::make_shared<const Source>(src);
+  }
+  const Source& use = keep ? *keep : src;
   std::vector<Selected> sel;
-  select_series(src, I.opts.sel, &sel);
+  select_series(use, I.opts.sel, &sel);
   if (I.opts.sel.place_jobs) place_series(I.json, sel.begin(), sel.end(), &I.placed);  // as make_plan
   for (const Selected& x : sel) I.late.see(x);
-  I.fold_selected(src, sel);
+  I.fold_selected(use, sel);
+  if (I.holding && !sel.empty()) {
+    I.kept_sources.push_back(std::move(keep));
+    I.kept_bytes += stream_detail::source_model_bytes(use);
+    if (!I.holding_pays()) I.flush_held();
+  }
   return I.error;
 }
 
@@ -57,6 +69,7 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   // fio json+ alone: its whole-run histograms, as make_plan falls back to
   // them (docs/whole-run.md).
   if (!I.any_series) {
+    I.flush_held();  // nothing is held: these fold by file
     bool any = false;
     for (const Source& src : I.json_sources) {
       std::vector<Selected> sel;
@@ -75,7 +88,8 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
     }
     I.tally.count(TailOutcome::kAdded, t.json_name);
     I.folding = t.log_name;
-    I.fold(t.tail, t.offset, t.group, t.co);
+    if (I.holding) I.jobs.push_back({&t.tail, t.offset, t.group, t.co, &t.log_name});
+    else I.fold(t.tail, t.offset, t.group, t.co);
     if (!I.error.ok()) return I.error;
     if (!t.co) add_time_runs(t.tail, t.offset, t.log_name, I.coverage[t.coverage].serial, I.opts.quantum_ms, &I.runs);
     I.coverage[t.coverage].end = I.coverage[t.coverage].full_end = t.tail.windows.back().end_ms + t.offset;
@@ -152,7 +166,19 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
   const BinLayout& L = *I.target;
   const size_t np = I.opts.percentiles.size();
   std::vector<double> dense(L.size(), 0.0);
+  if (I.holding) {  // stream_hold.cc: a slice spans a few of the longest windows
+    double longest = 0;
+    for (const Coverage& c : I.coverage) longest = std::max(longest, c.interval);
+    I.slice = std::max(16.0, 4 * std::ceil(longest / q));
+    I.horizon = first;
+  }
   for (double j = first; j < last; ++j) {
+    // Held sources: folded slice by slice until a cell at or after j is
+    // made, so the next busy quantum is known (cells are made below the
+    // horizon only).
+    while (I.holding && I.horizon < last && I.cells.lower_bound({static_cast<int64_t>(j), 0}) == I.cells.end())
+      if (!I.fold_slice(last)) break;
+    if (!I.error.ok()) return I.error;
     // Long runs where no group has a count (as Sweep::next_busy sees them).
     const auto busy_it = I.cells.lower_bound({static_cast<int64_t>(j), 0});
     const double busy = busy_it == I.cells.end() ? last : std::min(last, static_cast<double>(busy_it->first.first));
@@ -197,6 +223,7 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
       if (it != I.cells.end()) {
         if (occupied)
           for (const uint32_t bin : *occupied) dense[bin] = 0;
+        I.held -= it->second.bytes();
         I.cells.erase(it);  // each cell is read once: free it as the rows go out
       }
       // The rows held count against the same budget as the grid (budget.h).

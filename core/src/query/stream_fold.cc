@@ -17,6 +17,7 @@ using stream_detail::Coverage;
 using stream_detail::PendingTail;
 using stream_detail::Cell;
 using stream_detail::result_group;
+using stream_detail::Span;
 
 // The common layout, chosen as make_plan does over the layouts seen so far;
 // cells already folded move onto a new target (a coarsening is exact).
@@ -93,6 +94,25 @@ Status StreamingQuery::Impl::to_result(Result* r) {
     s[g].labels = group_labels[g];
     s[g].layout = target;
   }
+  // Held sources (stream_hold.cc) are folded a slice at a time, each
+  // slice's cells quantized and freed before the next is made.
+  horizon = -HUGE_VAL;
+  slice = 64;
+  for (;;) {
+    const bool more = holding && fold_slice(HUGE_VAL);
+    if (!error.ok()) return error;
+    if (Status st = cells_to_result(&s); !st.ok()) return st;
+    if (!more) break;
+  }
+  r->series = std::move(s);
+  r->normalize();
+  return Status::Ok();
+}
+
+// Every cell into its group's result series, in (quantum, group) order; the
+// cells are freed.
+Status StreamingQuery::Impl::cells_to_result(std::vector<ResultSeries>* out) {
+  std::vector<ResultSeries>& s = *out;
   for (auto& kv : cells) {
     ResultCell cell;
     cell.quantum = kv.first.first;
@@ -111,8 +131,8 @@ Status StreamingQuery::Impl::to_result(Result* r) {
     cell.extremes = c.mid;  // docs/extremes.md, "Results"
     if (!cell.bins.empty()) s[kv.first.second].cells.push_back(std::move(cell));
   }
-  r->series = std::move(s);
-  r->normalize();
+  cells.clear();
+  held = 0;
   return Status::Ok();
 }
 
@@ -122,7 +142,7 @@ CoCorrector* StreamingQuery::Impl::corrector_for(const LayoutPtr& l, double inte
   return c.get();
 }
 
-void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, CoCorrector* co) {
+void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, CoCorrector* co, Span span) {
   const RebinMap* m = map_for(*s.layout);
   const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));  // model.h
   const double q = opts.quantum_ms;
@@ -163,10 +183,26 @@ void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, 
     }
     reach.resize(kept);
   };
-  for (const Window& w : s.windows) {
+  // A held series is folded a slice of quanta at a time (Span): its windows
+  // wholly before the slice are skipped for good (span.from), those after
+  // it end the loop. Never with per-I/O values (holding is off for kExact).
+  for (size_t wi = span.from ? *span.from : 0; wi < s.windows.size(); ++wi) {
+    const Window& w = s.windows[wi];
     const uint64_t io_first = io_next;  // window w's first I/O in s.io_ns
     io_next += w.total;
     if (w.n == 0) continue;
+    const double st = w.start_ms + offset, e = w.end_ms + offset;
+    // From one quantum before floor(st / Q) (in case the division rounded
+    // up) to one past the end; times no grid can hold are skipped, so the
+    // loop always ends (the query's own range check reports them).
+    const double j0 = std::floor((e > st ? st : e) / q) - 1;
+    const double j1 = std::floor(e / q) + 1;
+    if (!std::isfinite(j0) || !std::isfinite(j1) || std::fabs(j1) > 9e15 || j1 - j0 > 50e6) continue;
+    if (j1 < span.lo) {  // windows are in time order: this and all before it are done
+      if (span.from) *span.from = wi + 1;
+      continue;
+    }
+    if (j0 >= span.hi) break;
     s.decode(w, &bins, &counts);
     if (co) {
       co->correct(bins, counts, &cbins, &ccounts);
@@ -186,15 +222,8 @@ void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, 
           bmax = std::max(bmax, m->to[r]);
         }
     }
-    const double st = w.start_ms + offset, e = w.end_ms + offset;
-    // From one quantum before floor(st / Q) (in case the division rounded
-    // up) to one past the end; times no grid can hold are skipped, so the
-    // loop always ends (the query's own range check reports them).
-    const double j0 = std::floor((e > st ? st : e) / q) - 1;
-    const double j1 = std::floor(e / q) + 1;
-    if (!std::isfinite(j0) || !std::isfinite(j1) || std::fabs(j1) > 9e15 || j1 - j0 > 50e6) continue;
     settle(static_cast<int64_t>(j0));
-    for (double j = j0; j <= j1; ++j) {
+    for (double j = std::max(j0, span.lo), j_end = std::min(j1, span.hi - 1); j <= j_end; ++j) {
       const double a = j * q;
       const double b = a + q;
       Share share;
@@ -325,7 +354,8 @@ void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Se
       I.coverage.push_back(
           {it->second, x.cover_start, x.cover_end, src.absolute_time, x.full_start, x.full_end, x.interval_ms, serial});
       if (!cc) add_time_runs(*x.series, x.offset_ms, src.name, serial, I.opts.quantum_ms, &I.runs);
-      I.fold(*x.series, x.offset_ms, it->second, cc);
+      if (I.holding) I.hold(*x.series, x.offset_ms, it->second, cc, &src.name);
+      else I.fold(*x.series, x.offset_ms, it->second, cc);
       if (I.opts.sel.complete_tail && !I.json.series.empty()) {
         PendingTail t;
         const TailOutcome o = json_tail_for(I.json, x, &t.tail);

@@ -91,6 +91,35 @@ inline std::string result_group(const Source& src, const Series& s, const GroupB
   return group_key(src, s, by);
 }
 
+// One series held for the fold by quanta (StreamingQuery::Impl::holding):
+// what fold takes, and the first of its windows a later quantum can reach.
+struct Job {
+  const Series* series;
+  double offset;
+  uint32_t group;
+  CoCorrector* co;
+  const std::string* name;  // its file, for the budget's message
+  size_t next = 0;
+};
+
+// The quanta a fold adds to: [lo, hi), and the series' first window that
+// can reach them (advanced past the windows wholly before lo). All by default.
+struct Span {
+  double lo = -HUGE_VAL, hi = HUGE_VAL;
+  size_t* from = nullptr;
+};
+
+// A source given to StreamingQuery::add(Source&&): held without a copy by the
+// part that keeps it (stream_routes.cc passes one source on by reference
+// through the kind and time-base parts).
+inline const std::shared_ptr<const Source>*& donated_source() {
+  thread_local const std::shared_ptr<const Source>* given = nullptr;
+  return given;
+}
+
+// The memory a parsed source's series take (stream_hold.cc).
+double source_model_bytes(const Source& src);
+
 struct PendingTail {
   Series tail;
   TailKey key;
@@ -150,6 +179,29 @@ struct StreamingQuery::Impl {
   std::vector<uint32_t> bins;
   std::vector<uint64_t> counts;
 
+  // The fold by quanta (docs/quanta.md, "Memory: the fold by quanta"):
+  // sources are held as parsed (a few hundred bytes a window) and folded at
+  // finish a slice of quanta at a time, each slice's cells turned into rows
+  // before the next is made, while that holds less than the cells the
+  // fold by file would (holding_pays); else what is held is folded by file
+  // (flush_held) and every later source with it.
+  bool holding = true;
+  Fold how = Fold::kChoose;
+  std::vector<std::shared_ptr<const Source>> kept_sources;
+  std::vector<stream_detail::Job> jobs;  // in the order the fold by file adds them: series, then tails
+  double kept_bytes = 0;                 // model bytes of kept
+  std::map<uint32_t, double> cell_estimate;  // per group: the least its cells would take folded by file
+  double horizon = 0;                    // quanta before it are folded
+  double slice = 64;                     // quanta per slice
+
+  void hold(const Series& s, double offset, uint32_t group, CoCorrector* co, const std::string* name);
+  bool holding_pays() const;
+  void flush_held();
+  // Folds the next slice of the held jobs, from the horizon or, past a gap
+  // no window reaches, from the first quantum a window does; false when no
+  // window is left before `last`.
+  bool fold_slice(double last);
+
   // The common layout, chosen as make_plan does over the layouts seen so far;
   // cells already folded move onto a new target (a coarsening is exact).
   void use_layout(const LayoutPtr& l);
@@ -157,8 +209,9 @@ struct StreamingQuery::Impl {
   void fold_selected(const Source& src, const std::vector<Selected>& sel);
   // The grid quantized once into a result (result.h): one series per group.
   Status to_result(Result* r);
+  Status cells_to_result(std::vector<ResultSeries>* out);
   CoCorrector* corrector_for(const LayoutPtr& l, double interval_ns);
-  void fold(const Series& s, double offset, uint32_t group, CoCorrector* co);
+  void fold(const Series& s, double offset, uint32_t group, CoCorrector* co, stream_detail::Span span = {});
 };
 
 }  // namespace latscope

@@ -22,6 +22,8 @@ StreamingQuery::StreamingQuery(const QueryOptions& opts) : StreamingQuery(opts, 
 
 StreamingQuery::StreamingQuery(const QueryOptions& opts, bool /*epoch_part*/) : impl_(std::make_unique<Impl>()) {
   impl_->opts = opts;
+  // Per-I/O values are kept per cell as the file is folded (per_io.h).
+  impl_->holding = opts.method != Method::kExact;
   const double q = opts.quantum_ms;
   if (!(q > 0) || !std::isfinite(q))
     impl_->error = Status::Error(ErrorCode::kInvalidArgument, "quantum must be a positive number of ms");
@@ -74,6 +76,15 @@ Status StreamingQuery::add(const Source& src) {
     window_values_.push_back(std::move(kept));
   }
   return add_folded(src);
+}
+
+Status StreamingQuery::add(Source&& src) {
+  const auto given = std::make_shared<const Source>(std::move(src));
+  const std::shared_ptr<const Source>* before = stream_detail::donated_source();
+  stream_detail::donated_source() = &given;
+  const Status st = add(*given);
+  stream_detail::donated_source() = before;
+  return st;
 }
 
 Status StreamingQuery::add_folded(const Source& src) {
@@ -144,6 +155,7 @@ Status StreamingQuery::add_by_kind(const Source& src) {
     QueryOptions o = impl_->opts;
     o.sel.kinds = {kind};
     q = std::make_unique<StreamingQuery>(o);
+    q->set_fold(impl_->how);
     for (const Source& j : kinds_json_) {
       Status st = q->add_folded(j);
       if (!st.ok()) return st;
