@@ -197,6 +197,49 @@ TEST(Stream, ResultsAreTheSameBytesWhateverTheFold) {
   }
 }
 
+// Rows handed to a sink as quanta are made (the CLI's CSV) are the rows
+// finish keeps, and the CSV written piece by piece is pctiles_csv's, each
+// piece whole lines.
+TEST(Stream, RowsHandedOnAreTheRowsKept) {
+  const std::string hdr = fixtures::path("hdr-processor");
+  const std::vector<std::string> files{hdr + "/sig3-tagged.hlog", hdr + "/sig1-rel.hlog"};
+  for (const StreamingQuery::Fold how : kFolds) {
+    QueryOptions o;
+    o.quantum_ms = 5;  // 15,006 rows: pieces of about 1 MiB
+    o.group_by = GroupBy{"tag"};
+    o.method = Method::kHdr;
+    std::vector<std::string> texts(files.size());
+    StreamingQuery kept(o), handed(o);
+    kept.set_fold(how);
+    handed.set_fold(how);
+    for (size_t i = 0; i < files.size(); ++i) {
+      ASSERT_TRUE(fixtures::read_file(files[i], &texts[i]));
+      Engine a, b;
+      ASSERT_TRUE(kept.add(testing::feed(&a, files[i], texts[i])).ok());
+      ASSERT_TRUE(handed.add(testing::feed(&b, files[i], texts[i])).ok());
+    }
+    QueryResult rk, rh;
+    const Status st = kept.finish(&rk);
+    ASSERT_TRUE(st.ok()) << st.message;
+    std::vector<std::string> pieces;
+    PctilesCsvWriter w(rh, kLabels, Unit::kUs, true, [&pieces](const std::string& p) { pieces.push_back(p); });
+    ASSERT_TRUE(handed.finish(&rh, &w).ok());
+    w.finish();
+    EXPECT_TRUE(rh.rows.empty());
+    EXPECT_EQ(rk.groups, rh.groups);
+    EXPECT_EQ(rk.notes, rh.notes);
+    EXPECT_GT(rk.rows.size(), 10000u);
+    std::string joined;
+    for (const std::string& p : pieces) {
+      ASSERT_FALSE(p.empty());
+      EXPECT_EQ(p.back(), '\n');
+      joined += p;
+    }
+    EXPECT_GT(pieces.size(), 1u);
+    EXPECT_EQ(joined, pctiles_csv(rk, kLabels, Unit::kUs, true));
+  }
+}
+
 TEST(Stream, RejectsTheCompatModeAndBadOptions) {
   QueryOptions o;
   o.compat_fio_histo_log_pctiles = true;

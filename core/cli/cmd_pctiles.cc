@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <utility>
 
 #include "cli_common.h"
@@ -31,6 +32,16 @@ int cmd_pctiles(int argc, char** argv) {
   int rc = 0;
   QueryResult r;
   Status st;
+  // CSV rows are written as the fold makes them, not held (a per-host day
+  // at 1 s is millions of rows); SLA verdicts and JSON need them all.
+  std::unique_ptr<PctilesCsvWriter> csv;
+  if (o.format == "csv" && sla.rules.empty()) {
+    csv = std::make_unique<PctilesCsvWriter>(r, o.pct_labels, o.unit, o.bounds, write_out);
+    if (o.header_units)
+      csv->edit_header([&o](const std::string& h) {
+        return with_header_units(h, {"time_ms", "width_ms", "group", "samples", "flags"}, unit_name(o.unit));
+      });
+  }
   if (o.query.compat_fio_histo_log_pctiles || o.query.adaptive_accuracy > 0) {
     // The script's semantics, and adaptive quanta, need every file's
     // windows before any quantum.
@@ -45,7 +56,7 @@ int cmd_pctiles(int argc, char** argv) {
       const Status added = stream.add(std::move(s));
       if (!added.ok() && st.ok()) st = added;
     }, &o.run_labels);
-    if (st.ok()) st = stream.finish(&r);
+    if (st.ok()) st = stream.finish(&r, csv.get());
   }
   if (!st.ok()) {
     say("latscope pctiles: " + st.message);
@@ -55,6 +66,11 @@ int cmd_pctiles(int argc, char** argv) {
   rc = std::max(rc, print_trust(o.run_labels));
   rc = std::max(rc, check_offsets(o.query.sel.offsets_ms, o.run_labels));
   const int sla_rc = finish_sla("pctiles", sla, r, o.query.percentiles, sla_context(r, o.files));
+  if (csv) {  // rows the fold kept (window-value logs alone, or the Engine::query paths)
+    for (const Row& row : r.rows) csv->add(row);
+    csv->finish();
+    return std::max(rc, sla_rc);
+  }
   keep_percentiles(&r, requested);
   o.pct_labels.resize(requested);
   std::string out = o.format == "json" ? pctiles_json(r, o.pct_labels, o.unit) : pctiles_csv(r, o.pct_labels, o.unit, o.bounds);

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <functional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -58,6 +59,37 @@ std::string flags_text(const Row& row, const std::vector<std::string>& pct_label
 
 std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit,
                         bool bounds = false);
+
+// pctiles_csv written as rows come (a RowSink for StreamingQuery::finish):
+// the text is handed to `write` in pieces of whole lines, about 1 MiB each,
+// so a table of millions of rows is never held. The header goes out with
+// the first row, or at finish: nothing is written for a query that fails
+// before its first row. r's groups are read as rows come.
+class PctilesCsvWriter : public RowSink {
+ public:
+  using Write = std::function<void(const std::string&)>;
+  PctilesCsvWriter(const QueryResult& r, std::vector<std::string> pct_labels, Unit unit, bool bounds, Write write);
+  // The header as edit makes it from pctiles_csv's (the CLI's
+  // --header-units), when the first row comes (r.adaptive is known then).
+  void edit_header(std::function<std::string(const std::string&)> edit) { edit_ = std::move(edit); }
+  // pctiles_csv's header line, newline included.
+  std::string header() const;
+  void add(const Row& row) override;
+  // Writes the header if no row came, and what is left.
+  void finish();
+
+ private:
+  void start();
+  const QueryResult& r_;
+  std::vector<std::string> labels_;
+  Unit unit_;
+  bool bounds_;
+  Write write_;
+  std::function<std::string(const std::string&)> edit_;
+  std::string buf_;
+  bool started_ = false;
+  std::vector<std::string> group_fields_;  // csv_field of r's groups, made at the first row
+};
 
 // {"quantum_ms":1000,"absolute_time":false,"unit":"us","layout":"fio3",
 //  "percentiles":["50","99.9"],"groups":["all"],

@@ -55,6 +55,11 @@ class StreamingQuery {
   // fold holds its sources to the end (core/src/query/stream_hold.cc).
   Status add(Source&& src);
   Status finish(QueryResult* out);
+  // The same, handing the rows to sink one by one as each quantum is made
+  // instead of keeping them in out (out keeps groups, notes, diagnostics):
+  // the CLI writes a table of millions of rows without holding it. Rows of
+  // window-value logs alone (log_avg_msec) are still kept in out.
+  Status finish(QueryResult* out, RowSink* sink);
   // Instead of finish: the folded grid itself as a result (result.h,
   // docs/result-format.md), one series per label set of QueryOptions::group_by
   // (labels a series lacks are left out; {"*"} keeps every label), each cell
@@ -66,7 +71,7 @@ class StreamingQuery {
   // Selection::kinds empty: one query per latency kind (lat, clat and slat
   // are never merged silently); finish keeps the default kind and says so.
   Status add_by_kind(const Source& src);
-  Status finish_by_kind(QueryResult* out, Result* res = nullptr);
+  Status finish_by_kind(QueryResult* out, Result* res = nullptr, RowSink* sink = nullptr);
   std::map<std::string, std::unique_ptr<StreamingQuery>> kinds_;
   std::set<std::string> kinds_present_;
   std::vector<Source> kinds_json_;  // json+ output, replayed into each kind's query
@@ -76,10 +81,10 @@ class StreamingQuery {
   // add keeps aside (window_values_) and finish shows as Engine::query does
   // (core/src/query/window_values.h).
   Status add_folded(const Source& src);
-  Status finish_folded(QueryResult* out);
+  Status finish_folded(QueryResult* out, RowSink* sink = nullptr);
   std::vector<Source> window_values_;
   Status add_part(const Source& src);
-  Status finish_part(QueryResult* out, Result* res = nullptr);
+  Status finish_part(QueryResult* out, Result* res = nullptr, RowSink* sink = nullptr);
   std::unique_ptr<Impl> impl_;
   // set_folder: the files left out, the note naming them, whether one of
   // them had selected series (then finish adds the note).

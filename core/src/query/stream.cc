@@ -57,7 +57,7 @@ Status StreamingQuery::add_part(const Source& src) {
   return I.error;
 }
 
-Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
+Status StreamingQuery::finish_part(QueryResult* out, Result* res, RowSink* sink) {
   Impl& I = *impl_;
   *out = QueryResult();
   out->quantum_ms = I.opts.quantum_ms;
@@ -225,6 +225,10 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res) {
           for (const uint32_t bin : *occupied) dense[bin] = 0;
         I.held -= it->second.bytes();
         I.cells.erase(it);  // each cell is read once: free it as the rows go out
+      }
+      if (sink) {  // handed on, not held
+        sink->add(row);
+        continue;
       }
       // The rows held count against the same budget as the grid (budget.h).
       if (static_cast<double>(out->rows.size() + 1) * row_bytes(np) > static_cast<double>(I.opts.max_query_bytes))

@@ -105,12 +105,14 @@ Status StreamingQuery::add_folded(const Source& src) {
   return src.absolute_time ? epoch_->add_part(src) : add_part(src);
 }
 
-Status StreamingQuery::finish(QueryResult* out) {
+Status StreamingQuery::finish(QueryResult* out) { return finish(out, nullptr); }
+
+Status StreamingQuery::finish(QueryResult* out, RowSink* sink) {
   if (impl_->opts.adaptive_accuracy > 0)  // quanta depend on every window: Engine::query (query/adaptive.h)
     return Status::Error(ErrorCode::kInvalidArgument, "adaptive quanta need Engine::query, not the streaming fold");
   std::vector<Selected> window_values;  // as Engine::query (query/window_values.h)
   for (const Source& src : window_values_) select_window_values(src, impl_->opts.sel, &window_values);
-  Status st = finish_folded(out);
+  Status st = finish_folded(out, sink);
   if (st.ok()) add_accounts_note(&out->notes);
   if (!st.ok() || window_values.empty()) return st;
   if (out->groups.empty()) return window_value_query(std::move(window_values), impl_->opts, out);
@@ -118,13 +120,13 @@ Status StreamingQuery::finish(QueryResult* out) {
   return st;
 }
 
-Status StreamingQuery::finish_folded(QueryResult* out) {
-  if (impl_->opts.sel.kinds.empty() && impl_->error.ok() && !kinds_.empty()) return finish_by_kind(out);
-  if (!epoch_) return finish_part(out);
+Status StreamingQuery::finish_folded(QueryResult* out, RowSink* sink) {
+  if (impl_->opts.sel.kinds.empty() && impl_->error.ok() && !kinds_.empty()) return finish_by_kind(out, nullptr, sink);
+  if (!epoch_) return finish_part(out, nullptr, sink);
   const TimeBaseTally& tb = impl_->time_bases;
   StreamingQuery& shown = tb.kept() == 1 ? *epoch_ : *this;
   tb.report(&shown.impl_->time_notes, &shown.impl_->time_diag);
-  return shown.finish_part(out);
+  return shown.finish_part(out, nullptr, sink);
 }
 
 // Selection::kinds empty: each latency kind folds into a query of its own
@@ -185,7 +187,7 @@ Status StreamingQuery::finish_result(Result* out, std::vector<std::string>* note
   return st;
 }
 
-Status StreamingQuery::finish_by_kind(QueryResult* out, Result* res) {
+Status StreamingQuery::finish_by_kind(QueryResult* out, Result* res, RowSink* sink) {
   if (res) {  // a result keeps every kind (label "kind" tells them apart)
     for (auto& kv : kinds_) {
       Result r;
@@ -197,7 +199,7 @@ Status StreamingQuery::finish_by_kind(QueryResult* out, Result* res) {
   }
   const std::string kept = default_kind(kinds_present_);
   auto it = kinds_present_.empty() ? kinds_.begin() : kinds_.find(kept);
-  Status st = it->second->finish_folded(out);
+  Status st = it->second->finish_folded(out, sink);
   if (st.ok() && kinds_present_.size() > 1) out->notes.insert(out->notes.begin(), kinds_note(kinds_present_, kept));
   return st;
 }

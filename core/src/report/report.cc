@@ -65,51 +65,80 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& labels, Unit unit, bool bounds) {
-  std::string out = r.adaptive ? "time_ms,width_ms,group,samples,min,mean" : "time_ms,group,samples,min,mean";
-  for (const auto& l : labels) {
+PctilesCsvWriter::PctilesCsvWriter(const QueryResult& r, std::vector<std::string> pct_labels, Unit unit,
+                                   bool bounds, Write write)
+    : r_(r), labels_(std::move(pct_labels)), unit_(unit), bounds_(bounds), write_(std::move(write)) {}
+
+std::string PctilesCsvWriter::header() const {
+  std::string out = r_.adaptive ? "time_ms,width_ms,group,samples,min,mean" : "time_ms,group,samples,min,mean";
+  for (const auto& l : labels_) {
     out += "," + l;
-    if (!bounds) continue;
+    if (!bounds_) continue;
     out += "," + l;
     out += "_lo," + l;
     out += "_hi";
   }
   out += ",max,flags\n";
-  // Appended in place, not built from temporaries: a per-host table has
-  // hundreds of thousands of rows.
-  out.reserve(r.rows.size() * (40 + 12 * labels.size() * (bounds ? 3 : 1)));
-  std::vector<std::string> group_fields;
-  for (const std::string& g : r.groups) group_fields.push_back(csv_field(g));
-  for (const Row& row : r.rows) {
-    const bool empty = row.flags & kFlagEmpty;
-    const bool no_p = row.flags & kFlagWindowValues;  // window averages: no percentile
-    // One field after a comma: the value in the unit, or nothing.
-    const auto val = [&](double ns, bool none) {
-      out += ',';
-      if (!none) append_number(&out, ns_to_unit(ns, unit), "");
-    };
-    append_number(&out, row.t_ms, "");
+  return out;
+}
+
+void PctilesCsvWriter::start() {
+  started_ = true;
+  buf_ = edit_ ? edit_(header()) : header();
+  for (const std::string& g : r_.groups) group_fields_.push_back(csv_field(g));
+}
+
+void PctilesCsvWriter::add(const Row& row) {
+  if (!started_) start();
+  std::string& out = buf_;
+  const bool empty = row.flags & kFlagEmpty;
+  const bool no_p = row.flags & kFlagWindowValues;  // window averages: no percentile
+  // One field after a comma: the value in the unit, or nothing. Appended in
+  // place, not built from temporaries: a per-host table has hundreds of
+  // thousands of rows.
+  const auto val = [&](double ns, bool none) {
     out += ',';
-    if (r.adaptive) {
-      append_number(&out, row.width_ms, "");
-      out += ',';
-    }
-    out += group_fields[row.group];
+    if (!none) append_number(&out, ns_to_unit(ns, unit_), "");
+  };
+  append_number(&out, row.t_ms, "");
+  out += ',';
+  if (r_.adaptive) {
+    append_number(&out, row.width_ms, "");
     out += ',';
-    append_number(&out, empty ? 0 : row.stats.samples, "");
-    val(row.stats.min_ns, empty);
-    val(row.stats.mean_ns, empty);
-    for (const auto& p : row.p) {
-      val(p.value_ns, empty || no_p);
-      if (!bounds) continue;
-      val(p.lo_ns, empty || no_p || !r.bands);  // blank, not the defaults (QueryOptions::bands)
-      val(p.hi_ns, empty || no_p || !r.bands);
-    }
-    val(row.stats.max_ns, empty);
-    out += ',';
-    if (row.flags) out += flags_text(row, labels);
-    out += '\n';
   }
+  out += group_fields_[row.group];
+  out += ',';
+  append_number(&out, empty ? 0 : row.stats.samples, "");
+  val(row.stats.min_ns, empty);
+  val(row.stats.mean_ns, empty);
+  for (const auto& p : row.p) {
+    val(p.value_ns, empty || no_p);
+    if (!bounds_) continue;
+    val(p.lo_ns, empty || no_p || !r_.bands);  // blank, not the defaults (QueryOptions::bands)
+    val(p.hi_ns, empty || no_p || !r_.bands);
+  }
+  val(row.stats.max_ns, empty);
+  out += ',';
+  if (row.flags) out += flags_text(row, labels_);
+  out += '\n';
+  if (out.size() >= (1u << 20)) {
+    write_(out);
+    out.clear();
+  }
+}
+
+void PctilesCsvWriter::finish() {
+  if (!started_) start();
+  if (!buf_.empty()) write_(buf_);
+  buf_.clear();
+}
+
+std::string pctiles_csv(const QueryResult& r, const std::vector<std::string>& labels, Unit unit, bool bounds) {
+  std::string out;
+  out.reserve(r.rows.size() * (40 + 12 * labels.size() * (bounds ? 3 : 1)));
+  PctilesCsvWriter w(r, labels, unit, bounds, [&out](const std::string& piece) { out += piece; });
+  for (const Row& row : r.rows) w.add(row);
+  w.finish();
   return out;
 }
 
