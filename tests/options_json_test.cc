@@ -64,6 +64,21 @@ TEST(OptionsJson, EveryQueryField) {
   EXPECT_EQ(q.adaptive_accuracy, 0.25);
 }
 
+// The page's SLA field rides with its query's options (docs/page-views.md,
+// "SLA"): read as text for core's judge, no query option.
+TEST(OptionsJson, SlaFieldIsTextBesideTheQuery) {
+  QueryOptions q;
+  std::vector<std::string> labels;
+  Unit unit;
+  std::string sla = "stale";
+  ASSERT_TRUE(parse_query_options_json(R"({"sla": "p99<2ms;max<1s", "unit": "ms"})", &q, &labels, &unit, &sla).ok());
+  EXPECT_EQ(sla, "p99<2ms;max<1s");
+  ASSERT_TRUE(parse_query_options_json("{}", &q, &labels, &unit, &sla).ok());
+  EXPECT_EQ(sla, "");
+  // Callers that do not ask for it accept it and leave it.
+  EXPECT_TRUE(parse_query_options_json(R"({"sla": "p99<2ms"})", &q, &labels, &unit).ok());
+}
+
 TEST(OptionsJson, GroupByForms) {
   struct Case {
     const char* json;
@@ -107,6 +122,7 @@ TEST(OptionsJson, ErrorsNameTheFieldAndPosition) {
       {R"({"offsets": [1]})", "\"offsets\" must be an object"},
       {R"({"exclude_hosts": "h"})", "\"exclude_hosts\" must be an array of strings"},
       {R"({"compat": "yes"})", "\"compat\" must be"},
+      {R"({"sla": 2})", "\"sla\" must be a string"},
       {R"({"adaptive_accuracy": -0.5})", "options:1:23: \"adaptive_accuracy\" must be 0 (fixed quanta) or a positive accuracy"},
       {R"({"adaptive_accuracy": "0.5"})", "\"adaptive_accuracy\" must be a finite number"},
       {R"([1])", "options:1:1: options must be a JSON object, not array"},

@@ -1,8 +1,11 @@
-// The page's SLA field judged by core (sla_field.h): its rule language, the
-// page's number text and sentences (expected texts are what
-// web/src/app/sla.js and web/src/views/scales.js wrote for the same input),
-// and per-group counts that sum to `latscope pctiles --sla`'s.
+// The page's SLA field parsed and judged by core (sla_field.h), the page's
+// only parser and judge (docs/page-views.md, "SLA"): its rule language, the
+// page's number text and sentences, per-group counts that sum to `latscope
+// pctiles --sla`'s, and the marks of the rows and groups-matrix cells that
+// break a rule.
 #include "latscope/sla_field.h"
+
+#include "latscope/report.h"
 
 #include <gtest/gtest.h>
 
@@ -58,6 +61,61 @@ TEST(SlaField, RulesTakeThePagesDefaults) {
   ASSERT_TRUE(parse_sla_field("p99<2ms; ,max<1s,", "us", &list).ok());
   ASSERT_EQ(list.size(), 2u);
   EXPECT_EQ(list[1].text, "max<1s");
+}
+
+// The cases the page's own JS parser was held to (web/test/unit/groups.test.js
+// before core became the page's parser).
+TEST(SlaField, ParsesWhatThePageTypes) {
+  const SlaFieldRule a = rule("p99 < 2 ms");
+  EXPECT_EQ(a.what, "p99");
+  EXPECT_TRUE(a.has_p);
+  EXPECT_EQ(a.p, 99);
+  EXPECT_TRUE(a.strict);
+  EXPECT_EQ(a.threshold_ns, 2e6);
+  const SlaFieldRule b = rule("p99.9<=20ms");
+  EXPECT_EQ(b.text, "p99.9<=20ms");
+  EXPECT_FALSE(b.strict);
+  EXPECT_EQ(b.threshold_ns, 20e6);
+  const SlaFieldRule m = rule("max<1s");
+  EXPECT_EQ(m.what, "max");
+  EXPECT_FALSE(m.has_p);
+  EXPECT_EQ(m.threshold_ns, 1e9);
+  const SlaFieldRule u = rule("p50<500\xc2\xb5s", "ms");
+  EXPECT_EQ(u.text, "p50<500us");
+  EXPECT_EQ(u.threshold_ns, 500e3);
+  EXPECT_EQ(rule("p99<2", "ms").text, "p99<2ms");
+  const SlaFieldRule every = rule("500");
+  EXPECT_EQ(every.text, "<=500us");
+  EXPECT_EQ(every.what, "");
+  EXPECT_FALSE(every.has_p);
+  std::vector<SlaFieldRule> list;
+  ASSERT_TRUE(parse_sla_field("p99 < 2ms; p99.9<=20ms, ", "us", &list).ok());
+  ASSERT_EQ(list.size(), 2u);
+  EXPECT_EQ(list[0].text, "p99<2ms");
+  EXPECT_EQ(list[1].text, "p99.9<=20ms");
+  EXPECT_EQ(sla_field_label(rule("p99<=2000us")), "p99 \xe2\x89\xa4 2,000 \xc2\xb5s");
+  for (const char* bad : {"p101<2ms", "p99>2ms", "p99<2 parsecs", "q99<2ms", "p99<0ms", "p99<-1ms"}) {
+    const std::string msg = error(bad);
+    EXPECT_TRUE(msg.find("rule") != std::string::npos || msg.find("percentile") != std::string::npos ||
+                msg.find("positive") != std::string::npos)
+        << bad << ": " << msg;
+  }
+  // A list stops at its first bad rule, with that rule's sentence.
+  Status st = parse_sla_field("p99<2ms, p99>2ms", "us", &list);
+  EXPECT_EQ(st.message, "\"p99>2ms\" is not a rule like p99 < 2 ms, p99.9 <= 20ms or max < 1s");
+}
+
+// A rule without WHAT stands for one per shown percentile; a percentile the
+// query lacks and max have no index into the row's percentiles.
+TEST(SlaField, ExpandsRulesOverTheShownPercentiles) {
+  std::vector<SlaFieldRule> rules;
+  ASSERT_TRUE(parse_sla_field("2ms, p99.95<5ms, max<1s", "us", &rules).ok());
+  SlaFieldJudge judge(rules, {50, 99}, {"p50", "p99"});
+  const std::vector<SlaFieldVerdict> v = judge.take(1);
+  ASSERT_EQ(v.size(), 4u);
+  const std::vector<std::pair<std::string, int>> want = {{"p50", 0}, {"p99", 1}, {"p99.95", -1}, {"max", -1}};
+  for (size_t k = 0; k < v.size(); ++k) EXPECT_EQ(std::make_pair(v[k].rule.what, v[k].pi), want[k]) << k;
+  EXPECT_TRUE(v[3].is_max);
 }
 
 TEST(SlaField, SentencesAreThePages) {
@@ -155,6 +213,52 @@ TEST(SlaField, SaysItInOneSentencePerGroupWithTheCliPercentage) {
   x.rule = rule("p99<2ms");
   EXPECT_EQ(sla_field_sentence(x, "g", {20, 4, 0}, 1000), "g: p99 < 2 ms violated in 4 of 20 quanta of 1 s (20%)");
   EXPECT_EQ(sla_field_sentence(x, "g", {3, 1, 0}, 1000), "g: p99 < 2 ms violated in 1 of 3 quanta of 1 s (33.3%)");
+}
+
+// The page's marks: one byte per row and verdict, 1 where the row breaks
+// the rule, in the order rows come; their count is the verdict's.
+TEST(SlaField, MarksTheRowsThatBreakARule) {
+  std::vector<SlaFieldRule> rules;
+  // max first: p99's marks are the second byte of each row's.
+  ASSERT_TRUE(parse_sla_field("max<=9ms, p99<2ms", "us", &rules).ok());
+  SlaFieldJudge judge(rules, {50, 99}, {"p50", "p99"});
+  judge.keep_marks();
+  const std::vector<Row> rows = judged_rows();
+  for (const Row& r : rows) judge.add(r);
+  ASSERT_EQ(judge.width(), 2u);
+  const std::vector<uint8_t>& m = judge.marks();
+  ASSERT_EQ(m.size(), rows.size() * 2);
+  // Rows by time then group (h10, h2, h1): h2 at 1 s, h10 at 2 s break p99 < 2 ms.
+  std::vector<uint8_t> p99(rows.size()), max(rows.size());
+  for (size_t i = 0; i < rows.size(); ++i) {
+    max[i] = m[i * 2];
+    p99[i] = m[i * 2 + 1];
+  }
+  EXPECT_EQ(p99, (std::vector<uint8_t>{0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0}));
+  EXPECT_EQ(max, std::vector<uint8_t>(rows.size(), 0));  // the avg row's 20 ms max is not judged
+  const std::vector<SlaFieldVerdict> v = judge.take(3);
+  EXPECT_EQ(v[1].total.violated, 2u);
+}
+
+// The groups view's matrix carries the marks in its cells: (group, quantum)
+// as its values, from one query's rows through RowTee.
+TEST(SlaField, MatrixCellsCarryTheMarks) {
+  std::vector<SlaFieldRule> rules;
+  ASSERT_TRUE(parse_sla_field("p99<2ms", "us", &rules).ok());
+  SlaFieldJudge judge(rules, {50, 99}, {"p50", "p99"});
+  judge.keep_marks();
+  ValueMatrixBuilder b(2, Unit::kUs);
+  RowTee tee(&b, &judge);
+  for (const Row& r : judged_rows()) tee.add(r);
+  const ValueMatrix m = b.take(3, &judge.marks(), judge.width());
+  const size_t T = m.times.size();
+  ASSERT_EQ(T, 4u);
+  ASSERT_EQ(m.marks.size(), 3 * T);
+  // group 0 (h10) breaks at 2 s, group 1 (h2) at 1 s, group 2 (h1) never.
+  EXPECT_EQ(m.marks, (std::vector<uint8_t>{0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0}));
+  // Each mark sits on the value that breaks the rule.
+  EXPECT_EQ(m.values[(0 * T + 2) * 2 + 1], 5000);
+  EXPECT_EQ(m.values[(1 * T + 1) * 2 + 1], 3000);
 }
 
 TEST(SlaField, GroupsSumToTheCliVerdict) {

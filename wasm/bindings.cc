@@ -15,6 +15,9 @@
 //                                           query() into JS typed arrays a chunk of
 //                                           rows at a time (js_columns.h)
 //   queryMatrix(optionsJson) -> {meta: str, times, values, samples}
+//                                           (queryColumns and queryMatrix: options with
+//                                           "sla" also give sla: str, sla_marks: Uint8Array,
+//                                           the rows or cells that break each rule)
 //   queryRowsBound(optionsJson) -> number  (Engine::query_rows_bound)
 //                                           ValueMatrixBuilder (report.h), copies
 //   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view)
@@ -258,19 +261,25 @@ class WasmEngine {
   // the worker transfers, and the rest as JSON text (pctiles_meta_json).
   val queryColumns(const std::string& options_json) const {
     Query q;
-    Status st = latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit);
+    std::vector<latscope::SlaFieldRule> rules;
+    Status st = parse_with_sla(options_json, &q, &rules);
     if (!st.ok()) return error(st);
     // Rows go into JS arrays a chunk at a time, never all kept (js_columns.h).
     latscope_wasm::JsColumnsSink sink(q.labels, q.unit, q.options.adaptive_accuracy > 0, q.options.bands);
-    st = engine_.query(q.options, &q.result, &sink);
+    latscope::SlaFieldJudge judge(rules, q.options.percentiles, q.labels);
+    judge.keep_marks();
+    latscope::RowTee tee(&sink, &judge);
+    st = engine_.query(q.options, &q.result, rules.empty() ? static_cast<latscope::RowSink*>(&sink) : &tee);
     if (!st.ok()) return error(st);
     // The columns' own say: an adaptive query keeps its bands, which the sink then leaves out.
     q.result.bands = sink.wants_bands();
     val out = val::object();
     out.set("meta", latscope::pctiles_meta_json(q.result, q.labels, q.unit));
     sink.finish(q.result.adaptive, &out);
+    if (!rules.empty()) set_sla(&out, q, &judge, judge.marks());
     return out;
   }
+
 
   // Engine::query_rows_bound: whether a query is worth cutting into parts
   // (web/src/engine/twin.js). 0 also for options that do not parse.
@@ -284,12 +293,17 @@ class WasmEngine {
   // matrix (report.h ValueMatrixBuilder), with the meta of queryColumns.
   val queryMatrix(const std::string& options_json) const {
     Query q;
-    Status st = latscope::parse_query_options_json(options_json, &q.options, &q.labels, &q.unit);
+    std::vector<latscope::SlaFieldRule> rules;
+    Status st = parse_with_sla(options_json, &q, &rules);
     latscope::ValueMatrixBuilder b(q.labels.size(), q.unit);
-    if (st.ok()) st = engine_.query(q.options, &q.result, &b);
+    latscope::SlaFieldJudge judge(rules, q.options.percentiles, q.labels);
+    judge.keep_marks();
+    latscope::RowTee tee(&b, &judge);
+    if (st.ok()) st = engine_.query(q.options, &q.result, rules.empty() ? static_cast<latscope::RowSink*>(&b) : &tee);
     if (!st.ok()) return error(st);
-    const latscope::ValueMatrix m = b.take(q.result.groups.size());
+    const latscope::ValueMatrix m = b.take(q.result.groups.size(), &judge.marks(), judge.width());
     val out = val::object();
+    if (!rules.empty()) set_sla(&out, q, &judge, m.marks);
     out.set("meta", latscope::pctiles_meta_json(q.result, q.labels, q.unit));
     out.set("times", copy_to_js("Float64Array", m.times.data(), m.times.size()));
     out.set("values", copy_to_js("Float64Array", m.values.data(), m.values.size()));
@@ -366,6 +380,26 @@ class WasmEngine {
     latscope::Unit unit = latscope::kDefaultUnit;
     latscope::QueryResult result;
   };
+
+  // The query's options and the page's SLA field among them ("sla",
+  // options_json.h), read as the field is (a bare number in the query's unit).
+  static Status parse_with_sla(const std::string& options_json, Query* q, std::vector<latscope::SlaFieldRule>* rules) {
+    std::string sla;
+    Status st = latscope::parse_query_options_json(options_json, &q->options, &q->labels, &q->unit, &sla);
+    if (st.ok()) st = latscope::parse_sla_field(sla, latscope::unit_name(q->unit), rules);
+    return st;
+  }
+
+  // The marks of the rows that break each verdict's rule (one byte per row or
+  // cell and verdict: SlaFieldJudge::marks) and the verdicts they are of
+  // (sla_field_json: rule, pi, max), so the page draws core's judgement
+  // (docs/page-views.md, "SLA").
+  static void set_sla(val* out, Query& q, latscope::SlaFieldJudge* judge, const std::vector<uint8_t>& marks) {
+    out->set("sla_marks", copy_to_js("Uint8Array", marks.data(), marks.size()));
+    const uint64_t quanta = judge->quanta();
+    out->set("sla", latscope::sla_field_json(judge->take(q.result.groups.size()), q.result.groups,
+                                            q.result.adaptive ? 0 : q.result.quantum_ms, quanta));
+  }
 
   Status run_query(const std::string& options_json, Query* q) const {
     Status st = latscope::parse_query_options_json(options_json, &q->options, &q->labels, &q->unit);

@@ -294,9 +294,10 @@ Status parse_percentile_list(const std::string& text, std::vector<double>* ps,
 }
 
 Status parse_query_options_json(const std::string& json, QueryOptions* out,
-                                std::vector<std::string>* pct_labels, Unit* unit) {
+                                std::vector<std::string>* pct_labels, Unit* unit, std::string* sla) {
   // Work on copies: on error the caller's options stay untouched.
   QueryOptions q;
+  std::string sla_text;
   std::vector<std::string> labels = default_percentile_labels();
   Unit u = kDefaultUnit;
   std::vector<Field> f;
@@ -343,12 +344,15 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                  else return bad(v, "\"" + k + "\" must be \"fio-histo-log-pctiles\" or \"none\"");
                  return Status::Ok();
                }});
+  // The page's SLA field, judged on the same rows (docs/page-views.md, "SLA").
+  f.push_back({"sla", [&sla_text](const std::string& k, const json::Value& v) { return get_string(k, v, &sla_text); }});
   selection_fields(&q.sel, &f);
   Status st = walk(json, f);
   if (!st.ok()) return st;
   *out = std::move(q);
   *pct_labels = std::move(labels);
   *unit = u;
+  if (sla) *sla = std::move(sla_text);
   return Status::Ok();
 }
 

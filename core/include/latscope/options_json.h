@@ -12,7 +12,9 @@
 //    "place_jobs": true (docs/placement.md),
 //    "adaptive_accuracy": 0.5 (adaptive quanta, `pctiles --adaptive 0.5`; 0: fixed),
 //    "bands": false (rows may leave out err, lo, hi: QueryOptions::bands),
-//    "compat": "fio-histo-log-pctiles"}
+//    "compat": "fio-histo-log-pctiles",
+//    "sla": "p99<2ms;max<1s" (the page's SLA field, sla_field.h: not a query option; the
+//    page's columns and matrix carry which rows break it, docs/page-views.md "SLA")}
 // Heat map fields: quantum_ms, rows, min_ns, max_ns, unit and the selection
 // fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms, complete_tail, place_jobs).
 // File fields: format ("auto", "fio-hist", "fio-json"), fio_version (0, 2, 3),
@@ -35,8 +37,9 @@
 
 namespace latscope {
 
+// sla: the "sla" field's text ("" when absent); nullptr: read and not kept.
 Status parse_query_options_json(const std::string& json, QueryOptions* out,
-                                std::vector<std::string>* pct_labels, Unit* unit);
+                                std::vector<std::string>* pct_labels, Unit* unit, std::string* sla = nullptr);
 
 Status parse_heatmap_options_json(const std::string& json, HeatmapOptions* out, Unit* unit);
 

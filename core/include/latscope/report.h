@@ -158,8 +158,11 @@ class PctilesColumnsBuilder : public RowSink {
 // [(group * times + t) * percentiles + p] in `unit` as PctilesColumns::p
 // (NaN: no value, or no row); samples [group * times + t] as
 // PctilesColumns::samples (0 without a row).
+// marks [(group * times + t) * width + k]: take()'s row_marks (one byte per
+// row and SLA verdict, SlaFieldJudge::marks) placed as values are (0 without a row).
 struct ValueMatrix {
   std::vector<double> times, values, samples;
+  std::vector<uint8_t> marks;
 };
 class ValueMatrixBuilder : public RowSink {
  public:
@@ -168,7 +171,8 @@ class ValueMatrixBuilder : public RowSink {
   void add(const Row& row) override;
   bool wants_bands() const override { return false; }
   // The matrix of `groups` groups (QueryResult::groups.size()); starts afresh.
-  ValueMatrix take(size_t groups);
+  // row_marks: `width` bytes per row added, in the same order (nullptr: none).
+  ValueMatrix take(size_t groups, const std::vector<uint8_t>* row_marks = nullptr, size_t width = 0);
 
  private:
   size_t np_;

@@ -68,6 +68,13 @@ class SlaFieldJudge : public RowSink {
                 const std::vector<std::string>& labels);
   void add(const Row& row) override;
   bool wants_bands() const override { return false; }
+  // From here on each row added also leaves one byte per verdict (1: the row
+  // breaks it, 0: it keeps it or has no value), in the order rows come: the
+  // page's marks of violating quanta (docs/page-views.md, "SLA").
+  void keep_marks() { marking_ = true; }
+  const std::vector<uint8_t>& marks() const { return marks_; }
+  // Verdicts per row of marks(); read it before take().
+  size_t width() const { return v_.size(); }
   // The verdicts, groups sized to the query's groups, totals summed.
   std::vector<SlaFieldVerdict> take(size_t ngroups);
   // The quanta the rows came in (rows of several groups share a quantum).
@@ -77,6 +84,29 @@ class SlaFieldJudge : public RowSink {
   std::vector<SlaFieldVerdict> v_;
   uint64_t quanta_ = 0;
   double last_t_ = 0;
+  bool marking_ = false;
+  std::vector<uint8_t> marks_;
+};
+
+// One query's rows to two sinks: the page's columns or matrix and the judge
+// that marks them, so marks and values are of the same rows, in the same
+// order. Bands as the first sink wants them.
+class RowTee : public RowSink {
+ public:
+  RowTee(RowSink* first, RowSink* second) : a_(first), b_(second) {}
+  void expect(size_t rows) override {
+    a_->expect(rows);
+    b_->expect(rows);
+  }
+  void add(const Row& row) override {
+    a_->add(row);
+    b_->add(row);
+  }
+  bool wants_bands() const override { return a_->wants_bands(); }
+
+ private:
+  RowSink* a_;
+  RowSink* b_;
 };
 
 // "host=a: p99 < 2 ms violated in 12 of 61 quanta of 1 s (19.7%)"; a rule

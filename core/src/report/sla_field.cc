@@ -267,7 +267,10 @@ SlaFieldJudge::SlaFieldJudge(const std::vector<SlaFieldRule>& rules, const std::
 void SlaFieldJudge::add(const Row& row) {
   if (quanta_ == 0 || row.t_ms != last_t_) ++quanta_;  // rows come by time, then group
   last_t_ = row.t_ms;
-  for (SlaFieldVerdict& v : v_) {
+  const size_t base = marks_.size();
+  if (marking_) marks_.resize(base + v_.size(), 0);
+  for (size_t k = 0; k < v_.size(); ++k) {
+    SlaFieldVerdict& v = v_[k];
     if (!v.is_max && v.pi < 0) continue;  // a percentile the query lacks: nothing to judge
     double x = 0;
     bool few = false, sat = false;
@@ -277,7 +280,10 @@ void SlaFieldJudge::add(const Row& row) {
     SlaGroupOutcome& o = v.groups[row.group];
     ++o.evaluated;
     if (few) ++o.few;
-    if (sla_violates(x, v.rule.strict, v.rule.threshold_ns)) ++o.violated;
+    if (sla_violates(x, v.rule.strict, v.rule.threshold_ns)) {
+      ++o.violated;
+      if (marking_) marks_[base + k] = 1;
+    }
   }
 }
 

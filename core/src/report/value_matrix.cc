@@ -32,7 +32,7 @@ void ValueMatrixBuilder::add(const Row& row) {
   }
 }
 
-ValueMatrix ValueMatrixBuilder::take(size_t groups) {
+ValueMatrix ValueMatrixBuilder::take(size_t groups, const std::vector<uint8_t>* row_marks, size_t width) {
   ValueMatrix m;
   // Fixed quanta come in time order (one pass); adaptive ones per group.
   m.times = t_;
@@ -41,6 +41,8 @@ ValueMatrix ValueMatrixBuilder::take(size_t groups) {
   const size_t T = m.times.size();
   m.values.assign(groups * T * np_, kNull);
   m.samples.assign(groups * T, 0);
+  const bool marked = row_marks && width && row_marks->size() == t_.size() * width;
+  if (marked) m.marks.assign(groups * T * width, 0);
   size_t at = 0;
   for (size_t i = 0; i < t_.size(); ++i) {
     if (group_[i] >= groups) continue;  // not one of the result's groups (none are)
@@ -49,6 +51,8 @@ ValueMatrix ValueMatrixBuilder::take(size_t groups) {
     const size_t k = size_t{group_[i]} * T + at;
     m.samples[k] = samples_[i];
     for (size_t j = 0; j < np_; ++j) m.values[k * np_ + j] = p_[i * np_ + j];
+    if (marked)
+      for (size_t j = 0; j < width; ++j) m.marks[k * width + j] = (*row_marks)[i * width + j];
   }
   *this = ValueMatrixBuilder(np_, unit_);
   return m;

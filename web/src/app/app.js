@@ -16,8 +16,8 @@ import { installToolbar } from './toolbar.js';
 import { installSidebarResize } from './sidebar.js';
 import { isLog, isWholeRun } from './sources.js';
 import { reopenText, reopenMessage } from './reopen.js';
-import { missingPercentiles } from './sla.js';
-import { slaRules, showSla } from './sla-summary.js';
+import { missingPercentiles, SlaField } from './sla.js';
+import { showSla } from './sla-summary.js';
 import { installEmbed } from './embed.js';
 import { Session } from './session.js';
 import { QueryScheduler } from './scheduler.js';
@@ -75,7 +75,9 @@ export class App {
       originChanged: () => this.url.writeOrigin(),
       chartWidth: () => this.views?.pctiles?.frame?.innerW ?? 0,
     }, this.scheduler);
-    this.url = new UrlSync(this.store, this.session, { redraw: () => this.redraw(), message: (text) => this.message(text), reopen: (names) => this.showReopen(names) });
+    /** The SLA field read by core (app/sla.js): the engine is started for it when nothing is loaded yet. */
+    this.sla = new SlaField(this.store, () => this.session.ensureEngine());
+    this.url = new UrlSync(this.store, this.session, { redraw: () => this.redraw(), message: (text) => this.message(text), reopen: (names) => this.showReopen(names), sla: (text) => this.setLinkSla(text) });
     this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, views: () => this.views, registry: this.registry });
     /** The startdelay placement the file table last drew (answered). */
     this.placedKey = '{}';
@@ -135,7 +137,7 @@ export class App {
     const dark = saved ? saved === 'dark' : window.matchMedia?.('(prefers-color-scheme: dark)').matches;
     st.set({ theme: dark ? 'dark' : 'light' });
     document.documentElement.dataset.theme = st.state.theme;
-    renderControls(this.$('controls'), st);
+    renderControls(this.$('controls'), st, this.sla);
     // Capture: at the selector itself this runs before the controls' own
     // listener sets the state, so the change is already a chosen quantum
     // (a result with several levels picks its level by it, level-view.js).
@@ -153,7 +155,7 @@ export class App {
       onRange: (/** @type {[number, number] | null} */ r) => this.setRange(r),
       onYZoom: (/** @type {[number, number] | null} */ y) => st.set({ yZoomNs: y, clipOutliers: false }),
       colors: this.colors,
-      slaRules: () => slaRules(st.state),
+      slaRules: () => st.session.slaRules,
       bands: (/** @type {[number, number]} */ range) => this.scheduler.bandsOf(range),
       onPickGroup: (/** @type {string} */ key) => this.pickGroup(key),
       // A reloaded page of local files (reopen.js): what an empty view says until they are opened again.
@@ -190,6 +192,20 @@ export class App {
     installEmbed(this);
   }
 
+  /**
+   * A link's SLA rules: core's spelling into the state, or core's sentence
+   * where the field shows its errors (and the console, as the link's other
+   * notes); a bad link leaves no rules.
+   * @param {string} text
+   * @returns {Promise<void>}
+   */
+  async setLinkSla(text) {
+    const err = await this.sla.set(text, { dropOnError: true, apply: (patch) => this.url.applyState(patch) });
+    const el = this.$('sla-error');
+    if (el) el.textContent = err;
+    if (err) console.warn(`latscope: link: sla=${text} ignored: ${err}`);
+  }
+
   /** Every view says this instead of a chart. @param {string} text */
   message(text) {
     for (const v of VIEW_NAMES) this.views[v].frame.message(text);
@@ -215,9 +231,13 @@ export class App {
     if (changed.has('focus') || changed.has('view')) this.showFocus();
     if ((changed.has('account') || changed.has('exclude_sources')) && this.sources.length) this.session.refreshTrust();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('method') || changed.has('kinds')) this.updateInputChoices();
+    if (changed.has('sla') && this.store.session.slaRules.map((r) => r.text).join(',') !== s.sla.join(',')) {
+      // Rules set straight in the store (a script, the embedding API): core reads them too, so the store's rules follow the state's.
+      this.sla.set(s.sla.join(','), { dropOnError: true });
+    }
     if (changed.has('sla') || changed.has('percentiles')) {
       // The rules' percentiles are shown (the CLI adds them to its query the same way).
-      const add = missingPercentiles(slaRules(s), s.percentiles);
+      const add = missingPercentiles(this.store.session.slaRules, s.percentiles);
       if (add.length) {
         this.store.set({ percentiles: [...s.percentiles, ...add].sort((a, b) => Number(a) - Number(b)) });
         return;

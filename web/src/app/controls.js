@@ -4,7 +4,6 @@ import { QUANTA, PRESET_PERCENTILES, GROUPINGS, parsePercentiles, sortPercentile
 import { PALETTES } from '../views/scales.js';
 import { nearestLevel } from '../views/surface-data.js';
 import { METHODS, HEAT_Y, parseCoInterval } from './methods.js';
-import { parseSlaList } from './sla.js';
 import { formatQuantum } from '../util/format.js';
 import { percentileName } from '../model/percentiles.js';
 
@@ -16,8 +15,9 @@ let lastAccuracy = DEFAULT_ACCURACY;
 /**
  * @param {HTMLElement} el
  * @param {import('./state.js').Store} store
+ * @param {import('./sla.js').SlaField} [sla] reads the SLA field through core
  */
-export function renderControls(el, store) {
+export function renderControls(el, store, sla) {
   const s = store.state;
   el.innerHTML = `
     <label>Time quantum
@@ -127,14 +127,10 @@ export function renderControls(el, store) {
   $('ylog').addEventListener('change', () => store.set({ yLog: $('ylog').checked }));
   $('mean').addEventListener('change', () => store.set({ showMean: $('mean').checked }));
   $('band').addEventListener('change', () => store.set({ showBand: $('band').checked }));
-  $('sla').addEventListener('change', () => {
-    try {
-      const rules = parseSlaList($('sla').value, store.state.unit);
-      $('sla-error').textContent = '';
-      store.set({ sla: rules.map((r) => r.text) });
-    } catch (e) {
-      $('sla-error').textContent = /** @type {Error} */ (e).message;
-    }
+  // Core reads the rules (app/sla.js): its spelling goes into the state, its sentence for a bad rule here.
+  $('sla').addEventListener('change', async () => {
+    if (!sla) return;
+    $('sla-error').textContent = await sla.set(/** @type {HTMLInputElement} */ ($('sla')).value);
   });
 }
 

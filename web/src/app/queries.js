@@ -22,6 +22,17 @@ export const SPECTRUM_LEVELS = [...tailPercentiles(0, 99.999, 81), '100'];
 export function pctilesOptions(s) {
   const o = engineOptions(s);
   if (s.adaptive > 0) o.adaptive_accuracy = s.adaptive;
+  return withSla(s, o);
+}
+
+/**
+ * The SLA field's rules (core's spelling) judged on the same rows: the
+ * answer carries core's marks of the quanta that break them
+ * (docs/page-views.md, "SLA").
+ * @param {import('./state.js').State} s @param {Record<string, any>} o
+ */
+function withSla(s, o) {
+  if (s.sla.length) o.sla = s.sla.join(';');
   return o;
 }
 
@@ -229,7 +240,7 @@ export function groupsBy(s) {
  * @param {import('./state.js').State} s
  */
 export function groupsOptions(s) {
-  return { ...recorded(s), group_by: groupsBy(s), percentiles: [s.groupsP] };
+  return withSla(s, { ...recorded(s), group_by: groupsBy(s), percentiles: [s.groupsP] });
 }
 
 /**

@@ -67,6 +67,8 @@ export class Session {
     this.page = page;
     /** @type {any} */
     this.engine = null;
+    /** The engine being started (ensureEngine). @type {Promise<any> | null} */
+    this.starting = null;
     this.loadGen = 0;
     /** @type {AbortController | null} */
     this.abort = null;
@@ -79,6 +81,25 @@ export class Session {
     /** After a reload of local files: their names and the view to apply when they are opened again (reopen.js). @type {{names: string[], state: Partial<State>} | null} */
     this.reopen = null;
     this.levels = new LevelFollower(this, scheduler);
+  }
+
+  /**
+   * The engine, started now if nothing has been loaded yet: the SLA field
+   * asks core to read its rules before any file (app/sla.js); the first
+   * load then uses the same engine.
+   * @returns {Promise<any>}
+   */
+  ensureEngine() {
+    if (this.engine) return Promise.resolve(this.engine);
+    if (!this.starting) {
+      this.starting = this.engineApi
+        .createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)), helperMemoryBytes: this.budget.workerMemory || undefined })
+        .then((e) => (this.engine = e))
+        .finally(() => {
+          this.starting = null;
+        });
+    }
+    return /** @type {Promise<any>} */ (this.starting);
   }
 
   /** @param {'idle'|'loading'|'ready'|'error'} state @param {string} text */
@@ -299,7 +320,7 @@ export class Session {
     let lastTable = 0;
     try {
       const tEngine = performance.now();
-      if (!this.engine) this.engine = await this.engineApi.createEngine({ mode: 'worker', workers: Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2)), helperMemoryBytes: this.budget.workerMemory || undefined });
+      if (!this.engine) await this.ensureEngine();
       else if (this.engine.reset) await this.engine.reset();
       // Stage marks for the benchmarks (web/scripts/bench-*-chromium.mjs).
       performance.measure('latscope: engine ready', { start: tEngine });

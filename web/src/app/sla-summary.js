@@ -1,25 +1,7 @@
 // The SLA verdict under the views (docs/ci-reports.md): per rule, the total
 // over groups (what `latscope pctiles --sla` prints for the same query) and
 // each group, violating groups first; beyond eight groups the rest fold away.
-import { parseSlaRule } from './sla.js';
 import { naturalCompare } from '../util/natural-order.js';
-
-/**
- * The SLA rules of the state, parsed (they were validated when set).
- * @param {import('./state.js').State} state
- */
-export function slaRules(state) {
-  /** @type {import('./sla.js').SlaRule[]} */
-  const out = [];
-  for (const t of state.sla) {
-    try {
-      out.push(parseSlaRule(t, state.unit));
-    } catch {
-      /* validated on entry and in url-state.js */
-    }
-  }
-  return out;
-}
 
 /** The last verdict asked per element: an older answer never replaces a newer one. */
 const asked = new WeakMap();
@@ -43,7 +25,7 @@ export async function showSla(el, state, pct, relayout, judge) {
     el.replaceChildren();
     if (h0) relayout();
   };
-  if (!slaRules(state).length || !pct || !pct.n || !judge) return hide();
+  if (!state.sla.length || !pct || !pct.n || !judge) return hide();
   /** @type {import('../engine/inthread.js').SlaVerdict[]} */
   let verdicts;
   try {

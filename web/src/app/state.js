@@ -74,6 +74,7 @@ export function initialState() {
  * @property {Origin} origin where the loaded data came from
  * @property {Record<string, number> | undefined} placed files placed by their job's startdelay (the percentiles answer's)
  * @property {{modelBytes: number, wasmBytes: number, twinBytes?: number} | null} memory the engine's memory (the line under the file table)
+ * @property {import('../model/sla-rules.js').SlaRule[]} slaRules the SLA field's rules as core parsed them (app/sla.js SlaField): what the views draw with
  */
 
 /** @returns {SessionState} */
@@ -93,6 +94,7 @@ export function initialSession() {
     origin: { urls: [], data: '', demo: false },
     placed: undefined,
     memory: null,
+    slaRules: [],
   };
 }
 

@@ -16,7 +16,6 @@
 // to the server that serves it.
 import { DEFAULTS, QUANTA, parsePercentiles, sortPercentiles } from './options.js';
 import { PALETTES } from '../views/scales.js';
-import { parseSlaRule } from './sla.js';
 import { clickhouseQueryUrl } from '../load/clickhouse.js';
 
 /** The fragment format's version: `v=1`. A link without `v` is read as version 1. */
@@ -216,14 +215,11 @@ const PARSE = {
   showBand: bool,
   clipOutliers: bool,
   heatLines: bool,
-  // SLA rules as the page writes them ("p99<2ms,p99.9<=20ms"); a link of
-  // an earlier page holds bare thresholds ("500,2000": every shown
-  // percentile, in the link's unit), given their unit in parseFragment.
-  sla: (v) => {
-    const xs = list(v);
-    for (const x of xs) parseSlaRule(x, 'us');
-    return xs;
-  },
+  // SLA rules as the page writes them ("p99<2ms,p99.9<=20ms"), kept as
+  // text: core reads them when the link is applied (url-sync.js, app/sla.js;
+  // a bare threshold, "500", is in the link's unit) and gives their
+  // spelling or its sentence for a bad rule (docs/page-views.md, "SLA").
+  sla: (v) => list(v),
   groupsMode: (v) => {
     if (!['heat', 'top', 'multiples'].includes(v)) throw new Error('not heat, top or multiples');
     return v;
@@ -375,11 +371,6 @@ export function parseFragment(hash, o = {}) {
       } catch (e) {
         out.notes.push(`${field}=${shown(value)} ignored: ${/** @type {Error} */ (e).message}`);
       }
-    }
-    // Rules without a unit are in the link's unit (its unit= field, else the default).
-    if (out.state.sla) {
-      const unit = out.state.unit || DEFAULTS.unit;
-      out.state.sla = out.state.sla.map((x) => parseSlaRule(x, unit).text);
     }
   } catch (e) {
     out.notes.push(`the fragment could not be read (${/** @type {Error} */ (e).message})`);

@@ -18,7 +18,7 @@ export class UrlSync {
   /**
    * @param {import('./state.js').Store} store
    * @param {import('./session.js').Session} session
-   * @param {{redraw: () => void, message: (text: string) => void, reopen: (names: string[]) => void}} page every view drawn again (a theme from the link), saying a text, or naming the local files to open again
+   * @param {{redraw: () => void, message: (text: string) => void, reopen: (names: string[]) => void, sla: (text: string) => void}} page every view drawn again (a theme from the link), saying a text, naming the local files to open again, or a link's SLA rules to read (core reads them, app/sla.js)
    */
   constructor(store, session, page) {
     this.store = store;
@@ -69,11 +69,14 @@ export class UrlSync {
     const state = { ...urlDefaults(this.store.state.theme), ...frag.state };
     if (frag.state.theme) this.themeInUrl = true;
     if (first && this.loadEmbedded(frag)) return;
+    const sla = takeSla(state);
     const origin = { urls: frag.urls, data: frag.data, demo: frag.demo && !frag.data && !frag.urls.length };
     const same = JSON.stringify(origin) === JSON.stringify(this.store.session.origin);
     const wants = origin.urls.length || origin.data || origin.demo;
     // Fields that depend on the data (range, exclusions, offsets, groups) wait for the load.
     this.applyState(wants && !same ? withoutDataFields(state) : state);
+    // After the unit: a bare threshold is in the link's unit.
+    this.page.sla(sla);
     if (first && !wants) {
       // A reload of local files: name them; opening them again applies this state after the load (reopen.js).
       const names = rememberedFiles(globalThis.sessionStorage);
@@ -110,7 +113,9 @@ export class UrlSync {
     /** @type {Record<string, any>} */
     const state = { ...urlDefaults(this.store.state.theme), ...em.view, ...frag.state };
     if (em.view?.quantum_ms !== undefined) this.session.quantumChosen = true;
+    const sla = takeSla(state);
     this.applyState(withoutDataFields(state));
+    this.page.sla(sla);
     const r = /** @type {{name: string, bytes: Uint8Array}} */ (em.result);
     this.embedded = true;
     this.session.load([{ name: r.name, file: new Blob([/** @type {BlobPart} */ (r.bytes)]) }], [], { after: state, inputs: em.trust ? { rows: em.trust, dropped: em.trustDropped } : undefined });
@@ -190,6 +195,18 @@ function urlDefaults(theme) {
   for (const k of URL_KEYS) out[k] = /** @type {Record<string, any>} */ (s)[k];
   out.theme = theme;
   return out;
+}
+
+/**
+ * The link's SLA rules as text, taken out of its state: core reads them
+ * (app/sla.js) and the state gets core's spelling, or core's sentence is
+ * shown (docs/page-views.md, "SLA").
+ * @param {Record<string, any>} s @returns {string}
+ */
+function takeSla(s) {
+  const text = (s.sla ?? []).join(',');
+  delete s.sla;
+  return text;
 }
 
 /** The state without the fields that need the data (applied after the load). @param {Record<string, any>} s */

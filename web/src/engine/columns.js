@@ -39,6 +39,8 @@ import { yieldToEvents } from '../util/yield.js';
  * @property {Float64Array} hi   NaN with lo set: unbounded above
  * @property {Uint32Array} flag  index into flag_texts (0: none)
  * @property {string[]} flag_texts
+ * @property {import('./inthread.js').SlaVerdict[]} [sla]  with the option "sla": core's verdicts on these rows (their rule, pi, max; the counts of this part only when joined)
+ * @property {Uint8Array} [sla_marks]  with sla: [row * sla.length + k] 1 where the row breaks verdict k's rule (core sla_field.h SlaFieldJudge::marks)
  * @property {any[]} [rows]  pctiles_json's rows, made on first use
  * @property {number} [engine_ms]  how long the engine took to answer (benchmarks)
  */
@@ -55,6 +57,10 @@ export function columnsOf(raw) {
   delete meta.rows;
   const c = { ...meta, n: raw.t_ms.length, flag_texts: JSON.parse(raw.flag_texts), group: raw.group, flag: raw.flag };
   for (const k of F64) c[k] = raw[k];
+  if (raw.sla) {
+    c.sla = JSON.parse(raw.sla).verdicts;
+    c.sla_marks = raw.sla_marks;
+  }
   return c;
 }
 
@@ -93,6 +99,13 @@ export async function joinColumns(a, b) {
     else for (let i = 0; i < y.length; i++) z[x.length + i] = remap[y[i]];
     out[k] = z;
     await yieldToEvents();
+  }
+  // The marks are per row, as the columns: b's after a's.
+  if (a.sla_marks && b.sla_marks) {
+    const z = new Uint8Array(a.sla_marks.length + b.sla_marks.length);
+    z.set(a.sla_marks);
+    z.set(b.sla_marks, a.sla_marks.length);
+    out.sla_marks = z;
   }
   return out;
 }

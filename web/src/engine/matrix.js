@@ -17,13 +17,15 @@
  * @property {Float64Array} times    quantum starts (ms), ascending, every quantum any group has
  * @property {Float64Array} values   [group][time][percentile], NaN: no value
  * @property {Float64Array} samples  [group][time]
+ * @property {import('./inthread.js').SlaVerdict[]} [sla]  with the option "sla": core's verdicts on these rows (rule, pi, max)
+ * @property {Uint8Array} [sla_marks]  with sla: [(group * times + time) * sla.length + k] 1 where the cell breaks verdict k's rule (core ValueMatrix::marks)
  * @property {number} [engine_ms]  how long the engine took to answer (benchmarks; the longer part's when joined)
  */
 
 /**
  * From the WebAssembly binding's queryMatrix answer: its meta (pctiles JSON
  * without rows) and the three arrays (copies owned by JS).
- * @param {{meta: string, times: Float64Array, values: Float64Array, samples: Float64Array}} raw
+ * @param {{meta: string, times: Float64Array, values: Float64Array, samples: Float64Array, sla?: string, sla_marks?: Uint8Array}} raw
  * @returns {ResultMatrix}
  */
 export function matrixOf(raw) {
@@ -38,6 +40,7 @@ export function matrixOf(raw) {
     times: raw.times,
     values: raw.values,
     samples: raw.samples,
+    ...(raw.sla ? { sla: JSON.parse(raw.sla).verdicts, sla_marks: raw.sla_marks } : {}),
   };
 }
 
@@ -67,7 +70,18 @@ export function joinMatrix(a, b) {
     samples.set(a.samples.subarray(g * ta, (g + 1) * ta), g * T);
     samples.set(b.samples.subarray(g * tb, (g + 1) * tb), g * T + ta);
   }
+  /** @type {ResultMatrix} */
   const out = { ...a, notes, times, values, samples };
+  // The marks are per cell, as the values (one per verdict where values have one per percentile).
+  const V = a.sla?.length ?? 0;
+  if (V && a.sla_marks && b.sla_marks) {
+    const marks = new Uint8Array(G * T * V);
+    for (let g = 0; g < G; g++) {
+      marks.set(a.sla_marks.subarray(g * ta * V, (g + 1) * ta * V), g * T * V);
+      marks.set(b.sla_marks.subarray(g * tb * V, (g + 1) * tb * V), (g * T + ta) * V);
+    }
+    out.sla_marks = marks;
+  }
   if (a.engine_ms != null && b.engine_ms != null) out.engine_ms = Math.max(a.engine_ms, b.engine_ms);
   return out;
 }

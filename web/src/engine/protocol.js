@@ -65,10 +65,12 @@
  * @property {{payload: {opts: QueryOptions}, result: string}} query  pctiles JSON text (parsed by the caller: cheaper than cloning rows)
  * @property {{payload: {opts: QueryOptions}, result: import('./columns.js').ResultColumns}} queryColumns
  *   the query as typed arrays (transferred) and its meta; what the percentiles view and the
- *   SLA summary read, for any number of groups
+ *   SLA summary read, for any number of groups; with the option "sla", core's verdicts and its
+ *   marks of the rows that break them (sla, sla_marks; docs/page-views.md "SLA")
  * @property {{payload: {opts: QueryOptions}, result: import('./matrix.js').ResultMatrix}} queryMatrix
  *   the query's values as typed arrays (transferred), built in the worker; for results of hundreds
- *   of thousands of rows, whose JSON would block the main thread
+ *   of thousands of rows, whose JSON would block the main thread; with the option "sla", core's
+ *   marks of the cells that break its rules (sla, sla_marks)
  * @property {{payload: {opts: QueryOptions}, result: number}} queryRowsBound  a bound on the query's rows (0: not on fixed quanta); twin.js asks it
  * @property {{payload: {opts: QueryOptions}, result: string}} csv  byte-identical to `latscope pctiles`
  * @property {{payload: {opts: QueryOptions}, result: HeatmapGrid}} heatmap

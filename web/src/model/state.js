@@ -32,7 +32,7 @@
  * @property {boolean} yLog
  * @property {boolean} showMean
  * @property {boolean} showBand
- * @property {string[]} sla                     SLA rules, normalised ("p99<2ms", app/sla.js)
+ * @property {string[]} sla                     SLA rules as core spells them ("p99<2ms"; app/sla.js asks core)
  * @property {'heat'|'top'|'multiples'} groupsMode  groups view: group x time heat map, top-N lines, small multiples
  * @property {string} groupsP                  groups view: the percentile shown ("99", "100" = max)
  * @property {number} topN                     groups view: worst groups drawn as lines; percentiles view too past MANY_GROUPS

@@ -12,6 +12,8 @@ import { naturalCompare } from '../util/natural-order.js';
  * @property {number} quantumMs
  * @property {Float64Array} values   groups x times, row-major by group; NaN: no value
  * @property {Float64Array} samples  groups x times
+ * @property {import('../model/sla-rules.js').SlaVerdict[]} [sla]  core's SLA verdicts on the matrix's rows (its "sla" option)
+ * @property {Uint8Array} [sla_marks]  [(group * times + time) * sla.length + k]: 1 where core found the cell breaks verdict k's rule
  */
 
 /**
@@ -26,7 +28,7 @@ export function fromResultMatrix(rm, pi) {
     values = new Float64Array(rm.samples.length);
     for (let k = 0; k < values.length; k++) values[k] = rm.values[k * P + pi];
   }
-  return { groups: rm.groups, times: rm.times, quantumMs: rm.quantum_ms, values, samples: rm.samples };
+  return { groups: rm.groups, times: rm.times, quantumMs: rm.quantum_ms, values, samples: rm.samples, ...(rm.sla ? { sla: rm.sla, sla_marks: rm.sla_marks } : {}) };
 }
 
 /**

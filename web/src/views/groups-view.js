@@ -16,7 +16,6 @@ import { renderLegend, toggleKey } from './legend.js';
 import { formatTime, formatRelative, formatNumber } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { percentileName } from '../model/percentiles.js';
-import { violates } from '../model/sla-rules.js';
 import { showTip, hideTip } from './tooltip.js';
 
 /** Small multiples: at most this many charts (beyond: the worst ones, and a note). */
@@ -31,7 +30,6 @@ const CELL_MIN_H = 56;
  * @property {(r: [number, number] | null) => void} onRange
  * @property {(group: string) => void} onPickGroup
  * @property {import('./colors.js').ColorKeeper} colors
- * @property {() => (import('../model/sla-rules.js').SlaRule[])} slaRules
  * @property {() => string} [emptyText]
  */
 
@@ -52,7 +50,7 @@ export class GroupsView {
     this.unit = 'us';
     this.absolute = false;
     /** What the last drawing shows, for tests and hover: group order, drawn lines. */
-    this.shown = { order: /** @type {string[]} */ ([]), lines: /** @type {string[]} */ ([]), truncated: 0 };
+    this.shown = { order: /** @type {string[]} */ ([]), lines: /** @type {string[]} */ ([]), truncated: 0, framed: /** @type {string[]} */ ([]) };
   }
 
   /**
@@ -124,13 +122,26 @@ export class GroupsView {
     ];
   }
 
-  /** The SLA rule on the shown percentile, if any (its threshold in the result's unit). */
+  /**
+   * The SLA rules on the shown percentile as core gave them with the
+   * matrix (its query's "sla" option, docs/page-views.md "SLA"): the first
+   * one's threshold in the result's unit (the line drawn), and core's marks
+   * of the cells that break any of them ([group * times + time]). Null
+   * without such a rule.
+   * @returns {{t: number, broken: (cell: number) => boolean} | null}
+   */
   slaRule() {
+    const m = this.m;
+    const verdicts = m?.sla ?? [];
+    const V = verdicts.length;
+    const marks = m?.sla_marks;
+    if (!V || !marks) return null;
     const p = Number(this.ctx.store.state.groupsP);
-    const r = this.ctx.slaRules().find((x) => (x.what === 'max' ? p === 100 : x.p === p));
-    if (!r) return null;
+    // The matrix holds one percentile (pi 0); a max rule judges the row's max, shown as p100.
+    const ks = verdicts.flatMap((v, k) => ((v.max ? p === 100 : v.pi === 0) ? [k] : []));
+    if (!ks.length) return null;
     const scale = { ns: 1, us: 1e3, ms: 1e6 }[this.unit] || 1e3;
-    return { rule: r, t: r.thresholdNs / scale };
+    return { t: verdicts[ks[0]].rule.threshold_ns / scale, broken: (cell) => ks.some((k) => marks[cell * V + k] === 1) };
   }
 
   /**
@@ -142,7 +153,7 @@ export class GroupsView {
     const m = /** @type {import('./groups-data.js').GroupMatrix} */ (this.m);
     const c = themeColors();
     const order = groupOrder(m.groups, this.run, s.groupsSort);
-    this.shown = { order: order.map((i) => m.groups[i]), lines: [], truncated: 0 };
+    this.shown = { order: order.map((i) => m.groups[i]), lines: [], truncated: 0, framed: [] };
     const G = order.length;
     const T = m.times.length;
     const rowH = f.innerH / G;
@@ -188,22 +199,26 @@ export class GroupsView {
     c2.imageSmoothingEnabled = false;
     c2.drawImage(off, 0, 0, W, G, 0, 0, f.innerW * dpr, f.innerH * dpr);
 
-    // SLA: quanta of a group that violate the rule on this percentile get a frame.
+    // SLA: quanta of a group that violate a rule on this percentile get a
+    // frame, where core marked them (slaRule).
     const sla = this.slaRule();
+    /** Frames drawn, for tests: "group|t_ms". @type {string[]} */
+    const framed = [];
     if (sla) {
       c2.strokeStyle = c.warn;
       c2.lineWidth = Math.max(1, dpr);
       for (let row = 0; row < G; row++) {
         const gi = order[row];
         for (let k = k0; k < T && m.times[k] < dom[1]; k++) {
-          const v = m.values[gi * T + k];
-          if (Number.isNaN(v) || !violates(v, sla.rule, sla.t)) continue;
+          if (!sla.broken(gi * T + k)) continue;
+          framed.push(`${m.groups[gi]}|${m.times[k]}`);
           const a = x(m.times[k]);
           const b = x(m.times[k] + m.quantumMs);
           if (rowH >= 4 && b - a >= 4) c2.strokeRect(a * dpr + 0.5, row * rowH * dpr + 0.5, (b - a) * dpr - 1, rowH * dpr - 1);
         }
       }
     }
+    this.shown.framed = framed;
 
     // Group names, as many as fit (every k-th row when rows are thin).
     const every = Math.max(1, Math.ceil(13 / rowH));
@@ -261,7 +276,7 @@ export class GroupsView {
     const band = othersBand(m, drawn);
     const bandOn = band.length > 0 && !hidden.has('band');
     const visible = top.filter((gname) => !hidden.has(`g:${gname}`));
-    this.shown = { order: top, lines: visible, truncated: 0 };
+    this.shown = { order: top, lines: visible, truncated: 0, framed: [] };
     // y: the shown lines and the band in view.
     const rows = visible.map((gname) => m.groups.indexOf(gname));
     const span = valueSpan(m, dom, rows);
@@ -419,7 +434,7 @@ export class GroupsView {
       truncated = order.length - cap;
       order = order.filter((i) => keep.has(i));
     }
-    this.shown = { order: order.map((i) => m.groups[i]), lines: [], truncated };
+    this.shown = { order: order.map((i) => m.groups[i]), lines: [], truncated, framed: [] };
     const n = order.length;
     const nCols = Math.min(cols, n);
     const nRows = Math.ceil(n / nCols);

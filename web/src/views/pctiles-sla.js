@@ -4,7 +4,6 @@
 // is drawn with each line (pctiles-view.js).
 import { percentileColor } from './colors.js';
 import { dodgeLabels } from './scales.js';
-import { ruleLabel } from '../model/sla-rules.js';
 
 /** Pixels between the baselines of two SLA labels (11 px text). */
 const LABEL_GAP = 13;
@@ -14,7 +13,7 @@ const LABEL_GAP = 13;
  * (p99 < 2 ms beside p99.9 <= 2.1 ms) overprinted each other; they are
  * moved apart (dodgeLabels), each with its rule as a tooltip.
  * @param {any} g plot group
- * @param {{text: string, t: number, max?: boolean, pi: number, p?: number | null}[]} rules expanded rules, thresholds in the result's unit
+ * @param {{text: string, label: string, t: number, max?: boolean, pi: number, p?: number | null}[]} rules core's expanded rules (the answer's sla), thresholds in the result's unit
  * @param {(v: number) => number} y @param {string[]} percentiles the result's
  * @param {number} mainH @param {number} width @param {string} bg the halo colour
  */
@@ -29,7 +28,7 @@ export function drawSlaLines(g, rules, y, percentiles, mainH, width, bg) {
     seen.add(rule.text);
     const col = rule.max ? percentileColor(100) : percentileColor(percentiles[rule.pi] ?? rule.p ?? 99);
     slaG.append('line').attr('data-rule', rule.text).attr('x1', 0).attr('x2', width).attr('y1', ty).attr('y2', ty).attr('stroke', col).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
-    labels.push({ y: ty - 4, col, text: `SLA ${ruleLabel(/** @type {any} */ (rule))}`, rule: rule.text });
+    labels.push({ y: ty - 4, col, text: `SLA ${rule.label}`, rule: rule.text });
   }
   const ys = dodgeLabels(labels.map((l) => l.y), LABEL_GAP, LABEL_GAP, mainH - 2);
   labels.forEach((l, i) => {

@@ -18,7 +18,6 @@ import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
 import { formatSI, formatQuanta } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { yieldToEvents } from '../util/yield.js';
-import { expandRules, violates } from '../model/sla-rules.js';
 import { coPairs } from '../model/co-groups.js';
 import { drawLegend } from './pctiles-legend.js';
 import { drawSlaLines } from './pctiles-sla.js';
@@ -38,7 +37,7 @@ const OPEN_ALPHA = 0.6;
 export class PercentilesView {
   /**
    * @param {HTMLElement} host
-   * @param {{store: import('./view.js').ViewStore, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, colors: import('./colors.js').ColorKeeper, slaRules: () => import('../model/sla-rules.js').SlaRule[], bands?: (range: [number, number]) => Promise<import('../engine/columns.js').ResultColumns>}} ctx
+   * @param {{store: import('./view.js').ViewStore, extent: () => [number, number] | null, emptyText?: () => string, onRange: (r: [number, number] | null) => void, colors: import('./colors.js').ColorKeeper, bands?: (range: [number, number]) => Promise<import('../engine/columns.js').ResultColumns>}} ctx
    */
   constructor(host, ctx) {
     this.ctx = ctx;
@@ -185,9 +184,14 @@ export class PercentilesView {
     // y range straight from the columns: building per-series points first
     // costs more than the whole axis drawing.
     let [lo, hi] = valueRange(r, dom, s.showMean);
-    // SLA rules on shown percentiles, thresholds in the result's unit.
+    // SLA rules as core expanded them over this answer's percentiles (the
+    // query's "sla" option), thresholds in the result's unit for drawing;
+    // which quanta break them is core's answer too, r.sla_marks
+    // (docs/page-views.md, "SLA").
     const scale = { ns: 1, us: 1e3, ms: 1e6 }[/** @type {'ns'|'us'|'ms'} */ (r.unit)] || 1e3;
-    const rules = expandRules(this.ctx.slaRules(), r.percentiles).map((x) => ({ ...x, t: x.thresholdNs / scale }));
+    const nV = r.sla?.length ?? 0;
+    const marks = r.sla_marks;
+    const rules = (r.sla ?? []).map((v, k) => ({ ...v.rule, k, pi: v.pi, max: v.max, t: v.rule.threshold_ns / scale }));
     for (const x of rules) if (x.t > hi) hi = x.t;
     const y = latencyScale(s.yLog, [lo, hi], [mainH, 0]);
     const hidden = new Set(s.hidden);
@@ -548,7 +552,7 @@ export class PercentilesView {
           for (let k = a; k < b; k++) {
             const i = rows[k];
             const v = vals[i * stride + at];
-            if (!(v === v && violates(v, rule, rule.t) && (!adaptive || inView(r.t_ms[i], r.width_ms[i])))) continue;
+            if (!(marks?.[i * nV + rule.k] && (!adaptive || inView(r.t_ms[i], r.width_ms[i])))) continue;
             quanta++;
             if (boxer) boxer.add(r.t_ms[i], v, rowWidth(r, i));
             else bad.push({ t: r.t_ms[i], v, w: rowWidth(r, i) });

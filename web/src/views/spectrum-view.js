@@ -9,7 +9,6 @@ import { percentileColor, CO_DASH } from './colors.js';
 import { formatTime, formatPercentile, formatNumber, formatCount } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { coPairs } from '../model/co-groups.js';
-import { ruleLabel } from '../model/sla-rules.js';
 import { showTip, hideTip } from './tooltip.js';
 
 export class SpectrumView {
@@ -46,7 +45,7 @@ export class SpectrumView {
     const all = curves.flatMap((cv) => cv.points.map((p) => p.v).concat(cv.max == null ? [] : [cv.max]));
     // SLA rules: their thresholds widen the axis so they stay in view.
     const scale = { ns: 1, us: 1e3, ms: 1e6 }[/** @type {'ns'|'us'|'ms'} */ (r.unit)] || 1e3;
-    const rules = (this.ctx.slaRules?.() || []).map((x) => ({ ...x, t: x.thresholdNs / scale }));
+    const rules = (this.ctx.slaRules?.() || []).map((x) => ({ ...x, t: x.threshold_ns / scale }));
     for (const x of rules) all.push(x.t);
     const y = latencyScale(s.yLog, [d3.min(all.filter((v) => v > 0)) || 1, d3.max(all) || 1], [f.innerH, 0]);
     drawYGrid(g, y, f.innerW, latencyAxis(y));
@@ -87,14 +86,14 @@ export class SpectrumView {
       const p = rule.what === 'max' ? pHi : rule.p;
       if (p == null) {
         slaG.append('line').attr('data-rule', rule.text).attr('x1', 0).attr('x2', f.innerW).attr('y1', y(rule.t)).attr('y2', y(rule.t)).attr('stroke', c.warn).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
-        slaG.append('text').attr('x', 4).attr('y', y(rule.t) - 4).attr('fill', c.warn).text(`SLA ${ruleLabel(rule)}`);
+        slaG.append('text').attr('x', 4).attr('y', y(rule.t) - 4).attr('fill', c.warn).text(`SLA ${rule.label}`);
         continue;
       }
       const px = x(tailCoord(Math.min(p, pHi)));
       const col = percentileColor(rule.what === 'max' ? 100 : p);
       slaG.append('line').attr('data-rule', rule.text).attr('x1', px).attr('x2', f.innerW).attr('y1', y(rule.t)).attr('y2', y(rule.t)).attr('stroke', col).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
       slaG.append('line').attr('x1', px).attr('x2', px).attr('y1', y(rule.t) - 5).attr('y2', y(rule.t) + 5).attr('stroke', col).attr('stroke-width', 1.5);
-      slaG.append('text').attr('x', px + 4).attr('y', y(rule.t) - 4).attr('fill', col).attr('stroke', c.bg).attr('stroke-width', 3).attr('paint-order', 'stroke').text(`SLA ${ruleLabel(rule)}`);
+      slaG.append('text').attr('x', px + 4).attr('y', y(rule.t) - 4).attr('fill', col).attr('stroke', c.bg).attr('stroke-width', 3).attr('paint-order', 'stroke').text(`SLA ${rule.label}`);
     }
     /** @type {number[]} */
     const maxYs = [];

@@ -21,7 +21,7 @@ const S1 = () => fixtureFiles('fio-s1', /^s1_clat_hist\./);
 const HOSTS = 12;
 const SECONDS = 30;
 /** Hosts made slow (latencies x8) for a while: "which host was slow when". */
-const SLOW = [
+export const SLOW = [
   { host: 'host05', from: 10, to: 15 },
   { host: 'host09', from: 20, to: 24 },
 ];
@@ -33,7 +33,7 @@ const SLOW = [
  * bins double every 64 indices: latencies x8). Cached in out/.
  * @returns {string[]}
  */
-function hostLogs(hosts = HOSTS, seconds = SECONDS) {
+export function hostLogs(hosts = HOSTS, seconds = SECONDS) {
   const dir = path.join(OUT, seconds === SECONDS ? 'groups-hosts' : `groups-hosts-${hosts}x${seconds}`);
   const src = fs.readFileSync(fixture('local', 'local_clat_hist.1.log'), 'utf8').trim().split('\n');
   const recs = src.map((l) => l.split(',').map((x) => x.trim()));

@@ -1,11 +1,9 @@
 // Pure helpers of the groups view, the SLA rules and the stable colours.
 import { describe, it, expect } from 'vitest';
-import { parseSlaRule, parseSlaList, missingPercentiles } from '../../src/app/sla.js';
 import { percentileColor, ColorKeeper, LINE_PALETTE, GROUP_PALETTE } from '../../src/views/colors.js';
 import * as d3 from 'd3';
 import { fromResultMatrix, groupOrder, runValues, topGroups, othersBand, valueSpan, groupLabels, selectionForGroup } from '../../src/views/groups-data.js';
 import { toggleKey } from '../../src/views/legend.js';
-import { expandRules, ruleLabel } from '../../src/model/sla-rules.js';
 
 /** A query result as the engine writes it (values in us). */
 function result() {
@@ -44,29 +42,11 @@ function groupMatrix(r, pi) {
   return fromResultMatrix(rm, pi);
 }
 
-describe('SLA rules', () => {
-  it('reads the CLI grammar, blanks, µs, and a bare number in the displayed unit', () => {
-    expect(parseSlaRule('p99 < 2 ms', 'us')).toMatchObject({ text: 'p99<2ms', what: 'p99', p: 99, strict: true, thresholdNs: 2e6 });
-    expect(parseSlaRule('p99.9<=20ms', 'us')).toMatchObject({ text: 'p99.9<=20ms', strict: false, thresholdNs: 20e6 });
-    expect(parseSlaRule('max<1s', 'us')).toMatchObject({ what: 'max', p: null, thresholdNs: 1e9 });
-    expect(parseSlaRule('p50<500µs', 'ms')).toMatchObject({ text: 'p50<500us', thresholdNs: 500e3 });
-    expect(parseSlaRule('p99<2', 'ms')).toMatchObject({ text: 'p99<2ms', thresholdNs: 2e6 });
-    expect(parseSlaRule('500', 'us')).toMatchObject({ text: '<=500us', what: '', p: null });
-    expect(parseSlaList('p99 < 2ms; p99.9<=20ms, ', 'us').map((r) => r.text)).toEqual(['p99<2ms', 'p99.9<=20ms']);
-    for (const bad of ['p101<2ms', 'p99>2ms', 'p99<2 parsecs', 'q99<2ms', 'p99<0ms', 'p99<-1ms']) expect(() => parseSlaRule(bad, 'us')).toThrow(/rule|percentile|positive/);
-    expect(ruleLabel(parseSlaRule('p99<=2000us', 'us'))).toBe('p99 ≤ 2,000 µs');
-  });
-
-  // Judging rows and the verdict's sentences are core's (engine.judgeSla):
-  // tests/sla_field_test.cc judges these same rows.
-
-  it('a rule without WHAT stands for every shown percentile; missing percentiles are named', () => {
-    const rules = parseSlaList('2ms, p99.95<5ms, max<1s', 'us');
-    expect(expandRules(rules, ['50', '99']).map((r) => [r.what, r.pi])).toEqual([['p50', 0], ['p99', 1], ['p99.95', -1], ['max', -1]]);
-    expect(missingPercentiles(rules, ['50', '99'])).toEqual(['99.95']);
-    expect(missingPercentiles(rules, ['50', '99.950'])).toEqual([]);
-  });
-});
+// The SLA field's rules are core's to read and judge (docs/page-views.md,
+// "SLA"): their grammar, labels and expansion over the shown percentiles are
+// tested in tests/sla_field_test.cc (SlaField.ParsesWhatThePageTypes,
+// ExpandsRulesOverTheShownPercentiles), the page asking core in
+// sla-core.test.js, its marks on these same rows in SlaField.MarksTheRowsThatBreakARule.
 
 describe('stable colours', () => {
   it('a percentile keeps its colour whatever else is shown', () => {
