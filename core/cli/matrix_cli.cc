@@ -14,11 +14,14 @@ namespace latscope::cli {
 
 std::vector<double> matrix_levels(const char* cmd, const Options& o, const std::string& keep, double quantum) {
   // Only when the result keeps host apart: without it there is no host's
-  // histogram left to make a host's percentiles from.
+  // histogram left to make a host's percentiles from. By default when --keep
+  // names host (a cluster's per-host reduce, docs/cluster-merge.md); without
+  // --keep (every label: one machine's run, read whole) only when --matrix
+  // asks for it, so such files stay version 2 or 3.
   GroupBy names;
-  const bool host_kept = keep.empty() || (keep != "-" && keep != "none" && parse_group_by(keep, &names) &&
-                                          std::find(names.begin(), names.end(), "host") != names.end());
-  if (!host_kept) return {};
+  const bool host_named = keep != "-" && keep != "none" && parse_group_by(keep, &names) &&
+                          std::find(names.begin(), names.end(), "host") != names.end();
+  if (!host_named && !(keep.empty() && o.matrix_given)) return {};
   const std::vector<double>& want = o.matrix_given ? o.matrix_levels : default_matrix_levels();
   std::vector<double> levels, left;
   for (double q : want) (quantum_multiple(quantum, q) ? levels : left).push_back(q);

@@ -13,9 +13,10 @@
 namespace latscope::cli {
 
 // The matrix levels reduce writes for a result at `quantum` keeping `keep`
-// (reduce.h): none without host kept or with --matrix none; else --matrix's
-// or the default ladder, each a multiple of the quantum (the others left
-// out, said on stderr).
+// (reduce.h): --matrix's or the default ladder when --keep names host, or
+// without --keep only when --matrix is given; none with --matrix none or
+// host merged away. Each a multiple of the quantum (the others left out,
+// said on stderr).
 std::vector<double> matrix_levels(const char* cmd, const Options& o, const std::string& keep, double quantum);
 
 // *bytes (a version 2 or 3 file) wrapped as a version 4 file with the matrix
