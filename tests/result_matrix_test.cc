@@ -28,7 +28,8 @@ QueryOptions host_query(double q) {
   return o;
 }
 
-std::string pctiles_of_files(const std::vector<std::string>& files, const QueryOptions& o) {
+std::string pctiles_of_files(const std::vector<std::string>& files, const QueryOptions& o,
+                             const std::vector<std::string>& labels = default_percentile_labels()) {
   Engine e;
   for (const std::string& f : files) {
     std::string text;
@@ -37,7 +38,7 @@ std::string pctiles_of_files(const std::vector<std::string>& files, const QueryO
   }
   QueryResult r;
   EXPECT_TRUE(e.query(o, &r).ok());
-  return pctiles_csv(r, default_percentile_labels(), Unit::kUs);
+  return pctiles_csv(r, labels, Unit::kUs);
 }
 
 // The histograms of r (version 2) and its matrix at `levels`, as reduce writes them.
@@ -69,7 +70,8 @@ ReadAtFn reader_of(const std::vector<uint8_t>* bytes) {
 }
 
 // The level's rows read back and printed as pctiles prints them; the error otherwise.
-std::string matrix_csv(const std::vector<uint8_t>& bytes, double level) {
+std::string matrix_csv(const std::vector<uint8_t>& bytes, double level,
+                       const std::vector<std::string>& labels = default_percentile_labels()) {
   MatrixReader m;
   bool has = false;
   Status st = m.open(reader_of(&bytes), bytes.size(), &has);
@@ -87,7 +89,7 @@ std::string matrix_csv(const std::vector<uint8_t>& bytes, double level) {
   }
   QueryResult r;
   matrix_query_result(m.head(), li, &rows, &r);
-  return pctiles_csv(r, default_percentile_labels(), Unit::kUs);
+  return pctiles_csv(r, labels, Unit::kUs);
 }
 
 struct Set {
@@ -186,6 +188,23 @@ TEST(ResultMatrix, Version4HistogramsDecodeAsTheirOwnFile) {
   EXPECT_FALSE(has);
 }
 
+TEST(ResultMatrix, CommittedVersion4FileMatchesItsLogs) {
+  // latscope reduce --keep host --matrix 1000,2000 --percentiles 50,99
+  //   cs/cs_clat_hist.1.log.127.0.0.1 -o tests/fixtures/result/v4-cs.lsr
+  std::string text;
+  ASSERT_TRUE(fixtures::read_file(std::string(LATSCOPE_FIXTURES) + "/result/v4-cs.lsr", &text));
+  const std::vector<uint8_t> bytes(text.begin(), text.end());
+  const std::vector<std::string> files{std::string(LATSCOPE_FIXTURES) + "/cs/cs_clat_hist.1.log.127.0.0.1"};
+  for (double l : {1000.0, 2000.0}) {
+    QueryOptions o = host_query(l);
+    o.percentiles = {50, 99};
+    EXPECT_EQ(matrix_csv(bytes, l, {"p50", "p99"}), pctiles_of_files(files, o, {"p50", "p99"}));
+  }
+  Result r;
+  EXPECT_TRUE(decode_result(bytes.data(), bytes.size(), &r).ok());
+  EXPECT_EQ(r.series.size(), 1u);
+}
+
 TEST(ResultMatrix, ADamagedMatrixIsNamed) {
   const Set s = sets()[0];
   const std::vector<uint8_t> good = with_matrix(fixtures::reduce_files(s.files, s.quantum), s.levels);
@@ -222,6 +241,16 @@ TEST(ResultMatrix, ADamagedMatrixIsNamed) {
     for (int k = 0; k < 8; ++k) ix |= uint64_t{bad[trail + k]} << (8 * k);
     bad[static_cast<size_t>(mx_at + ix + 12 + 32 + 20)] ^= 1;  // entry 1's offset
     EXPECT_EQ(matrix_csv(bad, 1000), "result: matrix: index: entry 1: does not follow the block before it");
+  }
+  // A level's time span beyond its blocks (a merge would list every quantum in it).
+  {
+    std::vector<uint8_t> bad = good;
+    uint64_t ix = 0;
+    const size_t trail = static_cast<size_t>(parts_at - 16);
+    for (int k = 0; k < 8; ++k) ix |= uint64_t{bad[trail + k]} << (8 * k);
+    const double far = 1e300;
+    std::memcpy(&bad[static_cast<size_t>(mx_at + ix + 12 + 32 * m.blocks().size() + 8)], &far, 8);
+    EXPECT_EQ(matrix_csv(bad, 1000), "result: matrix: index: level 0's time span is not its blocks'");
   }
   // The section's end mark.
   {

@@ -108,6 +108,14 @@ int pctiles_from_matrix(const std::vector<char*>& args, const Options& o) {
   const auto lv = std::find(h.levels.begin(), h.levels.end(), o.query.quantum_ms);
   if (lv == h.levels.end()) return -1;
   const auto level = static_cast<uint32_t>(lv - h.levels.begin());
+  // The rows are held at once, as a query's are: bounded as a decoded result is (docs/result-format.md, "Memory").
+  uint64_t n = 0;
+  for (const MatrixBlock& b : m.blocks()) n += b.level == level ? b.rows : 0;
+  if (static_cast<double>(n) * (static_cast<double>(sizeof(MatrixRow) + sizeof(Row)) + 16.0 * static_cast<double>(h.percentiles.size())) > static_cast<double>(kMaxResultBytes)) {
+    say("latscope pctiles: " + path + ": result: matrix: level " + quantum_text(h.levels[level]) + " ms holds " +
+        std::to_string(n) + " rows, over the memory of one result" + after);
+    return -1;
+  }
   std::vector<MatrixRow> rows, block;
   for (size_t b = 0; b < m.blocks().size(); ++b) {
     if (m.blocks()[b].level != level) continue;

@@ -124,8 +124,9 @@ const std::vector<double>& default_matrix_levels() {
 }
 
 int64_t matrix_time_block(const MatrixHead& h, uint32_t level, double t_ms) {
-  const double span = h.levels[level] * h.quanta_per_block;
-  return static_cast<int64_t>(std::floor(t_ms / span));
+  const double b = std::floor(t_ms / (h.levels[level] * h.quanta_per_block));
+  // Beyond any clock (9e15 blocks): no block's, so a row there is refused.
+  return std::fabs(b) < 9e15 ? static_cast<int64_t>(b) : INT64_MIN;
 }
 
 Status MatrixWriter::emit(const std::vector<uint8_t>& b) {
@@ -348,6 +349,17 @@ Status MatrixReader::open(ReadAtFn read, uint64_t size, bool* has) {
     std::memcpy(&b, &ub, 8);
     if (std::isnan(a) || std::isnan(b)) return bad("index: level " + std::to_string(l) + "'s time span is not a number");
     span_.push_back({a, b});
+  }
+  // Each level's span is that of its blocks (a merge lists every quantum in
+  // it: "Merging the matrix"), or none without blocks.
+  for (uint32_t l = 0; l < h.levels.size(); ++l) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (const MatrixBlock& e : index)
+      if (e.level == l) lo = std::min(lo, e.time_block), hi = std::max(hi, e.time_block);
+    const auto [a, b] = span_[l];
+    const bool none = lo == INT64_MAX && a == HUGE_VAL && b == -HUGE_VAL;
+    if (!none && (!(a <= b) || matrix_time_block(h, l, a) != lo || matrix_time_block(h, l, b) != hi))
+      return bad("index: level " + std::to_string(l) + "'s time span is not its blocks'");
   }
   // The index tiles the bytes between the header and itself, in ascending
   // (level, time block, first group), each entry within the header's tables.

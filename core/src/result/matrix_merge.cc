@@ -69,8 +69,7 @@ Status write_matrix_merge(const MatrixMergePlan& plan, std::vector<MatrixReader>
                           size_t* bad_input) {
   *bad_input = SIZE_MAX;
   const MatrixHead& h = plan.head;
-  Status st = w->begin(h);
-  if (!st.ok()) return st;
+  Status st;
   // (level, time block) -> per input, its blocks there.
   std::map<std::pair<uint32_t, int64_t>, std::vector<std::pair<size_t, size_t>>> at;
   for (size_t i = 0; i < inputs->size(); ++i) {
@@ -82,10 +81,24 @@ Status write_matrix_merge(const MatrixMergePlan& plan, std::vector<MatrixReader>
   // host has no log (docs/result-format.md, "Merging the matrix"): the
   // concatenation lists the same rows.
   std::vector<std::pair<double, double>> span(h.levels.size(), {HUGE_VAL, -HUGE_VAL});
+  double rows = 0;
   for (uint32_t l = 0; l < h.levels.size(); ++l) {
     double a = 0, b = 0;
     for (const MatrixReader& r : *inputs)
       if (r.span(l, &a, &b)) span[l] = {std::min(span[l].first, a), std::max(span[l].second, b)};
+    if (!(span[l].first <= span[l].second)) continue;
+    rows += ((span[l].second - span[l].first) / h.levels[l] + 1) * static_cast<double>(h.groups.size());
+  }
+  // Every host at every quantum: bounded before a block is written, as a
+  // query's rows are (kMaxResultBytes, docs/result-format.md "Memory").
+  const double row_bytes = 64 + 8.0 * static_cast<double>(h.percentiles.size());
+  if (rows * row_bytes > static_cast<double>(kMaxResultBytes))
+    return Status::Error(ErrorCode::kUnusableFile,
+                         "result: matrix: the concatenation would hold " + std::to_string(static_cast<uint64_t>(rows)) +
+                             " rows, over the " + std::to_string(kMaxResultBytes >> 20) + " MiB of one result");
+  st = w->begin(h);
+  if (!st.ok()) return st;
+  for (uint32_t l = 0; l < h.levels.size(); ++l) {
     if (!(span[l].first <= span[l].second)) continue;
     for (int64_t tb = matrix_time_block(h, l, span[l].first); tb <= matrix_time_block(h, l, span[l].second); ++tb)
       at[{l, tb}];
