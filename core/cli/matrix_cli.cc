@@ -49,7 +49,7 @@ Status add_matrix(const Result& r, const Options& o, const std::vector<double>& 
   const uint64_t mx_at = out.size();
   MatrixWriter w(&deflate_zlib, vector_writer(&out));
   MatrixHead head;
-  const Status st = build_result_matrix(r, o.query, o.pct_labels, levels, &head, &w);
+  Status st = build_result_matrix(r, o.query, o.pct_labels, levels, &head, &w);
   if (!st.ok()) return st;
   const uint64_t parts_at = out.size();
   const std::vector<uint8_t> tail = result_parts_tail(hist_at, hist_len, mx_at, parts_at - mx_at, parts_at);
@@ -121,7 +121,7 @@ int pctiles_from_matrix(const std::vector<char*>& args, const Options& o) {
     if (m.blocks()[b].level != level) continue;
     st = m.read(b, &block);
     if (!st.ok()) {
-      say("latscope pctiles: " + path + ": " + st.message + after);
+      say("latscope pctiles: " + path + ": " + st.message.append(after));
       return -1;
     }
     rows.insert(rows.end(), block.begin(), block.end());

@@ -26,7 +26,7 @@ Status flush(const MatrixHead& head, uint32_t level, int64_t tb, std::map<uint32
              MatrixWriter* w) {
   for (auto& [first, rows] : *chunks) {
     std::sort(rows.begin(), rows.end(), row_before);
-    const Status st = w->add(level, tb, first, rows);
+    Status st = w->add(level, tb, first, rows);
     if (!st.ok()) return st;
   }
   chunks->clear();
@@ -49,7 +49,7 @@ Status write_matrix_level(const MatrixHead& head, uint32_t level, const QueryRes
   for (const Row& row : q.rows) {
     const int64_t b = matrix_time_block(head, level, row.t_ms);
     if (b != tb) {
-      const Status st = flush(head, level, tb, &chunks, w);
+      Status st = flush(head, level, tb, &chunks, w);
       if (!st.ok()) return st;
       tb = b;
     }
@@ -107,7 +107,7 @@ Status build_result_matrix(const Result& r, QueryOptions q, const std::vector<st
     if (!st.ok()) return st;
   }
   if (levels.empty()) {
-    const Status st = w->begin(*head);
+    Status st = w->begin(*head);
     if (!st.ok()) return st;
   }
   return w->finish();
