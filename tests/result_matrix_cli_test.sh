@@ -137,6 +137,17 @@ grep -q "$TMP/broken.lsr: result: matrix: header: .*; answered from the histogra
   ok "damaged matrix: named, the histograms answer" || { bad "damaged matrix: message"; cat "$TMP/m.err"; }
 "$BIN" pctiles --group-by host --quantum 10000 "$TMP"/logs/*.node01 >"$TMP/l.csv" 2>/dev/null
 same "damaged matrix: the histograms' answer is the logs'" "$TMP/m.csv" "$TMP/l.csv"
+# A block's zlib stream broken (the first block: level 1000 ms, after the header's).
+hz=$(od -An -tu4 -j $((mx + 12)) -N4 "$TMP/node01.lsr" | tr -d ' ')
+cp "$TMP/node01.lsr" "$TMP/block.lsr"
+printf '\377\377\377\377' | dd of="$TMP/block.lsr" bs=1 seek=$((mx + 16 + hz + 4)) conv=notrunc 2>/dev/null
+"$BIN" pctiles --group-by host --quantum 1000 "$TMP/block.lsr" >"$TMP/m.csv" 2>"$TMP/m.err"
+grep -q "^latscope pctiles: $TMP/block.lsr: result: matrix: block 0 (level 1000 ms): .*; answered from the histograms instead" "$TMP/m.err" &&
+  ok "damaged matrix block: file, block, level, what was done" || { bad "damaged matrix block: message"; cat "$TMP/m.err"; }
+"$BIN" merge "$TMP/block.lsr" "$TMP/node02.lsr" -o "$TMP/x.lsr" 2>"$TMP/x.err"
+rc=$?
+{ [ $rc = 2 ] && [ ! -e "$TMP/x.lsr" ] && grep -q "^latscope merge: $TMP/block.lsr: result: matrix: block 0 (level 1000 ms): .*; nothing written" "$TMP/x.err"; } &&
+  ok "merge of a damaged matrix block: named, nothing written" || { bad "merge of a damaged matrix block (exit $rc)"; cat "$TMP/x.err"; }
 "$BIN" merge "$TMP/broken.lsr" "$TMP/node02.lsr" -o "$TMP/x.lsr" 2>"$TMP/x.err"
 rc=$?
 { [ $rc = 2 ] && [ ! -e "$TMP/x.lsr" ] && grep -q "$TMP/broken.lsr: result: matrix: header: .*; nothing written" "$TMP/x.err"; } &&
