@@ -1,6 +1,6 @@
 // `latscope reduce` and `latscope merge`: result files (docs/result-format.md).
 //
-//   reduce [--quantum MS] [--levels MS,MS,...] [--keep LABELS] [pctiles selection options] FILE... -o OUT
+//   reduce [--quantum MS] [--levels MS,MS,...] [--keep LABELS] [--matrix MS,...|none] [pctiles selection options] FILE... -o OUT
 //   merge [--levels MS,MS,...] RESULT... -o OUT
 // --levels writes a file of several resolutions (docs/result-format.md,
 // "Several resolutions").
