@@ -46,7 +46,8 @@ struct Accepted {
 constexpr Accepted kAccepted[] = {
     {"-j", kReading},
     {"--quantum", kReading},
-    {"--percentiles", kPctiles | kSummary | kReport},
+    // reduce: the per-host matrix's (docs/result-format.md, "Per-host percentile matrix (version 4)")
+    {"--percentiles", kPctiles | kSummary | kReduce | kReport},
     {"--group-by", kPctiles | kReport},
     {"--run", kReading | kSummary},
     {"--run-by", kReading | kSummary},
@@ -64,7 +65,8 @@ constexpr Accepted kAccepted[] = {
     {"--kind", kReading},
     {"--account", kReading},
     {"--y", kHeatmap},
-    {"--method", kPctiles | kReport},
+    {"--method", kPctiles | kReduce | kReport},
+    {"--matrix", kReduce},
     {"--compat", kPctiles},
     {"--bounds", kPctiles},
     {"--header-units", kPctiles | kHeatmap | kSummary},
@@ -152,6 +154,12 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       if (!value(&v) || !parse_quantum(v, &o->query.quantum_ms))
         return fail(command, "--quantum needs a positive number of milliseconds");
       o->quantum_given = true;
+    } else if (a == "--matrix") {
+      // The per-host matrix's levels, or none (docs/result-format.md, "Per-host percentile matrix (version 4)").
+      o->matrix_given = true;
+      o->matrix_levels.clear();
+      if (!value(&v) || (v != "none" && !parse_quanta(v, &o->matrix_levels)))
+        return fail(command, "--matrix takes quanta in ms (1000,10000,60000,600000,3600000) or none");
     } else if (a == "--percentiles") {
       if (!value(&v)) return fail(command, "--percentiles needs a list like 50,99,99.9");
       // The one percentile-list parser (options_json.h), the page's too.

@@ -23,6 +23,10 @@ struct Options {
   bool quantum_given = false;  // --quantum on the line (else a result input's own, reduce.h results_quantum)
   bool quantum_from_levels = false;  // set before parsing: reduce --levels, whose finest level is the quantum
   std::vector<std::string> pct_labels = default_percentile_labels();
+  // reduce --matrix: the per-host matrix's levels (empty with none); not
+  // given: the default ladder (docs/result-format.md, "Per-host percentile matrix (version 4)").
+  bool matrix_given = false;
+  std::vector<double> matrix_levels;
   FileOptions file;
   Unit unit = kDefaultUnit;
   std::string format = "csv";

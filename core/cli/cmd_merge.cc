@@ -18,6 +18,7 @@
 #include "help.h"
 #include "latscope/result.h"
 #include "latscope/result_stream.h"
+#include "matrix_cli.h"
 #include "reduce.h"
 
 namespace latscope::cli {
@@ -25,8 +26,10 @@ namespace {
 
 // A merge input read by ranges: a plain result file through pread
 // (file_range_reader); anything else (.gz, a pipe) read whole first.
-bool open_merge_input(const std::string& path, ResultBlockReader* r, uint64_t* size, std::string* err) {
-  ReadAtFn read = file_range_reader(path, size);
+bool open_merge_input(const std::string& path, ResultBlockReader* r, uint64_t* size, std::string* err,
+                      ReadAtFn* reader) {
+  ReadAtFn& read = *reader;
+  read = file_range_reader(path, size);
   if (!read) {
     auto bytes = std::make_shared<std::string>();
     if (!read_whole_file(path, bytes.get(), err)) return false;
@@ -49,7 +52,8 @@ bool open_merge_input(const std::string& path, ResultBlockReader* r, uint64_t* s
 
 int write_streamed(const char* cmd, const MergePlan& plan, std::vector<ResultBlockReader>* inputs,
                    const std::vector<std::string>& names, double quantum, const std::vector<double>& levels,
-                   const std::string& how, const std::string& out, uint64_t in_bytes) {
+                   const std::string& how, const std::string& out, uint64_t in_bytes, const MatrixMergePlan* mplan,
+                   std::vector<MatrixReader>* matrices) {
   const std::string prefix = std::string("latscope ") + cmd + ": ";
   // The quanta written: one level (version 2), or the quantum and the
   // levels (version 3, finest first), each a complete version 2 file.
@@ -71,12 +75,20 @@ int write_streamed(const char* cmd, const MergePlan& plan, std::vector<ResultBlo
     return file.write(p, n);
   };
   std::vector<ResultLevel> dir;
+  // With a matrix, the histograms are a file inside a version 4 file: their
+  // offsets count from their own start (docs/result-format.md, "Per-host
+  // percentile matrix (version 4)").
+  if (mplan) {
+    const std::vector<uint8_t> h = result_matrix_head();
+    write(h.data(), h.size());
+  }
+  const uint64_t hist_at = pos;
   if (levels.size() > 1) {
     const std::vector<uint8_t> h = result_levels_head();
     write(h.data(), h.size());
   }
   for (double q : quanta) {
-    const uint64_t at = pos;
+    const uint64_t at = pos - hist_at;
     ResultEncoder enc(&deflate_zlib, write);
     Result head = plan.head;
     head.quantum_ms = q;
@@ -92,18 +104,54 @@ int write_streamed(const char* cmd, const MergePlan& plan, std::vector<ResultBlo
     dir.push_back({q, at, enc.bytes()});
   }
   if (levels.size() > 1) {
-    const std::vector<uint8_t> t = result_levels_tail(dir, pos);
+    const std::vector<uint8_t> t = result_levels_tail(dir, pos - hist_at);
     write(t.data(), t.size());
   } else {
     dir.clear();
+  }
+  uint64_t mx_bytes = 0;
+  if (mplan) {
+    const uint64_t mx_at = pos;
+    MatrixWriter w(&deflate_zlib, write);
+    size_t bad_input = SIZE_MAX;
+    const Status st = write_matrix_merge(*mplan, matrices, &w, &bad_input);
+    if (!st.ok()) {
+      say(prefix + (bad_input < names.size() ? names[bad_input] + ": " : std::string()) + st.message + "; nothing written");
+      return 2;
+    }
+    mx_bytes = pos - mx_at;
+    const std::vector<uint8_t> t = result_parts_tail(hist_at, mx_at - hist_at, mx_at, mx_bytes, pos);
+    write(t.data(), t.size());
   }
   if (!file.commit(&err)) {
     say(prefix + err);
     return 2;
   }
   say_written(cmd, out, plan.head.series.size(), cells, pos, in_bytes, dir, how);
+  if (mplan) say_matrix(cmd, mplan->head.levels, mx_bytes);
   return 0;
 }
+
+namespace {
+
+// The inputs' matrices, concatenated when they can be (matrix_cli.h); the
+// note says why not. False: a damaged matrix, said (nothing is written).
+bool plan_matrices(const char* cmd, const std::vector<ReadAtFn>& reads, const std::vector<uint64_t>& sizes,
+                   const std::vector<std::string>& names, std::vector<MatrixReader>* readers, MatrixMergePlan* plan,
+                   bool* have) {
+  std::string note;
+  *have = open_matrices(reads, sizes, names, readers, plan, &note);
+  if (!*have && note.find(": result: ") != std::string::npos) {
+    say(std::string("latscope ") + cmd + ": " + note + "; nothing written");
+    return false;
+  }
+  if (!note.empty())
+    say(std::string("latscope ") + cmd + ": note: no per-host matrix written: " + note +
+        " (the histograms are merged; reduce the merge to make one)");
+  return true;
+}
+
+}  // namespace
 
 int reduce_results(const std::vector<char*>& args, const std::string& keep, const Options& o,
                    const std::vector<double>& levels, const std::string& out) {
@@ -120,12 +168,16 @@ int reduce_results(const std::vector<char*>& args, const std::string& keep, cons
   std::vector<ResultBlockReader> inputs(o.files.size());
   std::vector<Result> keyed(o.files.size());
   std::vector<const Result*> heads;
+  std::vector<ReadAtFn> reads;
+  std::vector<uint64_t> sizes;
   uint64_t in_bytes = 0;
   for (size_t i = 0; i < o.files.size(); ++i) {
     uint64_t size = 0;
     const ReadAtFn read = file_range_reader(o.files[i], &size);
     if (!read || !inputs[i].open(read, size).ok()) return -1;  // the fold reads it, or says why not
     in_bytes += size;
+    reads.push_back(read);
+    sizes.push_back(size);
     // Each series under its kept labels; one lacking a kept label is the
     // fold's to name (dir=mixed, a file's own labels).
     keyed[i] = inputs[i].head();
@@ -145,7 +197,15 @@ int reduce_results(const std::vector<char*>& args, const std::string& keep, cons
   if (!plan_merge(heads, &plan, &bad).ok()) return -1;
   const double q = o.query.quantum_ms;
   if (quantum_multiple(plan.head.quantum_ms, q) == 0) return -1;
-  return write_streamed("reduce", plan, &inputs, o.files, q, levels, "", out, in_bytes);
+  // The hosts' matrices pass through while host is kept (matrix_cli.h).
+  std::vector<MatrixReader> matrices;
+  MatrixMergePlan mplan;
+  bool have = false;
+  if (std::find(names.begin(), names.end(), "host") != names.end() &&
+      !plan_matrices("reduce", reads, sizes, o.files, &matrices, &mplan, &have))
+    return 2;
+  return write_streamed("reduce", plan, &inputs, o.files, q, levels, "", out, in_bytes, have ? &mplan : nullptr,
+                        &matrices);
 }
 
 // Merges in time order, one output block at a time: memory is the inputs'
@@ -165,12 +225,14 @@ int cmd_merge(int argc, char** argv) {
   const std::vector<std::string> names(rest.begin() + 2, rest.end());
   std::vector<ResultBlockReader> inputs(names.size());
   std::vector<const Result*> heads;
+  std::vector<ReadAtFn> reads(names.size());
+  std::vector<uint64_t> sizes(names.size());
   uint64_t in_bytes = 0;
   for (size_t i = 0; i < names.size(); ++i) {
     const std::string& path = names[i];
     std::string err;
-    uint64_t size = 0;
-    if (!open_merge_input(path, &inputs[i], &size, &err)) {
+    uint64_t& size = sizes[i];
+    if (!open_merge_input(path, &inputs[i], &size, &err, &reads[i])) {
       // merge takes every other argument as a result file (a file may be
       // named "-x"); one that cannot be read and is close to an option
       // was most likely meant as the option.
@@ -215,7 +277,13 @@ int cmd_merge(int argc, char** argv) {
             quantum_text(quantum) + " ms and a multiple of it: one level written");
     }
   }
-  return write_streamed("merge", plan, &inputs, names, quantum, levels, how, out, in_bytes);
+  // The hosts' matrices concatenated (docs/result-format.md, "Merging the matrix").
+  std::vector<MatrixReader> matrices;
+  MatrixMergePlan mplan;
+  bool have = false;
+  if (!plan_matrices("merge", reads, sizes, names, &matrices, &mplan, &have)) return 2;
+  return write_streamed("merge", plan, &inputs, names, quantum, levels, how, out, in_bytes, have ? &mplan : nullptr,
+                        &matrices);
 }
 
 }  // namespace latscope::cli

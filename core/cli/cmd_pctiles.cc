@@ -7,6 +7,7 @@
 #include "cli_options.h"
 #include "commands.h"
 #include "header_units.h"
+#include "matrix_cli.h"
 #include "latscope/stream.h"
 #include "runs_cli.h"
 #include "sla_args.h"
@@ -23,6 +24,10 @@ int cmd_pctiles(int argc, char** argv) {
   }
   Options o;
   if (!parse_options(static_cast<int>(args.size()), args.data(), 2, "pctiles", &o)) return 2;
+  // A result's per-host matrix answers a per-host query it holds
+  // (docs/result-format.md, "Per-host percentile matrix (version 4)").
+  if (sla.rules.empty() && !sla.summary_md)
+    if (const int m = pctiles_from_matrix(args, o); m >= 0) return m;
   // The SLA's percentiles join the query; the CSV keeps the requested ones.
   const size_t requested = o.query.percentiles.size();
   add_sla_percentiles(sla.rules, &o.query.percentiles, &o.pct_labels);
@@ -49,8 +54,8 @@ int cmd_pctiles(int argc, char** argv) {
     rc = load_files(&engine, o.files, o.file, o.jobs, &o.run_labels);
     st = engine.query(o.query, &r);
   } else {
-    // Fold each file into the grid and drop it: memory is the output grid
-    // plus one file, whatever the number and size of the inputs.
+    // Each file folded as it comes, or held and folded by quanta, whichever
+    // holds less (docs/quanta.md, "Memory: the fold by quanta").
     StreamingQuery stream(o.query);
     rc = for_each_file(o.files, o.file, o.jobs, [&](Source& s) {
       const Status added = stream.add(std::move(s));

@@ -1,6 +1,6 @@
 // `latscope reduce` and `latscope merge`: result files (docs/result-format.md).
 //
-//   reduce [--quantum MS] [--levels MS,MS,...] [--keep LABELS] [pctiles selection options] FILE... -o OUT
+//   reduce [--quantum MS] [--levels MS,MS,...] [--keep LABELS] [--matrix MS,...|none] [pctiles selection options] FILE... -o OUT
 //   merge [--levels MS,MS,...] RESULT... -o OUT
 // --levels writes a file of several resolutions (docs/result-format.md,
 // "Several resolutions").
@@ -23,6 +23,7 @@
 #include "latscope/result.h"
 #include "latscope/result_stream.h"
 #include "latscope/stream.h"
+#include "matrix_cli.h"
 #include "reduce.h"
 #include "runs_cli.h"
 
@@ -79,19 +80,25 @@ namespace {
 
 // levels: the quanta of a file of several resolutions (r's first), or empty
 // for a single-level file. `how` ends the stderr line (where the levels came from).
+// matrix: the per-host matrix's levels (none: no matrix), made with o's
+// percentiles and method (docs/result-format.md, "Per-host percentile matrix (version 4)").
 int write_result(const char* cmd, const Result& r, const std::vector<double>& levels, const std::string& how,
-                 const std::string& out, uint64_t in_bytes) {
+                 const std::string& out, uint64_t in_bytes, const Options* o = nullptr,
+                 const std::vector<double>& matrix = {}) {
   std::vector<uint8_t> bytes;
   Status st = levels.size() > 1 ? encode_result_levels(r, levels, &deflate_zlib, &bytes)
                                 : encode_result(r, &deflate_zlib, &bytes);
   std::vector<ResultLevel> dir;
   if (st.ok() && levels.size() > 1) st = read_result_levels(bytes.data(), bytes.size(), &dir);
+  const uint64_t hist_bytes = bytes.size();
+  if (st.ok() && o && !matrix.empty()) st = add_matrix(r, *o, matrix, &bytes);
   std::string err;
   if (!st.ok() || !write_file(out, bytes, &err)) {
     say(std::string("latscope ") + cmd + ": " + (st.ok() ? err : st.message));
     return 2;
   }
   say_written(cmd, out, r.series.size(), r.cells(), bytes.size(), in_bytes, dir, how);
+  if (bytes.size() != hist_bytes) say_matrix(cmd, matrix, bytes.size() - hist_bytes);
   return 0;
 }
 
@@ -230,7 +237,8 @@ int cmd_reduce(int argc, char** argv) {
   uint64_t in_bytes = 0;
   const int rc = reduce_inputs(o, keep, "reduce", &r, &in_bytes);
   if (rc < 0) return 2;
-  return std::max(rc, write_result("reduce", r, levels, "", out, in_bytes));
+  return std::max(rc, write_result("reduce", r, levels, "", out, in_bytes, &o,
+                                   matrix_levels("reduce", o, keep, r.quantum_ms)));
 }
 
 }  // namespace latscope::cli

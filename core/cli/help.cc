@@ -170,6 +170,10 @@ const char kReduce[] =
     "  -o OUT                   the result file (required)\n" LS_QUANTUM
     "  --levels MS,MS,...       one file of several quanta, each a multiple of the finest, which\n"
     "                           is the reduce quantum (1000,10000,60000)\n" LS_KEEP
+    "  --matrix MS,MS,...|none  the per-host percentile matrix's levels (written by default when\n"
+    "                           --keep names host: 1000,10000,60000,600000,3600000; those not a\n"
+    "                           multiple of the quantum are left out); none: no matrix\n"
+    "  --percentiles LIST       the matrix's percentiles, e.g. 50,90,99,99.9,100 (default)\n" LS_METHOD
     "\n" LS_SELECTION LS_MAX_MEMORY
     "\n"
     "exit status: 0 ok, 1 something was left out (see stderr), 2 a file is unusable, nothing\n"

@@ -9,6 +9,7 @@
 
 #include "cli_options.h"
 #include "latscope/result.h"
+#include "latscope/result_matrix.h"
 #include "latscope/result_stream.h"
 
 namespace latscope::cli {
@@ -49,9 +50,12 @@ bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_m
 // Writes a planned merge of `inputs` (names: for messages) in time order at
 // `quantum`, with `levels` when more than one (a version 3 file), atomically
 // to `out`; says what it wrote (`how` ends the line). Exit code 0 or 2.
+// matrix: the inputs' per-host matrices concatenated after the histograms
+// (a version 4 file; docs/result-format.md, "Merging the matrix").
 int write_streamed(const char* cmd, const MergePlan& plan, std::vector<ResultBlockReader>* inputs,
                    const std::vector<std::string>& names, double quantum, const std::vector<double>& levels,
-                   const std::string& how, const std::string& out, uint64_t in_bytes);
+                   const std::string& how, const std::string& out, uint64_t in_bytes,
+                   const MatrixMergePlan* matrix = nullptr, std::vector<MatrixReader>* matrices = nullptr);
 
 // `reduce --keep LABELS` of result files alone (docs/result-format.md,
 // "Reducing results"): each series re-keyed to the kept labels and the

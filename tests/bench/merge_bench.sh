@@ -11,7 +11,9 @@
 # usage: tests/bench/merge_bench.sh [build/latscope]
 # Environment: COUNTS ("10 40 160"), SECONDS_RUN (3600), QUANTUM (1000),
 # KEEP (host,dir: each host's series kept apart; dir: hosts added up),
-# DATA (bench-data), OLD. Prints figures; checks only that pctiles of the
+# MATRIX (the hosts' reduce --matrix: unset, its default, the per-host
+# matrix whenever KEEP names host; none: histograms only), DATA (bench-data),
+# OLD. Prints figures; checks only that pctiles of the
 # merge equal pctiles of the logs (by host and for all, at the quantum and
 # at 10x) and, with OLD, that both builds write the same bytes.
 set -euo pipefail
@@ -25,17 +27,17 @@ DATA=${DATA:-$ROOT/bench-data}
 max=0
 for n in $COUNTS; do [ "$n" -gt "$max" ] && max=$n; done
 SET=$(python3 "$ROOT/tests/bench/make_hosts_data.py" --out "$DATA" --hosts "$max" --seconds "$SECS")
-W=$DATA/merge-bench-q$Q-${KEEP/,/-}
+W=$DATA/merge-bench-q$Q-${KEEP/,/-}${MATRIX:+-matrix-$MATRIX}
 mkdir -p "$W/results"
 cpu() { awk '{ printf "%.2f", $2 + $3 }' "$1"; }
-echo "# merge as hosts grow: $SET, quantum $Q ms, --keep $KEEP, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# merge as hosts grow: $SET, quantum $Q ms, --keep $KEEP${MATRIX:+, --matrix $MATRIX}, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 red_cpu=0
 i=0
 for log in "$SET"/hosts_clat_hist.1.log.h*; do
   h=${log##*.}
   i=$((i + 1))
   if [ ! -s "$W/results/$h.lsr" ]; then
-    /usr/bin/time -f '%e %U %S %M' -o "$W/reduce.time" "$BIN" reduce -j 1 --quantum "$Q" --keep "$KEEP" "$log" \
+    /usr/bin/time -f '%e %U %S %M' -o "$W/reduce.time" "$BIN" reduce -j 1 --quantum "$Q" --keep "$KEEP" ${MATRIX:+--matrix "$MATRIX"} "$log" \
       -o "$W/results/$h.lsr" 2>/dev/null
     echo "$h $(cpu "$W/reduce.time")" >>"$W/reduce-cpu.txt"
   fi

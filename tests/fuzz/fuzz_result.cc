@@ -2,7 +2,8 @@
 // decode_result and, when they decode, encode -> decode again (must succeed
 // and be stable), through the block reader and the merge in time order
 // (latscope/result_stream.h), and through the engine as a sniffed file with
-// a query.
+// a query; a version 4 file's per-host matrix through its reader and the
+// concatenation merge does.
 // Must never crash, hang or grow without bound.
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,7 @@
 
 #include "latscope/engine.h"
 #include "latscope/result.h"
+#include "latscope/result_matrix.h"
 #include "latscope/result_stream.h"
 
 namespace {
@@ -51,6 +53,24 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       std::vector<uint8_t> out;
       latscope::ResultEncoder enc(&plain_copy, latscope::vector_writer(&out), 7);
       if (enc.begin(plan.head).ok()) (void)latscope::write_merge(plan, &in, plan.head.quantum_ms, &enc, &bad);
+    }
+  }
+  // The per-host matrix of a version 4 file: its index, every block, and a
+  // concatenation of it with itself under other group names is not made
+  // (its groups would meet), so the plan's refusal is exercised instead.
+  latscope::MatrixReader mx;
+  bool has = false;
+  if (mx.open(read, size, &has).ok() && has) {
+    std::vector<latscope::MatrixRow> rows;
+    for (size_t b = 0; b < mx.blocks().size() && b < 4096; ++b) (void)mx.read(b, &rows);
+    latscope::MatrixMergePlan mplan;
+    std::string why;
+    std::vector<latscope::MatrixReader> one{mx};
+    if (latscope::plan_matrix_merge({&one[0].head()}, {"fuzz"}, &mplan, &why)) {
+      std::vector<uint8_t> out;
+      latscope::MatrixWriter w(&plain_copy, latscope::vector_writer(&out));
+      size_t bad = 0;
+      (void)latscope::write_matrix_merge(mplan, &one, &w, &bad);
     }
   }
   latscope::Engine e;

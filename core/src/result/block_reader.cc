@@ -8,6 +8,7 @@
 #include <cstring>
 #include <string>
 
+#include "latscope/result_matrix.h"
 #include "latscope/result_stream.h"
 #include "result/codec_parts.h"
 
@@ -41,6 +42,23 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
   if (!st.ok()) return st;
   if (std::memcmp(buf_.data(), kResultMagic, sizeof kResultMagic) != 0) return bad("file", "no result magic (LSRESULT)");
   uint32_t version = get_u32(buf_.data() + sizeof kResultMagic);
+  if (version == kResultMatrixVersion) {
+    // Histograms and a matrix (docs/result-format.md, "Per-host percentile
+    // matrix (version 4)"): the histograms are read as the file they are.
+    if (size < 12 + kResultPartsTail) return bad("parts", "truncated (" + std::to_string(size) + " bytes)");
+    st = get(size - kResultPartsTail, kResultPartsTail, "parts");
+    uint64_t at = 0, len = 0, ma = 0, ml = 0;
+    if (st.ok()) st = read_result_parts(buf_.data(), size, &at, &len, &ma, &ml);
+    if (!st.ok()) return st;
+    st = get(at, kHead, "parts");
+    if (!st.ok()) return st;
+    if (get_u32(buf_.data() + sizeof kResultMagic) >= kResultMatrixVersion)
+      return bad("parts", "the histograms are not a version 1, 2 or 3 result");
+    const ReadAtFn outer = read_;
+    return open([outer, at](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
+      return outer(at + off, n, out, why);
+    }, len, max_inflated);
+  }
   base_ = 0;
   uint64_t len = size;
   std::string& level = level_;  // "level 0 (1000 ms): " for a file of several levels
@@ -67,8 +85,8 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
       return bad("level 0", "not a version 1 or 2 result (each level is a complete version 2 file)");
     head_.quantum_ms = levels[0].quantum_ms;
   } else if (version < 1 || version > kResultVersion) {
-    return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1, 2 and 3" +
-                           (version > kResultLevelsVersion ? "; a newer latscope wrote it)" : ")"));
+    return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1, 2, 3 and 4" +
+                           (version > kResultMatrixVersion ? "; a newer latscope wrote it)" : ")"));
   }
   version_ = version;
   auto in_level = [this](Status s) { return named(std::move(s)); };

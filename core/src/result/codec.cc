@@ -12,6 +12,7 @@
 
 #include "latscope/inflate.h"
 #include "latscope/result.h"
+#include "latscope/result_matrix.h"
 #include "latscope/result_stream.h"
 #include "result/codec_parts.h"
 #include "result/levels.h"
@@ -572,9 +573,17 @@ Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_infl
     case kResultLevelsVersion:  // several resolutions: one level, the others untouched
       st = decode_result_levels(data, n, out, max_inflated, level_quantum_ms);
       break;
+    case kResultMatrixVersion: {  // histograms and a matrix: the histograms are a version 1-3 file
+      uint64_t at = 0, len = 0;
+      st = result_histograms(data, n, &at, &len);
+      if (st.ok() && (len < 12 || get_u32(data + at + sizeof kResultMagic) >= kResultMatrixVersion))
+        st = bad("parts", "the histograms are not a version 1, 2 or 3 result");
+      if (st.ok()) return decode_result(data + at, static_cast<size_t>(len), out, max_inflated, level_quantum_ms);
+      break;
+    }
     default:
-      return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1, 2 and 3" +
-                             (version > kResultLevelsVersion ? "; a newer latscope wrote it)" : ")"));
+      return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1, 2, 3 and 4" +
+                             (version > kResultMatrixVersion ? "; a newer latscope wrote it)" : ")"));
   }
   // A single-level file is its only level (docs/result-format.md, "Several resolutions").
   if (st.ok() && version != kResultLevelsVersion && level_quantum_ms != 0 && out->quantum_ms != level_quantum_ms)

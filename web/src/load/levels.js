@@ -1,5 +1,5 @@
 // Results with several resolutions (result version 3, docs/result-format.md
-// "Several resolutions"), read by byte ranges: a cluster day is opened at a
+// "Several resolutions"; or the histograms of a version 4 file), read by byte ranges: a cluster day is opened at a
 // coarse level and only the blocks of the visible time range are read at a
 // finer one, from a local file (Blob.slice) or a URL (HTTP range requests).
 //
@@ -12,6 +12,13 @@
 // tail and directory and a level's block index.
 
 const MULTI_END = 'LSMULTI\0';
+// Version 4 (docs/result-format.md, "Per-host percentile matrix (version
+// 4)"): "LSRESULT" 4, a version 2 or 3 file, the matrix, then
+// "LSPARTS\0" u64 histograms' offset, u64 length, u64 matrix's offset,
+// u64 length, u64 own offset, "LSWITHMX".
+const PARTS_MAGIC = 'LSPARTS\0';
+const PARTS_END = 'LSWITHMX';
+const PARTS_TAIL = 56;
 const LEVELS_MAGIC = 'LSLEVELS';
 const RESULT_END = 'LSRESEND';
 const INDEX_MAGIC = 'LSIX';
@@ -141,6 +148,7 @@ function i64(v, at) {
 export async function readLevels(src) {
   if (src.size < 16 + 12) return null;
   const tail = await src.read(src.size - 16, src.size);
+  if (hasText(tail, 8, PARTS_END)) return readMatrixFileLevels(src);
   if (!hasText(tail, 8, MULTI_END)) return null;
   const bad = (/** @type {string} */ why) => new Error(`${src.name}: levels directory: ${why}`);
   const at = u64(new DataView(tail.buffer, tail.byteOffset), 0, `${src.name}: levels directory offset`);
@@ -163,6 +171,36 @@ export async function readLevels(src) {
     levels.push(lv);
   }
   return levels;
+}
+
+/**
+ * The levels of the histograms inside a version 4 file (a version 3 file
+ * after its 12-byte head), offsets from the file's start; null when the
+ * histograms are a single level (the file is then loaded whole, as the
+ * engine reads version 4). The parts must tile the file, as
+ * read_result_parts checks natively.
+ * @param {ByteSource} src
+ * @returns {Promise<Level[] | null>}
+ */
+async function readMatrixFileLevels(src) {
+  const bad = (/** @type {string} */ why) => new Error(`${src.name}: parts: ${why}`);
+  if (src.size < 12 + PARTS_TAIL) throw bad(`truncated (${src.size} bytes)`);
+  const t = await src.read(src.size - PARTS_TAIL, src.size);
+  if (!hasText(t, 0, PARTS_MAGIC)) throw bad('truncated or no LSPARTS directory at the end');
+  const v = new DataView(t.buffer, t.byteOffset, t.byteLength);
+  const histAt = u64(v, 8, `${src.name}: histograms' offset`);
+  const histLen = u64(v, 16, `${src.name}: histograms' length`);
+  if (histAt !== 12 || histLen < 16 + 12 || histAt + histLen > src.size - PARTS_TAIL)
+    throw bad(`the histograms (byte ${histAt}, ${histLen} bytes) lie outside the file (${src.size} bytes)`);
+  /** @type {ByteSource} */
+  const inner = {
+    name: src.name,
+    size: histLen,
+    read: (a, b) => src.read(histAt + a, histAt + b),
+    get fetched() { return src.fetched; },
+  };
+  const levels = await readLevels(inner);
+  return levels && levels.map((l) => ({ ...l, offset: l.offset + histAt }));
 }
 
 /**

@@ -35,8 +35,10 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     const dir = execFileSync('python3', [path.join(ROOT, 'tests/bench/make_hosts_data.py'), '--out', tmp, '--hosts', '2', '--seconds', '3600'], { encoding: 'utf8' }).trim().split('\n').at(-1) ?? '';
     const logs = fs.readdirSync(dir).filter((n) => !n.startsWith('.')).map((n) => path.join(dir, n));
     day = path.join(tmp, 'day.lsr');
-    cli(['reduce', '--quantum', '1000', '--levels', QUANTA.join(','), '--keep', 'host,dir', ...logs, '-o', day]);
-    for (const q of QUANTA) cli(['reduce', '--quantum', String(q), '--keep', 'host,dir', ...logs, '-o', path.join(tmp, `q${q}.lsr`)]);
+    // Histograms only (version 3 and 2); the per-host matrix's version 4 at the end.
+    cli(['reduce', '--quantum', '1000', '--levels', QUANTA.join(','), '--keep', 'host,dir', '--matrix', 'none', ...logs, '-o', day]);
+    for (const q of QUANTA) cli(['reduce', '--quantum', String(q), '--keep', 'host,dir', '--matrix', 'none', ...logs, '-o', path.join(tmp, `q${q}.lsr`)]);
+    cli(['reduce', '--quantum', '1000', '--levels', QUANTA.join(','), '--keep', 'host,dir', ...logs, '-o', path.join(tmp, 'day4.lsr')]);
     bytes = new Uint8Array(fs.readFileSync(day));
   }, 120000);
 
@@ -134,6 +136,28 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     const viaBlob = await sliceLevel(local, await readLevelIndex(local, lv), 1, 3);
     expect(Buffer.from(viaHttp).equals(Buffer.from(viaBlob))).toBe(true);
     expect(await urlSource('http://127.0.0.1/day.lsr', 'day.lsr', { fetchFn: server(false) })).toBeNull();
+  });
+
+  it('a version 4 file (histograms and the per-host matrix): the same levels, 12 bytes on; a broken parts directory is named', async () => {
+    const four = new Uint8Array(fs.readFileSync(path.join(path.dirname(day), 'day4.lsr')));
+    expect(four[8]).toBe(4);
+    const src = blobSource(blob(four), 'day4.lsr');
+    const levels = await readLevels(src);
+    const plain = await readLevels(blobSource(blob(bytes), 'day.lsr'));
+    expect(levels?.map((l) => l.quantum_ms)).toEqual(QUANTA);
+    for (const [i, lv] of (levels ?? []).entries()) {
+      const ix = await readLevelIndex(src, lv);
+      const whole = await sliceLevel(src, ix, 0, ix.blocks.length - 1);
+      const p = /** @type {any} */ (plain)[i];
+      expect(lv.offset).toBe(p.offset + 12);
+      expect(Buffer.from(whole).equals(Buffer.from(bytes.subarray(p.offset, p.offset + p.length)))).toBe(true);
+    }
+    const broken = four.slice();
+    broken[broken.length - 56] ^= 0xff;
+    await expect(readLevels(blobSource(blob(broken), 'b.lsr'))).rejects.toThrow(/^b\.lsr: parts: truncated or no LSPARTS directory at the end$/);
+    const moved = four.slice();
+    new DataView(moved.buffer).setBigUint64(moved.length - 56 + 16, BigInt(moved.length), true);
+    await expect(readLevels(blobSource(blob(moved), 'm.lsr'))).rejects.toThrow(/^m\.lsr: parts: the histograms \(byte 12, \d+ bytes\) lie outside the file/);
   });
 
   it('a file that is no multi-level result is loaded as it is; a broken directory is named', async () => {

@@ -10,6 +10,7 @@
 #include "latscope/engine.h"
 #include "latscope/reader.h"
 #include "latscope/result.h"
+#include "latscope/result_matrix.h"
 
 namespace latscope {
 
@@ -106,7 +107,11 @@ class ResultReader : public Reader {
     // to decode_result to report.
     double level_ms = 0;
     std::vector<ResultLevel> levels;
-    if (query_quantum_ms_ > 0 && read_result_levels(bytes_.data(), bytes_.size(), &levels).ok())
+    // A version 4 file's histograms are a version 1-3 file inside it
+    // (docs/result-format.md, "Per-host percentile matrix (version 4)").
+    uint64_t at = 0, len = bytes_.size();
+    if (!result_histograms(bytes_.data(), bytes_.size(), &at, &len).ok()) at = 0, len = bytes_.size();
+    if (query_quantum_ms_ > 0 && read_result_levels(bytes_.data() + at, static_cast<size_t>(len), &levels).ok())
       level_ms = levels[choose_result_level(levels, query_quantum_ms_)].quantum_ms;
     Result r;
     Status st = decode_result(bytes_.data(), bytes_.size(), &r, max_bytes_, level_ms);
