@@ -362,5 +362,21 @@ TEST(FioLatReader, ABudgetSpentInALaterSegmentDropsEveryValue) {
   }
 }
 
+// A line over 4 KiB carried across appends (docs/input-robustness.md,
+// "Over-long lines"): counted once and skipped to its newline, the lines
+// around it read; the same at the end without a newline. (Whole in one
+// append it is read as a line, and skipped for what is wrong with it.)
+TEST(FioLatReader, OverLongLinesAreCountedOnceAndSkipped) {
+  const std::string good = kShapes[0];
+  const std::string text = among_good_lines(good, std::string(10000, '7') + "\n");
+  const std::string cut = read_in_bytes(text);
+  EXPECT_NE(cut.find("records 14 "), std::string::npos) << cut;
+  EXPECT_NE(cut.find("issue binary-garbage 1\n"), std::string::npos) << cut;
+  EXPECT_NE(read_cut(text, {}).find("records 14 "), std::string::npos);
+  const std::string tail = read_in_bytes(good + good + std::string(5000, '7'));
+  EXPECT_NE(tail.find("records 2 "), std::string::npos) << tail;
+  EXPECT_NE(tail.find("issue binary-garbage 1\n"), std::string::npos) << tail;
+}
+
 }  // namespace
 }  // namespace latscope

@@ -257,6 +257,13 @@ int print_trust(const InputPlan& plan) {
   return rc;
 }
 
+int print_after_query(const std::vector<std::string>& notes, const Diagnostics& diag,
+                      const std::map<std::string, double>& offsets, const InputPlan& plan) {
+  int rc = print_query_notes(notes, diag);
+  rc = std::max(rc, print_trust(plan));
+  return std::max(rc, check_offsets(offsets, plan));
+}
+
 int check_offsets(const std::map<std::string, double>& offsets, const InputPlan& plan) {
   int rc = 0;
   for (const auto& kv : offsets) {

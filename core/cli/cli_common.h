@@ -123,6 +123,10 @@ int check_offsets(const std::map<std::string, double>& offsets, const InputPlan&
 // returns 1 when the query left selected series out (another time base),
 // else 0.
 int print_query_notes(const std::vector<std::string>& notes, const Diagnostics& diag);
+// What pctiles and heatmap say after their query: its notes, the trust
+// summary, the --offset keys no input has; the largest exit share of them.
+int print_after_query(const std::vector<std::string>& notes, const Diagnostics& diag,
+                      const std::map<std::string, double>& offsets, const InputPlan& plan);
 
 bool parse_double(const std::string& s, double* out);
 std::vector<std::string> split(const std::string& s, char sep);

@@ -67,9 +67,7 @@ int cmd_pctiles(int argc, char** argv) {
     say("latscope pctiles: " + st.message);
     return 2;
   }
-  rc = std::max(rc, print_query_notes(r.notes, r.diag));
-  rc = std::max(rc, print_trust(o.run_labels));
-  rc = std::max(rc, check_offsets(o.query.sel.offsets_ms, o.run_labels));
+  rc = std::max(rc, print_after_query(r.notes, r.diag, o.query.sel.offsets_ms, o.run_labels));
   const int sla_rc = finish_sla("pctiles", sla, r, o.query.percentiles, sla_context(r, o.files));
   if (csv) {  // rows the fold kept (window-value logs alone, or the Engine::query paths)
     for (const Row& row : r.rows) csv->add(row);
@@ -113,9 +111,7 @@ int cmd_heatmap(int argc, char** argv) {
     say("latscope heatmap: " + st.message);
     return 2;
   }
-  rc = std::max(rc, print_query_notes(r.notes, r.diag));
-  rc = std::max(rc, print_trust(o.run_labels));
-  rc = std::max(rc, check_offsets(o.query.sel.offsets_ms, o.run_labels));
+  rc = std::max(rc, print_after_query(r.notes, r.diag, o.query.sel.offsets_ms, o.run_labels));
   std::string out = o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit);
   // Rows by block size or offset are in bytes whatever --unit says.
   if (o.format == "csv" && o.header_units)

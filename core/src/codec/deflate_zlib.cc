@@ -3,6 +3,7 @@
 // wasm/deflate_fflate.cc; the WASM tests: Node's zlib).
 #include <zlib.h>
 
+#include "codec/zlib_feed.h"
 #include "latscope/result.h"
 
 namespace latscope {
@@ -11,17 +12,11 @@ bool deflate_zlib(const uint8_t* in, size_t n, std::vector<uint8_t>* out) {
   out->clear();
   z_stream z{};
   if (deflateInit(&z, 6) != Z_OK) return false;
-  const size_t kStep = size_t{1} << 30;
   size_t fed = 0;
   uint8_t buf[16384];
   int rc = Z_OK;
   do {
-    if (z.avail_in == 0 && fed < n) {
-      const size_t take = n - fed < kStep ? n - fed : kStep;
-      z.next_in = const_cast<Bytef*>(in + fed);
-      z.avail_in = static_cast<uInt>(take);
-      fed += take;
-    }
+    zlib_feed(&z, in, n, &fed);
     z.next_out = buf;
     z.avail_out = sizeof buf;
     rc = deflate(&z, fed == n && z.avail_in == 0 ? Z_FINISH : Z_NO_FLUSH);

@@ -4,6 +4,8 @@
 
 #include <zlib.h>
 
+#include "codec/zlib_feed.h"
+
 namespace latscope {
 
 bool inflate_zlib(const uint8_t* in, size_t n, size_t max_out, std::vector<uint8_t>* out, std::string* err) {
@@ -13,19 +15,12 @@ bool inflate_zlib(const uint8_t* in, size_t n, size_t max_out, std::vector<uint8
     *err = "zlib initialisation failed";
     return false;
   }
-  // zlib counts input in uInt: feed in pieces so any size_t length works.
-  const size_t kStep = size_t{1} << 30;
   size_t fed = 0;
   uint8_t buf[16384];
   int rc = Z_OK;
   bool ok = false;
   for (;;) {
-    if (z.avail_in == 0 && fed < n) {
-      const size_t take = n - fed < kStep ? n - fed : kStep;
-      z.next_in = const_cast<Bytef*>(in + fed);
-      z.avail_in = static_cast<uInt>(take);
-      fed += take;
-    }
+    zlib_feed(&z, in, n, &fed);
     z.next_out = buf;
     z.avail_out = sizeof buf;
     rc = inflate(&z, Z_NO_FLUSH);

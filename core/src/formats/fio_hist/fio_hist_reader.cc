@@ -39,7 +39,7 @@ std::string layout_hint() {
 }  // namespace
 
 FioHistReader::FioHistReader(Source* src, const FileOptions& opts)
-    : src_(src), opts_(opts), fast_(fio_hist::fast_path()) {
+    : src_(src), opts_(opts), fast_(fio_hist::fast_path()), carry_(kMaxLine) {
   src_->format = FileFormat::kFioHist;
   if (opts.fio_version || opts.coarseness >= 0) {
     src_->layout = fio_layout(opts.fio_version ? opts.fio_version : 3, std::max(0, opts.coarseness));
@@ -59,30 +59,16 @@ void FioHistReader::append(const char* data, size_t n) {
   const char* end = data + n;
   while (p < end) {
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    const auto too_long = [this] {
+      ++line_no_;
+      skip(Issue::kBinaryGarbage, 1, "line longer than 1 MiB (not a text log?)");
+    };
     if (!nl) {
-      // Incomplete line: keep it for the next call (bounded: see kMaxLine).
-      if (!discarding_) {
-        partial_.append(p, static_cast<size_t>(end - p));
-        if (partial_.size() > kMaxLine) {
-          ++line_no_;
-          skip(Issue::kBinaryGarbage, 1, "line longer than 1 MiB (not a text log?)");
-          partial_.clear();
-          discarding_ = true;
-        }
-      }
+      carry_.keep(p, end, too_long);  // an incomplete line: for the next call
       return;
     }
-    if (discarding_) {
-      discarding_ = false;  // the over-long line ends here; already counted
-    } else if (!partial_.empty()) {
-      partial_.append(p, static_cast<size_t>(nl - p));
-      if (partial_.size() > kMaxLine) {
-        ++line_no_;
-        skip(Issue::kBinaryGarbage, 1, "line longer than 1 MiB (not a text log?)");
-      } else {
-        parse_line(partial_.data(), partial_.data() + partial_.size(), false);
-      }
-      partial_.clear();
+    if (carry_.end_line(p, nl, [this](const char* b, const char* e) { parse_line(b, e, false); }, too_long)) {
+      // a line begun in an earlier call, ended here
     } else if (nl == p && src_->diag.count(Issue::kEmptyLine) >= Diagnostics::kMaxExamples) {
       // A run of empty lines, counted at once once their examples are kept:
       // one by one, a 9.4 MB .gz of newlines took minutes
@@ -438,12 +424,7 @@ double gap_interval(const std::vector<std::vector<double>>& times, bool absolute
 }  // namespace
 
 void FioHistReader::finish() {
-  if (discarding_) {
-    partial_.clear();
-  } else if (!partial_.empty()) {
-    parse_line(partial_.data(), partial_.data() + partial_.size(), true);
-    partial_.clear();
-  }
+  carry_.finish([this](const char* b, const char* e) { parse_line(b, e, true); });
   keep_one_time_base();
   if (src_->records == 0) {
     std::string why;

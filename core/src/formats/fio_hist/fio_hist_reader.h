@@ -32,6 +32,7 @@
 #include "formats/fio_hist/line_scan.h"
 #include "formats/fio_hist/repair.h"
 #include "formats/fio_hist/window_blocks.h"
+#include "formats/line_carry.h"
 #include "formats/one_clock.h"
 #include "latscope/engine.h"
 #include "latscope/model.h"
@@ -88,8 +89,7 @@ class FioHistReader {
   Source* src_;
   FileOptions opts_;
   bool fast_;                // fio's exact line shape tried first (line_scan.h)
-  std::string partial_;      // an incomplete line carried to the next append
-  bool discarding_ = false;  // inside an over-long line: drop until '\n'
+  LineCarry carry_;          // an incomplete line carried to the next append
   uint64_t line_no_ = 0;
   size_t bin_columns_ = 0;   // 0 until the layout is known
   uint64_t meta_[3] = {0, 0, 0};  // time_ms, ddir, bs of the current line

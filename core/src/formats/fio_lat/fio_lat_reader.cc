@@ -50,7 +50,7 @@ uint32_t fio_value_to_bin(uint64_t v) {
   return std::min(idx, kFio3Bins - 1);
 }
 
-FioLatReader::FioLatReader(Source* src, const FileOptions& opts) : src_(src), opts_(opts) {
+FioLatReader::FioLatReader(Source* src, const FileOptions& opts) : src_(src), opts_(opts), carry_(kMaxLine) {
   src_->format = FileFormat::kFioLat;
   src_->layout = fio_layout(3, 0);
   keep_values_ = opts.max_per_io_samples > 0;
@@ -69,39 +69,23 @@ void FioLatReader::append(const char* data, size_t n) {
     // reads at most kFastReach bytes, so it needs no end checks. The rest
     // (a chunk's last bytes, a line begun in an earlier append, anything the
     // fast path does not take) is read by parse_line below.
-    if (ncols_ && static_cast<size_t>(end - p) >= kFastReach && partial_.empty() && !discarding_) {
+    if (ncols_ && static_cast<size_t>(end - p) >= kFastReach && carry_.idle()) {
       if (const char* next = fast_line(p)) {
         p = next;
         continue;
       }
     }
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
+    const auto too_long = [this] {
+      ++line_no_;
+      skip(Issue::kBinaryGarbage, 1, "line longer than 4 KiB (not a per-I/O log line): skipped");
+    };
     if (!nl) {
-      if (!discarding_) {
-        partial_.append(p, static_cast<size_t>(end - p));
-        if (partial_.size() > kMaxLine) {
-          ++line_no_;
-          skip(Issue::kBinaryGarbage, 1, "line longer than 4 KiB (not a per-I/O log line): skipped");
-          partial_.clear();
-          discarding_ = true;
-        }
-      }
+      carry_.keep(p, end, too_long);
       return;
     }
-    if (discarding_) {
-      discarding_ = false;
-    } else if (!partial_.empty()) {
-      partial_.append(p, static_cast<size_t>(nl - p));
-      if (partial_.size() > kMaxLine) {
-        ++line_no_;
-        skip(Issue::kBinaryGarbage, 1, "line longer than 4 KiB (not a per-I/O log line): skipped");
-      } else {
-        parse_line(partial_.data(), partial_.data() + partial_.size(), false);
-      }
-      partial_.clear();
-    } else {
+    if (!carry_.end_line(p, nl, [this](const char* b, const char* e) { parse_line(b, e, false); }, too_long))
       parse_line(p, nl, false);
-    }
     p = nl + 1;
   }
 }
@@ -448,8 +432,7 @@ void FioLatReader::keep_one_time_base() {
 }
 
 void FioLatReader::finish() {
-  if (!partial_.empty() && !discarding_) parse_line(partial_.data(), partial_.data() + partial_.size(), true);
-  partial_.clear();
+  carry_.finish([this](const char* b, const char* e) { parse_line(b, e, true); });
   std::sort(open_.begin(), open_.end(), [](const Open& a, const Open& b) {
     return a.segment != b.segment ? a.segment < b.segment : a.dir < b.dir;
   });

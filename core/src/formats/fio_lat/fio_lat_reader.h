@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "formats/fio_hist/window_blocks.h"
+#include "formats/line_carry.h"
 #include "formats/one_clock.h"
 #include "latscope/engine.h"
 #include "latscope/model.h"
@@ -69,8 +70,7 @@ class FioLatReader {
 
   Source* src_;
   FileOptions opts_;
-  std::string partial_;
-  bool discarding_ = false;
+  LineCarry carry_;  // an incomplete line carried to the next append
   uint64_t line_no_ = 0;
   size_t ncols_ = 0;       // 0 until the first good line
   int version_ = 3;        // 2: values in us, 3: ns (or as written, when unit_pending_)
