@@ -203,7 +203,8 @@ export class DensityView {
     const head = document.createElement('div');
     head.className = 'density-list-head';
     const hm = /** @type {any} */ (d.grid);
-    head.textContent = `${formatTime(cell.t0, hm.absolute_time)} … ${formatTime(cell.t1, hm.absolute_time)}, ${cellRangeText(cell, d.p, s.unit)}: ${countText(answer.members.length, d.by)}`;
+    const title = Object.assign(document.createElement('span'), { className: 'density-list-title' });
+    title.textContent = `${formatTime(cell.t0, hm.absolute_time)} … ${formatTime(cell.t1, hm.absolute_time)}, ${cellRangeText(cell, d.p, s.unit)}: ${countText(answer.members.length, d.by)}`;
     const close = Object.assign(document.createElement('button'), { type: 'button', className: 'button small', textContent: '×', title: 'Close' });
     close.dataset.testid = 'density-list-close';
     close.addEventListener('click', () => {
@@ -211,7 +212,7 @@ export class DensityView {
       this.list.hidden = true;
       this.render();
     });
-    head.appendChild(close);
+    head.append(title, close);
     const ol = document.createElement('ol');
     for (const m of memberLines(answer)) {
       const li = document.createElement('li');

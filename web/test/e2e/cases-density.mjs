@@ -154,7 +154,7 @@ export const DENSITY_CASES = [
       await p.waitForSelector('[data-testid=density-list]:not([hidden])');
       const items = await p.$$eval('[data-testid=density-list] li', (ls) => ls.map((l) => ({ group: /** @type {HTMLElement} */ (l).dataset.group, value: l.querySelector('.density-value')?.textContent })));
       assert.deepEqual(items, [{ group: `host=${SLOW.host}`, value: `${formatNumber(Number(slow.p99))} µs` }]);
-      const head = (await p.textContent('[data-testid=density-list] .density-list-head')) || '';
+      const head = (await p.textContent('[data-testid=density-list] .density-list-title')) || '';
       assert.match(head, /: 1 host$/);
       await p.screenshot({ path: path.join(SHOTS, 'density-slow-host.png') });
 
