@@ -173,6 +173,23 @@ export const DENSITY_CASES = [
         assert.ok(row, m.group);
         assert.equal(m.value, `${formatNumber(Number(row.p99))} µs`, m.group);
       }
+      // A drag across time zooms every view (the shared range); the grid is not asked again.
+      await p.click('[data-testid=density-list-close]');
+      const a = await cellPoint(p, Math.round((10000 - g.t0_ms) / g.quantum_ms), 0);
+      const b = await cellPoint(p, Math.round((20000 - g.t0_ms) / g.quantum_ms), 0);
+      const yMid = (await cellPoint(p, 0, 80)).y;
+      await p.mouse.move(a.x - (b.x - a.x) / 20, yMid);
+      await p.mouse.down();
+      await p.mouse.move(b.x - (b.x - a.x) / 20, yMid, { steps: 8 });
+      await p.mouse.up();
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.range);
+      await settled(p);
+      const range = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.range);
+      assert.ok(Math.abs(range[0] - 10000) < 300 && Math.abs(range[1] - 20000) < 300, `zoomed to about 10-20 s: ${range}`);
+      assert.equal((await grid(p))?.quanta, g.quanta, 'the whole-run grid, redrawn over the range');
+      const ticks = await p.$$eval('#view-density .x-axis .tick text', (ts) => ts.map((t) => t.textContent));
+      assert.ok(ticks.includes('14 s') && !ticks.includes('30 s'), `time ticks of the zoomed range: ${ticks.join(' ')}`);
+      await p.screenshot({ path: path.join(SHOTS, 'density-zoomed.png') });
       assert.deepEqual(c.errors, [], 'the page logged errors');
     },
   },
