@@ -20,7 +20,9 @@
 //                                           the rows or cells that break each rule)
 //   queryRowsBound(optionsJson) -> number  (Engine::query_rows_bound)
 //                                           ValueMatrixBuilder (report.h), copies
-//   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view)
+//   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view;
+//                                           density_by set: groups counted, Engine::heatmap)
+//   densityCell(optionsJson, quantum, row) -> str  Engine::density_cell as density_cell_json
 //   exportSource(handle)  -> Uint8Array (copy)  encode_source (model_io.h)
 //   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
 //   trust(accountsJson, excludeJson)  -> str   Engine::trust as JSON (folder.h trust_json)
@@ -333,6 +335,21 @@ class WasmEngine {
     return out;
   }
 
+  // The groups of one cell of the density heatmap(optionsJson) gave
+  // (density_by set): asked on a click, so no cell keeps a list.
+  val densityCell(const std::string& options_json, double quantum, double row) const {
+    latscope::HeatmapOptions ho;
+    latscope::Unit unit = latscope::kDefaultUnit;
+    Status st = latscope::parse_heatmap_options_json(options_json, &ho, &unit);
+    std::vector<latscope::DensityMember> members;
+    if (st.ok() && !(quantum >= 0 && row >= 0 && quantum < 4294967296.0 && row < 4294967296.0))
+      st = Status::Error(latscope::ErrorCode::kInvalidArgument, "a density cell's quantum and row are counts from 0");
+    if (st.ok())
+      st = engine_.density_cell(ho, static_cast<uint32_t>(quantum), static_cast<uint32_t>(row), &members);
+    if (!st.ok()) return error(st);
+    return val(latscope::density_cell_json(members, unit));
+  }
+
   val exportSource(int handle) const {
     const int i = engine_.source_index(handle);
     if (i < 0) return error(Status::Error(latscope::ErrorCode::kInvalidArgument, "no finished file with handle " + std::to_string(handle)));
@@ -433,6 +450,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("queryRowsBound", &WasmEngine::queryRowsBound)
       .function("pctilesCsv", &WasmEngine::pctilesCsv)
       .function("heatmap", &WasmEngine::heatmap)
+      .function("densityCell", &WasmEngine::densityCell)
       .function("exportSource", &WasmEngine::exportSource)
       .function("importSource", &WasmEngine::importSource)
       .function("encodeResult", &WasmEngine::encodeResult);

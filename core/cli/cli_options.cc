@@ -82,6 +82,7 @@ constexpr Accepted kAccepted[] = {
     {"--rows", kHeatmap | kReport},
     {"--min", kHeatmap},
     {"--max", kHeatmap},
+    {"--density", kHeatmap},
 };
 
 unsigned command_bit(const std::string& command) {
@@ -290,6 +291,17 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
       if (!value(&v) || !parse_double(v, &x) || x < 1 || x > 100000)
         return fail(command, "--rows takes 1..100000");
       o->rows = static_cast<uint32_t>(x);
+    } else if (a == "--density") {
+      // host:p99, host,job:99.9 (docs/cli.md, "heatmap --density")
+      const size_t colon = value(&v) ? v.rfind(':') : std::string::npos;
+      std::string p = colon == std::string::npos ? "" : v.substr(colon + 1);
+      if (!p.empty() && p[0] == 'p') p.erase(0, 1);
+      std::vector<double> ps;
+      std::vector<std::string> labels;
+      if (colon == std::string::npos || !parse_group_by(v.substr(0, colon), &o->density_by) ||
+          o->density_by.empty() || !parse_percentile_list(p, &ps, &labels).ok() || ps.size() != 1)
+        return fail(command, "--density takes LABELS:P, the groups' label and one percentile (host:p99)");
+      o->density_p = ps[0];
     } else if (a == "--min" || a == "--max") {
       double x;
       if (!value(&v) || !parse_double(v, &x) || x <= 0)

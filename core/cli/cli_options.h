@@ -35,6 +35,10 @@ struct Options {
   uint32_t rows = 64;          // heatmap
   HeatmapOptions::Y y = HeatmapOptions::Y::kLatency;  // heatmap --y
   double min_lat = 0, max_lat = 0;  // heatmap bounds, in `unit`
+  // heatmap --density LABELS:P: groups counted by their percentile P
+  // (HeatmapOptions::density_by; docs/cli.md, "heatmap --density").
+  GroupBy density_by;
+  double density_p = 99;
   int jobs = 0;  // -j N: files parsed at once; 0 = default_jobs()
   std::vector<std::string> files;
   RunOptions runs;  // --run NAME=GLOB, --run-by (docs/runs.md)

@@ -105,6 +105,8 @@ int cmd_heatmap(int argc, char** argv) {
   const double to_ns = o.unit == Unit::kNs ? 1 : o.unit == Unit::kUs ? 1e3 : 1e6;
   h.min_ns = o.min_lat * to_ns;
   h.max_ns = o.max_lat * to_ns;
+  h.density_by = o.density_by;
+  h.density_percentile = o.density_p;
   HeatmapResult r;
   Status st = engine.heatmap(h, &r);
   if (!st.ok()) {

@@ -113,6 +113,9 @@ const char kHeatmap[] =
     "  --min L --max L          latency bounds of the rows, in --unit (default: the data's)\n"
     "  --y latency|bs|offset    rows: latency (default), or block size / offset in bytes\n"
     "                           from fio per-I/O logs\n"
+    "  --density LABELS:P       count groups, not I/Os: each group's (host, job, ...) percentile\n"
+    "                           P per quantum (pctiles' value for that group and quantum) in\n"
+    "                           the latency rows (host:p99)\n"
     "  --unit ns|us|ms          unit of the latency rows (default us)\n" LS_HEADER_UNITS
     "  --format csv|json        (default csv; json gives the edges in ns)\n"
     "\n" LS_SELECTION

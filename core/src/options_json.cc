@@ -387,6 +387,21 @@ Status parse_heatmap_options_json(const std::string& json, HeatmapOptions* out, 
                }});
   f.push_back({"max_ns", bound(&h.max_ns)});
   f.push_back({"unit", [&u](const std::string& k, const json::Value& v) { return get_unit(k, v, &u); }});
+  // The density of groups (engine.h HeatmapOptions::density_by; docs/page-views.md, "Host density").
+  f.push_back({"density_by", [&h](const std::string& k, const json::Value& v) { return get_group_by(k, v, &h.density_by); }});
+  f.push_back({"density_percentile", [&h](const std::string& k, const json::Value& v) {
+                 Status st = get_number(k, v, &h.density_percentile);
+                 if (st.ok() && !(h.density_percentile >= 0 && h.density_percentile <= 100))
+                   return bad(v, "\"" + k + "\" must be within 0..100");
+                 return st;
+               }});
+  f.push_back({"density_method", [&h](const std::string& k, const json::Value& v) {
+                 std::string s;
+                 Status st = get_string(k, v, &s);
+                 if (!st.ok()) return st;
+                 if (!parse_method(s, &h.density_method)) return bad(v, "\"" + k + "\" must be one of " + kMethodNames);
+                 return Status::Ok();
+               }});
   selection_fields(&h.sel, &f);
   Status st = walk(json, f);
   if (!st.ok()) return st;

@@ -225,6 +225,21 @@ struct HeatmapOptions {
   // `rows` equal ranges of [0, max offset]). docs/formats-fio-lat.md.
   enum class Y { kLatency, kBs, kOffset } y = Y::kLatency;
   Selection sel;
+  // The density of groups (docs/page-views.md, "Host density"): when set,
+  // a cell counts the groups (values of these labels: host, job, ...) whose
+  // `density_percentile` in that quantum lies in the row, that value being
+  // exactly what `latscope pctiles --group-by LABELS -p P --method M` gives;
+  // rows and bounds are the latency heat map's. Empty: I/Os are counted.
+  GroupBy density_by;
+  double density_percentile = 99;  // in [0, 100]
+  Method density_method = Method::kInterp;
+};
+
+// One group of a density cell (Engine::density_cell): its name as the
+// query's groups name it ("host=h07") and its percentile in ns.
+struct DensityMember {
+  std::string group;
+  double value_ns = 0;
 };
 
 struct HeatmapResult {
@@ -239,6 +254,11 @@ struct HeatmapResult {
   std::vector<std::string> notes;  // e.g. series of another time base left out (as QueryResult)
   Diagnostics diag;                // query-time issues (mixed layouts, mixed time bases)
   std::string y = "latency";     // "latency" (edges in ns), "bs" or "offset" (edges in bytes)
+  // Density (HeatmapOptions::density_by): the groups the query found, and
+  // the most groups of one quantum with a value (a column's counts, below
+  // and above included, sum to its groups with a value).
+  uint32_t groups = 0;
+  uint32_t max_column = 0;
 };
 
 class Engine {
@@ -294,6 +314,12 @@ class Engine {
   // fixed quanta (it is not cut) or one that fails.
   size_t query_rows_bound(const QueryOptions& opts) const;
   Status heatmap(const HeatmapOptions& opts, HeatmapResult* out) const;
+  // The groups of one cell of the density heatmap(opts) gives (opts with
+  // density_by set): quantum index and row as in its counts, sorted by value
+  // then name. Only that quantum is asked again, so no cell keeps a list
+  // (docs/page-views.md, "Host density").
+  Status density_cell(const HeatmapOptions& opts, uint32_t quantum, uint32_t row,
+                      std::vector<DensityMember>* out) const;
 
  private:
   struct Pending;

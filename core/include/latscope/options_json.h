@@ -15,8 +15,9 @@
 //    "compat": "fio-histo-log-pctiles",
 //    "sla": "p99<2ms;max<1s" (the page's SLA field, sla_field.h: not a query option; the
 //    page's columns and matrix carry which rows break it, docs/page-views.md "SLA")}
-// Heat map fields: quantum_ms, rows, min_ns, max_ns, unit and the selection
-// fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms, complete_tail, place_jobs).
+// Heat map fields: quantum_ms, rows, min_ns, max_ns, unit, the density's
+// density_by ("host"), density_percentile (99) and density_method ("interp"),
+// and the selection fields (directions, offsets, exclude_sources, exclude_hosts, from_ms, to_ms, complete_tail, place_jobs).
 // File fields: format ("auto", "fio-hist", "fio-json"), fio_version (0, 2, 3),
 // coarseness (-1 detect, 0..6), repair ("auto" | "off" | "force"), host, job,
 // query_quantum_ms (a result of several resolutions reads the coarsest level

@@ -198,6 +198,10 @@ std::string source_json(const Source& s);
 //  "edges_ns":[..],"below":x,"above":x,"counts":[..]} (counts time-major)
 std::string heatmap_json(const HeatmapResult& h);
 std::string heatmap_csv(const HeatmapResult& h, Unit unit);
+// The groups of one density cell (Engine::density_cell) for the page:
+// {"unit": "us", "members": [{"group": "host=h07", "value": 812.5}, ...]},
+// values in `unit` as the groups matrix carries them.
+std::string density_cell_json(const std::vector<DensityMember>& members, Unit unit);
 
 // A CSV field, quoted (RFC 4180) when it holds a comma, quote or line break.
 std::string csv_field(const std::string& s);

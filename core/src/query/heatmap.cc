@@ -4,9 +4,36 @@
 
 #include "latscope/engine.h"
 #include "query/aligner.h"
+#include "query/density.h"
 #include "query/per_io.h"
 
 namespace latscope {
+
+// The latency rows of a heat map (docs/page-views.md, "One colour scale"):
+// `rows` log-spaced ranges between min_ns and max_ns, each 0 meaning the
+// lowest or highest non-empty bin edge of the plan's series.
+void latency_row_edges(const Plan& plan, double min_ns, double max_ns, uint32_t rows, std::vector<double>* edges) {
+  double lo = min_ns, hi = max_ns;
+  if (lo <= 0 || hi <= 0) {
+    double dmin = HUGE_VAL, dmax = 0;
+    for (const Selected& x : plan.series) {
+      const BinLayout& sl = *x.series->layout;
+      for (const Window& w : x.series->windows)
+        x.series->for_each_bin(w, [&](uint32_t b, uint64_t) {
+          dmin = std::min(dmin, sl.lo[b]);
+          dmax = std::max(dmax, (sl.last_saturates && b + 1 == sl.size()) ? sl.lo[b] * 1.01 : sl.hi[b]);
+        });
+    }
+    if (lo <= 0) lo = dmin < HUGE_VAL ? dmin : 1;
+    if (hi <= 0) hi = dmax > 0 ? dmax : lo * 10;
+  }
+  lo = std::max(lo, 1.0);  // log scale: 1 ns floor (fio's bin 0 starts at 0)
+  if (hi <= lo) hi = lo * 2;
+  edges->resize(rows + 1);
+  const double ratio = std::log(hi / lo);
+  for (uint32_t r = 0; r <= rows; ++r) (*edges)[r] = lo * std::exp(ratio * r / rows);
+  edges->back() = hi;
+}
 
 // Heat-map rows are log-spaced latency ranges; each bin's count is spread
 // over the rows it overlaps in proportion to the overlap (uniform density
@@ -17,6 +44,8 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
     return Status::Error(ErrorCode::kInvalidArgument, "rows must be within 1..100000");
   if (opts.min_ns < 0 || opts.max_ns < 0 || (opts.max_ns > 0 && opts.min_ns >= opts.max_ns))
     return Status::Error(ErrorCode::kInvalidArgument, "latency bounds need 0 <= min < max");
+  if (!opts.density_by.empty() && opts.y != HeatmapOptions::Y::kLatency)
+    return Status::Error(ErrorCode::kInvalidArgument, "a density's rows are latencies, not block sizes or offsets");
   Plan plan;
   Selection sel = opts.sel;
   sel.co_interval_ms = 0;  // the heat map shows what was recorded (co.h: corrections sit beside it)
@@ -36,28 +65,11 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   const BinLayout& L = *plan.layout;
   const size_t k = L.size();
 
-  // Default bounds: the lowest and highest non-empty bin edges of the selection.
-  double lo = opts.min_ns, hi = opts.max_ns;
-  if (lo <= 0 || hi <= 0) {
-    double dmin = HUGE_VAL, dmax = 0;
-    for (const Selected& x : plan.series) {
-      const BinLayout& sl = *x.series->layout;
-      for (const Window& w : x.series->windows)
-        x.series->for_each_bin(w, [&](uint32_t b, uint64_t) {
-          dmin = std::min(dmin, sl.lo[b]);
-          dmax = std::max(dmax, (sl.last_saturates && b + 1 == sl.size()) ? sl.lo[b] * 1.01 : sl.hi[b]);
-        });
-    }
-    if (lo <= 0) lo = dmin < HUGE_VAL ? dmin : 1;
-    if (hi <= 0) hi = dmax > 0 ? dmax : lo * 10;
-  }
-  lo = std::max(lo, 1.0);  // log scale: 1 ns floor (fio's bin 0 starts at 0)
-  if (hi <= lo) hi = lo * 2;
-  out->edges_ns.resize(opts.rows + 1);
-  const double ratio = std::log(hi / lo);
-  for (uint32_t r = 0; r <= opts.rows; ++r)
-    out->edges_ns[r] = lo * std::exp(ratio * r / opts.rows);
-  out->edges_ns.back() = hi;
+  latency_row_edges(plan, opts.min_ns, opts.max_ns, opts.rows, &out->edges_ns);
+  const double lo = out->edges_ns.front(), hi = out->edges_ns.back();
+  // Rows counting groups by their percentile instead of I/Os share these
+  // edges (docs/page-views.md, "Host density").
+  if (!opts.density_by.empty()) return fill_density(*this, plan, opts, out);
 
   // Precompute bin -> rows spread.
   std::vector<uint32_t> start(k + 1);

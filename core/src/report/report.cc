@@ -329,8 +329,19 @@ std::string heatmap_json(const HeatmapResult& h) {
                   ",\"quanta\":" + std::to_string(h.quanta) + ",\"rows\":" + std::to_string(h.rows) +
                   (h.y == "latency" ? std::string() : ",\"y\":\"" + h.y + "\"") + ",\"edges_ns\":[";
   for (size_t i = 0; i < h.edges_ns.size(); ++i) o += (i ? "," : "") + jnum(h.edges_ns[i]);
-  o += "],\"below\":" + jnum(h.below) + ",\"above\":" + jnum(h.above) + ",\"counts\":[";
+  o += "],\"below\":" + jnum(h.below) + ",\"above\":" + jnum(h.above);
+  // A density (HeatmapOptions::density_by) counts groups: how many there are.
+  if (h.groups) o += ",\"groups\":" + std::to_string(h.groups) + ",\"max_column\":" + std::to_string(h.max_column);
+  o += ",\"counts\":[";
   for (size_t i = 0; i < h.counts.size(); ++i) o += (i ? "," : "") + jnum(h.counts[i]);
+  return o + "]}";
+}
+
+std::string density_cell_json(const std::vector<DensityMember>& members, Unit unit) {
+  std::string o = std::string("{\"unit\":\"") + unit_name(unit) + "\",\"members\":[";
+  for (size_t i = 0; i < members.size(); ++i)
+    o += std::string(i ? "," : "") + "{\"group\":" + json_escape(members[i].group) +
+         ",\"value\":" + jnum(ns_to_unit(members[i].value_ns, unit)) + "}";
   return o + "]}";
 }
 

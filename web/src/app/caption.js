@@ -11,6 +11,7 @@ const TITLES = {
   heatmap: 'Latency heat map',
   surface: 'Percentile surface',
   spectrum: 'Percentile spectrum',
+  density: 'Host density',
 };
 
 /** @type {Record<string, string>} */

@@ -267,6 +267,21 @@ export function renderViewToolbar(el, store, info) {
       else $('top-n').value = String(store.state.topN);
     });
     $('groups-sort')?.addEventListener('change', () => store.set({ groupsSort: /** @type {any} */ ($('groups-sort').value) }));
+  } else if (s.view === 'density') {
+    // The groups view's percentile and grouping: the same question, counted (docs/page-views.md, "Host density").
+    const ps = ['50', '90', '99', '99.9', '99.99', '100'];
+    for (const p of s.percentiles) if (!ps.some((x) => Number(x) === Number(p))) ps.push(p);
+    if (!ps.includes(s.groupsP)) ps.push(s.groupsP);
+    ps.sort((a, b) => Number(a) - Number(b));
+    el.innerHTML = `
+      <label>Percentile <select id="groups-p" data-testid="density-p">${ps.map((p) => `<option value="${p}">${percentileName(p)}</option>`).join('')}</select></label>
+      <label>Palette <select id="palette">${Object.keys(PALETTES).map((p) => `<option value="${p}">${p}</option>`).join('')}</select></label>
+      <span class="muted">${info.groupsBy ? `groups: ${info.groupsBy()}` : ''} (Lines per in the sidebar); colour: how many sit in a cell; click a cell to list them</span>`;
+    const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (el.querySelector(`#${id}`));
+    $('groups-p').value = s.groupsP;
+    $('palette').value = s.palette;
+    $('groups-p').addEventListener('change', () => store.set({ groupsP: $('groups-p').value }));
+    $('palette').addEventListener('change', () => store.set({ palette: $('palette').value }));
   } else if (s.view === 'spectrum') {
     el.innerHTML = `<span class="muted">Distribution of the brushed time range (whole run when none), one curve per group of "Lines per". x: 1/(1−p) log axis.${s.co_interval_ms > 0 ? ' Dashed: corrected for coordinated omission.' : ''}</span>`;
   } else {

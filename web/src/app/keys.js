@@ -25,6 +25,7 @@ export function installKeys(app, help) {
       case '3':
       case '4':
       case '5':
+      case '6':
         app.store.set({ view: VIEWS[Number(e.key) - 1] });
         break;
       case '[':

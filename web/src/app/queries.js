@@ -244,6 +244,20 @@ export function groupsOptions(s) {
 }
 
 /**
+ * The density view's grid (docs/page-views.md, "Host density"): the heat
+ * map's fixed latency rows, each cell counting the groups of the groups
+ * view (same label, percentile and method) whose percentile lies in it,
+ * on recorded data; whole run (zooming only redraws).
+ * @param {import('./state.js').State} s @param {number} rows
+ */
+export function densityOptions(s, rows) {
+  const o = recorded(s);
+  const method = o.method;
+  for (const k of ['percentiles', 'method', 'group_by', 'bands']) delete o[k]; // unit stays: the listed values come in it
+  return { ...o, rows, density_by: groupsBy(s), density_percentile: Number(s.groupsP), ...(method ? { density_method: method } : {}) };
+}
+
+/**
  * Each group's percentile over a time range (the run, or the zoom) in one
  * quantum, the way the spectrum asks for one range: the ranking of the
  * top-N lines and of the small multiples.

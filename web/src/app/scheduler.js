@@ -156,10 +156,10 @@ export class QueryScheduler {
     };
     try {
       const po = pctilesOptions(s);
-      // The groups view has its own query (one percentile per group); the
+      // The groups and density views have their own query (one percentile per group); the
       // percentiles query per group costs as much again (hundreds of groups:
       // seconds), so it waits until a view or the SLA summary needs it.
-      const lazy = s.view === 'groups' && !s.sla.length && this.pct;
+      const lazy = (s.view === 'groups' || s.view === 'density') && !s.sla.length && this.pct;
       if (!lazy && changed('pctiles', po)) {
         try {
           const t0 = performance.now();

@@ -27,7 +27,7 @@ export const MAX_FRAGMENT_CHARS = 1 << 20;
 /** At most this many `url=` fields are loaded. */
 export const MAX_URLS = 64;
 
-const VIEWS = ['pctiles', 'heatmap', 'surface', 'spectrum', 'groups'];
+const VIEWS = ['pctiles', 'heatmap', 'surface', 'spectrum', 'groups', 'density'];
 const MAX_LIST = 64; // percentiles, excluded files/hosts, offsets, SLA thresholds
 const MAX_NAME = 512; // one file or host name
 

@@ -1,17 +1,18 @@
-// The five views behind one interface (views/view.js): each registered with
+// The six views behind one interface (views/view.js): each registered with
 // how it is made, how its data is asked of the engine and handed to it
 // (feed), and what its "Export view CSV" writes. The app and the query
 // scheduler iterate this list; none of them names a view to draw it.
 import { PercentilesView } from '../views/pctiles-view.js';
-import { HeatmapView } from '../views/heatmap-view.js';
+import { HeatmapView, HEAT_ROWS } from '../views/heatmap-view.js';
 import { SurfaceView } from '../views/surface-view.js';
 import { SpectrumView } from '../views/spectrum-view.js';
 import { GroupsView } from '../views/groups-view.js';
+import { DensityView } from '../views/density-view.js';
 import { fromResultMatrix, runValues } from '../views/groups-data.js';
 import { timeExtent } from '../views/pctiles-data.js';
 import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
-import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, groupsOptions, groupsRunOptions } from './queries.js';
+import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, groupsOptions, groupsRunOptions, densityOptions } from './queries.js';
 import { naturalCompare } from '../util/natural-order.js';
 import { VIEW_NAMES } from '../model/state.js';
 
@@ -189,7 +190,28 @@ export function makeRegistry() {
     csv: (_view, q, s) => spectrum.csv(/** @type {any} */ (null), q, s),
   };
 
-  const out = { pctiles, heatmap, surface, spectrum, groups };
+  /** @type {Entry<DensityView>} */
+  const density = {
+    name: 'density',
+    make: (host, ctx) => new DensityView(host, ctx),
+    async feed(view, q, s, force) {
+      const e = q.engine;
+      // The heat map's fixed rows (docs/page-views.md, "One colour scale"); the whole run, zooming redraws.
+      const o = densityOptions(s, HEAT_ROWS);
+      if (!(q.changed('density', o) || force || !view.data)) return view.render();
+      const t0 = performance.now();
+      const grid = await e.heatmap(o);
+      performance.measure('latscope: density query', { start: t0 });
+      // A click asks core for that cell's groups only (Engine::density_cell).
+      view.setData({ grid, p: s.groupsP, by: o.density_by, ask: (qi, r) => e.densityCell(o, qi, r) });
+    },
+    async csv(view, _q, s) {
+      const hm = view.data?.grid;
+      return hm ? { text: heatmapCsv(hm, s.unit, s.range), name: 'latscope-density.csv' } : null;
+    },
+  };
+
+  const out = { pctiles, heatmap, surface, spectrum, groups, density };
   // The tabs' order is the model's (VIEW_NAMES); a view missing here fails at start, not at its first click.
   for (const v of VIEW_NAMES) if (!out[v]) throw new Error(`view ${v} is not registered`);
   return out;

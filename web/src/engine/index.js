@@ -47,6 +47,7 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<any>} query
  * @property {(opts?: object) => Promise<string>} csv
  * @property {(opts?: object) => Promise<any>} heatmap
+ * @property {(opts: object, quantum: number, row: number) => Promise<import('./protocol.js').DensityCell>} densityCell
  * @property {(opts?: object) => Promise<import('./columns.js').ResultColumns>} queryColumns
  * @property {(opts?: object) => Promise<import('./matrix.js').ResultMatrix>} queryMatrix
  * @property {(opts?: object) => Promise<{bytes: Uint8Array}>} encodeResult
@@ -103,6 +104,7 @@ function asyncFacade(e) {
     query: async (o) => e.query(o),
     csv: async (o) => e.csv(o),
     heatmap: async (o) => e.heatmap(o),
+    densityCell: async (o, q, r) => e.densityCell(o, q, r),
     queryColumns: async (o) => e.queryColumns(o),
     queryMatrix: async (o) => e.queryMatrix(o),
     encodeResult: async (o) => e.encodeResult(o),

@@ -563,6 +563,16 @@ export class InThreadEngine {
     return { ...meta, counts: r.counts };
   }
 
+  /**
+   * The groups of one cell of a density (heatmap with density_by):
+   * asked on a click, so no cell keeps a list (docs/page-views.md, "Host density").
+   * @param {object} opts the density's options @param {number} quantum @param {number} row
+   * @returns {import('./protocol.js').DensityCell}
+   */
+  densityCell(opts, quantum, row) {
+    return JSON.parse(unwrap(this.core.densityCell(JSON.stringify(opts), quantum, row)));
+  }
+
   /** Drops every source. */
   reset() {
     this.core.delete();

@@ -33,6 +33,16 @@
  * @property {number} below
  * @property {number} above
  * @property {Float64Array} counts
+ * @property {number} [groups] a density (options density_by): the groups the query found
+ * @property {number} [max_column] a density: the most groups with a value in one quantum
+ */
+
+/**
+ * The groups of one density cell (core Engine::density_cell), sorted by
+ * value then name; values in `unit` (docs/page-views.md, "Host density").
+ * @typedef {object} DensityCell
+ * @property {string} unit
+ * @property {{group: string, value: number}[]} members
  */
 
 /** @typedef {import('./inthread.js').Source} Source */
@@ -74,6 +84,9 @@
  * @property {{payload: {opts: QueryOptions}, result: number}} queryRowsBound  a bound on the query's rows (0: not on fixed quanta); twin.js asks it
  * @property {{payload: {opts: QueryOptions}, result: string}} csv  byte-identical to `latscope pctiles`
  * @property {{payload: {opts: QueryOptions}, result: HeatmapGrid}} heatmap
+ *   with density_by in opts: groups counted by their percentile instead of I/Os
+ * @property {{payload: {opts: QueryOptions, quantum: number, row: number}, result: DensityCell}} densityCell
+ *   the groups of one cell of that density (quantum and row: indices in its counts)
  * @property {{payload: {opts: QueryOptions}, result: {bytes: Uint8Array}}} encodeResult  the loaded data as a result file (transferred)
  * @property {{payload: {opts: {by?: string, patterns?: {name: string, glob: string}[]}}, result: import('./inthread.js').RunPlan}} assignRuns
  *   puts the loaded sources into runs and sets their "run" label (docs/runs.md)
@@ -119,6 +132,7 @@ export const Req = Object.freeze({
   QUERY_ROWS_BOUND: /** @type {'queryRowsBound'} */ ('queryRowsBound'),
   CSV: /** @type {'csv'} */ ('csv'),
   HEATMAP: /** @type {'heatmap'} */ ('heatmap'),
+  DENSITY_CELL: /** @type {'densityCell'} */ ('densityCell'),
   ENCODE_RESULT: /** @type {'encodeResult'} */ ('encodeResult'),
   ASSIGN_RUNS: /** @type {'assignRuns'} */ ('assignRuns'),
   TRUST: /** @type {'trust'} */ ('trust'),

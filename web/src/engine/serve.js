@@ -72,6 +72,7 @@ export function serveEngine(port, loadModule) {
     [Req.QUERY_ROWS_BOUND]: (p) => need().queryRowsBound(p.opts),
     [Req.CSV]: (p) => need().csv(p.opts),
     [Req.HEATMAP]: (p) => need().heatmap(p.opts),
+    [Req.DENSITY_CELL]: (p) => need().densityCell(p.opts, p.quantum, p.row),
     [Req.ENCODE_RESULT]: (p) => need().encodeResult(p.opts),
     [Req.ASSIGN_RUNS]: (p) => need().assignRuns(p.opts),
     [Req.TRUST]: (p) => need().trust(p.accounts, p.exclude),

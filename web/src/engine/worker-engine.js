@@ -266,6 +266,11 @@ export class WorkerEngine {
     return this.primary.request(Req.HEATMAP, { opts });
   }
 
+  /** @param {object} opts @param {number} quantum @param {number} row @returns {Promise<import('./protocol.js').DensityCell>} the groups of one density cell */
+  densityCell(opts, quantum, row) {
+    return this.primary.request(Req.DENSITY_CELL, { opts, quantum, row });
+  }
+
   /** @param {object} [opts] @returns {Promise<import('./columns.js').ResultColumns>} the query as columns (typed arrays transferred from the worker) */
   queryColumns(opts = {}) {
     if (!this.twin) return this.primary.request(Req.QUERY_COLUMNS, { opts }).then(withRows);

@@ -1,7 +1,7 @@
 // The shape of the page's state: what the one store (app/state.js) holds,
 // the fragment carries (app/url-state.js) and the views read.
 
-/** @typedef {'pctiles' | 'heatmap' | 'surface' | 'spectrum' | 'groups'} ViewName */
+/** @typedef {'pctiles' | 'heatmap' | 'surface' | 'spectrum' | 'groups' | 'density'} ViewName */
 
 /**
  * One group of the groups view shown alone in the heat map: the logs of the
@@ -49,5 +49,5 @@
  * @property {Focus | null} focus             the heat map narrowed to one group of the groups view (not in the URL)
  */
 
-/** The views, in the tabs' order (keys 1-5 pick them). @type {ViewName[]} */
-export const VIEW_NAMES = ['pctiles', 'heatmap', 'surface', 'spectrum', 'groups'];
+/** The views, in the tabs' order (keys 1-6 pick them). @type {ViewName[]} */
+export const VIEW_NAMES = ['pctiles', 'heatmap', 'surface', 'spectrum', 'groups', 'density'];

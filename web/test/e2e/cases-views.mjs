@@ -346,7 +346,7 @@ export const VIEW_CASES = [
     },
   },
   {
-    name: 'views: an 800 px window: no sideways scroll, all five tabs whole, the file table names host and job and counts I/Os against fio\'s json+ (whole names, client/server run)',
+    name: 'views: an 800 px window: no sideways scroll, all six tabs whole, the file table names host and job and counts I/Os against fio\'s json+ (whole names, client/server run)',
     async run(c) {
       const p = c.page;
       await p.setViewportSize({ width: 800, height: 900 });

@@ -21,6 +21,7 @@ import { METHOD_CASES } from './cases-methods.mjs';
 import { DELIVERY_CASES } from './cases-delivery.mjs';
 import { VIEW_CASES } from './cases-views.mjs';
 import { GROUP_CASES } from './cases-groups.mjs';
+import { DENSITY_CASES } from './cases-density.mjs';
 import { RUN_CASES } from './cases-runs.mjs';
 import { OFFSET_QUANTA_CASES } from './cases-offsets-quanta.mjs';
 import { BUDGET_CASES } from './cases-budget.mjs';
@@ -71,7 +72,7 @@ async function main() {
   let failed = 0;
   let ran = 0;
   try {
-    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES, ...DELIVERY_CASES, ...VIEW_CASES, ...GROUP_CASES, ...RUN_CASES, ...OFFSET_QUANTA_CASES, ...BUDGET_CASES, ...LEVEL_CASES, ...TRUST_CASES, ...LAYOUT_CASES, ...BOUNDS_CASES, ...REPORT_CSP_CASES, ...SLA_CASES]) {
+    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES, ...DELIVERY_CASES, ...VIEW_CASES, ...GROUP_CASES, ...DENSITY_CASES, ...RUN_CASES, ...OFFSET_QUANTA_CASES, ...BUDGET_CASES, ...LEVEL_CASES, ...TRUST_CASES, ...LAYOUT_CASES, ...BOUNDS_CASES, ...REPORT_CSP_CASES, ...SLA_CASES]) {
       if (filter && !c.name.includes(filter)) continue;
       const why = c.skip?.();
       if (why) {

@@ -1,0 +1,30 @@
+// The density of groups over the heat map's latency rows (docs/page-views.md,
+// "Host density"): per quantum, how many groups' percentile lies in each row.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "latscope/engine.h"
+#include "query/aligner.h"
+
+namespace latscope {
+
+// The heat map's latency rows (heatmap.cc): `rows` log-spaced ranges over
+// [min_ns, max_ns], each 0 meaning the plan's lowest or highest bin edge.
+void latency_row_edges(const Plan& plan, double min_ns, double max_ns, uint32_t rows, std::vector<double>* edges);
+
+// The row of a value on those edges: -1 below the first, -2 above the last;
+// the top edge belongs to the last row (the highest value sits on it).
+int32_t density_row(const std::vector<double>& edges, double v);
+
+// The per-group query whose rows a density counts: `latscope pctiles
+// --group-by density_by -p density_percentile --method density_method` on
+// recorded data, without bands.
+QueryOptions density_query(const HeatmapOptions& opts);
+
+// Fills out->counts (quanta x rows, as the heat map's) with group counts,
+// on the grid and edges heatmap() already put in `plan` and out->edges_ns.
+Status fill_density(const Engine& engine, const Plan& plan, const HeatmapOptions& opts, HeatmapResult* out);
+
+}  // namespace latscope
