@@ -1,5 +1,6 @@
 // Entry point: wires the page (app/app.js) to the engine (engine/index.js).
 import './style/main.css';
+import './style/views.css';
 import { createEngine } from './engine/index.js';
 import { pageEngineOptions } from './engine/page-engine.js';
 import { App } from './app/app.js';
