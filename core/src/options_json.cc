@@ -9,6 +9,7 @@
 #include "json/json.h"
 #include "latscope/folder.h"
 #include "latscope/percentiles.h"
+#include "latscope/quanta.h"
 
 namespace latscope {
 namespace {
@@ -520,7 +521,12 @@ std::string page_defaults_module() {
   o += std::string("  method: '") + method_name(q.method) + "',\n";
   o += std::string("  unit: '") + unit_name(kDefaultUnit) + "',\n";
   o += std::string("  account: '") + account_name(kDefaultAccounts[0]) + "',\n";
-  o += "});\n";
+  o += "});\n\n";
+  // The quantum selector's presets (latscope/quanta.h; docs/page-views.md, "Default quantum").
+  std::string presets;
+  for (double preset : kQuantumPresetsMs) presets += (presets.empty() ? "" : ", ") + format_number(preset);
+  o += "/** The quantum selector's presets, ms, ascending (core quanta.h kQuantumPresetsMs). */\n";
+  o += "export const QUANTUM_PRESETS_MS = Object.freeze([" + presets + "]);\n";
   return o;
 }
 

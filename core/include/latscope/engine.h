@@ -282,6 +282,12 @@ class Engine {
   // unticked gives its jobs' I/Os back to the other account).
   std::vector<TrustRow> trust(const Selection& sel = {}) const;
 
+  // The quantum a view of the loaded files opens at when none was chosen
+  // (latscope/quanta.h default_quantum_ms: the longest logging interval,
+  // rounded to the nearest preset; docs/page-views.md, "Default quantum").
+  // 0 when no series has an interval: the caller keeps its own default.
+  double default_quantum_ms() const;
+
   Status query(const QueryOptions& opts, QueryResult* out) const;
   // The same query with each row handed to `sink` in order instead of kept
   // in out->rows (which stays empty): a per-host query at 1 s is 720,000
