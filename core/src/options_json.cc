@@ -324,6 +324,14 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                }});
   // false: rows without their error bands (QueryOptions::bands).
   f.push_back({"bands", [&q](const std::string& k, const json::Value& v) { return get_bool(k, v, &q.bands); }});
+  // The chart's pixel columns (QueryOptions::columns).
+  f.push_back({"columns", [&q](const std::string& k, const json::Value& v) {
+                 int64_t n = 0;
+                 if (!v.get_i64(&n) || n < 0 || n > 100000)
+                   return bad(v, "\"" + k + "\" must be a whole number of pixel columns from 0 to 100000");
+                 q.columns = static_cast<uint32_t>(n);
+                 return Status::Ok();
+               }});
   // [index, count]: one part of the rows (QueryOptions::part_index).
   f.push_back({"part", [&q](const std::string& k, const json::Value& v) {
                  const auto wrong = [&] { return bad(v, "\"" + k + "\" must be [index, count] with 0 <= index < count <= 64"); };

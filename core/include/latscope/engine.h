@@ -154,6 +154,15 @@ struct QueryOptions {
   // on fixed quanta (adaptive, compat, window values) is answered whole by
   // part 0 and empty by the others.
   uint32_t part_index = 0, part_count = 1;
+  // > 0: the rows a chart of this many pixel columns can show (docs/page-views.md,
+  // "Worst quantum per column"): sel.from_ms .. sel.to_ms (both finite) cut
+  // into `columns` equal columns; within a column each group keeps, for each
+  // percentile and for max, the row (the quantum) where it is highest, the
+  // first on a tie, and no other row, so a one-quantum spike survives at any
+  // zoom. Kept rows are the query's own, unchanged (a kept value is its
+  // quantum's, as `latscope pctiles` at that quantum gives it); a column of
+  // empty rows keeps its first. 0: every row.
+  uint32_t columns = 0;
 };
 
 enum RowFlags : uint32_t {
