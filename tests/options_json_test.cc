@@ -125,6 +125,8 @@ TEST(OptionsJson, ErrorsNameTheFieldAndPosition) {
       {R"({"sla": 2})", "\"sla\" must be a string"},
       {R"({"adaptive_accuracy": -0.5})", "options:1:23: \"adaptive_accuracy\" must be 0 (fixed quanta) or a positive accuracy"},
       {R"({"adaptive_accuracy": "0.5"})", "\"adaptive_accuracy\" must be a finite number"},
+      {R"({"columns": -1})", "\"columns\" must be a whole number of pixel columns from 0 to 100000"},
+      {R"({"columns": 1.5})", "\"columns\" must be a whole number of pixel columns"},
       {R"([1])", "options:1:1: options must be a JSON object, not array"},
       {R"({"quantum_ms": 1,})", "options:1:18: trailing comma"},
       {"", "options:1:1: unexpected end of input"},

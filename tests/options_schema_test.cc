@@ -37,6 +37,10 @@ TEST(OptionsSchema, TheModuleSaysWhatQueryOptionsHold) {
   EXPECT_NE(m.find("method: 'interp'"), std::string::npos) << m;
   EXPECT_NE(m.find("unit: 'us'"), std::string::npos) << m;
   EXPECT_NE(m.find("account: 'per-io'"), std::string::npos) << m;
+  EXPECT_NE(m.find("QUANTUM_PRESETS_MS = Object.freeze([100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, "
+                   "60000, 120000, 300000, 600000])"),
+            std::string::npos)
+      << m;
 }
 
 // "{}" from the page means the CLI's defaults: the same percentiles, labels

@@ -92,6 +92,30 @@ same "report: embedded result == reduce's" "$TMP/embedded.lsr" "$TMP/ref.lsr"
 "$BIN" pctiles "$TMP/ref.lsr" >"$TMP/b.csv" 2>/dev/null
 same "report: pctiles of the embedded result == of the reduced result" "$TMP/a.csv" "$TMP/b.csv"
 
+# Without --quantum: the quantum the page opens the logs at (docs/page-views.md,
+# "Default quantum"): 500 ms for log_hist_msec=500, 1 s for fio's 1 s logs.
+embedded() {  # report.html out.lsr
+  python3 - "$1" "$2" <<'PY'
+import base64, json, re, sys
+m = re.search(r'id="latscope-data">(.*)</script>', open(sys.argv[1], encoding="utf-8").read(), re.S)
+open(sys.argv[2], "wb").write(base64.b64decode(json.loads(m.group(1))["result"], validate=True))
+PY
+}
+P="$FIX/place/place_clat_hist.1.log $FIX/place/place_clat_hist.2.log"
+# shellcheck disable=SC2086
+"$BIN" report $P -o "$TMP/p.html" --template "$TMP/tpl.html" 2>"$TMP/err"
+check "report without --quantum on 500 ms logs exits 0" 0 $?
+contains "report without --quantum: the logs' interval said" "$TMP/err" "note: quantum 500 ms, the logs' interval"
+embedded "$TMP/p.html" "$TMP/p.lsr"
+# shellcheck disable=SC2086
+"$BIN" reduce --quantum 500 $P -o "$TMP/p500.lsr" 2>/dev/null
+same "report without --quantum on 500 ms logs: the result of reduce --quantum 500" "$TMP/p.lsr" "$TMP/p500.lsr"
+# shellcheck disable=SC2086
+"$BIN" report $L -o "$TMP/l.html" --template "$TMP/tpl.html" 2>"$TMP/err"
+lacks "report without --quantum on 1 s logs: no note" "$TMP/err" "note: quantum"
+embedded "$TMP/l.html" "$TMP/l.lsr"
+same "report without --quantum on 1 s logs: the result of reduce --quantum 1000" "$TMP/l.lsr" "$TMP/ref.lsr"
+
 # The page opens grouped as the verdict was judged: --group-by into the view.
 # shellcheck disable=SC2086
 "$BIN" report --quantum 1000 $L -o "$TMP/g.html" --template "$TMP/tpl.html" --group-by host,dir --sla 'p99<=5ms' 2>/dev/null

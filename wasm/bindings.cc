@@ -26,6 +26,7 @@
 //   exportSource(handle)  -> Uint8Array (copy)  encode_source (model_io.h)
 //   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
 //   trust(accountsJson, excludeJson)  -> str   Engine::trust as JSON (folder.h trust_json)
+//   defaultQuantum()                  -> number  Engine::default_quantum_ms (0: none)
 //   assignRuns(runOptionsJson)        -> str   Engine::assign_runs (sets every source's
 //                                           "run" label) -> run_plan_json (docs/runs.md)
 //   compareRuns(pctText, unit, format, accountsJson) -> {text, notes: str}
@@ -173,6 +174,10 @@ class WasmEngine {
     if (!st.ok()) return error(st);
     return val(latscope::trust_json(engine_.trust(q.sel)));
   }
+
+  // The quantum a load opens at when none was chosen (core quanta.h,
+  // docs/page-views.md "Default quantum"); 0 when no series has an interval.
+  double defaultQuantum() const { return engine_.default_quantum_ms(); }
 
   // The two runs of the last assignRuns side by side, exactly as `latscope
   // summary --compare` computes them (core summary.h, docs/runs.md "A/B"):
@@ -441,6 +446,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("sources", &WasmEngine::sources)
       .function("assignRuns", &WasmEngine::assignRuns)
       .function("trust", &WasmEngine::trust)
+      .function("defaultQuantum", &WasmEngine::defaultQuantum)
       .function("compareRuns", &WasmEngine::compareRuns)
       .function("parseSla", &WasmEngine::parseSla)
       .function("judgeSla", &WasmEngine::judgeSla)

@@ -63,6 +63,11 @@ namespace {
 #define LS_QUANTUM                                                                                \
   "  --quantum MS             time quantum in ms (default 1000; a result file's own when one is\n" \
   "                           an input)\n"
+// report's default is the page's (docs/page-views.md, "Default quantum").
+#define LS_REPORT_QUANTUM                                                                              \
+  "  --quantum MS             time quantum in ms (default: the logs' longest interval as a preset,\n" \
+  "                           as the page opens them; 1000 without one; a result file's own when\n"  \
+  "                           one is an input)\n"
 #define LS_PERCENTILES "  --percentiles LIST       e.g. 50,90,99,99.9,100 (default)\n"
 #define LS_GROUP_BY                                                                                      \
   "  --group-by LABELS        all (default) or label names, comma-combined:\n"                          \
@@ -213,7 +218,7 @@ const char kReport[] =
     "(docs/ci-reports.md).\n"
     "\n"
     "options:\n"
-    "  -o FILE                  the report (required)\n" LS_QUANTUM LS_KEEP LS_SLA
+    "  -o FILE                  the report (required)\n" LS_REPORT_QUANTUM LS_KEEP LS_SLA
     "  --sla-summary md [F.md]  the verdict as Markdown: into F.md, or on standard output\n"
     "  --svg DIR                also DIR/pctiles.svg and DIR/heatmap.svg (linked from the report)\n"
     "  --template FILE          the page (default: $LATSCOPE_REPORT_TEMPLATE, latscope.html\n"

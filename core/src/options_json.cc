@@ -9,6 +9,7 @@
 #include "json/json.h"
 #include "latscope/folder.h"
 #include "latscope/percentiles.h"
+#include "latscope/quanta.h"
 
 namespace latscope {
 namespace {
@@ -324,6 +325,14 @@ Status parse_query_options_json(const std::string& json, QueryOptions* out,
                }});
   // false: rows without their error bands (QueryOptions::bands).
   f.push_back({"bands", [&q](const std::string& k, const json::Value& v) { return get_bool(k, v, &q.bands); }});
+  // The chart's pixel columns (QueryOptions::columns).
+  f.push_back({"columns", [&q](const std::string& k, const json::Value& v) {
+                 int64_t n = 0;
+                 if (!v.get_i64(&n) || n < 0 || n > 100000)
+                   return bad(v, "\"" + k + "\" must be a whole number of pixel columns from 0 to 100000");
+                 q.columns = static_cast<uint32_t>(n);
+                 return Status::Ok();
+               }});
   // [index, count]: one part of the rows (QueryOptions::part_index).
   f.push_back({"part", [&q](const std::string& k, const json::Value& v) {
                  const auto wrong = [&] { return bad(v, "\"" + k + "\" must be [index, count] with 0 <= index < count <= 64"); };
@@ -539,7 +548,12 @@ std::string page_defaults_module() {
   o += std::string("  method: '") + method_name(q.method) + "',\n";
   o += std::string("  unit: '") + unit_name(kDefaultUnit) + "',\n";
   o += std::string("  account: '") + account_name(kDefaultAccounts[0]) + "',\n";
-  o += "});\n";
+  o += "});\n\n";
+  // The quantum selector's presets (latscope/quanta.h; docs/page-views.md, "Default quantum").
+  std::string presets;
+  for (double preset : kQuantumPresetsMs) presets += (presets.empty() ? "" : ", ") + format_number(preset);
+  o += "/** The quantum selector's presets, ms, ascending (core quanta.h kQuantumPresetsMs). */\n";
+  o += "export const QUANTUM_PRESETS_MS = Object.freeze([" + presets + "]);\n";
   return o;
 }
 

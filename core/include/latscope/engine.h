@@ -154,6 +154,15 @@ struct QueryOptions {
   // on fixed quanta (adaptive, compat, window values) is answered whole by
   // part 0 and empty by the others.
   uint32_t part_index = 0, part_count = 1;
+  // > 0: the rows a chart of this many pixel columns can show (docs/page-views.md,
+  // "Worst quantum per column"): sel.from_ms .. sel.to_ms (both finite) cut
+  // into `columns` equal columns; within a column each group keeps, for each
+  // percentile and for max, the row (the quantum) where it is highest, the
+  // first on a tie, and no other row, so a one-quantum spike survives at any
+  // zoom. Kept rows are the query's own, unchanged (a kept value is its
+  // quantum's, as `latscope pctiles` at that quantum gives it); a column of
+  // empty rows keeps its first. 0: every row.
+  uint32_t columns = 0;
 };
 
 enum RowFlags : uint32_t {
@@ -301,6 +310,12 @@ class Engine {
   // `sel`: its accounts and exclude_sources, as the queries use them (a file
   // unticked gives its jobs' I/Os back to the other account).
   std::vector<TrustRow> trust(const Selection& sel = {}) const;
+
+  // The quantum a view of the loaded files opens at when none was chosen
+  // (latscope/quanta.h default_quantum_ms: the longest logging interval,
+  // rounded to the nearest preset; docs/page-views.md, "Default quantum").
+  // 0 when no series has an interval: the caller keeps its own default.
+  double default_quantum_ms() const;
 
   Status query(const QueryOptions& opts, QueryResult* out) const;
   // The same query with each row handed to `sink` in order instead of kept

@@ -5,6 +5,7 @@
 
 #include "latscope/folder.h"
 #include "latscope/layout_budget.h"
+#include "latscope/quanta.h"
 
 #include "latscope/reader.h"
 #include "query/aligner.h"
@@ -262,5 +263,7 @@ std::vector<TrustRow> Engine::trust(const Selection& sel) const {
   for (const Source& s : sources_) b.add(s);
   return b.rows();
 }
+
+double Engine::default_quantum_ms() const { return latscope::default_quantum_ms(sources_); }
 
 }  // namespace latscope

@@ -7,6 +7,7 @@
 #include "query/adaptive.h"
 #include "query/aligner.h"
 #include "query/budget.h"
+#include "query/column_max.h"
 #include "query/per_io.h"
 #include "query/window_values.h"
 
@@ -142,6 +143,23 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out) const {
 }
 
 Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) const {
+  if (opts.columns > 0) {  // the worst quantum per pixel column (query/column_max.h)
+    const Selection& sel = opts.sel;
+    if (!std::isfinite(sel.from_ms) || !std::isfinite(sel.to_ms) || !(sel.from_ms < sel.to_ms)) {
+      *out = QueryResult();
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "\"columns\" needs the range the columns cover: finite from_ms < to_ms");
+    }
+    QueryOptions all = opts;
+    all.columns = 0;
+    std::vector<Row> kept;
+    ColumnMaxSink cm(sel.from_ms, sel.to_ms, opts.columns, opts.percentiles.size(), sink, sink ? nullptr : &kept);
+    Status st = query(all, out, &cm);
+    if (!st.ok()) return st;
+    cm.finish();
+    if (!sink) out->rows = std::move(kept);
+    return st;
+  }
   // The other kinds of query keep their rows; a sink is handed them after.
   const auto handed = [&](Status st) {
     if (sink && st.ok()) {

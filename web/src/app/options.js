@@ -3,7 +3,7 @@
 // without flags), so the CSV export right after a load equals `latscope
 // pctiles FILE...`. account: a job with both a histogram and a per-I/O log,
 // which counts its I/Os (the CLI's --account; never both).
-import { ENGINE_DEFAULTS } from '../model/option-defaults.js';
+import { ENGINE_DEFAULTS, QUANTUM_PRESETS_MS } from '../model/option-defaults.js';
 
 export const DEFAULTS = ENGINE_DEFAULTS;
 
@@ -25,8 +25,8 @@ export function accountsOf(s) {
   return s.account === 'hist' ? ['hist'] : [];
 }
 
-/** Quantum choices of the selector, ms (100 ms ... 10 min). */
-export const QUANTA = [100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000];
+/** Quantum choices of the selector, ms (100 ms ... 10 min): core's presets (quanta.h), which its default quantum rounds to. */
+export const QUANTA = QUANTUM_PRESETS_MS;
 
 /** Presets offered as toggles (the default percentiles); "100" is shown as max. */
 export const PRESET_PERCENTILES = ENGINE_DEFAULTS.percentiles;

@@ -114,7 +114,7 @@ export const MIN_LINK_QUANTA = 30;
  * Each plan names what it leaves out, for the sentence the page says. A
  * quantum leaving fewer than MIN_LINK_QUANTA over the data's span is not
  * offered: such a link would no longer show the run over time.
- * @param {import('./state.js').State} s @param {number[]} quanta the selector's quanta, ascending
+ * @param {import('./state.js').State} s @param {readonly number[]} quanta the selector's quanta, ascending
  * @param {number} spanMs the data's time span
  * @returns {{quantum_ms: number, labels: string[], dropped: string[]}[]}
  */

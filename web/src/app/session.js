@@ -14,9 +14,9 @@ import { LevelFollower } from './level-follow.js';
 import { LevelView } from './level-view.js';
 import { loadDemoItems } from './demo.js';
 import { progressText } from './progress.js';
-import { loadSummary, groupingsFor, defaultQuantum } from './sources.js';
+import { loadSummary, groupingsFor } from './sources.js';
 import { reducedStatus } from './memory-budget.js';
-import { QUANTA, accountsOf } from './options.js';
+import { accountsOf } from './options.js';
 import { resultOptions } from './queries.js';
 import { decodeLinkData } from './link.js';
 import { statItems } from '../load/files.js';
@@ -361,6 +361,11 @@ export class Session {
       // that do not say theirs, which the summary reports.
       store.stage({ trust: await this.fetchTrust() });
       if (gen !== this.loadGen) return;
+      // The quantum this load opens at unless one was chosen (selector, link):
+      // core's rule, the logs' interval (Engine::default_quantum_ms,
+      // docs/page-views.md "Default quantum"), applied with the rest below.
+      const q = this.quantumChosen || !this.engine?.defaultQuantum ? null : await this.engine.defaultQuantum();
+      if (gen !== this.loadGen) return;
       store.stage({ items: extras.lod?.original ? [extras.lod.original] : items, sources });
       // The state this load applies below (groupings, quantum, a link's view)
       // is drawn by the one refresh at its end, not by each change (onChange).
@@ -386,8 +391,7 @@ export class Session {
       // A link's state: what depends on the data is applied now that it is here.
       if (extras.after) this.page.applyState({ ...after, group_by });
       else if (group_by !== store.state.group_by) store.set({ group_by });
-      // Unless a quantum was chosen (selector, link): the logs' interval (sources.js defaultQuantum).
-      const q = this.quantumChosen ? null : defaultQuantum(sources, QUANTA);
+      // Unless a quantum was chosen (selector, link): the logs' interval, asked above.
       if (q && q !== store.state.quantum_ms) this.page.applyState({ quantum_ms: q });
       store.report({ runPlan: ss.runPlan });
       this.page.fitInputChoices();

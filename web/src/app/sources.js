@@ -30,28 +30,6 @@ export function isWholeRun(src) {
   return src.format === 'fio-json' || (series.length > 0 && series.every((/** @type {any} */ x) => x.role === 'whole-run'));
 }
 
-/**
- * The quantum a load opens at when the user has not chosen one: the longest
- * logging interval among the loaded time series (the engine's median window
- * length, source_json's interval_ms), so that no log is cut finer than it
- * was written, rounded to the nearest preset of the quantum selector (on a
- * log scale). null when no series has an interval (per-I/O logs, json+
- * alone): the CLI's 1000 ms stays. docs/page-views.md "Default quantum".
- * @param {any[]} sources @param {number[]} presets ascending, ms
- * @returns {number | null}
- */
-export function defaultQuantum(sources, presets) {
-  let longest = 0;
-  for (const src of sources) {
-    if (!isLog(src)) continue;
-    for (const x of src.series || []) if (x.role !== 'whole-run' && x.interval_ms > longest) longest = x.interval_ms;
-  }
-  if (!(longest > 0)) return null;
-  let best = presets[0];
-  for (const q of presets) if (Math.abs(Math.log(q / longest)) < Math.abs(Math.log(best / longest))) best = q;
-  return best;
-}
-
 /** A usable latency log. @param {any} src */
 export function isLog(src) {
   return !isBroken(src) && !isIgnored(src);

@@ -15,6 +15,8 @@
 //   await engine.assignRuns(opts) -> {runs, evidence, several}: sets each source's run label (docs/runs.md)
 //   await engine.trust(accounts, exclude) -> TrustRow[]: each file's fio version, unit, account, I/Os
 //                                  against fio's count, repairs, warnings (core Engine::trust)
+//   await engine.defaultQuantum() -> ms or null: the quantum a load opens at when none was
+//                                  chosen (core Engine::default_quantum_ms)
 //   await engine.compareRuns(opts) -> {text, notes}: `latscope summary --compare` of the two runs
 //   await engine.parseSla({text, unit}) -> {rules}: the SLA field as core reads it (sla_field.h)
 //   await engine.judgeSla({text, unit, opts}) -> {verdicts}: the SLA field judged by core on
@@ -53,6 +55,7 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<{bytes: Uint8Array}>} encodeResult
  * @property {(opts?: object) => Promise<import('./inthread.js').RunPlan>} assignRuns
  * @property {(accounts?: string[], exclude?: string[]) => Promise<import('./inthread.js').TrustRow[]>} trust
+ * @property {() => Promise<number | null>} defaultQuantum
  * @property {(opts: import('./inthread.js').CompareOptions) => Promise<{text: string, notes: string[]}>} compareRuns
  * @property {(o: {text: string, unit: string}) => Promise<{rules: any[]}>} parseSla
  * @property {(o: {text: string, unit: string, opts?: object}) => Promise<{verdicts: any[]}>} judgeSla
@@ -115,6 +118,10 @@ function asyncFacade(e) {
     trust: async (a, x) => {
       await loading;
       return e.trust(a, x);
+    },
+    defaultQuantum: async () => {
+      await loading;
+      return e.defaultQuantum();
     },
     compareRuns: async (o) => e.compareRuns(o),
     parseSla: async (o) => e.parseSla(o),

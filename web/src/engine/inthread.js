@@ -446,6 +446,17 @@ export class InThreadEngine {
   }
 
   /**
+   * The quantum a load opens at when none was chosen (core Engine::default_quantum_ms:
+   * the longest logging interval among the loaded time series, rounded to the nearest
+   * preset; docs/page-views.md "Default quantum").
+   * @returns {number | null} ms; null when no series has an interval (per-I/O logs, json+ alone)
+   */
+  defaultQuantum() {
+    const q = Number(this.core.defaultQuantum());
+    return q > 0 ? q : null;
+  }
+
+  /**
    * The last assignRuns' two runs side by side, computed by the CLI's own
    * code (`latscope summary --compare`, core latscope/summary.h): the
    * same text for the same files and options.

@@ -95,6 +95,10 @@
  *   (accounts: [] for the default, ['hist'] or ['per-io'], the query option "accounts"), its I/Os
  *   against fio's json+ count, repairs and warnings (core Engine::trust, docs/folders.md). Asked
  *   after assignRuns, which settles the units of per-I/O logs that do not say theirs.
+ * @property {{payload: {}, result: number | null}} defaultQuantum
+ *   the quantum a load opens at when none was chosen, ms (core Engine::default_quantum_ms:
+ *   the longest logging interval, rounded to the nearest preset; docs/page-views.md
+ *   "Default quantum"); null when no series has an interval
  * @property {{payload: import('./inthread.js').CompareOptions, result: {text: string, notes: string[]}}} compareRuns
  *   the last assignRuns' two runs as `latscope summary --compare` prints them (fio's exact N, min,
  *   mean, max from the json sources' figures, core model.h FioFigures)
@@ -136,6 +140,7 @@ export const Req = Object.freeze({
   ENCODE_RESULT: /** @type {'encodeResult'} */ ('encodeResult'),
   ASSIGN_RUNS: /** @type {'assignRuns'} */ ('assignRuns'),
   TRUST: /** @type {'trust'} */ ('trust'),
+  DEFAULT_QUANTUM: /** @type {'defaultQuantum'} */ ('defaultQuantum'),
   COMPARE_RUNS: /** @type {'compareRuns'} */ ('compareRuns'),
   PARSE_SLA: /** @type {'parseSla'} */ ('parseSla'),
   JUDGE_SLA: /** @type {'judgeSla'} */ ('judgeSla'),

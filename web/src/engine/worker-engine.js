@@ -315,6 +315,15 @@ export class WorkerEngine {
   }
 
   /**
+   * The quantum a load opens at when none was chosen (core Engine::default_quantum_ms),
+   * after any running load. The primary alone: it holds every source.
+   * @returns {Promise<number | null>} ms; null when no series has an interval
+   */
+  defaultQuantum() {
+    return this.loading.then(() => this.primary.request(Req.DEFAULT_QUANTUM, {}));
+  }
+
+  /**
    * @param {import('./inthread.js').CompareOptions} opts
    * @returns {Promise<{text: string, notes: string[]}>} `latscope summary --compare` of the two runs
    */

@@ -13,3 +13,6 @@ export const ENGINE_DEFAULTS = Object.freeze({
   unit: 'us',
   account: 'per-io',
 });
+
+/** The quantum selector's presets, ms, ascending (core quanta.h kQuantumPresetsMs). */
+export const QUANTUM_PRESETS_MS = Object.freeze([100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000]);

@@ -348,7 +348,7 @@ export const SHARE_CASES = [
     },
   },
   {
-    name: 'one heat-map colour scale: the live page (under a notes bar, in a short window), its link with data and `latscope report` at the same quantum ask the same rows and show the same maximum',
+    name: 'one heat-map colour scale: the live page (under a notes bar, in a short window), its link with data and `latscope report` without --quantum (500 ms logs: both open at 500 ms, core\'s default quantum) ask the same rows and show the same maximum',
     async run(c) {
       const p = c.page;
       // The place-cs run: the page notes placement and a finer quantum, bars that take the plot's height.
@@ -367,6 +367,8 @@ export const SHARE_CASES = [
       await ready(p);
       await settled(p);
       const live = await scale(p);
+      assert.equal(live.q, 500, 'the page opens the 500 ms logs at 500 ms');
+      await p.screenshot({ path: path.join(SHOTS, 'one-scale-live.png') });
       await p.click('[data-testid=copy-link-data]');
       await p.waitForFunction(() => /** @type {HTMLInputElement} */ (document.querySelector('[data-testid=link-output]')).value !== '');
       const link = await p.inputValue('[data-testid=link-output]');
@@ -382,13 +384,15 @@ export const SHARE_CASES = [
         const { plotH: _b, ...b } = shared;
         assert.deepEqual(b, a, 'the link shows the live page\'s scale');
         const rep = path.join(OUT, 'one-scale-report.html');
-        execFileSync(cliPath(), ['report', '--template', path.join(OUT, 'dist', 'latscope.html'), '--quantum', String(live.q), ...files, '-o', rep], { stdio: 'ignore' });
+        // No --quantum: the report takes the page's default (docs/page-views.md, "One colour scale").
+        execFileSync(cliPath(), ['report', '--template', path.join(OUT, 'dist', 'latscope.html'), ...files, '-o', rep], { stdio: 'ignore' });
         await q.goto(`file://${rep}`);
         assert.equal(await waitDone(q), 'ready');
         await q.click('[data-testid=tab-heatmap]');
         await ready(q);
         await settled(q);
         const { plotH: _c, ...r } = await scale(q);
+        await q.screenshot({ path: path.join(SHOTS, 'one-scale-report.png') });
         assert.deepEqual(r, a, 'the report shows the live page\'s scale');
       } finally {
         await q.close();

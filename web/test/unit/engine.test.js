@@ -97,6 +97,22 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     expect(csv.split('\n').length).toBeGreaterThan(20);
   });
 
+  it('defaultQuantum() is core\'s rule: the logs\' interval as a preset, null without one', async () => {
+    await engine.reset();
+    expect(await engine.defaultQuantum()).toBeNull();
+    const place = (/** @type {string} */ n) => fileOf(path.join(FIX, 'place', n));
+    // Per-I/O logs have no interval; with the 500 ms histogram logs beside them, 500 ms.
+    await engine.loadFiles([place('place_clat.1.log')]);
+    expect(await engine.defaultQuantum()).toBeNull();
+    await engine.loadFiles([place('place_clat_hist.1.log')]);
+    expect(await engine.defaultQuantum()).toBe(500);
+    // With 1 s logs too, the longest interval wins.
+    await engine.loadFiles([fileOf(LOCAL[0])]);
+    expect(await engine.defaultQuantum()).toBe(1000);
+    await engine.reset();
+    await engine.loadFiles(S1.map((p) => fileOf(p)));
+  });
+
   it('query() returns the rows of the CSV as JSON', async () => {
     const q = await engine.query({ group_by: 'host' });
     expect(q.groups).toEqual(['host=127.0.0.1', 'host=127.0.0.2']);

@@ -1,33 +1,10 @@
-// Quanta and offsets in the page: default quantum from the logs' interval,
+// Quanta and offsets in the page (the default quantum is core's: tests/default_quantum_test.cc):
 // own offset in a narrow cell, adaptive quanta drawn as steps.
 import { describe, it, expect } from 'vitest';
-import { defaultQuantum } from '../../src/app/sources.js';
-import { QUANTA } from '../../src/app/options.js';
 import { pctilesOptions, heatmapOptions, pctilesAreCluster } from '../../src/app/queries.js';
 import { initialState } from '../../src/app/state.js';
 import { stepPoints, stepMids, rowAt, adaptiveIops, fewSpans, timeExtent } from '../../src/views/pctiles-data.js';
 import { compactMs } from '../../src/util/format.js';
-
-/** A source as source_json writes it, with series of these intervals. @param {number[]} iv @param {string} [role] */
-const src = (iv, role = 'time') => ({ name: 'x.log', format: 'fio-hist', status: { ok: true }, series: iv.map((interval_ms) => ({ role, interval_ms })) });
-
-describe('default quantum', () => {
-  it('is the longest logging interval, rounded to the nearest preset on a log scale', () => {
-    expect(defaultQuantum([src([1001.5])], QUANTA)).toBe(1000);
-    expect(defaultQuantum([src([500.2]), src([250])], QUANTA)).toBe(500);
-    expect(defaultQuantum([src([2003])], QUANTA)).toBe(2000);
-    // 1400 is nearer 1000 than 2000 on a log scale (sqrt(2e6) = 1414); 1500 is not.
-    expect(defaultQuantum([src([1400])], QUANTA)).toBe(1000);
-    expect(defaultQuantum([src([1500])], QUANTA)).toBe(2000);
-    expect(defaultQuantum([src([30])], QUANTA)).toBe(100);
-  });
-  it('leaves the default alone without intervals (per-I/O logs, json+, broken files)', () => {
-    expect(defaultQuantum([src([0])], QUANTA)).toBeNull();
-    expect(defaultQuantum([src([60000], 'whole-run')], QUANTA)).toBeNull();
-    expect(defaultQuantum([{ ...src([5000]), status: { ok: false } }], QUANTA)).toBeNull();
-    expect(defaultQuantum([], QUANTA)).toBeNull();
-  });
-});
 
 describe('file offsets', () => {
   it('compactMs fits the offset cell', () => {
