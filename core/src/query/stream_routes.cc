@@ -82,7 +82,7 @@ Status StreamingQuery::add(Source&& src) {
   const auto given = std::make_shared<const Source>(std::move(src));
   const std::shared_ptr<const Source>* before = stream_detail::donated_source();
   stream_detail::donated_source() = &given;
-  const Status st = add(*given);
+  Status st = add(*given);
   stream_detail::donated_source() = before;
   return st;
 }
