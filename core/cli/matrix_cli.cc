@@ -8,6 +8,7 @@
 
 #include "cli_common.h"
 #include "latscope/report.h"
+#include "latscope/result_stream.h"
 #include "reduce.h"
 
 namespace latscope::cli {
@@ -107,6 +108,19 @@ int pctiles_from_matrix(const std::vector<char*>& args, const Options& o) {
     return -1;
   const auto lv = std::find(h.levels.begin(), h.levels.end(), o.query.quantum_ms);
   if (lv == h.levels.end()) return -1;
+  // Each host's rows were made on its own layout; the query of the
+  // histograms folds every host onto the layout common to all of them. Only
+  // when that is every host's own are the two the same bytes (hosts of other
+  // fio coarseness merged: docs/result-format.md, "Reading it").
+  ResultBlockReader hist;
+  if (!hist.open(read, size).ok()) return -1;
+  for (const ResultSeries& x : hist.head().series)
+    if (!x.layout || x.layout->id != hist.head().series.front().layout->id) {
+      say("latscope pctiles: note: " + path + ": its hosts' bin layouts differ (" + hist.head().series.front().layout->id +
+          ", " + (x.layout ? x.layout->id : std::string("none")) +
+          "): answered from the histograms, on their common layout, not from the per-host matrix");
+      return -1;
+    }
   const auto level = static_cast<uint32_t>(lv - h.levels.begin());
   // The rows are held at once, as a query's are: bounded as a decoded result is (docs/result-format.md, "Memory").
   uint64_t n = 0;
