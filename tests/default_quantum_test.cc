@@ -3,6 +3,8 @@
 // rounded to the nearest preset on a log scale; 0 (none) without one.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "latscope/engine.h"
@@ -62,6 +64,51 @@ TEST(DefaultQuantum, RoundsToTheNearestPresetOnALogScale) {
   EXPECT_EQ(preset_for_interval_ms(30), 100);
   EXPECT_EQ(preset_for_interval_ms(3.6e6), 600000);
   EXPECT_EQ(preset_for_interval_ms(0), 0);
+}
+
+// Quantum follows the zoom (docs/page-views.md, "Quantum follows the zoom"):
+// the finest preset giving each pixel column at most one quantum, never
+// finer than the logs' interval.
+TEST(ZoomQuantum, TheFinestPresetAColumnHolds) {
+  // 1 h over 1,400 columns: 2,571 ms a column -> 5 s.
+  EXPECT_EQ(zoom_quantum_ms(1000, 3600e3, 1400), 5000);
+  // Exactly one preset a column: that preset.
+  EXPECT_EQ(zoom_quantum_ms(100, 2000e3, 1000), 2000);
+  // 10 min over 1,400 columns: 429 ms -> 500 ms, above a 100 ms floor.
+  EXPECT_EQ(zoom_quantum_ms(100, 600e3, 1400), 500);
+  // A fraction of a column counts as none (1,000.9 px is 1,000 columns).
+  EXPECT_EQ(zoom_quantum_ms(100, 1000e3, 1000.9), 1000);
+}
+
+TEST(ZoomQuantum, NeverFinerThanTheLogs) {
+  // 1 min over 1,400 columns wants 43 ms; the 1 s logs keep 1 s.
+  EXPECT_EQ(zoom_quantum_ms(1000, 60e3, 1400), 1000);
+  EXPECT_EQ(zoom_quantum_ms(500, 60e3, 1400), 500);
+  // No interval (per-I/O logs): the CLI's 1 s.
+  EXPECT_EQ(zoom_quantum_ms(0, 60e3, 1400), 1000);
+}
+
+TEST(ZoomQuantum, CoarsestPastThePresets) {
+  // A week over 100 columns wants 100 min a column: 10 min, the coarsest.
+  EXPECT_EQ(zoom_quantum_ms(1000, 7 * 86400e3, 100), 600000);
+}
+
+TEST(ZoomQuantum, TheFloorWithoutARangeOrWidth) {
+  EXPECT_EQ(zoom_quantum_ms(500, 0, 1400), 500);
+  EXPECT_EQ(zoom_quantum_ms(500, 60e3, 0), 500);
+  EXPECT_EQ(zoom_quantum_ms(500, std::numeric_limits<double>::infinity(), 1400), 500);
+  EXPECT_EQ(zoom_quantum_ms(0, std::nan(""), 1400), 1000);
+}
+
+// The engine's floor is its logs' interval.
+TEST(ZoomQuantum, EngineFloorsAtTheLogsInterval) {
+  Engine e;
+  const std::string text = hist_log(500, 20);
+  const int h = e.open_file("a_clat_hist.1.log");
+  e.append(h, text.data(), text.size());
+  ASSERT_TRUE(e.finish(h).status.ok());
+  EXPECT_EQ(e.default_quantum_ms(60e3, 1400), 500);
+  EXPECT_EQ(e.default_quantum_ms(3600e3, 1400), 5000);
 }
 
 }  // namespace

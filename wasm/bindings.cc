@@ -27,6 +27,8 @@
 //   importSource(Uint8Array)          -> str   decode_source + add_source -> source_json
 //   trust(accountsJson, excludeJson)  -> str   Engine::trust as JSON (folder.h trust_json)
 //   defaultQuantum()                  -> number  Engine::default_quantum_ms (0: none)
+//   zoomQuantum(rangeMs, widthPx)     -> number  Engine::default_quantum_ms(range, width):
+//                                           the quantum a chart follows the zoom at
 //   assignRuns(runOptionsJson)        -> str   Engine::assign_runs (sets every source's
 //                                           "run" label) -> run_plan_json (docs/runs.md)
 //   compareRuns(pctText, unit, format, accountsJson) -> {text, notes: str}
@@ -178,6 +180,9 @@ class WasmEngine {
   // The quantum a load opens at when none was chosen (core quanta.h,
   // docs/page-views.md "Default quantum"); 0 when no series has an interval.
   double defaultQuantum() const { return engine_.default_quantum_ms(); }
+  // The quantum the visible range asks for when none is pinned (core
+  // quanta.h zoom_quantum_ms; docs/page-views.md "Quantum follows the zoom").
+  double zoomQuantum(double range_ms, double width_px) const { return engine_.default_quantum_ms(range_ms, width_px); }
 
   // The two runs of the last assignRuns side by side, exactly as `latscope
   // summary --compare` computes them (core summary.h, docs/runs.md "A/B"):
@@ -447,6 +452,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("assignRuns", &WasmEngine::assignRuns)
       .function("trust", &WasmEngine::trust)
       .function("defaultQuantum", &WasmEngine::defaultQuantum)
+      .function("zoomQuantum", &WasmEngine::zoomQuantum)
       .function("compareRuns", &WasmEngine::compareRuns)
       .function("parseSla", &WasmEngine::parseSla)
       .function("judgeSla", &WasmEngine::judgeSla)

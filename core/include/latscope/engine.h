@@ -316,6 +316,10 @@ class Engine {
   // rounded to the nearest preset; docs/page-views.md, "Default quantum").
   // 0 when no series has an interval: the caller keeps its own default.
   double default_quantum_ms() const;
+  // The quantum a chart of `width_px` pixel columns over `range_ms` follows
+  // the zoom at (latscope/quanta.h zoom_quantum_ms, floored at the one above;
+  // docs/page-views.md, "Quantum follows the zoom").
+  double default_quantum_ms(double range_ms, double width_px) const;
 
   Status query(const QueryOptions& opts, QueryResult* out) const;
   // The same query with each row handed to `sink` in order instead of kept

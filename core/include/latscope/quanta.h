@@ -31,4 +31,13 @@ double preset_for_interval_ms(double interval_ms);
 // interval (then the CLI's 1000 ms stays).
 double default_quantum_ms(const std::vector<Source>& sources);
 
+// The quantum a chart follows the zoom at when none was pinned
+// (docs/page-views.md, "Quantum follows the zoom"): the finest preset that
+// gives each of `width_px` pixel columns at most one quantum of the visible
+// `range_ms`, never finer than `base_ms` (default_quantum_ms: the logs'
+// interval; 0, none: the CLI's 1 s). Past the coarsest preset, the coarsest
+// (the chart then draws the worst quantum per column, QueryOptions::columns).
+// base_ms, or 1 s, when the range or the width is not positive and finite.
+double zoom_quantum_ms(double base_ms, double range_ms, double width_px);
+
 }  // namespace latscope

@@ -265,5 +265,8 @@ std::vector<TrustRow> Engine::trust(const Selection& sel) const {
 }
 
 double Engine::default_quantum_ms() const { return latscope::default_quantum_ms(sources_); }
+double Engine::default_quantum_ms(double range_ms, double width_px) const {
+  return zoom_quantum_ms(default_quantum_ms(), range_ms, width_px);
+}
 
 }  // namespace latscope
