@@ -32,6 +32,9 @@ import { timeExtent, anyFiner } from '../views/pctiles-data.js';
 import { formatTime, formatQuantum } from '../util/format.js';
 import { VIEW_NAMES } from '../model/state.js';
 
+/** How long the zoom rests before the quantum that follows it is asked for: a drag or a wheel spin asks once. */
+const ZOOM_REST_MS = 250;
+
 /** @typedef {import('./state.js').ViewName} ViewName */
 /** @typedef {import('./state.js').State} State */
 /** @typedef {Record<ViewName, any>} Views the registry's views by name */
@@ -48,6 +51,9 @@ export class App {
     this.views = /** @type {Views} */ (/** @type {unknown} */ (undefined));
     /** Group colours by first sight, for the page's lifetime (views/colors.js). */
     this.colors = new ColorKeeper();
+    /** The quantum that follows the zoom: the pending ask, and which ask is the latest (followZoom). */
+    this.zoomTimer = 0;
+    this.zoomGen = 0;
     this.scheduler = new QueryScheduler({
       store: this.store,
       engine: () => this.session.levels.bounded(this.session.engine),
@@ -138,16 +144,6 @@ export class App {
     st.set({ theme: dark ? 'dark' : 'light' });
     document.documentElement.dataset.theme = st.state.theme;
     renderControls(this.$('controls'), st, this.sla);
-    // Capture: at the selector itself this runs before the controls' own
-    // listener sets the state, so the change is already a chosen quantum
-    // (a result with several levels picks its level by it, level-view.js).
-    this.$('quantum').addEventListener(
-      'change',
-      () => {
-        this.session.quantumChosen = true;
-      },
-      { capture: true },
-    );
 
     const ctx = {
       store: st,
@@ -247,14 +243,39 @@ export class App {
       renderViewToolbar(this.$('view-toolbar'), this.store, this.toolbarInfo());
       this.relayout();
     }
-    if (changed.has('range') || changed.has('quantum_ms')) this.updateRangeText();
+    if (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned')) this.updateRangeText();
     if (this.session.settingUp) return;
-    if (this.lod && (changed.has('range') || changed.has('quantum_ms'))) {
+    if (this.lod && (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned'))) {
       this.levelBusy = this.session.levels.follow();
       return;
     }
     if (!this.sources.length) return;
+    if (changed.has('range') || changed.has('quantumPinned')) this.followZoom();
     this.refresh(false);
+  }
+
+  /**
+   * A quantum not pinned follows the zoom (docs/page-views.md "Quantum
+   * follows the zoom"): once the zoom rests, core's rule (zoom_quantum_ms,
+   * asked as engine.defaultQuantum({range_ms, width_px})) picks it for the
+   * visible range and the chart's width; the answer on screen stays until
+   * the new quantum's is in (the scheduler swaps answers whole). A result
+   * with several levels picks its own (level-follow.js), so it is left alone.
+   */
+  followZoom() {
+    clearTimeout(this.zoomTimer);
+    const s = this.store.state;
+    if (s.quantumPinned || this.lod || s.adaptive > 0 || !this.sources.length) return;
+    const gen = ++this.zoomGen;
+    this.zoomTimer = window.setTimeout(async () => {
+      const st = this.store.state;
+      const r = st.range ?? this.fullExtent();
+      const e = this.session.engine;
+      if (!r || !e?.defaultQuantum || st.quantumPinned) return;
+      const q = await e.defaultQuantum({ range_ms: r[1] - r[0], width_px: this.views.pctiles.frame.innerW || 1000 });
+      if (gen !== this.zoomGen || this.store.state.quantumPinned) return;
+      if (q && q !== this.store.state.quantum_ms) this.store.set({ quantum_ms: q });
+    }, ZOOM_REST_MS);
   }
 
   /** @param {boolean} force @returns {Promise<void>} */
@@ -265,6 +286,8 @@ export class App {
   /** A new percentiles answer is in: the range line, the engine's notes, the files placed by startdelay. @param {any} pct */
   answered(pct) {
     this.updateRangeText();
+    // The first answer gives the run's extent: the whole run's quantum for the chart's width.
+    if (!this.store.state.range) this.followZoom();
     this.showNotes(pct);
     // Files the engine placed by their job's startdelay: the table shows
     // the shift, drawn again when it differs from the shift last drawn.
@@ -335,6 +358,8 @@ export class App {
     // rows); the others are redrawn from what they have (re-asking them
     // costs seconds with hundreds of groups).
     this.scheduler.forgetSized();
+    // Another width: another quantum for the zoom, when it follows it.
+    this.followZoom();
     if (this.sources.length) this.refresh(true);
     else view.render();
   }
@@ -353,6 +378,8 @@ export class App {
   onResize() {
     for (const v of VIEW_NAMES) this.views[v].frame.resize();
     this.scheduler.forgetSized();
+    // Another width: another quantum for the zoom, when it follows it.
+    this.followZoom();
     if (this.sources.length) this.refresh(true);
   }
 
@@ -437,9 +464,8 @@ export class App {
   updateRangeText() {
     const s = this.store.state;
     const abs = !!this.pct?.absolute_time;
-    this.$('range-text').textContent = s.range
-      ? `zoom ${formatTime(s.range[0], abs)} … ${formatTime(s.range[1], abs)} · quantum ${formatQuantum(s.quantum_ms)}`
-      : `quantum ${formatQuantum(s.quantum_ms)}`;
+    const q = `quantum ${formatQuantum(s.quantum_ms)}${s.quantumPinned || this.lod ? '' : ' · follows the zoom'}`;
+    this.$('range-text').textContent = s.range ? `zoom ${formatTime(s.range[0], abs)} … ${formatTime(s.range[1], abs)} · ${q}` : q;
   }
 
   toggleTheme() {

@@ -21,7 +21,7 @@ export function renderControls(el, store, sla) {
   const s = store.state;
   el.innerHTML = `
     <label>Time quantum
-      <select id="quantum" data-testid="quantum">${QUANTA.map((q) => `<option value="${q}">${formatQuantum(q)}</option>`).join('')}</select>
+      <select id="quantum" data-testid="quantum"><option value="auto" title="The quantum follows the zoom: the finest one that gives each pixel column at most one quantum, never finer than the logs">auto (follows the zoom)</option>${QUANTA.map((q) => `<option value="${q}">${formatQuantum(q)}</option>`).join('')}</select>
     </label>
     <div id="quantum-finer" class="muted" data-testid="quantum-finer" role="note" hidden>Finer than the logs' interval: each quantum shows an even share of a log window (rows flagged finer).</div>
     <fieldset><legend>Percentiles</legend>
@@ -64,7 +64,7 @@ export function renderControls(el, store, sla) {
   const $ = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ (el.querySelector(`#${id}`));
   const sync = () => {
     const st = store.state;
-    $('quantum').value = String(st.quantum_ms);
+    $('quantum').value = st.quantumPinned ? String(st.quantum_ms) : 'auto';
     el.querySelectorAll('#preset-pcts input').forEach((i) => {
       /** @type {HTMLInputElement} */ (i).checked = st.percentiles.includes(/** @type {HTMLInputElement} */ (i).value);
     });
@@ -86,7 +86,8 @@ export function renderControls(el, store, sla) {
   sync();
   store.subscribe(sync);
 
-  $('quantum').addEventListener('change', () => store.set({ quantum_ms: Number($('quantum').value) }));
+  // A quantum chosen pins it; "auto" lets it follow the zoom again (docs/page-views.md "Quantum follows the zoom").
+  $('quantum').addEventListener('change', () => store.set($('quantum').value === 'auto' ? { quantumPinned: false } : { quantum_ms: Number($('quantum').value), quantumPinned: true }));
   const setPcts = () => {
     const presets = Array.from(el.querySelectorAll('#preset-pcts input:checked')).map((i) => /** @type {HTMLInputElement} */ (i).value);
     try {

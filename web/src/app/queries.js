@@ -26,6 +26,26 @@ export function pctilesOptions(s) {
 }
 
 /**
+ * What the percentiles chart asks on top of its query when the visible range
+ * holds more quanta than the chart has pixel columns (docs/page-views.md,
+ * "Worst quantum per column"): the range and one column per pixel, so core
+ * keeps each column's worst quantum per group and percentile (M4-style, the
+ * tops only) and a spike one quantum long is still drawn. No bands: a column
+ * is too narrow to draw them. Null when every quantum fits (or adaptive
+ * quanta, which have no grid).
+ * @param {import('./state.js').State} s @param {[number, number] | null} extent the run's time
+ * @param {number} widthPx the chart's pixel columns
+ * @returns {{from_ms: number, to_ms: number, columns: number, bands: false} | null}
+ */
+export function columnsAsk(s, extent, widthPx) {
+  const range = s.range ?? extent;
+  const w = Math.floor(widthPx);
+  if (s.adaptive > 0 || !range || !(w >= 1) || !(range[1] > range[0])) return null;
+  if ((range[1] - range[0]) / s.quantum_ms <= w) return null;
+  return { from_ms: range[0], to_ms: range[1], columns: w, bands: false };
+}
+
+/**
  * The SLA field's rules (core's spelling) judged on the same rows: the
  * answer carries core's marks of the quanta that break them
  * (docs/page-views.md, "SLA").

@@ -53,6 +53,15 @@ import { blobSource, urlSource } from '../load/levels.js';
  */
 
 export class Session {
+  /** A quantum picked in the selector or named by a link stays (state quantumPinned); else it follows the zoom. */
+  get quantumChosen() {
+    return this.store.state.quantumPinned;
+  }
+
+  set quantumChosen(v) {
+    this.store.state.quantumPinned = v;
+  }
+
   /**
    * @param {import('./state.js').Store} store
    * @param {{createEngine: (o: any) => Promise<any>}} engineApi
@@ -74,8 +83,6 @@ export class Session {
     this.abort = null;
     /** load() is applying the new data's state; its own refresh follows (the page's onChange waits). */
     this.settingUp = false;
-    /** A quantum picked in the selector or named by a link stays; until then each load opens at its logs' interval. */
-    this.quantumChosen = false;
     /** The demo's note, said with the status once it is loaded. */
     this.demoNote = '';
     /** After a reload of local files: their names and the view to apply when they are opened again (reopen.js). @type {{names: string[], state: Partial<State>} | null} */

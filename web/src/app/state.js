@@ -18,6 +18,7 @@ export function initialState() {
     kinds: '',
     co_interval_ms: 0,
     adaptive: 0,
+    quantumPinned: false,
     offsets: {},
     exclude_sources: [],
     exclude_hosts: [],

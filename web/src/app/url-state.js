@@ -366,8 +366,14 @@ export function parseFragment(hash, o = {}) {
         continue;
       }
       seen.add(field);
+      if (key === 'quantum_ms' && value === 'auto') {
+        // The quantum follows the zoom (docs/page-views.md "Quantum follows the zoom").
+        out.state.quantumPinned = false;
+        continue;
+      }
       try {
         /** @type {any} */ (out.state)[key] = PARSE[key](value);
+        if (key === 'quantum_ms') out.state.quantumPinned = true;
       } catch (e) {
         out.notes.push(`${field}=${shown(value)} ignored: ${/** @type {Error} */ (e).message}`);
       }
@@ -404,6 +410,7 @@ function defaults() {
     co_interval_ms: 0,
     adaptive: 0,
     heatY: 'latency',
+    quantumPinned: false,
   };
 }
 
@@ -431,7 +438,9 @@ export function stateToFragment(s, extra = {}) {
     if (key === 'theme' && !extra.theme) continue;
     const v = st[key];
     if (v === undefined || v === null) continue;
-    if (key !== 'theme' && JSON.stringify(v) === JSON.stringify(d[key])) continue;
+    // The quantum is written when pinned, whatever it is; a quantum that follows the zoom is not (q=auto, the default).
+    if (key === 'quantum_ms' && !st.quantumPinned) continue;
+    if (key !== 'theme' && key !== 'quantum_ms' && JSON.stringify(v) === JSON.stringify(d[key])) continue;
     const w = write(v, key);
     if (w === '') continue;
     parts.push(`${field}=${encodeField(w)}`);

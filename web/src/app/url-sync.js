@@ -12,7 +12,8 @@ import { rememberedFiles } from './reopen.js';
 /** @typedef {import('./state.js').State} State */
 
 /** State keys the fragment carries (url-state.js). */
-const URL_KEYS = new Set(Object.keys(FIELD_OF));
+// quantumPinned rides in q= (url-state.js stateToFragment: a pinned quantum is written, one that follows the zoom is not).
+const URL_KEYS = new Set([...Object.keys(FIELD_OF), 'quantumPinned']);
 
 export class UrlSync {
   /**
@@ -58,7 +59,6 @@ export class UrlSync {
     const session = this.session;
     const frag = parseFragment(location.hash, { search: location.search, base: document.baseURI });
     for (const n of frag.notes) console.warn(`latscope: link: ${n}`);
-    if (frag.state.quantum_ms !== undefined) session.quantumChosen = true;  // a link's quantum wins over the logs' interval
     if (first) this.narrowed = narrowConnectSrc(document, frag.urls.length > 0);
     else if (this.narrowed && frag.urls.length) {
       // This page may only talk to its own origin: start afresh without that narrowing.
@@ -112,7 +112,6 @@ export class UrlSync {
     if (frag.urls.length || frag.data || frag.demo) console.warn('latscope: link: the page embeds its data; url=, d= and demo in the link are ignored');
     /** @type {Record<string, any>} */
     const state = { ...urlDefaults(this.store.state.theme), ...em.view, ...frag.state };
-    if (em.view?.quantum_ms !== undefined) this.session.quantumChosen = true;
     const sla = takeSla(state);
     this.applyState(withoutDataFields(state));
     this.page.sla(sla);

@@ -12,7 +12,7 @@ import { fromResultMatrix, runValues } from '../views/groups-data.js';
 import { timeExtent } from '../views/pctiles-data.js';
 import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
-import { pctilesOptions, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, groupsOptions, groupsRunOptions, densityOptions } from './queries.js';
+import { pctilesOptions, columnsAsk, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, groupsOptions, groupsRunOptions, densityOptions } from './queries.js';
 import { naturalCompare } from '../util/natural-order.js';
 import { VIEW_NAMES } from '../model/state.js';
 
@@ -73,9 +73,15 @@ export function makeRegistry() {
   const pctiles = {
     name: 'pctiles',
     make: (host, ctx) => new PercentilesView(host, ctx),
-    async feed(view, q) {
+    // Not `sized`: the columns asked carry the chart's width, so the answer cache (scheduler.js columns) tells widths apart.
+    async feed(view, q, s) {
       const t0 = performance.now();
-      view.setData(q.pct);
+      // More quanta in view than pixel columns: each column's worst quantum,
+      // asked of core for the visible range (the answer shown stays until it
+      // comes). The CSV export asks its own full-resolution query (pctilesCsv).
+      const ask = columnsAsk(s, timeExtent(q.pct), view.frame.innerW);
+      if (!ask) view.setData(q.pct);
+      else view.setData(await q.columns({ ...pctilesOptions(s), ...ask }), { ...ask, quanta: (ask.to_ms - ask.from_ms) / s.quantum_ms });
       await view.drawing; // "ready" means drawn
       performance.measure('latscope: percentiles drawn', { start: t0 });
       // Counted for the benchmarks: the first answer to a zoom comes before its detail (levels.js).

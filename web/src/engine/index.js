@@ -17,6 +17,8 @@
 //                                  against fio's count, repairs, warnings (core Engine::trust)
 //   await engine.defaultQuantum() -> ms or null: the quantum a load opens at when none was
 //                                  chosen (core Engine::default_quantum_ms)
+//   await engine.defaultQuantum({range_ms, width_px}) -> ms: the quantum a chart that wide
+//                                  follows the zoom at over that visible range (core zoom_quantum_ms)
 //   await engine.compareRuns(opts) -> {text, notes}: `latscope summary --compare` of the two runs
 //   await engine.parseSla({text, unit}) -> {rules}: the SLA field as core reads it (sla_field.h)
 //   await engine.judgeSla({text, unit, opts}) -> {verdicts}: the SLA field judged by core on
@@ -55,7 +57,7 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<{bytes: Uint8Array}>} encodeResult
  * @property {(opts?: object) => Promise<import('./inthread.js').RunPlan>} assignRuns
  * @property {(accounts?: string[], exclude?: string[]) => Promise<import('./inthread.js').TrustRow[]>} trust
- * @property {() => Promise<number | null>} defaultQuantum
+ * @property {(view?: {range_ms: number, width_px: number}) => Promise<number | null>} defaultQuantum
  * @property {(opts: import('./inthread.js').CompareOptions) => Promise<{text: string, notes: string[]}>} compareRuns
  * @property {(o: {text: string, unit: string}) => Promise<{rules: any[]}>} parseSla
  * @property {(o: {text: string, unit: string, opts?: object}) => Promise<{verdicts: any[]}>} judgeSla
@@ -119,9 +121,9 @@ function asyncFacade(e) {
       await loading;
       return e.trust(a, x);
     },
-    defaultQuantum: async () => {
+    defaultQuantum: async (v) => {
       await loading;
-      return e.defaultQuantum();
+      return e.defaultQuantum(v);
     },
     compareRuns: async (o) => e.compareRuns(o),
     parseSla: async (o) => e.parseSla(o),

@@ -449,10 +449,13 @@ export class InThreadEngine {
    * The quantum a load opens at when none was chosen (core Engine::default_quantum_ms:
    * the longest logging interval among the loaded time series, rounded to the nearest
    * preset; docs/page-views.md "Default quantum").
+   * With `view`, the quantum a chart `width_px` wide over a visible `range_ms` follows
+   * the zoom at (core zoom_quantum_ms, docs/page-views.md "Quantum follows the zoom").
+   * @param {{range_ms: number, width_px: number}} [view]
    * @returns {number | null} ms; null when no series has an interval (per-I/O logs, json+ alone)
    */
-  defaultQuantum() {
-    const q = Number(this.core.defaultQuantum());
+  defaultQuantum(view) {
+    const q = Number(view ? this.core.zoomQuantum(view.range_ms, view.width_px) : this.core.defaultQuantum());
     return q > 0 ? q : null;
   }
 

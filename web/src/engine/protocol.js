@@ -95,7 +95,7 @@
  *   (accounts: [] for the default, ['hist'] or ['per-io'], the query option "accounts"), its I/Os
  *   against fio's json+ count, repairs and warnings (core Engine::trust, docs/folders.md). Asked
  *   after assignRuns, which settles the units of per-I/O logs that do not say theirs.
- * @property {{payload: {}, result: number | null}} defaultQuantum
+ * @property {{payload: {view?: {range_ms: number, width_px: number}}, result: number | null}} defaultQuantum
  *   the quantum a load opens at when none was chosen, ms (core Engine::default_quantum_ms:
  *   the longest logging interval, rounded to the nearest preset; docs/page-views.md
  *   "Default quantum"); null when no series has an interval

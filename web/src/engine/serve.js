@@ -76,7 +76,7 @@ export function serveEngine(port, loadModule) {
     [Req.ENCODE_RESULT]: (p) => need().encodeResult(p.opts),
     [Req.ASSIGN_RUNS]: (p) => need().assignRuns(p.opts),
     [Req.TRUST]: (p) => need().trust(p.accounts, p.exclude),
-    [Req.DEFAULT_QUANTUM]: () => need().defaultQuantum(),
+    [Req.DEFAULT_QUANTUM]: (p) => need().defaultQuantum(p.view),
     [Req.COMPARE_RUNS]: (p) => need().compareRuns(p),
     [Req.PARSE_SLA]: (p) => need().parseSla(p),
     [Req.JUDGE_SLA]: (p) => need().judgeSla(p),

@@ -317,10 +317,12 @@ export class WorkerEngine {
   /**
    * The quantum a load opens at when none was chosen (core Engine::default_quantum_ms),
    * after any running load. The primary alone: it holds every source.
+   * With `view`: the quantum the zoom asks for (inthread.js defaultQuantum).
+   * @param {{range_ms: number, width_px: number}} [view]
    * @returns {Promise<number | null>} ms; null when no series has an interval
    */
-  defaultQuantum() {
-    return this.loading.then(() => this.primary.request(Req.DEFAULT_QUANTUM, {}));
+  defaultQuantum(view) {
+    return this.loading.then(() => this.primary.request(Req.DEFAULT_QUANTUM, view ? { view } : {}));
   }
 
   /**

@@ -14,6 +14,7 @@
 /**
  * @typedef {object} State
  * @property {number} quantum_ms
+ * @property {boolean} quantumPinned          the quantum was chosen (selector, link); false: it follows the zoom (docs/page-views.md "Quantum follows the zoom")
  * @property {number} adaptive                 percentiles view: adaptive quanta at this accuracy (0 = fixed quanta; docs/uncertainty.md)
  * @property {string[]} percentiles
  * @property {string} group_by

@@ -3,7 +3,7 @@
 // quantum under the pointer, its bands, samples and flags.
 import * as d3 from 'd3';
 import { showTip, hideTip } from './tooltip.js';
-import { pointAt, groupIn, bandText, rowAt } from './pctiles-data.js';
+import { pointAt, groupIn, bandText, rowAt, cols } from './pctiles-data.js';
 import { formatTime, formatNumber } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 
@@ -16,6 +16,8 @@ import { unitLabel } from '../model/units.js';
  * @property {(r: import('../engine/columns.js').ResultColumns, range: [number, number], then: () => void) => import('../engine/columns.js').ResultColumns | null} bandsFor
  * @property {() => void} hoverAgain
  * @property {(() => void) | null} rehover
+ * @property {{columns: number, quanta: number, from_ms: number, to_ms: number} | null} columns
+ *   the answer keeps each pixel column's worst quantum (view-registry.js columnsAsk)
  */
 
 const fmtVal = formatNumber;
@@ -49,6 +51,11 @@ export function brushAndHover(view, g, x, y, h, r, series) {
     if (r.adaptive) {
       vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
       showTip(f.wrap, ev, adaptiveTip(r, series, t));
+      return;
+    }
+    if (view.columns) {
+      vline.attr('x1', px).attr('x2', px).attr('opacity', 0.4);
+      showTip(f.wrap, ev, columnTip(r, series, t, view.columns));
       return;
     }
     const q = Math.floor((t - (r.t_ms[0] ?? 0)) / r.quantum_ms);
@@ -118,3 +125,43 @@ function adaptiveTip(r, series, t) {
   }
   return lines;
 }
+
+/**
+ * Hover text over an answer of each pixel column's worst quanta
+ * (docs/page-views.md, "Worst quantum per column"): per line, its highest
+ * value among the quanta core kept in the column under the pointer, and
+ * which quantum that is.
+ * @param {any} r @param {any[]} series @param {number} t the pointer's time
+ * @param {{columns: number, from_ms: number, to_ms: number}} c
+ * @returns {string[]}
+ */
+export function columnTip(r, series, t, c) {
+  const w = (c.to_ms - c.from_ms) / c.columns;
+  const k = Math.min(c.columns - 1, Math.max(0, Math.floor((t - c.from_ms) / w)));
+  const c0 = c.from_ms + k * w;
+  const c1 = c0 + w;
+  // The kept quanta starting in the column (the first column also holds one that began before it).
+  /** @type {number[]} */
+  const ts = [];
+  const cc = cols(r);
+  for (let i = k === 0 ? 0 : d3.bisectLeft(cc.t_ms, c0); i < cc.n && cc.t_ms[i] < c1; i++) if (ts[ts.length - 1] !== cc.t_ms[i]) ts.push(cc.t_ms[i]);
+  const lines = [`column ${formatTime(c0, r.absolute_time)} … ${formatTime(c1, r.absolute_time)}: each line's worst ${r.quantum_ms} ms quantum`];
+  let more = 0;
+  for (const se of series) {
+    let best = null;
+    let at = NaN;
+    for (const q of ts) {
+      const pt = pointAt(r, se, q);
+      if (pt && pt.v != null && (best == null || pt.v > best)) {
+        best = pt.v;
+        at = q;
+      }
+    }
+    if (best == null) continue;
+    if (lines.length > 16) more++;
+    else lines.push(`${se.label}: ${fmtVal(best)} ${unitLabel(r.unit)} (quantum ${formatTime(at, r.absolute_time)})`);
+  }
+  if (more) lines.push(`… ${more} more lines (the groups view shows them all)`);
+  return lines;
+}
+

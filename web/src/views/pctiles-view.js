@@ -15,7 +15,7 @@ import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
 import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, stepMids } from './pctiles-data.js';
 import { bandTop, openEndPath, bandsDrawn, BAND_PX } from './pctiles-bands.js';
 import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
-import { formatSI, formatQuanta } from '../util/format.js';
+import { formatSI, formatQuanta, formatQuantum } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { yieldToEvents } from '../util/yield.js';
 import { coPairs } from '../model/co-groups.js';
@@ -70,6 +70,8 @@ export class PercentilesView {
     this.bandCache = { of: null, answers: [], asked: new Set(), busy: false, waiting: new Set() };
     /** Shows the hover again (its bands came). @type {(() => void) | null} */
     this.rehover = null;
+    /** The drawn answer keeps each pixel column's worst quantum (setData). @type {{columns: number, quanta: number, from_ms: number, to_ms: number} | null} */
+    this.columns = null;
     // What bandsFor runs when bands come: the same functions each time, so
     // callers waiting for one query are called once each.
     this.drawAgain = () => this.render();
@@ -79,8 +81,14 @@ export class PercentilesView {
     this.drawing = Promise.resolve();
   }
 
-  /** @param {any} result engine.queryColumns() result (or engine.query()'s JSON) */
-  setData(result) {
+  /**
+   * @param {any} result engine.queryColumns() result (or engine.query()'s JSON)
+   * @param {{columns: number, quanta: number, from_ms: number, to_ms: number} | null} [columns] the result
+   *   keeps each pixel column's worst quantum (QueryOptions::columns): this many columns over
+   *   this many quanta of from_ms .. to_ms
+   */
+  setData(result, columns = null) {
+    this.columns = result ? columns : null;
     const data = result ? cols(result) : null;
     if (data !== this.data) this.bandCache = { of: data, answers: [], asked: new Set(), busy: false, waiting: new Set() };
     this.data = data;
@@ -662,7 +670,13 @@ export class PercentilesView {
     if (onCanvas && metas.length > DENSE_SERIES) {
       g.append('text').attr('class', 'canvas-note').attr('x', f.innerW).attr('y', mainH - 6).attr('text-anchor', 'end').attr('fill', c.muted).text(`${metas.length} lines: solid hairlines (the Groups tab reads many groups one by one)`);
     }
-    if (bandRule.note && !manyGroups(r, s)) {
+    if (this.columns) {
+      // Said on the chart: what is drawn is each column's worst quantum, not every quantum (docs/page-views.md "Worst quantum per column").
+      const k = Math.round(this.columns.quanta / this.columns.columns);
+      // In the band note's place: a column draws no bands.
+      g.append('text').attr('class', 'columns-note').attr('data-testid', 'columns-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted)
+        .text(`worst ${formatQuantum(r.quantum_ms)} quantum of each pixel column (~${k} quanta a column)`);
+    } else if (bandRule.note && !manyGroups(r, s)) {
       g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text(bandRule.note);
     }
     if (manyGroups(r, s)) drawRest(this, g, plot, { r, keep, x: mid, y, dom, c, w: f.innerW, hidden, topN: s.topN });

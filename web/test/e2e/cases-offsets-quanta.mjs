@@ -125,7 +125,9 @@ export const OFFSET_QUANTA_CASES = [
       assert.equal(await loadThroughInput(p, c.url, PLACE()), 'ready');
       await settled(p);
       assert.equal((await state(p)).quantum_ms, 500);
-      assert.equal(await p.inputValue('[data-testid=quantum]'), '500');
+      // Not chosen: the selector says auto, the line above the chart names the quantum.
+      assert.equal(await p.inputValue('[data-testid=quantum]'), 'auto');
+      assert.equal(await p.textContent('#range-text'), 'quantum 500 ms · follows the zoom');
       assert.equal(await p.isVisible('[data-testid=quantum-finer]'), false, 'no finer note at the logs own interval');
       assert.equal(await pageCsv(p), cliPctiles(['--quantum', '500'], PLACE()));
       await p.screenshot({ path: path.join(SHOTS, 'offsets-quanta-default-quantum.png') });

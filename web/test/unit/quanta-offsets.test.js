@@ -1,7 +1,8 @@
 // Quanta and offsets in the page (the default quantum is core's: tests/default_quantum_test.cc):
 // own offset in a narrow cell, adaptive quanta drawn as steps.
 import { describe, it, expect } from 'vitest';
-import { pctilesOptions, heatmapOptions, pctilesAreCluster } from '../../src/app/queries.js';
+import { pctilesOptions, heatmapOptions, pctilesAreCluster, columnsAsk } from '../../src/app/queries.js';
+import { columnTip } from '../../src/views/pctiles-hover.js';
 import { initialState } from '../../src/app/state.js';
 import { stepPoints, stepMids, rowAt, adaptiveIops, fewSpans, timeExtent } from '../../src/views/pctiles-data.js';
 import { compactMs } from '../../src/util/format.js';
@@ -61,5 +62,35 @@ describe('adaptive quanta', () => {
     expect(io.map((p) => [p.t, p.v])).toEqual([[0, 200], [1000, 200], [1000, 300], [2000, 300], [2000, 100], [3000, 100], [3000, 50], [5000, 50]]);
     expect(fewSpans(r)).toEqual([[1000, 2000]]);
     expect(timeExtent(r)).toEqual([0, 5000]);
+  });
+});
+
+// docs/page-views.md, "Worst quantum per column".
+describe('worst quantum per pixel column', () => {
+  const s = { ...initialState(), quantum_ms: 1000 };
+  it('is asked when the visible quanta outnumber the pixel columns, over the visible range', () => {
+    // 1 h at 1 s over 1,400 columns: 3,600 quanta.
+    expect(columnsAsk(s, [0, 3600e3], 1400.7)).toEqual({ from_ms: 0, to_ms: 3600e3, columns: 1400, bands: false });
+    // Zoomed to 20 min: the zoom's range.
+    expect(columnsAsk({ ...s, range: [600e3, 1800e3] }, [0, 3600e3], 1000)).toEqual({ from_ms: 600e3, to_ms: 1800e3, columns: 1000, bands: false });
+  });
+  it('is not asked when every quantum has its column, with adaptive quanta, or without a range', () => {
+    expect(columnsAsk(s, [0, 1400e3], 1400)).toBeNull();
+    expect(columnsAsk({ ...s, range: [0, 600e3] }, [0, 3600e3], 1400)).toBeNull();
+    expect(columnsAsk({ ...s, adaptive: 0.5 }, [0, 3600e3], 1400)).toBeNull();
+    expect(columnsAsk(s, null, 1400)).toBeNull();
+    expect(columnsAsk(s, [0, 3600e3], 0)).toBeNull();
+  });
+  it('the hover names, per line, the quantum its column kept', () => {
+    // Two columns of 10 s over 0..20 s; column 0 kept the quanta at 3 s (p50 highest) and 7 s (p99 highest).
+    const row = (/** @type {number} */ t, /** @type {number[]} */ p) => ({ t_ms: t, group: 'all', samples: 100, min: 1, mean: 5, max: 90, p, flags: '' });
+    const r = { quantum_ms: 1000, absolute_time: false, unit: 'us', groups: ['all'], percentiles: ['50', '99'], rows: [row(3000, [9, 20]), row(7000, [5, 40]), row(12000, [1, 2])] };
+    /** @param {number} pi */
+    const se = (pi) => ({ kind: 'p', gi: 0, pi, label: `p${r.percentiles[pi]}` });
+    const tip = columnTip(r, [se(0), se(1)], 4000, { columns: 2, from_ms: 0, to_ms: 20000 });
+    expect(tip[0]).toMatch(/^column .*: each line's worst 1000 ms quantum$/);
+    expect(tip[1]).toMatch(/^p50: 9 .*\(quantum 3.000 s\)$/);
+    expect(tip[2]).toMatch(/^p99: 40 .*\(quantum 7.000 s\)$/);
+    expect(columnTip(r, [se(1)], 15000, { columns: 2, from_ms: 0, to_ms: 20000 })[1]).toMatch(/^p99: 2 .*\(quantum 12.000 s\)$/);
   });
 });

@@ -215,7 +215,7 @@ describe('data embedded in the page (latscope report)', () => {
     expect(d?.error).toBe('');
     expect(d?.result?.name).toBe('nightly <run>.lsr');
     expect(Buffer.from(/** @type {Uint8Array} */ (d?.result?.bytes))).toEqual(lsr);
-    expect(d?.view).toEqual({ view: 'heatmap', quantum_ms: 5000, percentiles: ['50', '99'] });
+    expect(d?.view).toEqual({ view: 'heatmap', quantum_ms: 5000, quantumPinned: true, percentiles: ['50', '99'] });
     expect(d?.notes).toEqual([]);
   });
 

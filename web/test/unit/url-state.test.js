@@ -16,6 +16,7 @@ describe('url-state', () => {
       view: /** @type {const} */ ('heatmap'),
       percentiles: ['50', '99', '99.99', '100'],
       quantum_ms: 5000,
+      quantumPinned: true,
       range: /** @type {[number, number]} */ ([12000, 30000]),
       group_by: 'host,dir',
       directions: 'r,w',
@@ -41,7 +42,7 @@ describe('url-state', () => {
     const r = parseFragment(`#${frag}`);
     expect(r.notes).toEqual([]);
     // Every field the fragment carries comes back; nothing else is in it.
-    const want = Object.fromEntries(Object.keys(FIELD_OF).map((k) => [k, /** @type {any} */ ({ ...s, ...more })[k]]));
+    const want = { ...Object.fromEntries(Object.keys(FIELD_OF).map((k) => [k, /** @type {any} */ ({ ...s, ...more })[k]])), quantumPinned: true };
     expect(r.state).toEqual(want);
     expect(Object.keys(FIELD_OF)).not.toContain('yZoomNs');
   });
@@ -107,6 +108,17 @@ describe('url-state', () => {
     expect(parseFragment(`#${'x'.repeat(2 << 20)}`).notes[0]).toMatch(/over/);
   });
 
+  // docs/page-views.md "Quantum follows the zoom": a pinned quantum is written whatever it is,
+  // one that follows the zoom never (q=auto is the default).
+  it('keeps a pinned quantum, and one that follows the zoom as auto', () => {
+    expect(stateToFragment({ ...initialState(), quantum_ms: 5000 })).toBe(`v=${FRAGMENT_VERSION}`);
+    expect(stateToFragment({ ...initialState(), quantum_ms: 1000, quantumPinned: true })).toBe(`v=${FRAGMENT_VERSION}&q=1000`);
+    expect(parseFragment('#v=1&q=1000').state).toEqual({ quantum_ms: 1000, quantumPinned: true });
+    expect(parseFragment('#v=1&q=auto')).toMatchObject({ state: { quantumPinned: false }, notes: [] });
+    expect(parseFragment('#v=1').state).not.toHaveProperty('quantumPinned');
+    expect(parseFragment('#v=1&q=1234')).toMatchObject({ state: {}, notes: [expect.stringMatching(/^q="1234" ignored/)] });
+  });
+
   it('accepts only http(s) URLs without credentials', () => {
     expect(checkLoadUrl('https://a.example/x.log', 'https://p/')).toBe('https://a.example/x.log');
     for (const bad of ['javascript:alert(1)', 'file:///etc/passwd', 'blob:https://p/1', 'https://u:p@a.example/x', 'ftp://a/x']) {
@@ -116,7 +128,7 @@ describe('url-state', () => {
 
   it('a posted view state: object or fragment string, validated the same way', () => {
     expect(parseViewState({ view: 'spectrum', percentiles: ['50', '99.9'], q: 2000, bogus: 1 })).toEqual({
-      state: { view: 'spectrum', percentiles: ['50', '99.9'], quantum_ms: 2000 },
+      state: { view: 'spectrum', percentiles: ['50', '99.9'], quantum_ms: 2000, quantumPinned: true },
       notes: ['unknown field "bogus" ignored'],
     });
     expect(parseViewState('view=surface&palette=magma').state).toEqual({ view: 'surface', palette: 'magma' });
