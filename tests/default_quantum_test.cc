@@ -67,21 +67,24 @@ TEST(DefaultQuantum, RoundsToTheNearestPresetOnALogScale) {
 }
 
 // Quantum follows the zoom (docs/page-views.md, "Quantum follows the zoom"):
-// the finest preset giving each pixel column at most one quantum, never
-// finer than the logs' interval.
+// the finest preset giving each pixel column at most two quanta (the two
+// points the chart draws of a line per column), never finer than the logs'
+// interval.
 TEST(ZoomQuantum, TheFinestPresetAColumnHolds) {
-  // 1 h over 1,400 columns: 2,571 ms a column -> 5 s.
-  EXPECT_EQ(zoom_quantum_ms(1000, 3600e3, 1400), 5000);
-  // Exactly one preset a column: that preset.
-  EXPECT_EQ(zoom_quantum_ms(100, 2000e3, 1000), 2000);
-  // 10 min over 1,400 columns: 429 ms -> 500 ms, above a 100 ms floor.
+  // 1 h over 1,400 columns: 1,286 ms a point -> 2 s.
+  EXPECT_EQ(zoom_quantum_ms(1000, 3600e3, 1400), 2000);
+  // 2 h over 1,000 columns: 3.6 s a point -> 5 s.
+  EXPECT_EQ(zoom_quantum_ms(1000, 7200e3, 1000), 5000);
+  // Exactly two of a preset a column: that preset.
+  EXPECT_EQ(zoom_quantum_ms(100, 4000e3, 1000), 2000);
+  // 10 min over 1,400 columns: 214 ms -> 500 ms, above a 100 ms floor.
   EXPECT_EQ(zoom_quantum_ms(100, 600e3, 1400), 500);
   // A fraction of a column counts as none (1,000.9 px is 1,000 columns).
-  EXPECT_EQ(zoom_quantum_ms(100, 1000e3, 1000.9), 1000);
+  EXPECT_EQ(zoom_quantum_ms(100, 2000e3, 1000.9), 1000);
 }
 
 TEST(ZoomQuantum, NeverFinerThanTheLogs) {
-  // 1 min over 1,400 columns wants 43 ms; the 1 s logs keep 1 s.
+  // 1 min over 1,400 columns wants 21 ms a point; the 1 s logs keep 1 s.
   EXPECT_EQ(zoom_quantum_ms(1000, 60e3, 1400), 1000);
   EXPECT_EQ(zoom_quantum_ms(500, 60e3, 1400), 500);
   // No interval (per-I/O logs): the CLI's 1 s.
@@ -89,7 +92,7 @@ TEST(ZoomQuantum, NeverFinerThanTheLogs) {
 }
 
 TEST(ZoomQuantum, CoarsestPastThePresets) {
-  // A week over 100 columns wants 100 min a column: 10 min, the coarsest.
+  // A week over 100 columns wants 50 min a point: 10 min, the coarsest.
   EXPECT_EQ(zoom_quantum_ms(1000, 7 * 86400e3, 100), 600000);
 }
 
@@ -108,7 +111,7 @@ TEST(ZoomQuantum, EngineFloorsAtTheLogsInterval) {
   e.append(h, text.data(), text.size());
   ASSERT_TRUE(e.finish(h).status.ok());
   EXPECT_EQ(e.default_quantum_ms(60e3, 1400), 500);
-  EXPECT_EQ(e.default_quantum_ms(3600e3, 1400), 5000);
+  EXPECT_EQ(e.default_quantum_ms(3600e3, 1400), 2000);
 }
 
 }  // namespace

@@ -33,11 +33,14 @@ double default_quantum_ms(const std::vector<Source>& sources);
 
 // The quantum a chart follows the zoom at when none was pinned
 // (docs/page-views.md, "Quantum follows the zoom"): the finest preset that
-// gives each of `width_px` pixel columns at most one quantum of the visible
-// `range_ms`, never finer than `base_ms` (default_quantum_ms: the logs'
+// gives each of `width_px` pixel columns at most kZoomQuantaPerColumn quanta
+// of the visible `range_ms`, never finer than `base_ms` (default_quantum_ms: the logs'
 // interval; 0, none: the CLI's 1 s). Past the coarsest preset, the coarsest
 // (the chart then draws the worst quantum per column, QueryOptions::columns).
 // base_ms, or 1 s, when the range or the width is not positive and finite.
 double zoom_quantum_ms(double base_ms, double range_ms, double width_px);
+// Quanta a pixel column shows: the page's chart draws two points of a line
+// per column, its lowest and highest (docs/page-views.md, "Worst quantum per column").
+inline constexpr double kZoomQuantaPerColumn = 2;
 
 }  // namespace latscope

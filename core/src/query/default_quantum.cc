@@ -37,7 +37,7 @@ double zoom_quantum_ms(double base_ms, double range_ms, double width_px) {
   // No interval: the CLI's 1 s, as a load without a chosen quantum opens at.
   const double floor_ms = base_ms > 0 && std::isfinite(base_ms) ? base_ms : 1000;
   if (!(range_ms > 0) || !std::isfinite(range_ms) || !(width_px >= 1) || !std::isfinite(width_px)) return floor_ms;
-  const double want = std::max(floor_ms, range_ms / std::floor(width_px));
+  const double want = std::max(floor_ms, range_ms / (kZoomQuantaPerColumn * std::floor(width_px)));
   for (double q : kQuantumPresetsMs)
     if (q >= want) return q;
   return std::max(floor_ms, kQuantumPresetsMs.back());
