@@ -104,8 +104,9 @@ export class App {
   get pct() {
     return this.scheduler.pct;
   }
+  /** A refresh runs, or the zoom's quantum is about to be asked for (followZoom): the page is not settled. */
   get running() {
-    return this.scheduler.running;
+    return this.scheduler.running ?? (this.zoomTimer ? true : null);
   }
   get pctDraws() {
     return this.scheduler.pctDraws;
@@ -250,8 +251,21 @@ export class App {
       return;
     }
     if (!this.sources.length) return;
-    if (changed.has('range') || changed.has('quantumPinned')) this.followZoom();
+    if (changed.has('range') && this.follows()) {
+      // The zoom moves now, from what is drawn; what it shows is asked once it rests at its own quantum
+      // (no query at the old quantum over the new range first: zoomed out, it would be columns of it).
+      this.views[s.view].render();
+      this.followZoom(true);
+      return;
+    }
+    if (changed.has('quantumPinned')) this.followZoom();
     this.refresh(false);
+  }
+
+  /** Whether the quantum follows the zoom (docs/page-views.md "Quantum follows the zoom"): not pinned, no levels, fixed quanta. */
+  follows() {
+    const s = this.store.state;
+    return !s.quantumPinned && !this.lod && !(s.adaptive > 0);
   }
 
   /**
@@ -261,20 +275,26 @@ export class App {
    * visible range and the chart's width; the answer on screen stays until
    * the new quantum's is in (the scheduler swaps answers whole). A result
    * with several levels picks its own (level-follow.js), so it is left alone.
+   * @param {boolean} [refreshSame] the range changed: refresh it even when the quantum stays
    */
-  followZoom() {
+  followZoom(refreshSame = false) {
     clearTimeout(this.zoomTimer);
-    const s = this.store.state;
-    if (s.quantumPinned || this.lod || s.adaptive > 0 || !this.sources.length) return;
+    this.zoomTimer = 0;
+    if (!this.follows() || !this.sources.length) return;
     const gen = ++this.zoomGen;
     this.zoomTimer = window.setTimeout(async () => {
-      const st = this.store.state;
-      const r = st.range ?? this.fullExtent();
-      const e = this.session.engine;
-      if (!r || !e?.defaultQuantum || st.quantumPinned) return;
-      const q = await e.defaultQuantum({ range_ms: r[1] - r[0], width_px: this.views.pctiles.frame.innerW || 1000 });
-      if (gen !== this.zoomGen || this.store.state.quantumPinned) return;
-      if (q && q !== this.store.state.quantum_ms) this.store.set({ quantum_ms: q });
+      try {
+        const st = this.store.state;
+        const r = st.range ?? this.fullExtent();
+        const e = this.session.engine;
+        const q = r && e?.defaultQuantum ? await e.defaultQuantum({ range_ms: r[1] - r[0], width_px: this.views.pctiles.frame.innerW || 1000 }) : null;
+        if (gen !== this.zoomGen || !this.follows()) return;
+        // A new quantum refreshes through onChange; the same one is refreshed for the new range here.
+        if (q && q !== this.store.state.quantum_ms) this.store.set({ quantum_ms: q });
+        else if (refreshSame) this.refresh(false);
+      } finally {
+        if (gen === this.zoomGen) this.zoomTimer = 0;
+      }
     }, ZOOM_REST_MS);
   }
 

@@ -25,10 +25,14 @@ export function pctilesOptions(s) {
   return withSla(s, o);
 }
 
+/** Points the percentiles chart draws of a line per pixel column: a query of up to this many quanta a column is drawn whole. */
+export const COLUMN_POINTS = 2;
+
 /**
  * What the percentiles chart asks on top of its query when the visible range
- * holds more quanta than the chart has pixel columns (docs/page-views.md,
- * "Worst quantum per column"): the range and one column per pixel, so core
+ * holds more quanta than the chart can draw, two a pixel column (the lowest
+ * and highest, pctiles-data.js viewRows; docs/page-views.md, "Worst quantum
+ * per column"): the range and one column per pixel, so core
  * keeps each column's worst quantum per group and percentile (M4-style, the
  * tops only) and a spike one quantum long is still drawn. No bands: a column
  * is too narrow to draw them. Null when every quantum fits (or adaptive
@@ -41,7 +45,7 @@ export function columnsAsk(s, extent, widthPx) {
   const range = s.range ?? extent;
   const w = Math.floor(widthPx);
   if (s.adaptive > 0 || !range || !(w >= 1) || !(range[1] > range[0])) return null;
-  if ((range[1] - range[0]) / s.quantum_ms <= w) return null;
+  if ((range[1] - range[0]) / s.quantum_ms <= COLUMN_POINTS * w) return null;
   return { from_ms: range[0], to_ms: range[1], columns: w, bands: false };
 }
 

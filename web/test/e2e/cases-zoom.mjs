@@ -76,9 +76,9 @@ export const ZOOM_CASES = [
       assert.equal(whole.quantumPinned, false);
       assert.equal(await p.inputValue('[data-testid=quantum]'), 'auto');
       const width = await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.frame.innerW);
-      // core zoom_quantum_ms: the finest preset with at most one quantum a column.
+      // core zoom_quantum_ms: the finest preset with at most two quanta a column, not finer than the logs' 1 s.
       const presets = [100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000];
-      const expect = (/** @type {number} */ span) => presets.find((q) => q >= Math.max(1000, span / Math.floor(width)));
+      const expect = (/** @type {number} */ span) => presets.find((q) => q >= Math.max(1000, span / (2 * Math.floor(width))));
       const ext = await p.evaluate(() => /** @type {any} */ (window).latscope.fullExtent());
       assert.equal(whole.quantum_ms, expect(ext[1] - ext[0]), `whole hour over ${width} px`);
       assert.match(await rangeText(p), new RegExp(`quantum ${whole.quantum_ms / 1000} s · follows the zoom`));

@@ -109,7 +109,7 @@ describe.each(IMPLS)('engine (%s)', (_name, make) => {
     // With the visible range and the chart's width: core's zoom rule, floored at the logs' 500 ms
     // (docs/page-views.md "Quantum follows the zoom").
     expect(await engine.defaultQuantum({ range_ms: 60e3, width_px: 1400 })).toBe(500);
-    expect(await engine.defaultQuantum({ range_ms: 3600e3, width_px: 1400 })).toBe(5000);
+    expect(await engine.defaultQuantum({ range_ms: 3600e3, width_px: 1400 })).toBe(2000);
     // With 1 s logs too, the longest interval wins.
     await engine.loadFiles([fileOf(LOCAL[0])]);
     expect(await engine.defaultQuantum()).toBe(1000);

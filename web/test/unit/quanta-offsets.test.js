@@ -68,14 +68,16 @@ describe('adaptive quanta', () => {
 // docs/page-views.md, "Worst quantum per column".
 describe('worst quantum per pixel column', () => {
   const s = { ...initialState(), quantum_ms: 1000 };
-  it('is asked when the visible quanta outnumber the pixel columns, over the visible range', () => {
+  it('is asked when the visible quanta outnumber the points the chart draws (two a pixel column), over the visible range', () => {
     // 1 h at 1 s over 1,400 columns: 3,600 quanta.
     expect(columnsAsk(s, [0, 3600e3], 1400.7)).toEqual({ from_ms: 0, to_ms: 3600e3, columns: 1400, bands: false });
-    // Zoomed to 20 min: the zoom's range.
-    expect(columnsAsk({ ...s, range: [600e3, 1800e3] }, [0, 3600e3], 1000)).toEqual({ from_ms: 600e3, to_ms: 1800e3, columns: 1000, bands: false });
+    // Zoomed to 20 min over 500 columns: the zoom's range.
+    expect(columnsAsk({ ...s, range: [600e3, 1800e3] }, [0, 3600e3], 500)).toEqual({ from_ms: 600e3, to_ms: 1800e3, columns: 500, bands: false });
   });
-  it('is not asked when every quantum has its column, with adaptive quanta, or without a range', () => {
-    expect(columnsAsk(s, [0, 1400e3], 1400)).toBeNull();
+  it('is not asked when the chart draws every quantum, with adaptive quanta, or without a range', () => {
+    // 2,800 quanta over 1,400 columns: two a column, each drawn (the lowest and highest).
+    expect(columnsAsk(s, [0, 2800e3], 1400)).toBeNull();
+    expect(columnsAsk({ ...s, range: [600e3, 1800e3] }, [0, 3600e3], 600)).toBeNull();
     expect(columnsAsk({ ...s, range: [0, 600e3] }, [0, 3600e3], 1400)).toBeNull();
     expect(columnsAsk({ ...s, adaptive: 0.5 }, [0, 3600e3], 1400)).toBeNull();
     expect(columnsAsk(s, null, 1400)).toBeNull();
