@@ -139,7 +139,8 @@ try {
   cdp.on('LayerTree.layerTreeDidChange', (ev) => {
     if (ev.layers) layers = ev.layers;
   });
-  await page.goto(bench.url);
+  // The steps' quanta are chosen (pinned): a quantum that follows the zoom would coarsen the hour (docs/page-views.md "Quantum follows the zoom").
+  await page.goto(`${bench.url}#v=1&q=1000`);
   // After the navigation: a new document (another renderer) forgets the domain.
   await cdp.send('LayerTree.enable');
   console.log(`bench-raster-chromium: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB (${path.basename(dir)}${nHosts ? `, ${nHosts} hosts` : ''}), Chromium ${context.browser()?.version() ?? ''}, dpr ${dpr}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}`);
@@ -148,7 +149,7 @@ try {
   await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid=status]')?.getAttribute('data-state') || ''), null, { timeout: 600000, polling: 50 });
   await settled(page);
   console.log(`loaded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
-  await set(page, { quantum_ms: 10000 });
+  await set(page, { quantum_ms: 10000, quantumPinned: true });
   if (groupBy !== 'none') await set(page, { group_by: groupBy });
   const info = await page.evaluate(() => {
     const v = /** @type {any} */ (window).latscope.views.pctiles;

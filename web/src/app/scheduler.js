@@ -3,9 +3,9 @@
 // handed to the view through the registry (view-registry.js). Refreshes run
 // one at a time; changes arriving meanwhile coalesce into one more run, so
 // a view never shows an answer older than the state it was asked for.
-import { pctilesOptions } from './queries.js';
+import { pctilesOptions, columnsAsk } from './queries.js';
 import { measureQuery } from './view-registry.js';
-import { timeExtent } from '../views/pctiles-data.js';
+import { timeExtent, keepTimeExtent } from '../views/pctiles-data.js';
 import { naturalCompare } from '../util/natural-order.js';
 
 /** @typedef {import('./state.js').State} State */
@@ -37,6 +37,8 @@ export class QueryScheduler {
     this.pct = null;
     /** The engine and options of that answer (bandsOf asks the same). @type {{e: any, o: any} | null} */
     this.pctAsked = null;
+    /** That answer keeps each pixel column's worst quantum over the run (pctColumnsAsk), or null: it holds every quantum. @type {any} */
+    this.pctColumns = null;
     /** Recent percentiles answers by options (columns()). @type {Map<string, import('../engine/columns.js').ResultColumns>} */
     this.colCache = new Map();
     /** Percentiles views drawn so far (web/scripts/bench-day-chromium.mjs). */
@@ -52,6 +54,7 @@ export class QueryScheduler {
   /** New data in the engine: nothing asked before stands. */
   reset() {
     this.pct = null;
+    this.pctColumns = null;
     this.keys = {};
     this.colCache.clear();
   }
@@ -142,6 +145,20 @@ export class QueryScheduler {
     return a.e.queryColumns({ ...a.o, from_ms: range[0], to_ms: range[1] });
   }
 
+  /**
+   * The columns the percentiles query asks when the percentiles view is shown
+   * and the run holds more quanta than it draws (queries.js columnsAsk), over
+   * the run's extent from the last answer; null on the first answer (no
+   * extent yet) and for the other views (the heat map's lines, the groups
+   * view's extent read the percentiles answer as every quantum).
+   * @param {State} s
+   */
+  pctColumnsAsk(s) {
+    if (s.view !== 'pctiles' || this.answering) return null;
+    const pctiles = /** @type {any} */ (this.page.views().pctiles);
+    return columnsAsk({ ...s, range: null }, timeExtent(this.pct), pctiles?.frame?.innerW ?? 0);
+  }
+
   /** @param {boolean} force */
   async refreshOnce(force) {
     const page = this.page;
@@ -160,10 +177,17 @@ export class QueryScheduler {
       // percentiles query per group costs as much again (hundreds of groups:
       // seconds), so it waits until a view or the SLA summary needs it.
       const lazy = (s.view === 'groups' || s.view === 'density') && !s.sla.length && this.pct;
-      if (!lazy && changed('pctiles', po)) {
+      // The percentiles view over more quanta than it can draw asks core for each pixel column's
+      // worst quantum over the run instead of every quantum (docs/page-views.md "Worst quantum per column").
+      const ask = this.pctColumnsAsk(s);
+      if (!lazy && changed('pctiles', ask ? { ...po, ...ask } : po)) {
         try {
           const t0 = performance.now();
-          this.pct = await this.columns(e, this.withBands(po));
+          const ext = timeExtent(this.pct);
+          const r = await this.columns(e, ask ? { ...po, ...ask } : this.withBands(po));
+          if (ask && ext) keepTimeExtent(r, ext);
+          this.pct = r;
+          this.pctColumns = ask ? { ...ask, quanta: (ask.to_ms - ask.from_ms) / s.quantum_ms } : null;
           this.pctAsked = { e, o: po };
           measureQuery('percentiles query', t0, this.pct);
         } catch (err) {
@@ -184,6 +208,7 @@ export class QueryScheduler {
         changed,
         columns: (o) => this.columns(e, o),
         pct: this.pct,
+        pctColumns: this.pctColumns,
         sources: page.store.session.sources,
         colors: page.colors,
         drawn: () => this.pctDraws++,

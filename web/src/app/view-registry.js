@@ -26,6 +26,7 @@ import { VIEW_NAMES } from '../model/state.js';
  * @property {(key: string, opts: unknown) => boolean} changed whether a query's options differ from the last asked under key (and remembers them)
  * @property {(o: any) => Promise<import('../engine/columns.js').ResultColumns>} columns a percentiles query as columns, from a small cache
  * @property {any} pct the percentiles answer of this refresh (every view's time extent)
+ * @property {{from_ms: number, to_ms: number, columns: number, quanta: number} | null} [pctColumns] it keeps each pixel column's worst quantum over the run (scheduler.js pctColumnsAsk)
  * @property {import('../engine/inthread.js').Source[]} sources
  * @property {import('../views/colors.js').ColorKeeper} colors
  * @property {() => void} drawn the percentiles chart is drawn (counted for the benchmarks)
@@ -76,12 +77,20 @@ export function makeRegistry() {
     // Not `sized`: the columns asked carry the chart's width, so the answer cache (scheduler.js columns) tells widths apart.
     async feed(view, q, s) {
       const t0 = performance.now();
-      // More quanta in view than pixel columns: each column's worst quantum,
-      // asked of core for the visible range (the answer shown stays until it
-      // comes). The CSV export asks its own full-resolution query (pctilesCsv).
+      // More quanta in view than the chart draws: each pixel column's worst quantum (docs/page-views.md
+      // "Worst quantum per column"). The whole run's is the percentiles answer when the scheduler asked it
+      // so (not the load's first answer: the run's extent was not known yet); a zoom's is asked here, the
+      // answer shown staying until it comes. The CSV export asks its own full-resolution query (pctilesCsv).
       const ask = columnsAsk(s, timeExtent(q.pct), view.frame.innerW);
-      if (!ask) view.setData(q.pct);
-      else view.setData(await q.columns({ ...pctilesOptions(s), ...ask }), { ...ask, quanta: (ask.to_ms - ask.from_ms) / s.quantum_ms });
+      const range = s.range;
+      if (ask && (range || !q.pctColumns)) {
+        view.setData(await q.columns({ ...pctilesOptions(s), ...ask }), { ...ask, quanta: (ask.to_ms - ask.from_ms) / s.quantum_ms });
+      } else if (range && q.pctColumns) {
+        // A zoom the chart draws whole while the run's answer is of columns: every quantum of the zoom.
+        view.setData(await q.columns({ ...pctilesOptions(s), from_ms: range[0], to_ms: range[1] }));
+      } else {
+        view.setData(q.pct, range ? null : (q.pctColumns ?? null));
+      }
       await view.drawing; // "ready" means drawn
       performance.measure('latscope: percentiles drawn', { start: t0 });
       // Counted for the benchmarks: the first answer to a zoom comes before its detail (levels.js).

@@ -449,6 +449,16 @@ export function firstIndex(n, pred) {
 const extents = new WeakMap();
 
 /**
+ * Sets the time extent of an answer that does not hold every quantum (each
+ * pixel column's worst, QueryOptions::columns): the run's, as the full
+ * answer it stands for had it, not its kept rows' first and last.
+ * @param {any} r @param {[number, number]} extent
+ */
+export function keepTimeExtent(r, extent) {
+  extents.set(cols(r), [extent[0], extent[1]]);
+}
+
+/**
  * Time extent of a result: first quantum start to last quantum end. Worked
  * out once per answer: the page asks it several times per answer (views,
  * exports, captions), a scan of 720,000 rows each per host at 1 s.

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// Worst quantum per pixel column in the page, in real Chromium
+// (docs/page-views.md, "Worst quantum per column"): the built page, the
+// 200-host hour loaded through its file input, lines per host at a pinned
+// 1 s quantum; then the percentiles chart's query and draw with the columns
+// it asks (one per pixel) against the same query for every quantum, each
+// handed to the view and drawn. A benchmark, not a test: it prints figures
+// (docs/benchmarks.md, "Worst quantum per column on the page") and asserts nothing.
+//
+//   node web/scripts/bench-zoom-chromium.mjs [DIR] [--repeat N]
+//
+// Default input: bench-data/hosts200_s3600 (tests/bench/make_hosts_data.py),
+// generated when missing. Per way: the best of N (default 3) of query + draw
+// (engine.queryColumns, then setData until drawn), the rows answered and the
+// values they carry (rows x (percentiles + mean)).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { openBenchPage } from './bench-page.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const argv = process.argv.slice(2);
+const repeat = argv.includes('--repeat') ? Number(argv[argv.indexOf('--repeat') + 1]) : 3;
+let dir = argv.find((a, i) => !a.startsWith('--') && argv[i - 1] !== '--repeat');
+if (!dir) {
+  const out = execFileSync('python3', [path.join(ROOT, 'tests/bench/make_hosts_data.py'), '--out', path.join(ROOT, 'bench-data')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  dir = out.trim().split('\n').at(-1) ?? '';
+}
+const files = fs.readdirSync(dir).filter((n) => !n.startsWith('.')).sort().map((n) => path.join(dir, n));
+const bytes = files.reduce((s, f) => s + fs.statSync(f).size, 0);
+const bench = await openBenchPage();
+
+/** @param {import('playwright-core').Page} page */
+async function settled(page) {
+  await page.waitForFunction(() => !(/** @type {any} */ (window).latscope.running), null, { timeout: 600000, polling: 20 });
+  await page.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
+}
+
+try {
+  const page = await bench.context.newPage();
+  page.on('pageerror', (e) => console.error(`pageerror: ${e.message}`));
+  await page.goto(bench.url);
+  console.log(`bench-zoom-chromium: ${files.length} files, ${(bytes / 1e6).toFixed(0)} MB (${path.basename(dir)}), Chromium ${bench.context.browser()?.version() ?? ''}, ${os.cpus().length} cores`);
+  await page.setInputFiles('[data-testid=file-input]', files);
+  await page.waitForFunction(() => ['ready', 'error'].includes(document.querySelector('[data-testid=status]')?.getAttribute('data-state') || ''), null, { timeout: 600000, polling: 50 });
+  await settled(page);
+  let t0 = Date.now();
+  await page.evaluate(() => /** @type {any} */ (window).latscope.store.set({ group_by: 'host', quantum_ms: 1000, quantumPinned: true }));
+  await settled(page);
+  console.log(`per host at a pinned 1 s (the whole step: percentiles query, then the columns drawn): ${Date.now() - t0} ms`);
+  /** @param {boolean} columns */
+  const once = (columns) =>
+    page.evaluate(async (withColumns) => {
+      const a = /** @type {any} */ (window).latscope;
+      const v = a.views.pctiles;
+      const { e, o } = a.scheduler.pctAsked;
+      const ask = v.columns ?? a.lastColumnsAsk;
+      a.lastColumnsAsk = ask;
+      const t = performance.now();
+      const r = await e.queryColumns(withColumns ? { ...o, from_ms: ask.from_ms, to_ms: ask.to_ms, columns: ask.columns, bands: false } : { ...o, bands: false });
+      const q = performance.now();
+      v.setData(r, withColumns ? ask : null);
+      await v.drawing;
+      const d = performance.now();
+      return { query: q - t, draw: d - q, rows: r.n, values: r.n * (r.percentiles.length + 1), columns: ask.columns };
+    }, columns);
+  for (const columns of [true, false]) {
+    let best = null;
+    for (let i = 0; i < repeat; i++) {
+      const m = await once(columns);
+      if (!best || m.query + m.draw < best.query + best.draw) best = m;
+    }
+    const b = /** @type {any} */ (best);
+    console.log(`${columns ? `columns (${b.columns})` : 'every quantum'}`.padEnd(16), `query ${b.query.toFixed(0)} ms + draw ${b.draw.toFixed(0)} ms = ${(b.query + b.draw).toFixed(0)} ms;`, `${b.rows} rows, ${b.values} values`);
+  }
+} finally {
+  await bench.close();
+}
