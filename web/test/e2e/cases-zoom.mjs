@@ -184,6 +184,26 @@ export const ZOOM_CASES = [
       await p.screenshot({ path: path.join(SHOTS, 'zoom-columns-spike.png') });
       // The CSV export is every quantum, as the CLI writes it.
       assert.equal((await download(p, '[data-testid=export-csv]')).bytes.toString('utf8'), cliPctiles(['--quantum', '1000'], [spiky]));
+      // Another percentile: the percentiles query itself now asks the columns over the run (its extent known), one query.
+      await p.fill('[data-testid=extra-percentiles]', '99.99');
+      await p.press('[data-testid=extra-percentiles]', 'Tab');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.percentiles.includes('99.99'));
+      await settled(p);
+      const again = await p.evaluate(() => {
+        const a = /** @type {any} */ (window).latscope;
+        const d = a.views.pctiles.data;
+        let top = -Infinity;
+        for (let i = 0; i < d.n; i++) top = Math.max(top, d.max[i]);
+        return { asked: a.scheduler.pctColumns, pctN: a.pct.n, n: d.n, top, ext: a.fullExtent() };
+      });
+      assert.ok(again.asked, 'the percentiles query asked columns');
+      assert.equal(again.n, again.pctN, 'the chart draws the percentiles answer');
+      assert.ok(again.n < 3600);
+      assert.deepEqual(again.ext, ext, 'the run keeps its extent');
+      const cli2 = rows(cliPctiles(['--quantum', '1000', '--percentiles', '50,90,99,99.9,99.99,100'], [spiky]));
+      assert.equal(again.top, Math.max(...cli2.map((r) => Number(r.max)).filter((x) => Number.isFinite(x))));
+      assert.equal(await p.locator('[data-testid=columns-note]').count(), 1);
+      assert.equal((await download(p, '[data-testid=export-csv]')).bytes.toString('utf8'), cliPctiles(['--quantum', '1000', '--percentiles', '50,90,99,99.9,99.99,100'], [spiky]));
       assert.deepEqual(c.errors, [], 'the page logged errors');
     },
   },
