@@ -292,6 +292,10 @@ export class App {
         // A new quantum refreshes through onChange; the same one is refreshed for the new range here.
         if (q && q !== this.store.state.quantum_ms) this.store.set({ quantum_ms: q });
         else if (refreshSame) this.refresh(false);
+      } catch (err) {
+        // The quantum stays; the new range is still drawn.
+        console.error(err);
+        if (gen === this.zoomGen) this.refresh(false);
       } finally {
         if (gen === this.zoomGen) this.zoomTimer = 0;
       }
