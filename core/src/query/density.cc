@@ -63,6 +63,24 @@ class DensitySink : public RowSink {
   std::vector<uint32_t> column_;  // groups with a value, per quantum
 };
 
+// The lowest and highest value of the rows on the plan's grid: the span the
+// density's rows are fitted to.
+class SpanSink : public RowSink {
+ public:
+  explicit SpanSink(const Plan& plan) : plan_(plan) {}
+  bool wants_bands() const override { return false; }
+  void add(const Row& row) override {
+    const PercentileValue* p = row_percentile(row, 0);
+    if (!p || quantum_of(row, plan_.t0, plan_.quantum_ms, plan_.quanta) < 0) return;
+    lo = std::min(lo, p->value_ns);
+    hi = std::max(hi, p->value_ns);
+  }
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+
+ private:
+  const Plan& plan_;
+};
+
 // Gathers the groups of one cell.
 class CellSink : public RowSink {
  public:
@@ -97,6 +115,25 @@ Status check_options(const HeatmapOptions& opts) {
 
 }  // namespace
 
+Status density_row_edges(const Engine& engine, const Plan& plan, const HeatmapOptions& opts,
+                         std::vector<double>* edges) {
+  double lo = opts.min_ns, hi = opts.max_ns;
+  if (lo <= 0 || hi <= 0) {
+    SpanSink span(plan);
+    QueryResult q;
+    const Status st = engine.query(density_query(opts), &q, &span);
+    if (!st.ok()) return st;
+    // The 1 ns floor of the rows' log scale (latency_row_edges); no value
+    // at all leaves the heat map's bounds.
+    if (span.lo <= span.hi) {
+      if (lo <= 0) lo = std::max(span.lo, 1.0);
+      if (hi <= 0) hi = std::max(span.hi, lo);
+    }
+  }
+  latency_row_edges(plan, lo, hi, opts.rows, edges);
+  return Status::Ok();
+}
+
 Status fill_density(const Engine& engine, const Plan& plan, const HeatmapOptions& opts, HeatmapResult* out) {
   Status st = check_options(opts);
   if (!st.ok()) return st;
@@ -109,6 +146,8 @@ Status fill_density(const Engine& engine, const Plan& plan, const HeatmapOptions
                   plan.quanta, opts.rows, cells, kMaxHeatmapCells);
     return Status::Error(ErrorCode::kInvalidArgument, buf);
   }
+  st = density_row_edges(engine, plan, opts, &out->edges_ns);
+  if (!st.ok()) return st;
   out->quanta = static_cast<uint32_t>(plan.quanta);
   out->counts.assign(plan.quanta * opts.rows, 0.0);
   DensitySink sink(plan, out);
@@ -140,8 +179,10 @@ Status Engine::density_cell(const HeatmapOptions& opts, uint32_t quantum, uint32
                   quantum, row, plan.layout ? plan.quanta : size_t{0}, opts.rows);
     return Status::Error(ErrorCode::kInvalidArgument, buf);
   }
+  // The same rows as the density's, fitted to every quantum's values.
   std::vector<double> edges;
-  latency_row_edges(plan, opts.min_ns, opts.max_ns, opts.rows, &edges);
+  st = density_row_edges(*this, plan, opts, &edges);
+  if (!st.ok()) return st;
   // Only this quantum is asked: a range inside it selects it alone (the
   // grid is multiples of the quantum whatever from/to say, axis.h).
   QueryOptions q = density_query(opts);

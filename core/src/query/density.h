@@ -23,8 +23,15 @@ int32_t density_row(const std::vector<double>& edges, double v);
 // recorded data, without bands.
 QueryOptions density_query(const HeatmapOptions& opts);
 
-// Fills out->counts (quanta x rows, as the heat map's) with group counts,
-// on the grid and edges heatmap() already put in `plan` and out->edges_ns.
+// The density's rows (docs/page-views.md, "Host density"): `rows` log-spaced
+// ranges like the heat map's, but a bound left 0 is the lowest or highest
+// group value on the plan's grid, not the bins' (the band the groups sit in
+// fills the rows). One pass of the density's query more.
+Status density_row_edges(const Engine& engine, const Plan& plan, const HeatmapOptions& opts,
+                         std::vector<double>* edges);
+
+// Fills out->edges_ns (density_row_edges) and out->counts (quanta x rows, as
+// the heat map's) with group counts, on the grid heatmap() put in `plan`.
 Status fill_density(const Engine& engine, const Plan& plan, const HeatmapOptions& opts, HeatmapResult* out);
 
 }  // namespace latscope

@@ -65,11 +65,11 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   const BinLayout& L = *plan.layout;
   const size_t k = L.size();
 
+  // Rows counting groups by their percentile instead of I/Os span the
+  // groups' values (docs/page-views.md, "Host density").
+  if (!opts.density_by.empty()) return fill_density(*this, plan, opts, out);
   latency_row_edges(plan, opts.min_ns, opts.max_ns, opts.rows, &out->edges_ns);
   const double lo = out->edges_ns.front(), hi = out->edges_ns.back();
-  // Rows counting groups by their percentile instead of I/Os share these
-  // edges (docs/page-views.md, "Host density").
-  if (!opts.density_by.empty()) return fill_density(*this, plan, opts, out);
 
   // Precompute bin -> rows spread.
   std::vector<uint32_t> start(k + 1);
