@@ -101,18 +101,6 @@ class CellSink : public RowSink {
   uint32_t row_;
 };
 
-Status check_options(const HeatmapOptions& opts) {
-  if (opts.rows == 0 || opts.rows > 100000)
-    return Status::Error(ErrorCode::kInvalidArgument, "rows must be within 1..100000");
-  if (opts.min_ns < 0 || opts.max_ns < 0 || (opts.max_ns > 0 && opts.min_ns >= opts.max_ns))
-    return Status::Error(ErrorCode::kInvalidArgument, "latency bounds need 0 <= min < max");
-  if (opts.y != HeatmapOptions::Y::kLatency)
-    return Status::Error(ErrorCode::kInvalidArgument, "a density's rows are latencies, not block sizes or offsets");
-  if (!(opts.density_percentile >= 0 && opts.density_percentile <= 100))
-    return Status::Error(ErrorCode::kInvalidArgument, "the density's percentile must be within 0..100");
-  return Status::Ok();
-}
-
 }  // namespace
 
 Status density_row_edges(const Engine& engine, const Plan& plan, const HeatmapOptions& opts,
@@ -135,17 +123,8 @@ Status density_row_edges(const Engine& engine, const Plan& plan, const HeatmapOp
 }
 
 Status fill_density(const Engine& engine, const Plan& plan, const HeatmapOptions& opts, HeatmapResult* out) {
-  Status st = check_options(opts);
+  Status st = check_heatmap_cells("density", plan.quanta, opts.rows);
   if (!st.ok()) return st;
-  const double cells = static_cast<double>(plan.quanta) * opts.rows;
-  if (cells > kMaxHeatmapCells) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "density of %zu quanta x %u rows = %.3g cells is over the %.3g-cell limit: a coarser quantum, "
-                  "fewer rows or a shorter time range (from/to)",
-                  plan.quanta, opts.rows, cells, kMaxHeatmapCells);
-    return Status::Error(ErrorCode::kInvalidArgument, buf);
-  }
   st = density_row_edges(engine, plan, opts, &out->edges_ns);
   if (!st.ok()) return st;
   out->quanta = static_cast<uint32_t>(plan.quanta);
@@ -166,7 +145,7 @@ Status Engine::density_cell(const HeatmapOptions& opts, uint32_t quantum, uint32
   out->clear();
   if (opts.density_by.empty())
     return Status::Error(ErrorCode::kInvalidArgument, "a density cell needs the label its groups are of");
-  Status st = check_options(opts);
+  Status st = check_heatmap_options(opts);
   if (!st.ok()) return st;
   Plan plan;
   Selection sel = opts.sel;

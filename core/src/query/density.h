@@ -2,6 +2,7 @@
 // "Host density"): per quantum, how many groups' percentile lies in each row.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -13,6 +14,14 @@ namespace latscope {
 // The heat map's latency rows (heatmap.cc): `rows` log-spaced ranges over
 // [min_ns, max_ns], each 0 meaning the plan's lowest or highest bin edge.
 void latency_row_edges(const Plan& plan, double min_ns, double max_ns, uint32_t rows, std::vector<double>* edges);
+
+// The options a heat map or a density is refused for (rows, bounds; a
+// density's y and percentile), checked before any work.
+Status check_heatmap_options(const HeatmapOptions& opts);
+
+// Refuses a grid (`what`: "heat map", "density") of more than
+// kMaxHeatmapCells cells, saying its size, before anything is allocated.
+Status check_heatmap_cells(const char* what, size_t quanta, uint32_t rows);
 
 // The row of a value on those edges: -1 below the first, -2 above the last;
 // the top edge belongs to the last row (the highest value sits on it).
