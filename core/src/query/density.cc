@@ -109,7 +109,7 @@ Status density_row_edges(const Engine& engine, const Plan& plan, const HeatmapOp
   if (lo <= 0 || hi <= 0) {
     SpanSink span(plan);
     QueryResult q;
-    const Status st = engine.query(density_query(opts), &q, &span);
+    Status st = engine.query(density_query(opts), &q, &span);
     if (!st.ok()) return st;
     // The 1 ns floor of the rows' log scale (latency_row_edges); no value
     // at all leaves the heat map's bounds.
