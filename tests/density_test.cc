@@ -193,6 +193,27 @@ TEST(Density, BadAsksGetAMessage) {
   EXPECT_FALSE(e.density_cell(o, 0, 0, &cell).ok());
 }
 
+// A time range counts on the whole run's rows, as the heat map's (the page
+// zooms a whole-run grid; `--from/--to` must give its numbers).
+TEST(Density, ATimeRangeCountsOnTheWholeRunsRows) {
+  Engine e;
+  load_cluster(&e);
+  HeatmapResult full, part;
+  ASSERT_TRUE(e.heatmap(density_options(99), &full).ok());
+  HeatmapOptions o = density_options(99);
+  o.sel.from_ms = 2000;  // calm seconds only: the slow host's values lie outside
+  o.sel.to_ms = 6000;
+  ASSERT_TRUE(e.heatmap(o, &part).ok());
+  EXPECT_EQ(part.edges_ns, full.edges_ns);
+  ASSERT_LT(part.quanta, full.quanta);
+  // Its columns are the whole run's columns of those seconds.
+  const auto at = static_cast<size_t>((part.t0_ms - full.t0_ms) / full.quantum_ms);
+  ASSERT_LE(at + part.quanta, full.quanta);
+  const std::vector<double> same(full.counts.begin() + static_cast<ptrdiff_t>(at * full.rows),
+                                 full.counts.begin() + static_cast<ptrdiff_t>((at + part.quanta) * full.rows));
+  EXPECT_EQ(part.counts, same);
+}
+
 TEST(Density, ZoomedBoundsCountTheRestBelowAndAbove) {
   Engine e;
   load_cluster(&e);

@@ -63,22 +63,18 @@ class DensitySink : public RowSink {
   std::vector<uint32_t> column_;  // groups with a value, per quantum
 };
 
-// The lowest and highest value of the rows on the plan's grid: the span the
-// density's rows are fitted to.
+// The lowest and highest value of the rows: the span the density's rows
+// are fitted to.
 class SpanSink : public RowSink {
  public:
-  explicit SpanSink(const Plan& plan) : plan_(plan) {}
   bool wants_bands() const override { return false; }
   void add(const Row& row) override {
     const PercentileValue* p = row_percentile(row, 0);
-    if (!p || quantum_of(row, plan_.t0, plan_.quantum_ms, plan_.quanta) < 0) return;
+    if (!p) return;
     lo = std::min(lo, p->value_ns);
     hi = std::max(hi, p->value_ns);
   }
   double lo = HUGE_VAL, hi = -HUGE_VAL;
-
- private:
-  const Plan& plan_;
 };
 
 // Gathers the groups of one cell.
@@ -107,9 +103,15 @@ Status density_row_edges(const Engine& engine, const Plan& plan, const HeatmapOp
                          std::vector<double>* edges) {
   double lo = opts.min_ns, hi = opts.max_ns;
   if (lo <= 0 || hi <= 0) {
-    SpanSink span(plan);
+    // The whole run's values, whatever from/to say, as the heat map's rows
+    // are its bins' (latency_row_edges): a time range counts on the same
+    // rows, so the page's zoomed export and `--from/--to` agree.
+    QueryOptions whole = density_query(opts);
+    whole.sel.from_ms = -HUGE_VAL;
+    whole.sel.to_ms = HUGE_VAL;
+    SpanSink span;
     QueryResult q;
-    Status st = engine.query(density_query(opts), &q, &span);
+    Status st = engine.query(whole, &q, &span);
     if (!st.ok()) return st;
     // The 1 ns floor of the rows' log scale (latency_row_edges); no value
     // at all leaves the heat map's bounds.

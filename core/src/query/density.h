@@ -34,8 +34,9 @@ QueryOptions density_query(const HeatmapOptions& opts);
 
 // The density's rows (docs/page-views.md, "Host density"): `rows` log-spaced
 // ranges like the heat map's, but a bound left 0 is the lowest or highest
-// group value on the plan's grid, not the bins' (the band the groups sit in
-// fills the rows). One pass of the density's query more.
+// group value over the whole run (from/to aside, as the heat map's bins),
+// not the bins' (the band the groups sit in fills the rows). One pass of
+// the density's query more.
 Status density_row_edges(const Engine& engine, const Plan& plan, const HeatmapOptions& opts,
                          std::vector<double>* edges);
 
