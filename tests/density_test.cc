@@ -1,9 +1,12 @@
 // The density of groups (docs/page-views.md, "Host density"): core's counts
 // per (quantum, latency row) against a plain reference, the per-host
 // percentiles of the ordinary per-host query binned by a straightforward
-// loop on the heat map's own row edges; and the groups of one cell.
+// loop on the density's row edges, which span those percentiles; and the
+// groups of one cell.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -91,7 +94,7 @@ HeatmapOptions density_options(double p, Method method = Method::kInterp) {
   return o;
 }
 
-TEST(Density, CountsEqualThePerHostQueryBinnedOnTheHeatMapRows) {
+TEST(Density, CountsEqualThePerHostQueryBinnedOnRowsSpanningItsValues) {
   Engine e;
   load_cluster(&e);
   for (const double p : {99.0, 50.0, 100.0})
@@ -102,12 +105,20 @@ TEST(Density, CountsEqualThePerHostQueryBinnedOnTheHeatMapRows) {
       HeatmapOptions io = density_options(p, m);
       io.density_by.clear();
       ASSERT_TRUE(e.heatmap(io, &plain).ok());
-      // The heat map's rows, unchanged.
-      EXPECT_EQ(d.edges_ns, plain.edges_ns);
+      // The heat map's grid, with rows spanning the groups' values, not every bin's.
       EXPECT_EQ(d.quanta, plain.quanta);
       EXPECT_EQ(d.t0_ms, plain.t0_ms);
       ASSERT_EQ(d.quanta, static_cast<uint32_t>(kSeconds));
       const Reference ref = reference(e, d, p, m);
+      double lowest = HUGE_VAL, highest = 0;
+      for (const auto& [at, v] : ref.value) {
+        lowest = std::min(lowest, v);
+        highest = std::max(highest, v);
+      }
+      EXPECT_EQ(d.edges_ns.front(), lowest);
+      EXPECT_EQ(d.edges_ns.back(), highest);
+      EXPECT_GT(d.edges_ns.front(), plain.edges_ns.front());
+      EXPECT_LE(d.edges_ns.back(), plain.edges_ns.back());  // p100 reaches the top bin
       EXPECT_EQ(d.counts, ref.counts);
       EXPECT_EQ(d.groups, static_cast<uint32_t>(kHosts));
       EXPECT_EQ(d.below + d.above, 0);  // default bounds hold every value
@@ -180,6 +191,27 @@ TEST(Density, BadAsksGetAMessage) {
   o = density_options(99);
   o.density_by.clear();
   EXPECT_FALSE(e.density_cell(o, 0, 0, &cell).ok());
+}
+
+// A time range counts on the whole run's rows, as the heat map's (the page
+// zooms a whole-run grid; `--from/--to` must give its numbers).
+TEST(Density, ATimeRangeCountsOnTheWholeRunsRows) {
+  Engine e;
+  load_cluster(&e);
+  HeatmapResult full, part;
+  ASSERT_TRUE(e.heatmap(density_options(99), &full).ok());
+  HeatmapOptions o = density_options(99);
+  o.sel.from_ms = 2000;  // calm seconds only: the slow host's values lie outside
+  o.sel.to_ms = 6000;
+  ASSERT_TRUE(e.heatmap(o, &part).ok());
+  EXPECT_EQ(part.edges_ns, full.edges_ns);
+  ASSERT_LT(part.quanta, full.quanta);
+  // Its columns are the whole run's columns of those seconds.
+  const auto at = static_cast<size_t>((part.t0_ms - full.t0_ms) / full.quantum_ms);
+  ASSERT_LE(at + part.quanta, full.quanta);
+  const std::vector<double> same(full.counts.begin() + static_cast<ptrdiff_t>(at * full.rows),
+                                 full.counts.begin() + static_cast<ptrdiff_t>((at + part.quanta) * full.rows));
+  EXPECT_EQ(part.counts, same);
 }
 
 TEST(Density, ZoomedBoundsCountTheRestBelowAndAbove) {

@@ -110,6 +110,14 @@ embedded "$TMP/p.html" "$TMP/p.lsr"
 # shellcheck disable=SC2086
 "$BIN" reduce --quantum 500 $P -o "$TMP/p500.lsr" 2>/dev/null
 same "report without --quantum on 500 ms logs: the result of reduce --quantum 500" "$TMP/p.lsr" "$TMP/p500.lsr"
+# Each input is read once, so standard input too gets the logs' interval.
+"$BIN" report - -o "$TMP/s.html" --template "$TMP/tpl.html" <"$FIX/place/place_clat_hist.1.log" 2>"$TMP/err"
+contains "report without --quantum from standard input: the logs' interval said" "$TMP/err" "note: quantum 500 ms, the logs' interval"
+embedded "$TMP/s.html" "$TMP/s.lsr"
+"$BIN" reduce --quantum 500 "$FIX/place/place_clat_hist.1.log" -o "$TMP/s500.lsr" 2>/dev/null
+"$BIN" pctiles "$TMP/s.lsr" >"$TMP/s.csv" 2>/dev/null
+"$BIN" pctiles "$TMP/s500.lsr" >"$TMP/s500.csv" 2>/dev/null
+same "report without --quantum from standard input: the numbers of reduce --quantum 500" "$TMP/s.csv" "$TMP/s500.csv"
 # shellcheck disable=SC2086
 "$BIN" report $L -o "$TMP/l.html" --template "$TMP/tpl.html" 2>"$TMP/err"
 lacks "report without --quantum on 1 s logs: no note" "$TMP/err" "note: quantum"

@@ -20,7 +20,6 @@
 #include "cli_common.h"
 #include "cli_options.h"
 #include "commands.h"
-#include "input.h"
 #include "latscope/quanta.h"
 #include "latscope/report_page.h"
 #include "latscope/result.h"
@@ -124,34 +123,6 @@ Status report_heatmap(const Engine& engine, const Options& o, HeatmapResult* hr)
   return st;
 }
 
-// Without --quantum the report folds at the quantum the page opens the same
-// logs at (latscope/quanta.h default_quantum_ms; docs/page-views.md,
-// "Default quantum"), so both show one heat-map colour scale (docs/page-views.md,
-// "One colour scale"). The fold needs its quantum before the first file, so
-// the inputs are read once more before it, one at a time (memory: one file's
-// model), saying nothing: their diagnostics come with the fold. Standard
-// input cannot be read twice: it keeps 1 s, said. 0 when no log has an
-// interval (the CLI's default stays).
-double report_default_quantum(const Options& o) {
-  std::vector<char> buf(size_t{1} << 20);
-  double longest = 0;
-  for (const std::string& path : inputs(o.files)) {
-    if (path == "-") {
-      say("latscope report: note: standard input is read once: quantum 1 s, not the logs' interval "
-          "(--quantum to choose)");
-      return 0;
-    }
-    Input in;
-    std::string err;
-    if (!in.open(path, &err)) continue;  // the fold says why
-    Engine e;
-    const int h = e.open_file(path, o.file);
-    for (size_t n; (n = in.read(buf.data(), buf.size())) > 0;) e.append(h, buf.data(), n);
-    longest = std::max(longest, longest_interval_ms(e.finish(h)));
-  }
-  return preset_for_interval_ms(longest);
-}
-
 // A path as seen from the report's folder, for a link in it.
 std::string relative_to_report(const std::string& path, const std::string& report) {
   std::error_code ec;
@@ -183,23 +154,31 @@ int cmd_report(int argc, char** argv) {
     return 2;
   }
 
-  // Without --quantum: the quantum the page opens these logs at (a result
-  // input is read at its own, parse_options).
+  // Without --quantum the report folds at the quantum the page opens the
+  // same logs at (latscope/quanta.h default_quantum_ms; docs/page-views.md,
+  // "Default quantum"), so both show one heat-map colour scale
+  // (docs/page-views.md, "One colour scale"): the inputs are read once,
+  // held, and the rule asked of them before the fold. 0 when no log has an
+  // interval (the CLI's default stays). A result input is read at its own
+  // quantum (parse_options).
   std::string own_from;
   double own = 0;
-  if (!o.quantum_given && !results_quantum(o.files, &own, &own_from)) {
-    if (const double q = report_default_quantum(o); q > 0 && q != o.query.quantum_ms) {
+  const bool page_quantum = !o.quantum_given && !results_quantum(o.files, &own, &own_from);
+  const auto quantum_of = [&o](const std::vector<Source>& sources) {
+    const double q = default_quantum_ms(sources);
+    if (q > 0 && q != o.query.quantum_ms) {
       o.query.quantum_ms = q;
-      if (o.file.query_quantum_ms > 0) o.file.query_quantum_ms = q;
       say("latscope report: note: quantum " + quantum_text(q) +
           " ms, the logs' interval, as the page opens them (--quantum to choose another)");
     }
-  }
+    return q;
+  };
 
   Result res;
   uint64_t in_bytes = 0;
   std::vector<TrustRow> trust;  // what the result came from, shown by the page
-  int rc = reduce_inputs(o, ra.keep, "report", &res, &in_bytes, &trust);
+  int rc = page_quantum ? reduce_inputs_held(o, ra.keep, "report", quantum_of, &res, &in_bytes, &trust)
+                        : reduce_inputs(o, ra.keep, "report", &res, &in_bytes, &trust);
   if (rc < 0) return 2;
   std::vector<uint8_t> bytes;
   Status st = encode_result(res, &deflate_zlib, &bytes);

@@ -120,7 +120,7 @@ const char kHeatmap[] =
     "                           from fio per-I/O logs\n"
     "  --density LABELS:P       count groups, not I/Os: each group's (host, job, ...) percentile\n"
     "                           P per quantum (pctiles' value for that group and quantum) in\n"
-    "                           the latency rows (host:p99)\n"
+    "                           latency rows spanning those values (host:p99)\n"
     "  --unit ns|us|ms          unit of the latency rows (default us)\n" LS_HEADER_UNITS
     "  --format csv|json        (default csv; json gives the edges in ns)\n"
     "\n" LS_SELECTION

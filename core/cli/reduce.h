@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "latscope/result.h"
 #include "latscope/result_matrix.h"
 #include "latscope/result_stream.h"
+#include "latscope/stream.h"
 
 namespace latscope::cli {
 
@@ -27,6 +29,24 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
 // trust: when given, the inputs' trust summary (folder.h).
 int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes,
                   std::vector<TrustRow>* trust = nullptr);
+
+// The same fold with its quantum chosen from the inputs: each read once and
+// held (memory: every input's model), quantum_of asked of them (0 keeps
+// o.query.quantum_ms), then folded (reduce_held.cc). `latscope report`
+// without --quantum: the page's default quantum (latscope/quanta.h).
+int reduce_inputs_held(Options o, const std::string& keep, const char* cmd,
+                       const std::function<double(const std::vector<Source>&)>& quantum_of, Result* r,
+                       uint64_t* in_bytes, std::vector<TrustRow>* trust = nullptr);
+
+// The start every reduce shares: --keep into o->query.group_by, the runs
+// planned (o->run_labels). False, said, for a bad --keep.
+bool plan_reduce(Options* o, const std::string& keep, const char* cmd);
+
+// The end every reduce shares: the fold's result (st: the first error of
+// its adds), its notes and the trust summary said; the exit code so far
+// (rc and theirs), or -1 (said) when nothing usable came out.
+int finish_reduce(StreamingQuery* stream, Status st, int rc, Options* o, const char* cmd, Result* r,
+                  std::vector<TrustRow>* trust);
 
 // A plain (not compressed) result file read by ranges, opened per read;
 // *size its size. Empty (no function) for anything else.

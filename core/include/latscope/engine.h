@@ -238,7 +238,8 @@ struct HeatmapOptions {
   // a cell counts the groups (values of these labels: host, job, ...) whose
   // `density_percentile` in that quantum lies in the row, that value being
   // exactly what `latscope pctiles --group-by LABELS -p P --method M` gives;
-  // rows and bounds are the latency heat map's. Empty: I/Os are counted.
+  // rows are log-spaced as the latency heat map's, a bound left 0 being the
+  // lowest or highest group value (not bin edge). Empty: I/Os are counted.
   GroupBy density_by;
   double density_percentile = 99;  // in [0, 100]
   Method density_method = Method::kInterp;

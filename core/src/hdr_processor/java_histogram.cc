@@ -358,13 +358,7 @@ int64_t JHistogram::value_at_percentile(double percentile) const {
 double JHistogram::mean() const {
   if (total_ == 0) return 0.0;
   double sum = 0;
-  int64_t seen = 0;
-  for (int32_t i = 0; i < len_ && seen < total_; ++i) {
-    const int64_t c = counts_[static_cast<size_t>(i)];
-    if (c == 0) continue;
-    seen += c;
-    sum += static_cast<double>(median_equivalent(highest_equivalent(value_from_index(i)))) * static_cast<double>(c);
-  }
+  for_each_recorded([&sum](double v, double c) { sum += v * c; });
   return (sum * 1.0) / static_cast<double>(total_);
 }
 
@@ -372,14 +366,10 @@ double JHistogram::std_deviation() const {
   if (total_ == 0) return 0.0;
   const double m = mean();
   double total_dev = 0.0;
-  int64_t seen = 0;
-  for (int32_t i = 0; i < len_ && seen < total_; ++i) {
-    const int64_t c = counts_[static_cast<size_t>(i)];
-    if (c == 0) continue;
-    seen += c;
-    const double dev = (static_cast<double>(median_equivalent(highest_equivalent(value_from_index(i)))) * 1.0) - m;
-    total_dev += (dev * dev) * static_cast<double>(c);
-  }
+  for_each_recorded([&](double v, double c) {
+    const double dev = (v * 1.0) - m;
+    total_dev += (dev * dev) * c;
+  });
   return std::sqrt(total_dev / static_cast<double>(total_));
 }
 

@@ -100,6 +100,19 @@ class JHistogram {
   void updated_max_value(int64_t value);
   void update_min_non_zero_value(int64_t value);
   void establish_internal_tracking_values();
+  // Java's RecordedValuesIterator as getMean and getStdDeviation walk it:
+  // fn(value, count) for each non-empty bucket, value its median-equivalent
+  // of its highest-equivalent, in ascending order.
+  template <typename Fn>
+  void for_each_recorded(Fn fn) const {
+    int64_t seen = 0;
+    for (int32_t i = 0; i < len_ && seen < total_; ++i) {
+      const int64_t c = counts_[static_cast<size_t>(i)];
+      if (c == 0) continue;
+      seen += c;
+      fn(static_cast<double>(median_equivalent(highest_equivalent(value_from_index(i)))), static_cast<double>(c));
+    }
+  }
   bool fail(const std::string& why) {
     if (error_.empty()) error_ = why;
     return false;

@@ -63,6 +63,20 @@ class DensitySink : public RowSink {
   std::vector<uint32_t> column_;  // groups with a value, per quantum
 };
 
+// The lowest and highest value of the rows: the span the density's rows
+// are fitted to.
+class SpanSink : public RowSink {
+ public:
+  bool wants_bands() const override { return false; }
+  void add(const Row& row) override {
+    const PercentileValue* p = row_percentile(row, 0);
+    if (!p) return;
+    lo = std::min(lo, p->value_ns);
+    hi = std::max(hi, p->value_ns);
+  }
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+};
+
 // Gathers the groups of one cell.
 class CellSink : public RowSink {
  public:
@@ -83,32 +97,38 @@ class CellSink : public RowSink {
   uint32_t row_;
 };
 
-Status check_options(const HeatmapOptions& opts) {
-  if (opts.rows == 0 || opts.rows > 100000)
-    return Status::Error(ErrorCode::kInvalidArgument, "rows must be within 1..100000");
-  if (opts.min_ns < 0 || opts.max_ns < 0 || (opts.max_ns > 0 && opts.min_ns >= opts.max_ns))
-    return Status::Error(ErrorCode::kInvalidArgument, "latency bounds need 0 <= min < max");
-  if (opts.y != HeatmapOptions::Y::kLatency)
-    return Status::Error(ErrorCode::kInvalidArgument, "a density's rows are latencies, not block sizes or offsets");
-  if (!(opts.density_percentile >= 0 && opts.density_percentile <= 100))
-    return Status::Error(ErrorCode::kInvalidArgument, "the density's percentile must be within 0..100");
+}  // namespace
+
+Status density_row_edges(const Engine& engine, const Plan& plan, const HeatmapOptions& opts,
+                         std::vector<double>* edges) {
+  double lo = opts.min_ns, hi = opts.max_ns;
+  if (lo <= 0 || hi <= 0) {
+    // The whole run's values, whatever from/to say, as the heat map's rows
+    // are its bins' (latency_row_edges): a time range counts on the same
+    // rows, so the page's zoomed export and `--from/--to` agree.
+    QueryOptions whole = density_query(opts);
+    whole.sel.from_ms = -HUGE_VAL;
+    whole.sel.to_ms = HUGE_VAL;
+    SpanSink span;
+    QueryResult q;
+    Status st = engine.query(whole, &q, &span);
+    if (!st.ok()) return st;
+    // The 1 ns floor of the rows' log scale (latency_row_edges); no value
+    // at all leaves the heat map's bounds.
+    if (span.lo <= span.hi) {
+      if (lo <= 0) lo = std::max(span.lo, 1.0);
+      if (hi <= 0) hi = std::max(span.hi, lo);
+    }
+  }
+  latency_row_edges(plan, lo, hi, opts.rows, edges);
   return Status::Ok();
 }
 
-}  // namespace
-
 Status fill_density(const Engine& engine, const Plan& plan, const HeatmapOptions& opts, HeatmapResult* out) {
-  Status st = check_options(opts);
+  Status st = check_heatmap_cells("density", plan.quanta, opts.rows);
   if (!st.ok()) return st;
-  const double cells = static_cast<double>(plan.quanta) * opts.rows;
-  if (cells > kMaxHeatmapCells) {
-    char buf[200];
-    std::snprintf(buf, sizeof buf,
-                  "density of %zu quanta x %u rows = %.3g cells is over the %.3g-cell limit: a coarser quantum, "
-                  "fewer rows or a shorter time range (from/to)",
-                  plan.quanta, opts.rows, cells, kMaxHeatmapCells);
-    return Status::Error(ErrorCode::kInvalidArgument, buf);
-  }
+  st = density_row_edges(engine, plan, opts, &out->edges_ns);
+  if (!st.ok()) return st;
   out->quanta = static_cast<uint32_t>(plan.quanta);
   out->counts.assign(plan.quanta * opts.rows, 0.0);
   DensitySink sink(plan, out);
@@ -127,7 +147,7 @@ Status Engine::density_cell(const HeatmapOptions& opts, uint32_t quantum, uint32
   out->clear();
   if (opts.density_by.empty())
     return Status::Error(ErrorCode::kInvalidArgument, "a density cell needs the label its groups are of");
-  Status st = check_options(opts);
+  Status st = check_heatmap_options(opts);
   if (!st.ok()) return st;
   Plan plan;
   Selection sel = opts.sel;
@@ -140,8 +160,10 @@ Status Engine::density_cell(const HeatmapOptions& opts, uint32_t quantum, uint32
                   quantum, row, plan.layout ? plan.quanta : size_t{0}, opts.rows);
     return Status::Error(ErrorCode::kInvalidArgument, buf);
   }
+  // The same rows as the density's, fitted to every quantum's values.
   std::vector<double> edges;
-  latency_row_edges(plan, opts.min_ns, opts.max_ns, opts.rows, &edges);
+  st = density_row_edges(*this, plan, opts, &edges);
+  if (!st.ok()) return st;
   // Only this quantum is asked: a range inside it selects it alone (the
   // grid is multiples of the quantum whatever from/to say, axis.h).
   QueryOptions q = density_query(opts);

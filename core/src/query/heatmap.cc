@@ -35,21 +35,41 @@ void latency_row_edges(const Plan& plan, double min_ns, double max_ns, uint32_t 
   edges->back() = hi;
 }
 
+Status check_heatmap_options(const HeatmapOptions& opts) {
+  if (opts.rows == 0 || opts.rows > 100000)
+    return Status::Error(ErrorCode::kInvalidArgument, "rows must be within 1..100000");
+  if (opts.min_ns < 0 || opts.max_ns < 0 || (opts.max_ns > 0 && opts.min_ns >= opts.max_ns))
+    return Status::Error(ErrorCode::kInvalidArgument, "latency bounds need 0 <= min < max");
+  if (opts.density_by.empty()) return Status::Ok();
+  if (opts.y != HeatmapOptions::Y::kLatency)
+    return Status::Error(ErrorCode::kInvalidArgument, "a density's rows are latencies, not block sizes or offsets");
+  if (!(opts.density_percentile >= 0 && opts.density_percentile <= 100))
+    return Status::Error(ErrorCode::kInvalidArgument, "the density's percentile must be within 0..100");
+  return Status::Ok();
+}
+
+Status check_heatmap_cells(const char* what, size_t quanta, uint32_t rows) {
+  const double cells = static_cast<double>(quanta) * rows;
+  if (cells <= kMaxHeatmapCells) return Status::Ok();
+  char buf[240];
+  std::snprintf(buf, sizeof buf,
+                "%s of %zu quanta x %u rows = %.3g cells (%.3g GB) is over the %.3g-cell limit: a coarser "
+                "quantum, fewer rows or a shorter time range (from/to)",
+                what, quanta, rows, cells, cells * 8 / 1e9, kMaxHeatmapCells);
+  return Status::Error(ErrorCode::kInvalidArgument, buf);
+}
+
 // Heat-map rows are log-spaced latency ranges; each bin's count is spread
 // over the rows it overlaps in proportion to the overlap (uniform density
 // inside a bin, the same assumption as the interpolated percentiles).
 Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   *out = HeatmapResult();
-  if (opts.rows == 0 || opts.rows > 100000)
-    return Status::Error(ErrorCode::kInvalidArgument, "rows must be within 1..100000");
-  if (opts.min_ns < 0 || opts.max_ns < 0 || (opts.max_ns > 0 && opts.min_ns >= opts.max_ns))
-    return Status::Error(ErrorCode::kInvalidArgument, "latency bounds need 0 <= min < max");
-  if (!opts.density_by.empty() && opts.y != HeatmapOptions::Y::kLatency)
-    return Status::Error(ErrorCode::kInvalidArgument, "a density's rows are latencies, not block sizes or offsets");
+  Status st = check_heatmap_options(opts);
+  if (!st.ok()) return st;
   Plan plan;
   Selection sel = opts.sel;
   sel.co_interval_ms = 0;  // the heat map shows what was recorded (co.h: corrections sit beside it)
-  Status st = make_plan(sources_, sel, GroupBy{}, opts.quantum_ms, &plan);
+  st = make_plan(sources_, sel, GroupBy{}, opts.quantum_ms, &plan);
   if (!st.ok()) return st;
   out->quantum_ms = opts.quantum_ms;
   out->absolute_time = plan.absolute_time;
@@ -65,11 +85,11 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   const BinLayout& L = *plan.layout;
   const size_t k = L.size();
 
+  // Rows counting groups by their percentile instead of I/Os span the
+  // groups' values (docs/page-views.md, "Host density").
+  if (!opts.density_by.empty()) return fill_density(*this, plan, opts, out);
   latency_row_edges(plan, opts.min_ns, opts.max_ns, opts.rows, &out->edges_ns);
   const double lo = out->edges_ns.front(), hi = out->edges_ns.back();
-  // Rows counting groups by their percentile instead of I/Os share these
-  // edges (docs/page-views.md, "Host density").
-  if (!opts.density_by.empty()) return fill_density(*this, plan, opts, out);
 
   // Precompute bin -> rows spread.
   std::vector<uint32_t> start(k + 1);
@@ -111,15 +131,8 @@ Status Engine::heatmap(const HeatmapOptions& opts, HeatmapResult* out) const {
   }
   start[k] = static_cast<uint32_t>(row.size());
 
-  const double cells = static_cast<double>(plan.quanta) * opts.rows;
-  if (cells > kMaxHeatmapCells) {
-    char buf[240];
-    std::snprintf(buf, sizeof buf,
-                  "heat map of %zu quanta x %u rows = %.3g cells (%.3g GB) is over the %.3g-cell limit: a coarser "
-                  "quantum, fewer rows or a shorter time range (from/to)",
-                  plan.quanta, opts.rows, cells, cells * 8 / 1e9, kMaxHeatmapCells);
-    return Status::Error(ErrorCode::kInvalidArgument, buf);
-  }
+  st = check_heatmap_cells("heat map", plan.quanta, opts.rows);
+  if (!st.ok()) return st;
   out->quanta = static_cast<uint32_t>(plan.quanta);
   out->counts.assign(plan.quanta * opts.rows, 0.0);
   Sweep sweep(plan);

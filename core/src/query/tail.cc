@@ -108,22 +108,16 @@ void TailTally::notes(std::vector<std::string>* out) const {
   if (added)
     out->push_back("added the last, unlogged window of " + std::to_string(added) +
                    " log series from fio's json+ output (" + names + ")");
-  if (mismatched)
-    out->push_back(std::to_string(mismatched) +
-                   " log series hold more than their job's json+ bins (an unrepaired "
-                   "client/server log, or another run): no tail window added for them");
-  if (ambiguous)
-    out->push_back(std::to_string(ambiguous) +
-                   " log series match a json+ job that several loaded logs share: no tail "
-                   "window added for them");
-  if (implausible)
-    out->push_back(std::to_string(implausible) +
-                   " log series lack more I/Os than fio's unlogged last window holds (fio lost them, or the log "
-                   "was cut: see the trust summary, docs/folders.md): no tail window added for them");
-  if (epoch)
-    out->push_back(std::to_string(epoch) +
-                   " log series have epoch timestamps (log_unix_epoch): json+ runtimes are "
-                   "relative, no tail window added for them");
+  // The series left without a tail window, by why.
+  const auto left = [out](size_t n, const char* why) {
+    if (n) out->push_back(std::to_string(n) + " log series " + why + " no tail window added for them");
+  };
+  left(mismatched, "hold more than their job's json+ bins (an unrepaired client/server log, or another run):");
+  left(ambiguous, "match a json+ job that several loaded logs share:");
+  left(implausible,
+       "lack more I/Os than fio's unlogged last window holds (fio lost them, or the log was cut: see the trust "
+       "summary, docs/folders.md):");
+  left(epoch, "have epoch timestamps (log_unix_epoch): json+ runtimes are relative,");
 }
 
 void add_json_tails(const std::vector<Source>& sources, const Selection& sel, Plan* plan) {

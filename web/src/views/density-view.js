@@ -14,6 +14,7 @@ import { formatNumber, formatCount, formatTime } from '../util/format.js';
 import { unitScale, unitLabel } from '../model/units.js';
 import { percentileName } from '../model/percentiles.js';
 import { showTip, hideTip } from './tooltip.js';
+import { cellImage, drawColumns, rampLegend } from './palette-ramp.js';
 
 /**
  * What the view draws: core's grid and what it was asked for.
@@ -90,32 +91,9 @@ export class DensityView {
   /** The cells of the visible time range, one image pixel per (quantum, row), stretched onto the plot. @param {any} hm @param {[number, number]} dom @param {string} palette */
   paint(hm, dom, palette) {
     const canvas = /** @type {HTMLCanvasElement} */ (this.frame.canvas);
-    const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
-    ctx.clearRect(0, 0, canvas.width, canvas.height);
-    const off = document.createElement('canvas');
-    off.width = hm.quanta;
-    off.height = hm.rows;
-    const octx = /** @type {CanvasRenderingContext2D} */ (off.getContext('2d'));
-    const img = octx.createImageData(hm.quanta, hm.rows);
-    const lut = paletteLut(palette);
     const norm = densityNormalizer(hm.counts);
-    for (let q = 0; q < hm.quanta; q++) {
-      for (let r = 0; r < hm.rows; r++) {
-        const v = norm(hm.counts[q * hm.rows + r]);
-        if (v < 0) continue;
-        const li = Math.round(v * 255) * 4;
-        const o = ((hm.rows - 1 - r) * hm.quanta + q) * 4; // row 0, the lowest latency, at the bottom
-        img.data.set(lut.subarray(li, li + 4), o);
-      }
-    }
-    octx.putImageData(img, 0, 0);
-    ctx.imageSmoothingEnabled = false;
-    const sx = (dom[0] - hm.t0_ms) / hm.quantum_ms;
-    const sw = (dom[1] - dom[0]) / hm.quantum_ms;
-    const dx0 = sx < 0 ? (-sx / sw) * canvas.width : 0;
-    const cx0 = Math.max(0, sx);
-    const cx1 = Math.min(hm.quanta, sx + sw);
-    if (cx1 > cx0) ctx.drawImage(off, cx0, 0, cx1 - cx0, hm.rows, dx0, 0, ((cx1 - cx0) / sw) * canvas.width, canvas.height);
+    const image = cellImage(hm.quanta, hm.rows, paletteLut(palette), (q, r) => norm(hm.counts[q * hm.rows + r]));
+    drawColumns(canvas, image, (dom[0] - hm.t0_ms) / hm.quantum_ms, (dom[1] - dom[0]) / hm.quantum_ms, canvas.height);
   }
 
   /** The colour legend: one group … the most in a cell. @param {any} g @param {any} hm @param {DensityData} d @param {string} palette @param {any} c */
@@ -123,17 +101,7 @@ export class DensityView {
     const f = this.frame;
     const h = Math.min(200, f.innerH);
     const lg = g.append('g').attr('class', 'legend').attr('data-testid', 'density-legend').attr('transform', `translate(${f.innerW + 16},0)`);
-    const lut = paletteLut(palette);
-    const steps = 64;
-    for (let i = 0; i < steps; i++) {
-      const li = Math.round((i / (steps - 1)) * 255) * 4;
-      lg.append('rect')
-        .attr('x', 0)
-        .attr('y', h - ((i + 1) * h) / steps)
-        .attr('width', 12)
-        .attr('height', h / steps + 0.5)
-        .attr('fill', `rgb(${lut[li]},${lut[li + 1]},${lut[li + 2]})`);
-    }
+    rampLegend(lg, paletteLut(palette), h);
     const max = maxCount(hm.counts);
     const marks = max > 1 ? [[0, '1'], [1, formatCount(max)]] : [[0, '1']];
     for (const [v, t] of marks) lg.append('text').attr('x', 16).attr('y', h - Number(v) * h + 4).attr('fill', 'currentColor').text(String(t));

@@ -11,6 +11,7 @@ import { formatTime, formatNumber, formatBytes, formatCount, formatQuantum } fro
 import { unitScale, unitLabel } from '../model/units.js';
 import { percentileName } from '../model/percentiles.js';
 import { showTip, hideTip } from './tooltip.js';
+import { cellImage, drawColumns, rampLegend } from './palette-ramp.js';
 
 /** Axis titles of rows by bytes (per-I/O logs): HeatmapResult::y. @type {Record<string, string>} */
 const Y_TITLE = { bs: 'block size', offset: 'offset' };
@@ -171,42 +172,10 @@ export class HeatmapView {
 
   /** Paints the cells of the visible time range onto the canvas. */
   paint(/** @type {any} */ hm, /** @type {[number, number]} */ dom, /** @type {any} */ s) {
-    const f = this.frame;
-    const canvas = /** @type {HTMLCanvasElement} */ (f.canvas);
-    const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
-    ctx.clearRect(0, 0, canvas.width, canvas.height);
-    const off = document.createElement('canvas');
-    off.width = hm.quanta;
-    off.height = hm.rows;
-    const octx = /** @type {CanvasRenderingContext2D} */ (off.getContext('2d'));
-    const img = octx.createImageData(hm.quanta, hm.rows);
-    const lut = paletteLut(s.palette);
+    const canvas = /** @type {HTMLCanvasElement} */ (this.frame.canvas);
     const norm = countNormalizer(s.colorMode, hm.counts);
-    for (let q = 0; q < hm.quanta; q++) {
-      for (let r = 0; r < hm.rows; r++) {
-        const v = norm(hm.counts[q * hm.rows + r]);
-        if (v < 0) continue;
-        const li = Math.min(255, Math.round(v * 255)) * 4;
-        // Row 0 is the lowest latency: bottom of the image.
-        const o = ((hm.rows - 1 - r) * hm.quanta + q) * 4;
-        img.data[o] = lut[li];
-        img.data[o + 1] = lut[li + 1];
-        img.data[o + 2] = lut[li + 2];
-        img.data[o + 3] = 255;
-      }
-    }
-    octx.putImageData(img, 0, 0);
-    ctx.imageSmoothingEnabled = false;
-    // Source rectangle of the visible time range, in quanta.
-    const sx = (dom[0] - hm.t0_ms) / hm.quantum_ms;
-    const sw = (dom[1] - dom[0]) / hm.quantum_ms;
-    const dx0 = sx < 0 ? (-sx / sw) * canvas.width : 0;
-    const cx0 = Math.max(0, sx);
-    const cx1 = Math.min(hm.quanta, sx + sw);
-    if (cx1 > cx0) {
-      const dw = ((cx1 - cx0) / sw) * canvas.width;
-      ctx.drawImage(off, cx0, 0, cx1 - cx0, hm.rows, dx0, 0, dw, canvas.height);
-    }
+    const image = cellImage(hm.quanta, hm.rows, paletteLut(s.palette), (q, r) => norm(hm.counts[q * hm.rows + r]));
+    drawColumns(canvas, image, (dom[0] - hm.t0_ms) / hm.quantum_ms, (dom[1] - dom[0]) / hm.quantum_ms, canvas.height);
   }
 
   /**
@@ -276,17 +245,7 @@ export class HeatmapView {
     const f = this.frame;
     const h = Math.min(200, f.innerH);
     const lg = g.append('g').attr('class', 'legend').attr('transform', `translate(${f.innerW + PANEL_GAP + PANEL_W + 14},0)`);
-    const lut = paletteLut(s.palette);
-    const steps = 64;
-    for (let i = 0; i < steps; i++) {
-      const li = Math.round((i / (steps - 1)) * 255) * 4;
-      lg.append('rect')
-        .attr('x', 0)
-        .attr('y', h - ((i + 1) * h) / steps)
-        .attr('width', 12)
-        .attr('height', h / steps + 0.5)
-        .attr('fill', `rgb(${lut[li]},${lut[li + 1]},${lut[li + 2]})`);
-    }
+    rampLegend(lg, paletteLut(s.palette), h);
     let max = 0;
     for (let i = 0; i < hm.counts.length; i++) if (hm.counts[i] > max) max = hm.counts[i];
     const labels =

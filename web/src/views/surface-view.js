@@ -7,6 +7,7 @@ import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
 import { timeScale, timeAxis } from './time-axis.js';
 import { paletteLut, tailCoord, tailTicks, logTicks } from './scales.js';
+import { cellImage, drawColumns, rampLegend } from './palette-ramp.js';
 import { surfaceGrid, nearestLevel, gridRange } from './surface-data.js';
 import { runsOf } from './pctiles-data.js';
 import { formatTime, formatNumber } from '../util/format.js';
@@ -69,12 +70,8 @@ export class SurfaceView {
 
     // Colour legend: latency, log scale.
     const lg = g.append('g').attr('class', 'legend').attr('transform', `translate(${f.innerW + 14},0)`);
-    const lut = paletteLut(s.palette);
     const lh = Math.min(surfH, 220);
-    for (let i = 0; i < 64; i++) {
-      const li = Math.round((i / 63) * 255) * 4;
-      lg.append('rect').attr('y', lh - ((i + 1) * lh) / 64).attr('width', 12).attr('height', lh / 64 + 0.5).attr('fill', `rgb(${lut[li]},${lut[li + 1]},${lut[li + 2]})`);
-    }
+    rampLegend(lg, paletteLut(s.palette), lh);
     // Values are in the result's unit; ticks are round numbers of it.
     const cl = d3.scaleLog().domain([vlo, vhi]).range([lh, 0]);
     lg.append('g').attr('class', 'axis legend-axis').attr('transform', 'translate(12,0)').call(d3.axisRight(cl).tickValues(logTicks(vlo, vhi, lh)).tickFormat((t) => formatNumber(Number(t))));
@@ -174,41 +171,13 @@ export class SurfaceView {
   paint(grid, r, dom, surfH, palette, vlo, vhi) {
     const f = this.frame;
     const canvas = /** @type {HTMLCanvasElement} */ (f.canvas);
-    const ctx = /** @type {CanvasRenderingContext2D} */ (canvas.getContext('2d'));
-    ctx.clearRect(0, 0, canvas.width, canvas.height);
-    const L = grid.values.length;
-    const off = document.createElement('canvas');
-    off.width = grid.quanta;
-    off.height = L;
-    const octx = /** @type {CanvasRenderingContext2D} */ (off.getContext('2d'));
-    const img = octx.createImageData(grid.quanta, L);
-    const lut = paletteLut(palette);
     const llo = Math.log(vlo);
     const span = Math.log(vhi) - llo || 1;
-    for (let l = 0; l < L; l++) {
-      const row = grid.values[l];
-      for (let q = 0; q < grid.quanta; q++) {
-        const v = row[q];
-        if (v == null || !(v > 0)) continue;
-        const li = Math.max(0, Math.min(255, Math.round(((Math.log(v) - llo) / span) * 255))) * 4;
-        const o = ((L - 1 - l) * grid.quanta + q) * 4;
-        img.data[o] = lut[li];
-        img.data[o + 1] = lut[li + 1];
-        img.data[o + 2] = lut[li + 2];
-        img.data[o + 3] = 255;
-      }
-    }
-    octx.putImageData(img, 0, 0);
-    ctx.imageSmoothingEnabled = false;
-    const dpr = canvas.height / f.innerH;
-    const sx = (dom[0] - grid.t0) / r.quantum_ms;
-    const sw = (dom[1] - dom[0]) / r.quantum_ms;
-    const cx0 = Math.max(0, sx);
-    const cx1 = Math.min(grid.quanta, sx + sw);
-    if (cx1 > cx0) {
-      const dx0 = ((cx0 - sx) / sw) * canvas.width;
-      const dw = ((cx1 - cx0) / sw) * canvas.width;
-      ctx.drawImage(off, cx0, 0, cx1 - cx0, L, dx0, 0, dw, surfH * dpr);
-    }
+    const level = (/** @type {number} */ q, /** @type {number} */ l) => {
+      const v = grid.values[l][q];
+      return v == null || !(v > 0) ? -1 : Math.max(0, (Math.log(v) - llo) / span);
+    };
+    const image = cellImage(grid.quanta, grid.values.length, paletteLut(palette), level);
+    drawColumns(canvas, image, (dom[0] - grid.t0) / r.quantum_ms, (dom[1] - dom[0]) / r.quantum_ms, surfH * (canvas.height / f.innerH));
   }
 }
