@@ -1,0 +1,122 @@
+// Per-host questions answered from the matrix: docs/page-views.md, "Groups
+// from the matrix"; the matrix itself: docs/result-format.md, "Per-host
+// percentile matrix (version 4)".
+#include "latscope/matrix_answer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "latscope/percentiles.h"
+
+namespace latscope {
+namespace {
+
+// Why the matrix cannot answer q, or "" when it holds what q asks.
+std::string not_held(const MatrixHead& h, const QueryOptions& q) {
+  if (h.group_by != "host" || q.group_by != GroupBy{"host"}) return "not grouped by host";
+  if (h.method != method_name(q.method)) return "method " + std::string(method_name(q.method)) + ", not the matrix's " + h.method;
+  const Selection& s = q.sel;
+  const Selection none;
+  if (s.dirs != none.dirs || !s.kinds.empty() || !s.exclude_sources.empty() || !s.exclude_hosts.empty() ||
+      !s.offsets_ms.empty() || !s.accounts.empty() || s.complete_tail != none.complete_tail)
+    return "a selection of the data (directions, kinds, exclusions, offsets or accounts)";
+  if (s.co_interval_ms > 0) return "coordinated-omission correction";
+  if (q.adaptive_accuracy > 0 || q.compat_fio_histo_log_pctiles || !q.window_extremes)
+    return "adaptive quanta, fio's arithmetic or no window extremes";
+  if (q.part_count != 1 || q.columns != 0) return "a part of the rows or pixel columns";
+  return "";
+}
+
+bool overlaps(double t, double len, double from, double to) { return t + len > from && t < to; }
+
+}  // namespace
+
+MatrixPlan plan_matrix_answer(const MatrixReader& m, const QueryOptions& q, bool quantum_chosen, uint32_t columns) {
+  MatrixPlan p;
+  const MatrixHead& h = m.head();
+  p.why = not_held(h, q);
+  if (!p.why.empty()) return p;
+  for (double want : q.percentiles) {
+    const auto it = std::find(h.percentiles.begin(), h.percentiles.end(), want);
+    if (it == h.percentiles.end()) {
+      p.why = "percentile " + std::to_string(want) + " is not in the matrix";
+      p.pct.clear();
+      return p;
+    }
+    p.pct.push_back(static_cast<size_t>(it - h.percentiles.begin()));
+  }
+  if (h.levels.empty()) {
+    p.why = "the matrix has no levels";
+    return p;
+  }
+  // The range shown; unbounded ends are the matrix's own (its coarsest level's span).
+  double from = q.sel.from_ms, to = q.sel.to_ms;
+  double first = 0, last = 0;
+  const auto top = static_cast<uint32_t>(h.levels.size() - 1);
+  if (m.span(top, &first, &last)) {
+    if (!std::isfinite(from)) from = first;
+    if (!std::isfinite(to)) to = last + h.levels[top];
+  }
+  const auto exact = std::find(h.levels.begin(), h.levels.end(), q.quantum_ms);
+  if (exact != h.levels.end()) {
+    p.level = static_cast<uint32_t>(exact - h.levels.begin());
+  } else if (quantum_chosen) {
+    p.why = "no level of " + std::to_string(q.quantum_ms) + " ms";
+    return p;
+  } else {
+    // Two quanta per pixel column at most (docs/page-loading.md §8): finer buys nothing on screen.
+    const double most = 2.0 * std::max<uint32_t>(200, columns);
+    p.level = top;
+    for (uint32_t l = 0; l <= top; ++l)
+      if ((to - from) / h.levels[l] <= most) {
+        p.level = l;
+        break;
+      }
+  }
+  const double span = h.levels[p.level] * h.quanta_per_block;
+  for (size_t b = 0; b < m.blocks().size(); ++b) {
+    const MatrixBlock& e = m.blocks()[b];
+    if (e.level != p.level || !overlaps(static_cast<double>(e.time_block) * span, span, from, to)) continue;
+    p.blocks.push_back(b);
+    p.rows += e.rows;
+  }
+  if (p.rows > kMaxMatrixAnswerRows) {
+    p.why = std::to_string(p.rows) + " rows at " + std::to_string(h.levels[p.level]) + " ms, over " +
+            std::to_string(kMaxMatrixAnswerRows);
+    p.blocks.clear();
+    return p;
+  }
+  p.served = true;
+  return p;
+}
+
+Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOptions& q, QueryResult* out) {
+  if (!plan.served) return Status::Error(ErrorCode::kInvalidArgument, "matrix: " + plan.why);
+  const MatrixHead& h = m->head();
+  const double len = h.levels[plan.level];
+  std::vector<MatrixRow> rows, block;
+  rows.reserve(plan.rows);
+  for (size_t b : plan.blocks) {
+    Status st = m->read(b, &block);
+    if (!st.ok()) return st;
+    for (MatrixRow& r : block) {
+      if (!overlaps(r.t_ms, len, q.sel.from_ms, q.sel.to_ms)) continue;
+      // The asked percentiles only, in the asked order.
+      std::vector<double> p;
+      uint64_t few = 0;
+      for (size_t i = 0; i < plan.pct.size(); ++i) {
+        p.push_back(r.p[plan.pct[i]]);
+        few |= ((r.few >> plan.pct[i]) & 1) << i;
+      }
+      r.p = std::move(p);
+      r.few = few;
+      rows.push_back(std::move(r));
+    }
+  }
+  matrix_query_result(h, plan.level, &rows, out);
+  return Status::Ok();
+}
+
+}  // namespace latscope
