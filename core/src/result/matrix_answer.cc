@@ -97,7 +97,7 @@ Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOp
   const MatrixHead& h = m->head();
   const double len = h.levels[plan.level];
   std::vector<MatrixRow> rows, block;
-  rows.reserve(plan.rows);
+  rows.reserve(static_cast<size_t>(plan.rows));  // at most kMaxMatrixAnswerRows
   for (size_t b : plan.blocks) {
     Status st = m->read(b, &block);
     if (!st.ok()) return st;
