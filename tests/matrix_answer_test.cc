@@ -2,7 +2,7 @@
 // docs/page-views.md "Groups from the matrix"): the answer equals the query
 // on the logs (every level, a subset of percentiles, a time range), only the
 // blocks of the range and level are read, and a query the matrix does not
-// hold is refused with its reason.
+// hold (or hosts of different bin layouts) is refused with its reason.
 #include "latscope/matrix_answer.h"
 
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fixture_util.h"
+#include "latscope/layout.h"
 #include "latscope/options_json.h"
 #include "latscope/report.h"
 #include "latscope/result.h"
@@ -154,6 +155,18 @@ TEST(MatrixAnswer, WhatTheMatrixDoesNotHoldIsRefusedWithItsReason) {
   EXPECT_NE(plan_matrix_answer(f.m, q, true, 1000).why.find("not in the matrix"), std::string::npos);
   QueryResult r;
   EXPECT_FALSE(answer_from_matrix(&f.m, plan_matrix_answer(f.m, q, true, 1000), q, &r).ok());
+}
+
+TEST(MatrixAnswer, HostsOfOtherBinLayoutsAreAnsweredFromTheHistograms) {
+  Result r;
+  r.series.resize(2);
+  r.series[0].layout = fio_layout(3, 0);
+  r.series[1].layout = fio_layout(3, 0);
+  EXPECT_EQ(matrix_layouts_differ(r), "");
+  r.series[1].layout = fio_layout(3, 4);
+  const std::string why = matrix_layouts_differ(r);
+  EXPECT_NE(why.find("bin layouts differ"), std::string::npos) << why;
+  EXPECT_NE(why.find(r.series[1].layout->id), std::string::npos) << why;
 }
 
 }  // namespace

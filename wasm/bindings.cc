@@ -474,8 +474,15 @@ class WasmMatrixFile {
       if (!missing_.empty()) return need();
       if (!st.ok()) return error(st);
       if (!has) return refused("no per-host matrix");
+      // The histograms' head: the matrix stands for them only on one bin layout (as the CLI's pctiles asks).
+      latscope::ResultBlockReader hist;
+      st = hist.open(read_fn(), size_);
+      if (!missing_.empty()) return need();
+      if (!st.ok()) return error(st);
+      layouts_differ_ = latscope::matrix_layouts_differ(hist.head());
       opened_ = true;
     }
+    if (!layouts_differ_.empty()) return refused(layouts_differ_);
     const latscope::MatrixPlan plan = latscope::plan_matrix_answer(reader_, q, chosen, static_cast<uint32_t>(columns));
     if (!plan.served) return refused(plan.why);
     missing_.clear();
@@ -545,6 +552,7 @@ class WasmMatrixFile {
 
   uint64_t size_;
   bool opened_ = false;
+  std::string layouts_differ_;
   latscope::MatrixReader reader_;
   std::map<uint64_t, std::vector<uint8_t>> held_;
   std::vector<std::pair<uint64_t, uint64_t>> missing_;

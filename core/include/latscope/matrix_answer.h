@@ -33,6 +33,14 @@ struct MatrixPlan {
 // (its memory budget applies there), about 0.5 GB of rows and matrix.
 constexpr uint64_t kMaxMatrixAnswerRows = uint64_t{4} << 20;
 
+// Why the matrix cannot stand for the histograms' query of a file whose
+// histograms' head is `hist`, or "" when it can: each host's rows were made
+// on its own bin layout, the query of the histograms folds every host onto
+// the layout common to all; only when that is every host's own are the two
+// the same bytes (hosts of other fio coarseness merged: docs/result-format.md,
+// "Reading it"). The CLI's pctiles and the page's groups view both ask.
+std::string matrix_layouts_differ(const Result& hist);
+
 // The plan for q (its from_ms/to_ms: the time shown). The level: the one
 // whose quantum is q.quantum_ms; when there is none and the quantum was not
 // chosen by the user (quantum_chosen false), the finest level with at most

@@ -33,6 +33,16 @@ bool overlaps(double t, double len, double from, double to) { return t + len > f
 
 }  // namespace
 
+std::string matrix_layouts_differ(const Result& hist) {
+  if (hist.series.empty()) return "";
+  const ResultSeries& first = hist.series.front();
+  for (const ResultSeries& x : hist.series)
+    if (!x.layout || !first.layout || x.layout->id != first.layout->id)
+      return "its hosts' bin layouts differ (" + (first.layout ? first.layout->id : std::string("none")) + ", " +
+             (x.layout ? x.layout->id : std::string("none")) + ")";
+  return "";
+}
+
 MatrixPlan plan_matrix_answer(const MatrixReader& m, const QueryOptions& q, bool quantum_chosen, uint32_t columns) {
   MatrixPlan p;
   const MatrixHead& h = m.head();

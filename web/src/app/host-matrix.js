@@ -45,8 +45,8 @@ export class HostMatrix {
   async answer(engine, opts, columns, chosen) {
     /** @type {[number, Uint8Array][]} */
     let pages = [];
-    // The head and index take a few rounds (each read names the next); blocks one.
-    for (let round = 0; round < 16; round++) {
+    // The matrix's and the histograms' heads take a few rounds each (each read names the next); blocks one.
+    for (let round = 0; round < 64; round++) {
       const r = await engine.matrixQuery({ key: this.key, size: this.src.size, pages, opts, columns, chosen });
       if ('need' in r) {
         pages = await this.read(r.need);
