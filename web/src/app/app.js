@@ -20,7 +20,7 @@ import { missingPercentiles, SlaField } from './sla.js';
 import { showSla } from './sla-summary.js';
 import { installEmbed } from './embed.js';
 import { Session } from './session.js';
-import { hostOfKey, drillState, drilledHost, undrillState } from './host-drill.js';
+import { hostOfKey, drillState, drilledHost, undrillState, hostsOfSources } from './host-drill.js';
 import { QueryScheduler } from './scheduler.js';
 import { makeRegistry } from './view-registry.js';
 import { installSessionPanels } from './session-panels.js';
@@ -49,8 +49,6 @@ export class App {
     this.views = /** @type {Views} */ (/** @type {unknown} */ (undefined));
     /** Group colours by first sight, for the page's lifetime (views/colors.js). */
     this.colors = new ColorKeeper();
-    /** The hosts of the groups view when a host was drilled into (host-drill.js). @type {string[] | null} */
-    this.hosts = null;
     this.scheduler = new QueryScheduler({
       store: this.store,
       engine: () => this.session.levels.bounded(this.session.engine),
@@ -391,14 +389,7 @@ export class App {
     // A result with a per-host matrix: the host's own detail (host-drill.js).
     const host = hostOfKey(key);
     if (host !== null && this.session.hostMatrix) {
-      /** @type {string[]} */
-      const hosts = [];
-      for (const g of this.views.groups.m?.groups ?? []) {
-        const h = hostOfKey(g);
-        if (h !== null) hosts.push(h);
-      }
-      this.hosts = hosts;
-      this.store.set(drillState(host, hosts));
+      this.store.set(drillState(host, hostsOfSources(this.sources)));
       return;
     }
     const logs = this.sources.filter((/** @type {any} */ x) => isLog(x) && !isWholeRun(x));
@@ -419,13 +410,14 @@ export class App {
 
   /** The bar naming the host drilled into (host-drill.js), with the way back. */
   showDrill() {
-    const host = this.session.hostMatrix ? drilledHost(this.store.state, this.hosts ?? []) : null;
+    const hosts = hostsOfSources(this.sources);
+    const host = this.session.hostMatrix ? drilledHost(this.store.state, hosts) : null;
     const bar = this.$('host-drill');
     if (bar.hidden !== !host) {
       bar.hidden = !host;
       this.relayout();
     }
-    if (host) this.$('host-drill-text').textContent = `Host ${host} only: its percentiles from the result's histograms of that host (the other ${(this.hosts ?? []).length - 1} hosts left out).`;
+    if (host) this.$('host-drill-text').textContent = `Host ${host} only: its percentiles from the result's histograms of that host (the other ${hosts.length - 1} hosts left out).`;
   }
 
   /** Back from a host's detail: every host, the groups view by host. */

@@ -31,6 +31,22 @@ export function drilledHost(s, hosts) {
   return left.length === 1 && out.size === hosts.length - 1 ? left[0] : null;
 }
 
+/**
+ * The hosts of the loaded files: each series' host label (a result keeps
+ * them per series), else the file's host, natural order not needed.
+ * @param {{host?: string, labels?: Record<string, string>, series?: {labels?: Record<string, string>}[]}[]} sources
+ * @returns {string[]}
+ */
+export function hostsOfSources(sources) {
+  const out = new Set();
+  for (const src of sources) {
+    const per = (src.series ?? []).map((x) => x.labels?.host).filter((h) => h !== undefined && h !== '');
+    if (per.length) for (const h of per) out.add(h);
+    else if (src.host || src.labels?.host) out.add(src.host || src.labels?.host);
+  }
+  return /** @type {string[]} */ ([...out]);
+}
+
 /** The state that goes back: every host, the groups view by host. */
 export function undrillState() {
   return { exclude_hosts: [], group_by: 'host', view: /** @type {'groups'} */ ('groups') };

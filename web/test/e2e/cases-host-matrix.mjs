@@ -3,12 +3,12 @@
 // answered from the matrix equals `latscope pctiles --group-by host` on the
 // result and on the logs; a click on a host shows that host alone, whose CSV
 // equals `latscope pctiles --exclude-host` (every other host) on the same
-// file; the link holds the drill; the bar goes back. Real files through the file
+// file; a link reopens the drill; the bar goes back. Real files through the file
 // input; no assertion on time.
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { loadThroughInput, cliPath, cliPctiles, settled, download } from './helpers.mjs';
+import { loadThroughInput, cliPath, cliPctiles, settled, download, waitDone } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
 import { hostLogs } from './cases-groups.mjs';
 
@@ -31,7 +31,7 @@ function parseCsv(csv) {
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
 export const HOST_MATRIX_CASES = [
   {
-    name: 'host matrix: the groups view by host comes from the per-host matrix and equals pctiles --group-by host on the result and the logs; a click drills into the host (CSV = pctiles --exclude-host the others), the link holds it, the bar goes back',
+    name: 'host matrix: the groups view by host comes from the per-host matrix and equals pctiles --group-by host on the result and the logs; a click drills into the host (CSV = pctiles --exclude-host the others), a link reopens it, the bar goes back',
     async run(c) {
       const p = c.page;
       const lsr = hostResult();
@@ -91,11 +91,19 @@ export const HOST_MATRIX_CASES = [
       assert.equal(want, cliPctiles(['--quantum', String(st.quantum_ms), ...ex], hostLogs()), 'and on the logs');
       await p.screenshot({ path: path.join(SHOTS, 'host-matrix-drill.png') });
 
-      // The link holds the drill (the excluded hosts, the cluster grouping, the view).
-      const link = decodeURIComponent(p.url());
-      assert.match(link, /xh=/);
-      assert.match(link, /host04/);
-      assert.doesNotMatch(link, /host05/, 'the link names the hosts left out, not the one shown');
+      // The link holds the drill (the hosts left out, the cluster grouping, the view): reloaded and the file opened again, host05 alone comes back.
+      await p.waitForFunction(() => /xh=/.test(location.hash));
+      assert.doesNotMatch(decodeURIComponent(p.url()), /host05/, 'the link names the hosts left out, not the one shown');
+      await p.reload();
+      await p.waitForSelector('[data-testid=reopen-hint]', { state: 'visible' });
+      await p.setInputFiles('[data-testid=file-input]', [lsr]);
+      assert.equal(await waitDone(p), 'ready');
+      await settled(p);
+      const again = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+      assert.deepEqual([again.view, again.group_by, [...again.exclude_hosts].sort()], ['pctiles', 'all', others]);
+      const { bytes: bytes2 } = await download(p, '[data-testid=export-csv]');
+      assert.equal(bytes2.toString('utf8'), want, 'the reopened link shows the same numbers');
+      assert.match((await p.textContent('[data-testid=host-drill]')) || '', /Host host05 only/, 'the bar is back with the drill');
 
       // Back: every host, the groups view by host, from the matrix again.
       await p.goto(c.url);
