@@ -188,7 +188,9 @@ export function makeRegistry() {
         performance.measure('latscope: groups ranking query', { start: t0 });
       }
       q.colors.see([...gm.groups].sort(naturalCompare));
-      view.setData(fromResultMatrix(gm, 0), groupsRun ? runValues(groupsRun, 0) : null, { unit: gm.unit, absolute: gm.absolute_time });
+      // The matrix's note names its level (wasm MatrixFile); a click drills into a host when the result has the matrix.
+      const from = (gm.notes.find((n) => n.startsWith('answered from the per-host matrix')) ?? '').replace(/^answered from /, '');
+      view.setData(fromResultMatrix(gm, 0), groupsRun ? runValues(groupsRun, 0) : null, { unit: gm.unit, absolute: gm.absolute_time, from, drill: !!q.hostMatrix });
     },
     // The groups tab exports the spectrum's numbers, as before the registry
     // (its own CSV is not written yet).

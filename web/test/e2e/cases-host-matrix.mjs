@@ -47,6 +47,7 @@ export const HOST_MATRIX_CASES = [
         return { why: a.session.hostMatrix?.why, groups: m.groups, times: [...m.times], values: [...m.values], q: m.quantumMs, p: a.store.state.groupsP };
       });
       assert.equal(got.why, '', 'the matrix answered (no reason to ask the histograms)');
+      assert.match((await p.textContent('#view-groups .groups-caption')) || '', /from the per-host matrix \(level 1000 ms\); click a row for that host's percentiles/);
       assert.equal(got.p, '99');
       // The CLI on the result answers from the same matrix; on the logs, from the histograms.
       const fromResult = parseCsv(cliPctiles(['--group-by', 'host', '--quantum', String(got.q)], [lsr]));
