@@ -493,13 +493,11 @@ class WasmMatrixFile {
     }
     if (!missing_.empty()) return need();
     latscope::QueryResult r;
-    st = latscope::answer_from_matrix(&reader_, plan, q, &r);
+    latscope::ValueMatrixBuilder vb(labels.size(), unit);
+    st = latscope::answer_from_matrix(&reader_, plan, q, &vb, &r);
     // The blocks are dropped once answered: the next range reads its own.
     for (size_t b : plan.blocks) held_.erase(reader_.block_at(b));
     if (!st.ok()) return error(st);
-    latscope::ValueMatrixBuilder vb(labels.size(), unit);
-    vb.expect(r.rows.size());
-    for (const latscope::Row& row : r.rows) vb.add(row);
     const latscope::ValueMatrix m = vb.take(r.groups.size());
     val out = val::object();
     r.notes.push_back("answered from the per-host matrix (level " + latscope::quantum_text(r.quantum_ms) + " ms)");

@@ -53,5 +53,11 @@ MatrixPlan plan_matrix_answer(const MatrixReader& m, const QueryOptions& q, bool
 // group order: what the query on the histograms gives, for hosts of one bin
 // layout (docs/result-format.md, "Reading it").
 Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOptions& q, QueryResult* out);
+// The same rows handed to sink one at a time (each valid during the call)
+// instead of kept: *out gets the head (groups, quantum, clock) only. What
+// the page's groups view takes (ValueMatrixBuilder): no second copy of
+// every row.
+Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOptions& q, RowSink* sink,
+                          QueryResult* out);
 
 }  // namespace latscope

@@ -102,31 +102,79 @@ MatrixPlan plan_matrix_answer(const MatrixReader& m, const QueryOptions& q, bool
   return p;
 }
 
-Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOptions& q, QueryResult* out) {
+Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOptions& q, RowSink* sink,
+                          QueryResult* out) {
   if (!plan.served) return Status::Error(ErrorCode::kInvalidArgument, "matrix: " + plan.why);
   const MatrixHead& h = m->head();
   const double len = h.levels[plan.level];
+  const size_t np = plan.pct.size();
   std::vector<MatrixRow> rows, block;
   rows.reserve(static_cast<size_t>(plan.rows));  // at most kMaxMatrixAnswerRows
+  std::vector<double> picked(np);
   for (size_t b : plan.blocks) {
     Status st = m->read(b, &block);
     if (!st.ok()) return st;
     for (MatrixRow& r : block) {
       if (!overlaps(r.t_ms, len, q.sel.from_ms, q.sel.to_ms)) continue;
-      // The asked percentiles only, in the asked order.
-      std::vector<double> p;
+      // The asked percentiles only, in the asked order (the row's storage kept).
       uint64_t few = 0;
-      for (size_t i = 0; i < plan.pct.size(); ++i) {
-        p.push_back(r.p[plan.pct[i]]);
+      for (size_t i = 0; i < np; ++i) {
+        picked[i] = r.p[plan.pct[i]];
         few |= ((r.few >> plan.pct[i]) & 1) << i;
       }
-      r.p = std::move(p);
+      r.p.assign(picked.begin(), picked.end());
       r.few = few;
       rows.push_back(std::move(r));
     }
   }
-  matrix_query_result(h, plan.level, &rows, out);
+  // Blocks are in index order (time block, then group chunk): rows go out in time, then group order.
+  std::sort(rows.begin(), rows.end(), [](const MatrixRow& a, const MatrixRow& b) {
+    return a.t_ms < b.t_ms || (a.t_ms == b.t_ms && a.group < b.group);
+  });
+  *out = QueryResult();
+  out->groups = h.groups;
+  out->quantum_ms = len;
+  out->absolute_time = h.absolute_time;
+  out->bands = false;
+  sink->expect(rows.size());
+  Row row;
+  row.p.resize(np);
+  for (const MatrixRow& r : rows) {
+    row.t_ms = r.t_ms;
+    row.group = r.group;
+    row.flags = r.flags;
+    row.stats.samples = r.samples;
+    row.stats.min_ns = r.min_ns;
+    row.stats.mean_ns = r.mean_ns;
+    row.stats.max_ns = r.max_ns;
+    for (size_t i = 0; i < np; ++i) {
+      row.p[i].value_ns = r.p[i];
+      row.p[i].few_samples = (r.few >> i) & 1;
+    }
+    sink->add(row);
+  }
   return Status::Ok();
+}
+
+namespace {
+// Keeps the rows (the QueryResult form).
+class KeepRows : public RowSink {
+ public:
+  explicit KeepRows(std::vector<Row>* rows) : rows_(rows) {}
+  void expect(size_t n) override { rows_->reserve(n); }
+  void add(const Row& row) override { rows_->push_back(row); }
+
+ private:
+  std::vector<Row>* rows_;
+};
+}  // namespace
+
+Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOptions& q, QueryResult* out) {
+  std::vector<Row> rows;
+  KeepRows keep(&rows);
+  Status st = answer_from_matrix(m, plan, q, &keep, out);
+  out->rows = std::move(rows);
+  return st;
 }
 
 }  // namespace latscope
