@@ -46,7 +46,9 @@
 //   query(optionsJson, columns, chosen)        query() answers as queryMatrix does, or says
 //     -> {meta, times, values, samples}        {need: "[[offset, length], ...]"} (the ranges
 //      | {need: str} | {refused: str}          to add first) or {refused: why} (the
-//                                              histograms answer instead)
+//                                              histograms answer instead; also for a
+//                                              damaged matrix). Options with "sla" also
+//                                              give sla and sla_marks, as queryMatrix
 //
 // Failures come back as {error: {name, message}} instead of a thrown C++
 // exception (the build has exceptions disabled); inthread.js turns them into
@@ -465,24 +467,29 @@ class WasmMatrixFile {
     latscope::QueryOptions q;
     std::vector<std::string> labels;
     latscope::Unit unit = latscope::kDefaultUnit;
-    Status st = latscope::parse_query_options_json(options_json, &q, &labels, &unit);
+    std::string sla;
+    std::vector<latscope::SlaFieldRule> rules;
+    Status st = latscope::parse_query_options_json(options_json, &q, &labels, &unit, &sla);
+    if (st.ok()) st = latscope::parse_sla_field(sla, latscope::unit_name(unit), &rules);
     if (!st.ok()) return error(st);
     if (!opened_) {
       missing_.clear();
       bool has = false;
       st = reader_.open(read_fn(), size_, &has);
       if (!missing_.empty()) return need();
-      if (!st.ok()) return error(st);
-      if (!has) return refused("no per-host matrix");
-      // The histograms' head: the matrix stands for them only on one bin layout (as the CLI's pctiles asks).
-      latscope::ResultBlockReader hist;
-      st = hist.open(read_fn(), size_);
-      if (!missing_.empty()) return need();
-      if (!st.ok()) return error(st);
-      layouts_differ_ = latscope::matrix_layouts_differ(hist.head());
+      // A damaged matrix is named and the histograms answer, as the CLI's pctiles does.
+      if (!st.ok()) broken_ = st.message;
+      if (st.ok() && !has) broken_ = "no per-host matrix";
+      if (broken_.empty()) {
+        // The histograms' head: the matrix stands for them only on one bin layout (as the CLI's pctiles asks).
+        latscope::ResultBlockReader hist;
+        st = hist.open(read_fn(), size_);
+        if (!missing_.empty()) return need();
+        broken_ = st.ok() ? latscope::matrix_layouts_differ(hist.head()) : st.message;
+      }
       opened_ = true;
     }
-    if (!layouts_differ_.empty()) return refused(layouts_differ_);
+    if (!broken_.empty()) return refused(broken_);
     const latscope::MatrixPlan plan = latscope::plan_matrix_answer(reader_, q, chosen, static_cast<uint32_t>(columns));
     if (!plan.served) return refused(plan.why);
     missing_.clear();
@@ -494,12 +501,21 @@ class WasmMatrixFile {
     if (!missing_.empty()) return need();
     latscope::QueryResult r;
     latscope::ValueMatrixBuilder vb(labels.size(), unit);
-    st = latscope::answer_from_matrix(&reader_, plan, q, &vb, &r);
+    // SLA rules judged on the matrix's rows as queryMatrix judges the histograms' (the same rows).
+    latscope::SlaFieldJudge judge(rules, q.percentiles, labels);
+    judge.keep_marks();
+    latscope::RowTee tee(&vb, &judge);
+    st = latscope::answer_from_matrix(&reader_, plan, q, rules.empty() ? static_cast<latscope::RowSink*>(&vb) : &tee, &r);
     // The blocks are dropped once answered: the next range reads its own.
     for (size_t b : plan.blocks) held_.erase(reader_.block_at(b));
-    if (!st.ok()) return error(st);
-    const latscope::ValueMatrix m = vb.take(r.groups.size());
+    if (!st.ok()) return refused(st.message);
+    const latscope::ValueMatrix m = vb.take(r.groups.size(), &judge.marks(), judge.width());
     val out = val::object();
+    if (!rules.empty()) {
+      out.set("sla_marks", copy_to_js("Uint8Array", m.marks.data(), m.marks.size()));
+      const uint64_t quanta = judge.quanta();
+      out.set("sla", latscope::sla_field_json(judge.take(r.groups.size()), r.groups, r.quantum_ms, quanta));
+    }
     r.notes.push_back("answered from the per-host matrix (level " + latscope::quantum_text(r.quantum_ms) + " ms)");
     out.set("meta", latscope::pctiles_meta_json(r, labels, unit));
     out.set("times", copy_to_js("Float64Array", m.times.data(), m.times.size()));
@@ -550,7 +566,7 @@ class WasmMatrixFile {
 
   uint64_t size_;
   bool opened_ = false;
-  std::string layouts_differ_;
+  std::string broken_;  // why the matrix cannot answer at all (damaged, absent, layouts differ)
   latscope::MatrixReader reader_;
   std::map<uint64_t, std::vector<uint8_t>> held_;
   std::vector<std::pair<uint64_t, uint64_t>> missing_;

@@ -59,7 +59,36 @@ describe.skipIf(!fs.existsSync(CLI))('groups by host from the per-host matrix', 
     expect(hm.why).toMatch(/selection/);
     expect(await hm.answer(e, { quantum_ms: 2000, group_by: 'host', percentiles: ['99'] }, 1000, true)).toBeNull();
     expect(hm.why).toMatch(/no level/);
+    // SLA rules: core's verdicts and marks on the matrix's rows equal those on the histograms' (the whole file loaded).
+    const sla = { quantum_ms: 1000, group_by: 'host', percentiles: ['99'], sla: 'p99 < 600us' };
+    const fromMatrix = /** @type {any} */ (await hm.answer(e, sla, 1000, true));
+    await e.loadFiles([{ name: 'hosts.lsr', file: new Blob([bytes]) }]);
+    const fromHist = await e.queryMatrix(sla);
+    expect(fromMatrix.sla.length).toBe(1);
+    expect(fromMatrix.sla).toEqual(fromHist.sla);
+    expect(Array.from(fromMatrix.sla_marks)).toEqual(Array.from(fromHist.sla_marks));
+    expect(Array.from(fromMatrix.values)).toEqual(Array.from(fromHist.values));
+    expect(Array.from(fromMatrix.sla_marks).some((x) => x === 1)).toBe(true);
     await e.terminate?.();
+
+    // A damaged block: named, and the histograms answer (null here), as the CLI does.
+    const bad = new Uint8Array(bytes);
+    const e2 = await createEngine({ mode: 'inthread', wasm: nodeWasmSource() });
+    const hm2 = /** @type {HostMatrix} */ (await HostMatrix.open(blobSource(new Blob([bad]), 'bad.lsr')));
+    // Learn where the 1 s blocks of the first minute lie, then spoil them.
+    const pages = [];
+    const reading = hm2.read.bind(hm2);
+    hm2.read = async (need) => {
+      pages.push(...need);
+      return reading(need);
+    };
+    expect(await hm2.answer(e2, { quantum_ms: 1000, group_by: 'host', percentiles: ['99'], from_ms: 0, to_ms: 60000 }, 1000, true)).not.toBeNull();
+    const [at, n] = pages[pages.length - 1];
+    for (let i = at + 10; i < at + n; i += 7) bad[i] ^= 0x5a;
+    const hm3 = /** @type {HostMatrix} */ (await HostMatrix.open(blobSource(new Blob([bad]), 'bad.lsr')));
+    expect(await hm3.answer(e2, { quantum_ms: 1000, group_by: 'host', percentiles: ['99'], from_ms: 0, to_ms: 60000 }, 1000, true)).toBeNull();
+    expect(hm3.why).toMatch(/block \d+/);
+    await e2.terminate?.();
   }, 60000);
 
   it('is null for a result without a matrix', async () => {
