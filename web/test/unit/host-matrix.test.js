@@ -63,7 +63,7 @@ describe.skipIf(!fs.existsSync(CLI))('groups by host from the per-host matrix', 
     const sla = { quantum_ms: 1000, group_by: 'host', percentiles: ['99'], sla: 'p99 < 600us' };
     const fromMatrix = /** @type {any} */ (await hm.answer(e, sla, 1000, true));
     await e.loadFiles([{ name: 'hosts.lsr', file: new Blob([bytes]) }]);
-    const fromHist = await e.queryMatrix(sla);
+    const fromHist = /** @type {any} */ (await e.queryMatrix(sla));
     expect(fromMatrix.sla.length).toBe(1);
     expect(fromMatrix.sla).toEqual(fromHist.sla);
     expect(Array.from(fromMatrix.sla_marks)).toEqual(Array.from(fromHist.sla_marks));
@@ -76,6 +76,7 @@ describe.skipIf(!fs.existsSync(CLI))('groups by host from the per-host matrix', 
     const e2 = await createEngine({ mode: 'inthread', wasm: nodeWasmSource() });
     const hm2 = /** @type {HostMatrix} */ (await HostMatrix.open(blobSource(new Blob([bad]), 'bad.lsr')));
     // Learn where the 1 s blocks of the first minute lie, then spoil them.
+    /** @type {[number, number][]} */
     const pages = [];
     const reading = hm2.read.bind(hm2);
     hm2.read = async (need) => {
