@@ -43,17 +43,28 @@
 //   encodeResult(optionsJson)  -> Uint8Array (copy)  StreamingQuery::finish_result +
 //                                           encode_result: a result file (docs/result-format.md)
 //
+//   new Module.MatrixFile(size)                a version 4 file's per-host matrix read by
+//   add(offset, Uint8Array)                    ranges (matrix_answer.h): add() hands it bytes,
+//   query(optionsJson, columns, chosen)        query() answers as queryMatrix does, or says
+//     -> {meta, times, values, samples}        {need: "[[offset, length], ...]"} (the ranges
+//      | {need: str} | {refused: str}          to add first) or {refused: why} (the
+//                                              histograms answer instead; also for a
+//                                              damaged matrix). Options with "sla" also
+//                                              give sla and sla_marks, as queryMatrix
+//
 // Failures come back as {error: {name, message}} instead of a thrown C++
 // exception (the build has exceptions disabled); inthread.js turns them into
 // EngineError.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "latscope/engine.h"
+#include "latscope/matrix_answer.h"
 #include "latscope/model_io.h"
 #include "latscope/options_json.h"
 #include "latscope/report.h"
@@ -442,7 +453,136 @@ class WasmEngine {
 
 }  // namespace
 
+// A result's per-host matrix, read by ranges the page fetches
+// (web/src/app/host-matrix.js; docs/page-views.md, "Groups from the
+// matrix"). The reader asks core for bytes; a range not handed over yet is
+// named in the answer instead, so the page reads exactly what core needs:
+// the head and index once, then the blocks of the level and range shown.
+class WasmMatrixFile {
+ public:
+  explicit WasmMatrixFile(double size) : size_(static_cast<uint64_t>(size)) {}
+
+  void add(double offset, const val& bytes) {
+    std::vector<uint8_t>& b = held_[static_cast<uint64_t>(offset)];
+    b.resize(bytes["length"].as<size_t>());
+    val(emscripten::typed_memory_view(b.size(), b.data())).call<void>("set", bytes);
+  }
+
+  val query(const std::string& options_json, double columns, bool chosen) {
+    latscope::QueryOptions q;
+    std::vector<std::string> labels;
+    latscope::Unit unit = latscope::kDefaultUnit;
+    std::string sla;
+    std::vector<latscope::SlaFieldRule> rules;
+    Status st = latscope::parse_query_options_json(options_json, &q, &labels, &unit, &sla);
+    if (st.ok()) st = latscope::parse_sla_field(sla, latscope::unit_name(unit), &rules);
+    if (!st.ok()) return error(st);
+    if (!opened_) {
+      missing_.clear();
+      bool has = false;
+      st = reader_.open(read_fn(), size_, &has);
+      if (!missing_.empty()) return need();
+      // A damaged matrix is named and the histograms answer, as the CLI's pctiles does.
+      if (!st.ok()) broken_ = st.message;
+      if (st.ok() && !has) broken_ = "no per-host matrix";
+      if (broken_.empty()) {
+        // The histograms' head: the matrix stands for them only on one bin layout (as the CLI's pctiles asks).
+        latscope::ResultBlockReader hist;
+        st = hist.open(read_fn(), size_);
+        if (!missing_.empty()) return need();
+        broken_ = st.ok() ? latscope::matrix_layouts_differ(hist.head()) : st.message;
+      }
+      opened_ = true;
+    }
+    if (!broken_.empty()) return refused(broken_);
+    const latscope::MatrixPlan plan = latscope::plan_matrix_answer(reader_, q, chosen, static_cast<uint32_t>(columns));
+    if (!plan.served) return refused(plan.why);
+    missing_.clear();
+    for (size_t b : plan.blocks) {
+      const latscope::MatrixBlock& e = reader_.blocks()[b];
+      const uint64_t at = reader_.block_at(b);
+      if (!find(at, e.zlen)) missing_.push_back({at, e.zlen});
+    }
+    if (!missing_.empty()) return need();
+    latscope::QueryResult r;
+    latscope::ValueMatrixBuilder vb(labels.size(), unit);
+    // SLA rules judged on the matrix's rows as queryMatrix judges the histograms' (the same rows).
+    latscope::SlaFieldJudge judge(rules, q.percentiles, labels);
+    judge.keep_marks();
+    latscope::RowTee tee(&vb, &judge);
+    st = latscope::answer_from_matrix(&reader_, plan, q, rules.empty() ? static_cast<latscope::RowSink*>(&vb) : &tee, &r);
+    // The blocks are dropped once answered: the next range reads its own.
+    for (size_t b : plan.blocks) held_.erase(reader_.block_at(b));
+    if (!st.ok()) return refused(st.message);
+    const latscope::ValueMatrix m = vb.take(r.groups.size(), &judge.marks(), judge.width());
+    val out = val::object();
+    if (!rules.empty()) {
+      out.set("sla_marks", copy_to_js("Uint8Array", m.marks.data(), m.marks.size()));
+      const uint64_t quanta = judge.quanta();
+      out.set("sla", latscope::sla_field_json(judge.take(r.groups.size()), r.groups, r.quantum_ms, quanta));
+    }
+    r.notes.push_back("answered from the per-host matrix (level " + latscope::quantum_text(r.quantum_ms) + " ms)");
+    out.set("meta", latscope::pctiles_meta_json(r, labels, unit));
+    out.set("times", copy_to_js("Float64Array", m.times.data(), m.times.size()));
+    out.set("values", copy_to_js("Float64Array", m.values.data(), m.values.size()));
+    out.set("samples", copy_to_js("Float64Array", m.samples.data(), m.samples.size()));
+    out.set("level_ms", r.quantum_ms);
+    return out;
+  }
+
+ private:
+  const std::vector<uint8_t>* find(uint64_t off, uint64_t n) const {
+    auto it = held_.upper_bound(off);
+    if (it == held_.begin()) return nullptr;
+    --it;
+    if (off - it->first + n > it->second.size()) return nullptr;
+    return &it->second;
+  }
+
+  latscope::ReadAtFn read_fn() {
+    return [this](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
+      auto it = held_.upper_bound(off);
+      if (it != held_.begin()) --it;
+      if (it == held_.end() || it->first > off || off - it->first + n > it->second.size()) {
+        missing_.push_back({off, n});
+        *why = "bytes " + std::to_string(off) + "+" + std::to_string(n) + " not read yet";
+        return false;
+      }
+      const auto at = static_cast<std::ptrdiff_t>(off - it->first);
+      out->assign(it->second.begin() + at, it->second.begin() + at + static_cast<std::ptrdiff_t>(n));
+      return true;
+    };
+  }
+
+  val need() const {
+    std::string t = "[";
+    for (const auto& m : missing_)
+      t += (t.size() > 1 ? "," : "") + std::string("[") + std::to_string(m.first) + "," + std::to_string(m.second) + "]";
+    val out = val::object();
+    out.set("need", t + "]");
+    return out;
+  }
+
+  static val refused(const std::string& why) {
+    val out = val::object();
+    out.set("refused", why);
+    return out;
+  }
+
+  uint64_t size_;
+  bool opened_ = false;
+  std::string broken_;  // why the matrix cannot answer at all (damaged, absent, layouts differ)
+  latscope::MatrixReader reader_;
+  std::map<uint64_t, std::vector<uint8_t>> held_;
+  std::vector<std::pair<uint64_t, uint64_t>> missing_;
+};
+
 EMSCRIPTEN_BINDINGS(latscope) {
+  emscripten::class_<WasmMatrixFile>("MatrixFile")
+      .constructor<double>()
+      .function("add", &WasmMatrixFile::add)
+      .function("query", &WasmMatrixFile::query);
+
   emscripten::class_<WasmEngine>("Engine")
       .constructor<>()
       .function("openFile", &WasmEngine::openFile)

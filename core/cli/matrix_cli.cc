@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli_common.h"
+#include "latscope/matrix_answer.h"
 #include "latscope/report.h"
 #include "latscope/result_stream.h"
 #include "reduce.h"
@@ -114,13 +115,12 @@ int pctiles_from_matrix(const std::vector<char*>& args, const Options& o) {
   // fio coarseness merged: docs/result-format.md, "Reading it").
   ResultBlockReader hist;
   if (!hist.open(read, size).ok()) return -1;
-  for (const ResultSeries& x : hist.head().series)
-    if (!x.layout || x.layout->id != hist.head().series.front().layout->id) {
-      say("latscope pctiles: note: " + path + ": its hosts' bin layouts differ (" + hist.head().series.front().layout->id +
-          ", " + (x.layout ? x.layout->id : std::string("none")) +
-          "): answered from the histograms, on their common layout, not from the per-host matrix");
-      return -1;
-    }
+  const std::string differ = matrix_layouts_differ(hist.head());
+  if (!differ.empty()) {
+    say("latscope pctiles: note: " + path + ": " + differ +
+        ": answered from the histograms, on their common layout, not from the per-host matrix");
+    return -1;
+  }
   const auto level = static_cast<uint32_t>(lv - h.levels.begin());
   // The rows are held at once, as a query's are: bounded as a decoded result is (docs/result-format.md, "Memory").
   uint64_t n = 0;

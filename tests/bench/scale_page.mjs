@@ -5,6 +5,7 @@
 // opens it, with the page's own engine (web/src/engine, Web Workers) and WASM.
 //
 //   node tests/bench/scale_page.mjs [--wasm DIR] [--workers N] FILE...
+//   node tests/bench/scale_page.mjs --hosts [--wasm DIR] [--workers N] FILE...
 //
 // Each FILE is opened on its own. Prints one line per file:
 //   PAGE <name> <bytes> <load_s> <first_s> <host_s> <quantum_s> <wasm_MiB>
@@ -12,6 +13,16 @@
 // (pctiles with the CLI's defaults: all hosts together, 1 s quanta); host_s:
 // regrouping by host (the group view's question); quantum_s: the same with a
 // 10 s quantum. wasm_MiB: the primary engine's WASM memory afterwards.
+// With --hosts, each FILE is opened as the page opens a result with several
+// levels (level-view.js: the level the whole time wants, read by range) and,
+// when it has a per-host matrix, the groups view by host from it
+// (host-matrix.js) and a drill into the middle host (its 1 s histograms of
+// 10 minutes, read by range, the other hosts excluded). One line per file:
+//   HOSTS <name> <bytes> <load_s> <first_s> <groups_s> <drill_s> <read_MiB> <wasm_MiB>
+// load_s: levels' indexes and the first level read and loaded; first_s:
+// until the first cluster-wide answer; groups_s: p99 per host from the
+// matrix at the level core picks for 1000 pixel columns; drill_s: the slice
+// read, loaded and answered for one host; read_MiB: bytes read of the file.
 // DIR (default web/public/wasm) holds latscope.mjs/.wasm (web/scripts/build-wasm.sh).
 import fs from 'node:fs';
 import http from 'node:http';
@@ -25,9 +36,11 @@ const WEB = path.join(ROOT, 'web');
 const args = process.argv.slice(2);
 let wasmDir = path.join(WEB, 'public/wasm');
 let workers = 2;
+let hosts = false;
 const files = [];
 for (let i = 0; i < args.length; ++i) {
   if (args[i] === '--wasm') wasmDir = path.resolve(args[++i]);
+  else if (args[i] === '--hosts') hosts = true;
   else if (args[i] === '--workers') workers = Number(args[++i]);
   else files.push(path.resolve(args[i]));
 }
@@ -44,6 +57,12 @@ const FFLATE = "'/node_modules/fflate/esm/browser.js'";
 const MIME = { '.js': 'text/javascript', '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
 const server = http.createServer((req, res) => {
   const url = new URL(req.url ?? '/', 'http://x');
+  if (url.pathname === '/__d3.js') {
+    // The page's number formatting (util/format.js, reached through load/read.js) imports d3 by its bare name: its UMD build sets globalThis.d3.
+    res.writeHead(200, { 'content-type': 'text/javascript' });
+    res.end("import '/node_modules/d3/dist/d3.min.js'; export const { format, utcFormat } = globalThis.d3;");
+    return;
+  }
   if (url.pathname === '/') {
     res.writeHead(200, { 'content-type': 'text/html' });
     res.end('<!doctype html><meta charset=utf-8><input type=file id=f>');
@@ -58,7 +77,7 @@ const server = http.createServer((req, res) => {
     return;
   }
   res.writeHead(200, { 'content-type': MIME[/** @type {keyof MIME} */ (path.extname(file))] ?? 'application/octet-stream' });
-  if (file.endsWith('.js')) res.end(fs.readFileSync(file, 'utf8').replace(/from 'fflate'/g, `from ${FFLATE}`));
+  if (file.endsWith('.js')) res.end(fs.readFileSync(file, 'utf8').replace(/from 'fflate'/g, `from ${FFLATE}`).replace(/from 'd3'/g, "from '/__d3.js'"));
   else fs.createReadStream(file).pipe(res);
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', () => r(undefined)));
@@ -71,11 +90,100 @@ const browser = await chromium.launchPersistentContext(profile, {
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
 });
 let failed = false;
+
+/** In the page: the --hosts run (see the head). @param {number} workers */
+async function hostsRun(workers) {
+  const { createEngine } = await import('/src/engine/index.js');
+  const { HostMatrix } = await import('/src/app/host-matrix.js');
+  const { blobSource, readLevels, readLevelIndex, chooseLevel, sliceLevel } = await import('/src/load/levels.js');
+  const engine = await createEngine({ mode: 'worker', workers, wasm: { url: new URL('/wasm/latscope.mjs', location.href).href } });
+  const input = /** @type {HTMLInputElement} */ (document.getElementById('f'));
+  const file = /** @type {File} */ ((input.files ?? [])[0]);
+  const budget = 4 * 512 * 1048576;
+  const t0 = performance.now();
+  const src = blobSource(file, file.name);
+  // What level-view.js does (it imports the page's formatting, which needs d3): the levels' indexes, the level and blocks the range wants.
+  const dir = await readLevels(src);
+  if (!dir) throw new Error('not a result with several levels');
+  const levels = await Promise.all(dir.map((lv) => readLevelIndex(src, lv)));
+  const top = levels[levels.length - 1];
+  const extent = [top.blocks[0].first * top.level.quantum_ms, (top.blocks[top.blocks.length - 1].last + 1) * top.level.quantum_ms];
+  const choose = (/** @type {number[]} */ r) => /** @type {any} */ (chooseLevel(levels, { from: r[0], to: r[1], maxQuanta: 2000, maxCells: budget / 512, maxBytes: budget }));
+  const read = async (/** @type {any} */ p) => ({ name: file.name, file: new Blob([await sliceLevel(src, levels[p.li], p.a, p.b)]) });
+  const pick = choose(extent);
+  await engine.loadFiles([await read(pick)]);
+  const q = levels[pick.li].level.quantum_ms;
+  const tLoad = performance.now();
+  await engine.query({ quantum_ms: q });
+  const tFirst = performance.now();
+  let groups = -1;
+  let drill = -1;
+  let note = `level ${q} ms`;
+  /** @type {string[]} */
+  let names = [];
+  const hm = await HostMatrix.open(src);
+  if (hm) {
+    const a = /** @type {any} */ (await hm.answer(/** @type {any} */ (engine), { quantum_ms: q, group_by: 'host', percentiles: ['99'] }, 1000, false));
+    if (!a) throw new Error(`the matrix did not answer: ${hm.why}`);
+    groups = (performance.now() - tFirst) / 1000;
+    // Asked again (another percentile): the head and index are held, only blocks are read.
+    const tA = performance.now();
+    await hm.answer(/** @type {any} */ (engine), { quantum_ms: q, group_by: 'host', percentiles: ['99.9'] }, 1000, false);
+    note += `; again for p99.9: ${((performance.now() - tA) / 1000).toFixed(2)} s`;
+    // The same question folded from the histograms the engine holds, as without the matrix.
+    const tH = performance.now();
+    await engine.queryMatrix({ quantum_ms: q, group_by: 'host', percentiles: ['99'] });
+    note += `; groups from the histograms instead: ${((performance.now() - tH) / 1000).toFixed(2)} s`;
+    names = a.groups.map((/** @type {string} */ g) => g.replace(/^host=/, ''));
+    note += `; groups: ${a.groups.length} hosts x ${a.times.length} quanta of ${a.quantum_ms} ms from the matrix`;
+  }
+  // The zoom (a cluster file) or the drill (a file with hosts): 10 minutes in the middle of the time at the finest level the range wants, into a fresh engine.
+  const host = names.length ? names[names.length >> 1] : '';
+  const mid = (extent[0] + extent[1]) / 2;
+  const range = /** @type {[number, number]} */ ([mid - 300000, mid + 300000]);
+  const dp = choose(range);
+  if (hm) {
+    // The groups view of that zoom at 1 s: from the matrix (its 1 s blocks of the range) ...
+    const tZ = performance.now();
+    const z = /** @type {any} */ (await hm.answer(/** @type {any} */ (engine), { quantum_ms: 1000, group_by: 'host', percentiles: ['99'], from_ms: range[0], to_ms: range[1] }, 1000, true));
+    note += `; groups of the 10 min zoom at 1 s from the matrix: ${((performance.now() - tZ) / 1000).toFixed(2)} s (${z?.groups.length} x ${z?.times.length})`;
+  }
+  const slice = await createEngine({ mode: 'worker', workers, wasm: { url: new URL('/wasm/latscope.mjs', location.href).href } });
+  const tD = performance.now();
+  await slice.loadFiles([await read(dp)]);
+  const tDL = performance.now();
+  const dq = levels[dp.li].level.quantum_ms;
+  const rows = /** @type {any} */ (await slice.query({ quantum_ms: dq, from_ms: range[0], to_ms: range[1], ...(host ? { exclude_hosts: names.filter((n) => n !== host) } : {}) }));
+  drill = (performance.now() - tD) / 1000;
+  if (host) {
+    // ... and from the histograms of the slice just loaded (what the view asks without a matrix).
+    const tG = performance.now();
+    await slice.queryMatrix({ quantum_ms: dq, group_by: 'host', percentiles: ['99'], from_ms: range[0], to_ms: range[1] });
+    note += `; from the slice's histograms: ${((tDL - tD) / 1000).toFixed(2)} s to read and load it + ${((performance.now() - tG) / 1000).toFixed(2)} s`;
+  }
+  note += `; ${host ? `drill into ${host}` : 'zoom'}: ${dp.whole ? 'the whole' : 'a slice of the'} ${dq} ms level read and loaded in ${((tDL - tD) / 1000).toFixed(2)} s, ${rows.rows?.length ?? "?"} rows`;
+  slice.terminate();
+  const mem = await engine.memory();
+  engine.terminate();
+  return { load: (tLoad - t0) / 1000, first: (tFirst - t0) / 1000, groups, drill, read: src.fetched / 1048576, wasm: mem.wasmBytes / 1048576, note };
+}
+
 try {
   for (const file of files) {
     const page = await browser.newPage();
     await page.goto(`http://127.0.0.1:${port}/`);
     await page.setInputFiles('#f', file);
+    if (hosts) {
+      try {
+        const h = await page.evaluate(hostsRun, workers);
+        console.log(`HOSTS ${path.basename(file)} ${fs.statSync(file).size} ${h.load.toFixed(2)} ${h.first.toFixed(2)} ${h.groups < 0 ? '-' : h.groups.toFixed(2)} ${h.drill < 0 ? '-' : h.drill.toFixed(2)} ${h.read.toFixed(1)} ${h.wasm.toFixed(0)}  (${h.note})`);
+      } catch (e) {
+        failed = true;
+        console.log(`HOSTS ${path.basename(file)} ${fs.statSync(file).size} FAILED ${String(e).split('\n')[0]}`);
+      }
+      await page.close();
+      continue;
+    }
     /** @type {any} */
     let r;
     try {

@@ -106,6 +106,10 @@ class MatrixReader {
   const MatrixHead& head() const { return head_; }
   const std::vector<MatrixBlock>& blocks() const { return index_; }
   Status read(size_t block, std::vector<MatrixRow>* rows);
+  // Where block b's zlen compressed bytes lie in the file (what read(b)
+  // fetches, after the block's u32 length): a page reading by ranges
+  // fetches them first (wasm/bindings.cc MatrixFile).
+  uint64_t block_at(size_t b) const { return base_ + index_[b].offset + 4; }
   // A level's first and last row time; false when it has no rows.
   bool span(uint32_t level, double* first, double* last) const {
     if (level >= span_.size() || !(span_[level].first <= span_[level].second)) return false;

@@ -20,6 +20,7 @@ import { missingPercentiles, SlaField } from './sla.js';
 import { showSla } from './sla-summary.js';
 import { installEmbed } from './embed.js';
 import { Session } from './session.js';
+import { hostOfKey, drillState, drilledHost, undrillState, hostsOfSources } from './host-drill.js';
 import { QueryScheduler } from './scheduler.js';
 import { makeRegistry } from './view-registry.js';
 import { installSessionPanels } from './session-panels.js';
@@ -64,7 +65,15 @@ export class App {
       judged: (pct, judge) => showSla(this.$('sla-summary'), this.store.state, pct, () => this.relayout(), judge),
       busy: (on) => this.setBusy(on),
       failed: (text) => this.session.say('error', text),
+      hostMatrix: () => {
+        /** @type {import('./host-matrix.js').HostMatrix | null} */
+        const m = this.session.hostMatrix;
+        /** @type {number} */
+        const columns = this.views?.groups?.frame?.innerW || 1000;
+        return m && { matrix: m, columns, chosen: !!this.session.quantumChosen };
+      },
     });
+    /** @type {Session} */
     this.session = new Session(this.store, engineApi, budgetSettings(globalThis.location?.search ?? ''), {
       beforeLoad: (keep) => {
         this.scheduler.reset();
@@ -163,6 +172,7 @@ export class App {
     for (const v of VIEW_NAMES) views[v] = this.registry[v].make(this.$(`view-${v}`), ctx);
     this.views = /** @type {Views} */ (views);
     this.$('group-focus-clear').addEventListener('click', () => this.clearFocus());
+    this.$('host-drill-back').addEventListener('click', () => this.undrill());
     this.$('reopen-open').addEventListener('click', () => this.$('file-input').click());
     this.showView(st.state.view);
     this.message('Load fio histogram logs to begin');
@@ -226,6 +236,7 @@ export class App {
     }
     if (changed.has('view')) this.showView(s.view);
     if (changed.has('focus') || changed.has('view')) this.showFocus();
+    if (changed.has('exclude_hosts')) this.showDrill();
     if ((changed.has('account') || changed.has('exclude_sources')) && this.sources.length) this.session.refreshTrust();
     if (changed.has('exclude_sources') || changed.has('exclude_hosts') || changed.has('method') || changed.has('kinds')) this.updateInputChoices();
     if (changed.has('sla') && this.store.session.slaRules.map((r) => r.text).join(',') !== s.sla.join(',')) {
@@ -426,6 +437,12 @@ export class App {
    * @param {string} key engine group key ("host=a")
    */
   pickGroup(key) {
+    // A result with a per-host matrix: the host's own detail (host-drill.js).
+    const host = hostOfKey(key);
+    if (host !== null && this.session.hostMatrix) {
+      this.store.set(drillState(host, hostsOfSources(this.sources)));
+      return;
+    }
     const logs = this.sources.filter((/** @type {any} */ x) => isLog(x) && !isWholeRun(x));
     this.store.set({ focus: selectionForGroup(key, logs, this.store.state.directions), yZoomNs: null, view: 'heatmap' });
   }
@@ -440,6 +457,23 @@ export class App {
     this.$('reopen-hint').hidden = false;
     this.message(reopenMessage(names));
     this.relayout();
+  }
+
+  /** The bar naming the host drilled into (host-drill.js), with the way back. */
+  showDrill() {
+    const hosts = hostsOfSources(this.sources);
+    const host = this.session.hostMatrix ? drilledHost(this.store.state, hosts) : null;
+    const bar = this.$('host-drill');
+    if (bar.hidden !== !host) {
+      bar.hidden = !host;
+      this.relayout();
+    }
+    if (host) this.$('host-drill-text').textContent = `Host ${host} only: its percentiles from the result's histograms of that host (the other ${hosts.length - 1} hosts left out).`;
+  }
+
+  /** Back from a host's detail: every host, the groups view by host. */
+  undrill() {
+    this.store.set(undrillState());
   }
 
   /** Back from a picked group: the heat map of every group, and the groups view. */

@@ -25,6 +25,8 @@ import { naturalCompare } from '../util/natural-order.js';
  *   (engine.judgeSla with its options, sla_field.h)
  * @property {(on: boolean) => void} busy
  * @property {(text: string) => void} failed a query failed (the status line says so)
+ * @property {() => {matrix: import('./host-matrix.js').HostMatrix, columns: number, chosen: boolean} | null} [hostMatrix]
+ *   the loaded result's per-host matrix (host-matrix.js), for the groups view by host
  */
 
 export class QueryScheduler {
@@ -212,6 +214,7 @@ export class QueryScheduler {
         sources: page.store.session.sources,
         colors: page.colors,
         drawn: () => this.pctDraws++,
+        hostMatrix: this.answering ? null : (page.hostMatrix?.() ?? null),
       };
       await entry.feed(page.views()[s.view], feed, s, force);
     } catch (err) {

@@ -12,6 +12,7 @@ import { planRuns } from './runs.js';
 import { mergeItems, askReplaceOrAdd } from './add-files.js';
 import { LevelFollower } from './level-follow.js';
 import { LevelView } from './level-view.js';
+import { HostMatrix } from './host-matrix.js';
 import { loadDemoItems } from './demo.js';
 import { progressText } from './progress.js';
 import { loadSummary, groupingsFor } from './sources.js';
@@ -88,6 +89,8 @@ export class Session {
     /** After a reload of local files: their names and the view to apply when they are opened again (reopen.js). @type {{names: string[], state: Partial<State>} | null} */
     this.reopen = null;
     this.levels = new LevelFollower(this, scheduler);
+    /** The loaded result's per-host matrix, or null (host-matrix.js). @type {HostMatrix | null} */
+    this.hostMatrix = null;
   }
 
   /**
@@ -147,6 +150,7 @@ export class Session {
         const src = await urlSource(urls[0], urlFileName(urls[0]), { signal: abort.signal });
         const lod = src && (await LevelView.open(src));
         if (gen !== this.loadGen) return;
+        this.hostMatrix = src && (await HostMatrix.open(src));
         if (lod) {
           store.stage({ pending: new Map() });
           this.hideProgress();
@@ -270,9 +274,13 @@ export class Session {
     if (!extras.lod) {
       // One result with several resolutions is read by ranges (level-view.js).
       this.levels.close();
+      this.hostMatrix = null;
       if (items.length === 1 && /\.lsr$/i.test(items[0].name)) {
         try {
-          const lod = await LevelView.open(blobSource(items[0].file, items[0].name));
+          const src = blobSource(items[0].file, items[0].name);
+          // Its per-host matrix answers the groups view by host (host-matrix.js).
+          this.hostMatrix = await HostMatrix.open(src);
+          const lod = await LevelView.open(src);
           if (lod) {
             // "Add files" later adds to the file, not to the slice shown.
             lod.original = items[0];

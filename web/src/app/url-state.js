@@ -30,6 +30,7 @@ export const MAX_URLS = 64;
 const VIEWS = ['pctiles', 'heatmap', 'surface', 'spectrum', 'groups', 'density'];
 const MAX_LIST = 64; // percentiles, excluded files/hosts, offsets, SLA thresholds
 const MAX_NAME = 512; // one file or host name
+const MAX_HOSTS = 4096; // excluded hosts: a drill into one host of a cluster names every other
 
 /**
  * The state keys the fragment carries, with their fragment names. Keys not
@@ -96,10 +97,10 @@ function num(v) {
   return n;
 }
 
-/** @param {string} v */
-function list(v) {
+/** @param {string} v @param {number} [max] */
+function list(v, max = MAX_LIST) {
   const xs = v.split(',').filter((x) => x !== '');
-  if (xs.length > MAX_LIST) throw new Error(`more than ${MAX_LIST} entries`);
+  if (xs.length > max) throw new Error(`more than ${max} entries`);
   return xs;
 }
 
@@ -195,7 +196,8 @@ const PARSE = {
     return v;
   },
   exclude_sources: (v) => [...new Set(list(v).map((x) => name(x)))],
-  exclude_hosts: (v) => [...new Set(list(v).map((x) => name(x)))],
+  // A drill into one of hundreds of hosts excludes all the others (host-drill.js).
+  exclude_hosts: (v) => [...new Set(list(v, MAX_HOSTS).map((x) => name(x)))],
   offsets: (v) => {
     /** @type {Record<string, number>} */
     const out = Object.create(null);

@@ -30,6 +30,8 @@ import { VIEW_NAMES } from '../model/state.js';
  * @property {import('../engine/inthread.js').Source[]} sources
  * @property {import('../views/colors.js').ColorKeeper} colors
  * @property {() => void} drawn the percentiles chart is drawn (counted for the benchmarks)
+ * @property {{matrix: import('./host-matrix.js').HostMatrix, columns: number, chosen: boolean} | null} [hostMatrix]
+ *   the loaded result's per-host matrix, the chart's pixel columns and whether the quantum was chosen
  */
 
 /**
@@ -184,8 +186,11 @@ export function makeRegistry() {
       // As typed arrays built in the worker (engine/matrix.js): 200 hosts x 1 h at 1 s is 720,000 rows.
       if (a || !groupsResult) {
         const t0 = performance.now();
-        groupsResult = await e.queryMatrix(go);
-        measureQuery('groups matrix query', t0, groupsResult);
+        // By host, from the result's per-host matrix when it holds the question (host-matrix.js).
+        const hm = q.hostMatrix;
+        const fromMatrix = hm ? await hm.matrix.answer(e, s.range ? { ...go, from_ms: s.range[0], to_ms: s.range[1] } : go, hm.columns, hm.chosen) : null;
+        groupsResult = fromMatrix ?? (await e.queryMatrix(go));
+        measureQuery(fromMatrix ? 'groups from the per-host matrix' : 'groups matrix query', t0, groupsResult);
       }
       const gm = /** @type {import('../engine/matrix.js').ResultMatrix} */ (groupsResult);
       const ext = gm.times.length ? /** @type {[number, number]} */ ([gm.times[0], gm.times[gm.times.length - 1] + gm.quantum_ms]) : null;
@@ -198,7 +203,9 @@ export function makeRegistry() {
         performance.measure('latscope: groups ranking query', { start: t0 });
       }
       q.colors.see([...gm.groups].sort(naturalCompare));
-      view.setData(fromResultMatrix(gm, 0), groupsRun ? runValues(groupsRun, 0) : null, { unit: gm.unit, absolute: gm.absolute_time });
+      // The matrix's note names its level (wasm MatrixFile); a click drills into a host when the result has the matrix.
+      const from = (gm.notes.find((n) => n.startsWith('answered from the per-host matrix')) ?? '').replace(/^answered from /, '');
+      view.setData(fromResultMatrix(gm, 0), groupsRun ? runValues(groupsRun, 0) : null, { unit: gm.unit, absolute: gm.absolute_time, from, drill: !!q.hostMatrix });
     },
     // The groups tab exports the spectrum's numbers, as before the registry
     // (its own CSV is not written yet).

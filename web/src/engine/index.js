@@ -54,6 +54,7 @@ export { EngineError } from './protocol.js';
  * @property {(opts: object, quantum: number, row: number) => Promise<import('./protocol.js').DensityCell>} densityCell
  * @property {(opts?: object) => Promise<import('./columns.js').ResultColumns>} queryColumns
  * @property {(opts?: object) => Promise<import('./matrix.js').ResultMatrix>} queryMatrix
+ * @property {(ask: import('./protocol.js').MatrixAsk) => Promise<import('./protocol.js').MatrixAnswer>} matrixQuery
  * @property {(opts?: object) => Promise<{bytes: Uint8Array}>} encodeResult
  * @property {(opts?: object) => Promise<import('./inthread.js').RunPlan>} assignRuns
  * @property {(accounts?: string[], exclude?: string[]) => Promise<import('./inthread.js').TrustRow[]>} trust
@@ -112,6 +113,7 @@ function asyncFacade(e) {
     densityCell: async (o, q, r) => e.densityCell(o, q, r),
     queryColumns: async (o) => e.queryColumns(o),
     queryMatrix: async (o) => e.queryMatrix(o),
+    matrixQuery: async (a) => e.matrixQuery(a),
     encodeResult: async (o) => e.encodeResult(o),
     assignRuns: async (o) => {
       await loading;

@@ -217,6 +217,10 @@ export class InThreadEngine {
   constructor(module) {
     this.M = module;
     this.core = new module.Engine();
+    /** The per-host matrix of the file last asked (matrixQuery). @type {any} */
+    this.matrixFile = null;
+    /** @type {string} */
+    this.matrixKey = '';
     /** Sources whose bytes failed before reaching the engine, in load order. @type {Source[]} */
     this.failed = [];
     /** read_error of loaded sources, by name (the engine does not keep it). @type {Map<string, string>} */
@@ -587,6 +591,31 @@ export class InThreadEngine {
     return JSON.parse(unwrap(this.core.densityCell(JSON.stringify(opts), quantum, row)));
   }
 
+  /**
+   * A per-host question answered from a version 4 file's matrix (wasm
+   * MatrixFile, core matrix_answer.h; docs/page-views.md "Groups from the
+   * matrix"): the file's bytes arrive by ranges (pages), the matrix is kept
+   * per key between calls. The answer, or the ranges core needs first, or
+   * why the matrix cannot answer (then the histograms do).
+   * @param {import('./protocol.js').MatrixAsk} p
+   * @returns {import('./protocol.js').MatrixAnswer}
+   */
+  matrixQuery(p) {
+    if (this.matrixKey !== p.key) {
+      this.matrixFile?.delete();
+      this.matrixFile = new this.M.MatrixFile(p.size);
+      this.matrixKey = p.key;
+    }
+    for (const [at, bytes] of p.pages) this.matrixFile.add(at, bytes);
+    const t0 = performance.now();
+    const r = unwrap(this.matrixFile.query(JSON.stringify(p.opts), p.columns, p.chosen));
+    if (r.need) return { need: JSON.parse(r.need) };
+    if (r.refused !== undefined) return { refused: r.refused };
+    const m = matrixOf(r);
+    m.engine_ms = performance.now() - t0;
+    return m;
+  }
+
   /** Drops every source. */
   reset() {
     this.core.delete();
@@ -603,6 +632,8 @@ export class InThreadEngine {
   }
 
   terminate() {
+    this.matrixFile?.delete();
+    this.matrixFile = null;
     this.core?.delete();
     this.core = null;
   }

@@ -47,6 +47,14 @@
 
 /** @typedef {import('./inthread.js').Source} Source */
 /** @typedef {{wasmUrl: string, wasmBinary?: ArrayBuffer, maxMemoryBytes?: number}} InitPayload the engine's code for a worker */
+/**
+ * A per-host question for a file's matrix (matrixQuery): key names the file
+ * (a new key drops the last file's matrix); pages: [offset, bytes] read from
+ * it; columns: the chart's pixel columns; chosen: the quantum was chosen by
+ * the user (then only a level of exactly that quantum answers).
+ * @typedef {{key: string, size: number, pages: [number, Uint8Array][], opts: QueryOptions, columns: number, chosen: boolean}} MatrixAsk
+ */
+/** @typedef {import('./matrix.js').ResultMatrix | {need: [number, number][]} | {refused: string}} MatrixAnswer */
 /** @typedef {{source: Source, bytes: Uint8Array}} EncodedSource a source with its encoded bytes (transferred) */
 
 /**
@@ -81,6 +89,9 @@
  *   the query's values as typed arrays (transferred), built in the worker; for results of hundreds
  *   of thousands of rows, whose JSON would block the main thread; with the option "sla", core's
  *   marks of the cells that break its rules (sla, sla_marks)
+ * @property {{payload: MatrixAsk, result: MatrixAnswer}} matrixQuery
+ *   a per-host question answered from a version 4 file's matrix (core matrix_answer.h): the
+ *   answer as queryMatrix's, or the byte ranges to send first, or why the histograms answer instead
  * @property {{payload: {opts: QueryOptions}, result: number}} queryRowsBound  a bound on the query's rows (0: not on fixed quanta); twin.js asks it
  * @property {{payload: {opts: QueryOptions}, result: string}} csv  byte-identical to `latscope pctiles`
  * @property {{payload: {opts: QueryOptions}, result: HeatmapGrid}} heatmap
@@ -134,6 +145,7 @@ export const Req = Object.freeze({
   QUERY_COLUMNS: /** @type {'queryColumns'} */ ('queryColumns'),
   QUERY_MATRIX: /** @type {'queryMatrix'} */ ('queryMatrix'),
   QUERY_ROWS_BOUND: /** @type {'queryRowsBound'} */ ('queryRowsBound'),
+  MATRIX_QUERY: /** @type {'matrixQuery'} */ ('matrixQuery'),
   CSV: /** @type {'csv'} */ ('csv'),
   HEATMAP: /** @type {'heatmap'} */ ('heatmap'),
   DENSITY_CELL: /** @type {'densityCell'} */ ('densityCell'),

@@ -70,6 +70,7 @@ export function serveEngine(port, loadModule) {
     [Req.QUERY_COLUMNS]: (p) => need().queryColumns(p.opts),
     [Req.QUERY_MATRIX]: (p) => need().queryMatrix(p.opts),
     [Req.QUERY_ROWS_BOUND]: (p) => need().queryRowsBound(p.opts),
+    [Req.MATRIX_QUERY]: (p) => need().matrixQuery(p),
     [Req.CSV]: (p) => need().csv(p.opts),
     [Req.HEATMAP]: (p) => need().heatmap(p.opts),
     [Req.DENSITY_CELL]: (p) => need().densityCell(p.opts, p.quantum, p.row),

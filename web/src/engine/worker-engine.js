@@ -283,6 +283,11 @@ export class WorkerEngine {
     return this.twin.query(this.primary, Req.QUERY_MATRIX, opts, joinMatrix);
   }
 
+  /** @param {import('./protocol.js').MatrixAsk} ask @returns {Promise<import('./protocol.js').MatrixAnswer>} from a file's per-host matrix (the primary worker keeps it) */
+  matrixQuery(ask) {
+    return this.primary.request(Req.MATRIX_QUERY, ask);
+  }
+
   /** @param {object} [opts] @returns {Promise<{bytes: Uint8Array}>} the loaded data as a result file */
   encodeResult(opts = {}) {
     return this.primary.request(Req.ENCODE_RESULT, { opts });

@@ -49,6 +49,9 @@ export class GroupsView {
     /** @type {string} */
     this.unit = 'us';
     this.absolute = false;
+    /** Where the values came from ('' the histograms) and whether a click drills into a host (docs/page-views.md, "Drilling into a host"). */
+    this.from = '';
+    this.drill = false;
     /** What the last drawing shows, for tests and hover: group order, drawn lines. */
     this.shown = { order: /** @type {string[]} */ ([]), lines: /** @type {string[]} */ ([]), truncated: 0, framed: /** @type {string[]} */ ([]) };
   }
@@ -56,13 +59,15 @@ export class GroupsView {
   /**
    * @param {import('./groups-data.js').GroupMatrix | null} m
    * @param {Map<string, number> | null} run the run's percentile per group
-   * @param {{unit: string, absolute: boolean}} info
+   * @param {{unit: string, absolute: boolean, from?: string, drill?: boolean}} info
    */
   setData(m, run, info) {
     this.m = m;
     this.run = run;
     this.unit = info.unit;
     this.absolute = info.absolute;
+    this.from = info.from ?? '';
+    this.drill = !!info.drill;
     this.render();
   }
 
@@ -118,7 +123,7 @@ export class GroupsView {
       `${formatTime(m.times[k], this.absolute)} … +${formatNumber(m.quantumMs)} ms`,
       Number.isNaN(v) ? 'no I/O' : `${percentileName(s.groupsP)}: ${formatNumber(v)} ${unitLabel(this.unit)}`,
       `samples: ${formatNumber(n)}`,
-      'click: this group\'s latency heat map',
+      this.drill ? 'click: this host\'s percentiles' : 'click: this group\'s latency heat map',
     ];
   }
 
@@ -239,7 +244,7 @@ export class GroupsView {
       .attr('x', 0)
       .attr('y', -8)
       .attr('fill', c.muted)
-      .text(`${G} groups × ${percentileName(s.groupsP)} per quantum${every > 1 ? ` (every ${every}th name shown)` : ''}; ${s.groupsSort === 'worst' ? 'worst over the run first' : 'by name'}; click a row for its latency heat map`);
+      .text(`${G} groups × ${percentileName(s.groupsP)} per quantum${every > 1 ? ` (every ${every}th name shown)` : ''}; ${s.groupsSort === 'worst' ? 'worst over the run first' : 'by name'}${this.from ? `; from ${this.from}` : ''}; ${this.drill ? 'click a row for that host\'s percentiles' : 'click a row for its latency heat map'}`);
 
     // Colour legend: the percentile's values on a log scale.
     const lg = g.append('g').attr('class', 'legend').attr('transform', `translate(${f.innerW + 14},0)`);

@@ -55,6 +55,10 @@ describe('url-state', () => {
     expect(r.state.sla).toEqual(['p99<2ms', 'p99.9 <= 20 ms']);
     expect(parseFragment('#v=1&unit=ms&sla=500,2000.5').state).toEqual({ unit: 'ms', sla: ['500', '2000.5'] });
     expect(parseFragment(`#v=1&sla=${'1,'.repeat(65)}`).notes[0]).toMatch(/sla=.*ignored: more than 64 entries/);
+    // A drill into one host of 200 excludes the other 199 (host-drill.js); past 4096 the list is refused.
+    const others = Array.from({ length: 199 }, (_, i) => `h${i}`);
+    expect(parseFragment(`#v=1&xh=${others.join(',')}`).state.exclude_hosts).toEqual(others);
+    expect(parseFragment(`#v=1&xh=${'h,'.repeat(4097)}`).notes[0]).toMatch(/xh=.*ignored: more than 4096 entries/);
     for (const [f, v] of [['gm', 'pie'], ['gn', '0'], ['gn', '21'], ['gn', '2.5'], ['gp', '101'], ['gs', 'random']]) {
       const x = parseFragment(`#v=1&${f}=${v}`);
       expect(x.state).toEqual({});

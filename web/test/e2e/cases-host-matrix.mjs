@@ -1,0 +1,134 @@
+// End-to-end cases of a result with a per-host matrix (docs/page-views.md
+// "Groups from the matrix", "Drilling into a host"): the groups view by host
+// answered from the matrix equals `latscope pctiles --group-by host` on the
+// result and on the logs; a click on a host shows that host alone, whose CSV
+// equals `latscope pctiles --exclude-host` (every other host) on the same
+// file; a link reopens the drill; the bar goes back. Real files through the file
+// input; no assertion on time.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { loadThroughInput, cliPath, cliPctiles, settled, download, waitDone } from './helpers.mjs';
+import { SHOTS, OUT } from './paths.mjs';
+import { hostLogs } from './cases-groups.mjs';
+
+/** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
+
+/** The host logs reduced with hosts kept: a version 4 result with the matrix (1 s ... 1 h). */
+function hostResult() {
+  const out = path.join(OUT, 'host-matrix.lsr');
+  execFileSync(cliPath(), ['reduce', '--keep', 'host,dir', ...hostLogs(), '-o', out], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return out;
+}
+
+/** CSV text -> rows of objects. @param {string} csv */
+function parseCsv(csv) {
+  const [head, ...rows] = csv.trim().split('\n');
+  const cols = head.split(',');
+  return rows.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
+}
+
+/** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
+export const HOST_MATRIX_CASES = [
+  {
+    name: 'host matrix: the groups view by host comes from the per-host matrix and equals pctiles --group-by host on the result and the logs; a click drills into the host (CSV = pctiles --exclude-host the others), a link reopens it, the bar goes back',
+    async run(c) {
+      const p = c.page;
+      const lsr = hostResult();
+      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await settled(p);
+      await p.click('[data-testid=tab-groups]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 12);
+      await settled(p);
+      const got = await p.evaluate(() => {
+        const a = /** @type {any} */ (window).latscope;
+        const m = a.views.groups.m;
+        return { why: a.session.hostMatrix?.why, groups: m.groups, times: [...m.times], values: [...m.values], q: m.quantumMs, p: a.store.state.groupsP };
+      });
+      assert.equal(got.why, '', 'the matrix answered (no reason to ask the histograms)');
+      assert.match((await p.textContent('#view-groups .groups-caption')) || '', /from the per-host matrix \(level 1000 ms\); click a row for that host's percentiles/);
+      assert.equal(got.p, '99');
+      // The CLI on the result answers from the same matrix; on the logs, from the histograms.
+      const fromResult = parseCsv(cliPctiles(['--group-by', 'host', '--quantum', String(got.q)], [lsr]));
+      const fromLogs = parseCsv(cliPctiles(['--group-by', 'host', '--quantum', String(got.q), '--percentiles', '99'], hostLogs()));
+      assert.equal(fromResult.length, 12 * got.times.length, `one row per host and quantum: ${fromResult.length}`);
+      const T = got.times.length;
+      let compared = 0;
+      for (const ref of [fromResult, fromLogs]) {
+        for (const r of ref) {
+          const gi = got.groups.indexOf(r.group);
+          const k = got.times.indexOf(Number(r.time_ms));
+          assert.ok(gi >= 0 && k >= 0, `the page has ${r.group} at ${r.time_ms}`);
+          const v = got.values[gi * T + k];
+          assert.ok(Math.abs(v - Number(r.p99)) <= 5e-4 + 1e-9 * Math.abs(v), `${r.group} at ${r.time_ms} ms: page ${v}, CLI ${r.p99}`);
+          compared++;
+        }
+      }
+      assert.equal(compared, 2 * 12 * T);
+      await p.screenshot({ path: path.join(SHOTS, 'host-matrix-groups.png') });
+
+      // Drill: a click on host05's row shows that host alone in the percentiles view.
+      const cell = await p.evaluate(() => {
+        const v = /** @type {any} */ (window).latscope.views.groups;
+        const f = v.frame;
+        const row = v.shown.order.indexOf('host=host05');
+        const box = f.svg.node().getBoundingClientRect();
+        return { x: box.left + f.margin.left + f.innerW / 2, y: box.top + f.margin.top + ((row + 0.5) * f.innerH) / v.shown.order.length };
+      });
+      await p.mouse.click(cell.x, cell.y);
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.view === 'pctiles');
+      await settled(p);
+      const st = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+      assert.equal(st.group_by, 'all');
+      const others = Array.from({ length: 12 }, (_, i) => `host${String(i + 1).padStart(2, '0')}`).filter((h) => h !== 'host05');
+      assert.deepEqual([...st.exclude_hosts].sort(), others);
+      assert.equal(await p.isVisible('[data-testid=host-drill]'), true);
+      assert.match((await p.textContent('[data-testid=host-drill]')) || '', /Host host05 only/);
+      const ex = others.flatMap((h) => ['--exclude-host', h]);
+      const want = cliPctiles(['--quantum', String(st.quantum_ms), ...ex], [lsr]);
+      const { bytes } = await download(p, '[data-testid=export-csv]');
+      assert.equal(bytes.toString('utf8'), want, 'the drilled host\'s CSV is the CLI\'s on the result with the other hosts excluded');
+      assert.equal(want, cliPctiles(['--quantum', String(st.quantum_ms), ...ex], hostLogs()), 'and on the logs');
+      await p.screenshot({ path: path.join(SHOTS, 'host-matrix-drill.png') });
+
+      // The link holds the drill (the hosts left out, the cluster grouping, the view): reloaded and the file opened again, host05 alone comes back.
+      await p.waitForFunction(() => /xh=/.test(location.hash));
+      assert.doesNotMatch(decodeURIComponent(p.url()), /host05/, 'the link names the hosts left out, not the one shown');
+      await p.reload();
+      await p.waitForSelector('[data-testid=reopen-hint]', { state: 'visible' });
+      await p.setInputFiles('[data-testid=file-input]', [lsr]);
+      assert.equal(await waitDone(p), 'ready');
+      await settled(p);
+      const again = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+      assert.deepEqual([again.view, again.group_by, [...again.exclude_hosts].sort()], ['pctiles', 'all', others]);
+      const { bytes: bytes2 } = await download(p, '[data-testid=export-csv]');
+      assert.equal(bytes2.toString('utf8'), want, 'the reopened link shows the same numbers');
+      assert.match((await p.textContent('[data-testid=host-drill]')) || '', /Host host05 only/, 'the bar is back with the drill');
+
+      // Back: every host, the groups view by host, from the matrix again.
+      await p.goto(c.url);
+      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await settled(p);
+      await p.click('[data-testid=tab-groups]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 12);
+      await settled(p);
+      const c2 = await p.evaluate(() => {
+        const v = /** @type {any} */ (window).latscope.views.groups;
+        const f = v.frame;
+        const box = f.svg.node().getBoundingClientRect();
+        return { x: box.left + f.margin.left + f.innerW / 2, y: box.top + f.margin.top + f.innerH / 24 };
+      });
+      await p.mouse.click(c2.x, c2.y);
+      await p.waitForSelector('[data-testid=host-drill]', { state: 'visible' });
+      await p.click('[data-testid=host-drill-back]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.view === 'groups');
+      await settled(p);
+      const back = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+      assert.deepEqual([back.exclude_hosts, back.group_by], [[], 'host']);
+      assert.equal(await p.isVisible('[data-testid=host-drill]'), false);
+      assert.deepEqual(c.errors, [], 'the page logged errors');
+    },
+  },
+];
