@@ -212,21 +212,31 @@ Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs
       for (const Feed& src : sources[oc]) {
         const size_t i = src.input;
         Result& p = part[i];
-        Status st;
-        if (!whole[i] || !have[i]) {
-          p.quantum_ms = (*inputs)[i].head().quantum_ms;
-          st = (*inputs)[i].read(mul_sat(lo, k[i]), mul_sat(hi, k[i]), &p, whole[i] ? nullptr : &src.chunks);
-          if (st.ok()) st = requantize(&p, quantum_ms);
-          have[i] = whole[i];
-        }
-        bool ok = st.ok();
-        for (size_t n = 0; ok && n < src.series.size(); ++n)
-          ok = add_cells(&acc.series[plan.index[i][src.series[n]]].cells, p.series[src.series[n]].cells);
-        if (st.ok() && !ok) st = Status::Error(ErrorCode::kInvalidArgument, "a count passes 2^64 fixed-point units");
-        if (!whole[i]) drop(&p);
-        if (!st.ok()) {
-          *bad_input = i;
-          return st;
+        const std::vector<uint32_t>& in_chunk = (*inputs)[i].series_chunks();
+        // One input chunk at a time (the hosts of a merged file added into
+        // one output chunk: one host's block held), or an input's block read
+        // once when its one chunk feeds several output chunks.
+        for (size_t ic = 0; ic < (whole[i] ? 1 : src.chunks.size()); ++ic) {
+          if (!whole[i] && !src.chunks[ic]) continue;
+          Status st;
+          if (!whole[i] || !have[i]) {
+            std::vector<bool> one(src.chunks.size(), false);
+            if (!whole[i]) one[ic] = true;
+            p.quantum_ms = (*inputs)[i].head().quantum_ms;
+            st = (*inputs)[i].read(mul_sat(lo, k[i]), mul_sat(hi, k[i]), &p, whole[i] ? nullptr : &one);
+            if (st.ok()) st = requantize(&p, quantum_ms);
+            have[i] = whole[i];
+          }
+          bool ok = st.ok();
+          for (size_t n = 0; ok && n < src.series.size(); ++n)
+            if (whole[i] || in_chunk[src.series[n]] == ic)
+              ok = add_cells(&acc.series[plan.index[i][src.series[n]]].cells, p.series[src.series[n]].cells);
+          if (st.ok() && !ok) st = Status::Error(ErrorCode::kInvalidArgument, "a count passes 2^64 fixed-point units");
+          if (!whole[i]) drop(&p);
+          if (!st.ok()) {
+            *bad_input = i;
+            return st;
+          }
         }
       }
       Status st = enc->add(acc);
