@@ -233,6 +233,12 @@ TEST(ResultStream, HostsOfOneInputEachAreCopiedAsStored) {
   ASSERT_TRUE(streamed({hosts[1], two, hosts[0]}, 0, 4, &again).ok());
   EXPECT_EQ(g_deflates, 1);
   EXPECT_EQ(again, ref);
+  // A copied block is checked as any block read is: a damaged one is named, never copied.
+  std::vector<std::vector<uint8_t>> damaged = hosts;
+  const size_t z0 = 12 + 4 + (damaged[1][12] | damaged[1][13] << 8 | damaged[1][14] << 16 | damaged[1][15] << 24);
+  const uint32_t zlen = damaged[1][z0] | damaged[1][z0 + 1] << 8 | damaged[1][z0 + 2] << 16 | damaged[1][z0 + 3] << 24;
+  damaged[1][z0 + 4 + zlen / 2] ^= 0x5a;  // inside block 0's zlib stream
+  EXPECT_EQ(streamed(damaged, 0, 4, &got).message.rfind("result: block 0: ", 0), 0u);
   // Another block size or a coarser quantum: decoded and added, same bytes as the whole merge.
   ASSERT_TRUE(streamed(hosts, 0, 600, &got).ok());
   EXPECT_EQ(got, whole(hosts, 0, 600));

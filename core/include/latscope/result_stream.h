@@ -98,8 +98,8 @@ class ResultBlockReader {
   uint32_t chunk_count() const { return nchunks_; }
   // The index entry of the block (first quantum, chunk), if there is one.
   bool find_block(int64_t first, uint32_t chunk, size_t* i) const;
-  // Block i as stored: its zlib stream, checked by decoding it into
-  // scratch (shaped as head(); left without cells).
+  // Block i as stored: its zlib stream, checked as read() checks a block
+  // (against scratch, shaped as head(); no cell kept).
   struct StoredBlock {
     int64_t first = 0, last = 0;
     uint32_t cells = 0;
@@ -114,7 +114,7 @@ class ResultBlockReader {
     uint32_t zlen, cells, chunk;
   };
   Status read_entries(size_t begin, size_t end, int64_t from, int64_t to, const std::vector<bool>* chunks,
-                      Result* out, bool keep_bytes);
+                      Result* out, bool stored);
   Status named(Status s) const;
   ReadAtFn read_;
   std::vector<double> level_quanta_;

@@ -181,11 +181,10 @@ bool ResultBlockReader::find_block(int64_t first, uint32_t chunk, size_t* i) con
 }
 
 Status ResultBlockReader::read_block(size_t i, Result* scratch, StoredBlock* out) {
-  // Copied as stored, so checked as read() checks it: decoded into scratch
-  // (shaped as head(); emptied again), its cells matching the entry.
+  // Copied as stored, so checked as read() checks it (every cell parsed
+  // against scratch's series and layouts, none kept), its cells matching the entry.
   const Entry& x = index_[i];
-  Status st = read_entries(i, i + 1, INT64_MIN, INT64_MAX, nullptr, scratch, /*keep_bytes=*/true);
-  for (ResultSeries& s : scratch->series) std::vector<ResultCell>().swap(s.cells);  // held by no input between blocks
+  Status st = read_entries(i, i + 1, INT64_MIN, INT64_MAX, nullptr, scratch, /*stored=*/true);
   if (!st.ok()) return st;
   const size_t at = version_ == kResultHostBlocksVersion ? 8 : 4;
   out->first = x.first;
@@ -197,12 +196,13 @@ Status ResultBlockReader::read_block(size_t i, Result* scratch, StoredBlock* out
 }
 
 Status ResultBlockReader::read(int64_t from, int64_t to, Result* out, const std::vector<bool>* chunks) {
-  return read_entries(0, index_.size(), from, to, chunks, out, false);
+  return read_entries(0, index_.size(), from, to, chunks, out, /*stored=*/false);
 }
 
 Status ResultBlockReader::read_entries(size_t begin, size_t end, int64_t from, int64_t to,
-                                       const std::vector<bool>* chunks, Result* out, bool keep_bytes) {
+                                       const std::vector<bool>* chunks, Result* out, bool stored) {
   BlockContext ctx;
+  ctx.check_only = stored;
   ctx.version = version_;
   ctx.quanta_per_block = qpb_;
   ctx.max_inflated = max_inflated_;
@@ -247,7 +247,7 @@ Status ResultBlockReader::read_entries(size_t begin, size_t end, int64_t from, i
   }
   // Nothing kept between reads: a merge holds a reader per input, and a
   // block's bytes each would grow its memory with the inputs.
-  if (!keep_bytes) std::vector<uint8_t>().swap(buf_);
+  if (!stored) std::vector<uint8_t>().swap(buf_);
   std::vector<uint8_t>().swap(scratch_);
   return Status::Ok();
 }

@@ -340,6 +340,8 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
   if (static_cast<uint64_t>(nc) * 3 > b.left()) return bad(where, std::to_string(nc) + " cells do not fit");
   const uint64_t ns = ctx.members ? ctx.members->size() : out->series.size();
   int64_t last = first;
+  // Checked only: each series' last quantum in this block instead of its cells.
+  std::vector<int64_t> seen_last(ctx.check_only ? static_cast<size_t>(ns) : 0, INT64_MIN);
   for (uint32_t c = 0; c < nc; ++c) {
     const uint64_t si = b.var("cell series");
     const uint64_t dq = b.var("cell quantum");
@@ -361,8 +363,10 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
     ResultCell cell;
     cell.quantum = first + static_cast<int64_t>(dq);
     last = std::max(last, cell.quantum);
-    if (!s.cells.empty() && s.cells.back().quantum >= cell.quantum)
-      return bad(where, "cell " + std::to_string(c) + ": quanta of a series not ascending");
+    const bool ascending = ctx.check_only ? seen_last[static_cast<size_t>(si)] < cell.quantum
+                                          : s.cells.empty() || s.cells.back().quantum < cell.quantum;
+    if (!ascending) return bad(where, "cell " + std::to_string(c) + ": quanta of a series not ascending");
+    if (ctx.check_only) seen_last[static_cast<size_t>(si)] = cell.quantum;
     uint64_t bin = 0;
     for (uint64_t k = 0; k < nb; ++k) {
       const uint64_t gap = b.var("bin");
@@ -371,10 +375,11 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
       bin = k == 0 ? gap : bin + 1 + gap;
       if (gap >= s.layout->size() || bin >= s.layout->size() || n == 0)
         return bad(where, "cell " + std::to_string(c) + ": bin beyond the layout or empty count");
+      if (ctx.check_only) continue;
       cell.bins.push_back(static_cast<uint32_t>(bin));
       cell.counts.push_back(n);
     }
-    if (ctx.version == 1) {  // migrated: every bin may hold an extreme, as version 1 read
+    if (ctx.version == 1 && !ctx.check_only) {  // migrated: every bin may hold an extreme, as version 1 read
       cell.extremes.add(cell.bins.front());
       cell.extremes.add(cell.bins.back());
     } else {  // 0: none; else lowest bin + 1, then highest - lowest
@@ -388,7 +393,7 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
         cell.extremes.add(static_cast<uint32_t>(lo1 - 1 + span));
       }
     }
-    s.cells.push_back(std::move(cell));
+    if (!ctx.check_only) s.cells.push_back(std::move(cell));
   }
   if (b.left()) return bad(where, std::to_string(b.left()) + " bytes after its cells");
   if (!std::isfinite(static_cast<double>(last) * out->quantum_ms) || std::fabs(static_cast<double>(last)) > 9e15)

@@ -35,6 +35,8 @@ struct BlockContext {
   // The chunk's series, ascending (a cell's series is its position here);
   // null: every series (versions 1 and 2).
   const std::vector<uint32_t>* members = nullptr;
+  // Every check made, no cell kept (a block copied as stored: merge_stream.cc).
+  bool check_only = false;
 };
 
 // The chunks of a result's series (docs/result-format.md, "Blocks by host
