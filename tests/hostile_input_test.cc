@@ -444,11 +444,11 @@ TEST(Hostile, ResultLevelsDirectoryDefectsAreNamed) {
   Result d;
   ASSERT_TRUE(decode_result(nested.bytes.data(), nested.bytes.size(), &d).ok());  // level 0 is fine
   EXPECT_EQ(decode_result(nested.bytes.data(), nested.bytes.size(), &d, size_t{1} << 30, 60000).message,
-            "result: level 2 (60000 ms): not a version 1 or 2 result (each level is a complete version 2 file)");
+            "result: level 2 (60000 ms): not a version 1, 2 or 5 result (each level is a complete file of one level)");
   LevelsFile garbage = good;
   std::memset(garbage.bytes.data() + static_cast<size_t>(l2_off), 'x', 8);
   EXPECT_EQ(decode_result(garbage.bytes.data(), garbage.bytes.size(), &d, size_t{1} << 30, 60000).message,
-            "result: level 2 (60000 ms): not a version 1 or 2 result (each level is a complete version 2 file)");
+            "result: level 2 (60000 ms): not a version 1, 2 or 5 result (each level is a complete file of one level)");
   // A level whose own header disagrees with the directory.
   LevelsFile relabelled = good;
   relabelled.put_f64(relabelled.entry(2), 120000);

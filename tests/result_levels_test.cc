@@ -153,11 +153,12 @@ TEST(ResultLevels, DirectoryFromTheTailAloneSaysHowManyBytesItNeeds) {
     EXPECT_EQ(need == 0, k >= dir_bytes + 16) << k;
     EXPECT_EQ(dir.size(), need == 0 ? whole.size() : 0u) << k;
   }
-  // Each level's bytes alone are an ordinary version 2 result.
+  // Each level's bytes alone are an ordinary result of one level: version 5,
+  // the set's series holding several hosts (blocks by host).
   for (const ResultLevel& l : whole) {
     Result d;
     const std::vector<uint8_t> bytes = slice(multi, l);
-    EXPECT_EQ(bytes[8], 2);
+    EXPECT_EQ(bytes[8], 5);
     ASSERT_TRUE(decode_result(bytes.data(), bytes.size(), &d).ok());
     EXPECT_EQ(d.quantum_ms, l.quantum_ms);
   }

@@ -251,5 +251,20 @@ TEST(Result, CommittedVersion2FileMatchesItsLogs) {
       EXPECT_EQ(pctiles_of_files(logs, query_at(q, g)), pctiles_of_result(bytes, query_at(q, g)));
 }
 
+// tests/fixtures/result-v5/v5-cs.lsr: `latscope reduce --keep host,dir
+// --matrix none tests/fixtures/cs/cs_clat_hist.* -o v5-cs.lsr` (version 5:
+// two hosts, blocks cut by host; docs/result-format.md, "Blocks by host
+// (version 5)"). It keeps answering exactly as the logs do.
+TEST(Result, CommittedVersion5FileMatchesItsLogs) {
+  std::string text;
+  ASSERT_TRUE(fixtures::read_file(std::string(LATSCOPE_FIXTURES) + "/result-v5/v5-cs.lsr", &text));
+  const std::vector<uint8_t> bytes(text.begin(), text.end());
+  ASSERT_EQ(bytes[8], 5);  // version 5
+  const std::vector<std::string> logs = files_of("cs", "_clat_hist.");
+  for (double q : {1000.0, 3000.0})
+    for (const GroupBy& g : {GroupBy{}, GroupBy{"host"}, GroupBy{"host", "dir"}})
+      EXPECT_EQ(pctiles_of_files(logs, query_at(q, g)), pctiles_of_result(bytes, query_at(q, g)));
+}
+
 }  // namespace
 }  // namespace latscope

@@ -3,7 +3,9 @@
 // writes exactly the bytes of encode_result(merge() of the whole decoded
 // inputs), for any order, quanta that nest, block sizes that straddle, files
 // of several levels and version 1 files; a damaged index or block is named,
-// never trusted.
+// never trusted. Blocks by host (docs/result-format.md, "Blocks by host
+// (version 5)"): hosts held by one input each are copied as stored, never
+// deflated again, and still the same bytes.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -18,9 +20,16 @@ namespace {
 
 using fixtures::files_of;
 
+// Blocks deflated so far (the header is one too): a copied block is not.
+int g_deflates = 0;
+bool counting_deflate(const uint8_t* in, size_t n, std::vector<uint8_t>* out) {
+  ++g_deflates;
+  return deflate_zlib(in, n, out);
+}
+
 std::vector<uint8_t> encode(const Result& r, uint32_t qpb) {
   std::vector<uint8_t> b;
-  EXPECT_TRUE(encode_result(r, &deflate_zlib, &b, qpb).ok());
+  EXPECT_TRUE(encode_result(r, &counting_deflate, &b, qpb).ok());
   return b;
 }
 
@@ -52,7 +61,7 @@ Status streamed(const std::vector<std::vector<uint8_t>>& files, double q, uint32
   if (!st.ok()) return st;
   if (q == 0) q = plan.head.quantum_ms;
   out->clear();
-  ResultEncoder enc(&deflate_zlib, vector_writer(out), qpb);
+  ResultEncoder enc(&counting_deflate, vector_writer(out), qpb);
   Result head = plan.head;
   head.quantum_ms = q;
   st = enc.begin(head);
@@ -186,6 +195,145 @@ TEST(ResultStream, ADamagedIndexOrBlockIsNamed) {
     flip[i] ^= 0x5a;
     std::vector<uint8_t> out;
     (void)streamed({flip, good}, 0, 600, &out);
+  }
+}
+
+// One host's result under another host name (the fixtures have two hosts).
+Result as_host(Result r, const std::string& host) {
+  for (ResultSeries& s : r.series) s.labels.set("host", host);
+  return r;
+}
+
+// Four hosts, one file each (as reduced on the hosts), 500 ms, 4 quanta a block.
+std::vector<std::vector<uint8_t>> four_hosts() {
+  const GroupBy keep{"host", "dir"};
+  return {encode(fixtures::reduce_files(files_of("fio-s1", "_clat_hist.1.log.127.0.0.1"), 500, keep), 4),
+          encode(fixtures::reduce_files(files_of("fio-s1", "_clat_hist.1.log.127.0.0.2"), 500, keep), 4),
+          encode(as_host(fixtures::reduce_files(files_of("cs", "_clat_hist.1.log.127.0.0.1"), 500, keep), "node03"), 4),
+          encode(as_host(fixtures::reduce_files(files_of("cs", "_clat_hist.2.log.127.0.0.2"), 500, keep), "node04"), 4)};
+}
+
+TEST(ResultStream, HostsOfOneInputEachAreCopiedAsStored) {
+  const std::vector<std::vector<uint8_t>> hosts = four_hosts();
+  for (const std::vector<uint8_t>& f : hosts) EXPECT_EQ(f[8], 2);  // one host: version 2 as before
+  std::vector<uint8_t> got;
+  g_deflates = 0;
+  ASSERT_TRUE(streamed(hosts, 0, 4, &got).ok());
+  EXPECT_EQ(g_deflates, 1);  // the header; every block copied
+  g_deflates = 0;
+  const std::vector<uint8_t> ref = whole(hosts, 0, 4);
+  EXPECT_GT(g_deflates, 8);  // the reference deflates each block
+  EXPECT_EQ(got, ref);
+  EXPECT_EQ(got[8], 5);  // several hosts: blocks by host
+  // A merged file's hosts are copied again (version 5 input), in any order.
+  std::vector<uint8_t> two;
+  ASSERT_TRUE(streamed({hosts[2], hosts[3]}, 0, 4, &two).ok());
+  std::vector<uint8_t> again;
+  g_deflates = 0;
+  ASSERT_TRUE(streamed({hosts[1], two, hosts[0]}, 0, 4, &again).ok());
+  EXPECT_EQ(g_deflates, 1);
+  EXPECT_EQ(again, ref);
+  // A copied block is checked as any block read is: a damaged one is named, never copied.
+  std::vector<std::vector<uint8_t>> damaged = hosts;
+  const size_t z0 = 12 + 4 + (damaged[1][12] | damaged[1][13] << 8 | damaged[1][14] << 16 | damaged[1][15] << 24);
+  const uint32_t zlen = damaged[1][z0] | damaged[1][z0 + 1] << 8 | damaged[1][z0 + 2] << 16 | damaged[1][z0 + 3] << 24;
+  damaged[1][z0 + 4 + zlen / 2] ^= 0x5a;  // inside block 0's zlib stream
+  EXPECT_EQ(streamed(damaged, 0, 4, &got).message.rfind("result: block 0: ", 0), 0u);
+  // Another block size or a coarser quantum: decoded and added, same bytes as the whole merge.
+  ASSERT_TRUE(streamed(hosts, 0, 600, &got).ok());
+  EXPECT_EQ(got, whole(hosts, 0, 600));
+  ASSERT_TRUE(streamed(hosts, 5000, 4, &got).ok());
+  EXPECT_EQ(got, whole(hosts, 5000, 4));
+}
+
+TEST(ResultStream, AHostInTwoInputsIsAddedTheOthersCopied) {
+  const std::vector<std::vector<uint8_t>> hosts = four_hosts();
+  // Host 127.0.0.1 again, its second job: its chunk is added, the others copied.
+  const std::vector<uint8_t> job2 =
+      encode(fixtures::reduce_files(files_of("fio-s1", "_clat_hist.2.log.127.0.0.1"), 500, {"host", "dir"}), 4);
+  std::vector<std::vector<uint8_t>> in = hosts;
+  in.push_back(job2);
+  std::vector<uint8_t> got;
+  g_deflates = 0;
+  ASSERT_TRUE(streamed(in, 0, 4, &got).ok());
+  const int streamed_deflates = g_deflates;
+  g_deflates = 0;
+  EXPECT_EQ(got, whole(in, 0, 4));
+  EXPECT_GT(streamed_deflates, 1);
+  EXPECT_LT(streamed_deflates, g_deflates);
+  // An old file holding several hosts in one chunk (version 4 around version
+  // 2, committed) merged with new ones: read once per time block, same bytes.
+  std::string text;
+  ASSERT_TRUE(fixtures::read_file(std::string(LATSCOPE_FIXTURES) + "/result/v4-cs.lsr", &text));
+  const std::vector<uint8_t> old(text.begin(), text.end());
+  const std::vector<std::vector<uint8_t>> mixed_old{hosts[2], old, hosts[3]};
+  ASSERT_TRUE(streamed(mixed_old, 0, 600, &got).ok());
+  EXPECT_EQ(got, whole(mixed_old, 0, 600));
+  EXPECT_EQ(got[8], 5);
+}
+
+TEST(ResultStream, ReadingSomeHostsInflatesOnlyTheirBlocks) {
+  const std::vector<std::vector<uint8_t>> hosts = four_hosts();
+  std::vector<uint8_t> file;
+  ASSERT_TRUE(streamed(hosts, 0, 4, &file).ok());
+  Result all;
+  ASSERT_TRUE(decode_result(file.data(), file.size(), &all).ok());
+  int reads = 0;
+  ResultBlockReader in;
+  ASSERT_TRUE(in.open(reader_of(&file, &reads), file.size()).ok());
+  ASSERT_EQ(in.version(), 5u);
+  ASSERT_EQ(in.chunk_count(), 4u);
+  std::vector<bool> want(4, false);
+  want[2] = true;  // node03
+  const int opening = reads;
+  Result part = in.head();
+  ASSERT_TRUE(in.read(0, 8, &part, &want).ok());  // quanta 0..7: two time blocks
+  EXPECT_LE(reads - opening, 2);
+  EXPECT_GT(part.cells(), 0u);
+  for (size_t s = 0; s < part.series.size(); ++s) {
+    const bool mine = in.series_chunks()[s] == 2;
+    EXPECT_EQ(*part.series[s].labels.find("host") == "node03", mine);
+    std::vector<ResultCell> expect;
+    if (mine)
+      for (const ResultCell& c : all.series[s].cells)
+        if (c.quantum < 8) expect.push_back(c);
+    ASSERT_EQ(part.series[s].cells.size(), expect.size()) << s;
+    for (size_t c = 0; c < expect.size(); ++c) {
+      EXPECT_EQ(part.series[s].cells[c].quantum, expect[c].quantum);
+      EXPECT_EQ(part.series[s].cells[c].counts, expect[c].counts);
+    }
+  }
+}
+
+TEST(ResultStream, ADamagedFileOfBlocksByHostIsNamed) {
+  std::vector<uint8_t> good;
+  ASSERT_TRUE(streamed(four_hosts(), 0, 4, &good).ok());
+  uint64_t index_at = 0;
+  for (int k = 0; k < 8; ++k) index_at |= static_cast<uint64_t>(good[good.size() - 16 + k]) << (8 * k);
+  // The first entry's chunk (its last 4 bytes) changed: refused on opening.
+  std::vector<uint8_t> bad = good;
+  bad[static_cast<size_t>(index_at) + 8 + 32] = 0x7f;  // no such chunk
+  ResultBlockReader in;
+  EXPECT_EQ(in.open(reader_of(&bad), bad.size()).message, "result: index: entry 0 does not match block 0");
+  Result r;
+  EXPECT_EQ(decode_result(bad.data(), bad.size(), &r).message, "result: index: entry 0 does not match block 0");
+  // A block's chunk prefix changed: named by the whole-file decoder, and the
+  // block reader finds it when it reads that block.
+  bad = good;
+  const size_t first_block = 12 + 4 + (good[12] | good[13] << 8 | good[14] << 16 | good[15] << 24);
+  bad[first_block + 4] = 0xff;
+  EXPECT_EQ(decode_result(bad.data(), bad.size(), &r).message, "result: block 0: chunk 255 not in the table");
+  ASSERT_TRUE(in.open(reader_of(&bad), bad.size()).ok());
+  Result part = in.head();
+  EXPECT_EQ(in.read(0, 4, &part).message, "result: index: entry 0 does not match block 0");
+  // Any byte flipped: an error or a file, never a crash, both ways of reading.
+  for (size_t i = 12; i < good.size(); i += good.size() / 400 + 1) {
+    std::vector<uint8_t> flip = good;
+    flip[i] ^= 0x5a;
+    (void)decode_result(flip.data(), flip.size(), &r);
+    std::vector<uint8_t> out;
+    (void)streamed({flip, good}, 0, 4, &out);
+    (void)streamed({flip}, 0, 4, &out);
   }
 }
 

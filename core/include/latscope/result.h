@@ -87,7 +87,14 @@ Status requantize(Result* r, double quantum_ms);
 // ---- encoding (docs/result-format.md) ----
 
 constexpr char kResultMagic[8] = {'L', 'S', 'R', 'E', 'S', 'U', 'L', 'T'};
-constexpr uint32_t kResultVersion = 2;  // written by encode_result
+constexpr uint32_t kResultVersion = 2;  // written by encode_result for the series of one host
+// Blocks cut by series as well as by time: written by encode_result when the
+// series hold more than one host (docs/result-format.md, "Blocks by host
+// (version 5)"); a level of a version 3 file and the histograms of a
+// version 4 file are a version 1, 2 or 5 file.
+constexpr uint32_t kResultHostBlocksVersion = 5;
+// A result of one level: versions 1, 2 and 5.
+inline bool is_single_level_version(uint32_t v) { return v == 1 || v == 2 || v == kResultHostBlocksVersion; }
 
 // zlib deflate for the writer: the native build links zlib (deflate_zlib in
 // core/src/codec/deflate_zlib.cc); the page's WebAssembly build brings its
@@ -108,7 +115,7 @@ bool deflate_zlib(const uint8_t* in, size_t n, std::vector<uint8_t>* out);
 Status encode_result(const Result& r, DeflateFn deflate, std::vector<uint8_t>* out,
                      uint32_t quanta_per_block = 600);
 
-// Reads a result file of any supported version (1, 2, 3). Errors name what is
+// Reads a result file of any supported version (1 to 5). Errors name what is
 // wrong and where ("result: block 3: truncated (...)"); never crashes.
 // max_inflated bounds the inflated size of each block, and the memory the
 // decoded result takes (result_decoded_bytes, counted cell by cell as it is

@@ -19,17 +19,26 @@ using WriteFn = std::function<bool(const uint8_t* p, size_t n)>;
 // A WriteFn appending to *out.
 WriteFn vector_writer(std::vector<uint8_t>* out);
 
-// Writes a version 2 result file as it goes: begin() the header (the
-// series of `meta`, whose cells are not read), add() cells in time order
-// (each call's cells in blocks after the previous call's), finish() the
-// index and trailer. encode_result is begin + add + finish of one Result.
+// Writes a version 2 result file as it goes (version 5 when the series hold
+// several hosts: blocks cut by host as well as by time; docs/result-format.md,
+// "Blocks by host (version 5)"): begin() the header (the series of `meta`,
+// whose cells are not read), add() cells in time order (each call's cells in
+// blocks after the previous call's, a block being a time block and a chunk),
+// finish() the index and trailer. encode_result is begin + add + finish of
+// one Result.
 class ResultEncoder {
  public:
   ResultEncoder(DeflateFn deflate, WriteFn write, uint32_t quanta_per_block = 600);
   Status begin(const Result& meta);
   // part.series parallel to meta's (same order); cells at part's quantum.
   Status add(const Result& part);
+  // One block as stored (z: its zlib stream), copied from a file of the
+  // same quanta per block whose chunk held the same series in the same order.
+  Status put_block(uint32_t chunk, int64_t first, int64_t last, uint32_t cells, const uint8_t* z, size_t zn);
   Status finish();
+  // After begin(): each series' chunk, and how many.
+  const std::vector<uint32_t>& series_chunks() const { return chunk_of_; }
+  uint32_t chunk_count() const { return nchunks_; }
   uint64_t bytes() const { return pos_; }
   uint64_t cells() const { return cells_; }
   uint32_t quanta_per_block() const { return qpb_; }
@@ -43,6 +52,10 @@ class ResultEncoder {
   uint64_t cells_ = 0;
   uint32_t nblocks_ = 0;
   int64_t last_block_ = INT64_MIN;
+  uint32_t last_chunk_ = 0;
+  uint32_t version_ = kResultVersion;
+  uint32_t nchunks_ = 1;
+  std::vector<uint32_t> chunk_of_, pos_in_chunk_;
   std::vector<uint8_t> index_;
 };
 
@@ -73,14 +86,35 @@ class ResultBlockReader {
   const std::vector<double>& level_quanta() const { return level_quanta_; }
   // Cells of quanta [from, to) appended to out (shaped as head(): same
   // series, in order, at the same quantum); cells must be read in time order.
-  Status read(int64_t from, int64_t to, Result* out);
+  // chunks: only the blocks of these chunks (null: all).
+  Status read(int64_t from, int64_t to, Result* out, const std::vector<bool>* chunks = nullptr);
+
+  // Blocks by host (docs/result-format.md, "Blocks by host (version 5)"):
+  // the file's version (1, 2 or 5), quanta per block, each series' chunk
+  // (versions 1 and 2: one chunk of every series) and how many.
+  uint32_t version() const { return version_; }
+  uint32_t quanta_per_block() const { return qpb_; }
+  const std::vector<uint32_t>& series_chunks() const { return chunk_of_; }
+  uint32_t chunk_count() const { return nchunks_; }
+  // The index entry of the block (first quantum, chunk), if there is one.
+  bool find_block(int64_t first, uint32_t chunk, size_t* i) const;
+  // Block i as stored: its zlib stream, checked as read() checks a block
+  // (against scratch, shaped as head(); no cell kept).
+  struct StoredBlock {
+    int64_t first = 0, last = 0;
+    uint32_t cells = 0;
+    std::vector<uint8_t> z;
+  };
+  Status read_block(size_t i, Result* scratch, StoredBlock* out);
 
  private:
   struct Entry {
     int64_t first, last;
     uint64_t offset;
-    uint32_t zlen, cells;
+    uint32_t zlen, cells, chunk;
   };
+  Status read_entries(size_t begin, size_t end, int64_t from, int64_t to, const std::vector<bool>* chunks,
+                      Result* out, bool stored);
   Status named(Status s) const;
   ReadAtFn read_;
   std::vector<double> level_quanta_;
@@ -88,6 +122,9 @@ class ResultBlockReader {
   uint64_t base_ = 0;  // where the (level's) version 1 or 2 file starts
   uint32_t version_ = 2;
   uint32_t qpb_ = 1;
+  uint32_t nchunks_ = 1;
+  std::vector<uint32_t> chunk_of_;
+  std::vector<std::vector<uint32_t>> members_;
   size_t max_inflated_ = kMaxResultBytes;
   Result head_;
   std::vector<Entry> index_;

@@ -17,9 +17,9 @@ namespace {
 
 constexpr size_t kHead = sizeof kResultMagic + 4;  // "LSRESULT" u32 version
 constexpr size_t kTrailer = 16;                    // u64 index offset, "LSRESEND"
+// i64 first, i64 last, u64 offset, u32 zlen, u32 cells (version 5: and u32 chunk)
 constexpr size_t kEntry = 32;
-constexpr int64_t kMaxQuantum = 9000000000000000;  // 9e15, as the decoder bounds a block's quanta                      // i64 first, i64 last, u64 offset, u32 zlen, u32 cells
-
+constexpr int64_t kMaxQuantum = 9000000000000000;  // 9e15, as the decoder bounds a block's quanta
 
 Status bad(const std::string& where, const std::string& why) {
   return Status::Error(ErrorCode::kUnusableFile, "result: " + where + ": " + why);
@@ -52,8 +52,8 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
     if (!st.ok()) return st;
     st = get(at, kHead, "parts");
     if (!st.ok()) return st;
-    if (get_u32(buf_.data() + sizeof kResultMagic) >= kResultMatrixVersion)
-      return bad("parts", "the histograms are not a version 1, 2 or 3 result");
+    if (get_u32(buf_.data() + sizeof kResultMagic) == kResultMatrixVersion)
+      return bad("parts", "the histograms are not a version 1, 2, 3 or 5 result");
     const ReadAtFn outer = read_;
     return open([outer, at](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
       return outer(at + off, n, out, why);
@@ -81,12 +81,12 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
     st = get(base_, kHead, "level 0");
     if (!st.ok()) return st;
     version = get_u32(buf_.data() + sizeof kResultMagic);
-    if (std::memcmp(buf_.data(), kResultMagic, sizeof kResultMagic) != 0 || version < 1 || version > kResultVersion)
-      return bad("level 0", "not a version 1 or 2 result (each level is a complete version 2 file)");
+    if (std::memcmp(buf_.data(), kResultMagic, sizeof kResultMagic) != 0 || !is_single_level_version(version))
+      return bad("level 0", "not a version 1, 2 or 5 result (each level is a complete file of one level)");
     head_.quantum_ms = levels[0].quantum_ms;
-  } else if (version < 1 || version > kResultVersion) {
-    return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1, 2, 3 and 4" +
-                           (version > kResultMatrixVersion ? "; a newer latscope wrote it)" : ")"));
+  } else if (!is_single_level_version(version)) {
+    return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1 to 5" +
+                           (version > kResultHostBlocksVersion ? "; a newer latscope wrote it)" : ")"));
   }
   version_ = version;
   auto in_level = [this](Status s) { return named(std::move(s)); };
@@ -98,8 +98,11 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
   st = get(base_ + kHead + 4, hz, "header");
   if (!st.ok()) return st;
   const double level_q = head_.quantum_ms;
-  st = decode_result_header(buf_.data(), buf_.size(), max_inflated_, &head_, &qpb_);
+  std::vector<uint32_t> chunk_of;
+  st = decode_result_header(buf_.data(), buf_.size(), max_inflated_, version, &head_, &qpb_, &chunk_of, &nchunks_);
   if (!st.ok()) return in_level(st);
+  members_ = chunk_members(chunk_of, nchunks_);
+  chunk_of_ = std::move(chunk_of);
   if (!level.empty() && head_.quantum_ms != level_q)
     return in_level(bad("header", "says " + quantum_text(head_.quantum_ms) + " ms, the directory " +
                                       quantum_text(level_q) + " ms"));
@@ -113,20 +116,25 @@ Status ResultBlockReader::open(ReadAtFn read, uint64_t size, size_t max_inflated
   st = get(base_ + index_at, len - kTrailer - index_at, "index");
   if (!st.ok()) return st;
   const uint32_t nb = get_u32(buf_.data() + 4);
-  if (std::memcmp(buf_.data(), "LSIX", 4) != 0 || (buf_.size() - 8) / kEntry != nb || (buf_.size() - 8) % kEntry)
+  const bool by_host = version == kResultHostBlocksVersion;
+  const size_t entry = by_host ? kEntry + 4 : kEntry;  // and the block's u32 chunk before its zlib stream
+  if (std::memcmp(buf_.data(), "LSIX", 4) != 0 || (buf_.size() - 8) / entry != nb || (buf_.size() - 8) % entry)
     return in_level(bad("index", "lists " + std::to_string(nb) + " blocks in " + std::to_string(buf_.size()) + " bytes"));
   uint64_t expect = blocks_at;
   for (uint32_t i = 0; i < nb; ++i) {
-    const uint8_t* e = buf_.data() + 8 + kEntry * i;
+    const uint8_t* e = buf_.data() + 8 + entry * i;
     Entry x{static_cast<int64_t>(get_u64(e)), static_cast<int64_t>(get_u64(e + 8)), get_u64(e + 16), get_u32(e + 24),
-            get_u32(e + 28)};
-    // Quanta within the decoder's range (codec.cc, "quantum index out of range").
+            get_u32(e + 28), by_host ? get_u32(e + 32) : 0};
+    // Quanta within the decoder's range (codec.cc, "quantum index out of range");
+    // ascending time, then chunk in a time block (version 5).
+    const bool after = i == 0 || x.first > index_.back().first ||
+                       (by_host && x.first == index_.back().first && x.chunk > index_.back().chunk);
     const bool grid = x.first % static_cast<int64_t>(qpb_) == 0 && x.last >= x.first && x.first >= -kMaxQuantum &&
-                      x.last <= kMaxQuantum &&
-                      static_cast<uint64_t>(x.last - x.first) < qpb_ && (i == 0 || x.first > index_.back().first);
+                      x.last <= kMaxQuantum && static_cast<uint64_t>(x.last - x.first) < qpb_ && after &&
+                      x.chunk < nchunks_;
     if (x.offset != expect || !grid || x.cells == 0)
       return in_level(bad("index", "entry " + std::to_string(i) + " does not match block " + std::to_string(i)));
-    expect = x.offset + 4 + x.zlen;
+    expect = x.offset + (by_host ? 8 : 4) + x.zlen;
     index_.push_back(x);
   }
   if (expect != index_at)
@@ -149,32 +157,83 @@ bool ResultBlockReader::span(int64_t* first, int64_t* last) const {
 }
 
 bool ResultBlockReader::next_quantum(int64_t from, int64_t* q) const {
-  auto it = std::lower_bound(index_.begin(), index_.end(), from,
-                             [](const Entry& e, int64_t v) { return e.last < v; });
-  if (it == index_.end()) return false;
-  *q = std::max(from, it->first);
+  // Entries ascend by first quantum; in a time block the chunks' last
+  // quanta differ, so the block's end decides, then its entries in turn.
+  auto it = std::lower_bound(index_.begin(), index_.end(), from, [this](const Entry& e, int64_t v) {
+    return e.first + static_cast<int64_t>(qpb_) - 1 < v;
+  });
+  for (; it != index_.end(); ++it) {
+    if (it->last < from) continue;
+    *q = std::max(from, it->first);
+    return true;
+  }
+  return false;
+}
+
+bool ResultBlockReader::find_block(int64_t first, uint32_t chunk, size_t* i) const {
+  auto it = std::lower_bound(index_.begin(), index_.end(), std::make_pair(first, chunk),
+                             [](const Entry& e, const std::pair<int64_t, uint32_t>& v) {
+                               return e.first < v.first || (e.first == v.first && e.chunk < v.second);
+                             });
+  if (it == index_.end() || it->first != first || it->chunk != chunk) return false;
+  *i = static_cast<size_t>(it - index_.begin());
   return true;
 }
 
-Status ResultBlockReader::read(int64_t from, int64_t to, Result* out) {
+Status ResultBlockReader::read_block(size_t i, Result* scratch, StoredBlock* out) {
+  // Copied as stored, so checked as read() checks it (every cell parsed
+  // against scratch's series and layouts, none kept), its cells matching the entry.
+  const Entry& x = index_[i];
+  Status st = read_entries(i, i + 1, INT64_MIN, INT64_MAX, nullptr, scratch, /*stored=*/true);
+  if (!st.ok()) return st;
+  const size_t at = version_ == kResultHostBlocksVersion ? 8 : 4;
+  out->first = x.first;
+  out->last = x.last;
+  out->cells = x.cells;
+  out->z.assign(buf_.begin() + static_cast<std::ptrdiff_t>(at), buf_.end());
+  std::vector<uint8_t>().swap(buf_);
+  return Status::Ok();
+}
+
+Status ResultBlockReader::read(int64_t from, int64_t to, Result* out, const std::vector<bool>* chunks) {
+  return read_entries(0, index_.size(), from, to, chunks, out, /*stored=*/false);
+}
+
+Status ResultBlockReader::read_entries(size_t begin, size_t end, int64_t from, int64_t to,
+                                       const std::vector<bool>* chunks, Result* out, bool stored) {
   BlockContext ctx;
+  ctx.check_only = stored;
   ctx.version = version_;
   ctx.quanta_per_block = qpb_;
   ctx.max_inflated = max_inflated_;
+  const bool by_host = version_ == kResultHostBlocksVersion;
+  const size_t at = by_host ? 8 : 4;
   uint64_t decoded = 0;
   std::vector<size_t> had(out->series.size());
-  for (size_t i = 0; i < index_.size(); ++i) {
+  // The entries of [from, to): the index ascends by first quantum.
+  if (from != INT64_MIN) {
+    const int64_t span = static_cast<int64_t>(qpb_) - 1;
+    begin = static_cast<size_t>(
+        std::lower_bound(index_.begin() + static_cast<std::ptrdiff_t>(begin), index_.begin() + static_cast<std::ptrdiff_t>(end),
+                         from, [span](const Entry& e, int64_t v) { return e.first + span < v; }) -
+        index_.begin());
+  }
+  for (size_t i = begin; i < end; ++i) {
     const Entry& x = index_[i];
-    if (x.last < from || x.first >= to) continue;
+    if (x.first >= to) break;
+    if (x.last < from || (chunks && !(*chunks)[x.chunk])) continue;
     std::string err;
-    if (!read_(base_ + x.offset, uint64_t{4} + x.zlen, &buf_, &err))
+    if (!read_(base_ + x.offset, uint64_t{at} + x.zlen, &buf_, &err))
       return named(bad("block " + std::to_string(i), err));
-    if (get_u32(buf_.data()) != x.zlen)
+    if (get_u32(buf_.data()) != x.zlen || (by_host && get_u32(buf_.data() + 4) != x.chunk))
       return named(bad("index", "entry " + std::to_string(i) + " does not match block " + std::to_string(i)));
     for (size_t s = 0; s < had.size(); ++s) had[s] = out->series[s].cells.size();
     ctx.prev_first = i ? index_[i - 1].first : INT64_MIN;
+    ctx.prev_chunk = i ? index_[i - 1].chunk : 0;
+    ctx.chunk = x.chunk;
+    ctx.members = by_host ? &members_[x.chunk] : nullptr;
     BlockInfo info;
-    Status st = decode_result_block(buf_.data() + 4, x.zlen, ctx, i, out, &decoded, &scratch_, &info);
+    Status st = decode_result_block(buf_.data() + at, x.zlen, ctx, i, out, &decoded, &scratch_, &info);
     if (st.ok() && (info.first != x.first || info.last != x.last || info.cells != x.cells))
       st = bad("index", "entry " + std::to_string(i) + " does not match block " + std::to_string(i));
     if (!st.ok()) return named(st);
@@ -188,7 +247,7 @@ Status ResultBlockReader::read(int64_t from, int64_t to, Result* out) {
   }
   // Nothing kept between reads: a merge holds a reader per input, and a
   // block's bytes each would grow its memory with the inputs.
-  std::vector<uint8_t>().swap(buf_);
+  if (!stored) std::vector<uint8_t>().swap(buf_);
   std::vector<uint8_t>().swap(scratch_);
   return Status::Ok();
 }

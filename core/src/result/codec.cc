@@ -221,8 +221,28 @@ constexpr const char* kOverLimit =
 
 }  // namespace
 
-Status decode_result_header(const uint8_t* z, size_t zn, size_t max_inflated, Result* out, uint32_t* qpb_out) {
+std::vector<uint32_t> result_series_chunks(const Result& r, uint32_t* n) {
+  std::map<std::string, uint32_t> by_host;
+  std::vector<uint32_t> chunk(r.series.size());
+  for (size_t i = 0; i < r.series.size(); ++i) {
+    const std::string* h = r.series[i].labels.find("host");
+    chunk[i] = by_host.emplace(h ? *h : std::string(), static_cast<uint32_t>(by_host.size())).first->second;
+  }
+  *n = static_cast<uint32_t>(by_host.size());
+  return chunk;
+}
+
+std::vector<std::vector<uint32_t>> chunk_members(const std::vector<uint32_t>& chunk_of, uint32_t n) {
+  std::vector<std::vector<uint32_t>> m(n);
+  for (size_t i = 0; i < chunk_of.size(); ++i) m[chunk_of[i]].push_back(static_cast<uint32_t>(i));
+  return m;
+}
+
+Status decode_result_header(const uint8_t* z, size_t zn, size_t max_inflated, uint32_t version, Result* out,
+                            uint32_t* qpb_out, std::vector<uint32_t>* chunks, uint32_t* nchunks) {
   *out = Result();
+  chunks->clear();
+  *nchunks = 1;
   std::vector<uint8_t> head;
   std::string err;
   if (!inflate_zlib(z, zn, max_inflated, &head, &err))
@@ -280,6 +300,23 @@ Status decode_result_header(const uint8_t* z, size_t zn, size_t max_inflated, Re
       if (!std::isfinite(v)) return bad("series " + std::to_string(i), "coverage is not finite");
     if (s.span_end_ms < s.span_start_ms) return bad("series " + std::to_string(i), "coverage ends before it starts");
   }
+  chunks->assign(ns, 0);
+  if (version == kResultHostBlocksVersion) {
+    // Each series' chunk, numbered by their first series: every chunk has one.
+    *nchunks = h.u32("chunk count");
+    if (!h.ok()) return bad("header", h.what());
+    if (*nchunks == 0 || *nchunks > ns || static_cast<uint64_t>(ns) * 4 > h.left())
+      return bad("header", std::to_string(*nchunks) + " chunks for " + std::to_string(ns) + " series");
+    uint32_t seen = 0;
+    for (uint32_t i = 0; i < ns; ++i) {
+      const uint32_t c = h.u32("series chunk");
+      if (c > seen || c >= *nchunks)
+        return bad("series " + std::to_string(i), "chunk " + std::to_string(c) + " out of order or not in the table");
+      if (c == seen) ++seen;
+      (*chunks)[i] = c;
+    }
+    if (seen != *nchunks) return bad("header", std::to_string(*nchunks - seen) + " chunks hold no series");
+  }
   if (h.left()) return bad("header", std::to_string(h.left()) + " bytes after the series table");
   return Status::Ok();
 }
@@ -295,11 +332,16 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
   const uint32_t nc = b.u32("cell count");
   if (!b.ok()) return bad(where, b.what());
   const uint32_t qpb = ctx.quanta_per_block;
-  if (first % static_cast<int64_t>(qpb) != 0 || first <= ctx.prev_first)
+  // Ascending time; in a time block, ascending chunk (version 5).
+  const bool before = first < ctx.prev_first ||
+                      (first == ctx.prev_first && (ctx.members == nullptr || ctx.chunk <= ctx.prev_chunk));
+  if (first % static_cast<int64_t>(qpb) != 0 || before)
     return bad(where, "first quantum " + std::to_string(first) + " out of order or off the block grid");
   if (static_cast<uint64_t>(nc) * 3 > b.left()) return bad(where, std::to_string(nc) + " cells do not fit");
-  const uint64_t ns = out->series.size();
+  const uint64_t ns = ctx.members ? ctx.members->size() : out->series.size();
   int64_t last = first;
+  // Checked only: each series' last quantum in this block instead of its cells.
+  std::vector<int64_t> seen_last(ctx.check_only ? static_cast<size_t>(ns) : 0, INT64_MIN);
   for (uint32_t c = 0; c < nc; ++c) {
     const uint64_t si = b.var("cell series");
     const uint64_t dq = b.var("cell quantum");
@@ -307,7 +349,8 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
     if (!b.ok()) return bad(where, b.what());
     if (si >= ns) return bad(where, "cell " + std::to_string(c) + ": series " + std::to_string(si) + " not in the table");
     if (dq >= qpb) return bad(where, "cell " + std::to_string(c) + ": quantum outside its block");
-    ResultSeries& s = out->series[static_cast<size_t>(si)];  // si < ns: fits size_t
+    // si < ns: fits size_t; in a chunk, its si-th series.
+    ResultSeries& s = out->series[ctx.members ? (*ctx.members)[static_cast<size_t>(si)] : static_cast<size_t>(si)];
     if (nb == 0 || nb > s.layout->size() || nb * 2 > b.left())
       return bad(where, "cell " + std::to_string(c) + ": " + std::to_string(nb) + " bins");
     // nb <= the layout's size (<= kMaxBins): no overflow.
@@ -320,8 +363,10 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
     ResultCell cell;
     cell.quantum = first + static_cast<int64_t>(dq);
     last = std::max(last, cell.quantum);
-    if (!s.cells.empty() && s.cells.back().quantum >= cell.quantum)
-      return bad(where, "cell " + std::to_string(c) + ": quanta of a series not ascending");
+    const bool ascending = ctx.check_only ? seen_last[static_cast<size_t>(si)] < cell.quantum
+                                          : s.cells.empty() || s.cells.back().quantum < cell.quantum;
+    if (!ascending) return bad(where, "cell " + std::to_string(c) + ": quanta of a series not ascending");
+    if (ctx.check_only) seen_last[static_cast<size_t>(si)] = cell.quantum;
     uint64_t bin = 0;
     for (uint64_t k = 0; k < nb; ++k) {
       const uint64_t gap = b.var("bin");
@@ -330,10 +375,11 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
       bin = k == 0 ? gap : bin + 1 + gap;
       if (gap >= s.layout->size() || bin >= s.layout->size() || n == 0)
         return bad(where, "cell " + std::to_string(c) + ": bin beyond the layout or empty count");
+      if (ctx.check_only) continue;
       cell.bins.push_back(static_cast<uint32_t>(bin));
       cell.counts.push_back(n);
     }
-    if (ctx.version == 1) {  // migrated: every bin may hold an extreme, as version 1 read
+    if (ctx.version == 1 && !ctx.check_only) {  // migrated: every bin may hold an extreme, as version 1 read
       cell.extremes.add(cell.bins.front());
       cell.extremes.add(cell.bins.back());
     } else {  // 0: none; else lowest bin + 1, then highest - lowest
@@ -347,7 +393,7 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
         cell.extremes.add(static_cast<uint32_t>(lo1 - 1 + span));
       }
     }
-    s.cells.push_back(std::move(cell));
+    if (!ctx.check_only) s.cells.push_back(std::move(cell));
   }
   if (b.left()) return bad(where, std::to_string(b.left()) + " bytes after its cells");
   if (!std::isfinite(static_cast<double>(last) * out->quantum_ms) || std::fabs(static_cast<double>(last)) > 9e15)
@@ -358,21 +404,26 @@ Status decode_result_block(const uint8_t* z, size_t zn, const BlockContext& ctx,
 
 namespace {
 
-Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) {
+Status decode_single(In* in, size_t max_inflated, uint32_t version, Result* out) {
   // Header block.
   const uint32_t hz = in->u32("header length");
   if (!in->need(hz, "header")) return bad("header", in->what());
   BlockContext ctx;
   ctx.version = version;
   ctx.max_inflated = max_inflated;
-  Status st = decode_result_header(in->here(), hz, max_inflated, out, &ctx.quanta_per_block);
+  std::vector<uint32_t> chunk_of;
+  uint32_t nchunks = 1;
+  Status st = decode_result_header(in->here(), hz, max_inflated, version, out, &ctx.quanta_per_block, &chunk_of,
+                                   &nchunks);
   if (!st.ok()) return st;
   in->skip(hz);
+  const bool by_host = version == kResultHostBlocksVersion;
+  const std::vector<std::vector<uint32_t>> members = chunk_members(chunk_of, nchunks);
 
   // Blocks, up to the index.
   struct Seen {
     uint64_t offset;
-    uint32_t zlen;
+    uint32_t zlen, chunk;
     BlockInfo info;
   };
   std::vector<Seen> seen;
@@ -382,13 +433,20 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
     if (in->left() >= 4 && std::memcmp(in->here(), kIndexMagic, 4) == 0) break;
     const uint64_t offset = in->pos();
     const uint32_t z = in->u32("block length");
+    if (by_host) {
+      ctx.chunk = in->u32("block chunk");
+      if (in->ok() && ctx.chunk >= nchunks)
+        return bad("block " + std::to_string(seen.size()), "chunk " + std::to_string(ctx.chunk) + " not in the table");
+      ctx.members = &members[ctx.chunk];
+    }
     if (!in->need(z, "block data")) return bad("block " + std::to_string(seen.size()), in->what());
     BlockInfo info;
     st = decode_result_block(in->here(), z, ctx, seen.size(), out, &decoded, &block, &info);
     if (!st.ok()) return st;
     in->skip(z);
     ctx.prev_first = info.first;
-    seen.push_back({offset, z, info});
+    ctx.prev_chunk = ctx.chunk;
+    seen.push_back({offset, z, ctx.chunk, info});
   }
 
   // Index: must describe exactly the blocks read.
@@ -404,9 +462,11 @@ Status decode_v1_v2(In* in, size_t max_inflated, uint32_t version, Result* out) 
     const uint64_t off = in->u64("index");
     const uint32_t z = in->u32("index");
     const uint32_t nc = in->u32("index");
+    const uint32_t chunk = by_host ? in->u32("index") : 0;
     if (!in->ok()) return bad("index", in->what());
     const Seen& s = seen[i];
-    if (first != s.info.first || last != s.info.last || off != s.offset || z != s.zlen || nc != s.info.cells)
+    if (first != s.info.first || last != s.info.last || off != s.offset || z != s.zlen || nc != s.info.cells ||
+        chunk != s.chunk)
       return bad("index", "entry " + std::to_string(i) + " does not match block " + std::to_string(i));
   }
   const uint64_t back = in->u64("trailer");
@@ -444,8 +504,17 @@ Status ResultEncoder::emit(const std::vector<uint8_t>& bytes) {
 Status ResultEncoder::begin(const Result& meta) {
   std::vector<uint8_t> buf;
   Out o(&buf);
+  // Blocks by host when there are several (docs/result-format.md, "Blocks
+  // by host (version 5)"); one host's series stay a version 2 file.
+  chunk_of_ = result_series_chunks(meta, &nchunks_);
+  version_ = nchunks_ > 1 ? kResultHostBlocksVersion : kResultVersion;
+  pos_in_chunk_.assign(chunk_of_.size(), 0);
+  {
+    std::vector<uint32_t> fill(nchunks_, 0);
+    for (size_t i = 0; i < chunk_of_.size(); ++i) pos_in_chunk_[i] = fill[chunk_of_[i]]++;
+  }
   o.bytes(kResultMagic, sizeof kResultMagic);
-  o.u32(kResultVersion);
+  o.u32(version_);
   std::vector<uint8_t> head;
   Out h(&head);
   h.u32(meta.absolute_time ? 1 : 0);
@@ -472,32 +541,39 @@ Status ResultEncoder::begin(const Result& meta) {
     h.f64(s.full_start_ms);
     h.f64(s.full_end_ms);
   }
+  if (version_ == kResultHostBlocksVersion) {
+    h.u32(nchunks_);
+    for (uint32_t c : chunk_of_) h.u32(c);
+  }
   Status st = deflated(deflate_, head, &o, "header");
   return st.ok() ? emit(buf) : st;
 }
 
 Status ResultEncoder::add(const Result& part) {
   // Cells by block: (block, quantum, series) order.
+  // Cells by block: (block, chunk, quantum, series) order.
   struct Ref {
-    int64_t block, quantum;
+    int64_t block;
+    uint32_t chunk;
+    int64_t quantum;
     uint32_t series;
     const ResultCell* cell;
   };
+  if (part.series.size() != chunk_of_.size())
+    return Status::Error(ErrorCode::kInternal, "result: cells of other series than the header's");
   std::vector<Ref> refs;
   for (size_t si = 0; si < part.series.size(); ++si)
     for (const ResultCell& c : part.series[si].cells)
-      refs.push_back({floor_div(c.quantum, qpb_), c.quantum, static_cast<uint32_t>(si), &c});
+      refs.push_back({floor_div(c.quantum, qpb_), chunk_of_[si], c.quantum, pos_in_chunk_[si], &c});
   std::sort(refs.begin(), refs.end(), [](const Ref& a, const Ref& b) {
     if (a.block != b.block) return a.block < b.block;
+    if (a.chunk != b.chunk) return a.chunk < b.chunk;
     if (a.quantum != b.quantum) return a.quantum < b.quantum;
     return a.series < b.series;
   });
-  if (!refs.empty() && refs.front().block <= last_block_)
-    return Status::Error(ErrorCode::kInternal, "result: cells added out of block order");
-  Out ix(&index_);
   for (size_t i = 0; i < refs.size();) {
     size_t j = i;
-    while (j < refs.size() && refs[j].block == refs[i].block) ++j;
+    while (j < refs.size() && refs[j].block == refs[i].block && refs[j].chunk == refs[i].chunk) ++j;
     std::vector<uint8_t> raw;
     Out b(&raw);
     const int64_t first = refs[i].block * static_cast<int64_t>(qpb_);
@@ -515,22 +591,43 @@ Status ResultEncoder::add(const Result& part) {
       b.var(c.extremes.any() ? uint64_t{c.extremes.lo} + 1 : 0);
       if (c.extremes.any()) b.var(c.extremes.hi - c.extremes.lo);
     }
-    const uint64_t offset = pos_;
-    std::vector<uint8_t> buf;
-    Out o(&buf);
-    Status st = deflated(deflate_, raw, &o, "block");
-    if (st.ok()) st = emit(buf);
+    std::vector<uint8_t> z;
+    if (!deflate_(raw.data(), raw.size(), &z))
+      return Status::Error(ErrorCode::kInternal, "result: deflate failed (block)");
+    int64_t last = first;
+    for (size_t k = i; k < j; ++k) last = std::max(last, refs[k].quantum);
+    Status st = put_block(refs[i].chunk, first, last, static_cast<uint32_t>(j - i), z.data(), z.size());
     if (!st.ok()) return st;
-    ix.i64(first);
-    ix.i64(refs[j - 1].quantum);
-    ix.u64(offset);
-    ix.u32(static_cast<uint32_t>(pos_ - offset - 4));
-    ix.u32(static_cast<uint32_t>(j - i));
-    ++nblocks_;
-    cells_ += j - i;
-    last_block_ = refs[i].block;
     i = j;
   }
+  return Status::Ok();
+}
+
+Status ResultEncoder::put_block(uint32_t chunk, int64_t first, int64_t last, uint32_t cells, const uint8_t* z,
+                                size_t zn) {
+  const int64_t block = floor_div(first, qpb_);
+  if (chunk >= nchunks_ || block < last_block_ || (block == last_block_ && chunk <= last_chunk_))
+    return Status::Error(ErrorCode::kInternal, "result: cells added out of block order");
+  if (zn > UINT32_MAX) return Status::Error(ErrorCode::kInternal, "result: a block over 4 GiB");
+  const uint64_t offset = pos_;
+  std::vector<uint8_t> buf;
+  Out o(&buf);
+  o.u32(static_cast<uint32_t>(zn));
+  if (version_ == kResultHostBlocksVersion) o.u32(chunk);
+  o.bytes(z, zn);
+  Status st = emit(buf);
+  if (!st.ok()) return st;
+  Out ix(&index_);
+  ix.i64(first);
+  ix.i64(last);
+  ix.u64(offset);
+  ix.u32(static_cast<uint32_t>(zn));
+  ix.u32(cells);
+  if (version_ == kResultHostBlocksVersion) ix.u32(chunk);
+  ++nblocks_;
+  cells_ += cells;
+  last_block_ = block;
+  last_chunk_ = chunk;
   return Status::Ok();
 }
 
@@ -569,21 +666,22 @@ Status decode_result(const uint8_t* data, size_t n, Result* out, size_t max_infl
   Status st;
   switch (version) {
     case 1:
-    case 2: st = decode_v1_v2(&in, max_inflated, version, out); break;
+    case 2:
+    case kResultHostBlocksVersion: st = decode_single(&in, max_inflated, version, out); break;
     case kResultLevelsVersion:  // several resolutions: one level, the others untouched
       st = decode_result_levels(data, n, out, max_inflated, level_quantum_ms);
       break;
     case kResultMatrixVersion: {  // histograms and a matrix: the histograms are a version 1-3 file
       uint64_t at = 0, len = 0;
       st = result_histograms(data, n, &at, &len);
-      if (st.ok() && (len < 12 || get_u32(data + at + sizeof kResultMagic) >= kResultMatrixVersion))
-        st = bad("parts", "the histograms are not a version 1, 2 or 3 result");
+      if (st.ok() && (len < 12 || get_u32(data + at + sizeof kResultMagic) == kResultMatrixVersion))
+        st = bad("parts", "the histograms are not a version 1, 2, 3 or 5 result");
       if (st.ok()) return decode_result(data + at, static_cast<size_t>(len), out, max_inflated, level_quantum_ms);
       break;
     }
     default:
-      return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1, 2, 3 and 4" +
-                             (version > kResultMatrixVersion ? "; a newer latscope wrote it)" : ")"));
+      return bad("file", "version " + std::to_string(version) + " (this latscope reads versions 1 to 5" +
+                             (version > kResultHostBlocksVersion ? "; a newer latscope wrote it)" : ")"));
   }
   // A single-level file is its only level (docs/result-format.md, "Several resolutions").
   if (st.ok() && version != kResultLevelsVersion && level_quantum_ms != 0 && out->quantum_ms != level_quantum_ms)

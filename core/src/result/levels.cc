@@ -221,9 +221,9 @@ Status decode_result_levels(const uint8_t* data, size_t n, Result* out, size_t m
   const uint8_t* p = data + l.offset;  // read_result_levels checked it against n
   const std::string name = "result: " + level_name(pick, l.quantum_ms) + ": ";
   const uint32_t version = get_u32(p + sizeof kResultMagic);
-  if (std::memcmp(p, kResultMagic, sizeof kResultMagic) != 0 || version < 1 || version > kResultVersion)
+  if (std::memcmp(p, kResultMagic, sizeof kResultMagic) != 0 || !is_single_level_version(version))
     return Status::Error(ErrorCode::kUnusableFile,
-                         name + "not a version 1 or 2 result (each level is a complete version 2 file)");
+                         name + "not a version 1, 2 or 5 result (each level is a complete file of one level)");
   st = decode_result(p, static_cast<size_t>(l.length), out, max_inflated);
   if (!st.ok()) {
     // "result: block 3: ..." -> "result: level 1 (10000 ms): block 3: ..."

@@ -10,6 +10,7 @@
 
 #include "latscope/result_stream.h"
 #include "result/cells.h"
+#include "result/codec_parts.h"
 
 namespace latscope {
 namespace {
@@ -110,6 +111,53 @@ Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs
                                                             quantum_text((*inputs)[i].head().quantum_ms) + " ms");
     }
   }
+  // Blocks by host (docs/result-format.md, "Blocks by host (version 5)"):
+  // each output chunk is written from the inputs whose series land in it,
+  // reading only their blocks of the chunks that do.
+  const std::vector<uint32_t>& out_chunk = enc->series_chunks();
+  const uint32_t nout = std::max<uint32_t>(1, enc->chunk_count());
+  const std::vector<std::vector<uint32_t>> out_members = chunk_members(out_chunk, nout);
+  struct Feed {
+    size_t input;
+    std::vector<bool> chunks;      // the input's chunks with series in this output chunk
+    std::vector<uint32_t> series;  // and those series
+  };
+  std::vector<std::vector<Feed>> sources(nout);
+  std::vector<bool> whole(inputs->size(), false);  // an input chunk feeds several output chunks
+  for (size_t i = 0; i < inputs->size(); ++i) {
+    const ResultBlockReader& r = (*inputs)[i];
+    std::vector<int64_t> fed(r.chunk_count(), -1);
+    for (size_t s = 0; s < r.head().series.size(); ++s) {
+      const uint32_t oc = out_chunk.empty() ? 0 : out_chunk[plan.index[i][s]];
+      const uint32_t ic = r.series_chunks()[s];
+      if (sources[oc].empty() || sources[oc].back().input != i)
+        sources[oc].push_back({i, std::vector<bool>(r.chunk_count(), false), {}});
+      sources[oc].back().chunks[ic] = true;
+      sources[oc].back().series.push_back(static_cast<uint32_t>(s));
+      if (fed[ic] >= 0 && fed[ic] != oc) whole[i] = true;
+      fed[ic] = oc;
+    }
+  }
+  // An output chunk whose series are exactly one input chunk's, at the same
+  // quantum and block grid, is that chunk's blocks as stored: copied, not
+  // inflated, added and deflated again (version 1 blocks lack extremes).
+  std::vector<int64_t> copy(nout, -1);
+  for (uint32_t oc = 0; oc < nout; ++oc) {
+    if (sources[oc].size() != 1) continue;
+    const Feed& src = sources[oc][0];
+    const ResultBlockReader& r = (*inputs)[src.input];
+    if (k[src.input] != 1 || r.quanta_per_block() != enc->quanta_per_block() || r.version() == 1 ||
+        whole[src.input] || src.series.size() != out_members[oc].size())
+      continue;
+    int64_t ic = -1;
+    bool same = true;
+    for (size_t n = 0; same && n < src.series.size(); ++n) {
+      const uint32_t s = src.series[n];
+      same = plan.index[src.input][s] == out_members[oc][n] && (ic < 0 || ic == r.series_chunks()[s]);
+      ic = r.series_chunks()[s];
+    }
+    if (same) copy[oc] = ic;
+  }
   // The output block of input i's next cells at or after output quantum `from`.
   auto next_block = [&](size_t i, int64_t from, int64_t* b) {
     int64_t q = 0;
@@ -121,8 +169,13 @@ Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs
   acc.quantum_ms = quantum_ms;
   std::vector<Result> part(inputs->size());
   for (size_t i = 0; i < inputs->size(); ++i) part[i] = (*inputs)[i].head();
+  std::vector<bool> have(inputs->size(), false);  // whole inputs read for this block
+  ResultBlockReader::StoredBlock stored;
   int64_t from = INT64_MIN;  // output quanta before it are written
   int64_t last_block = INT64_MIN;
+  auto drop = [](Result* p) {
+    for (ResultSeries& s : p->series) std::vector<ResultCell>().swap(s.cells);  // kept by no input between blocks
+  };
   for (;;) {
     int64_t block = INT64_MAX;
     bool any = false;
@@ -141,24 +194,60 @@ Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs
     }
     last_block = block;
     const int64_t lo = mul_sat(block, per_block), hi = mul_sat(block + 1, per_block);
-    for (size_t i = 0; i < inputs->size(); ++i) {
-      Result& p = part[i];
-      p.quantum_ms = (*inputs)[i].head().quantum_ms;
-      Status st = (*inputs)[i].read(mul_sat(lo, k[i]), mul_sat(hi, k[i]), &p);
-      if (st.ok()) st = requantize(&p, quantum_ms);
-      bool ok = st.ok();
-      for (size_t s = 0; ok && s < p.series.size(); ++s)
-        ok = add_cells(&acc.series[plan.index[i][s]].cells, p.series[s].cells);
-      if (st.ok() && !ok) st = Status::Error(ErrorCode::kInvalidArgument, "a count passes 2^64 fixed-point units");
-      for (ResultSeries& s : p.series) std::vector<ResultCell>().swap(s.cells);  // kept by no input between blocks
-      if (!st.ok()) {
-        *bad_input = i;
-        return st;
+    for (uint32_t oc = 0; oc < nout; ++oc) {
+      if (copy[oc] >= 0) {
+        const size_t i = sources[oc][0].input;
+        size_t e = 0;
+        if (!(*inputs)[i].find_block(lo, static_cast<uint32_t>(copy[oc]), &e)) continue;
+        Status st = (*inputs)[i].read_block(e, &part[i], &stored);
+        if (!st.ok()) {
+          *bad_input = i;
+          return st;
+        }
+        st = enc->put_block(oc, stored.first, stored.last, stored.cells, stored.z.data(), stored.z.size());
+        std::vector<uint8_t>().swap(stored.z);
+        if (!st.ok()) return st;
+        continue;
       }
+      for (const Feed& src : sources[oc]) {
+        const size_t i = src.input;
+        Result& p = part[i];
+        const std::vector<uint32_t>& in_chunk = (*inputs)[i].series_chunks();
+        // One input chunk at a time (the hosts of a merged file added into
+        // one output chunk: one host's block held), or an input's block read
+        // once when its one chunk feeds several output chunks.
+        for (size_t ic = 0; ic < (whole[i] ? 1 : src.chunks.size()); ++ic) {
+          if (!whole[i] && !src.chunks[ic]) continue;
+          Status st;
+          if (!whole[i] || !have[i]) {
+            std::vector<bool> one(src.chunks.size(), false);
+            if (!whole[i]) one[ic] = true;
+            p.quantum_ms = (*inputs)[i].head().quantum_ms;
+            st = (*inputs)[i].read(mul_sat(lo, k[i]), mul_sat(hi, k[i]), &p, whole[i] ? nullptr : &one);
+            if (st.ok()) st = requantize(&p, quantum_ms);
+            have[i] = whole[i];
+          }
+          bool ok = st.ok();
+          for (size_t n = 0; ok && n < src.series.size(); ++n)
+            if (whole[i] || in_chunk[src.series[n]] == ic)
+              ok = add_cells(&acc.series[plan.index[i][src.series[n]]].cells, p.series[src.series[n]].cells);
+          if (st.ok() && !ok) st = Status::Error(ErrorCode::kInvalidArgument, "a count passes 2^64 fixed-point units");
+          if (!whole[i]) drop(&p);
+          if (!st.ok()) {
+            *bad_input = i;
+            return st;
+          }
+        }
+      }
+      Status st = enc->add(acc);
+      if (!st.ok()) return st;
+      for (uint32_t s : out_members[oc]) std::vector<ResultCell>().swap(acc.series[s].cells);
     }
-    Status st = enc->add(acc);
-    if (!st.ok()) return st;
-    for (ResultSeries& s : acc.series) s.cells.clear();
+    for (size_t i = 0; i < inputs->size(); ++i)
+      if (have[i]) {
+        drop(&part[i]);
+        have[i] = false;
+      }
     if (hi == INT64_MAX) break;
     from = hi;
   }

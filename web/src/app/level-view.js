@@ -3,7 +3,7 @@
 // and when a zoom or a chosen quantum asks for others. The engine holds one
 // level's slice at a time, bounded by the memory budget however long the
 // day is.
-import { readLevels, readLevelIndex, chooseLevel, sliceLevel, cellsOf, bytesOf, isMultiple } from '../load/levels.js';
+import { readLevels, readLevelIndex, chooseLevel, sliceLevel, cellsOf, bytesOf, isMultiple, lastOf } from '../load/levels.js';
 import { formatQuantum, formatMiB } from '../util/format.js';
 
 /** Bytes of engine memory a result cell costs, about (docs/page-loading.md "A cluster day"). */
@@ -29,7 +29,7 @@ export class LevelView {
     const top = levels[levels.length - 1];
     const q = top.level.quantum_ms;
     /** @type {[number, number] | null} */
-    this.extent = top.blocks.length ? [top.blocks[0].first * q, (top.blocks[top.blocks.length - 1].last + 1) * q] : null;
+    this.extent = top.blocks.length ? [top.blocks[0].first * q, (lastOf(top, 0, top.blocks.length - 1) + 1) * q] : null;
   }
 
   /**
@@ -77,7 +77,7 @@ export class LevelView {
   describe(p) {
     const ix = this.levels[p.li];
     const q = ix.level.quantum_ms;
-    return `${formatQuantum(q)} for ${p.whole ? 'the whole time' : `${formatQuantum((ix.blocks[p.b].last + 1 - ix.blocks[p.a].first) * q)} around the zoom`}`;
+    return `${formatQuantum(q)} for ${p.whole ? 'the whole time' : `${formatQuantum((lastOf(ix, p.a, p.b) + 1 - ix.blocks[p.a].first) * q)} around the zoom`}`;
   }
 
   /**
@@ -120,7 +120,7 @@ export class LevelView {
   covers(p, from, to) {
     const ix = this.levels[p.li];
     const q = ix.level.quantum_ms;
-    return ix.blocks[p.a].first * q <= from && (ix.blocks[p.b].last + 1) * q >= to;
+    return ix.blocks[p.a].first * q <= from && (lastOf(ix, p.a, p.b) + 1) * q >= to;
   }
 
   /**
@@ -133,7 +133,7 @@ export class LevelView {
     if (!p || p.whole) return null;
     const ix = this.levels[p.li];
     const q = ix.level.quantum_ms;
-    return [ix.blocks[p.a].first * q, (ix.blocks[p.b].last + 1) * q];
+    return [ix.blocks[p.a].first * q, (lastOf(ix, p.a, p.b) + 1) * q];
   }
 
   /**

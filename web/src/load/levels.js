@@ -9,7 +9,10 @@
 // is again a valid version-2 result (its decoder checks the index against
 // the blocks, so a wrong slice is an error, never wrong numbers). Only the
 // three fixed-width records needed for that are read here: the container's
-// tail and directory and a level's block index.
+// tail and directory and a level's block index. A level of several hosts is
+// a version-5 file (docs/result-format.md, "Blocks by host (version 5)"):
+// each time block is cut into one block per host, the index entries and
+// block prefixes carry the chunk; a slice keeps them as they are.
 
 const MULTI_END = 'LSMULTI\0';
 // Version 4 (docs/result-format.md, "Per-host percentile matrix (version
@@ -24,6 +27,8 @@ const RESULT_END = 'LSRESEND';
 const INDEX_MAGIC = 'LSIX';
 const LEVEL_ENTRY = 24; // f64 quantum_ms, u64 offset, u64 length
 const INDEX_ENTRY = 32; // i64 first, i64 last, u64 offset, u32 zlen, u32 cells
+const HOST_ENTRY = 36; // version 5: and u32 chunk (the block: u32 zlen, u32 chunk, zlib)
+const HOST_BLOCKS_VERSION = 5;
 const MAX_LEVELS = 64;
 // A level's index and header are fetched before anything checks them
 // against their own contents; a lying trailer must not make the page fetch
@@ -55,6 +60,7 @@ const MAX_HEAD_BYTES = 64 * 2 ** 20;
  * @property {number} offset in the level
  * @property {number} zlen
  * @property {number} cells
+ * @property {number} chunk  the host's chunk (version 5; else 0)
  */
 
 /**
@@ -62,7 +68,8 @@ const MAX_HEAD_BYTES = 64 * 2 ** 20;
  * @typedef {object} LevelIndex
  * @property {Level} level
  * @property {Uint8Array} head
- * @property {Block[]} blocks
+ * @property {Block[]} blocks  ascending time, then chunk
+ * @property {number} pre  bytes before a block's zlib stream (4; version 5: 8)
  */
 
 /** @param {Blob} blob @param {string} name @returns {ByteSource} */
@@ -216,27 +223,43 @@ export async function readLevelIndex(src, level) {
   const ixAt = u64(new DataView(tail.buffer, tail.byteOffset), 0, 'index offset');
   const ixLen = level.length - 16 - ixAt;
   if (!(ixAt >= 16 && ixLen >= 8)) throw bad(`index offset ${ixAt} is outside the level`);
-  if (ixLen > 8 + MAX_BLOCKS * INDEX_ENTRY) throw bad(`an index of ${ixLen} bytes is more than ${MAX_BLOCKS} blocks; not read`);
+  if (ixLen > 8 + MAX_BLOCKS * HOST_ENTRY) throw bad(`an index of ${ixLen} bytes is more than ${MAX_BLOCKS} blocks; not read`);
   const ix = await src.read(base + ixAt, base + ixAt + ixLen);
   if (!hasText(ix, 0, INDEX_MAGIC)) throw bad('no index where its trailer points');
   const v = new DataView(ix.buffer, ix.byteOffset, ix.byteLength);
   const n = v.getUint32(4, true);
-  if (8 + n * INDEX_ENTRY !== ixLen) throw bad(`${n} blocks do not fill its ${ixLen}-byte index`);
+  // The entry width says the version (checked against the head below).
+  const width = 8 + n * HOST_ENTRY === ixLen && n > 0 ? HOST_ENTRY : INDEX_ENTRY;
+  if (8 + n * width !== ixLen) throw bad(`${n} blocks do not fill its ${ixLen}-byte index`);
+  const pre = width === HOST_ENTRY ? 8 : 4;
   /** @type {Block[]} */
   const blocks = [];
   for (let i = 0; i < n; i++) {
-    const p = 8 + i * INDEX_ENTRY;
-    const b = { first: i64(v, p), last: i64(v, p + 8), offset: u64(v, p + 16, 'block offset'), zlen: v.getUint32(p + 24, true), cells: v.getUint32(p + 28, true) };
+    const p = 8 + i * width;
+    const b = { first: i64(v, p), last: i64(v, p + 8), offset: u64(v, p + 16, 'block offset'), zlen: v.getUint32(p + 24, true), cells: v.getUint32(p + 28, true), chunk: pre === 8 ? v.getUint32(p + 32, true) : 0 };
     const prev = blocks[i - 1];
-    if (b.offset + 4 + b.zlen > ixAt || (prev ? b.offset !== prev.offset + 4 + prev.zlen : b.offset < 16)) throw bad(`block ${i} is not where the index says`);
+    if (b.offset + pre + b.zlen > ixAt || (prev ? b.offset !== prev.offset + pre + prev.zlen : b.offset < 16)) throw bad(`block ${i} is not where the index says`);
     blocks.push(b);
   }
   // The head runs up to the first block (or the index when there is none).
   const headLen = blocks.length ? blocks[0].offset : ixAt;
   if (headLen > MAX_HEAD_BYTES) throw bad(`a header of ${headLen} bytes is over ${MAX_HEAD_BYTES}; not read`);
   const head = await src.read(base, base + headLen);
-  if (!hasText(head, 0, 'LSRESULT')) throw bad('no version-2 result at its offset');
-  return { level, head, blocks };
+  if (!hasText(head, 0, 'LSRESULT') || head.length < 12) throw bad('no result of one level at its offset');
+  const hostBlocks = new DataView(head.buffer, head.byteOffset).getUint32(8, true) === HOST_BLOCKS_VERSION;
+  if (n > 0 && hostBlocks !== (pre === 8)) throw bad(`its index entries are not those of its version`);
+  return { level, head, blocks, pre: hostBlocks ? 8 : 4 };
+}
+
+/**
+ * The end of the time blocks a..b: the last quantum holding a cell, over
+ * their chunks (in version 5 the last block of a time block is its last host's, not
+ * necessarily the latest). @param {LevelIndex} ix @param {number} a @param {number} b
+ */
+export function lastOf(ix, a, b) {
+  let last = ix.blocks[b].last;
+  for (let i = b; i >= a && ix.blocks[i].first === ix.blocks[b].first; i--) last = Math.max(last, ix.blocks[i].last);
+  return last;
 }
 
 /**
@@ -254,6 +277,10 @@ export function blocksIn(ix, fromMs, toMs) {
       b = i;
     }
   });
+  // Whole time blocks (version 5: one block per host): a host whose cells
+  // in the first time block all lie before fromMs is still in the slice,
+  // which claims that time block's start.
+  while (a > 0 && ix.blocks[a - 1].first === ix.blocks[a].first) a--;
   return a < 0 ? null : { a, b };
 }
 
@@ -282,7 +309,7 @@ export function isMultiple(q, of) {
  * @param {LevelIndex} ix @param {number} a @param {number} b
  */
 export function bytesOf(ix, a, b) {
-  return ix.blocks[b].offset + 4 + ix.blocks[b].zlen - ix.blocks[a].offset;
+  return ix.blocks[b].offset + (ix.pre ?? 4) + ix.blocks[b].zlen - ix.blocks[a].offset;
 }
 
 /**
@@ -295,9 +322,10 @@ export async function sliceLevel(src, ix, a, b) {
   const first = ix.blocks[a];
   const last = ix.blocks[b];
   const start = ix.level.offset + first.offset;
-  const body = await src.read(start, ix.level.offset + last.offset + 4 + last.zlen);
+  const body = await src.read(start, ix.level.offset + last.offset + (ix.pre ?? 4) + last.zlen);
   const n = b - a + 1;
-  const out = new Uint8Array(ix.head.length + body.length + 8 + n * INDEX_ENTRY + 16);
+  const width = (ix.pre ?? 4) === 8 ? HOST_ENTRY : INDEX_ENTRY;
+  const out = new Uint8Array(ix.head.length + body.length + 8 + n * width + 16);
   out.set(ix.head, 0);
   out.set(body, ix.head.length);
   const v = new DataView(out.buffer);
@@ -306,14 +334,15 @@ export async function sliceLevel(src, ix, a, b) {
   v.setUint32(ixAt + 4, n, true);
   for (let i = 0; i < n; i++) {
     const bl = ix.blocks[a + i];
-    const p = ixAt + 8 + i * INDEX_ENTRY;
+    const p = ixAt + 8 + i * width;
     v.setBigInt64(p, BigInt(bl.first), true);
     v.setBigInt64(p + 8, BigInt(bl.last), true);
     v.setBigUint64(p + 16, BigInt(bl.offset - first.offset + ix.head.length), true);
     v.setUint32(p + 24, bl.zlen, true);
     v.setUint32(p + 28, bl.cells, true);
+    if (width === HOST_ENTRY) v.setUint32(p + 32, bl.chunk, true);
   }
-  const end = ixAt + 8 + n * INDEX_ENTRY;
+  const end = ixAt + 8 + n * width;
   v.setBigUint64(end, BigInt(ixAt), true);
   for (let i = 0; i < 8; i++) out[end + 8 + i] = RESULT_END.charCodeAt(i);
   return out;

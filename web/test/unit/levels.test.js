@@ -30,7 +30,8 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
   /** @type {Uint8Array} */
   let bytes;
   beforeAll(() => {
-    // 2 hosts x 1 h of 1 s windows (quanta 0 ... 3600): 7 blocks of 600 quanta at 1 s.
+    // 2 hosts x 1 h of 1 s windows (quanta 0 ... 3600): 7 time blocks of 600
+    // quanta at 1 s, each cut by host (version 5): 14 blocks.
     const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-levels-'));
     const dir = execFileSync('python3', [path.join(ROOT, 'tests/bench/make_hosts_data.py'), '--out', tmp, '--hosts', '2', '--seconds', '3600'], { encoding: 'utf8' }).trim().split('\n').at(-1) ?? '';
     const logs = fs.readdirSync(dir).filter((n) => !n.startsWith('.')).map((n) => path.join(dir, n));
@@ -63,10 +64,12 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     const src = blobSource(blob(bytes), 'day.lsr');
     const levels = await readLevels(src);
     const ix = await readLevelIndex(src, /** @type {any} */ (levels)[0]);
-    expect(ix.blocks.length).toBe(7);
+    expect(ix.blocks.length).toBe(14);
+    expect(ix.pre).toBe(8);
+    expect(ix.blocks.map((b) => b.chunk)).toEqual([0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
     const r = blocksIn(ix, 1250e3, 1700e3);
-    expect(r).toEqual({ a: 2, b: 2 });
-    const slice = await sliceLevel(src, ix, 1, 3);
+    expect(r).toEqual({ a: 4, b: 5 });  // time block 2, both hosts
+    const slice = await sliceLevel(src, ix, 2, 7);  // time blocks 1 to 3
     const e = await createEngine({ mode: 'inthread', wasm: nodeWasmSource() });
     try {
       const [s] = await e.loadFiles([{ name: 'day.lsr', file: new File([/** @type {BlobPart} */ (slice)], 'day.lsr') }]);
@@ -89,7 +92,7 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     // Ten minutes: 1 s; the whole 1 s level (7,200 cells) within the budget.
     expect(chooseLevel(L, { from: 600e3, to: 1200e3, maxQuanta: 2000, maxCells: 1e9 })).toMatchObject({ li: 0, whole: true });
     // A smaller budget: the blocks around the zoom only.
-    expect(chooseLevel(L, { from: 1300e3, to: 1500e3, maxQuanta: 2000, maxCells: 3000 })).toMatchObject({ li: 0, a: 2, b: 2, whole: false });
+    expect(chooseLevel(L, { from: 1300e3, to: 1500e3, maxQuanta: 2000, maxCells: 3000 })).toMatchObject({ li: 0, a: 4, b: 5, whole: false });
     // Chosen 20 s: the coarsest level dividing it is 10 s; 90 s: 1 s... and 30 s: 10 s.
     expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 20000 })).toMatchObject({ li: 1 });
     expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 120000 })).toMatchObject({ li: 2 });
@@ -101,7 +104,7 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     expect(chooseLevel(lying, { from: 600e3, to: 1200e3, maxQuanta: 2000, maxCells: 1e9, maxBytes: 2 ** 30 })).toMatchObject({ li: 1 });
     // The page's item: a slice, then nothing more while the zoom stays inside it.
     const pick = lod.pickFor({ range: [1300e3, 1500e3], quantum_ms: null, widthPx: 1000, budgetBytes: 3000 * 512 });
-    expect(pick).toMatchObject({ li: 0, a: 2, b: 2 });
+    expect(pick).toMatchObject({ li: 0, a: 4, b: 5 });
     expect((await lod.read(/** @type {any} */ (pick))).name).toBe('day.lsr');
     expect(lod.describe(/** @type {any} */ (pick))).toBe('1 s for 10 min around the zoom');
     // Nothing is current until the app says the slice is in the engine.
@@ -131,9 +134,9 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     const a = /** @type {any} */ (src);
     const lv = /** @type {any} */ (await readLevels(a))[0];
     const ix = await readLevelIndex(a, lv);
-    const viaHttp = await sliceLevel(a, ix, 1, 3);
+    const viaHttp = await sliceLevel(a, ix, 2, 7);
     const local = blobSource(blob(bytes), 'day.lsr');
-    const viaBlob = await sliceLevel(local, await readLevelIndex(local, lv), 1, 3);
+    const viaBlob = await sliceLevel(local, await readLevelIndex(local, lv), 2, 7);
     expect(Buffer.from(viaHttp).equals(Buffer.from(viaBlob))).toBe(true);
     expect(await urlSource('http://127.0.0.1/day.lsr', 'day.lsr', { fetchFn: server(false) })).toBeNull();
   });
@@ -158,6 +161,15 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     const moved = four.slice();
     new DataView(moved.buffer).setBigUint64(moved.length - 56 + 16, BigInt(moved.length), true);
     await expect(readLevels(blobSource(blob(moved), 'm.lsr'))).rejects.toThrow(/^m\.lsr: parts: the histograms \(byte 12, \d+ bytes\) lie outside the file/);
+  });
+
+  it('a slice takes whole time blocks: a host whose cells there end before the range is kept (version 5)', () => {
+    const bl = (/** @type {number} */ first, /** @type {number} */ last, /** @type {number} */ chunk) => ({ first, last, offset: 0, zlen: 0, cells: 1, chunk });
+    const ix = /** @type {any} */ ({ level: { quantum_ms: 1000, offset: 0, length: 0 }, head: new Uint8Array(0), pre: 8, blocks: [bl(0, 100, 0), bl(0, 500, 1), bl(600, 700, 0), bl(600, 1100, 1)] });
+    // Host 0's cells of time block 0 end at 100 s: without it the slice, which
+    // claims [0, 1200 s), would show host 0 as idle over 0 to 100 s.
+    expect(blocksIn(ix, 200e3, 300e3)).toEqual({ a: 0, b: 1 });
+    expect(blocksIn(ix, 800e3, 900e3)).toEqual({ a: 2, b: 3 });
   });
 
   it('a file that is no multi-level result is loaded as it is; a broken directory is named', async () => {
