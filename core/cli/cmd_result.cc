@@ -165,49 +165,16 @@ bool results_quantum(const std::vector<std::string>& files, double* quantum_ms, 
 
 int reduce_inputs(Options o, const std::string& keep, const char* cmd, Result* r, uint64_t* in_bytes,
                   std::vector<TrustRow>* trust) {
-  const std::string prefix = std::string("latscope ") + cmd + ": ";
-  // --keep: the labels that survive (others are merged away); "kind" always
-  // survives, so lat, clat and slat never add up. No --keep: every label.
-  if (keep.empty()) {
-    o.query.group_by = {"*"};
-  } else if (keep == "-" || keep == "none") {
-    o.query.group_by = {"kind"};
-  } else {
-    GroupBy g;
-    if (!parse_group_by(keep, &g) || g.empty()) {
-      say(prefix + "--keep takes label names, comma-combined (host, job, dir, tag, ...), or none");
-      return -1;
-    }
-    if (std::find(g.begin(), g.end(), "kind") == g.end()) g.push_back("kind");
-    o.query.group_by = g;
-  }
-  // Every label is kept without --keep; with it, runs stay apart when run is kept.
-  const GroupBy& g = o.query.group_by;
-  prepare_runs(cmd, o.files, o.runs, keep.empty() || std::count(g.begin(), g.end(), "run") > 0, "--keep run",
-               &o.run_labels);
+  if (!plan_reduce(&o, keep, cmd)) return -1;
   StreamingQuery stream(o.query);
   Status st;
   *in_bytes = 0;
-  int rc = for_each_file(o.files, o.file, o.jobs, [&](Source& s) {
+  const int rc = for_each_file(o.files, o.file, o.jobs, [&](Source& s) {
     *in_bytes += s.bytes;
     const Status added = stream.add(std::move(s));
     if (!added.ok() && st.ok()) st = added;
   }, &o.run_labels);
-  std::vector<std::string> notes;
-  Diagnostics diag;
-  if (st.ok()) st = stream.finish_result(r, &notes, &diag);
-  if (!st.ok()) {
-    say(prefix + st.message);
-    return -1;
-  }
-  rc = std::max(rc, print_query_notes(notes, diag));
-  rc = std::max(rc, print_trust(o.run_labels));
-  if (trust && o.run_labels.trust) *trust = o.run_labels.trust->rows();
-  if (r->series.empty()) {
-    say(prefix + "no counts selected; nothing written");
-    return -1;
-  }
-  return rc;
+  return finish_reduce(&stream, st, rc, &o, cmd, r, trust);
 }
 
 int cmd_reduce(int argc, char** argv) {
