@@ -124,7 +124,9 @@ class MatrixReader {
   uint64_t base_ = 0;  // where the section starts in the file
   MatrixHead head_;
   std::vector<MatrixBlock> index_;
-  std::vector<uint8_t> buf_, scratch_;
+  // The bytes read and inflated are scratch shared by every reader of the
+  // thread (matrix_codec.cc io_buffers): a merge opens a reader per input,
+  // and buffers each kept were ~200 KB a host.
 };
 
 // The parts of a version 4 file from its last kResultPartsTail bytes:

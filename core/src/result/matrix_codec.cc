@@ -274,39 +274,57 @@ Status result_histograms(const uint8_t* data, size_t n, uint64_t* at, uint64_t* 
 
 // ---- the reader ----
 
+namespace {
+
+// One reader's compressed bytes and their inflated form, shared by every
+// reader of the thread: memory is one block's whatever the number of
+// readers open (a merge of hundreds of hosts' matrices). Each use is whole
+// within one call of open() or read().
+struct IoBuffers {
+  std::vector<uint8_t> buf, scratch;
+};
+IoBuffers& io_buffers() {
+  thread_local IoBuffers b;
+  return b;
+}
+
+}  // namespace
+
 Status MatrixReader::open(ReadAtFn read, uint64_t size, bool* has) {
+  std::vector<uint8_t>& buf = io_buffers().buf;
+  std::vector<uint8_t>& scratch = io_buffers().scratch;
   read_ = std::move(read);
   *has = false;
   head_ = MatrixHead();
   index_.clear();
   std::string err;
-  auto get = [&](uint64_t off, uint64_t n) { return read_(off, n, &buf_, &err) ? Status::Ok() : bad(err); };
+  auto get = [&](uint64_t off, uint64_t n) { return read_(off, n, &buf, &err) ? Status::Ok() : bad(err); };
   if (size < 12) return Status::Ok();
   Status st = get(0, 12);
-  if (!st.ok() || get_u32(buf_.data() + 8) != kResultMatrixVersion) return st;
+  if (!st.ok() || get_u32(buf.data() + 8) != kResultMatrixVersion) return st;
   *has = true;
-  if (size < 12 + kResultPartsTail) return read_result_parts(buf_.data(), size, &base_, &base_, &base_, &base_);
+  if (size < 12 + kResultPartsTail) return read_result_parts(buf.data(), size, &base_, &base_, &base_, &base_);
   st = get(size - kResultPartsTail, kResultPartsTail);
   uint64_t ha = 0, hl = 0, len = 0;
-  if (st.ok()) st = read_result_parts(buf_.data(), size, &ha, &hl, &base_, &len);
+  if (st.ok()) st = read_result_parts(buf.data(), size, &ha, &hl, &base_, &len);
   if (!st.ok()) return st;
   if (len < kSectionHead + 4 + 12 + kSectionTrail) return bad("truncated (" + std::to_string(len) + " bytes)");
   st = get(base_ + len - kSectionTrail, kSectionTrail);
   if (!st.ok()) return st;
-  if (std::memcmp(buf_.data() + 8, kSectionEnd, 8) != 0) return bad("trailer: no LSMXEND end mark");
-  const uint64_t ix = get_u64(buf_.data());
+  if (std::memcmp(buf.data() + 8, kSectionEnd, 8) != 0) return bad("trailer: no LSMXEND end mark");
+  const uint64_t ix = get_u64(buf.data());
   if (ix < kSectionHead + 4 || ix > len - kSectionTrail - 12) return bad("trailer: does not point at the index");
   const uint64_t ix_len = len - kSectionTrail - ix;
   st = get(0 + base_, kSectionHead + 4);
   if (!st.ok()) return st;
-  if (std::memcmp(buf_.data(), kSectionMagic, 8) != 0 || get_u32(buf_.data() + 8) != kSectionVersion)
+  if (std::memcmp(buf.data(), kSectionMagic, 8) != 0 || get_u32(buf.data() + 8) != kSectionVersion)
     return bad("header: not a matrix section (LSMATRIX, version 1)");
-  const uint64_t hz = get_u32(buf_.data() + 12);
+  const uint64_t hz = get_u32(buf.data() + 12);
   if (hz > ix - kSectionHead - 4) return bad("header: truncated");
   st = get(base_ + kSectionHead + 4, hz);
   if (!st.ok()) return st;
-  if (!inflate_zlib(buf_.data(), buf_.size(), kMaxInflated, &scratch_, &err)) return bad("header: " + err);
-  In in{scratch_.data(), scratch_.size()};
+  if (!inflate_zlib(buf.data(), buf.size(), kMaxInflated, &scratch, &err)) return bad("header: " + err);
+  In in{scratch.data(), scratch.size()};
   MatrixHead h;
   h.absolute_time = in.u32("flags") & 1;
   h.group_by = in.str("group_by");
@@ -330,19 +348,19 @@ Status MatrixReader::open(ReadAtFn read, uint64_t size, bool* has) {
   if (!st.ok()) return st;
   st = get(base_ + ix, ix_len);
   if (!st.ok()) return st;
-  const uint32_t nb = get_u32(buf_.data() + 8);
+  const uint32_t nb = get_u32(buf.data() + 8);
   const uint64_t spans = 16 * uint64_t{h.levels.size()};
-  if (std::memcmp(buf_.data(), kIndexMagic, 8) != 0 || 12 + uint64_t{nb} * kEntry + spans != ix_len)
+  if (std::memcmp(buf.data(), kIndexMagic, 8) != 0 || 12 + uint64_t{nb} * kEntry + spans != ix_len)
     return bad("index: " + std::to_string(nb) + " blocks do not fill its " + std::to_string(ix_len) + " bytes");
   std::vector<MatrixBlock> index(nb);
   for (uint32_t i = 0; i < nb; ++i) {
-    const uint8_t* e = buf_.data() + 12 + kEntry * i;
+    const uint8_t* e = buf.data() + 12 + kEntry * i;
     index[i] = {get_u32(e), static_cast<int64_t>(get_u64(e + 4)), get_u32(e + 12), get_u32(e + 16), get_u64(e + 20),
                 get_u32(e + 28)};
   }
   span_.clear();
   for (size_t l = 0; l < h.levels.size(); ++l) {
-    const uint8_t* e = buf_.data() + 12 + kEntry * uint64_t{nb} + 16 * l;
+    const uint8_t* e = buf.data() + 12 + kEntry * uint64_t{nb} + 16 * l;
     double a, b;
     const uint64_t ua = get_u64(e), ub = get_u64(e + 8);
     std::memcpy(&a, &ua, 8);
@@ -386,13 +404,15 @@ Status MatrixReader::open(ReadAtFn read, uint64_t size, bool* has) {
 }
 
 Status MatrixReader::read(size_t block, std::vector<MatrixRow>* rows) {
+  std::vector<uint8_t>& buf = io_buffers().buf;
+  std::vector<uint8_t>& scratch = io_buffers().scratch;
   rows->clear();
   const MatrixBlock& e = index_[block];
   const std::string name = "block " + std::to_string(block) + level_text(head_, e.level) + ": ";
   std::string err;
-  if (!read_(base_ + e.offset + 4, e.zlen, &buf_, &err)) return bad(name + err);
-  if (!inflate_zlib(buf_.data(), buf_.size(), kMaxInflated, &scratch_, &err)) return bad(name + err);
-  In in{scratch_.data(), scratch_.size()};
+  if (!read_(base_ + e.offset + 4, e.zlen, &buf, &err)) return bad(name + err);
+  if (!inflate_zlib(buf.data(), buf.size(), kMaxInflated, &scratch, &err)) return bad(name + err);
+  In in{scratch.data(), scratch.size()};
   const uint32_t level = in.u32("level");
   const auto tb = static_cast<int64_t>(in.u64("time block"));
   const uint32_t fg = in.u32("first group");
