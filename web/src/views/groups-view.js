@@ -33,6 +33,15 @@ const CELL_MIN_H = 56;
  * @property {() => string} [emptyText]
  */
 
+/**
+ * The line above a drawing that says what it shows (each of the three
+ * drawings has its own sentence).
+ * @param {any} g the plot's group @param {string} text
+ */
+function caption(g, text) {
+  g.append('text').attr('class', 'groups-caption').attr('x', 0).attr('y', -8).attr('fill', themeColors().muted).text(text);
+}
+
 export class GroupsView {
   /** @param {HTMLElement} host @param {GroupsCtx} ctx */
   constructor(host, ctx) {
@@ -239,12 +248,7 @@ export class GroupsView {
         .text(m.groups[order[row]]);
     }
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
-    g.append('text')
-      .attr('class', 'groups-caption')
-      .attr('x', 0)
-      .attr('y', -8)
-      .attr('fill', c.muted)
-      .text(`${G} groups × ${percentileName(s.groupsP)} per quantum${every > 1 ? ` (every ${every}th name shown)` : ''}; ${s.groupsSort === 'worst' ? 'worst over the run first' : 'by name'}${this.from ? `; from ${this.from}` : ''}; ${this.drill ? 'click a row for that host\'s percentiles' : 'click a row for its latency heat map'}`);
+    caption(g, `${G} groups × ${percentileName(s.groupsP)} per quantum${every > 1 ? ` (every ${every}th name shown)` : ''}; ${s.groupsSort === 'worst' ? 'worst over the run first' : 'by name'}${this.from ? `; from ${this.from}` : ''}; ${this.drill ? 'click a row for that host\'s percentiles' : 'click a row for its latency heat map'}`);
 
     // Colour legend: the percentile's values on a log scale.
     const lg = g.append('g').attr('class', 'legend').attr('transform', `translate(${f.innerW + 14},0)`);
@@ -349,12 +353,7 @@ export class GroupsView {
         .attr('stroke-width', 1.6);
     }
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
-    g.append('text')
-      .attr('class', 'groups-caption')
-      .attr('x', 0)
-      .attr('y', -8)
-      .attr('fill', c.muted)
-      .text(`the ${top.length} worst of ${m.groups.length} groups by ${percentileName(s.groupsP)} over the ${s.range ? 'zoomed range' : 'run'}; grey band: the other ${m.groups.length - top.length} (lowest … highest per quantum)`);
+    caption(g, `the ${top.length} worst of ${m.groups.length} groups by ${percentileName(s.groupsP)} over the ${s.range ? 'zoomed range' : 'run'}; grey band: the other ${m.groups.length - top.length} (lowest … highest per quantum)`);
     this.legend(top, band.length > 0, hidden);
     this.hoverTop(g, x, visible, bandOn ? band : []);
   }
@@ -519,12 +518,7 @@ export class GroupsView {
     });
     c2.restore();
     const [ylo, yhi] = yd.domain();
-    g.append('text')
-      .attr('class', 'groups-caption')
-      .attr('x', 0)
-      .attr('y', -8)
-      .attr('fill', c.muted)
-      .text(`${percentileName(s.groupsP)} per quantum, shared scales: y ${s.yLog ? 'log' : 'linear'} ${formatNumber(ylo)} … ${formatNumber(yhi)} ${unitLabel(this.unit)}; name · ${percentileName(s.groupsP)} over the run${truncated ? `; the ${n} worst of ${m.groups.length} groups shown` : ''}`);
+    caption(g, `${percentileName(s.groupsP)} per quantum, shared scales: y ${s.yLog ? 'log' : 'linear'} ${formatNumber(ylo)} … ${formatNumber(yhi)} ${unitLabel(this.unit)}; name · ${percentileName(s.groupsP)} over the run${truncated ? `; the ${n} worst of ${m.groups.length} groups shown` : ''}`);
     // Each row's first chart gets the shared y axis, ticks in the unit (the
     // caption names it): without them the charts' heights could not be read.
     for (let row = 0; row < nRows; row++) {
