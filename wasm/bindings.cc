@@ -20,6 +20,7 @@
 //                                           the rows or cells that break each rule)
 //   queryRowsBound(optionsJson) -> number  (Engine::query_rows_bound)
 //                                           ValueMatrixBuilder (report.h), copies
+//   heatmapCsv(optionsJson, from, to) -> str  heatmap_csv(heatmap()), header units, quanta of [from, to)
 //   heatmap(optionsJson)  -> {meta: str, counts: Float64Array}   (copy, not a heap view;
 //                                           density_by set: groups counted, Engine::heatmap)
 //   densityCell(optionsJson, quantum, row) -> str  Engine::density_cell as density_cell_json
@@ -58,6 +59,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <string>
@@ -341,6 +343,22 @@ class WasmEngine {
     return val(latscope::pctiles_csv(q.result, q.labels, q.unit));
   }
 
+  // The heat map's CSV as `latscope heatmap --header-units` writes it, the
+  // quanta of [from_ms, to_ms) only (NaN: no bound): the page's export.
+  val heatmapCsv(const std::string& options_json, double from_ms, double to_ms) const {
+    latscope::HeatmapOptions ho;
+    latscope::Unit unit = latscope::kDefaultUnit;
+    Status st = latscope::parse_heatmap_options_json(options_json, &ho, &unit);
+    latscope::HeatmapResult r;
+    if (st.ok()) st = engine_.heatmap(ho, &r);
+    if (!st.ok()) return error(st);
+    latscope::HeatmapCsvOptions o;
+    o.header_units = true;
+    if (!std::isnan(from_ms)) o.from_ms = from_ms;
+    if (!std::isnan(to_ms)) o.to_ms = to_ms;
+    return val(latscope::heatmap_csv(r, unit, o));
+  }
+
   val heatmap(const std::string& options_json) const {
     latscope::HeatmapOptions ho;
     latscope::Unit unit = latscope::kDefaultUnit;  // output is in ns; the unit scales min/max input
@@ -602,6 +620,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("queryRowsBound", &WasmEngine::queryRowsBound)
       .function("pctilesCsv", &WasmEngine::pctilesCsv)
       .function("heatmap", &WasmEngine::heatmap)
+      .function("heatmapCsv", &WasmEngine::heatmapCsv)
       .function("densityCell", &WasmEngine::densityCell)
       .function("exportSource", &WasmEngine::exportSource)
       .function("importSource", &WasmEngine::importSource)

@@ -114,11 +114,9 @@ int cmd_heatmap(int argc, char** argv) {
     return 2;
   }
   rc = std::max(rc, print_after_query(r.notes, r.diag, o.query.sel.offsets_ms, o.run_labels));
-  std::string out = o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit);
-  // Rows by block size or offset are in bytes whatever --unit says.
-  if (o.format == "csv" && o.header_units)
-    out = with_header_units(out, {"time_ms", "count"}, o.y == HeatmapOptions::Y::kLatency ? unit_name(o.unit) : "bytes");
-  write_out(out);
+  HeatmapCsvOptions csv;
+  csv.header_units = o.header_units;
+  write_out(o.format == "json" ? heatmap_json(r) + "\n" : heatmap_csv(r, o.unit, csv));
   return rc;
 }
 

@@ -197,7 +197,16 @@ std::string source_json(const Source& s);
 // Heat map: {"t0_ms":..,"quantum_ms":..,"absolute_time":..,"quanta":n,"rows":n,
 //  "edges_ns":[..],"below":x,"above":x,"counts":[..]} (counts time-major)
 std::string heatmap_json(const HeatmapResult& h);
-std::string heatmap_csv(const HeatmapResult& h, Unit unit);
+// Heat map cells as CSV: time_ms,lat_lo,lat_hi,count (or bs_/offset_ in
+// bytes), one line per non-empty cell. The CLI's `heatmap` and the page's
+// export both write it (docs/page-views.md, "Exports"): header_units names
+// the unit in the header (`--header-units`: lat_lo_us, bs_lo_bytes); only
+// quanta overlapping [from_ms, to_ms) are written (the page's zoom).
+struct HeatmapCsvOptions {
+  bool header_units = false;
+  double from_ms = -HUGE_VAL, to_ms = HUGE_VAL;
+};
+std::string heatmap_csv(const HeatmapResult& h, Unit unit, const HeatmapCsvOptions& o = {});
 // The groups of one density cell (Engine::density_cell) for the page:
 // {"unit": "us", "members": [{"group": "host=h07", "value": 812.5}, ...]},
 // values in `unit` as the groups matrix carries them.

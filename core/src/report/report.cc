@@ -345,27 +345,24 @@ std::string density_cell_json(const std::vector<DensityMember>& members, Unit un
   return o + "]}";
 }
 
-std::string heatmap_csv(const HeatmapResult& h, Unit unit) {
-  if (h.y != "latency") {  // rows by bs or offset, in bytes (docs/formats-fio-lat.md)
-    std::string o = "time_ms," + h.y + "_lo," + h.y + "_hi,count\n";
-    for (uint32_t q = 0; q < h.quanta; ++q)
-      for (uint32_t r = 0; r < h.rows; ++r) {
-        const double c = h.counts[static_cast<size_t>(q) * h.rows + r];
-        if (c <= 0) continue;
-        o += format_number(h.t0_ms + q * h.quantum_ms) + "," + format_number(h.edges_ns[r]) + "," +
-             format_number(h.edges_ns[r + 1]) + "," + format_number(c) + "\n";
-      }
-    return o;
-  }
-  std::string o = "time_ms,lat_lo,lat_hi,count\n";
-  for (uint32_t q = 0; q < h.quanta; ++q)
+std::string heatmap_csv(const HeatmapResult& h, Unit unit, const HeatmapCsvOptions& o) {
+  // Rows by bs or offset are bytes whatever the unit (docs/formats-fio-lat.md).
+  const bool bytes = h.y != "latency";
+  const std::string y = bytes ? h.y : "lat";
+  const std::string u = o.header_units ? std::string("_") + (bytes ? "bytes" : unit_name(unit)) : "";
+  std::string out = "time_ms," + y + "_lo" + u + "," + y + "_hi" + u + ",count\n";
+  for (uint32_t q = 0; q < h.quanta; ++q) {
+    const double t = h.t0_ms + q * h.quantum_ms;
+    if (t + h.quantum_ms <= o.from_ms || t >= o.to_ms) continue;
     for (uint32_t r = 0; r < h.rows; ++r) {
       const double c = h.counts[static_cast<size_t>(q) * h.rows + r];
       if (c <= 0) continue;
-      o += format_number(h.t0_ms + q * h.quantum_ms) + "," + format_number(ns_to_unit(h.edges_ns[r], unit)) +
-           "," + format_number(ns_to_unit(h.edges_ns[r + 1], unit)) + "," + format_number(c) + "\n";
+      const double lo = bytes ? h.edges_ns[r] : ns_to_unit(h.edges_ns[r], unit);
+      const double hi = bytes ? h.edges_ns[r + 1] : ns_to_unit(h.edges_ns[r + 1], unit);
+      out += format_number(t) + "," + format_number(lo) + "," + format_number(hi) + "," + format_number(c) + "\n";
     }
-  return o;
+  }
+  return out;
 }
 
 }  // namespace latscope

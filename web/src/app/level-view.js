@@ -148,7 +148,7 @@ export class LevelView {
     const b = this.bounds();
     if (!b) return engine;
     const add = (/** @type {any} */ o) => (o && o.from_ms === undefined && o.to_ms === undefined ? { ...o, from_ms: b[0], to_ms: b[1] } : o);
-    const withRange = new Set(['query', 'queryColumns', 'queryMatrix', 'heatmap', 'densityCell', 'csv']);
+    const withRange = new Set(['query', 'queryColumns', 'queryMatrix', 'heatmap', 'heatmapCsv', 'densityCell', 'csv']);
     return new Proxy(engine, {
       get(t, k) {
         const v = /** @type {any} */ (t)[k];

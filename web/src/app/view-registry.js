@@ -10,7 +10,7 @@ import { GroupsView } from '../views/groups-view.js';
 import { DensityView } from '../views/density-view.js';
 import { fromResultMatrix, runValues } from '../views/groups-data.js';
 import { timeExtent } from '../views/pctiles-data.js';
-import { heatmapCsv, visibleRowSpan } from '../views/heatmap-data.js';
+import { visibleRowSpan } from '../views/heatmap-data.js';
 import { clipTopNs } from '../views/scales.js';
 import { pctilesOptions, columnsAsk, clusterOptions, pctilesAreCluster, surfaceOptions, heatmapOptions, spectrumOptions, groupsOptions, groupsRunOptions, densityOptions } from './queries.js';
 import { naturalCompare } from '../util/natural-order.js';
@@ -59,6 +59,14 @@ export async function pctilesCsv(q, s) {
   if (s.range) Object.assign(opts, { from_ms: s.range[0], to_ms: s.range[1] });
   return { text: await q.engine.csv(opts), name: 'latscope-pctiles.csv' };
 }
+
+/**
+ * The heat-map options each grid view was last drawn from: its CSV export
+ * asks core for the same grid (report.h heatmap_csv), so the file is the
+ * one `latscope heatmap --header-units` writes with those options.
+ * @type {WeakMap<object, object>}
+ */
+const gridAsked = new WeakMap();
 
 /**
  * The registry: one entry per view, in the tabs' order. Each call makes
@@ -129,6 +137,7 @@ export function makeRegistry() {
           performance.measure('latscope: heat map fitted', { start: t0 });
         }
       }
+      gridAsked.set(view, heatmapOptions(s, rows, yNs));
       t0 = performance.now();
       const lines = s.heatY !== 'latency' ? null : pctilesAreCluster(s) ? q.pct : await q.columns(co);
       performance.measure('latscope: heat map lines', { start: t0 });
@@ -136,9 +145,9 @@ export function makeRegistry() {
       view.setData(hm, lines);
       performance.measure('latscope: heat map drawn', { start: t0 });
     },
-    async csv(view, _q, s) {
-      const hm = view.hm;
-      return hm ? { text: heatmapCsv(hm, s.unit, s.range), name: 'latscope-heatmap.csv' } : null;
+    async csv(view, q, s) {
+      const o = gridAsked.get(view);
+      return view.hm && o ? { text: await q.engine.heatmapCsv({ ...o, unit: s.unit }, s.range), name: 'latscope-heatmap.csv' } : null;
     },
   };
 
@@ -224,12 +233,13 @@ export function makeRegistry() {
       const t0 = performance.now();
       const grid = await e.heatmap(o);
       performance.measure('latscope: density query', { start: t0 });
+      gridAsked.set(view, o);
       // A click asks core for that cell's groups only (Engine::density_cell).
       view.setData({ grid, p: s.groupsP, by: o.density_by, ask: (qi, r) => e.densityCell(o, qi, r) });
     },
-    async csv(view, _q, s) {
-      const hm = view.data?.grid;
-      return hm ? { text: heatmapCsv(hm, s.unit, s.range), name: 'latscope-density.csv' } : null;
+    async csv(view, q, s) {
+      const o = gridAsked.get(view);
+      return view.data?.grid && o ? { text: await q.engine.heatmapCsv({ ...o, unit: s.unit }, s.range), name: 'latscope-density.csv' } : null;
     },
   };
 

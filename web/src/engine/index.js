@@ -8,6 +8,7 @@
 //   await engine.query(opts)    -> pctiles JSON (report.h pctiles_json)
 //   await engine.csv(opts)      -> CSV string, byte-identical to `latscope pctiles`
 //   await engine.heatmap(opts)  -> {t0_ms, quantum_ms, quanta, rows, edges_ns, ..., counts: Float64Array}
+//   await engine.heatmapCsv(opts, range) -> that grid as `latscope heatmap --header-units` CSV
 //   await engine.queryColumns(opts) -> the same query as columns of typed arrays (columns.js)
 //   await engine.queryMatrix(opts) -> the query's values as typed arrays (matrix.js)
 //   await engine.encodeResult(opts) -> {bytes: Uint8Array}: the loaded data as a result file
@@ -51,6 +52,7 @@ export { EngineError } from './protocol.js';
  * @property {(opts?: object) => Promise<any>} query
  * @property {(opts?: object) => Promise<string>} csv
  * @property {(opts?: object) => Promise<any>} heatmap
+ * @property {(opts: object, range?: [number, number] | null) => Promise<string>} heatmapCsv
  * @property {(opts: object, quantum: number, row: number) => Promise<import('./protocol.js').DensityCell>} densityCell
  * @property {(opts?: object) => Promise<import('./columns.js').ResultColumns>} queryColumns
  * @property {(opts?: object) => Promise<import('./matrix.js').ResultMatrix>} queryMatrix
@@ -110,6 +112,7 @@ function asyncFacade(e) {
     query: async (o) => e.query(o),
     csv: async (o) => e.csv(o),
     heatmap: async (o) => e.heatmap(o),
+    heatmapCsv: async (o, r) => e.heatmapCsv(o, r),
     densityCell: async (o, q, r) => e.densityCell(o, q, r),
     queryColumns: async (o) => e.queryColumns(o),
     queryMatrix: async (o) => e.queryMatrix(o),

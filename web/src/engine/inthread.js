@@ -582,6 +582,17 @@ export class InThreadEngine {
   }
 
   /**
+   * The heat map's cells as CSV, written by core as `latscope heatmap
+   * --header-units` writes them (report.h heatmap_csv): the page's export.
+   * @param {object} opts heat-map options (with the unit of the values)
+   * @param {[number, number] | null} [range] only the quanta overlapping it
+   * @returns {string}
+   */
+  heatmapCsv(opts, range = null) {
+    return unwrap(this.core.heatmapCsv(JSON.stringify(opts), range ? range[0] : NaN, range ? range[1] : NaN));
+  }
+
+  /**
    * The groups of one cell of a density (heatmap with density_by):
    * asked on a click, so no cell keeps a list (docs/page-views.md, "Host density").
    * @param {object} opts the density's options @param {number} quantum @param {number} row

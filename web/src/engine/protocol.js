@@ -95,6 +95,8 @@
  * @property {{payload: {opts: QueryOptions}, result: number}} queryRowsBound  a bound on the query's rows (0: not on fixed quanta); twin.js asks it
  * @property {{payload: {opts: QueryOptions}, result: string}} csv  byte-identical to `latscope pctiles`
  * @property {{payload: {opts: QueryOptions}, result: HeatmapGrid}} heatmap
+ * @property {{payload: {opts: QueryOptions, range: [number, number] | null}, result: string}} heatmapCsv
+ *   the grid heatmap gives as `latscope heatmap --header-units` writes it, the quanta of range only
  *   with density_by in opts: groups counted by their percentile instead of I/Os
  * @property {{payload: {opts: QueryOptions, quantum: number, row: number}, result: DensityCell}} densityCell
  *   the groups of one cell of that density (quantum and row: indices in its counts)
@@ -148,6 +150,7 @@ export const Req = Object.freeze({
   MATRIX_QUERY: /** @type {'matrixQuery'} */ ('matrixQuery'),
   CSV: /** @type {'csv'} */ ('csv'),
   HEATMAP: /** @type {'heatmap'} */ ('heatmap'),
+  HEATMAP_CSV: /** @type {'heatmapCsv'} */ ('heatmapCsv'),
   DENSITY_CELL: /** @type {'densityCell'} */ ('densityCell'),
   ENCODE_RESULT: /** @type {'encodeResult'} */ ('encodeResult'),
   ASSIGN_RUNS: /** @type {'assignRuns'} */ ('assignRuns'),

@@ -73,6 +73,7 @@ export function serveEngine(port, loadModule) {
     [Req.MATRIX_QUERY]: (p) => need().matrixQuery(p),
     [Req.CSV]: (p) => need().csv(p.opts),
     [Req.HEATMAP]: (p) => need().heatmap(p.opts),
+    [Req.HEATMAP_CSV]: (p) => need().heatmapCsv(p.opts, p.range),
     [Req.DENSITY_CELL]: (p) => need().densityCell(p.opts, p.quantum, p.row),
     [Req.ENCODE_RESULT]: (p) => need().encodeResult(p.opts),
     [Req.ASSIGN_RUNS]: (p) => need().assignRuns(p.opts),

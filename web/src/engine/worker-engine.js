@@ -266,6 +266,11 @@ export class WorkerEngine {
     return this.primary.request(Req.HEATMAP, { opts });
   }
 
+  /** @param {object} opts @param {[number, number] | null} [range] @returns {Promise<string>} the heat map as `latscope heatmap --header-units` CSV */
+  heatmapCsv(opts, range = null) {
+    return this.primary.request(Req.HEATMAP_CSV, { opts, range });
+  }
+
   /** @param {object} opts @param {number} quantum @param {number} row @returns {Promise<import('./protocol.js').DensityCell>} the groups of one density cell */
   densityCell(opts, quantum, row) {
     return this.primary.request(Req.DENSITY_CELL, { opts, quantum, row });

@@ -1,4 +1,4 @@
-import { formatNumber, formatCsvNumber } from '../util/format.js';
+import { formatNumber } from '../util/format.js';
 // Pure helpers over an engine.heatmap() result: the cell under a point and
 // the CSV of the shown cells. Unit-tested without a DOM.
 
@@ -101,27 +101,5 @@ export function rowRates(hm, range) {
 export function cellTipLines(cell, rowText, timeText) {
   if (!(cell.count > 0)) return [timeText, rowText, 'no I/O'];
   return [timeText, rowText, `${formatNumber(cell.count)} I/Os (${formatNumber(100 * cell.share)}% of the column)`, `${formatNumber(cell.iops)} IOPS in this cell`];
-}
-
-/**
- * CSV of the heat map cells in [from, to) (all quanta when omitted):
- * time_ms,lat_lo_<unit>,lat_hi_<unit>,count — one line per non-empty cell
- * (time_ms,bs_lo,bs_hi,count in bytes for rows by block size or offset).
- * @param {any} hm @param {string} unit ns|us|ms @param {[number, number] | null} [range]
- */
-export function heatmapCsv(hm, unit, range = null) {
-  // Rows by block size or offset are bytes, as `latscope heatmap --y bs|offset` writes them.
-  const bytes = hm.y === 'bs' || hm.y === 'offset';
-  const k = bytes ? 1 : unit === 'ns' ? 1 : unit === 'ms' ? 1e6 : 1e3;
-  const lines = [bytes ? `time_ms,${hm.y}_lo,${hm.y}_hi,count` : `time_ms,lat_lo_${unit},lat_hi_${unit},count`];
-  for (let q = 0; q < hm.quanta; q++) {
-    const t = hm.t0_ms + q * hm.quantum_ms;
-    if (range && (t + hm.quantum_ms <= range[0] || t >= range[1])) continue;
-    for (let r = 0; r < hm.rows; r++) {
-      const c = hm.counts[q * hm.rows + r];
-      if (c > 0) lines.push(`${formatCsvNumber(t)},${formatCsvNumber(hm.edges_ns[r] / k)},${formatCsvNumber(hm.edges_ns[r + 1] / k)},${formatCsvNumber(c)}`);
-    }
-  }
-  return lines.join('\n') + '\n';
 }
 

@@ -118,7 +118,7 @@ export const METHOD_CASES = [
     },
   },
   {
-    name: 'heat map by block size and by offset from per-I/O logs: byte axes, CSV equals `latscope heatmap --y bs`',
+    name: 'heat map by block size and by offset from per-I/O logs: byte axes, CSV equals `latscope heatmap --y bs --header-units` (core writes it)',
     async run(c) {
       const p = c.page;
       const file = fixture('fio_lat', 'fl_clat.1.log');
@@ -135,7 +135,7 @@ export const METHOD_CASES = [
       assert.ok(st.all > 0.2, `cells painted: ${st.all}`);
       await p.screenshot({ path: path.join(SHOTS, 'heatmap-bs.png') });
       const { bytes } = await download(p, '[data-testid=export-view-csv]');
-      const want = execFileSync(cliPath(), ['heatmap', '--y', 'bs', file], { encoding: 'utf8' });
+      const want = execFileSync(cliPath(), ['heatmap', '--y', 'bs', '--header-units', file], { encoding: 'utf8' });
       assert.equal(bytes.toString('utf8'), want);
 
       await p.selectOption('[data-testid=heat-y]', 'offset');

@@ -11,7 +11,6 @@ import { engineOptions } from '../../src/app/options.js';
 import { initialState } from '../../src/app/state.js';
 import { pctilesOptions, clusterOptions, surfaceOptions, heatmapOptions, spectrumOptions, pctilesAreCluster, groupsOptions, linkPlans, resultOptions } from '../../src/app/queries.js';
 import { METHODS, methodChoices, exactAllowed, kindsOf, kindChoices, perIoLoaded, parseCoInterval, selectedLogs } from '../../src/app/methods.js';
-import { heatmapCsv } from '../../src/views/heatmap-data.js';
 import { byteTicks } from '../../src/views/heatmap-view.js';
 import { createEngine } from '../../src/engine/index.js';
 import { nodeWasmSource } from '../../src/engine/node.js';
@@ -147,10 +146,6 @@ describe('heat map rows in bytes', () => {
     expect(formatBytes(4096)).toBe('4 KiB');
     expect(formatBytes(1.5 * 1024 * 1024)).toBe('1.5 MiB');
   });
-  it('CSV of rows by block size says bytes, like `latscope heatmap --y bs`', () => {
-    const hm = { t0_ms: 0, quantum_ms: 1000, quanta: 1, rows: 2, y: 'bs', edges_ns: [4096, 8192, 16384], counts: [40, 54] };
-    expect(heatmapCsv(hm, 'us')).toBe('time_ms,bs_lo,bs_hi,count\n0,4096,8192,40\n0,8192,16384,54\n');
-  });
   it('ticks: block-size row edges, round offsets', () => {
     expect(byteTicks('bs', [4096, 8192, 16384, 32768], 400)).toEqual([4096, 8192, 16384, 32768]);
     const t = byteTicks('offset', [0, 1e6, 2e6, 3e6, 4e6, 5e6, 6e6, 7e6, 8e6, 9e6, 1e7], 400);
@@ -211,5 +206,17 @@ describe('page options through the engine equal the CLI', () => {
     let n = 0;
     for (const c of hm.counts) n += c;
     expect(n + hm.below + hm.above).toBe(fs.readFileSync(FL[0], 'utf8').trim().split('\n').length);
+  });
+  it.skipIf(!hasCli)('heat map by block size: the export is core\'s, equal to `latscope heatmap --y bs --header-units`, bytes in the header', async () => {
+    const o = heatmapOptions(state({ heatY: 'bs' }), 64, null);
+    const csv = await engine.heatmapCsv({ ...o, unit: 'us' });
+    expect(csv.split('\n')[0]).toBe('time_ms,bs_lo_bytes,bs_hi_bytes,count');
+    expect(csv).toBe(execFileSync(CLI, ['heatmap', '--y', 'bs', '--rows', '64', '--header-units', ...FL], { encoding: 'utf8' }));
+    // A range keeps the quanta overlapping it only.
+    const lines = csv.trim().split('\n').slice(1);
+    const t = Number(lines[lines.length - 1].split(',')[0]);
+    const cut = (await engine.heatmapCsv({ ...o, unit: 'us' }, [t, t + 1])).trim().split('\n').slice(1);
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.every((l) => Number(l.split(',')[0]) === t)).toBe(true);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import { aggregateIops, cols, seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, groupIn, pointAt, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
 import { bandTop, openEndPath, OPEN_END_PX, bandsDrawn, BAND_MAX_LINES } from '../../src/views/pctiles-bands.js';
-import { cellAt, heatmapCsv, rowRates } from '../../src/views/heatmap-data.js';
+import { cellAt, rowRates } from '../../src/views/heatmap-data.js';
 import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
 
 // Shaped like engine.query() / report.h pctiles_json.
@@ -230,10 +230,6 @@ describe('heat map data', () => {
     // A range reaching past the data counts the data's time only.
     expect(rowRates(hm, [0, 10000]).seconds).toBe(1);
     expect(rowRates(hm, [5000, 6000])).toEqual({ rates: new Float64Array(3), total: 0, seconds: 0 });
-  });
-  it('CSV lists the non-empty cells of the range in the chosen unit', () => {
-    expect(heatmapCsv(hm, 'us')).toBe('time_ms,lat_lo_us,lat_hi_us,count\n1000,1,10,30\n1000,10,100,10\n1500,10,100,5\n1500,100,1000,15\n');
-    expect(heatmapCsv(hm, 'ns', [1500, 2000]).split('\n').length).toBe(4);
   });
 });
 
