@@ -257,7 +257,8 @@ export class App {
     }
     if (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned')) this.updateRangeText();
     if (this.session.settingUp) return;
-    if (this.lod && (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned'))) {
+    // Hosts left out change which blocks of a level cut by host are needed (docs/page-loading.md §8, "Some hosts").
+    if (this.lod && (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned') || changed.has('exclude_hosts'))) {
       this.levelBusy = this.session.levels.follow();
       return;
     }

@@ -3,7 +3,7 @@
 // and when a zoom or a chosen quantum asks for others. The engine holds one
 // level's slice at a time, bounded by the memory budget however long the
 // day is.
-import { readLevels, readLevelIndex, chooseLevel, sliceLevel, cellsOf, bytesOf, isMultiple, lastOf } from '../load/levels.js';
+import { readLevels, readLevelIndex, chooseLevel, sliceLevel, cellsOf, bytesOf, isMultiple, lastOf, chunksFor } from '../load/levels.js';
 import { formatQuantum, formatMiB } from '../util/format.js';
 
 /** Bytes of engine memory a result cell costs, about (docs/page-loading.md "A cluster day"). */
@@ -11,6 +11,12 @@ export const CELL_BYTES = 512;
 
 /** The cells a memory budget holds (at least 1000). @param {number} budgetBytes */
 const budgetCells = (budgetBytes) => Math.max(1000, Math.floor(budgetBytes / CELL_BYTES));
+
+/**
+ * Whether the chunks loaded hold those wanted (null: every chunk).
+ * @param {Set<number> | null | undefined} have @param {Set<number> | null | undefined} want
+ */
+const holds = (have, want) => !have || (!!want && [...want].every((c) => have.has(c)));
 
 export class LevelView {
   /**
@@ -20,7 +26,7 @@ export class LevelView {
   constructor(src, levels) {
     this.src = src;
     this.levels = levels;
-    /** @type {{li: number, a: number, b: number, whole: boolean, why: string} | null} */
+    /** @type {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null} | null} */
     this.current = null;
     /** The whole file when it was picked (not fetched): what "Add files" adds to. @type {{name: string, file: Blob} | null} */
     this.original = null;
@@ -49,35 +55,39 @@ export class LevelView {
    * covering the range). `current` changes only when the app says the
    * slice is in the engine (commit): until then queries stay bounded by
    * what the engine holds.
-   * @param {{range: [number, number] | null, quantum_ms: number | null, widthPx: number, budgetBytes: number}} o
-   * @returns {{li: number, a: number, b: number, whole: boolean, why: string} | null}
+   * Hosts left out (`excludeHosts`, the state's exclude_hosts) are not read
+   * from a level cut by host (docs/page-loading.md §8, "Some hosts"); a pick
+   * holding fewer hosts than wanted does not serve.
+   * @param {{range: [number, number] | null, quantum_ms: number | null, widthPx: number, budgetBytes: number, excludeHosts?: string[]}} o
+   * @returns {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null} | null}
    */
   pickFor(o) {
     if (!this.extent) return null;
     const [from, to] = o.range ?? this.extent;
     // Compressed blocks are smaller than the model they become: the budget bounds both.
-    const pick = chooseLevel(this.levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: budgetCells(o.budgetBytes), maxBytes: o.budgetBytes, quantum_ms: o.quantum_ms });
+    const pick = chooseLevel(this.levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: budgetCells(o.budgetBytes), maxBytes: o.budgetBytes, quantum_ms: o.quantum_ms, excludeHosts: o.excludeHosts });
     if (!pick) return null;
     const cur = this.current;
-    if (cur && cur.li === pick.li && (cur.whole || (this.covers(cur, from, to) && !pick.whole))) return null;
+    if (cur && cur.li === pick.li && holds(cur.chunks, pick.chunks) && (cur.whole || (this.covers(cur, from, to) && !pick.whole))) return null;
     return pick;
   }
 
   /**
    * A pick's blocks read (one range) as a version-2 result: the load item.
-   * @param {{li: number, a: number, b: number}} pick
+   * @param {{li: number, a: number, b: number, chunks?: Set<number> | null}} pick
    * @returns {Promise<{name: string, file: Blob}>}
    */
   async read(pick) {
-    const bytes = await sliceLevel(this.src, this.levels[pick.li], pick.a, pick.b);
+    const bytes = await sliceLevel(this.src, this.levels[pick.li], pick.a, pick.b, pick.chunks);
     return { name: this.src.name, file: new Blob([/** @type {BlobPart} */ (bytes)]) };
   }
 
-  /** What a pick holds, for the status line ("1 s for 30 min around the zoom"). @param {{li: number, a: number, b: number, whole: boolean}} p */
+  /** What a pick holds, for the status line ("1 s for 30 min around the zoom, 1 of 200 hosts"). @param {{li: number, a: number, b: number, whole: boolean, chunks?: Set<number> | null}} p */
   describe(p) {
     const ix = this.levels[p.li];
     const q = ix.level.quantum_ms;
-    return `${formatQuantum(q)} for ${p.whole ? 'the whole time' : `${formatQuantum((lastOf(ix, p.a, p.b) + 1 - ix.blocks[p.a].first) * q)} around the zoom`}`;
+    const some = p.chunks && ix.chunkHost ? `, ${p.chunks.size} of ${ix.chunkHost.length} hosts` : '';
+    return `${formatQuantum(q)} for ${p.whole ? 'the whole time' : `${formatQuantum((lastOf(ix, p.a, p.b) + 1 - ix.blocks[p.a].first) * q)} around the zoom`}${some}`;
   }
 
   /**
@@ -85,7 +95,7 @@ export class LevelView {
    * startOverview) that answers a jump outside the loaded blocks; null when
    * it would take more than a quarter of the budget's cells.
    * @param {number} budgetBytes
-   * @returns {{li: number, a: number, b: number, whole: boolean, why: string} | null}
+   * @returns {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null} | null}
    */
   overviewPick(budgetBytes) {
     const li = this.levels.length - 1;
@@ -96,7 +106,7 @@ export class LevelView {
     return { li, a: 0, b: last, whole: true, why: 'the overview' };
   }
 
-  /** The engine now holds `pick`'s blocks. @param {{li: number, a: number, b: number, whole: boolean, why: string}} pick */
+  /** The engine now holds `pick`'s blocks. @param {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null}} pick */
   commit(pick) {
     this.current = pick;
   }
@@ -105,13 +115,16 @@ export class LevelView {
    * Whether what the engine holds can draw the range and quantum now,
    * exactly, while a finer level is read: the range lies within the loaded
    * blocks and the quantum (when chosen) is a multiple of the loaded
-   * level's (docs/page-loading.md §8, "Answer first, detail next").
+   * level's, and the loaded blocks hold every host not left out
+   * (docs/page-loading.md §8, "Answer first, detail next", "Some hosts").
    * @param {[number, number] | null} range @param {number | null} quantum_ms a chosen quantum, or null
+   * @param {string[]} [excludeHosts]
    */
-  serves(range, quantum_ms) {
+  serves(range, quantum_ms, excludeHosts = []) {
     const p = this.current;
     if (!p || !this.extent) return false;
     if (quantum_ms && !isMultiple(quantum_ms, this.levels[p.li].level.quantum_ms)) return false;
+    if (!holds(p.chunks, chunksFor(this.levels[p.li], excludeHosts))) return false;
     const [from, to] = range ?? this.extent;
     return p.whole || this.covers(p, from, to);
   }

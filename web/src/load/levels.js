@@ -12,7 +12,11 @@
 // tail and directory and a level's block index. A level of several hosts is
 // a version-5 file (docs/result-format.md, "Blocks by host (version 5)"):
 // each time block is cut into one block per host, the index entries and
-// block prefixes carry the chunk; a slice keeps them as they are.
+// block prefixes carry the chunk; a slice keeps them as they are, and
+// when the engine needs only some hosts it takes only their chunks' blocks
+// (hostChunks, chunksFor: the header's series and chunk table say which
+// host each chunk holds).
+import { unzlibSync } from 'fflate';
 
 const MULTI_END = 'LSMULTI\0';
 // Version 4 (docs/result-format.md, "Per-host percentile matrix (version
@@ -70,6 +74,7 @@ const MAX_HEAD_BYTES = 64 * 2 ** 20;
  * @property {Uint8Array} head
  * @property {Block[]} blocks  ascending time, then chunk
  * @property {number} pre  bytes before a block's zlib stream (4; version 5: 8)
+ * @property {(string | null)[]} [chunkHost]  version 5: each chunk's host (null: its series have no host label)
  */
 
 /** @param {Blob} blob @param {string} name @returns {ByteSource} */
@@ -248,8 +253,110 @@ export async function readLevelIndex(src, level) {
   if (!hasText(head, 0, 'LSRESULT') || head.length < 12) throw bad('no result of one level at its offset');
   const hostBlocks = new DataView(head.buffer, head.byteOffset).getUint32(8, true) === HOST_BLOCKS_VERSION;
   if (n > 0 && hostBlocks !== (pre === 8)) throw bad(`its index entries are not those of its version`);
-  return { level, head, blocks, pre: hostBlocks ? 8 : 4 };
+  if (!hostBlocks) return { level, head, blocks, pre: 4 };
+  const chunkHost = hostChunks(head, bad);
+  blocks.forEach((b, i) => {
+    if (b.chunk >= chunkHost.length) throw bad(`block ${i}: chunk ${b.chunk} not in the table`);
+  });
+  return { level, head, blocks, pre: 8, chunkHost };
 }
+
+/**
+ * Each chunk's host, from a version 5 head's header (docs/result-format.md,
+ * "Byte layout" and "Blocks by host (version 5)"): the series' labels and
+ * the chunk table, read past the layouts. Only these tables are read; the
+ * engine decodes and checks the whole header again when the slice is loaded.
+ * @param {Uint8Array} head "LSRESULT" u32 version, u32 header_zlen, zlib(header), ...
+ * @param {(why: string) => Error} bad
+ * @returns {(string | null)[]}
+ */
+export function hostChunks(head, bad) {
+  const hv = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  if (head.length < 16) throw bad('truncated header');
+  const zlen = hv.getUint32(12, true);
+  if (16 + zlen > head.length) throw bad(`a header of ${zlen} bytes runs past its blocks`);
+  let h;
+  try {
+    h = unzlibSync(head.subarray(16, 16 + zlen));
+  } catch (e) {
+    throw bad(`header: ${/** @type {Error} */ (e).message}`);
+  }
+  const v = new DataView(h.buffer, h.byteOffset, h.byteLength);
+  let p = 0;
+  const need = (/** @type {number} */ k) => {
+    if (p + k > h.length) throw bad('header: truncated');
+  };
+  const u32 = () => (need(4), (p += 4), v.getUint32(p - 4, true));
+  const text = new TextDecoder();
+  const str = () => {
+    const k = u32();
+    need(k);
+    p += k;
+    return text.decode(h.subarray(p - k, p));
+  };
+  p = 4 + 8 + 4 + 4; // flags, quantum_ms, frac_bits, quanta_per_block
+  const nlayouts = u32();
+  for (let i = 0; i < nlayouts; i++) {
+    need(1);
+    const kind = h[p++];
+    str();
+    need(5);
+    p += 5; // coarseness, last_saturates
+    if (kind >= 2) {
+      const nbins = u32();
+      need(24 * nbins);
+      p += 24 * nbins;
+    }
+  }
+  const nseries = u32();
+  /** @type {(string | null)[]} */
+  const seriesHost = [];
+  for (let i = 0; i < nseries; i++) {
+    const nlabels = u32();
+    let host = null;
+    for (let j = 0; j < nlabels; j++) {
+      const name = str();
+      const value = str();
+      if (name === 'host') host = value;
+    }
+    need(4 + 32);
+    p += 4 + 32; // layout index, spans
+    seriesHost.push(host);
+  }
+  const nchunks = u32();
+  /** @type {(string | null)[]} */
+  const chunkHost = [];
+  for (let i = 0; i < nseries; i++) {
+    const c = u32();
+    if (c > chunkHost.length || c >= nchunks) throw bad(`series ${i}: chunk ${c} out of order or not in the table`);
+    if (c === chunkHost.length) chunkHost.push(seriesHost[i]);
+    // A chunk is one host's series (or those with none): else it is no host's alone.
+    else if (chunkHost[c] !== seriesHost[i]) chunkHost[c] = null;
+  }
+  if (chunkHost.length !== nchunks) throw bad(`${nchunks} chunks in the table, ${chunkHost.length} used`);
+  return chunkHost;
+}
+
+/**
+ * The chunks of a level the engine needs when `excludeHosts` are left out:
+ * every chunk but those of an excluded host; null for all (a level not cut
+ * by host, or none left out). A chunk whose series have no host label (or
+ * not one host's) is always needed.
+ * @param {LevelIndex} ix @param {string[]} excludeHosts
+ * @returns {Set<number> | null}
+ */
+export function chunksFor(ix, excludeHosts) {
+  if (!ix.chunkHost || !excludeHosts.length) return null;
+  const out = new Set(excludeHosts);
+  const keep = new Set();
+  ix.chunkHost.forEach((h, c) => {
+    if (h === null || !out.has(h)) keep.add(c);
+  });
+  return keep.size === ix.chunkHost.length ? null : keep;
+}
+
+/** Whether block `i` is one of `chunks` (null: all). @param {LevelIndex} ix @param {number} i @param {Set<number> | null | undefined} chunks */
+const taken = (ix, i, chunks) => !chunks || chunks.has(ix.blocks[i].chunk);
 
 /**
  * The end of the time blocks a..b: the last quantum holding a cell, over
@@ -285,11 +392,12 @@ export function blocksIn(ix, fromMs, toMs) {
 }
 
 /**
- * The cells of blocks a..b (inclusive). @param {LevelIndex} ix @param {number} a @param {number} b
+ * The cells of blocks a..b (inclusive), of `chunks` only when given.
+ * @param {LevelIndex} ix @param {number} a @param {number} b @param {Set<number> | null} [chunks]
  */
-export function cellsOf(ix, a, b) {
+export function cellsOf(ix, a, b, chunks) {
   let n = 0;
-  for (let i = a; i <= b; i++) n += ix.blocks[i].cells;
+  for (let i = a; i <= b; i++) if (taken(ix, i, chunks)) n += ix.blocks[i].cells;
   return n;
 }
 
@@ -305,46 +413,69 @@ export function isMultiple(q, of) {
 }
 
 /**
- * The stored bytes of blocks a..b (inclusive): what reading them fetches.
- * @param {LevelIndex} ix @param {number} a @param {number} b
+ * The stored bytes of blocks a..b (inclusive), of `chunks` only when given:
+ * what reading them fetches.
+ * @param {LevelIndex} ix @param {number} a @param {number} b @param {Set<number> | null} [chunks]
  */
-export function bytesOf(ix, a, b) {
-  return ix.blocks[b].offset + (ix.pre ?? 4) + ix.blocks[b].zlen - ix.blocks[a].offset;
+export function bytesOf(ix, a, b, chunks) {
+  if (!chunks) return ix.blocks[b].offset + (ix.pre ?? 4) + ix.blocks[b].zlen - ix.blocks[a].offset;
+  let n = 0;
+  for (let i = a; i <= b; i++) if (taken(ix, i, chunks)) n += (ix.pre ?? 4) + ix.blocks[i].zlen;
+  return n;
 }
 
 /**
- * A version-2 result holding blocks a..b of a level: its head, the blocks
- * as stored (one range read), a new index pointing at them, the trailer.
- * @param {ByteSource} src @param {LevelIndex} ix @param {number} a @param {number} b
+ * A result holding blocks a..b of a level (of `chunks` only, when given: a
+ * version 5 level read for some hosts): its head, the blocks as stored (one
+ * range read for each run of adjacent blocks taken), a new index pointing
+ * at them, the trailer. The head keeps every series; those whose blocks
+ * were left out have no cells in the slice.
+ * @param {ByteSource} src @param {LevelIndex} ix @param {number} a @param {number} b @param {Set<number> | null} [chunks]
  * @returns {Promise<Uint8Array>}
  */
-export async function sliceLevel(src, ix, a, b) {
-  const first = ix.blocks[a];
-  const last = ix.blocks[b];
-  const start = ix.level.offset + first.offset;
-  const body = await src.read(start, ix.level.offset + last.offset + (ix.pre ?? 4) + last.zlen);
-  const n = b - a + 1;
-  const width = (ix.pre ?? 4) === 8 ? HOST_ENTRY : INDEX_ENTRY;
-  const out = new Uint8Array(ix.head.length + body.length + 8 + n * width + 16);
+export async function sliceLevel(src, ix, a, b, chunks) {
+  const pre = ix.pre ?? 4;
+  /** @type {number[]} */
+  const pick = [];
+  for (let i = a; i <= b; i++) if (taken(ix, i, chunks)) pick.push(i);
+  /** @type {[number, number][]} runs of adjacent blocks, first and last */
+  const runs = [];
+  for (const i of pick) {
+    const r = runs[runs.length - 1];
+    if (r && r[1] === i - 1) r[1] = i;
+    else runs.push([i, i]);
+  }
+  const end = (/** @type {number} */ i) => ix.blocks[i].offset + pre + ix.blocks[i].zlen;
+  const parts = await Promise.all(runs.map(([f, l]) => src.read(ix.level.offset + ix.blocks[f].offset, ix.level.offset + end(l))));
+  const bodyLen = parts.reduce((n, p) => n + p.length, 0);
+  const n = pick.length;
+  const width = pre === 8 ? HOST_ENTRY : INDEX_ENTRY;
+  const out = new Uint8Array(ix.head.length + bodyLen + 8 + n * width + 16);
   out.set(ix.head, 0);
-  out.set(body, ix.head.length);
+  let at = ix.head.length;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
   const v = new DataView(out.buffer);
-  const ixAt = ix.head.length + body.length;
+  const ixAt = at;
   for (let i = 0; i < 4; i++) out[ixAt + i] = INDEX_MAGIC.charCodeAt(i);
   v.setUint32(ixAt + 4, n, true);
-  for (let i = 0; i < n; i++) {
-    const bl = ix.blocks[a + i];
+  let offset = ix.head.length;
+  pick.forEach((k, i) => {
+    const bl = ix.blocks[k];
     const p = ixAt + 8 + i * width;
     v.setBigInt64(p, BigInt(bl.first), true);
     v.setBigInt64(p + 8, BigInt(bl.last), true);
-    v.setBigUint64(p + 16, BigInt(bl.offset - first.offset + ix.head.length), true);
+    v.setBigUint64(p + 16, BigInt(offset), true);
     v.setUint32(p + 24, bl.zlen, true);
     v.setUint32(p + 28, bl.cells, true);
     if (width === HOST_ENTRY) v.setUint32(p + 32, bl.chunk, true);
-  }
-  const end = ixAt + 8 + n * width;
-  v.setBigUint64(end, BigInt(ixAt), true);
-  for (let i = 0; i < 8; i++) out[end + 8 + i] = RESULT_END.charCodeAt(i);
+    offset += pre + bl.zlen;
+  });
+  const tail = ixAt + 8 + n * width;
+  v.setBigUint64(tail, BigInt(ixAt), true);
+  for (let i = 0; i < 8; i++) out[tail + 8 + i] = RESULT_END.charCodeAt(i);
   return out;
 }
 
@@ -360,10 +491,12 @@ export async function sliceLevel(src, ix, a, b) {
  * half its width on each side (a zoom into a day reads minutes, not the day).
  * Both the cells and the stored bytes must fit: the index is untrusted, and a
  * block whose length lies would otherwise be fetched whole before the
- * engine's decoder could refuse it.
+ * engine's decoder could refuse it. With `excludeHosts`, a level cut by
+ * host counts and takes only the other hosts' blocks (`chunks`, chunksFor):
+ * a drill into one host reads that host's.
  * @param {LevelIndex[]} levels ascending quantum
- * @param {{from: number, to: number, maxQuanta: number, maxCells: number, maxBytes?: number, quantum_ms?: number | null}} o
- * @returns {{li: number, a: number, b: number, whole: boolean, why: string} | null}
+ * @param {{from: number, to: number, maxQuanta: number, maxCells: number, maxBytes?: number, quantum_ms?: number | null, excludeHosts?: string[]}} o
+ * @returns {{li: number, a: number, b: number, whole: boolean, why: string, chunks: Set<number> | null} | null}
  */
 export function chooseLevel(levels, o) {
   const span = Math.max(1, o.to - o.from);
@@ -372,12 +505,13 @@ export function chooseLevel(levels, o) {
     const ix = levels[li];
     if (!ix.blocks.length) return null;
     const last = ix.blocks.length - 1;
-    const fits = (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ cells) => cells <= o.maxCells && bytesOf(ix, a, b) <= (o.maxBytes ?? Infinity);
-    const all = cellsOf(ix, 0, last);
+    const chunks = chunksFor(ix, o.excludeHosts ?? []);
+    const fits = (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ cells) => cells <= o.maxCells && bytesOf(ix, a, b, chunks) <= (o.maxBytes ?? Infinity);
+    const all = cellsOf(ix, 0, last, chunks);
     const r = blocksIn(ix, o.from - span / 2, o.to + span / 2);
-    const cells = r ? cellsOf(ix, r.a, r.b) : 0;
-    if (fits(0, last, all) && (!r || all <= 4 * cells)) return { li, a: 0, b: last, whole: true, cells: all };
-    return r && fits(r.a, r.b, cells) ? { li, ...r, whole: false, cells } : null;
+    const cells = r ? cellsOf(ix, r.a, r.b, chunks) : 0;
+    if (fits(0, last, all) && (!r || all <= 4 * cells)) return { li, a: 0, b: last, whole: true, cells: all, chunks };
+    return r && fits(r.a, r.b, cells) ? { li, ...r, whole: false, cells, chunks } : null;
   };
   const coarsest = levels.length - 1;
   if (o.quantum_ms) {

@@ -3,7 +3,9 @@
 // answered from the matrix equals `latscope pctiles --group-by host` on the
 // result and on the logs; a click on a host shows that host alone, whose CSV
 // equals `latscope pctiles --exclude-host` (every other host) on the same
-// file; a link reopens the drill; the bar goes back. Real files through the file
+// file; a link reopens the drill; the bar goes back. A result with several
+// resolutions cut by host: the drill reads that host's blocks alone
+// (docs/page-loading.md §8, "Some hosts"). Real files through the file
 // input; no assertion on time.
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -128,6 +130,53 @@ export const HOST_MATRIX_CASES = [
       const back = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
       assert.deepEqual([back.exclude_hosts, back.group_by], [[], 'host']);
       assert.equal(await p.isVisible('[data-testid=host-drill]'), false);
+      assert.deepEqual(c.errors, [], 'the page logged errors');
+    },
+  },
+  {
+    name: 'host drill on a result with several resolutions cut by host: the zoomed drill reads that host\'s 1 s blocks alone (CSV = pctiles --exclude-host the others), back to all hosts reads every host\'s',
+    async run(c) {
+      const p = c.page;
+      const logs = hostLogs(6, 3600);
+      const lsr = path.join(OUT, 'host-drill-levels.lsr');
+      execFileSync(cliPath(), ['reduce', '--keep', 'host,dir', '--levels', '1000,10000,60000', ...logs, '-o', lsr], { stdio: ['ignore', 'ignore', 'pipe'] });
+      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
+      await settled(p);
+      const hosts = Array.from({ length: 6 }, (_, i) => `host0${i + 1}`);
+      const others = hosts.filter((h) => h !== 'host03');
+      /** What the engine holds: the level, its chunks (null: every host) and their hosts, the status line. */
+      const held = () =>
+        p.evaluate(() => {
+          const lod = /** @type {any} */ (window).latscope.session.levels.lod;
+          const cur = lod.current;
+          const ix = lod.levels[cur.li];
+          return { q: ix.level.quantum_ms, hosts: cur.chunks ? [...cur.chunks].map((k) => ix.chunkHost[k]) : null, of: ix.chunkHost?.length, note: lod.note() };
+        });
+      const waitLevel = async (/** @type {RegExp} */ re) => {
+        await p.waitForFunction((src) => new RegExp(src).test(document.querySelector('[data-testid=status]')?.textContent ?? ''), re.source, { timeout: 60000 });
+        await p.evaluate(() => /** @type {any} */ (window).latscope.levelBusy);
+        await settled(p);
+      };
+      assert.equal((await held()).q, 10000, 'the hour opens at 10 s');
+      // The drill's state (host-drill.js drillState) over ten minutes: the 1 s blocks of host03 alone are read.
+      await p.evaluate((ex) => /** @type {any} */ (window).latscope.store.set({ range: [1200000, 1800000], exclude_hosts: ex, group_by: 'all', view: 'pctiles' }), others);
+      await waitLevel(/showing 1 s .*, 1 of 6 hosts/);
+      const drill = await held();
+      assert.deepEqual([drill.q, drill.hosts, drill.of], [1000, ['host03'], 6], drill.note);
+      const st = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+      const ex = others.flatMap((h) => ['--exclude-host', h]);
+      const span = ['--quantum', String(st.quantum_ms), '--from', String(st.range[0]), '--to', String(st.range[1])];
+      const { bytes } = await download(p, '[data-testid=export-csv]');
+      assert.equal(bytes.toString('utf8'), cliPctiles([...span, ...ex], [lsr]), 'the drill on host03\'s blocks alone is the CLI on the whole file with the other hosts excluded');
+      // Back to every host: the slice of one host does not serve it; every host's blocks are read.
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ exclude_hosts: [] }));
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.session.levels.lod.current.chunks == null, null, { timeout: 60000 });
+      await p.evaluate(() => /** @type {any} */ (window).latscope.levelBusy);
+      await settled(p);
+      const all = await held();
+      assert.deepEqual([all.q, all.hosts], [1000, null], all.note);
+      const { bytes: b2 } = await download(p, '[data-testid=export-csv]');
+      assert.equal(b2.toString('utf8'), cliPctiles(span, [lsr]), 'every host again');
       assert.deepEqual(c.errors, [], 'the page logged errors');
     },
   },

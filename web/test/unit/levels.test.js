@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { blobSource, urlSource, readLevels, readLevelIndex, sliceLevel, blocksIn, chooseLevel } from '../../src/load/levels.js';
+import { blobSource, urlSource, readLevels, readLevelIndex, sliceLevel, blocksIn, chooseLevel, chunksFor, bytesOf } from '../../src/load/levels.js';
 import { LevelView } from '../../src/app/level-view.js';
 import { createEngine } from '../../src/engine/index.js';
 import { nodeWasmSource } from '../../src/engine/node.js';
@@ -200,5 +200,83 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     };
     await expect(readLevelIndex(lying, huge)).rejects.toThrow(/^day\.lsr: level 1000 ms: an index of \d+ bytes is more than 2097152 blocks; not read/);
     expect(asked).toEqual([16]); // the trailer only
+  });
+});
+
+describe.skipIf(!fs.existsSync(CLI))('a drill into one host of a level cut by host reads only its blocks', () => {
+  /** @type {string} */
+  let day;
+  /** @type {Uint8Array} */
+  let bytes;
+  beforeAll(() => {
+    // 8 hosts x 20 min of 1 s windows: the 1 s level holds 2 time blocks of
+    // 600 quanta (plus the last second's), each cut into 8 host blocks (version 5).
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'latscope-drill-'));
+    const dir = execFileSync('python3', [path.join(ROOT, 'tests/bench/make_hosts_data.py'), '--out', tmp, '--hosts', '8', '--seconds', '1200'], { encoding: 'utf8' }).trim().split('\n').at(-1) ?? '';
+    const logs = fs.readdirSync(dir).filter((n) => !n.startsWith('.')).map((n) => path.join(dir, n));
+    day = path.join(tmp, 'day.lsr');
+    cli(['reduce', '--quantum', '1000', '--levels', QUANTA.join(','), '--keep', 'host,dir', '--matrix', 'none', ...logs, '-o', day]);
+    bytes = new Uint8Array(fs.readFileSync(day));
+  }, 120000);
+
+  it('the header names each chunk\'s host; the slice for one host takes its blocks alone, and the engine answers as pctiles --exclude-host', async () => {
+    const src = blobSource(blob(bytes), 'day.lsr');
+    const lod = /** @type {LevelView} */ (await LevelView.open(src));
+    const ix = lod.levels[0];
+    const hosts = /** @type {string[]} */ (ix.chunkHost);
+    expect(hosts.length).toBe(8);
+    expect(new Set(hosts).size).toBe(8);
+    const host = hosts[5];
+    const others = hosts.filter((h) => h !== host);
+    expect([...(chunksFor(ix, others) ?? [])]).toEqual([5]);
+    expect(chunksFor(ix, [])).toBe(null);
+    // The drill's 10 min at the finest level (what host-drill.js's state asks).
+    const want = { range: /** @type {[number, number]} */ ([300e3, 900e3]), quantum_ms: null, widthPx: 1000, budgetBytes: 2 ** 30 };
+    const pick = /** @type {any} */ (lod.pickFor({ ...want, excludeHosts: others }));
+    expect(pick.li).toBe(0);
+    expect([...pick.chunks]).toEqual([5]);
+    const all = /** @type {any} */ (chooseLevel(lod.levels, { from: 300e3, to: 900e3, maxQuanta: 2000, maxCells: 2 ** 21, maxBytes: 2 ** 30 }));
+    expect([all.li, all.a, all.b, all.chunks]).toEqual([pick.li, pick.a, pick.b, null]);
+    const before = src.fetched;
+    const item = await lod.read(pick);
+    // Fetched: that host's blocks of the range, not the 8 hosts'.
+    const own = bytesOf(ix, pick.a, pick.b, pick.chunks);
+    expect(src.fetched - before).toBe(own);
+    expect(own * 4).toBeLessThan(bytesOf(ix, pick.a, pick.b));
+    const slice = new Uint8Array(await item.file.arrayBuffer());
+    const six = await readLevelIndex(blobSource(blob(slice), 's.lsr'), { quantum_ms: 1000, offset: 0, length: slice.length });
+    expect(six.blocks.length).toBeGreaterThan(0);
+    expect(six.blocks.every((b) => b.chunk === 5)).toBe(true);
+    expect(six.blocks.length).toBe(ix.blocks.slice(pick.a, pick.b + 1).filter((b) => b.chunk === 5).length);
+    const e = await createEngine({ mode: 'inthread', wasm: nodeWasmSource() });
+    try {
+      const [s] = await e.loadFiles([{ name: 'day.lsr', file: new File([/** @type {BlobPart} */ (slice)], 'day.lsr') }]);
+      expect(s.status.ok, JSON.stringify(s.status)).toBe(true);
+      const ex = others.flatMap((h) => ['--exclude-host', h]);
+      const cliCsv = cli(['pctiles', '--quantum', '1000', ...ex, '--from', '300000', '--to', '900000', day]);
+      expect(await e.csv({ quantum_ms: 1000, exclude_hosts: others, from_ms: 300e3, to_ms: 900e3 })).toBe(cliCsv);
+    } finally {
+      e.terminate();
+    }
+    // Loaded, it serves the drill, not the cluster: going back reads every host.
+    lod.commit(pick);
+    expect(lod.serves(want.range, null, others)).toBe(true);
+    expect(lod.serves(want.range, null, [])).toBe(false);
+    expect(lod.pickFor({ ...want, excludeHosts: others })).toBe(null);
+    const back = /** @type {any} */ (lod.pickFor({ ...want, excludeHosts: [] }));
+    expect(back.chunks).toBe(null);
+    lod.commit(back);
+    // Every host loaded serves a drill too: nothing more is read.
+    expect(lod.pickFor({ ...want, excludeHosts: others })).toBe(null);
+  });
+
+  it('a damaged chunk table is named', async () => {
+    const src = blobSource(blob(bytes), 'day.lsr');
+    const [lv] = /** @type {any[]} */ (await readLevels(src));
+    const ix = await readLevelIndex(src, lv);
+    const bad = ix.head.slice();
+    new DataView(bad.buffer).setUint32(12, 2 ** 30, true);
+    const { hostChunks } = await import('../../src/load/levels.js');
+    expect(() => hostChunks(bad, (w) => new Error(w))).toThrow(/^a header of 1073741824 bytes runs past its blocks$/);
   });
 });
