@@ -3,7 +3,7 @@
 // per group (host), per quantum, the row `pctiles --group-by host --quantum
 // L` prints, computed where the histograms are (reduce) and concatenated,
 // never recomputed from percentiles, by merge. Laid out in blocks of
-// (level, time block, group chunk) with an index, so that a reader fetches
+// (level, time block, run of groups: the index says which) with an index, so that a reader fetches
 // one level, one time range and one set of hosts by range requests.
 //
 //   "LSRESULT" u32 4
