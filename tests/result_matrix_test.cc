@@ -5,6 +5,7 @@
 // damaged matrix is named (block, level, what), never trusted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -239,7 +240,7 @@ TEST(ResultMatrix, ADamagedMatrixIsNamed) {
     uint64_t ix = 0;
     const size_t trail = static_cast<size_t>(parts_at - 16);
     for (int k = 0; k < 8; ++k) ix |= uint64_t{bad[trail + k]} << (8 * k);
-    bad[static_cast<size_t>(mx_at + ix + 12 + 32 + 20)] ^= 1;  // entry 1's offset
+    bad[static_cast<size_t>(mx_at + ix + 12 + 36 + 24)] ^= 1;  // entry 1's offset (section version 2: 36-byte entries)
     EXPECT_EQ(matrix_csv(bad, 1000), "result: matrix: index: entry 1: does not follow the block before it");
   }
   // A level's time span beyond its blocks (a merge would list every quantum in it).
@@ -249,14 +250,123 @@ TEST(ResultMatrix, ADamagedMatrixIsNamed) {
     const size_t trail = static_cast<size_t>(parts_at - 16);
     for (int k = 0; k < 8; ++k) ix |= uint64_t{bad[trail + k]} << (8 * k);
     const double far = 1e300;
-    std::memcpy(&bad[static_cast<size_t>(mx_at + ix + 12 + 32 * m.blocks().size() + 8)], &far, 8);
+    std::memcpy(&bad[static_cast<size_t>(mx_at + ix + 12 + 36 * m.blocks().size() + 8)], &far, 8);
     EXPECT_EQ(matrix_csv(bad, 1000), "result: matrix: index: level 0's time span is not its blocks'");
+  }
+  // Section version 2's entries say how many groups their block holds: none is refused.
+  {
+    std::vector<uint8_t> bad = good;
+    uint64_t ix = 0;
+    const size_t trail = static_cast<size_t>(parts_at - 16);
+    for (int k = 0; k < 8; ++k) ix |= uint64_t{bad[trail + k]} << (8 * k);
+    std::memset(&bad[static_cast<size_t>(mx_at + ix + 12 + 36 + 16)], 0, 4);  // entry 1's groups
+    EXPECT_EQ(matrix_csv(bad, 1000).rfind("result: matrix: index: entry 1: 0 groups from group ", 0), 0u)
+        << matrix_csv(bad, 1000);
   }
   // The section's end mark.
   {
     std::vector<uint8_t> bad = good;
     bad[static_cast<size_t>(parts_at - 2)] ^= 0xff;
     EXPECT_EQ(matrix_csv(bad, 1000), "result: matrix: trailer: no LSMXEND end mark");
+  }
+}
+
+// The matrices of `inputs` merged as `latscope merge` merges them ("Merging
+// the matrix"), in a version 4 file whose histograms are `hist`.
+struct Merged {
+  std::vector<uint8_t> bytes;
+  uint64_t copied = 0, deflated = 0;
+};
+Merged merge_matrices(const std::vector<std::vector<uint8_t>>& inputs, const std::vector<uint8_t>& hist) {
+  Merged m;
+  std::vector<MatrixReader> readers(inputs.size());
+  std::vector<const MatrixHead*> heads;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    bool has = false;
+    EXPECT_TRUE(readers[i].open(reader_of(&inputs[i]), inputs[i].size(), &has).ok());
+    heads.push_back(&readers[i].head());
+    names.push_back("input" + std::to_string(i));
+  }
+  MatrixMergePlan plan;
+  std::string why;
+  EXPECT_TRUE(plan_matrix_merge(heads, names, &plan, &why)) << why;
+  m.bytes = result_matrix_head();
+  m.bytes.insert(m.bytes.end(), hist.begin(), hist.end());
+  const uint64_t mx = m.bytes.size();
+  MatrixWriter w(&deflate_zlib, vector_writer(&m.bytes));
+  size_t bad_input = 0;
+  const Status st = write_matrix_merge(plan, &readers, &w, &bad_input);
+  EXPECT_TRUE(st.ok()) << st.message;
+  m.copied = w.copied();
+  m.deflated = w.deflated();
+  const uint64_t parts = m.bytes.size();
+  const std::vector<uint8_t> tail = result_parts_tail(12, hist.size(), mx, parts - mx, parts);
+  m.bytes.insert(m.bytes.end(), tail.begin(), tail.end());
+  return m;
+}
+
+// Each block's compressed bytes as the file stores them.
+std::vector<std::vector<uint8_t>> stored_blocks(const std::vector<uint8_t>& bytes) {
+  MatrixReader m;
+  bool has = false;
+  EXPECT_TRUE(m.open(reader_of(&bytes), bytes.size(), &has).ok());
+  std::vector<std::vector<uint8_t>> out(m.blocks().size());
+  for (size_t b = 0; b < out.size(); ++b) EXPECT_TRUE(m.read_stored(b, &out[b]).ok());
+  return out;
+}
+
+// The cs fixture's two hosts, each reduced alone with its matrix (as each host's reduce writes it).
+struct OneHostEach {
+  Set s = sets()[1];
+  std::vector<std::vector<std::string>> files{{}, {}};
+  std::vector<std::vector<uint8_t>> results;
+  std::vector<uint8_t> hist;
+  OneHostEach() {
+    for (const std::string& f : s.files) files[f.find("127.0.0.1") != std::string::npos ? 0 : 1].push_back(f);
+    for (const auto& one : files) results.push_back(with_matrix(fixtures::reduce_files(one, s.quantum), s.levels));
+    EXPECT_TRUE(encode_result(fixtures::reduce_files(s.files, s.quantum), &deflate_zlib, &hist).ok());
+  }
+};
+
+TEST(ResultMatrix, AMergeOfSingleHostsCopiesTheirBlocksAsStored) {
+  // Section version 2 (docs/result-format.md, "Blocks copied as stored
+  // (matrix section version 2)"): a host's block that already lists the
+  // host at every quantum of the merge's span is copied byte for byte, not
+  // inflated into rows and deflated again, and the merge still answers
+  // exactly what the logs answer at every level.
+  const OneHostEach h;
+  ASSERT_FALSE(h.files[0].empty());
+  ASSERT_FALSE(h.files[1].empty());
+  const Merged m = merge_matrices(h.results, h.hist);
+  EXPECT_GT(m.copied, 0u);
+  for (double l : h.s.levels) {
+    SCOPED_TRACE(l);
+    EXPECT_EQ(matrix_csv(m.bytes, l), pctiles_of_files(h.s.files, host_query(l)));
+  }
+  // The copied blocks are the inputs' bytes.
+  std::vector<std::vector<uint8_t>> in;
+  for (const auto& r : h.results)
+    for (auto& b : stored_blocks(r)) in.push_back(std::move(b));
+  uint64_t same = 0;
+  for (const auto& b : stored_blocks(m.bytes)) same += std::find(in.begin(), in.end(), b) != in.end() ? 1 : 0;
+  EXPECT_EQ(same, m.copied);
+}
+
+TEST(ResultMatrix, AMergedMatrixMergesAgain) {
+  // A merge's blocks are version 2 blocks like a host's: merged again (one
+  // host's merge, then with the other host) they are copied again and the
+  // answer is the logs' at every level.
+  const OneHostEach h;
+  const Merged first = merge_matrices({h.results[0]}, h.hist);
+  EXPECT_EQ(first.deflated, 0u);  // one input: every block holds its whole span
+  const Merged again = merge_matrices({first.bytes, h.results[1]}, h.hist);
+  EXPECT_GT(again.copied, 0u);
+  const Merged direct = merge_matrices(h.results, h.hist);
+  EXPECT_EQ(again.bytes, direct.bytes);
+  for (double l : h.s.levels) {
+    SCOPED_TRACE(l);
+    EXPECT_EQ(matrix_csv(again.bytes, l), pctiles_of_files(h.s.files, host_query(l)));
   }
 }
 

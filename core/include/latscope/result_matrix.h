@@ -3,7 +3,7 @@
 // per group (host), per quantum, the row `pctiles --group-by host --quantum
 // L` prints, computed where the histograms are (reduce) and concatenated,
 // never recomputed from percentiles, by merge. Laid out in blocks of
-// (level, time block, group chunk) with an index, so that a reader fetches
+// (level, time block, run of groups: the index says which) with an index, so that a reader fetches
 // one level, one time range and one set of hosts by range requests.
 //
 //   "LSRESULT" u32 4
@@ -54,7 +54,8 @@ struct MatrixRow {
 struct MatrixBlock {
   uint32_t level = 0;        // index into MatrixHead::levels
   int64_t time_block = 0;    // floor(t_ms / (level quantum x quanta_per_block))
-  uint32_t first_group = 0;  // a multiple of groups_per_block
+  uint32_t first_group = 0;  // section version 1: a multiple of groups_per_block
+  uint32_t groups = 0;       // groups [first_group, first_group + groups): 1 to groups_per_block
   uint32_t rows = 0;
   uint64_t offset = 0;       // from the section's start
   uint32_t zlen = 0;
@@ -63,23 +64,39 @@ struct MatrixBlock {
 // The time block a row of a level belongs to.
 int64_t matrix_time_block(const MatrixHead& h, uint32_t level, double t_ms);
 
-// Writes a matrix section as it goes: begin(head), add() blocks in index
-// order (level, time block, first group), finish() index and trailer.
+// Writes a matrix section (version 2: docs/result-format.md, "Blocks copied
+// as stored (matrix section version 2)") as it goes: begin(head), add() or
+// add_stored() blocks in index order (level, time block, first group),
+// finish() index and trailer.
 class MatrixWriter {
  public:
   MatrixWriter(DeflateFn deflate, WriteFn write) : deflate_(deflate), write_(std::move(write)) {}
   Status begin(const MatrixHead& head);
-  // rows ascending (t_ms, group), every one in [first_group, first_group + groups_per_block)
-  Status add(uint32_t level, int64_t time_block, uint32_t first_group, const std::vector<MatrixRow>& rows);
+  // rows ascending (t_ms, group), every one in [first_group, first_group + groups), groups <= groups_per_block
+  Status add(uint32_t level, int64_t time_block, uint32_t first_group, uint32_t groups,
+             const std::vector<MatrixRow>& rows);
+  // A version 2 block's compressed bytes as another section stores them
+  // (MatrixReader::read_stored): its rows' groups are relative to the first
+  // group, which only the index holds, so the bytes stand for groups
+  // [first_group, first_group + groups) here as they did there. first_t and
+  // last_t: its first and last row's time (the level's span).
+  Status add_stored(uint32_t level, int64_t time_block, uint32_t first_group, uint32_t groups, uint32_t rows,
+                    const std::vector<uint8_t>& z, double first_t, double last_t);
+  // How many blocks were deflated (add) and copied (add_stored).
+  uint64_t deflated() const { return deflated_; }
+  uint64_t copied() const { return copied_; }
   Status finish();
   uint64_t bytes() const { return pos_; }
 
  private:
   Status emit(const std::vector<uint8_t>& b);
+  Status place(uint32_t level, int64_t time_block, uint32_t first_group, uint32_t groups, uint32_t rows,
+               const std::vector<uint8_t>& z, double first_t, double last_t);
   DeflateFn deflate_;
   WriteFn write_;
   MatrixHead head_;
   uint64_t pos_ = 0;
+  uint64_t deflated_ = 0, copied_ = 0;
   std::vector<MatrixBlock> index_;
   std::vector<std::pair<double, double>> span_;  // per level: first and last row time
 };
@@ -106,6 +123,10 @@ class MatrixReader {
   const MatrixHead& head() const { return head_; }
   const std::vector<MatrixBlock>& blocks() const { return index_; }
   Status read(size_t block, std::vector<MatrixRow>* rows);
+  // Block b's compressed bytes, not inflated (a merge copies them: "Merging
+  // the matrix"); only a version 2 section's can be copied into one.
+  Status read_stored(size_t block, std::vector<uint8_t>* z);
+  uint32_t version() const { return version_; }
   // Where block b's zlen compressed bytes lie in the file (what read(b)
   // fetches, after the block's u32 length): a page reading by ranges
   // fetches them first (wasm/bindings.cc MatrixFile).
@@ -122,6 +143,7 @@ class MatrixReader {
   ReadAtFn read_;
   std::vector<std::pair<double, double>> span_;
   uint64_t base_ = 0;  // where the section starts in the file
+  uint32_t version_ = 0;  // the section's: 1 (first group in each block) or 2
   MatrixHead head_;
   std::vector<MatrixBlock> index_;
   // The bytes read and inflated are scratch shared by every reader of the

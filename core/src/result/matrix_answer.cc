@@ -127,7 +127,7 @@ Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOp
       rows.push_back(std::move(r));
     }
   }
-  // Blocks are in index order (time block, then group chunk): rows go out in time, then group order.
+  // Blocks are in index order (time block, then groups), several blocks a time block: sorted, rows go out in time, then group order.
   std::sort(rows.begin(), rows.end(), [](const MatrixRow& a, const MatrixRow& b) {
     return a.t_ms < b.t_ms || (a.t_ms == b.t_ms && a.group < b.group);
   });

@@ -26,11 +26,11 @@ Status flush(const MatrixHead& head, uint32_t level, int64_t tb, std::map<uint32
              MatrixWriter* w) {
   for (auto& [first, rows] : *chunks) {
     std::sort(rows.begin(), rows.end(), row_before);
-    Status st = w->add(level, tb, first, rows);
+    const auto groups = std::min<uint32_t>(head.groups_per_block, static_cast<uint32_t>(head.groups.size()) - first);
+    Status st = w->add(level, tb, first, groups, rows);
     if (!st.ok()) return st;
   }
   chunks->clear();
-  (void)head;
   return Status::Ok();
 }
 

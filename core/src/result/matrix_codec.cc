@@ -20,10 +20,14 @@ constexpr char kIndexMagic[8] = {'L', 'S', 'M', 'X', 'I', 'X', '\0', '\0'};
 constexpr char kSectionEnd[8] = {'L', 'S', 'M', 'X', 'E', 'N', 'D', '\0'};
 constexpr char kPartsMagic[8] = {'L', 'S', 'P', 'A', 'R', 'T', 'S', '\0'};
 constexpr char kPartsEnd[8] = {'L', 'S', 'W', 'I', 'T', 'H', 'M', 'X'};
-constexpr uint32_t kSectionVersion = 1;
+// Version 2: a block's first group is in the index only, so a merge copies a
+// block as stored (docs/result-format.md, "Blocks copied as stored (matrix
+// section version 2)"); version 1 sections are still read.
+constexpr uint32_t kSectionVersion = 2;
 constexpr size_t kSectionHead = 12;   // "LSMATRIX" u32 version
 constexpr size_t kSectionTrail = 16;  // u64 index offset, "LSMXEND\0"
-constexpr size_t kEntry = 32;         // u32 level, i64 time block, u32 first group, u32 rows, u64 offset, u32 zlen
+constexpr size_t kEntry1 = 32;  // u32 level, i64 time block, u32 first group, u32 rows, u64 offset, u32 zlen
+constexpr size_t kEntry2 = 36;  // u32 level, i64 time block, u32 first group, u32 groups, u32 rows, u64 offset, u32 zlen
 constexpr size_t kMaxPercentiles = 64;  // the few-samples mask is 64 bits
 constexpr size_t kMaxInflated = size_t{1} << 30;
 
@@ -165,13 +169,13 @@ Status MatrixWriter::begin(const MatrixHead& head) {
   return emit(out);
 }
 
-Status MatrixWriter::add(uint32_t level, int64_t time_block, uint32_t first_group, const std::vector<MatrixRow>& rows) {
+Status MatrixWriter::add(uint32_t level, int64_t time_block, uint32_t first_group, uint32_t groups,
+                         const std::vector<MatrixRow>& rows) {
   if (rows.empty()) return Status::Ok();
   std::vector<uint8_t> raw, z, out;
   Out b{&raw};
   b.u32(level);
   b.u64(static_cast<uint64_t>(time_block));
-  b.u32(first_group);
   b.u32(static_cast<uint32_t>(rows.size()));
   for (const MatrixRow& r : rows) {
     b.f64(r.t_ms);
@@ -185,14 +189,30 @@ Status MatrixWriter::add(uint32_t level, int64_t time_block, uint32_t first_grou
     b.var(r.few);
   }
   if (!deflate_(raw.data(), raw.size(), &z)) return Status::Error(ErrorCode::kInternal, "result: matrix: deflate failed");
+  ++deflated_;
+  return place(level, time_block, first_group, groups, static_cast<uint32_t>(rows.size()), z, rows.front().t_ms,
+                    rows.back().t_ms);
+}
+
+Status MatrixWriter::add_stored(uint32_t level, int64_t time_block, uint32_t first_group, uint32_t groups,
+                                uint32_t rows, const std::vector<uint8_t>& z, double first_t, double last_t) {
+  if (rows == 0) return Status::Ok();
+  ++copied_;
+  return place(level, time_block, first_group, groups, rows, z, first_t, last_t);
+}
+
+Status MatrixWriter::place(uint32_t level, int64_t time_block, uint32_t first_group, uint32_t groups, uint32_t rows,
+                           const std::vector<uint8_t>& z, double first_t, double last_t) {
+  std::vector<uint8_t> out;
+  out.reserve(4 + z.size());
   Out o{&out};
   o.u32(static_cast<uint32_t>(z.size()));
   out.insert(out.end(), z.begin(), z.end());
-  index_.push_back({level, time_block, first_group, static_cast<uint32_t>(rows.size()), pos_, static_cast<uint32_t>(z.size())});
+  index_.push_back({level, time_block, first_group, groups, rows, pos_, static_cast<uint32_t>(z.size())});
   if (level < span_.size()) {
     std::pair<double, double>& sp = span_[level];
-    sp.first = std::min(sp.first, rows.front().t_ms);
-    sp.second = std::max(sp.second, rows.back().t_ms);
+    sp.first = std::min(sp.first, first_t);
+    sp.second = std::max(sp.second, last_t);
   }
   return emit(out);
 }
@@ -207,6 +227,7 @@ Status MatrixWriter::finish() {
     o.u32(e.level);
     o.u64(static_cast<uint64_t>(e.time_block));
     o.u32(e.first_group);
+    o.u32(e.groups);
     o.u32(e.rows);
     o.u64(e.offset);
     o.u32(e.zlen);
@@ -317,8 +338,10 @@ Status MatrixReader::open(ReadAtFn read, uint64_t size, bool* has) {
   const uint64_t ix_len = len - kSectionTrail - ix;
   st = get(0 + base_, kSectionHead + 4);
   if (!st.ok()) return st;
-  if (std::memcmp(buf.data(), kSectionMagic, 8) != 0 || get_u32(buf.data() + 8) != kSectionVersion)
-    return bad("header: not a matrix section (LSMATRIX, version 1)");
+  const uint32_t version = get_u32(buf.data() + 8);
+  if (std::memcmp(buf.data(), kSectionMagic, 8) != 0 || version < 1 || version > kSectionVersion)
+    return bad("header: not a matrix section (LSMATRIX, version 1 or 2)");
+  const size_t entry = version == 1 ? kEntry1 : kEntry2;
   const uint64_t hz = get_u32(buf.data() + 12);
   if (hz > ix - kSectionHead - 4) return bad("header: truncated");
   st = get(base_ + kSectionHead + 4, hz);
@@ -350,17 +373,31 @@ Status MatrixReader::open(ReadAtFn read, uint64_t size, bool* has) {
   if (!st.ok()) return st;
   const uint32_t nb = get_u32(buf.data() + 8);
   const uint64_t spans = 16 * uint64_t{h.levels.size()};
-  if (std::memcmp(buf.data(), kIndexMagic, 8) != 0 || 12 + uint64_t{nb} * kEntry + spans != ix_len)
+  if (std::memcmp(buf.data(), kIndexMagic, 8) != 0 || 12 + uint64_t{nb} * entry + spans != ix_len)
     return bad("index: " + std::to_string(nb) + " blocks do not fill its " + std::to_string(ix_len) + " bytes");
   std::vector<MatrixBlock> index(nb);
   for (uint32_t i = 0; i < nb; ++i) {
-    const uint8_t* e = buf.data() + 12 + kEntry * i;
-    index[i] = {get_u32(e), static_cast<int64_t>(get_u64(e + 4)), get_u32(e + 12), get_u32(e + 16), get_u64(e + 20),
-                get_u32(e + 28)};
+    const uint8_t* e = buf.data() + 12 + entry * i;
+    MatrixBlock& b = index[i];
+    b.level = get_u32(e);
+    b.time_block = static_cast<int64_t>(get_u64(e + 4));
+    b.first_group = get_u32(e + 12);
+    if (version == 1) {
+      // A chunk of groups_per_block groups, the last one shorter.
+      b.groups = b.first_group < h.groups.size()
+                     ? std::min<uint32_t>(h.groups_per_block, static_cast<uint32_t>(h.groups.size()) - b.first_group)
+                     : 0;
+    } else {
+      b.groups = get_u32(e + 16);
+    }
+    const size_t k = version == 1 ? 16 : 20;  // where rows, offset and zlen start
+    b.rows = get_u32(e + k);
+    b.offset = get_u64(e + k + 4);
+    b.zlen = get_u32(e + k + 8 + 4);
   }
   span_.clear();
   for (size_t l = 0; l < h.levels.size(); ++l) {
-    const uint8_t* e = buf.data() + 12 + kEntry * uint64_t{nb} + 16 * l;
+    const uint8_t* e = buf.data() + 12 + entry * uint64_t{nb} + 16 * l;
     double a, b;
     const uint64_t ua = get_u64(e), ub = get_u64(e + 8);
     std::memcpy(&a, &ua, 8);
@@ -380,19 +417,24 @@ Status MatrixReader::open(ReadAtFn read, uint64_t size, bool* has) {
       return bad("index: level " + std::to_string(l) + "'s time span is not its blocks'");
   }
   // The index tiles the bytes between the header and itself, in ascending
-  // (level, time block, first group), each entry within the header's tables.
+  // (level, time block, first group), each entry within the header's tables,
+  // the groups of one time block's entries not overlapping.
   uint64_t next = kSectionHead + 4 + hz;
   for (uint32_t i = 0; i < nb; ++i) {
     const MatrixBlock& e = index[i];
     const std::string name = "index: entry " + std::to_string(i) + ": ";
     if (e.offset != next || uint64_t{e.zlen} + 4 > ix - next) return bad(name + "does not follow the block before it");
-    if (e.level >= h.levels.size() || e.first_group >= h.groups.size() || e.first_group % h.groups_per_block)
+    if (e.level >= h.levels.size() || e.first_group >= h.groups.size() ||
+        (version == 1 && e.first_group % h.groups_per_block))
       return bad(name + "level " + std::to_string(e.level) + ", group " + std::to_string(e.first_group) +
                  " are not the header's");
+    if (e.groups == 0 || e.groups > h.groups_per_block || e.groups > h.groups.size() - e.first_group)
+      return bad(name + std::to_string(e.groups) + " groups from group " + std::to_string(e.first_group) + " (1 to " +
+                 std::to_string(h.groups_per_block) + ", within the header's " + std::to_string(h.groups.size()) + ")");
     if (i) {
       const MatrixBlock& p = index[i - 1];
       const bool after = p.level < e.level || (p.level == e.level && (p.time_block < e.time_block ||
-                                               (p.time_block == e.time_block && p.first_group < e.first_group)));
+                                               (p.time_block == e.time_block && p.first_group + p.groups <= e.first_group)));
       if (!after) return bad(name + "not after entry " + std::to_string(i - 1) + " (level, time, group)");
     }
     next = e.offset + 4 + e.zlen;
@@ -400,6 +442,15 @@ Status MatrixReader::open(ReadAtFn read, uint64_t size, bool* has) {
   if (next != ix) return bad("index: its blocks end at byte " + std::to_string(next) + ", the index is at " + std::to_string(ix));
   head_ = std::move(h);
   index_ = std::move(index);
+  version_ = version;
+  return Status::Ok();
+}
+
+Status MatrixReader::read_stored(size_t block, std::vector<uint8_t>* z) {
+  const MatrixBlock& e = index_[block];
+  std::string err;
+  if (!read_(base_ + e.offset + 4, e.zlen, z, &err))
+    return bad("block " + std::to_string(block) + level_text(head_, e.level) + ": " + err);
   return Status::Ok();
 }
 
@@ -415,7 +466,8 @@ Status MatrixReader::read(size_t block, std::vector<MatrixRow>* rows) {
   In in{scratch.data(), scratch.size()};
   const uint32_t level = in.u32("level");
   const auto tb = static_cast<int64_t>(in.u64("time block"));
-  const uint32_t fg = in.u32("first group");
+  // Version 2 keeps the first group in the index only (a copied block's bytes stand for other groups).
+  const uint32_t fg = version_ == 1 ? in.u32("first group") : e.first_group;
   const uint32_t n = in.u32("rows");
   if (in.err.empty() && (level != e.level || tb != e.time_block || fg != e.first_group || n != e.rows))
     return bad(name + "does not match its index entry");
@@ -437,7 +489,7 @@ Status MatrixReader::read(size_t block, std::vector<MatrixRow>* rows) {
     r.few = in.var("few");
     if (!in.err.empty()) break;
     const std::string row = name + "row " + std::to_string(i) + ": ";
-    if (r.group >= head_.groups.size() || r.group - fg >= head_.groups_per_block)
+    if (r.group >= head_.groups.size() || r.group - fg >= e.groups)
       return bad(row + "group " + std::to_string(r.group) + " is not the block's");
     if (!std::isfinite(r.t_ms) || matrix_time_block(head_, level, r.t_ms) != tb) return bad(row + "time outside the block");
     if (i && !((*rows)[i - 1].t_ms < r.t_ms || ((*rows)[i - 1].t_ms == r.t_ms && (*rows)[i - 1].group < r.group)))

@@ -104,41 +104,51 @@ Status write_matrix_merge(const MatrixMergePlan& plan, std::vector<MatrixReader>
       at[{l, tb}];
   }
   const uint32_t gpb = h.groups_per_block;
+  const auto ngroups = static_cast<uint32_t>(h.groups.size());
   std::vector<MatrixRow> in, out;
-  for (const auto& [key, blocks] : at) {
+  std::vector<uint8_t> stored;
+  const auto before = [](const MatrixRow& a, const MatrixRow& b) {
+    return a.t_ms < b.t_ms || (a.t_ms == b.t_ms && a.group < b.group);
+  };
+  for (const auto& kv : at) {
+    // Named, not bound: C++17 lambdas do not capture structured bindings.
+    const std::pair<uint32_t, int64_t>& key = kv.first;
+    const std::vector<std::pair<size_t, size_t>>& blocks = kv.second;
     const double q = h.levels[key.first];
-    for (uint32_t first = 0; first < h.groups.size(); first += gpb) {
+    // The quanta of this time block inside the level's span: every output
+    // block lists each of its hosts at each of them.
+    const double lo = std::max(span[key.first].first, static_cast<double>(key.second) * h.quanta_per_block * q);
+    const double hi = std::min(span[key.first].second, static_cast<double>(key.second + 1) * h.quanta_per_block * q - q);
+    const auto j0 = static_cast<int64_t>(std::ceil(lo / q));
+    int64_t j1 = j0 - 1;
+    while (static_cast<double>(j1 + 1) * q <= hi) ++j1;
+    const auto quanta = static_cast<uint64_t>(j1 - j0 + 1);
+    // Output groups [first, last) from the inputs' rows, decoded, renumbered
+    // and the missing quanta filled with "empty;partial" rows.
+    const auto rebuild = [&](uint32_t first, uint32_t last) -> Status {
       out.clear();
       for (const auto& [i, b] : blocks) {
         const MatrixReader& r = (*inputs)[i];
         const std::vector<uint32_t>& map = plan.map[i];
-        const uint32_t fg = r.blocks()[b].first_group;
-        const uint32_t lg = std::min<uint32_t>(fg + r.head().groups_per_block, static_cast<uint32_t>(map.size())) - 1;
-        // Groups map in order, so the block's range maps onto [map[fg], map[lg]].
-        if (map[lg] < first || map[fg] >= first + gpb) continue;
-        st = (*inputs)[i].read(b, &in);
-        if (!st.ok()) {
+        const MatrixBlock& e = r.blocks()[b];
+        // Groups map in order, so the block's groups map into [map[fg], map[lg]].
+        if (map[e.first_group + e.groups - 1] < first || map[e.first_group] >= last) continue;
+        Status rs = (*inputs)[i].read(b, &in);
+        if (!rs.ok()) {
           *bad_input = i;
-          return st;
+          return rs;
         }
         for (MatrixRow& row : in) {
           const uint32_t g = map[row.group];
-          if (g < first || g >= first + gpb) continue;
+          if (g < first || g >= last) continue;
           row.group = g;
           out.push_back(std::move(row));
         }
       }
-      const auto before = [](const MatrixRow& a, const MatrixRow& b) {
-        return a.t_ms < b.t_ms || (a.t_ms == b.t_ms && a.group < b.group);
-      };
       std::sort(out.begin(), out.end(), before);
-      // The quanta of this block inside the level's span, each host once.
-      const uint32_t last = std::min<uint32_t>(first + gpb, static_cast<uint32_t>(h.groups.size()));
       const size_t had = out.size();
-      const double lo = std::max(span[key.first].first, static_cast<double>(key.second) * h.quanta_per_block * q);
-      const double hi = std::min(span[key.first].second, static_cast<double>(key.second + 1) * h.quanta_per_block * q - q);
       size_t k = 0;
-      for (auto j = static_cast<int64_t>(std::ceil(lo / q)); static_cast<double>(j) * q <= hi; ++j)
+      for (int64_t j = j0; j <= j1; ++j)
         for (uint32_t g = first; g < last; ++g) {
           const double t = static_cast<double>(j) * q;
           while (k < had && (out[k].t_ms < t || (out[k].t_ms == t && out[k].group < g))) ++k;
@@ -151,9 +161,52 @@ Status write_matrix_merge(const MatrixMergePlan& plan, std::vector<MatrixReader>
           out.push_back(std::move(e));
         }
       if (out.size() != had) std::sort(out.begin(), out.end(), before);
-      st = w->add(key.first, key.second, first, out);
-      if (!st.ok()) return st;
+      return w->add(key.first, key.second, first, last - first, out);
+    };
+    const auto rebuild_run = [&](uint32_t from, uint32_t to) -> Status {
+      for (uint32_t first = from; first < to; first += std::min(gpb, to - first)) {
+        Status rs = rebuild(first, first + std::min(gpb, to - first));
+        if (!rs.ok()) return rs;
+      }
+      return Status::Ok();
+    };
+    // A block is copied as stored (docs/result-format.md, "Blocks copied as
+    // stored (matrix section version 2)") when that is exact: its groups map
+    // onto a run of output groups (its rows' groups, relative to the first,
+    // stay right) and it already lists each of them at every quantum of the
+    // output's span here (nothing to fill). The rest is rebuilt.
+    std::vector<std::pair<uint32_t, std::pair<size_t, size_t>>> copies;  // output first group, (input, block)
+    for (const auto& [i, b] : blocks) {
+      const MatrixReader& r = (*inputs)[i];
+      const MatrixBlock& e = r.blocks()[b];
+      const std::vector<uint32_t>& map = plan.map[i];
+      const uint32_t of = map[e.first_group];
+      if (r.version() >= 2 && map[e.first_group + e.groups - 1] - of == e.groups - 1 &&
+          uint64_t{e.rows} == quanta * e.groups)
+        copies.push_back({of, {i, b}});
     }
+    std::sort(copies.begin(), copies.end());
+    uint32_t next = 0;
+    for (const auto& [of, ib] : copies) {
+      const auto [i, b] = ib;
+      const MatrixBlock& e = (*inputs)[i].blocks()[b];
+      st = rebuild_run(next, of);
+      if (!st.ok()) return st;
+      // Inflated and checked all the same (not deflated again): a damaged
+      // input block is named, never copied (docs/result-format.md, "Errors").
+      st = (*inputs)[i].read(b, &in);
+      if (st.ok()) st = (*inputs)[i].read_stored(b, &stored);
+      if (!st.ok()) {
+        *bad_input = i;
+        return st;
+      }
+      st = w->add_stored(key.first, key.second, of, e.groups, e.rows, stored, static_cast<double>(j0) * q,
+                         static_cast<double>(j1) * q);
+      if (!st.ok()) return st;
+      next = of + e.groups;
+    }
+    st = rebuild_run(next, ngroups);
+    if (!st.ok()) return st;
   }
   return w->finish();
 }
