@@ -185,5 +185,7 @@ Status write_matrix_merge(const MatrixMergePlan& plan, std::vector<MatrixReader>
 // A query answered from rows of one level (every group, time order): the
 // QueryResult pctiles_csv prints as the query on the histograms does.
 void matrix_query_result(const MatrixHead& head, uint32_t level, std::vector<MatrixRow>* rows, QueryResult* out);
+// One matrix row as the query row it was made from (row->p sized to its percentiles).
+void matrix_row_to_row(const MatrixRow& m, Row* row);
 
 }  // namespace latscope

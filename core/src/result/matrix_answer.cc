@@ -137,20 +137,9 @@ Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOp
   out->absolute_time = h.absolute_time;
   out->bands = false;
   sink->expect(rows.size());
-  Row row;
-  row.p.resize(np);
+  Row row;  // reused: its percentile vector is allocated once
   for (const MatrixRow& r : rows) {
-    row.t_ms = r.t_ms;
-    row.group = r.group;
-    row.flags = r.flags;
-    row.stats.samples = r.samples;
-    row.stats.min_ns = r.min_ns;
-    row.stats.mean_ns = r.mean_ns;
-    row.stats.max_ns = r.max_ns;
-    for (size_t i = 0; i < np; ++i) {
-      row.p[i].value_ns = r.p[i];
-      row.p[i].few_samples = (r.few >> i) & 1;
-    }
+    matrix_row_to_row(r, &row);
     sink->add(row);
   }
   return Status::Ok();

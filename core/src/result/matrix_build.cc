@@ -123,19 +123,25 @@ void matrix_query_result(const MatrixHead& head, uint32_t level, std::vector<Mat
   out->rows.reserve(rows->size());
   for (const MatrixRow& m : *rows) {
     Row row;
-    row.t_ms = m.t_ms;
-    row.group = m.group;
-    row.flags = m.flags;
-    row.stats.samples = m.samples;
-    row.stats.min_ns = m.min_ns;
-    row.stats.mean_ns = m.mean_ns;
-    row.stats.max_ns = m.max_ns;
-    row.p.resize(m.p.size());
-    for (size_t i = 0; i < m.p.size(); ++i) {
-      row.p[i].value_ns = m.p[i];
-      row.p[i].few_samples = (m.few >> i) & 1;
-    }
+    matrix_row_to_row(m, &row);
     out->rows.push_back(std::move(row));
+  }
+}
+
+void matrix_row_to_row(const MatrixRow& m, Row* row) {
+  row->t_ms = m.t_ms;
+  row->group = m.group;
+  row->flags = m.flags;
+  row->stats = Stats();
+  row->stats.samples = m.samples;
+  row->stats.min_ns = m.min_ns;
+  row->stats.mean_ns = m.mean_ns;
+  row->stats.max_ns = m.max_ns;
+  row->p.resize(m.p.size());
+  for (size_t i = 0; i < m.p.size(); ++i) {
+    row->p[i] = PercentileValue();
+    row->p[i].value_ns = m.p[i];
+    row->p[i].few_samples = (m.few >> i) & 1;
   }
 }
 
