@@ -370,5 +370,47 @@ TEST(ResultMatrix, AMergedMatrixMergesAgain) {
   }
 }
 
+TEST(ResultMatrix, AMergeSpanningMoreThanAQueryAxisIsRefused) {
+  // Memory is one block whatever the span ("Merging the matrix"); what a
+  // merge lists is bounded as a query's axis is (query/axis.h): a host
+  // 600 days after the other would list 51.8 million quanta of 1 s for
+  // every host, and is refused before anything is written.
+  // Epoch-clock quanta, so each host's axis starts at its own data.
+  const OneHostEach h;
+  Result early_r = fixtures::reduce_files(h.files[0], h.s.quantum);
+  early_r.absolute_time = true;
+  const Result late_r = [&] {
+    Result r = fixtures::reduce_files(h.files[1], h.s.quantum);
+    r.absolute_time = true;
+    const double shift_ms = 600.0 * 86400e3;
+    for (ResultSeries& s : r.series) {
+      for (ResultCell& c : s.cells) c.quantum += static_cast<int64_t>(shift_ms / r.quantum_ms);
+      s.span_start_ms += shift_ms;
+      s.span_end_ms += shift_ms;
+      s.full_start_ms += shift_ms;
+      s.full_end_ms += shift_ms;
+    }
+    return r;
+  }();
+  const std::vector<std::vector<uint8_t>> inputs = {with_matrix(early_r, h.s.levels), with_matrix(late_r, h.s.levels)};
+  std::vector<MatrixReader> readers(inputs.size());
+  std::vector<const MatrixHead*> heads;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    bool has = false;
+    ASSERT_TRUE(readers[i].open(reader_of(&inputs[i]), inputs[i].size(), &has).ok());
+    heads.push_back(&readers[i].head());
+  }
+  MatrixMergePlan plan;
+  std::string why;
+  ASSERT_TRUE(plan_matrix_merge(heads, {"a", "b"}, &plan, &why)) << why;
+  std::vector<uint8_t> out;
+  MatrixWriter w(&deflate_zlib, vector_writer(&out));
+  size_t bad_input = 0;
+  const Status st = write_matrix_merge(plan, &readers, &w, &bad_input);
+  EXPECT_EQ(st.message.rfind("result: matrix: level 0 would list 518", 0), 0u) << st.message;
+  EXPECT_NE(st.message.find(" quanta of 1000 ms, over the 50000000 of a query's axis"), std::string::npos) << st.message;
+  EXPECT_TRUE(out.empty());
+}
+
 }  // namespace
 }  // namespace latscope

@@ -29,6 +29,11 @@ constexpr size_t kResultPartsTail = 16 + 8 + 32;  // "LSPARTS\0", two parts, u64
 // The default ladder: 1 s, 10 s, 1 min, 10 min, 1 h.
 const std::vector<double>& default_matrix_levels();
 
+// The most blocks a merge writes into one matrix (an index entry each, 36
+// bytes): a 2,000-host day at 1 s in blocks of 600 quanta x 64 hosts is
+// under 6,000 (docs/result-format.md, "Merging the matrix").
+constexpr uint32_t kMaxMatrixBlocks = uint32_t{1} << 20;
+
 struct MatrixHead {
   bool absolute_time = false;
   std::string group_by = "host";       // the labels a row's group is made of

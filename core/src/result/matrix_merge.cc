@@ -10,7 +10,9 @@
 #include <utility>
 
 #include "latscope/result_matrix.h"
+#include "latscope/text.h"
 #include "query/aligner.h"
+#include "query/axis.h"
 
 namespace latscope {
 
@@ -81,28 +83,35 @@ Status write_matrix_merge(const MatrixMergePlan& plan, std::vector<MatrixReader>
   // host has no log (docs/result-format.md, "Merging the matrix"): the
   // concatenation lists the same rows.
   std::vector<std::pair<double, double>> span(h.levels.size(), {HUGE_VAL, -HUGE_VAL});
-  double rows = 0;
+  // Memory is one block's rows, whatever the number of hosts or the length
+  // of the day (docs/result-format.md, "Merging the matrix"). What is
+  // bounded is what a query of the logs would list: at most kMaxQuanta
+  // quanta a level (the axis of a query, query/axis.h), and the blocks
+  // written (an index entry each) at most kMaxMatrixBlocks.
+  double blocks_out = 0;
+  const double group_chunks = std::ceil(static_cast<double>(h.groups.size()) / h.groups_per_block);
   for (uint32_t l = 0; l < h.levels.size(); ++l) {
     double a = 0, b = 0;
     for (const MatrixReader& r : *inputs)
       if (r.span(l, &a, &b)) span[l] = {std::min(span[l].first, a), std::max(span[l].second, b)};
     if (!(span[l].first <= span[l].second)) continue;
-    rows += ((span[l].second - span[l].first) / h.levels[l] + 1) * static_cast<double>(h.groups.size());
+    const double quanta = (span[l].second - span[l].first) / h.levels[l] + 1;
+    if (quanta > kMaxQuanta)
+      return Status::Error(ErrorCode::kUnusableFile,
+                           "result: matrix: level " + std::to_string(l) + " would list " +
+                               std::to_string(static_cast<uint64_t>(quanta)) + " quanta of " +
+                               format_number(h.levels[l]) + " ms, over the " +
+                               std::to_string(static_cast<uint64_t>(kMaxQuanta)) + " of a query's axis");
+    blocks_out += (static_cast<double>(matrix_time_block(h, l, span[l].second) - matrix_time_block(h, l, span[l].first)) + 1) *
+                  group_chunks;
   }
-  // Every host at every quantum: bounded before a block is written, as a
-  // query's rows are (kMaxResultBytes, docs/result-format.md "Memory").
-  const double row_bytes = 64 + 8.0 * static_cast<double>(h.percentiles.size());
-  if (rows * row_bytes > static_cast<double>(kMaxResultBytes))
+  if (blocks_out > static_cast<double>(kMaxMatrixBlocks))
     return Status::Error(ErrorCode::kUnusableFile,
-                         "result: matrix: the concatenation would hold " + std::to_string(static_cast<uint64_t>(rows)) +
-                             " rows, over the " + std::to_string(kMaxResultBytes >> 20) + " MiB of one result");
+                         "result: matrix: the concatenation would write " +
+                             std::to_string(static_cast<uint64_t>(blocks_out)) + " blocks, over the " +
+                             std::to_string(kMaxMatrixBlocks) + " of one matrix's index");
   st = w->begin(h);
   if (!st.ok()) return st;
-  for (uint32_t l = 0; l < h.levels.size(); ++l) {
-    if (!(span[l].first <= span[l].second)) continue;
-    for (int64_t tb = matrix_time_block(h, l, span[l].first); tb <= matrix_time_block(h, l, span[l].second); ++tb)
-      at[{l, tb}];
-  }
   const uint32_t gpb = h.groups_per_block;
   const auto ngroups = static_cast<uint32_t>(h.groups.size());
   std::vector<MatrixRow> in, out;
@@ -110,10 +119,19 @@ Status write_matrix_merge(const MatrixMergePlan& plan, std::vector<MatrixReader>
   const auto before = [](const MatrixRow& a, const MatrixRow& b) {
     return a.t_ms < b.t_ms || (a.t_ms == b.t_ms && a.group < b.group);
   };
-  for (const auto& kv : at) {
-    // Named, not bound: C++17 lambdas do not capture structured bindings.
-    const std::pair<uint32_t, int64_t>& key = kv.first;
-    const std::vector<std::pair<size_t, size_t>>& blocks = kv.second;
+  // Every time block of each level's span, in (level, time block) order;
+  // those no input has are filled (never inserted into `at`: its size is
+  // the inputs' blocks).
+  const std::vector<std::pair<size_t, size_t>> none;
+  std::vector<std::pair<uint32_t, int64_t>> keys;
+  for (uint32_t l = 0; l < h.levels.size(); ++l) {
+    if (!(span[l].first <= span[l].second)) continue;
+    for (int64_t tb = matrix_time_block(h, l, span[l].first); tb <= matrix_time_block(h, l, span[l].second); ++tb)
+      keys.push_back({l, tb});
+  }
+  for (const std::pair<uint32_t, int64_t>& key : keys) {
+    const auto found = at.find(key);
+    const std::vector<std::pair<size_t, size_t>>& blocks = found == at.end() ? none : found->second;
     const double q = h.levels[key.first];
     // The quanta of this time block inside the level's span: every output
     // block lists each of its hosts at each of them.
