@@ -206,18 +206,5 @@ TEST(OptionsJson, FileOptions) {
   for (const char* b : bad) EXPECT_FALSE(parse_file_options_json(b, &o).ok()) << b;
 }
 
-TEST(OptionsJson, PercentileList) {
-  std::vector<double> ps;
-  std::vector<std::string> labels;
-  ASSERT_TRUE(parse_percentile_list("1,5, 99.9 ,99.990,100", &ps, &labels).ok());
-  EXPECT_EQ(ps, (std::vector<double>{1, 5, 99.9, 99.99, 100}));
-  EXPECT_EQ(labels, (std::vector<std::string>{"p1", "p5", "p99.9", "p99.990", "p100"}));
-  const char* bad[] = {"", "50,", "abc", "101", "-1", "1e2", "50;60", "5.5.5"};
-  for (const char* b : bad) {
-    Status st = parse_percentile_list(b, &ps, &labels);
-    EXPECT_FALSE(st.ok()) << b;
-  }
-}
-
 }  // namespace
 }  // namespace latscope

@@ -36,6 +36,9 @@
 //                                           the last assignRuns' two runs as
 //                                           `latscope summary --compare` prints them
 //                                           (core summary.h RunCompare)
+//   parsePercentiles(presets, field) -> str  the page's percentiles (percentile_list.h
+//                                           page_percentile_list): sorted, one per value,
+//                                           {"percentiles": ["50", ...], "values": [50, ...]}
 //   parseSla(text, unit)       -> str   the page's SLA field parsed (sla_field.h):
 //                                           {"rules": [{text, what, p, strict, ..., label}]}
 //   judgeSla(text, unit, optionsJson) -> str  the percentiles query's rows judged on
@@ -69,6 +72,7 @@
 #include "latscope/matrix_answer.h"
 #include "latscope/model_io.h"
 #include "latscope/options_json.h"
+#include "latscope/percentile_list.h"
 #include "latscope/report.h"
 #include "latscope/result.h"
 #include "latscope/sla_field.h"
@@ -248,6 +252,16 @@ class WasmEngine {
     out.set("text", format == "json" ? cmp.json() : cmp.csv());
     out.set("notes", notes + "]");
     return out;
+  }
+
+  // The page's percentile field and its links' p= and gp= (core
+  // percentile_list.h, the grammar of the CLI's --percentiles): the checked
+  // presets and the field's text as one list, sorted, one per value.
+  val parsePercentiles(const std::string& presets, const std::string& field) const {
+    std::vector<latscope::PercentileItem> items;
+    Status st = latscope::page_percentile_list(presets, field, &items);
+    if (!st.ok()) return error(st);
+    return val(latscope::percentile_items_json(items));
   }
 
   // The page's SLA field (core sla_field.h): the rules as core reads them,
@@ -612,6 +626,7 @@ EMSCRIPTEN_BINDINGS(latscope) {
       .function("defaultQuantum", &WasmEngine::defaultQuantum)
       .function("zoomQuantum", &WasmEngine::zoomQuantum)
       .function("compareRuns", &WasmEngine::compareRuns)
+      .function("parsePercentiles", &WasmEngine::parsePercentiles)
       .function("parseSla", &WasmEngine::parseSla)
       .function("judgeSla", &WasmEngine::judgeSla)
       .function("query", &WasmEngine::query)

@@ -163,7 +163,7 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
         return fail(command, "--matrix takes quanta in ms (1000,10000,60000,600000,3600000) or none");
     } else if (a == "--percentiles") {
       if (!value(&v)) return fail(command, "--percentiles needs a list like 50,99,99.9");
-      // The one percentile-list parser (options_json.h), the page's too.
+      // The one percentile-list parser (percentile_list.h), the page's too.
       const Status st = parse_percentile_list(v, &o->query.percentiles, &o->pct_labels);
       if (!st.ok()) return fail(command, st.message);
     } else if (a == "--group-by") {
@@ -294,8 +294,8 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
     } else if (a == "--density") {
       // host:p99, host,job:99.9 (docs/cli.md, "heatmap --density")
       const size_t colon = value(&v) ? v.rfind(':') : std::string::npos;
-      std::string p = colon == std::string::npos ? "" : v.substr(colon + 1);
-      if (!p.empty() && p[0] == 'p') p.erase(0, 1);
+      // The percentile as --percentiles reads one (percentile_list.h): p99, 99, max.
+      const std::string p = colon == std::string::npos ? "" : v.substr(colon + 1);
       std::vector<double> ps;
       std::vector<std::string> labels;
       if (colon == std::string::npos || !parse_group_by(v.substr(0, colon), &o->density_by) ||

@@ -276,24 +276,6 @@ Status int_in(const std::string& field, const json::Value& v, int64_t lo, int64_
 
 }  // namespace
 
-Status parse_percentile_list(const std::string& text, std::vector<double>* ps,
-                             std::vector<std::string>* labels) {
-  std::vector<double> p;
-  std::vector<std::string> l;
-  for (const std::string& item : split_list(text)) {
-    double v = 0;
-    if (!plain_percentile(item, &v)) {
-      return Status::Error(ErrorCode::kInvalidArgument,
-                           "percentile '" + item + "' is not a number in [0, 100]");
-    }
-    p.push_back(v);
-    l.push_back(percentile_label(item));
-  }
-  *ps = std::move(p);
-  *labels = std::move(l);
-  return Status::Ok();
-}
-
 Status parse_query_options_json(const std::string& json, QueryOptions* out,
                                 std::vector<std::string>* pct_labels, Unit* unit, std::string* sla) {
   // Work on copies: on error the caller's options stay untouched.

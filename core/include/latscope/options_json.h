@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "latscope/engine.h"
+#include "latscope/percentile_list.h"  // parse_percentile_list, the CLI's and the page's
 #include "latscope/report.h"
 #include "latscope/status.h"
 
@@ -49,12 +50,6 @@ Status parse_file_options_json(const std::string& json, FileOptions* out);
 // How the page puts files into runs (Engine::assign_runs):
 // {"by": "auto"|"folder"|"prefix"|"json"|"none", "patterns": [{"name", "glob"}]}.
 Status parse_run_options_json(const std::string& json, RunOptions* out);
-
-// "50,99,99.9" -> {50, 99, 99.9} and labels {"p50", "p99", "p99.9"}.
-// Items are separated by commas (spaces around them are ignored); each must
-// be a plain decimal number in [0, 100]. Used by the CLI's --percentiles.
-Status parse_percentile_list(const std::string& text, std::vector<double>* ps,
-                             std::vector<std::string>* labels);
 
 // The defaults every face starts from: the unit rows are shown in (`pctiles`,
 // `heatmap`, the page; `summary` keeps fio's ns) and the labels of

@@ -41,7 +41,7 @@ std::string summary_number(double v, bool exact);
 std::string summary_csv_text(const std::string& s);
 
 // The percentiles asked (ps) and their column names ("p" + the text as
-// given: options_json.h parse_percentile_list), and the unit printed.
+// given: percentile_list.h parse_percentile_list), and the unit printed.
 struct SummaryColumns {
   std::vector<double> ps;
   std::vector<std::string> labels;

@@ -17,6 +17,7 @@ import { installSidebarResize } from './sidebar.js';
 import { isLog, isWholeRun } from './sources.js';
 import { reopenText, reopenMessage } from './reopen.js';
 import { missingPercentiles, SlaField } from './sla.js';
+import { PercentileField } from './pct-field.js';
 import { showSla } from './sla-summary.js';
 import { installEmbed } from './embed.js';
 import { Session } from './session.js';
@@ -92,7 +93,15 @@ export class App {
     }, this.scheduler);
     /** The SLA field read by core (app/sla.js): the engine is started for it when nothing is loaded yet. */
     this.sla = new SlaField(this.store, () => this.session.ensureEngine());
-    this.url = new UrlSync(this.store, this.session, { redraw: () => this.redraw(), message: (text) => this.message(text), reopen: (names) => this.showReopen(names), sla: (text) => this.setLinkSla(text) });
+    /** The percentile field and a link's p= and gp=, read by core (app/pct-field.js), the engine started for them as for the SLA field. */
+    this.pcts = new PercentileField(this.store, () => this.session.ensureEngine());
+    this.url = new UrlSync(this.store, this.session, {
+      redraw: () => this.redraw(),
+      message: (text) => this.message(text),
+      reopen: (names) => this.showReopen(names),
+      sla: (text) => this.setLinkSla(text),
+      percentiles: (lists) => this.setLinkPercentiles(lists),
+    });
     this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, views: () => this.views, registry: this.registry });
     /** The startdelay placement the file table last drew (answered). */
     this.placedKey = '{}';
@@ -153,7 +162,7 @@ export class App {
     const dark = saved ? saved === 'dark' : window.matchMedia?.('(prefers-color-scheme: dark)').matches;
     st.set({ theme: dark ? 'dark' : 'light' });
     document.documentElement.dataset.theme = st.state.theme;
-    renderControls(this.$('controls'), st, this.sla);
+    renderControls(this.$('controls'), st, this.sla, this.pcts);
 
     const ctx = {
       store: st,
@@ -213,6 +222,24 @@ export class App {
     if (err) console.warn(`latscope: link: sla=${text} ignored: ${err}`);
   }
 
+  /**
+   * A link's or a posted view's percentiles (p=, gp=): core's list into the
+   * state, or the default with core's sentence where the field shows its
+   * errors (p=) and in the console, as the link's other notes.
+   * @param {import('./url-sync.js').LinkList[]} lists
+   * @returns {Promise<void>}
+   */
+  async setLinkPercentiles(lists) {
+    for (const { key, text } of lists) {
+      const apply = (/** @type {Record<string, any>} */ patch) => this.url.applyState(patch);
+      const err = await this.pcts.set(key, '', text, apply);
+      if (key === 'percentiles' && this.$('pct-error')) this.$('pct-error').textContent = err;
+      if (!err) continue;
+      console.warn(`latscope: link: ${key === 'percentiles' ? 'p' : 'gp'}=${text} ignored: ${err}`);
+      apply({ [key]: initialState()[key] });
+    }
+  }
+
   /** Every view says this instead of a chart. @param {string} text */
   message(text) {
     for (const v of VIEW_NAMES) this.views[v].frame.message(text);
@@ -247,7 +274,8 @@ export class App {
       // The rules' percentiles are shown (the CLI adds them to its query the same way).
       const add = missingPercentiles(this.store.session.slaRules, s.percentiles);
       if (add.length) {
-        this.store.set({ percentiles: [...s.percentiles, ...add].sort((a, b) => Number(a) - Number(b)) });
+        // Core puts them in order in the list (app/pct-field.js); its answer comes back here as a change.
+        this.pcts.add(add.join(','));
         return;
       }
     }

@@ -1,6 +1,6 @@
 // Sidebar query controls and the per-view toolbars. They only write to the
 // store; the app decides what to re-query.
-import { QUANTA, PRESET_PERCENTILES, GROUPINGS, parsePercentiles, sortPercentiles } from './options.js';
+import { QUANTA, PRESET_PERCENTILES, GROUPINGS } from './options.js';
 import { PALETTES } from '../views/scales.js';
 import { nearestLevel } from '../views/surface-data.js';
 import { METHODS, HEAT_Y, parseCoInterval } from './methods.js';
@@ -16,8 +16,9 @@ let lastAccuracy = DEFAULT_ACCURACY;
  * @param {HTMLElement} el
  * @param {import('./state.js').Store} store
  * @param {import('./sla.js').SlaField} [sla] reads the SLA field through core
+ * @param {import('./pct-field.js').PercentileField} [pcts] reads the percentile field through core
  */
-export function renderControls(el, store, sla) {
+export function renderControls(el, store, sla, pcts) {
   const s = store.state;
   el.innerHTML = `
     <label>Time quantum
@@ -27,7 +28,7 @@ export function renderControls(el, store, sla) {
     <fieldset><legend>Percentiles</legend>
       <div class="chips" id="preset-pcts">${PRESET_PERCENTILES.map((p) => `<label class="chip"><input type="checkbox" value="${p}"> ${percentileName(p)}</label>`).join('')}</div>
       <input id="extra-pcts" data-testid="extra-percentiles" placeholder="more, e.g. 99.99 99.999" autocomplete="off">
-      <div id="pct-error" class="error-text" role="alert"></div>
+      <div id="pct-error" class="error-text" data-testid="pct-error" role="alert"></div>
     </fieldset>
     <label>Lines per
       <select id="group-by" data-testid="group-by">${GROUPINGS.map(([v, l]) => `<option value="${v}">${l}</option>`).join('')}</select>
@@ -88,17 +89,11 @@ export function renderControls(el, store, sla) {
 
   // A quantum chosen pins it; "auto" lets it follow the zoom again (docs/page-views.md "Quantum follows the zoom").
   $('quantum').addEventListener('change', () => store.set($('quantum').value === 'auto' ? { quantumPinned: false } : { quantum_ms: Number($('quantum').value), quantumPinned: true }));
-  const setPcts = () => {
+  // Core reads the checked presets and the field as one list (app/pct-field.js): its list into the state, its sentence for a bad item here.
+  const setPcts = async () => {
+    if (!pcts) return;
     const presets = Array.from(el.querySelectorAll('#preset-pcts input:checked')).map((i) => /** @type {HTMLInputElement} */ (i).value);
-    try {
-      const extra = parsePercentiles($('extra-pcts').value);
-      const all = sortPercentiles([...presets, ...extra]);
-      if (!all.length) throw new Error('choose at least one percentile');
-      $('pct-error').textContent = '';
-      store.set({ percentiles: all });
-    } catch (e) {
-      $('pct-error').textContent = /** @type {Error} */ (e).message;
-    }
+    $('pct-error').textContent = await pcts.set('percentiles', presets.join(','), $('extra-pcts').value);
   };
   el.querySelectorAll('#preset-pcts input').forEach((i) => i.addEventListener('change', setPcts));
   $('extra-pcts').addEventListener('change', setPcts);

@@ -20,6 +20,7 @@
 // Every message is untrusted: its fields are checked, file names are text,
 // and the view state is validated like a URL fragment (url-state.js).
 import { parseViewState } from './url-state.js';
+import { takeLists } from './url-sync.js';
 import { loadSummary } from './sources.js';
 
 /** The message protocol's version (replies carry it as `version`). */
@@ -114,13 +115,17 @@ export function installEmbed(app, o = {}) {
       if (msg.type === 'ping') return reply({ type: 'pong', version: EMBED_VERSION, ready: true });
       const view = parseViewState(msg.view);
       for (const n of view.notes) console.warn(`latscope: posted view: ${n}`);
+      // Its percentiles are read by core, as a link's (url-sync.js takeLists).
+      const lists = takeLists(view.state, view.state);
       if (msg.type === 'view') {
         app.applyState(view.state);
+        await app.setLinkPercentiles(lists);
         return reply({ type: 'view', ok: true, ignored: view.notes });
       }
       if (msg.type === 'load') {
         const { items, error } = checkFiles(msg.files);
         if (error) return reply({ type: 'error', ok: false, message: error });
+        await app.setLinkPercentiles(lists);
         await app.load(items, [], { after: view.state });
         const el = app.$('status');
         const sum = loadSummary(app.sources, app.skipped);

@@ -32,32 +32,6 @@ export const QUANTA = QUANTUM_PRESETS_MS;
 export const PRESET_PERCENTILES = ENGINE_DEFAULTS.percentiles;
 
 /**
- * Parses the free-entry percentile field: "99.95, 99.999 max" ->
- * ["99.95", "99.999", "100"]. Keeps the user's spelling (it names the CSV
- * column, like the CLI's -p). Throws with a sentence on a bad entry.
- * @param {string} text @returns {string[]}
- */
-export function parsePercentiles(text) {
-  /** @type {string[]} */
-  const out = [];
-  for (const tok of text.split(/[\s,;]+/).filter(Boolean)) {
-    const t = tok.toLowerCase() === 'max' ? '100' : tok.toLowerCase() === 'median' ? '50' : tok.replace(/^p/i, '');
-    if (!/^\d+(\.\d+)?$/.test(t) || Number(t) > 100) {
-      throw new Error(`"${tok}" is not a percentile between 0 and 100`);
-    }
-    if (!out.includes(t)) out.push(t);
-  }
-  return out;
-}
-
-/** Sorts percentile strings numerically, dropping duplicates. @param {string[]} ps */
-export function sortPercentiles(ps) {
-  const seen = new Map();
-  for (const p of ps) if (!seen.has(Number(p))) seen.set(Number(p), p);
-  return [...seen.entries()].sort((a, b) => a[0] - b[0]).map((e) => e[1]);
-}
-
-/**
  * Engine options from the page state. Only keys the engine knows; empty
  * selections are left out so a fresh page sends exactly the CLI defaults.
  * @param {import('./state.js').State} s

@@ -14,7 +14,7 @@
 // `?url=` in the query string is read too (a server or a CI page may prefer
 // it); the page only ever writes the fragment, so nothing it holds is sent
 // to the server that serves it.
-import { DEFAULTS, QUANTA, parsePercentiles, sortPercentiles } from './options.js';
+import { DEFAULTS, QUANTA } from './options.js';
 import { PALETTES } from '../views/scales.js';
 import { clickhouseQueryUrl } from '../load/clickhouse.js';
 
@@ -135,11 +135,11 @@ const PARSE = {
     if (!VIEWS.includes(v)) throw new Error(`not one of ${VIEWS.join(', ')}`);
     return v;
   },
-  percentiles: (v) => {
-    const ps = parsePercentiles(list(v).join(' '));
-    if (!ps.length) throw new Error('no percentile');
-    return sortPercentiles(ps);
-  },
+  // Percentiles as the link writes them ("50,99,p99.9,max"), kept as
+  // text: core reads them when the link is applied (url-sync.js takeLists,
+  // app/pct-field.js) and gives its list or its sentence naming the bad
+  // item (docs/page-views.md, "Percentile field").
+  percentiles: (v) => list(v),
   quantum_ms: (v) => {
     const q = num(v);
     if (!QUANTA.includes(q)) throw new Error(`not one of the quanta ${QUANTA.join(', ')} ms`);
@@ -226,10 +226,10 @@ const PARSE = {
     if (!['heat', 'top', 'multiples'].includes(v)) throw new Error('not heat, top or multiples');
     return v;
   },
+  // One percentile, read by core as p= is (above).
   groupsP: (v) => {
-    const ps = parsePercentiles(v);
-    if (ps.length !== 1) throw new Error('not one percentile');
-    return ps[0];
+    if (!v || v.length > MAX_NAME) throw new Error('not one percentile');
+    return v;
   },
   topN: (v) => {
     const n = num(v);

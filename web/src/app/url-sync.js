@@ -19,7 +19,7 @@ export class UrlSync {
   /**
    * @param {import('./state.js').Store} store
    * @param {import('./session.js').Session} session
-   * @param {{redraw: () => void, message: (text: string) => void, reopen: (names: string[]) => void, sla: (text: string) => void}} page every view drawn again (a theme from the link), saying a text, naming the local files to open again, or a link's SLA rules to read (core reads them, app/sla.js)
+   * @param {{redraw: () => void, message: (text: string) => void, reopen: (names: string[]) => void, sla: (text: string) => void, percentiles: (lists: LinkList[]) => void}} page every view drawn again (a theme from the link), saying a text, naming the local files to open again, a link's SLA rules to read (core reads them, app/sla.js), or its percentiles (core reads them, app/pct-field.js)
    */
   constructor(store, session, page) {
     this.store = store;
@@ -70,6 +70,7 @@ export class UrlSync {
     if (frag.state.theme) this.themeInUrl = true;
     if (first && this.loadEmbedded(frag)) return;
     const sla = takeSla(state);
+    const lists = takeLists(state, frag.state);
     const origin = { urls: frag.urls, data: frag.data, demo: frag.demo && !frag.data && !frag.urls.length };
     const same = JSON.stringify(origin) === JSON.stringify(this.store.session.origin);
     const wants = origin.urls.length || origin.data || origin.demo;
@@ -77,6 +78,7 @@ export class UrlSync {
     this.applyState(wants && !same ? withoutDataFields(state) : state);
     // After the unit: a bare threshold is in the link's unit.
     this.page.sla(sla);
+    this.page.percentiles(lists);
     if (first && !wants) {
       // A reload of local files: name them; opening them again applies this state after the load (reopen.js).
       const names = rememberedFiles(globalThis.sessionStorage);
@@ -113,8 +115,10 @@ export class UrlSync {
     /** @type {Record<string, any>} */
     const state = { ...urlDefaults(this.store.state.theme), ...em.view, ...frag.state };
     const sla = takeSla(state);
+    const lists = takeLists(state, { ...em.view, ...frag.state });
     this.applyState(withoutDataFields(state));
     this.page.sla(sla);
+    this.page.percentiles(lists);
     const r = /** @type {{name: string, bytes: Uint8Array}} */ (em.result);
     this.embedded = true;
     this.session.load([{ name: r.name, file: new Blob([/** @type {BlobPart} */ (r.bytes)]) }], [], { after: state, inputs: em.trust ? { rows: em.trust, dropped: em.trustDropped } : undefined });
@@ -206,6 +210,28 @@ function takeSla(s) {
   const text = (s.sla ?? []).join(',');
   delete s.sla;
   return text;
+}
+
+/** @typedef {{key: import('./pct-field.js').PercentileKey, text: string}} LinkList */
+
+/**
+ * The percentiles a link or a view gave (p=, gp=) as text, taken out of its
+ * state: core reads them (app/pct-field.js) and the state gets core's list,
+ * or the default with core's sentence (docs/page-views.md, "Percentile
+ * field"). A field the link lacks keeps its default in the state.
+ * @param {Record<string, any>} s the state to apply
+ * @param {Record<string, any>} given what the link or view itself said
+ * @returns {LinkList[]}
+ */
+export function takeLists(s, given) {
+  /** @type {LinkList[]} */
+  const out = [];
+  for (const key of /** @type {const} */ (['percentiles', 'groupsP'])) {
+    if (given[key] === undefined) continue;
+    out.push({ key, text: [given[key]].flat().join(',') });
+    delete s[key];
+  }
+  return out;
 }
 
 /** The state without the fields that need the data (applied after the load). @param {Record<string, any>} s */

@@ -21,6 +21,8 @@
 //   await engine.defaultQuantum({range_ms, width_px}) -> ms: the quantum a chart that wide
 //                                  follows the zoom at over that visible range (core zoom_quantum_ms)
 //   await engine.compareRuns(opts) -> {text, notes}: `latscope summary --compare` of the two runs
+//   await engine.parsePercentiles({presets, text}) -> {percentiles, values}: the percentile
+//     field and a link's p= as core reads them (percentile_list.h), sorted, one per value
 //   await engine.parseSla({text, unit}) -> {rules}: the SLA field as core reads it (sla_field.h)
 //   await engine.judgeSla({text, unit, opts}) -> {verdicts}: the SLA field judged by core on
 //                                  the percentiles query of opts, per group, with the page's sentences
@@ -62,6 +64,7 @@ export { EngineError } from './protocol.js';
  * @property {(accounts?: string[], exclude?: string[]) => Promise<import('./inthread.js').TrustRow[]>} trust
  * @property {(view?: {range_ms: number, width_px: number}) => Promise<number | null>} defaultQuantum
  * @property {(opts: import('./inthread.js').CompareOptions) => Promise<{text: string, notes: string[]}>} compareRuns
+ * @property {(o: {presets: string, text: string}) => Promise<{percentiles: string[], values: number[]}>} parsePercentiles
  * @property {(o: {text: string, unit: string}) => Promise<{rules: any[]}>} parseSla
  * @property {(o: {text: string, unit: string, opts?: object}) => Promise<{verdicts: any[]}>} judgeSla
  * @property {() => Promise<import('./inthread.js').Source[]>} sources
@@ -131,6 +134,7 @@ function asyncFacade(e) {
       return e.defaultQuantum(v);
     },
     compareRuns: async (o) => e.compareRuns(o),
+    parsePercentiles: async (o) => e.parsePercentiles(o),
     parseSla: async (o) => e.parseSla(o),
     judgeSla: async (o) => {
       await loading;

@@ -61,6 +61,12 @@ import { abortError } from '../util/abort.js';
  */
 
 /**
+ * A percentile list as core reads it (percentile_list.h): each as typed
+ * ("99.90"; max is "100") and its value.
+ * @typedef {{percentiles: string[], values: number[]}} PercentileList
+ */
+
+/**
  * The SLA field as core reads it (sla_field.h).
  * @typedef {object} SlaRule
  * @property {string} text
@@ -475,6 +481,17 @@ export class InThreadEngine {
     const accounts = JSON.stringify(Array.isArray(opts.accounts) ? opts.accounts : []);
     const r = unwrap(this.core.compareRuns(String(opts.percentiles ?? '50,99'), String(opts.unit ?? 'us'), opts.format === 'json' ? 'json' : 'csv', accounts));
     return { text: r.text, notes: JSON.parse(r.notes) };
+  }
+
+  /**
+   * The page's percentiles as core reads them (core percentile_list.h, the
+   * grammar of `--percentiles`): the checked presets and the field's text,
+   * sorted, one per value. Throws core's sentence naming a bad item.
+   * @param {{presets: string, text: string}} o
+   * @returns {PercentileList}
+   */
+  parsePercentiles(o) {
+    return JSON.parse(unwrap(this.core.parsePercentiles(String(o.presets), String(o.text))));
   }
 
   /**

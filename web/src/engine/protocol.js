@@ -115,6 +115,8 @@
  * @property {{payload: import('./inthread.js').CompareOptions, result: {text: string, notes: string[]}}} compareRuns
  *   the last assignRuns' two runs as `latscope summary --compare` prints them (fio's exact N, min,
  *   mean, max from the json sources' figures, core model.h FioFigures)
+ * @property {{payload: {presets: string, text: string}, result: import('./inthread.js').PercentileList}} parsePercentiles
+ *   the page's percentiles as core reads them (percentile_list.h): presets and field, sorted, one per value
  * @property {{payload: {text: string, unit: string}, result: import('./inthread.js').SlaRules}} parseSla
  *   the SLA field as core reads it (sla_field.h)
  * @property {{payload: {text: string, unit: string, opts?: QueryOptions}, result: import('./inthread.js').SlaVerdicts}} judgeSla
@@ -157,6 +159,7 @@ export const Req = Object.freeze({
   TRUST: /** @type {'trust'} */ ('trust'),
   DEFAULT_QUANTUM: /** @type {'defaultQuantum'} */ ('defaultQuantum'),
   COMPARE_RUNS: /** @type {'compareRuns'} */ ('compareRuns'),
+  PARSE_PERCENTILES: /** @type {'parsePercentiles'} */ ('parsePercentiles'),
   PARSE_SLA: /** @type {'parseSla'} */ ('parseSla'),
   JUDGE_SLA: /** @type {'judgeSla'} */ ('judgeSla'),
   SOURCES: /** @type {'sources'} */ ('sources'),

@@ -80,6 +80,7 @@ export function serveEngine(port, loadModule) {
     [Req.TRUST]: (p) => need().trust(p.accounts, p.exclude),
     [Req.DEFAULT_QUANTUM]: (p) => need().defaultQuantum(p.view),
     [Req.COMPARE_RUNS]: (p) => need().compareRuns(p),
+    [Req.PARSE_PERCENTILES]: (p) => need().parsePercentiles(p),
     [Req.PARSE_SLA]: (p) => need().parseSla(p),
     [Req.JUDGE_SLA]: (p) => need().judgeSla(p),
     [Req.SOURCES]: () => need().sources(),

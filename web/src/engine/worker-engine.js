@@ -344,6 +344,14 @@ export class WorkerEngine {
   }
 
   /**
+   * @param {{presets: string, text: string}} o
+   * @returns {Promise<import('./inthread.js').PercentileList>} the page's percentiles as core reads them
+   */
+  parsePercentiles(o) {
+    return this.primary.request(Req.PARSE_PERCENTILES, o);
+  }
+
+  /**
    * @param {{text: string, unit: string}} o
    * @returns {Promise<{rules: any[]}>} the SLA field as core reads it
    */

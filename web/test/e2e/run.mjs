@@ -31,6 +31,7 @@ import { TRUST_CASES } from './cases-trust.mjs';
 import { BOUNDS_CASES } from './cases-bounds.mjs';
 import { REPORT_CSP_CASES } from './cases-report-csp.mjs';
 import { SLA_CASES } from './cases-sla.mjs';
+import { PCT_FIELD_CASES } from './cases-pct-field.mjs';
 import { ZOOM_CASES } from './cases-zoom.mjs';
 import { HOST_MATRIX_CASES } from './cases-host-matrix.mjs';
 import { WEB, REPO, OUT, SHOTS } from './paths.mjs';
@@ -74,7 +75,7 @@ async function main() {
   let failed = 0;
   let ran = 0;
   try {
-    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES, ...DELIVERY_CASES, ...VIEW_CASES, ...GROUP_CASES, ...DENSITY_CASES, ...RUN_CASES, ...OFFSET_QUANTA_CASES, ...BUDGET_CASES, ...LEVEL_CASES, ...TRUST_CASES, ...LAYOUT_CASES, ...BOUNDS_CASES, ...REPORT_CSP_CASES, ...SLA_CASES, ...ZOOM_CASES, ...HOST_MATRIX_CASES]) {
+    for (const c of [...CASES, ...SHARE_CASES, ...METHOD_CASES, ...DELIVERY_CASES, ...VIEW_CASES, ...GROUP_CASES, ...DENSITY_CASES, ...RUN_CASES, ...OFFSET_QUANTA_CASES, ...BUDGET_CASES, ...LEVEL_CASES, ...TRUST_CASES, ...LAYOUT_CASES, ...BOUNDS_CASES, ...REPORT_CSP_CASES, ...SLA_CASES, ...PCT_FIELD_CASES, ...ZOOM_CASES, ...HOST_MATRIX_CASES]) {
       if (filter && !c.name.includes(filter)) continue;
       const why = c.skip?.();
       if (why) {

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { DEFAULTS, parsePercentiles, sortPercentiles, engineOptions } from '../../src/app/options.js';
+import { DEFAULTS, engineOptions } from '../../src/app/options.js';
 import { initialState, Store } from '../../src/app/state.js';
 import { pctilesOptions, spectrumOptions, snapRange, zoomRange, heatmapOptions, SURFACE_LEVELS, SPECTRUM_LEVELS } from '../../src/app/queries.js';
 import { fileSummary, hostsOf, loadSummary, groupingsFor, LOCAL_HOST } from '../../src/app/sources.js';
@@ -24,19 +24,6 @@ describe('page defaults are the CLI defaults', () => {
     expect(o.offsets).toEqual({ h2: 250 });
     expect([o.from_ms, o.to_ms]).toEqual([1000, 5000]);
     expect(engineOptions(s).from_ms).toBeUndefined();
-  });
-});
-
-describe('percentile entry', () => {
-  it('keeps the spelling, accepts max/median/p-prefix', () => {
-    expect(parsePercentiles('99.95, p99.999 max median')).toEqual(['99.95', '99.999', '100', '50']);
-  });
-  it('rejects out of range and junk with a sentence', () => {
-    expect(() => parsePercentiles('101')).toThrow(/not a percentile between 0 and 100/);
-    expect(() => parsePercentiles('abc')).toThrow(/"abc"/);
-  });
-  it('sorts numerically without duplicates', () => {
-    expect(sortPercentiles(['99.9', '50', '100', '99.90', '9'])).toEqual(['9', '50', '99.9', '100']);
   });
 });
 

@@ -59,7 +59,7 @@ describe('url-state', () => {
     const others = Array.from({ length: 199 }, (_, i) => `h${i}`);
     expect(parseFragment(`#v=1&xh=${others.join(',')}`).state.exclude_hosts).toEqual(others);
     expect(parseFragment(`#v=1&xh=${'h,'.repeat(4097)}`).notes[0]).toMatch(/xh=.*ignored: more than 4096 entries/);
-    for (const [f, v] of [['gm', 'pie'], ['gn', '0'], ['gn', '21'], ['gn', '2.5'], ['gp', '101'], ['gs', 'random']]) {
+    for (const [f, v] of [['gm', 'pie'], ['gn', '0'], ['gn', '21'], ['gn', '2.5'], ['gp', ''], ['gs', 'random']]) {
       const x = parseFragment(`#v=1&${f}=${v}`);
       expect(x.state).toEqual({});
       expect(x.notes).toHaveLength(1);
@@ -83,17 +83,24 @@ describe('url-state', () => {
     expect(again.urls).toEqual(['https://x.example/b.gz']);
   });
 
-  // A malformed sla= is core's to refuse when the link is applied (sla-core.test.js).
+  // Core reads p= and gp= when the link is applied (app/pct-field.js): their
+  // lists, and a bad item's sentence, are tested there (pct-field-core.test.js).
+  it('keeps percentiles as the link writes them, for core to read', () => {
+    expect(parseFragment('#v=1&p=50,p99.9,,max&gp=median').state).toEqual({ percentiles: ['50', 'p99.9', 'max'], groupsP: 'median' });
+    expect(parseFragment(`#v=1&p=${'1,'.repeat(65)}`).notes[0]).toMatch(/p=.*ignored: more than 64 entries/);
+  });
+
+  // A malformed sla=, p= or gp= is core's to refuse when the link is applied (sla-core.test.js, pct-field-core.test.js).
   it('ignores unknown and malformed fields, one by one, with a note each', () => {
     const r = parseFragment(
-      '#v=1&view=<img src=x onerror=alert(1)>&q=1234&p=50,99,<script>&t=5,1&g=host&g=job&dir=r,x&unit=s&palette=__proto__&theme=x"onload=1' +
+      '#v=1&view=<img src=x onerror=alert(1)>&q=1234&t=5,1&g=host&g=job&dir=r,x&unit=s&palette=__proto__&theme=x"onload=1' +
         '&sp=101&ylog=yes&off=h:1e400&xf=%00bad&constructor=1&__proto__=1&url=javascript:alert(1)&url=data:text/html,x&d=<b>',
     );
     expect(r.state).toEqual({ group_by: 'host' });
     expect(r.urls).toEqual([]);
     expect(r.data).toBe('');
     const text = r.notes.join('\n');
-    for (const f of ['view=', 'q=', 'p=', 't=', 'dir=', 'unit=', 'palette=', 'theme=', 'sp=', 'ylog=', 'off=', 'xf=', '"constructor"', '"__proto__"', 'javascript:', 'data:', 'd= is not', 'a second g=']) {
+    for (const f of ['view=', 'q=', 't=', 'dir=', 'unit=', 'palette=', 'theme=', 'sp=', 'ylog=', 'off=', 'xf=', '"constructor"', '"__proto__"', 'javascript:', 'data:', 'd= is not', 'a second g=']) {
       expect(text).toContain(f);
     }
     expect(Object.getPrototypeOf(r.state)).toBe(Object.prototype);
