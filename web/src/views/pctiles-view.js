@@ -9,7 +9,7 @@ import { drawRest } from './pctiles-rest-draw.js';
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
 import { timeScale, timeAxis } from './time-axis.js';
-import { plainScale, plainLine } from './scales.js';
+import { plainScale, plainLine, pointLine } from './scales.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
 import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, rowWidth, stepPoints, cols, stepMids } from './pctiles-data.js';
@@ -19,6 +19,7 @@ import { unitLabel } from '../model/units.js';
 import { yieldToEvents } from '../util/yield.js';
 import { coPairs } from '../model/co-groups.js';
 import { drawLegend } from './pctiles-legend.js';
+import { legendBoxOver } from './legend.js';
 import { drawSlaLines } from './pctiles-sla.js';
 import { brushAndHover } from './pctiles-hover.js';
 import { drawIopsStrip, STRIP_H, STRIP_GAP } from './pctiles-strip.js';
@@ -43,10 +44,7 @@ export class PercentilesView {
     this.ctx = ctx;
     // The canvas takes the lines when there are too many for SVG (CANVAS_POINTS).
     this.frame = new Frame(host, { canvas: true, margin: { top: 30, right: 24, bottom: 34, left: 72 } });
-    this.legendBox = document.createElement('div');
-    this.legendBox.dataset.testid = 'pctiles-legend';
-    this.legendBox.hidden = true;
-    this.frame.wrap.appendChild(this.legendBox);
+    this.legendBox = legendBoxOver(this.frame, 'pctiles-legend');
     /** Where canvas lines are drawn before one copy to the shown canvas (draw). @type {HTMLCanvasElement | null} */
     this.offCanvas = null;
     /** Dense lines' pixels (line-pixels.js), kept for the next draw of the same size. @type {Uint32Array | null} */
@@ -228,12 +226,7 @@ export class PercentilesView {
       .x((/** @type {any} */ d) => mid(d.t))
       .y0((/** @type {any} */ d) => y(Math.max(ylo, d.lo)))
       .y1((/** @type {any} */ d) => y(Math.min(yhi, bandTop(d.v, d.hi))));
-    const line = d3
-      .line()
-      .digits(1)
-      .defined((/** @type {any} */ d) => d.v != null && (!s.yLog || d.v > 0))
-      .x((/** @type {any} */ d) => mid(d.t))
-      .y((/** @type {any} */ d) => y(d.v));
+    const line = pointLine(mid, y, s.yLog);
     // Fixed quanta: lines and bands read the columns through row indices
     // (viewRows), no point objects; on the canvas they draw straight into
     // the context, no path text.
