@@ -30,6 +30,20 @@ function parseCsv(csv) {
   return rows.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
 }
 
+/**
+ * Opens the result through the file input and shows the groups view by
+ * host, drawn with its 12 hosts.
+ * @param {import('playwright-core').Page} p @param {string} url @param {string} lsr
+ */
+async function openGroupsByHost(p, url, lsr) {
+  assert.equal(await loadThroughInput(p, url, [lsr]), 'ready');
+  await p.selectOption('[data-testid=group-by]', 'host');
+  await settled(p);
+  await p.click('[data-testid=tab-groups]');
+  await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 12);
+  await settled(p);
+}
+
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
 export const HOST_MATRIX_CASES = [
   {
@@ -37,12 +51,7 @@ export const HOST_MATRIX_CASES = [
     async run(c) {
       const p = c.page;
       const lsr = hostResult();
-      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
-      await p.selectOption('[data-testid=group-by]', 'host');
-      await settled(p);
-      await p.click('[data-testid=tab-groups]');
-      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 12);
-      await settled(p);
+      await openGroupsByHost(p, c.url, lsr);
       const got = await p.evaluate(() => {
         const a = /** @type {any} */ (window).latscope;
         const m = a.views.groups.m;
@@ -110,12 +119,7 @@ export const HOST_MATRIX_CASES = [
 
       // Back: every host, the groups view by host, from the matrix again.
       await p.goto(c.url);
-      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
-      await p.selectOption('[data-testid=group-by]', 'host');
-      await settled(p);
-      await p.click('[data-testid=tab-groups]');
-      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 12);
-      await settled(p);
+      await openGroupsByHost(p, c.url, lsr);
       const c2 = await p.evaluate(() => {
         const v = /** @type {any} */ (window).latscope.views.groups;
         const f = v.frame;
