@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { loadThroughInput, cliPath, cliPctiles, settled, download, waitDone } from './helpers.mjs';
+import { loadThroughInput, cliPath, cliPctiles, settled, download, waitDone, parseCsv } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
 import { hostLogs } from './cases-groups.mjs';
 
@@ -21,13 +21,6 @@ function hostResult() {
   const out = path.join(OUT, 'host-matrix.lsr');
   execFileSync(cliPath(), ['reduce', '--keep', 'host,dir', ...hostLogs(), '-o', out], { stdio: ['ignore', 'ignore', 'pipe'] });
   return out;
-}
-
-/** CSV text -> rows of objects. @param {string} csv */
-function parseCsv(csv) {
-  const [head, ...rows] = csv.trim().split('\n');
-  const cols = head.split(',');
-  return rows.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
 }
 
 /**
