@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fixture_util.h"
+#include "matrix_fixture.h"
 #include "latscope/layout.h"
 #include "latscope/options_json.h"
 #include "latscope/report.h"
@@ -22,62 +23,23 @@ namespace latscope {
 namespace {
 
 using fixtures::files_of;
-
-QueryOptions host_query(double q) {
-  QueryOptions o;
-  o.quantum_ms = q;
-  o.group_by = {"host"};
-  return o;
-}
+using fixtures::host_query;
+using fixtures::pctiles_of_files;
+using fixtures::reader_of;
+using fixtures::with_matrix;
 
 const std::vector<std::string> kFiles = files_of("fio-s1", "_clat_hist.");
 const std::vector<double> kLevels{1000, 5000, 10000};
 
-std::string pctiles_of_files(const QueryOptions& o, const std::vector<std::string>& labels) {
-  Engine e;
-  for (const std::string& f : kFiles) {
-    std::string text;
-    EXPECT_TRUE(fixtures::read_file(f, &text)) << f;
-    testing::feed(&e, f, text);
-  }
-  QueryResult r;
-  EXPECT_TRUE(e.query(o, &r).ok());
-  return pctiles_csv(r, labels, Unit::kUs);
-}
-
 // A version 4 file of the fixture's hosts, small blocks (several time blocks and group chunks).
-std::vector<uint8_t> matrix_file() {
-  const Result r = fixtures::reduce_files(kFiles, 500);
-  std::vector<uint8_t> hist;
-  EXPECT_TRUE(encode_result(r, &deflate_zlib, &hist).ok());
-  std::vector<uint8_t> out = result_matrix_head();
-  out.insert(out.end(), hist.begin(), hist.end());
-  const uint64_t mx = out.size();
-  MatrixWriter w(&deflate_zlib, vector_writer(&out));
-  MatrixHead head;
-  const Status st = build_result_matrix(r, QueryOptions(), default_percentile_labels(), kLevels, &head, &w);
-  EXPECT_TRUE(st.ok()) << st.message;
-  const uint64_t parts = out.size();
-  const std::vector<uint8_t> tail = result_parts_tail(12, hist.size(), mx, parts - mx, parts);
-  out.insert(out.end(), tail.begin(), tail.end());
-  return out;
-}
+std::vector<uint8_t> matrix_file() { return with_matrix(fixtures::reduce_files(kFiles, 500), kLevels); }
 
 struct Opened {
   std::vector<uint8_t> bytes = matrix_file();
   MatrixReader m;
   Opened() {
     bool has = false;
-    const Status st = m.open(
-        [this](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
-          if (off > bytes.size() || n > bytes.size() - off) {
-            *why = "truncated";
-            return false;
-          }
-          out->assign(bytes.begin() + static_cast<std::ptrdiff_t>(off), bytes.begin() + static_cast<std::ptrdiff_t>(off + n));
-          return true;
-        },
-        bytes.size(), &has);
+    const Status st = m.open(reader_of(&bytes), bytes.size(), &has);
     EXPECT_TRUE(st.ok() && has) << st.message;
   }
 };
@@ -95,7 +57,7 @@ TEST(MatrixAnswer, EachLevelEqualsTheQueryOnTheLogs) {
   for (double l : kLevels) {
     SCOPED_TRACE(l);
     MatrixPlan plan;
-    const std::string want = pctiles_of_files(host_query(l), default_percentile_labels());
+    const std::string want = pctiles_of_files(kFiles, host_query(l));
     ASSERT_GT(want.size(), 100u);
     EXPECT_EQ(answer_csv(&f, host_query(l), default_percentile_labels(), &plan), want);
   }
@@ -106,7 +68,7 @@ TEST(MatrixAnswer, OnePercentileIsThatColumn) {
   QueryOptions q = host_query(1000);
   q.percentiles = {99.9};
   MatrixPlan plan;
-  const std::string want = pctiles_of_files(q, {"p99.9"});
+  const std::string want = pctiles_of_files(kFiles, q, {"p99.9"});
   EXPECT_EQ(answer_csv(&f, q, {"p99.9"}, &plan), want);
   EXPECT_EQ(plan.pct, std::vector<size_t>{3});
 }
@@ -121,7 +83,7 @@ TEST(MatrixAnswer, ARangeReadsOnlyItsBlocksAndGivesItsQuanta) {
   MatrixPlan part;
   const std::string got = answer_csv(&f, q, default_percentile_labels(), &part);
   // The quanta overlapping [3 s, 7 s) are those of the query on the logs there.
-  EXPECT_EQ(got, pctiles_of_files(q, default_percentile_labels()));
+  EXPECT_EQ(got, pctiles_of_files(kFiles, q));
   EXPECT_LE(part.blocks.size(), all.blocks.size());
   for (size_t b : part.blocks) EXPECT_EQ(f.m.blocks()[b].level, 0u);
 }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fixture_util.h"
+#include "matrix_fixture.h"
 #include "latscope/options_json.h"
 #include "latscope/report.h"
 #include "latscope/result.h"
@@ -21,54 +22,10 @@ namespace latscope {
 namespace {
 
 using fixtures::files_of;
-
-QueryOptions host_query(double q) {
-  QueryOptions o;
-  o.quantum_ms = q;
-  o.group_by = {"host"};
-  return o;
-}
-
-std::string pctiles_of_files(const std::vector<std::string>& files, const QueryOptions& o,
-                             const std::vector<std::string>& labels = default_percentile_labels()) {
-  Engine e;
-  for (const std::string& f : files) {
-    std::string text;
-    EXPECT_TRUE(fixtures::read_file(f, &text)) << f;
-    testing::feed(&e, f, text);
-  }
-  QueryResult r;
-  EXPECT_TRUE(e.query(o, &r).ok());
-  return pctiles_csv(r, labels, Unit::kUs);
-}
-
-// The histograms of r (version 2) and its matrix at `levels`, as reduce writes them.
-std::vector<uint8_t> with_matrix(const Result& r, const std::vector<double>& levels) {
-  std::vector<uint8_t> hist;
-  EXPECT_TRUE(encode_result(r, &deflate_zlib, &hist).ok());
-  std::vector<uint8_t> out = result_matrix_head();
-  out.insert(out.end(), hist.begin(), hist.end());
-  const uint64_t mx = out.size();
-  MatrixWriter w(&deflate_zlib, vector_writer(&out));
-  MatrixHead head;
-  const Status st = build_result_matrix(r, QueryOptions(), default_percentile_labels(), levels, &head, &w);
-  EXPECT_TRUE(st.ok()) << st.message;
-  const uint64_t parts = out.size();
-  const std::vector<uint8_t> tail = result_parts_tail(12, hist.size(), mx, parts - mx, parts);
-  out.insert(out.end(), tail.begin(), tail.end());
-  return out;
-}
-
-ReadAtFn reader_of(const std::vector<uint8_t>* bytes) {
-  return [bytes](uint64_t off, uint64_t n, std::vector<uint8_t>* out, std::string* why) {
-    if (off > bytes->size() || n > bytes->size() - off) {
-      *why = "truncated";
-      return false;
-    }
-    out->assign(bytes->begin() + static_cast<std::ptrdiff_t>(off), bytes->begin() + static_cast<std::ptrdiff_t>(off + n));
-    return true;
-  };
-}
+using fixtures::host_query;
+using fixtures::pctiles_of_files;
+using fixtures::reader_of;
+using fixtures::with_matrix;
 
 // The level's rows read back and printed as pctiles prints them; the error otherwise.
 std::string matrix_csv(const std::vector<uint8_t>& bytes, double level,

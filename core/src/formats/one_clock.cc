@@ -37,4 +37,14 @@ uint64_t OneClock::name_dropped(Diagnostics* diag, const char* what, const char*
   return n;
 }
 
+int keep_fio_clock(const OneClock& clock, Source* src, const char* what) {
+  const int keep = clock.kept();
+  if (keep < 0) return -1;
+  src->absolute_time = keep == 1;
+  const uint64_t n = clock.name_dropped(&src->diag, what, "lines", "time_ms", kFioClocks);
+  if (n == 0) return -1;
+  src->records -= n;
+  return 1 - keep;
+}
+
 }  // namespace latscope

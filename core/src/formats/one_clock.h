@@ -8,6 +8,7 @@
 
 #include <cstdint>
 
+#include "latscope/model.h"
 #include "latscope/status.h"
 
 namespace latscope {
@@ -32,5 +33,12 @@ struct OneClock {
   uint64_t name_dropped(Diagnostics* diag, const char* what, const char* those, const char* field,
                         const char* const clocks[2]) const;
 };
+
+// The end of a fio log (histogram or per-I/O): the file keeps the clock most
+// of its lines use (src->absolute_time), the other clock's lines are named
+// in src->diag as "<what> ... skipped" and taken off src->records. Returns
+// the clock dropped, whose records the reader still holds and must leave
+// out; -1 when there are none.
+int keep_fio_clock(const OneClock& clock, Source* src, const char* what);
 
 }  // namespace latscope

@@ -138,7 +138,14 @@ export function renderControls(el, store, sla, pcts) {
  * @param {string} current
  */
 export function setGroupings(el, choices, current) {
-  const sel = /** @type {HTMLSelectElement} */ (el.querySelector('#group-by'));
+  fillSelect(/** @type {HTMLSelectElement} */ (el.querySelector('#group-by')), choices, current);
+}
+
+/**
+ * Replaces a selector's options and selects `current`.
+ * @param {HTMLSelectElement} sel @param {[string, string][]} choices value -> title @param {string} current
+ */
+function fillSelect(sel, choices, current) {
   const doc = sel.ownerDocument;
   sel.replaceChildren(
     ...choices.map(([v, title]) => {
@@ -173,18 +180,8 @@ export function setInputChoices(el, methods, kinds, st) {
   sel.title = blocked ? blocked.title : methods.find((m) => m.value === st.method)?.title || '';
   sel.value = st.method;
   const row = /** @type {HTMLElement} */ (el.querySelector('#kinds-row'));
-  const ks = /** @type {HTMLSelectElement} */ (el.querySelector('#kinds'));
-  const doc = ks.ownerDocument;
-  ks.replaceChildren(
-    ...kinds.map(([v, title]) => {
-      const o = doc.createElement('option');
-      o.value = v;
-      o.textContent = title;
-      return o;
-    }),
-  );
+  fillSelect(/** @type {HTMLSelectElement} */ (el.querySelector('#kinds')), kinds, st.kinds);
   row.hidden = kinds.length < 2;
-  ks.value = st.kinds;
 }
 
 /**

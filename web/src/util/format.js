@@ -47,11 +47,6 @@ export function formatSI(v) {
   return siPrefix(v);
 }
 
-/** A value in a CSV export: ten significant digits, no trailing zeros. @param {number} v */
-export function formatCsvNumber(v) {
-  return String(Number(v.toPrecision(10)));
-}
-
 /**
  * Shortest decimal that keeps the nines: 99.94999 -> "99.95", 50 -> "50".
  * @param {number} p @returns {string}

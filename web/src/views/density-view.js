@@ -5,16 +5,16 @@
 // its groups with their values, asked of core for that cell alone. The
 // counts are core's (engine heatmap with density_by); this file draws.
 import * as d3 from 'd3';
-import { Frame, themeColors, axisLabel } from './frame.js';
+import { Frame, themeColors, axisLabel, nsLogAxis } from './frame.js';
 import { timeScale, timeAxis } from './time-axis.js';
-import { paletteLut, logTicks } from './scales.js';
+import { paletteLut } from './scales.js';
 import { cellAt } from './heatmap-data.js';
 import { densityNormalizer, maxCount, densityTipLines, memberLines, cellRangeText, groupsWord, countText } from './density-data.js';
-import { formatNumber, formatCount, formatTime } from '../util/format.js';
-import { unitScale, unitLabel } from '../model/units.js';
+import { formatCount, formatTime } from '../util/format.js';
+import { unitLabel } from '../model/units.js';
 import { percentileName } from '../model/percentiles.js';
-import { showTip, hideTip } from './tooltip.js';
-import { cellImage, drawColumns, rampLegend } from './palette-ramp.js';
+import { cellBrush } from './brush.js';
+import { cellImage, drawColumns, rampLegend, outsideNote } from './palette-ramp.js';
 
 /**
  * What the view draws: core's grid and what it was asked for.
@@ -66,24 +66,11 @@ export class DensityView {
     const hi = hm.edges_ns[hm.rows];
     const y = d3.scaleLog().domain([lo, hi]).range([f.innerH, 0]);
     this.paint(hm, dom, s.palette);
-    const ku = unitScale(s.unit);
-    const ax = d3
-      .axisLeft(y)
-      .tickValues(logTicks(lo / ku, hi / ku, f.innerH).map((t) => t * ku))
-      .tickFormat((t) => formatNumber(Number(t) / ku));
-    g.append('g').attr('class', 'axis y-axis').call(ax);
+    g.append('g').attr('class', 'axis y-axis').call(nsLogAxis(y, lo, hi, f.innerH, s.unit));
     axisLabel(g, `${percentileName(d.p)} per ${d.by} (${unitLabel(s.unit)})`, -58, f.innerH / 2, -90);
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
     this.legend(g, hm, d, s.palette, c);
-    if (hm.above > 0 || hm.below > 0) {
-      g.append('text')
-        .attr('class', 'outside-note')
-        .attr('x', f.innerW)
-        .attr('y', -2)
-        .attr('text-anchor', 'end')
-        .attr('fill', c.muted)
-        .text(`${formatCount(hm.above)} above, ${formatCount(hm.below)} below the shown range`);
-    }
+    outsideNote(g, hm, f.innerW, c.muted, '');
     if (this.picked) this.mark(g, x, y, hm, c);
     this.interact(g, x, y, hm, d);
   }
@@ -125,37 +112,22 @@ export class DensityView {
     const f = this.frame;
     const s = this.ctx.store.state;
     const at = (/** @type {number} */ px, /** @type {number} */ py) => cellAt(hm, x.invert(px), y.invert(py));
-    const brush = d3
-      .brushX()
-      .extent([
-        [0, 0],
-        [f.innerW, f.innerH],
-      ])
-      .on('start', () => hideTip(f.wrap))
-      .on('end', (ev) => {
-        if (ev.selection) {
-          const [x0, x1] = ev.selection;
-          g.select('.brush').call(brush.move, null);
-          const t = [x.invert(x0), x.invert(x1)];
-          if (x1 - x0 > 6 && t[1] - t[0] >= hm.quantum_ms / 4) this.ctx.onRange(/** @type {[number, number]} */ (t));
-          return;
-        }
-        // A click (no box): the cell's groups.
-        if (!ev.sourceEvent) return;
-        const [px, py] = d3.pointer(ev.sourceEvent, g.node());
+    cellBrush(g, f, d3.brushX(), {
+      box: ([x0, x1]) => {
+        const t = [x.invert(x0), x.invert(x1)];
+        if (x1 - x0 > 6 && t[1] - t[0] >= hm.quantum_ms / 4) this.ctx.onRange(/** @type {[number, number]} */ (t));
+      },
+      // A click (no box): the cell's groups.
+      click: ([px, py]) => {
         const cell = at(px, py);
         if (cell && cell.count > 0) this.pick(cell, d);
-      });
-    const bg = g.append('g').attr('class', 'brush').call(brush);
-    bg.on('dblclick', () => this.ctx.onRange(null));
-    bg.on('mousemove', (/** @type {MouseEvent} */ ev) => {
-      if (ev.buttons) return hideTip(f.wrap);
-      const [px, py] = d3.pointer(ev);
-      const cell = at(px, py);
-      if (!cell) return hideTip(f.wrap);
-      showTip(f.wrap, ev, densityTipLines(cell, { p: d.p, unit: s.unit, by: d.by, absolute: hm.absolute_time }));
+      },
+      reset: () => this.ctx.onRange(null),
+      tip: ([px, py]) => {
+        const cell = at(px, py);
+        return cell ? densityTipLines(cell, { p: d.p, unit: s.unit, by: d.by, absolute: hm.absolute_time }) : null;
+      },
     });
-    bg.on('mouseleave', () => hideTip(f.wrap));
   }
 
   /**

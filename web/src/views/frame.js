@@ -5,6 +5,7 @@
 import * as d3 from 'd3';
 import { logTicks, logDomain } from './scales.js';
 import { formatNumber } from '../util/format.js';
+import { unitScale } from '../model/units.js';
 
 /** @type {{key: string, value: ReturnType<typeof readThemeColors>} | null} */
 let themeCache = null;
@@ -285,6 +286,21 @@ export function latencyAxis(y, count) {
     ax.ticks(Math.max(2, Math.min(count ?? 8, Math.floor(px / 28))));
   }
   return ax.tickFormat((t) => formatNumber(Number(t)));
+}
+
+/**
+ * Left axis for a log scale in ns (the rows of a heat-map grid) whose ticks
+ * are round numbers of the display unit, as many as fit without
+ * overprinting (scales.js logTicks).
+ * @param {any} yNs @param {number} lo @param {number} hi the scale's domain, ns
+ * @param {number} h the axis' height px @param {string} unit the display unit
+ */
+export function nsLogAxis(yNs, lo, hi, h, unit) {
+  const ku = unitScale(unit);
+  return d3
+    .axisLeft(yNs)
+    .tickValues(logTicks(lo / ku, hi / ku, h).map((t) => t * ku))
+    .tickFormat((t) => formatNumber(Number(t) / ku));
 }
 
 /** @type {CanvasRenderingContext2D | null} */

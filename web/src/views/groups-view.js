@@ -7,12 +7,13 @@
 //   multiples  one small chart per group on shared scales (canvas)
 // Clicking a group (a heat-map row, a small chart) opens its latency heat map.
 import * as d3 from 'd3';
+import { timeBrush } from './brush.js';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel, textWidth } from './frame.js';
 import { timeScale, timeAxis, niceTimeStep } from './time-axis.js';
-import { paletteLut, logTicks, labelsWithin } from './scales.js';
+import { paletteLut, logTicks, labelsWithin, pointLine } from './scales.js';
 import { groupOrder, othersBand, valueSpan, topGroups } from './groups-data.js';
 import { decimate } from './pctiles-data.js';
-import { renderLegend, toggleKey } from './legend.js';
+import { renderLegend, toggleKey, legendBoxOver } from './legend.js';
 import { formatTime, formatRelative, formatNumber } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { percentileName } from '../model/percentiles.js';
@@ -47,10 +48,7 @@ export class GroupsView {
   constructor(host, ctx) {
     this.ctx = ctx;
     this.frame = new Frame(host, { canvas: true, margin: { top: 26, right: 96, bottom: 34, left: 120 } });
-    this.legendBox = document.createElement('div');
-    this.legendBox.dataset.testid = 'groups-legend';
-    this.legendBox.className = 'legend-box legend-side';
-    this.frame.wrap.appendChild(this.legendBox);
+    this.legendBox = legendBoxOver(this.frame, 'groups-legend', 'legend-box legend-side');
     /** @type {import('./groups-data.js').GroupMatrix | null} */
     this.m = null;
     /** @type {Map<string, number> | null} */
@@ -326,12 +324,7 @@ export class GroupsView {
     if (sla && y(sla.t) >= 0 && y(sla.t) <= f.innerH) {
       g.append('line').attr('class', 'sla-line').attr('x1', 0).attr('x2', f.innerW).attr('y1', y(sla.t)).attr('y2', y(sla.t)).attr('stroke', c.warn).attr('stroke-dasharray', '6,4').attr('stroke-width', 1.5);
     }
-    const line = d3
-      .line()
-      .digits(1)
-      .defined((/** @type {any} */ d) => d.v != null && (!s.yLog || d.v > 0))
-      .x((/** @type {any} */ d) => mid(d.t))
-      .y((/** @type {any} */ d) => y(d.v));
+    const line = pointLine(mid, y, s.yLog);
     const lineG = plot.append('g').attr('class', 'lines');
     for (const gname of visible) {
       const gi = m.groups.indexOf(gname);
@@ -383,20 +376,7 @@ export class GroupsView {
     const s = this.ctx.store.state;
     const T = m.times.length;
     const vline = g.append('line').attr('class', 'hover-layer').attr('y1', 0).attr('y2', f.innerH).attr('stroke', 'currentColor').attr('opacity', 0);
-    const brush = d3
-      .brushX()
-      .extent([
-        [0, 0],
-        [f.innerW, f.innerH],
-      ])
-      .on('end', (ev) => {
-        if (!ev.selection) return;
-        const [a, b] = ev.selection.map(x.invert);
-        g.select('.brush').call(brush.move, null);
-        if (b - a >= m.quantumMs / 4) this.ctx.onRange([a, b]);
-      });
-    const bg = g.append('g').attr('class', 'brush').call(brush);
-    bg.on('dblclick', () => this.ctx.onRange(null));
+    const bg = timeBrush(g, x.invert, f.innerW, f.innerH, m.quantumMs, this.ctx.onRange);
     bg.on('mousemove', (/** @type {MouseEvent} */ ev) => {
       const [px] = d3.pointer(ev);
       const k = this.quantumAt(x.invert(px));

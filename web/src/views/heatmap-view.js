@@ -3,15 +3,16 @@
 // pixels and stretched onto the plot: the engine's rows are log-spaced, so
 // they are evenly spaced on the log y axis and one drawImage places them all.
 import * as d3 from 'd3';
-import { Frame, themeColors, axisLabel } from './frame.js';
+import { Frame, themeColors, axisLabel, nsLogAxis } from './frame.js';
 import { timeScale, timeAxis } from './time-axis.js';
-import { paletteLut, countNormalizer, logTicks, dodgeLabels } from './scales.js';
+import { paletteLut, countNormalizer, dodgeLabels } from './scales.js';
 import { cellAt, cellTipLines, rowRates } from './heatmap-data.js';
 import { formatTime, formatNumber, formatBytes, formatCount, formatQuantum } from '../util/format.js';
 import { unitScale, unitLabel } from '../model/units.js';
 import { percentileName } from '../model/percentiles.js';
 import { showTip, hideTip } from './tooltip.js';
-import { cellImage, drawColumns, rampLegend } from './palette-ramp.js';
+import { cellBrush } from './brush.js';
+import { cellImage, drawColumns, rampLegend, outsideNote } from './palette-ramp.js';
 
 /** Axis titles of rows by bytes (per-I/O logs): HeatmapResult::y. @type {Record<string, string>} */
 const Y_TITLE = { bs: 'block size', offset: 'offset' };
@@ -76,14 +77,8 @@ export class HeatmapView {
     this.paint(hm, dom, s);
 
     if (yKind === 'latency') {
-      // Rows are in ns; ticks are round numbers of the chosen unit, as many
-      // as fit without overprinting (scales.js logTicks).
-      const ku = unitScale(s.unit);
-      const ax = d3
-        .axisLeft(yNs)
-        .tickValues(logTicks(lo / ku, hi / ku, f.innerH).map((t) => t * ku))
-        .tickFormat((t) => formatNumber(Number(t) / ku));
-      g.append('g').attr('class', 'axis y-axis').call(ax);
+      // Rows are in ns; ticks are round numbers of the chosen unit (frame.js nsLogAxis).
+      g.append('g').attr('class', 'axis y-axis').call(nsLogAxis(yNs, lo, hi, f.innerH, s.unit));
       axisLabel(g, `latency (${unitLabel(s.unit)})`, -58, f.innerH / 2, -90);
     } else {
       // A block-size row [2^k, 2^(k+1)) is labelled at its middle by its size
@@ -102,15 +97,7 @@ export class HeatmapView {
     if (yKind === 'latency' && s.heatLines && this.lines && this.lines.rows.length) this.percentileLines(g, clipId, x, yNs, dom);
     this.rowPanel(g, hm, dom, yNs, yKind, c);
     this.legend(g, hm, s, c);
-    if (hm.above > 0 || hm.below > 0) {
-      g.append('text')
-        .attr('class', 'outside-note')
-        .attr('x', f.innerW)
-        .attr('y', -2)
-        .attr('text-anchor', 'end')
-        .attr('fill', c.muted)
-        .text(`${formatCount(hm.above)} samples above, ${formatCount(hm.below)} below the shown range`);
-    }
+    outsideNote(g, hm, f.innerW, c.muted, 'samples ');
     this.interact(g, x, yNs, hm, yKind);
   }
 
@@ -274,40 +261,26 @@ export class HeatmapView {
   /** 2-D brush: x sets the shared time range, y zooms latency. Hover tooltip. */
   interact(/** @type {any} */ g, /** @type {any} */ x, /** @type {any} */ yNs, /** @type {any} */ hm, /** @type {'latency'|'bs'|'offset'} */ yKind) {
     const f = this.frame;
-    const brush = d3
-      .brush()
-      .extent([
-        [0, 0],
-        [f.innerW, f.innerH],
-      ])
-      // A box drag hides the tooltip: the redraw after the zoom would otherwise
-      // leave it standing over cells it no longer describes.
-      .on('start', () => hideTip(f.wrap))
-      .on('end', (ev) => {
-        if (!ev.selection) return;
-        const [[x0, y0], [x1, y1]] = ev.selection;
-        g.select('.brush').call(brush.move, null);
+    cellBrush(g, f, d3.brush(), {
+      box: ([[x0, y0], [x1, y1]]) => {
         const tx = [x.invert(x0), x.invert(x1)];
         const ty = [yNs.invert(y1), yNs.invert(y0)];
         const wide = x1 - x0 > 6;
         const tall = y1 - y0 > 6;
         if (yKind === 'latency' && tall && ty[1] / ty[0] > 1.05) this.ctx.onYZoom(/** @type {[number, number]} */ (ty));
         if (wide && tx[1] - tx[0] >= hm.quantum_ms / 4) this.ctx.onRange(/** @type {[number, number]} */ (tx));
-      });
-    const bg = g.append('g').attr('class', 'brush').call(brush);
-    bg.on('dblclick', () => {
-      this.ctx.onRange(null);
-      this.ctx.onYZoom(null);
+      },
+      reset: () => {
+        this.ctx.onRange(null);
+        this.ctx.onYZoom(null);
+      },
+      tip: ([px, py]) => {
+        const cell = cellAt(hm, x.invert(px), yNs.invert(py));
+        if (!cell) return null;
+        const ku = unitScale(this.ctx.store.state.unit);
+        return cellTipLines(cell, yKind === 'latency' ? `latency ${formatNumber(cell.lo / ku)} … ${formatNumber(cell.hi / ku)} ${unitLabel(this.ctx.store.state.unit)}` : `${Y_TITLE[yKind]} ${formatBytes(cell.lo)} … ${formatBytes(cell.hi)}`, `${formatTime(cell.t0, hm.absolute_time)} … ${formatTime(cell.t1, hm.absolute_time)}`);
+      },
     });
-    bg.on('mousemove', (/** @type {MouseEvent} */ ev) => {
-      const [px, py] = d3.pointer(ev);
-      if (ev.buttons) return hideTip(f.wrap); // dragging a box
-      const cell = cellAt(hm, x.invert(px), yNs.invert(py));
-      if (!cell) return hideTip(f.wrap);
-      const ku = unitScale(this.ctx.store.state.unit);
-      showTip(f.wrap, ev, cellTipLines(cell, yKind === 'latency' ? `latency ${formatNumber(cell.lo / ku)} … ${formatNumber(cell.hi / ku)} ${unitLabel(this.ctx.store.state.unit)}` : `${Y_TITLE[yKind]} ${formatBytes(cell.lo)} … ${formatBytes(cell.hi)}`, `${formatTime(cell.t0, hm.absolute_time)} … ${formatTime(cell.t1, hm.absolute_time)}`));
-    });
-    bg.on('mouseleave', () => hideTip(f.wrap));
   }
 }
 

@@ -12,6 +12,20 @@
  * @property {string} [title]
  */
 
+/**
+ * A view's legend box, laid over its frame: empty and hidden until
+ * renderLegend fills it.
+ * @param {{wrap: HTMLElement}} frame @param {string} testid @param {string} [className]
+ */
+export function legendBoxOver(frame, testid, className = '') {
+  const box = frame.wrap.ownerDocument.createElement('div');
+  box.dataset.testid = testid;
+  if (className) box.className = className;
+  box.hidden = true;
+  frame.wrap.appendChild(box);
+  return box;
+}
+
 /** What each legend box last showed (renderLegend). @type {WeakMap<HTMLElement, string>} */
 const drawn = new WeakMap();
 

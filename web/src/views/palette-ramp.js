@@ -2,6 +2,7 @@
 // density): one image pixel per (column, row) stretched onto the plot, and
 // the palette's ramp as a legend. What a cell's level means is the view's;
 // this file only turns levels into pixels.
+import { formatCount } from '../util/format.js';
 
 /**
  * The cells as an image of cols x rows pixels, row 0 at the bottom: level(q,
@@ -60,4 +61,21 @@ export function rampLegend(lg, lut, h) {
       .attr('height', h / steps + 0.5)
       .attr('fill', `rgb(${lut[li]},${lut[li + 1]},${lut[li + 2]})`);
   }
+}
+
+/**
+ * The note over the top right of a grid that counts what lies outside its
+ * rows (below the first edge, above the last): said, not drawn.
+ * @param {any} g the plot's group @param {{above: number, below: number}} grid
+ * @param {number} w the plot's width @param {string} muted @param {string} what "" or "samples "
+ */
+export function outsideNote(g, grid, w, muted, what) {
+  if (!(grid.above > 0 || grid.below > 0)) return;
+  g.append('text')
+    .attr('class', 'outside-note')
+    .attr('x', w)
+    .attr('y', -2)
+    .attr('text-anchor', 'end')
+    .attr('fill', muted)
+    .text(`${formatCount(grid.above)} ${what}above, ${formatCount(grid.below)} below the shown range`);
 }

@@ -2,6 +2,7 @@
 // (a double click clears it) and the hover box with the values of the
 // quantum under the pointer, its bands, samples and flags.
 import * as d3 from 'd3';
+import { timeBrush } from './brush.js';
 import { showTip, hideTip } from './tooltip.js';
 import { pointAt, groupIn, bandText, rowAt, cols } from './pctiles-data.js';
 import { formatTime, formatNumber } from '../util/format.js';
@@ -31,20 +32,7 @@ export function brushAndHover(view, g, x, y, h, r, series) {
   const f = view.frame;
   const hover = g.append('g').attr('class', 'hover-layer').style('pointer-events', 'none');
   const vline = hover.append('line').attr('y1', 0).attr('y2', f.innerH).attr('stroke', 'currentColor').attr('opacity', 0);
-  const brush = d3
-    .brushX()
-    .extent([
-      [0, 0],
-      [f.innerW, h],
-    ])
-    .on('end', (ev) => {
-      if (!ev.selection) return;
-      const [a, b] = ev.selection.map(x.invert);
-      g.select('.brush').call(brush.move, null);
-      if (b - a >= r.quantum_ms / 4) view.ctx.onRange([a, b]);
-    });
-  const bg = g.append('g').attr('class', 'brush').call(brush);
-  bg.on('dblclick', () => view.ctx.onRange(null));
+  const bg = timeBrush(g, x.invert, f.innerW, h, r.quantum_ms, view.ctx.onRange);
   const onMove = (/** @type {MouseEvent} */ ev) => {
     const [px] = d3.pointer(ev);
     const t = x.invert(px);

@@ -9,28 +9,29 @@ import { drawRest } from './pctiles-rest-draw.js';
 import * as d3 from 'd3';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
 import { timeScale, timeAxis } from './time-axis.js';
-import { plainScale, plainLine } from './scales.js';
+import { plainScale, plainLine, pointLine } from './scales.js';
 import { traceRows, shadeBoxer, flushCanvas } from './canvas-line.js';
 import { pixelLine, pixelOf, shadePixels, transpose } from './line-pixels.js';
-import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, fewFlagged, runsOf, decimate, rowWidth, stepPoints, adaptiveIops, aggregateIops, fewSpans, cols, stepMids } from './pctiles-data.js';
+import { seriesMeta, valueRange, viewRows, rowSpan, valueReader, groupIn, rowsOfGroup, rowWidth, stepPoints, cols, stepMids } from './pctiles-data.js';
 import { bandTop, openEndPath, bandsDrawn, BAND_PX } from './pctiles-bands.js';
 import { percentileColor, LINE_PALETTE, CO_DASH } from './colors.js';
-import { formatSI, formatQuanta, formatQuantum } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 import { yieldToEvents } from '../util/yield.js';
 import { coPairs } from '../model/co-groups.js';
 import { drawLegend } from './pctiles-legend.js';
+import { legendBoxOver } from './legend.js';
 import { drawSlaLines } from './pctiles-sla.js';
 import { brushAndHover } from './pctiles-hover.js';
+import { drawIopsStrip, STRIP_H, STRIP_GAP } from './pctiles-strip.js';
+import { drawNotes } from './pctiles-notes.js';
+import { BandCache } from './pctiles-band-cache.js';
 
-const STRIP_H = 70;
 /** Line points in view above which lines are drawn on the canvas, not as SVG paths. */
 export const CANVAS_POINTS = 60000;
 /** Opacity of the SLA shading. */
 const SLA_ALPHA = 0.25;
 /** Series on the canvas above which lines are solid hairlines set as pixels (line-pixels.js). */
 export const DENSE_SERIES = 200;
-const GAP = 28;
 /** Opacity of the open-end marks of unbounded sampling bands (pctiles-bands.js openEndPath). */
 const OPEN_ALPHA = 0.6;
 
@@ -43,10 +44,7 @@ export class PercentilesView {
     this.ctx = ctx;
     // The canvas takes the lines when there are too many for SVG (CANVAS_POINTS).
     this.frame = new Frame(host, { canvas: true, margin: { top: 30, right: 24, bottom: 34, left: 72 } });
-    this.legendBox = document.createElement('div');
-    this.legendBox.dataset.testid = 'pctiles-legend';
-    this.legendBox.hidden = true;
-    this.frame.wrap.appendChild(this.legendBox);
+    this.legendBox = legendBoxOver(this.frame, 'pctiles-legend');
     /** Where canvas lines are drawn before one copy to the shown canvas (draw). @type {HTMLCanvasElement | null} */
     this.offCanvas = null;
     /** Dense lines' pixels (line-pixels.js), kept for the next draw of the same size. @type {Uint32Array | null} */
@@ -57,17 +55,8 @@ export class PercentilesView {
     this.pixelCanvas = null;
     /** @type {any} */
     this.data = null;
-    /**
-     * The bands the shown answer left out (bandsFor): answers over parts of
-     * its time, and the ranges asked for. Kept while the answer is shown
-     * (a redraw, a zoom, a legend click), dropped with it.
-     * One asked at a time: a pointer swept over the chart crosses hundreds
-     * of quanta, and a query each would queue in the worker ahead of the
-     * next regroup; the callers turned away meanwhile run when it is back
-     * and ask again for where they are then.
-     * @type {{of: object | null, answers: {range: [number, number], key: string, cols: import('../engine/columns.js').ResultColumns}[], asked: Set<string>, busy: boolean, waiting: Set<() => void>}}
-     */
-    this.bandCache = { of: null, answers: [], asked: new Set(), busy: false, waiting: new Set() };
+    /** The bands the shown answer left out, asked for by range (pctiles-band-cache.js). */
+    this.bandCache = new BandCache(null, ctx.bands);
     /** Shows the hover again (its bands came). @type {(() => void) | null} */
     this.rehover = null;
     /** The drawn answer keeps each pixel column's worst quantum (setData). @type {{columns: number, quanta: number, from_ms: number, to_ms: number} | null} */
@@ -90,7 +79,10 @@ export class PercentilesView {
   setData(result, columns = null) {
     this.columns = result ? columns : null;
     const data = result ? cols(result) : null;
-    if (data !== this.data) this.bandCache = { of: data, answers: [], asked: new Set(), busy: false, waiting: new Set() };
+    if (data !== this.data) {
+      this.bandCache.live = false;
+      this.bandCache = new BandCache(data, this.ctx.bands);
+    }
     this.data = data;
     this.render();
   }
@@ -107,47 +99,13 @@ export class PercentilesView {
   }
 
   /**
-   * The bands of `range` for an answer that left them out (columns.js
-   * bands): from an answer of their own already here, else null, and asked
-   * for once; when it comes, `then` runs (if the answer is still shown).
+   * The bands of `range` for an answer that left them out (BandCache.get).
    * @param {import('../engine/columns.js').ResultColumns} r
    * @param {[number, number]} range @param {() => void} then
    * @returns {import('../engine/columns.js').ResultColumns | null}
    */
   bandsFor(r, range, then) {
-    const bc = this.bandCache;
-    if (bc.of !== r) return null;
-    const have = bc.answers.find((b) => b.range[0] <= range[0] && b.range[1] >= range[1]);
-    if (have) return have.cols;
-    const key = `${range[0]}|${range[1]}`;
-    if (!this.ctx.bands || bc.asked.has(key)) return null;
-    if (bc.busy) {
-      bc.waiting.add(then);
-      return null;
-    }
-    bc.asked.add(key);
-    bc.busy = true;
-    const done = () => {
-      bc.busy = false;
-      const waiting = [...bc.waiting];
-      bc.waiting.clear();
-      if (this.bandCache !== bc) return;
-      for (const f of new Set([then, ...waiting])) f();
-    };
-    this.ctx.bands(range).then(
-      (cols) => {
-        bc.answers.push({ range, key, cols });
-        // A few answers: the last zooms' and the last hovered quanta's.
-        if (bc.answers.length > 8) bc.asked.delete(/** @type {{key: string}} */ (bc.answers.shift()).key);
-        done();
-      },
-      (err) => {
-        bc.asked.delete(key);
-        console.error(err);
-        done();
-      },
-    );
-    return null;
+    return this.bandCache.get(r, range, then);
   }
 
   /**
@@ -177,7 +135,7 @@ export class PercentilesView {
     const nP = r.percentiles.length;
     const g = f.clear();
     const c = themeColors();
-    const mainH = f.innerH - STRIP_H - GAP;
+    const mainH = f.innerH - STRIP_H - STRIP_GAP;
     const cv = /** @type {HTMLCanvasElement} */ (f.canvas);
     const shown = /** @type {CanvasRenderingContext2D} */ (cv.getContext('2d'));
     shown.setTransform(1, 0, 0, 1, 0, 0);
@@ -268,12 +226,7 @@ export class PercentilesView {
       .x((/** @type {any} */ d) => mid(d.t))
       .y0((/** @type {any} */ d) => y(Math.max(ylo, d.lo)))
       .y1((/** @type {any} */ d) => y(Math.min(yhi, bandTop(d.v, d.hi))));
-    const line = d3
-      .line()
-      .digits(1)
-      .defined((/** @type {any} */ d) => d.v != null && (!s.yLog || d.v > 0))
-      .x((/** @type {any} */ d) => mid(d.t))
-      .y((/** @type {any} */ d) => y(d.v));
+    const line = pointLine(mid, y, s.yLog);
     // Fixed quanta: lines and bands read the columns through row indices
     // (viewRows), no point objects; on the canvas they draw straight into
     // the context, no path text.
@@ -630,55 +583,12 @@ export class PercentilesView {
     if (token !== this.token) return;
 
     // Samples / IOPS strip with "few samples" marks.
-    const sg = g.append('g').attr('class', 'strip').attr('transform', `translate(0,${mainH + GAP})`);
-    const recordedOnly = coOn ? (/** @type {number} */ gi) => !co.of[gi]?.corrected : null;
-    const iops = adaptive ? adaptiveIops(r, recordedOnly) : aggregateIops(r, dom, recordedOnly);
-    let ymax = 1;
-    for (const d of iops) if (inView(d.t, adaptive ? 0 : r.quantum_ms) && /** @type {number} */ (d.v) > ymax) ymax = /** @type {number} */ (d.v);
-    const ys = d3.scaleLinear().domain([0, ymax]).range([STRIP_H, 0]).nice();
-    sg.append('g').attr('class', 'axis').call(d3.axisLeft(ys).ticks(3).tickFormat((v) => formatSI(Number(v))));
-    axisLabel(sg, 'IOPS', -56, STRIP_H / 2, -90);
-    const sp = sg.append('g').attr('clip-path', `url(#${clipId})`);
-    sp.append('path')
-      .attr('d', d3.area().digits(1).x((/** @type {any} */ d) => mid(d.t)).y0(STRIP_H).y1((/** @type {any} */ d) => ys(d.v))(/** @type {any} */ (adaptive ? iops : decimate(iops, (t) => x(t), f.innerW))))
-      .attr('fill', c.muted)
-      .attr('opacity', 0.35);
-    const few = fewFlagged(r);
-    // One mark per run of flagged quanta; the hover text names the percentiles.
-    sp.append('g')
-      .attr('class', 'few-marks')
-      .selectAll('rect')
-      .data(adaptive ? fewSpans(r) : runsOf(few.map((d) => d.t), r.quantum_ms))
-      .join('rect')
-      .attr('x', (d) => x(d[0]))
-      .attr('width', (d) => Math.max(2, x(d[1]) - x(d[0])))
-      .attr('y', 0)
-      .attr('height', 6)
-      .attr('fill', '#ff9f1c');
-    if (few.length) {
-      sg.append('text')
-        .attr('x', f.innerW)
-        .attr('y', -4)
-        .attr('text-anchor', 'end')
-        .attr('fill', '#c77800')
-        .attr('class', 'few-note')
-        .text(`▲ ${formatQuanta(few.length)} with too few samples for some percentiles (orange)`);
-    }
+    drawIopsStrip(g, r, { x, mid, dom, inView, recordedOnly: coOn ? (gi) => !co.of[gi]?.corrected : null, clipId, c, w: f.innerW, mainH });
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
     drawLegend(this, g, r, s.showMean, groupColor, dash, coOn ? { bases: co.bases, interval: s.co_interval_ms } : null, keep);
-    if (onCanvas && metas.length > DENSE_SERIES) {
-      g.append('text').attr('class', 'canvas-note').attr('x', f.innerW).attr('y', mainH - 6).attr('text-anchor', 'end').attr('fill', c.muted).text(`${metas.length} lines: solid hairlines (the Groups tab reads many groups one by one)`);
-    }
-    if (this.columns) {
-      // Said on the chart: what is drawn is each column's worst quantum, not every quantum (docs/page-views.md "Worst quantum per column").
-      const k = Math.round(this.columns.quanta / this.columns.columns);
-      // In the band note's place: a column draws no bands.
-      g.append('text').attr('class', 'columns-note').attr('data-testid', 'columns-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted)
-        .text(`worst ${formatQuantum(r.quantum_ms)} quantum of each pixel column (~${k} quanta a column)`);
-    } else if (bandRule.note && !manyGroups(r, s)) {
-      g.append('text').attr('class', 'band-note').attr('x', f.innerW).attr('y', -10).attr('text-anchor', 'end').attr('fill', c.muted).text(bandRule.note);
-    }
+    const lines = onCanvas && metas.length > DENSE_SERIES ? metas.length : null;
+    drawNotes(g, { lines, columns: this.columns, bandNote: manyGroups(r, s) ? null : bandRule.note, quantumMs: r.quantum_ms, muted: c.muted, w: f.innerW, mainH });
     if (manyGroups(r, s)) drawRest(this, g, plot, { r, keep, x: mid, y, dom, c, w: f.innerW, hidden, topN: s.topN });
     brushAndHover(this, g, x, y, mainH, r, series);
     await drawSeries();

@@ -354,3 +354,17 @@ export function plainLine(s, log = false) {
   const k = (r1 - r0) / (d1 - d0);
   return [k, r0 - d0 * k];
 }
+
+/**
+ * The line through points {t, v} of a chart: gaps where v is null, and on a
+ * log axis where v is not positive (log 0 has no place).
+ * @param {(t: number) => number} x @param {(v: number) => number} y @param {boolean} yLog
+ */
+export function pointLine(x, y, yLog) {
+  return d3
+    .line()
+    .digits(1)
+    .defined((/** @type {any} */ d) => d.v != null && (!yLog || d.v > 0))
+    .x((/** @type {any} */ d) => x(d.t))
+    .y((/** @type {any} */ d) => y(d.v));
+}

@@ -2,7 +2,6 @@
 // grid from a query result, and picking the nearest level. No DOM.
 import { groupIndex } from './pctiles-data.js';
 import { tailCoord } from './scales.js';
-import { formatCsvNumber } from '../util/format.js';
 
 /**
  * Level-major grid of one group's percentile values: values[level][quantum]
@@ -122,22 +121,4 @@ export function spectrumCurves(r) {
     }
     return { group: name, points, max, samples: row ? row.samples : 0 };
   });
-}
-
-/**
- * CSV of a shown percentile grid/spectrum: percentile,group,value.
- * @param {ReturnType<typeof spectrumCurves>} curves @param {string} unit
- */
-export function spectrumCsv(curves, unit) {
-  const lines = [`percentile,group,latency_${unit}`];
-  for (const c of curves) {
-    for (const p of c.points) lines.push(`${p.p},${csvField(c.group)},${formatCsvNumber(p.v)}`);
-    if (c.max != null) lines.push(`100,${csvField(c.group)},${formatCsvNumber(c.max)}`);
-  }
-  return lines.join('\n') + '\n';
-}
-
-/** @param {string} s */
-export function csvField(s) {
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }

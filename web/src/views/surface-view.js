@@ -4,6 +4,7 @@
 // the surface is a quanta x levels image stretched onto the plot. A slider
 // picks one percentile: a line on the surface and its curve underneath.
 import * as d3 from 'd3';
+import { timeBrush } from './brush.js';
 import { Frame, themeColors, latencyScale, latencyAxis, drawYGrid, axisLabel } from './frame.js';
 import { timeScale, timeAxis } from './time-axis.js';
 import { paletteLut, tailCoord, tailTicks, logTicks } from './scales.js';
@@ -107,21 +108,8 @@ export class SurfaceView {
     g.append('g').attr('class', 'axis x-axis').attr('transform', `translate(0,${f.innerH})`).call(timeAxis(x));
 
     // Brush + hover on the surface.
-    const brush = d3
-      .brushX()
-      .extent([
-        [0, 0],
-        [f.innerW, surfH],
-      ])
-      .on('end', (ev) => {
-        if (!ev.selection) return;
-        const [a, b] = ev.selection.map(x.invert);
-        /** @type {d3.Selection<SVGGElement, any, any, any>} */ (g.select('.brush')).call(brush.move, null);
-        if (b - a >= r.quantum_ms / 4) this.ctx.onRange([a, b]);
-      });
-    const bg = g.append('g').attr('class', 'brush').call(brush);
-    bg.on('dblclick', () => this.ctx.onRange(null));
-    bg.on('mousemove', (ev) => {
+    const bg = timeBrush(g, x.invert, f.innerW, surfH, r.quantum_ms, this.ctx.onRange);
+    bg.on('mousemove', (/** @type {MouseEvent} */ ev) => {
       const [px, pyy] = d3.pointer(ev);
       const q = Math.floor((x.invert(px) - grid.t0) / r.quantum_ms);
       const li = nearestLevel(u, yU.invert(pyy));

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { fixture, loadThroughInput, cliPath, cliPctiles, settled, download } from './helpers.mjs';
+import { fixture, loadThroughInput, cliPath, cliPctiles, settled, download, parseCsv } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
 import { formatNumber } from '../../src/util/format.js';
 
@@ -59,13 +59,6 @@ export function clusterLogs(hosts = CLUSTER_HOSTS, seconds = SECONDS) {
     fs.writeFileSync(p, lines.join('\n') + '\n');
   }
   return out;
-}
-
-/** CSV text -> rows of objects. @param {string} csv */
-function parseCsv(csv) {
-  const [head, ...rows] = csv.trim().split('\n');
-  const cols = head.split(',');
-  return rows.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
 }
 
 /** The density view's grid as plain arrays. @param {import('playwright-core').Page} p */

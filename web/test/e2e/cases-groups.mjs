@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats, overlaps } from './helpers.mjs';
+import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats, overlaps, parseCsv } from './helpers.mjs';
 import { SHOTS, OUT, REPO } from './paths.mjs';
 import { formatNumber } from '../../src/util/format.js';
 import * as d3 from 'd3';
@@ -61,13 +61,6 @@ export function hostLogs(hosts = HOSTS, seconds = SECONDS) {
     fs.writeFileSync(p, lines.join('\n') + '\n');
   }
   return out;
-}
-
-/** CSV text -> rows of objects. @param {string} csv */
-function parseCsv(csv) {
-  const [head, ...rows] = csv.trim().split('\n');
-  const cols = head.split(',');
-  return rows.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
 }
 
 /**

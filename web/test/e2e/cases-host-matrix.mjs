@@ -10,7 +10,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { loadThroughInput, cliPath, cliPctiles, settled, download, waitDone } from './helpers.mjs';
+import { loadThroughInput, cliPath, cliPctiles, settled, download, waitDone, parseCsv } from './helpers.mjs';
 import { SHOTS, OUT } from './paths.mjs';
 import { hostLogs } from './cases-groups.mjs';
 
@@ -23,11 +23,18 @@ function hostResult() {
   return out;
 }
 
-/** CSV text -> rows of objects. @param {string} csv */
-function parseCsv(csv) {
-  const [head, ...rows] = csv.trim().split('\n');
-  const cols = head.split(',');
-  return rows.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
+/**
+ * Opens the result through the file input and shows the groups view by
+ * host, drawn with its 12 hosts.
+ * @param {import('playwright-core').Page} p @param {string} url @param {string} lsr
+ */
+async function openGroupsByHost(p, url, lsr) {
+  assert.equal(await loadThroughInput(p, url, [lsr]), 'ready');
+  await p.selectOption('[data-testid=group-by]', 'host');
+  await settled(p);
+  await p.click('[data-testid=tab-groups]');
+  await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 12);
+  await settled(p);
 }
 
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
@@ -37,12 +44,7 @@ export const HOST_MATRIX_CASES = [
     async run(c) {
       const p = c.page;
       const lsr = hostResult();
-      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
-      await p.selectOption('[data-testid=group-by]', 'host');
-      await settled(p);
-      await p.click('[data-testid=tab-groups]');
-      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 12);
-      await settled(p);
+      await openGroupsByHost(p, c.url, lsr);
       const got = await p.evaluate(() => {
         const a = /** @type {any} */ (window).latscope;
         const m = a.views.groups.m;
@@ -110,12 +112,7 @@ export const HOST_MATRIX_CASES = [
 
       // Back: every host, the groups view by host, from the matrix again.
       await p.goto(c.url);
-      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
-      await p.selectOption('[data-testid=group-by]', 'host');
-      await settled(p);
-      await p.click('[data-testid=tab-groups]');
-      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 12);
-      await settled(p);
+      await openGroupsByHost(p, c.url, lsr);
       const c2 = await p.evaluate(() => {
         const v = /** @type {any} */ (window).latscope.views.groups;
         const f = v.frame;

@@ -346,6 +346,21 @@ export const VIEW_CASES = [
     },
   },
   {
+    name: 'views: the surface\'s CSV export equals `latscope pctiles --group-by all --percentiles <its levels>` byte for byte (core writes it)',
+    async run(c) {
+      const p = c.page;
+      const files = LOCAL();
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await showView(p, 'surface');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.surface.grid);
+      const levels = await p.evaluate(() => /** @type {any} */ (window).latscope.views.surface.data.percentiles);
+      const { name, bytes } = await download(p, '[data-testid=export-view-csv]');
+      assert.equal(name, 'latscope-surface.csv');
+      assert.equal(bytes.toString('utf8'), cliPctiles(['--group-by', 'all', '--percentiles', levels.join(',')], files));
+      noPageErrors(c);
+    },
+  },
+  {
     name: 'views: an 800 px window: no sideways scroll, all six tabs whole, the file table names host and job and counts I/Os against fio\'s json+ (whole names, client/server run)',
     async run(c) {
       const p = c.page;

@@ -13,6 +13,13 @@ export function cliPath() {
   return p;
 }
 
+/** CSV text -> rows of objects (no quoted fields: the CLI's CSV has none here). @param {string} csv */
+export function parseCsv(csv) {
+  const [head, ...rows] = csv.trim().split('\n');
+  const cols = head.split(',');
+  return rows.map((l) => Object.fromEntries(l.split(',').map((v, i) => [cols[i], v])));
+}
+
 /** `latscope pctiles ARGS... FILES...` stdout. @param {string[]} args @param {string[]} files */
 export function cliPctiles(args, files) {
   try {

@@ -1,6 +1,14 @@
 // The one store's session part (reports told by key, staged fields drawn by
-// the next report) and the registry of views behind one interface.
-import { describe, it, expect } from 'vitest';
+// the next report) and the registry of views behind one interface; a view's
+// CSV export through the real WASM engine is the CLI's.
+import { afterAll, beforeAll, describe, it, expect } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createEngine } from '../../src/engine/index.js';
+import { nodeWasmSource } from '../../src/engine/node.js';
+import { SURFACE_LEVELS } from '../../src/app/queries.js';
 import { Store, initialState, initialSession } from '../../src/app/state.js';
 import { makeRegistry } from '../../src/app/view-registry.js';
 import { VIEW_NAMES } from '../../src/model/state.js';
@@ -80,5 +88,34 @@ describe('view registry', () => {
     expect([asked, drawn]).toEqual([1, 2]);
     await reg.surface.feed(/** @type {any} */ (view), q, s, true);
     expect([asked, drawn]).toEqual([2, 3]);
+  });
+});
+
+// Every "Export view CSV" is text core writes (docs/ARCHITECTURE.md, "From
+// bytes to pixels"): the surface's is `latscope pctiles` over its levels.
+describe('view registry: the surface export is the CLI\'s', () => {
+  const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+  const CLI = process.env.LATSCOPE_CLI ?? path.join(ROOT, 'build/latscope');
+  const FILES = ['local_clat_hist.1.log', 'local_clat_hist.2.log'].map((f) => path.join(ROOT, 'tests/fixtures/local', f));
+  /** @type {import('../../src/engine/index.js').Engine} */
+  let engine;
+  beforeAll(async () => {
+    engine = await createEngine({ mode: 'inthread', wasm: nodeWasmSource() });
+    await engine.loadFiles(FILES.map((p) => new File([fs.readFileSync(p)], path.basename(p))));
+  });
+  afterAll(() => engine?.terminate());
+  const cli = (/** @type {string[]} */ args) =>
+    execFileSync(CLI, ['pctiles', '--group-by', 'all', '--percentiles', SURFACE_LEVELS.join(','), ...args, ...FILES], { encoding: 'utf8' });
+  const q = () => /** @type {any} */ ({ engine, changed: () => true, pct: null, sources: [], colors: null, drawn: () => {} });
+
+  it.skipIf(!fs.existsSync(CLI))('whole run and zoomed: byte for byte `latscope pctiles --group-by all --percentiles <the surface levels>`', async () => {
+    const reg = makeRegistry();
+    const whole = await reg.surface.csv(/** @type {any} */ (null), q(), initialState());
+    expect(whole?.name).toBe('latscope-surface.csv');
+    expect(whole?.text.split('\n')[0]).toContain(',p99.9,');
+    expect(whole?.text).toBe(cli([]));
+    const zoomed = await reg.surface.csv(/** @type {any} */ (null), q(), { ...initialState(), range: [3000, 6000] });
+    expect(zoomed?.text).toBe(cli(['--from', '3000', '--to', '6000']));
+    expect(zoomed?.text.trim().split('\n').length).toBe(4);
   });
 });

@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import { aggregateIops, cols, seriesOf, slaViolations, fewFlagged, anyFiner, timeExtent, valueRange, groupIndex, groupIn, pointAt, runsOf, decimate, bandText } from '../../src/views/pctiles-data.js';
 import { bandTop, openEndPath, OPEN_END_PX, bandsDrawn, BAND_MAX_LINES } from '../../src/views/pctiles-bands.js';
 import { cellAt, rowRates } from '../../src/views/heatmap-data.js';
-import { surfaceGrid, nearestLevel, spectrumCurves, spectrumCsv } from '../../src/views/surface-data.js';
+import { surfaceGrid, nearestLevel, spectrumCurves } from '../../src/views/surface-data.js';
 
 // Shaped like engine.query() / report.h pctiles_json.
 const result = {
@@ -256,6 +256,9 @@ describe('surface and spectrum data', () => {
     expect(c[0].points.map((p) => p.p)).toEqual([50, 99]);
     expect(c[0].points[1].u).toBeCloseTo(2, 12);
     expect(c[0].max).toBe(90);
-    expect(spectrumCsv(c, 'us')).toBe('percentile,group,latency_us\n50,host=a,4\n99,host=a,50\n100,host=a,90\n50,host=b,5\n99,host=b,60\n100,host=b,70\n');
+    expect(c.map((x) => [x.group, x.points.map((p) => [p.p, p.v]), x.max])).toEqual([
+      ['host=a', [[50, 4], [99, 50]], 90],
+      ['host=b', [[50, 5], [99, 60]], 70],
+    ]);
   });
 });

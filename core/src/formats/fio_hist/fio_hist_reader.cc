@@ -344,13 +344,8 @@ void FioHistReader::settle(Raw& r) {
 // as kTimeBaseChange. Epoch timestamps that turn relative (or back) are a
 // damaged or concatenated log, not a new job.
 void FioHistReader::keep_one_time_base() {
-  const int keep = clock_.kept();
-  if (keep < 0) return;
-  src_->absolute_time = keep == 1;
-  const int drop = 1 - keep;
-  const uint64_t n = clock_.name_dropped(&src_->diag, "line(s)", "lines", "time_ms", kFioClocks);
-  if (n == 0) return;
-  src_->records -= n;
+  const int drop = keep_fio_clock(clock_, src_, "line(s)");
+  if (drop < 0) return;
   raws_.erase(std::remove_if(raws_.begin(), raws_.end(), [drop](const Raw& r) { return r.base == drop; }),
               raws_.end());
   raw_index_.clear();

@@ -420,13 +420,8 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
 // other clock's lines are left out and counted as kTimeBaseChange. Without
 // this one epoch stamp among relative ones stretched the file over decades.
 void FioLatReader::keep_one_time_base() {
-  const int keep = clock_.kept();
-  if (keep < 0) return;
-  src_->absolute_time = keep == 1;
-  const int drop = 1 - keep;
-  const uint64_t n = clock_.name_dropped(&src_->diag, "I/O line(s)", "lines", "time_ms", kFioClocks);
-  if (n == 0) return;
-  src_->records -= n;
+  const int drop = keep_fio_clock(clock_, src_, "I/O line(s)");
+  if (drop < 0) return;
   open_.erase(std::remove_if(open_.begin(), open_.end(), [drop](const Open& o) { return o.base == drop; }),
               open_.end());
 }
