@@ -290,7 +290,8 @@ class WasmEngine {
     Status st = parse_with_sla(options_json, &q, &rules);
     if (!st.ok()) return error(st);
     // Rows go into JS arrays a chunk at a time, never all kept (js_columns.h).
-    latscope_wasm::JsColumnsSink sink(q.labels, q.unit, q.options.adaptive_accuracy > 0, q.options.bands);
+    latscope_wasm::JsColumnsSink sink(q.labels, q.unit, q.options.adaptive_accuracy > 0, q.options.bands,
+                                      q.options.columns > 0);
     latscope::SlaFieldJudge judge(rules, q.options.percentiles, q.labels);
     judge.keep_marks();
     latscope::RowTee tee(&sink, &judge);
