@@ -4,11 +4,13 @@
 #include "latscope/matrix_answer.h"
 
 #include <algorithm>
+#include <memory>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "latscope/percentiles.h"
+#include "query/column_max.h"
 
 namespace latscope {
 namespace {
@@ -25,7 +27,10 @@ std::string not_held(const MatrixHead& h, const QueryOptions& q) {
   if (s.co_interval_ms > 0) return "coordinated-omission correction";
   if (q.adaptive_accuracy > 0 || q.compat_fio_histo_log_pctiles || !q.window_extremes)
     return "adaptive quanta, fio's arithmetic or no window extremes";
-  if (q.part_count != 1 || q.columns != 0) return "a part of the rows or pixel columns";
+  if (q.part_count != 1) return "a part of the rows";
+  // Pixel columns are made of the matrix's rows as of the histograms' (query/column_max.h).
+  if (q.columns != 0 && !(std::isfinite(s.from_ms) && std::isfinite(s.to_ms) && s.from_ms < s.to_ms))
+    return "pixel columns without a finite range";
   return "";
 }
 
@@ -136,12 +141,20 @@ Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOp
   out->quantum_ms = len;
   out->absolute_time = h.absolute_time;
   out->bands = false;
-  sink->expect(rows.size());
+  // Pixel columns (QueryOptions::columns): each column's worst of the
+  // matrix's rows, as the engine makes them of the histograms' rows
+  // (docs/page-views.md, "Worst quantum per column"), so no histogram is
+  // read for the percentiles chart by host.
+  std::unique_ptr<ColumnMaxSink> cm;
+  if (q.columns > 0) cm = std::make_unique<ColumnMaxSink>(q.sel.from_ms, q.sel.to_ms, q.columns, np, sink, nullptr);
+  RowSink* to = cm ? static_cast<RowSink*>(cm.get()) : sink;
+  to->expect(rows.size());
   Row row;  // reused: its percentile vector is allocated once
   for (const MatrixRow& r : rows) {
     matrix_row_to_row(r, &row);
-    sink->add(row);
+    to->add(row);
   }
+  if (cm) cm->finish();
   return Status::Ok();
 }
 

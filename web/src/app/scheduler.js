@@ -161,6 +161,21 @@ export class QueryScheduler {
     return columnsAsk({ ...s, range: null }, timeExtent(this.pct), pctiles?.frame?.innerW ?? 0);
   }
 
+  /**
+   * The percentiles chart's pixel columns from a result's per-host matrix
+   * when core says it holds them (grouped by host, the matrix's method and
+   * percentiles, a level at the quantum, no other selection): no histogram
+   * is folded (docs/page-views.md, "Worst quantum per column"). Null: the
+   * histograms answer.
+   * @param {any} e the engine @param {any} o the columns query's options
+   * @returns {Promise<import('../engine/columns.js').ResultColumns | null>}
+   */
+  async fromHostMatrix(e, o) {
+    const hm = this.answering ? null : (this.page.hostMatrix?.() ?? null);
+    if (!hm || o.group_by !== 'host' || o.sla) return null;
+    return hm.matrix.rows(e, o);
+  }
+
   /** @param {boolean} force */
   async refreshOnce(force) {
     const page = this.page;
@@ -186,7 +201,7 @@ export class QueryScheduler {
         try {
           const t0 = performance.now();
           const ext = timeExtent(this.pct);
-          const r = await this.columns(e, ask ? { ...po, ...ask } : this.withBands(po));
+          const r = (ask && (await this.fromHostMatrix(e, { ...po, ...ask }))) || (await this.columns(e, ask ? { ...po, ...ask } : this.withBands(po)));
           if (ask && ext) keepTimeExtent(r, ext);
           this.pct = r;
           this.pctColumns = ask ? { ...ask, quanta: (ask.to_ms - ask.from_ms) / s.quantum_ms } : null;
