@@ -112,7 +112,8 @@ export class QueryScheduler {
       this.colCache.set(key, hit);
       return hit;
     }
-    const r = await e.queryColumns(o);
+    // Pixel columns by host may come from a result's per-host matrix (fromHostMatrix).
+    const r = (o.columns > 0 && (await this.fromHostMatrix(e, o))) || (await e.queryColumns(o));
     if (r.n <= 100000) {
       this.colCache.set(key, r);
       while (this.colCache.size > 3) this.colCache.delete(/** @type {string} */ (this.colCache.keys().next().value));
@@ -201,7 +202,7 @@ export class QueryScheduler {
         try {
           const t0 = performance.now();
           const ext = timeExtent(this.pct);
-          const r = (ask && (await this.fromHostMatrix(e, { ...po, ...ask }))) || (await this.columns(e, ask ? { ...po, ...ask } : this.withBands(po)));
+          const r = await this.columns(e, ask ? { ...po, ...ask } : this.withBands(po));
           if (ask && ext) keepTimeExtent(r, ext);
           this.pct = r;
           this.pctColumns = ask ? { ...ask, quanta: (ask.to_ms - ask.from_ms) / s.quantum_ms } : null;
