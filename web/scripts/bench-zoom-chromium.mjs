@@ -11,7 +11,7 @@
 //
 // A result file kept by host (tests/bench/make_host_day.sh's
 // hosts-H-S-by-host.lsr) is timed a third way: the columns from its per-host
-// matrix (scheduler.js fromHostMatrix; docs/page-views.md, "Groups from the
+// matrix (host-matrix.js rows; docs/page-views.md, "Groups from the
 // matrix"), no histogram folded.
 //
 // Default input: bench-data/hosts200_s3600 (tests/bench/make_hosts_data.py),
@@ -68,7 +68,7 @@ try {
       a.lastColumnsAsk = ask;
       const t = performance.now();
       const asked = withColumns ? { ...o, from_ms: ask.from_ms, to_ms: ask.to_ms, columns: ask.columns, bands: false } : { ...o, bands: false };
-      const r = how === 'matrix' ? await a.scheduler.fromHostMatrix(e, asked) : await e.queryColumns(asked);
+      const r = how === 'matrix' ? await a.session.hostMatrix?.rows(e, asked) : await e.queryColumns(asked);
       if (!r) return { refused: a.session.hostMatrix?.why ?? 'no per-host matrix' };
       const q = performance.now();
       v.setData(r, withColumns ? ask : null);

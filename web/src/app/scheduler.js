@@ -112,8 +112,7 @@ export class QueryScheduler {
       this.colCache.set(key, hit);
       return hit;
     }
-    // Pixel columns by host may come from a result's per-host matrix (fromHostMatrix).
-    const r = (o.columns > 0 && (await this.fromHostMatrix(e, o))) || (await e.queryColumns(o));
+    const r = await e.queryColumns(o);
     if (r.n <= 100000) {
       this.colCache.set(key, r);
       while (this.colCache.size > 3) this.colCache.delete(/** @type {string} */ (this.colCache.keys().next().value));
@@ -160,21 +159,6 @@ export class QueryScheduler {
     if (s.view !== 'pctiles' || this.answering) return null;
     const pctiles = /** @type {any} */ (this.page.views().pctiles);
     return columnsAsk({ ...s, range: null }, timeExtent(this.pct), pctiles?.frame?.innerW ?? 0);
-  }
-
-  /**
-   * The percentiles chart's pixel columns from a result's per-host matrix
-   * when core says it holds them (grouped by host, the matrix's method and
-   * percentiles, a level at the quantum, no other selection): no histogram
-   * is folded (docs/page-views.md, "Worst quantum per column"). Null: the
-   * histograms answer.
-   * @param {any} e the engine @param {any} o the columns query's options
-   * @returns {Promise<import('../engine/columns.js').ResultColumns | null>}
-   */
-  async fromHostMatrix(e, o) {
-    const hm = this.answering ? null : (this.page.hostMatrix?.() ?? null);
-    if (!hm || o.group_by !== 'host' || o.sla) return null;
-    return hm.matrix.rows(e, o);
   }
 
   /** @param {boolean} force */
