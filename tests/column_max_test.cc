@@ -1,17 +1,18 @@
 // The worst quantum per pixel column (QueryOptions::columns, query/column_max.h;
 // docs/page-views.md, "Worst quantum per column"), checked against a plain
-// reference over the full query's rows: per group and column, exactly the
-// rows where a percentile or max is highest (the first on a tie), unchanged.
+// reference over the full query's rows: one row per group and column, each
+// percentile, max and mean the highest of the column's quanta, min the
+// lowest, and the quantum each value names holds exactly that value.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
-#include <set>
 #include <string>
 
 #include "latscope/engine.h"
+#include "fixture_util.h"
 #include "latscope/options_json.h"
 
 namespace latscope {
@@ -57,48 +58,108 @@ QueryOptions at_100ms(uint32_t columns) {
   return q;
 }
 
-double value(const Row& r, size_t i) { return i < r.p.size() ? r.p[i].value_ns : r.stats.max_ns; }
+// Value i of a row in Row::value_t_ms's order: percentiles, max, min, mean.
+double value(const Row& r, size_t i) {
+  const size_t np = r.p.size();
+  if (i < np) return r.p[i].value_ns;
+  return i == np ? r.stats.max_ns : i == np + 1 ? r.stats.min_ns : r.stats.mean_ns;
+}
 
-TEST(ColumnMax, KeepsEachColumnsWorstQuantumPerPercentile) {
+// Checks cols (q with q.columns) against full (q without): per (group,
+// column) of the full rows, one column row at the column's first quantum,
+// each value the worst of the column's quanta with samples, named after a
+// quantum whose full row holds exactly that value; flags their union (empty
+// only when all are); rows in time, then group order.
+void expect_column_max(const QueryResult& full, const QueryResult& cols, const QueryOptions& q) {
+  ASSERT_EQ(full.groups, cols.groups);
+  const double w = (q.sel.to_ms - q.sel.from_ms) / q.columns;
+  const auto column = [&](double t) {
+    const double c = std::floor((t - q.sel.from_ms) / w);
+    return c > 0 ? std::min<int>(static_cast<int>(q.columns) - 1, static_cast<int>(c)) : 0;
+  };
+  std::map<std::pair<uint32_t, int>, std::vector<const Row*>> in;  // (group, column) -> full rows
+  std::map<std::pair<uint32_t, double>, const Row*> at;            // (group, t_ms) -> full row
+  for (const Row& r : full.rows) {
+    in[{r.group, column(r.t_ms)}].push_back(&r);
+    at[{r.group, r.t_ms}] = &r;
+  }
+  ASSERT_EQ(cols.rows.size(), in.size());
+  size_t checked = 0;
+  for (size_t k = 0; k < cols.rows.size(); ++k) {
+    const Row& c = cols.rows[k];
+    SCOPED_TRACE("group " + std::to_string(c.group) + " t " + std::to_string(c.t_ms));
+    const std::vector<const Row*>& rows = in.at({c.group, column(c.t_ms)});
+    EXPECT_EQ(c.t_ms, rows.front()->t_ms);
+    const size_t values = c.p.size() + 3;
+    ASSERT_EQ(c.value_t_ms.size(), values);
+    uint32_t any = 0, all = ~0u;
+    for (const Row* r : rows) {
+      any |= r->flags;
+      all &= r->flags;
+    }
+    EXPECT_EQ(c.flags, (any & ~kFlagEmpty) | (all & kFlagEmpty));
+    for (size_t i = 0; i < values; ++i) {
+      double want = std::nan("");
+      for (const Row* r : rows) {
+        if (!(r->stats.samples > 0) || std::isnan(value(*r, i))) continue;
+        const double v = value(*r, i);
+        if (std::isnan(want) || (i == c.p.size() + 1 ? v < want : v > want)) want = v;
+      }
+      if (std::isnan(want)) continue;  // a column of empty quanta
+      EXPECT_EQ(value(c, i), want) << "value " << i;
+      const Row* named = at.at({c.group, c.value_t_ms[i]});
+      EXPECT_EQ(column(named->t_ms), column(c.t_ms));
+      EXPECT_EQ(value(*named, i), want) << "value " << i << " named quantum " << c.value_t_ms[i];
+      ++checked;
+    }
+    if (k) {
+      const Row& before = cols.rows[k - 1];
+      EXPECT_TRUE(before.t_ms < c.t_ms || (before.t_ms == c.t_ms && before.group < c.group));
+    }
+  }
+  EXPECT_GT(checked, cols.rows.size());
+}
+
+TEST(ColumnMax, OneRowPerColumnAndGroupOfItsWorstValues) {
   Loaded d;
   QueryResult full, cols;
   ASSERT_TRUE(d.e.query(at_100ms(0), &full).ok());
   ASSERT_TRUE(d.e.query(at_100ms(10), &cols).ok());  // 10 columns of 1 s: 10 quanta each
-  ASSERT_EQ(full.groups, cols.groups);
   ASSERT_GT(full.rows.size(), 150u);
-  // The reference: per (group, column), the first row where each value is highest.
-  std::set<std::pair<uint32_t, double>> want;
-  std::map<std::pair<uint32_t, int>, std::vector<const Row*>> best;
-  for (const Row& r : full.rows) {
-    if (!(r.stats.samples > 0)) continue;
-    const int c = std::min(9, std::max(0, static_cast<int>(std::floor(r.t_ms / 1000))));
-    std::vector<const Row*>& b = best[{r.group, c}];
-    b.resize(r.p.size() + 1, nullptr);
-    for (size_t i = 0; i < b.size(); ++i)
-      if (!b[i] || value(r, i) > value(*b[i], i)) b[i] = &r;
-  }
-  for (const auto& kv : best)
-    for (const Row* r : kv.second) want.insert({r->group, r->t_ms});
-  std::set<std::pair<uint32_t, double>> got;
-  for (const Row& r : cols.rows) got.insert({r.group, r.t_ms});
-  EXPECT_EQ(got, want);
-  EXPECT_LT(cols.rows.size(), full.rows.size() / 2);
-  // Kept rows are the full query's, value for value, in time then group order.
-  std::map<std::pair<uint32_t, double>, const Row*> by;
-  for (const Row& r : full.rows) by[{r.group, r.t_ms}] = &r;
-  for (size_t k = 0; k < cols.rows.size(); ++k) {
-    const Row& r = cols.rows[k];
-    const Row& f = *by.at({r.group, r.t_ms});
-    for (size_t i = 0; i <= r.p.size(); ++i) EXPECT_EQ(value(r, i), value(f, i));
-    if (k) {
-      const Row& before = cols.rows[k - 1];
-      EXPECT_TRUE(before.t_ms < r.t_ms || (before.t_ms == r.t_ms && before.group < r.group));
-    }
+  EXPECT_EQ(cols.rows.size(), 10 * full.groups.size());
+  expect_column_max(full, cols, at_100ms(10));
+}
+
+// Real fio logs: two hosts' histogram logs (cs) by host, and per-I/O logs
+// (local), whose quanta differ one from the next, by file.
+TEST(ColumnMax, OnRealFixtures) {
+  struct Case {
+    const char* set;
+    const char* needle;
+    GroupBy by;
+  };
+  for (const Case& k : {Case{"cs", "clat_hist", {"host"}}, Case{"local", "clat.", {"file"}}}) {
+    SCOPED_TRACE(k.set);
+    Engine e;
+    ASSERT_TRUE(fixtures::load(&e, fixtures::files_of(k.set, k.needle), FileOptions()));
+    QueryOptions q;
+    q.quantum_ms = 100;
+    q.group_by = k.by;
+    q.percentiles = {50, 90, 99, 99.9, 100};
+    q.sel.from_ms = 0;
+    q.sel.to_ms = 8000;
+    QueryResult full, cols;
+    ASSERT_TRUE(e.query(q, &full).ok());
+    ASSERT_GT(full.rows.size(), 100u);
+    q.columns = 7;
+    ASSERT_TRUE(e.query(q, &cols).ok());
+    EXPECT_EQ(cols.rows.size(), 7 * full.groups.size());
+    expect_column_max(full, cols, q);
   }
 }
 
 // The one-quantum spike of file a (window 57: 5.6-5.7 s) is drawn: its
-// column keeps that quantum, with the max the full query gives it.
+// column's max is the spike's and names its quantum.
 TEST(ColumnMax, AOneQuantumSpikeSurvives) {
   Loaded d;
   QueryResult full, cols;
@@ -114,7 +175,7 @@ TEST(ColumnMax, AOneQuantumSpikeSurvives) {
   ASSERT_LE(spike_t, 5700);
   bool kept = false;
   for (const Row& r : cols.rows)
-    if (r.group == 0 && r.t_ms == spike_t) kept = r.stats.max_ns == spike;
+    if (r.group == 0 && r.stats.max_ns == spike) kept = r.value_t_ms.at(r.p.size()) == spike_t;
   EXPECT_TRUE(kept);
 }
 

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -86,6 +87,44 @@ TEST(MatrixAnswer, ARangeReadsOnlyItsBlocksAndGivesItsQuanta) {
   EXPECT_EQ(got, pctiles_of_files(kFiles, q));
   EXPECT_LE(part.blocks.size(), all.blocks.size());
   for (size_t b : part.blocks) EXPECT_EQ(f.m.blocks()[b].level, 0u);
+}
+
+// The percentiles chart by host over many quanta (QueryOptions::columns):
+// the matrix's column rows equal the engine's on the logs, value for value
+// and each value's quantum (whose rows tests/column_max_test.cc checks
+// against the worst of every quantum in the column).
+TEST(MatrixAnswer, PixelColumnsEqualTheColumnsOfTheLogs) {
+  Opened f;
+  Engine e;
+  for (const std::string& file : kFiles) {
+    std::string text;
+    ASSERT_TRUE(fixtures::read_file(file, &text)) << file;
+    testing::feed(&e, file, text);
+  }
+  QueryOptions q = host_query(1000);
+  QueryResult every;
+  ASSERT_TRUE(e.query(q, &every).ok());
+  ASSERT_GT(every.rows.size(), 20u);
+  q.sel.from_ms = 0;
+  q.sel.to_ms = every.rows.back().t_ms + 1000;
+  for (uint32_t columns : {3u, 7u}) {
+    SCOPED_TRACE(columns);
+    q.columns = columns;
+    QueryResult want, got;
+    ASSERT_TRUE(e.query(q, &want).ok());
+    const MatrixPlan plan = plan_matrix_answer(f.m, q, true, columns);
+    ASSERT_TRUE(plan.served) << plan.why;
+    ASSERT_TRUE(answer_from_matrix(&f.m, plan, q, &got).ok());
+    EXPECT_EQ(got.rows.size(), columns * every.groups.size());
+    EXPECT_LT(got.rows.size(), every.rows.size());
+    EXPECT_EQ(pctiles_csv(got, default_percentile_labels(), Unit::kUs),
+              pctiles_csv(want, default_percentile_labels(), Unit::kUs));
+    ASSERT_EQ(got.rows.size(), want.rows.size());
+    for (size_t i = 0; i < got.rows.size(); ++i) EXPECT_EQ(got.rows[i].value_t_ms, want.rows[i].value_t_ms) << i;
+  }
+  // Without a range there are no columns to cut.
+  q.sel.to_ms = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(plan_matrix_answer(f.m, q, true, 3).why, "pixel columns without a finite range");
 }
 
 TEST(MatrixAnswer, TheLevelFollowsTheQuantumOrTheColumns) {

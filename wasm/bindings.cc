@@ -49,7 +49,8 @@
 //
 //   new Module.MatrixFile(size)                a version 4 file's per-host matrix read by
 //   add(offset, Uint8Array)                    ranges (matrix_answer.h): add() hands it bytes,
-//   query(optionsJson, columns, chosen)        query() answers as queryMatrix does, or says
+//   query(optionsJson, columns, chosen, rows)  query() answers as queryMatrix does (rows:
+//                                              as queryColumns, no SLA), or says
 //     -> {meta, times, values, samples}        {need: "[[offset, length], ...]"} (the ranges
 //      | {need: str} | {refused: str}          to add first) or {refused: why} (the
 //                                              histograms answer instead; also for a
@@ -304,7 +305,8 @@ class WasmEngine {
     Status st = parse_with_sla(options_json, &q, &rules);
     if (!st.ok()) return error(st);
     // Rows go into JS arrays a chunk at a time, never all kept (js_columns.h).
-    latscope_wasm::JsColumnsSink sink(q.labels, q.unit, q.options.adaptive_accuracy > 0, q.options.bands);
+    latscope_wasm::JsColumnsSink sink(q.labels, q.unit, q.options.adaptive_accuracy > 0, q.options.bands,
+                                      q.options.columns > 0);
     latscope::SlaFieldJudge judge(rules, q.options.percentiles, q.labels);
     judge.keep_marks();
     latscope::RowTee tee(&sink, &judge);
@@ -500,7 +502,10 @@ class WasmMatrixFile {
     val(emscripten::typed_memory_view(b.size(), b.data())).call<void>("set", bytes);
   }
 
-  val query(const std::string& options_json, double columns, bool chosen) {
+  // rows: the answer as the percentiles query's columns (queryColumns' form;
+  // with "columns" in the options, each pixel column's worst, made in core
+  // of the matrix's rows) instead of the groups view's matrix.
+  val query(const std::string& options_json, double columns, bool chosen, bool rows) {
     latscope::QueryOptions q;
     std::vector<std::string> labels;
     latscope::Unit unit = latscope::kDefaultUnit;
@@ -537,6 +542,18 @@ class WasmMatrixFile {
     }
     if (!missing_.empty()) return need();
     latscope::QueryResult r;
+    if (rows) {
+      if (!rules.empty()) return refused("SLA rules on the rows (the histograms judge them)");
+      latscope_wasm::JsColumnsSink sink(labels, unit, false, false, q.columns > 0);
+      st = latscope::answer_from_matrix(&reader_, plan, q, &sink, &r);
+      for (size_t b : plan.blocks) held_.erase(reader_.block_at(b));
+      if (!st.ok()) return refused(st.message);
+      r.notes.push_back("answered from the per-host matrix (level " + latscope::quantum_text(r.quantum_ms) + " ms)");
+      val out = val::object();
+      out.set("meta", latscope::pctiles_meta_json(r, labels, unit));
+      sink.finish(false, &out);
+      return out;
+    }
     latscope::ValueMatrixBuilder vb(labels.size(), unit);
     // SLA rules judged on the matrix's rows as queryMatrix judges the histograms' (the same rows).
     latscope::SlaFieldJudge judge(rules, q.percentiles, labels);

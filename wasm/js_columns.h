@@ -26,8 +26,10 @@ class JsColumnsSink : public latscope::RowSink {
  public:
   // widths: the query has adaptive quanta (only those rows have widths).
   // bands false: err, lo, hi are left out (QueryOptions::bands), empty arrays.
-  JsColumnsSink(std::vector<std::string> labels, latscope::Unit unit, bool widths, bool bands)
-      : widths_(widths), np_(labels.size()), b_(std::move(labels), unit, bands) {
+  // columns: the rows are pixel columns' (QueryOptions::columns), each
+  // value naming its quantum (value_t_ms).
+  JsColumnsSink(std::vector<std::string> labels, latscope::Unit unit, bool widths, bool bands, bool columns = false)
+      : widths_(widths), columns_(columns), np_(labels.size()), b_(std::move(labels), unit, bands) {
     b_.expect(kChunkRows);
     // Browsers without resizable ArrayBuffers (before Chrome 111, Firefox
     // 128, Safari 16.4) get fixed buffers, copied to their length at the end.
@@ -89,6 +91,7 @@ class JsColumnsSink : public latscope::RowSink {
   // width_ms is only filled for adaptive quanta, err, lo, hi only with bands.
   bool used(const Column& c) const {
     if (c.f64 == &latscope::PctilesColumns::width_ms) return widths_;
+    if (c.f64 == &latscope::PctilesColumns::value_t_ms) return columns_;
     if (c.f64 == &latscope::PctilesColumns::err || c.f64 == &latscope::PctilesColumns::lo ||
         c.f64 == &latscope::PctilesColumns::hi)
       return b_.wants_bands();
@@ -139,10 +142,11 @@ class JsColumnsSink : public latscope::RowSink {
   }
 
   bool widths_;
+  bool columns_;
   bool resizable_ = true;
   size_t np_;
   latscope::PctilesColumnsBuilder b_;
-  Column cols_[12] = {
+  Column cols_[13] = {
       {"t_ms", &latscope::PctilesColumns::t_ms, nullptr, 1},
       {"width_ms", &latscope::PctilesColumns::width_ms, nullptr, 1},
       {"samples", &latscope::PctilesColumns::samples, nullptr, 1},
@@ -153,6 +157,7 @@ class JsColumnsSink : public latscope::RowSink {
       {"err", &latscope::PctilesColumns::err, nullptr, np_},
       {"lo", &latscope::PctilesColumns::lo, nullptr, np_},
       {"hi", &latscope::PctilesColumns::hi, nullptr, np_},
+      {"value_t_ms", &latscope::PctilesColumns::value_t_ms, nullptr, np_ + 3},
       {"group", nullptr, &latscope::PctilesColumns::group, 1},
       {"flag", nullptr, &latscope::PctilesColumns::flag, 1},
   };

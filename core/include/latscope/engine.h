@@ -156,12 +156,12 @@ struct QueryOptions {
   uint32_t part_index = 0, part_count = 1;
   // > 0: the rows a chart of this many pixel columns can show (docs/page-views.md,
   // "Worst quantum per column"): sel.from_ms .. sel.to_ms (both finite) cut
-  // into `columns` equal columns; within a column each group keeps, for each
-  // percentile and for max, the row (the quantum) where it is highest, the
-  // first on a tie, and no other row, so a one-quantum spike survives at any
-  // zoom. Kept rows are the query's own, unchanged (a kept value is its
-  // quantum's, as `latscope pctiles` at that quantum gives it); a column of
-  // empty rows keeps its first. 0: every row.
+  // into `columns` equal columns, one row per column and group: each
+  // percentile, max and mean the highest of the column's quanta (the first
+  // on a tie), min the lowest, each as `latscope pctiles` at that quantum
+  // gives it and named in Row::value_t_ms, so a one-quantum spike survives at
+  // any zoom. t_ms: the column's first quantum; samples: its I/Os per
+  // quantum; flags: any quantum's, empty only when all are. 0: every row.
   uint32_t columns = 0;
 };
 
@@ -189,6 +189,9 @@ struct Row {
   std::vector<PercentileValue> p;  // parallel to QueryOptions::percentiles
   uint32_t flags = 0;
   double width_ms = 0;  // adaptive quanta: the quantum's width (it covers [t_ms, t_ms + width_ms])
+  // QueryOptions::columns: per value (each percentile, then max, min, mean)
+  // the start of the quantum it is from; empty otherwise.
+  std::vector<double> value_t_ms;
 };
 
 // Where Engine::query hands its rows one by one.

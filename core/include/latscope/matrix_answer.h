@@ -19,7 +19,9 @@ namespace latscope {
 // in the matrix, the blocks to read. served is false (why says it) when the
 // query asks what the matrix does not hold: another grouping, percentile,
 // method, a selection (directions, kinds, exclusions, offsets, accounts),
-// coordinated-omission, adaptive or fio-compatible rows, parts, columns.
+// coordinated-omission, adaptive or fio-compatible rows, parts, pixel
+// columns without a finite range. Pixel columns (QueryOptions::columns) are
+// made of the matrix's rows as the engine makes them of the histograms'.
 struct MatrixPlan {
   bool served = false;
   std::string why;

@@ -112,6 +112,9 @@ std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& p
 // quanta. flag[i] indexes flag_texts, whose entry 0 is "" (no flags).
 struct PctilesColumns {
   std::vector<double> t_ms, width_ms, samples, min, mean, max, p, err, lo, hi;
+  // Rows of QueryOptions::columns: per row, percentiles + 3 quantum starts
+  // (Row::value_t_ms); empty for other rows.
+  std::vector<double> value_t_ms;
   std::vector<uint32_t> group, flag;
   std::vector<std::string> flag_texts{""};
 };

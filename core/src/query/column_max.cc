@@ -6,11 +6,14 @@
 namespace latscope {
 namespace {
 
-// The value `i` of a row: its percentiles in order, then max; NaN when the
-// quantum has no samples (it never wins).
+// The value `i` of a row: its percentiles in order, then max, min, mean
+// (Row::value_t_ms's order); NaN when the quantum has no samples (it never
+// wins).
 double value_of(const Row& r, size_t i) {
   if (!(r.stats.samples > 0)) return std::nan("");
-  return i < r.p.size() ? r.p[i].value_ns : r.stats.max_ns;
+  const size_t np = r.p.size();
+  if (i < np) return r.p[i].value_ns;
+  return i == np ? r.stats.max_ns : i == np + 1 ? r.stats.min_ns : r.stats.mean_ns;
 }
 
 }  // namespace
@@ -20,12 +23,12 @@ ColumnMaxSink::ColumnMaxSink(double from_ms, double to_ms, uint32_t columns, siz
     : from_ms_(from_ms),
       width_ms_((to_ms - from_ms) / columns),
       columns_(columns),
-      values_(percentiles + 1),
+      np_(percentiles),
       to_(to),
       kept_(kept) {}
 
 void ColumnMaxSink::expect(size_t rows) {
-  if (to_) to_->expect(rows);  // still a bound: no more rows are kept than come
+  if (to_) to_->expect(rows);  // still a bound: no more rows are made than come
 }
 
 size_t ColumnMaxSink::column_of(double t_ms) const {
@@ -43,55 +46,55 @@ void ColumnMaxSink::add(const Row& row) {
   }
   if (row.group >= groups_.size()) groups_.resize(row.group + 1);
   Group& g = groups_[row.group];
-  if (g.best.empty()) g.best.assign(values_, -1);
-  bool wins = false;
-  for (size_t i = 0; i < values_; ++i) {
-    const double v = value_of(row, i);
-    // Strictly higher: the first quantum keeps a tie.
-    if (!std::isnan(v) && (g.best[i] < 0 || v > value_of(g.rows[static_cast<size_t>(g.best[i])], i))) wins = true;
+  const size_t values = np_ + 3;
+  if (!g.seen) {  // the column's first quantum: its row, every value named after it
+    g.seen = true;
+    g.row = row;
+    g.row.value_t_ms.assign(values, row.t_ms);
+    g.has.assign(values, 0);
+    g.samples = 0;
+    g.quanta = 0;
+    g.any = 0;
+    g.all = ~0u;
   }
-  if (!wins) {
-    if (g.rows.empty() && g.empty < 0 && !(row.stats.samples > 0)) {
-      g.empty = 0;
-      g.rows.push_back(row);
+  g.samples += row.stats.samples;
+  ++g.quanta;
+  g.any |= row.flags;
+  g.all &= row.flags;
+  for (size_t i = 0; i < values; ++i) {
+    const double v = value_of(row, i);
+    if (std::isnan(v)) continue;
+    const double cur = value_of(g.row, i);
+    // Strictly worse (higher; min: lower): the first quantum keeps a tie.
+    const bool wins = !g.has[i] || (i == np_ + 1 ? v < cur : v > cur);
+    if (!wins) continue;
+    g.has[i] = 1;
+    g.row.value_t_ms[i] = row.t_ms;
+    if (i < np_) {
+      g.row.p[i] = row.p[i];
+    } else if (i == np_) {
+      g.row.stats.max_ns = v;
+      g.row.stats.saturated = row.stats.saturated;
+    } else if (i == np_ + 1) {
+      g.row.stats.min_ns = v;
+    } else {
+      g.row.stats.mean_ns = v;
     }
-    return;
+    // value_of reads the row's samples: a column whose first quanta were empty has some now.
+    if (!(g.row.stats.samples > 0)) g.row.stats.samples = row.stats.samples;
   }
-  if (g.empty >= 0) {  // a quantum with samples replaces the empty one
-    g.rows.clear();
-    g.empty = -1;
-  }
-  const int at = static_cast<int>(g.rows.size());
-  g.rows.push_back(row);
-  for (size_t i = 0; i < values_; ++i) {
-    const double v = value_of(row, i);
-    if (!std::isnan(v) && (g.best[i] < 0 || v > value_of(g.rows[static_cast<size_t>(g.best[i])], i))) g.best[i] = at;
-  }
-  if (g.rows.size() > 2 * values_) compact(&g);
-}
-
-// Drops the candidates no value points at any more (a long column of rising
-// values would otherwise keep every row).
-void ColumnMaxSink::compact(Group* g) {
-  std::vector<int> at(g->rows.size(), -1);
-  for (int b : g->best)
-    if (b >= 0) at[static_cast<size_t>(b)] = 0;
-  std::vector<Row> kept;
-  for (size_t r = 0; r < g->rows.size(); ++r) {
-    if (at[r] < 0) continue;
-    at[r] = static_cast<int>(kept.size());
-    kept.push_back(std::move(g->rows[r]));
-  }
-  for (int& b : g->best)
-    if (b >= 0) b = at[static_cast<size_t>(b)];
-  g->rows = std::move(kept);
 }
 
 void ColumnMaxSink::flush() {
-  std::vector<const Row*> out;
+  std::vector<Row*> out;
   for (Group& g : groups_) {
-    if (g.empty < 0) compact(&g);
-    for (const Row& r : g.rows) out.push_back(&r);
+    if (!g.seen) continue;
+    g.seen = false;
+    // I/Os per quantum, averaged over the column: the IOPS drawn under the chart.
+    g.row.stats.samples = g.samples / g.quanta;
+    // Flags of any of the column's quanta, but empty only when all are.
+    g.row.flags = (g.any & ~kFlagEmpty) | (g.all & kFlagEmpty);
+    out.push_back(&g.row);
   }
   // The query's order: time, then group.
   std::sort(out.begin(), out.end(), [](const Row* a, const Row* b) {
@@ -103,11 +106,6 @@ void ColumnMaxSink::flush() {
     } else {
       kept_->push_back(*r);
     }
-  }
-  for (Group& g : groups_) {
-    g.rows.clear();
-    std::fill(g.best.begin(), g.best.end(), -1);
-    g.empty = -1;
   }
 }
 

@@ -57,6 +57,7 @@ void PctilesColumnsBuilder::add(const Row& row) {
     c.hi.push_back(pv ? in_unit(pv->hi_ns) : kNull);
   }
   c.flag.push_back(row.flags ? flag_of(row) : 0);
+  c.value_t_ms.insert(c.value_t_ms.end(), row.value_t_ms.begin(), row.value_t_ms.end());
 }
 
 uint32_t PctilesColumnsBuilder::flag_of(const Row& row) {
@@ -78,7 +79,8 @@ uint32_t PctilesColumnsBuilder::flag_of(const Row& row) {
 }
 
 void PctilesColumnsBuilder::clear_rows() {
-  for (std::vector<double>* v : {&c_.t_ms, &c_.width_ms, &c_.samples, &c_.min, &c_.mean, &c_.max, &c_.p, &c_.err, &c_.lo, &c_.hi})
+  for (std::vector<double>* v : {&c_.t_ms, &c_.width_ms, &c_.samples, &c_.min, &c_.mean, &c_.max, &c_.p, &c_.err, &c_.lo, &c_.hi,
+                                    &c_.value_t_ms})
     v->clear();
   c_.group.clear();
   c_.flag.clear();

@@ -4,11 +4,13 @@
 #include "latscope/matrix_answer.h"
 
 #include <algorithm>
+#include <memory>
 #include <cmath>
 #include <string>
 #include <vector>
 
 #include "latscope/percentiles.h"
+#include "query/column_max.h"
 
 namespace latscope {
 namespace {
@@ -25,7 +27,10 @@ std::string not_held(const MatrixHead& h, const QueryOptions& q) {
   if (s.co_interval_ms > 0) return "coordinated-omission correction";
   if (q.adaptive_accuracy > 0 || q.compat_fio_histo_log_pctiles || !q.window_extremes)
     return "adaptive quanta, fio's arithmetic or no window extremes";
-  if (q.part_count != 1 || q.columns != 0) return "a part of the rows or pixel columns";
+  if (q.part_count != 1) return "a part of the rows";
+  // Pixel columns are made of the matrix's rows as of the histograms' (query/column_max.h).
+  if (q.columns != 0 && !(std::isfinite(s.from_ms) && std::isfinite(s.to_ms) && s.from_ms < s.to_ms))
+    return "pixel columns without a finite range";
   return "";
 }
 
@@ -108,10 +113,43 @@ Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOp
   const MatrixHead& h = m->head();
   const double len = h.levels[plan.level];
   const size_t np = plan.pct.size();
+  *out = QueryResult();
+  out->groups = h.groups;
+  out->quantum_ms = len;
+  out->absolute_time = h.absolute_time;
+  out->bands = false;
+  // Pixel columns (QueryOptions::columns): each column's worst of the
+  // matrix's rows, as the engine makes them of the histograms' rows
+  // (docs/page-views.md, "Worst quantum per column"), so no histogram is
+  // read for the percentiles chart by host.
+  std::unique_ptr<ColumnMaxSink> cm;
+  if (q.columns > 0) cm = std::make_unique<ColumnMaxSink>(q.sel.from_ms, q.sel.to_ms, q.columns, np, sink, nullptr);
+  RowSink* to = cm ? static_cast<RowSink*>(cm.get()) : sink;
+  to->expect(static_cast<size_t>(plan.rows));  // a bound: rows outside the range are left out
+  // Blocks are in index order (time block, then groups), several blocks a
+  // time block: each time block's rows are sorted and handed on before the
+  // next is read, so only one time block's rows are held (an index out of
+  // time order is taken whole).
+  const std::vector<MatrixBlock>& index = m->blocks();
+  bool in_time_order = true;
+  for (size_t k = 1; k < plan.blocks.size(); ++k)
+    if (index[plan.blocks[k]].time_block < index[plan.blocks[k - 1]].time_block) in_time_order = false;
   std::vector<MatrixRow> rows, block;
-  rows.reserve(static_cast<size_t>(plan.rows));  // at most kMaxMatrixAnswerRows
+  Row row;  // reused: its percentile vector is allocated once
+  const auto hand_on = [&]() {
+    std::sort(rows.begin(), rows.end(), [](const MatrixRow& x, const MatrixRow& y) {
+      return x.t_ms < y.t_ms || (x.t_ms == y.t_ms && x.group < y.group);
+    });
+    for (const MatrixRow& r : rows) {
+      matrix_row_to_row(r, &row);
+      to->add(row);
+    }
+    rows.clear();
+  };
   std::vector<double> picked(np);
-  for (size_t b : plan.blocks) {
+  for (size_t k = 0; k < plan.blocks.size(); ++k) {
+    const size_t b = plan.blocks[k];
+    if (in_time_order && k > 0 && index[b].time_block != index[plan.blocks[k - 1]].time_block) hand_on();
     Status st = m->read(b, &block);
     if (!st.ok()) return st;
     for (MatrixRow& r : block) {
@@ -127,21 +165,8 @@ Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOp
       rows.push_back(std::move(r));
     }
   }
-  // Blocks are in index order (time block, then groups), several blocks a time block: sorted, rows go out in time, then group order.
-  std::sort(rows.begin(), rows.end(), [](const MatrixRow& a, const MatrixRow& b) {
-    return a.t_ms < b.t_ms || (a.t_ms == b.t_ms && a.group < b.group);
-  });
-  *out = QueryResult();
-  out->groups = h.groups;
-  out->quantum_ms = len;
-  out->absolute_time = h.absolute_time;
-  out->bands = false;
-  sink->expect(rows.size());
-  Row row;  // reused: its percentile vector is allocated once
-  for (const MatrixRow& r : rows) {
-    matrix_row_to_row(r, &row);
-    sink->add(row);
-  }
+  hand_on();
+  if (cm) cm->finish();
   return Status::Ok();
 }
 

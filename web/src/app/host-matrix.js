@@ -43,11 +43,36 @@ export class HostMatrix {
    * @returns {Promise<import('../engine/matrix.js').ResultMatrix | null>}
    */
   async answer(engine, opts, columns, chosen) {
+    return /** @type {Promise<import('../engine/matrix.js').ResultMatrix | null>} */ (this.ask(engine, { opts, columns, chosen }));
+  }
+
+  /**
+   * The percentiles chart's rows by host from the matrix (docs/page-views.md,
+   * "Worst quantum per column"): with "columns" in opts, each pixel column's
+   * worst, made by core of the matrix's cells, so no histogram is folded.
+   * Only the level of the query's own quantum answers (the chart drew that
+   * quantum); null when core says the matrix does not hold the question
+   * (this.why), and the histograms answer it.
+   * @param {{matrixQuery: (a: import('../engine/protocol.js').MatrixAsk) => Promise<import('../engine/protocol.js').MatrixAnswer>}} engine
+   * @param {any} opts the percentiles query's engine options with the columns asked (queries.js columnsAsk)
+   * @returns {Promise<import('../engine/columns.js').ResultColumns | null>}
+   */
+  async rows(engine, opts) {
+    return /** @type {Promise<import('../engine/columns.js').ResultColumns | null>} */ (this.ask(engine, { opts, columns: opts.columns ?? 1000, chosen: true, rows: true }));
+  }
+
+  /**
+   * One question to core, the ranges it names read and handed over until it answers.
+   * @param {{matrixQuery: (a: import('../engine/protocol.js').MatrixAsk) => Promise<import('../engine/protocol.js').MatrixAnswer>}} engine
+   * @param {{opts: any, columns: number, chosen: boolean, rows?: boolean}} q
+   */
+  async ask(engine, q) {
+    const { opts, columns, chosen, rows } = q;
     /** @type {[number, Uint8Array][]} */
     let pages = [];
     // The matrix's and the histograms' heads take a few rounds each (each read names the next); blocks one.
     for (let round = 0; round < 64; round++) {
-      const r = await engine.matrixQuery({ key: this.key, size: this.src.size, pages, opts, columns, chosen });
+      const r = await engine.matrixQuery({ key: this.key, size: this.src.size, pages, opts, columns, chosen, rows });
       if ('need' in r) {
         pages = await this.read(r.need);
         continue;

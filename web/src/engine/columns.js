@@ -37,6 +37,7 @@ import { yieldToEvents } from '../util/yield.js';
  * @property {Float64Array} err  bin width of each value
  * @property {Float64Array} lo   95% sampling band (docs/uncertainty.md)
  * @property {Float64Array} hi   NaN with lo set: unbounded above
+ * @property {Float64Array} [value_t_ms]  pixel columns' rows (QueryOptions::columns): [row * (percentiles.length + 3) + k], the quantum each percentile, then max, min, mean is from
  * @property {Uint32Array} flag  index into flag_texts (0: none)
  * @property {string[]} flag_texts
  * @property {import('./inthread.js').SlaVerdict[]} [sla]  with the option "sla": core's verdicts on these rows (their rule, pi, max; the counts of this part only when joined)
@@ -45,7 +46,7 @@ import { yieldToEvents } from '../util/yield.js';
  * @property {number} [engine_ms]  how long the engine took to answer (benchmarks)
  */
 
-const F64 = ['t_ms', 'width_ms', 'samples', 'min', 'mean', 'max', 'p', 'err', 'lo', 'hi'];
+const F64 = ['t_ms', 'width_ms', 'samples', 'min', 'mean', 'max', 'p', 'err', 'lo', 'hi', 'value_t_ms'];
 
 /**
  * From the WebAssembly binding's answer: meta and flag texts as JSON text,
@@ -93,7 +94,7 @@ export async function joinColumns(a, b) {
     const x = /** @type {any} */ (a)[k];
     /** @type {Float64Array | Uint32Array} */
     const y = /** @type {any} */ (b)[k];
-    if (!y.length) continue;
+    if (!y?.length || !x) continue;  // value_t_ms: pixel columns' answers only
     const z = grown(x, x.length + y.length);
     if (k !== 'flag' || remap.every((v, i) => v === i)) z.set(y, x.length);
     else for (let i = 0; i < y.length; i++) z[x.length + i] = remap[y[i]];

@@ -636,9 +636,15 @@ export class InThreadEngine {
     }
     for (const [at, bytes] of p.pages) this.matrixFile.add(at, bytes);
     const t0 = performance.now();
-    const r = unwrap(this.matrixFile.query(JSON.stringify(p.opts), p.columns, p.chosen));
+    const r = unwrap(this.matrixFile.query(JSON.stringify(p.opts), p.columns, p.chosen, !!p.rows));
     if (r.need) return { need: JSON.parse(r.need) };
     if (r.refused !== undefined) return { refused: r.refused };
+    if (p.rows) {
+      // The percentiles chart's rows (queryColumns' form), from the matrix.
+      const c = columnsOf(r);
+      c.engine_ms = performance.now() - t0;
+      return c;
+    }
     const m = matrixOf(r);
     m.engine_ms = performance.now() - t0;
     return m;

@@ -52,9 +52,10 @@
  * (a new key drops the last file's matrix); pages: [offset, bytes] read from
  * it; columns: the chart's pixel columns; chosen: the quantum was chosen by
  * the user (then only a level of exactly that quantum answers).
- * @typedef {{key: string, size: number, pages: [number, Uint8Array][], opts: QueryOptions, columns: number, chosen: boolean}} MatrixAsk
+ * @typedef {{key: string, size: number, pages: [number, Uint8Array][], opts: QueryOptions, columns: number, chosen: boolean, rows?: boolean}} MatrixAsk
+ *   rows: the answer as queryColumns' (the percentiles chart's rows) instead of the groups view's matrix
  */
-/** @typedef {import('./matrix.js').ResultMatrix | {need: [number, number][]} | {refused: string}} MatrixAnswer */
+/** @typedef {import('./matrix.js').ResultMatrix | import('./columns.js').ResultColumns | {need: [number, number][]} | {refused: string}} MatrixAnswer */
 /** @typedef {{source: Source, bytes: Uint8Array}} EncodedSource a source with its encoded bytes (transferred) */
 
 /**

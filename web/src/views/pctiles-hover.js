@@ -4,7 +4,7 @@
 import * as d3 from 'd3';
 import { timeBrush } from './brush.js';
 import { showTip, hideTip } from './tooltip.js';
-import { pointAt, groupIn, bandText, rowAt, cols } from './pctiles-data.js';
+import { pointAt, groupIn, bandText, rowAt, cols, rowsOfGroup } from './pctiles-data.js';
 import { formatTime, formatNumber } from '../util/format.js';
 import { unitLabel } from '../model/units.js';
 
@@ -117,8 +117,8 @@ function adaptiveTip(r, series, t) {
 /**
  * Hover text over an answer of each pixel column's worst quanta
  * (docs/page-views.md, "Worst quantum per column"): per line, its highest
- * value among the quanta core kept in the column under the pointer, and
- * which quantum that is.
+ * value in the column under the pointer, the highest of the column's
+ * quanta, and which quantum that is (core names it per value: value_t_ms).
  * @param {any} r @param {any[]} series @param {number} t the pointer's time
  * @param {{columns: number, from_ms: number, to_ms: number}} c
  * @returns {string[]}
@@ -128,7 +128,7 @@ export function columnTip(r, series, t, c) {
   const k = Math.min(c.columns - 1, Math.max(0, Math.floor((t - c.from_ms) / w)));
   const c0 = c.from_ms + k * w;
   const c1 = c0 + w;
-  // The kept quanta starting in the column (the first column also holds one that began before it).
+  // The column's rows start in it (the first column's may begin before it).
   /** @type {number[]} */
   const ts = [];
   const cc = cols(r);
@@ -142,7 +142,7 @@ export function columnTip(r, series, t, c) {
       const pt = pointAt(r, se, q);
       if (pt && pt.v != null && (best == null || pt.v > best)) {
         best = pt.v;
-        at = q;
+        at = columnQuantum(cc, se, q) ?? q;
       }
     }
     if (best == null) continue;
@@ -153,3 +153,18 @@ export function columnTip(r, series, t, c) {
   return lines;
 }
 
+/**
+ * The quantum a column row's value of series `se` is from (core's
+ * value_t_ms: per row the percentiles, then max, min, mean), or null when
+ * the answer does not name it.
+ * @param {any} c columns @param {{kind: string, gi: number, pi: number}} se @param {number} t the row's time
+ * @returns {number | null}
+ */
+export function columnQuantum(c, se, t) {
+  const P = c.percentiles.length;
+  if (!c.value_t_ms || c.value_t_ms.length < c.n * (P + 3)) return null;
+  const rows = rowsOfGroup(c, se.gi);
+  const k = d3.bisector((/** @type {number} */ i) => c.t_ms[i]).left(rows, t);
+  if (k >= rows.length || c.t_ms[rows[k]] !== t) return null;
+  return c.value_t_ms[rows[k] * (P + 3) + (se.kind === 'mean' ? P + 2 : se.pi)];
+}
