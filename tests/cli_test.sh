@@ -468,5 +468,39 @@ for args in "--keep dir $TMP/cs.lsr" "--keep host --quantum 2000 $TMP/cs.lsr $TM
   else echo "FAIL reduce $args: streamed differs from the fold"; fails=$((fails + 1)); fi
 done
 
+# Levels summed over hosts (docs/result-format.md, "Levels summed over
+# hosts"): the merge of each host's result writes its coarser levels with the
+# host label dropped, byte for byte what reduce --keep dir --quantum Q of the
+# same logs writes; the levels as kept stay those of the hosts.
+for h in 127.0.0.1 127.0.0.2; do
+  "$BIN" reduce --quantum 500 --levels 500,1000,5000 --keep host,dir "$FIX"/cs/*_clat_hist.*."$h" -o "$TMP/sum-$h.lsr" 2>/dev/null
+done
+"$BIN" merge "$TMP"/sum-127.0.0.*.lsr -o "$TMP/sums.lsr" 2>/dev/null
+for q in 1000 5000; do
+  "$BIN" reduce --quantum "$q" --keep dir "$FIX"/cs/*_clat_hist.* -o "$TMP/cluster-$q.lsr" 2>/dev/null
+  # The level of quantum q and kind 1 (summed), through the version 4 parts and the LSLEVEL2 directory.
+  python3 - "$TMP/sums.lsr" "$q" >"$TMP/sum-$q.lsr" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+base, end = 0, len(b)
+if b[-8:] == b'LSWITHMX':
+    parts = struct.unpack('<Q', b[-16:-8])[0]
+    base, n = struct.unpack('<QQ', b[parts + 8:parts + 24])
+    end = base + n
+at = base + struct.unpack('<Q', b[end - 16:end - 8])[0]
+assert b[at:at + 8] == b'LSLEVEL2', 'no LSLEVEL2 directory'
+for i in range(struct.unpack('<I', b[at + 8:at + 12])[0]):
+    q, off, ln, kind = struct.unpack('<dQQI', b[at + 12 + 28 * i:at + 40 + 28 * i])
+    if q == float(sys.argv[2]) and kind == 1:
+        sys.stdout.buffer.write(b[base + off:base + off + ln])
+PY
+  if [ -s "$TMP/sum-$q.lsr" ] && cmp -s "$TMP/sum-$q.lsr" "$TMP/cluster-$q.lsr"; then echo "ok   merge of two hosts: the $q ms level summed over hosts = reduce --keep dir --quantum $q, byte for byte"
+  else echo "FAIL merge of two hosts: the $q ms level summed over hosts differs from reduce --keep dir"; fails=$((fails + 1)); fi
+done
+"$BIN" pctiles --quantum 5000 "$TMP/sums.lsr" >"$TMP/sums.out" 2>/dev/null
+"$BIN" pctiles --quantum 5000 "$TMP/cluster-5000.lsr" >"$TMP/cluster.out" 2>/dev/null
+if cmp -s "$TMP/sums.out" "$TMP/cluster.out"; then echo "ok   pctiles of the merge of hosts = pctiles of the cluster-wide reduce"
+else echo "FAIL pctiles of the merge of hosts differs from the cluster-wide reduce"; fails=$((fails + 1)); fi
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

@@ -460,6 +460,64 @@ TEST(Hostile, ResultLevelsDirectoryDefectsAreNamed) {
   EXPECT_EQ(decode_error(empty), "result: levels directory: level 1 (10000 ms) is 0 bytes long, too short for a result");
 }
 
+// A directory with levels summed over hosts (LSLEVEL2: a u32 kind per
+// 28-byte entry; docs/result-format.md, "Levels summed over hosts"): the cs
+// fixture's two hosts at 1 s, 10 s and 1 min, then the 10 s and 1 min sums.
+LevelsFile summed_levels() {
+  LevelsFile f;
+  const Result r = fixtures::reduce_files(fixtures::files_of("cs", "_clat_hist."), 1000, {"host", "dir", "kind"});
+  EXPECT_TRUE(encode_result_levels(r, {1000, 10000, 60000}, &deflate_zlib, &f.bytes).ok());
+  f.dir_at = f.get_u64(f.bytes.size() - 16);
+  return f;
+}
+
+TEST(Hostile, ResultLevelsSummedOverHostsDirectoryDefectsAreNamed) {
+  const LevelsFile good = summed_levels();
+  std::vector<ResultLevel> dir, sums;
+  ASSERT_TRUE(read_result_levels(good.bytes.data(), good.bytes.size(), &dir, &sums).ok());
+  ASSERT_EQ(dir.size(), 3u);
+  ASSERT_EQ(sums.size(), 2u);
+  const auto entry = [](const LevelsFile& f, int i) { return f.dir_at + 12 + 28 * static_cast<uint64_t>(i); };
+  struct Case {
+    const char* name;
+    int at;         // entry whose field is changed
+    int field;      // 0: quantum, 24: kind
+    double value;
+    const char* says;
+  };
+  const Case cases[] = {
+      {"unknown kind", 4, 24, 7, "result: levels directory: level 4 (60000 ms): kind 7 (0: as kept, 1: summed over hosts)"},
+      {"a sum first", 0, 24, 1,
+       "result: levels directory: level 0 (1000 ms): summed over hosts, but no level as kept comes before it"},
+      {"kept after the sums", 4, 24, 0,
+       "result: levels directory: level 4 (60000 ms): a level as kept after the levels summed over hosts"},
+      {"sums not ascending", 4, 0, 10000,
+       "result: levels directory: level 4 (10000 ms): quanta not ascending (level 3 has 10000 ms)"},
+      {"a sum of no multiple", 3, 0, 1500,
+       "result: levels directory: level 3 (1500 ms): no multiple of the finest level's 1000 ms"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    LevelsFile f = good;
+    if (c.field == 0) {
+      f.put_f64(entry(f, c.at), c.value);
+    } else {
+      for (int i = 0; i < 4; ++i)
+        f.byte(entry(f, c.at) + 24 + static_cast<uint64_t>(i)) = static_cast<uint8_t>(static_cast<uint32_t>(c.value) >> (8 * i));
+    }
+    const std::string msg = decode_error(f);
+    EXPECT_EQ(msg, c.says);
+  }
+  // A sum lying over a level as kept.
+  LevelsFile over = good;
+  over.put_u64(entry(over, 3) + 8, over.get_u64(entry(over, 1) + 8));
+  EXPECT_EQ(decode_error(over).rfind("result: levels directory: level 3 (10000 ms) overlaps level 1", 0), 0u);
+  // Entries of the old width under the new mark: they do not fill it.
+  LevelsFile narrow = good;
+  narrow.byte(narrow.dir_at + 8) = 7;
+  EXPECT_EQ(decode_error(narrow).rfind("result: levels directory: 7 levels do not fit its 152 bytes (28 a level", 0), 0u);
+}
+
 TEST(Hostile, ResultLevelsTruncatedAnywhereIsAnErrorNeverACrash) {
   const LevelsFile good = three_levels();
   Result r;

@@ -119,9 +119,12 @@ TEST(ResultLevels, DecodingOneLevelNeverInflatesTheOthers) {
 TEST(ResultLevels, DirectoryFromTheTailAloneSaysHowManyBytesItNeeds) {
   const Set s = sets()[1];
   const std::vector<uint8_t> multi = encode_levels(fixtures::reduce_files(s.files, s.finest), s.levels);
-  std::vector<ResultLevel> whole;
-  ASSERT_TRUE(read_result_levels(multi.data(), multi.size(), &whole).ok());
-  const uint64_t dir_bytes = 12 + 24 * whole.size();  // "LSLEVELS" u32 n, 24 bytes a level
+  std::vector<ResultLevel> whole, sums;
+  ASSERT_TRUE(read_result_levels(multi.data(), multi.size(), &whole, &sums).ok());
+  // The set's two hosts: its coarser levels summed over hosts too, under
+  // "LSLEVEL2" u32 n, 28 bytes a level (docs/result-format.md, "Levels summed over hosts").
+  ASSERT_EQ(sums.size(), whole.size() - 1);
+  const uint64_t dir_bytes = 12 + 28 * (whole.size() + sums.size());
   size_t tail = 0;  // grows as the page's range requests do: 0, 16, then the directory
   std::vector<uint64_t> asked;
   for (int round = 0; round < 4; ++round) {

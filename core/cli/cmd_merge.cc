@@ -52,8 +52,8 @@ bool open_merge_input(const std::string& path, ResultBlockReader* r, uint64_t* s
 
 int write_streamed(const char* cmd, const MergePlan& plan, std::vector<ResultBlockReader>* inputs,
                    const std::vector<std::string>& names, double quantum, const std::vector<double>& levels,
-                   const std::string& how, const std::string& out, uint64_t in_bytes, const MatrixMergePlan* mplan,
-                   std::vector<MatrixReader>* matrices) {
+                   const std::string& how, const std::string& out, uint64_t in_bytes, const MergePlan* sums,
+                   const MatrixMergePlan* mplan, std::vector<MatrixReader>* matrices) {
   const std::string prefix = std::string("latscope ") + cmd + ": ";
   // The quanta written: one level (version 2), or the quantum and the
   // levels (version 3, finest first), each a complete version 2 file.
@@ -102,6 +102,29 @@ int write_streamed(const char* cmd, const MergePlan& plan, std::vector<ResultBlo
     }
     if (q == quantum) cells = enc.cells();
     dir.push_back({q, at, enc.bytes()});
+  }
+  // Levels of several hosts also get their coarser quanta summed over hosts
+  // (docs/result-format.md, "Levels summed over hosts"), merged block by
+  // block from the same inputs, host dropped from their label sets.
+  if (levels.size() > 1 && sums) {
+    for (size_t k = 1; k < quanta.size(); ++k) {
+      const double q = quanta[k];
+      const uint64_t at = pos - hist_at;
+      ResultEncoder enc(&deflate_zlib, write);
+      Result head = sums->head;
+      head.quantum_ms = q;
+      size_t bad_input = SIZE_MAX;
+      Status st = enc.begin(head);
+      if (st.ok()) st = write_merge(*sums, inputs, q, &enc, &bad_input);
+      if (st.ok()) st = enc.finish();
+      if (!st.ok()) {
+        say(prefix + (bad_input < names.size() ? names[bad_input] + ": " : std::string()) + st.message);
+        return 2;
+      }
+      ResultLevel l{q, at, enc.bytes()};
+      l.summed = true;
+      dir.push_back(l);
+    }
   }
   if (levels.size() > 1) {
     const std::vector<uint8_t> t = result_levels_tail(dir, pos - hist_at);
@@ -204,8 +227,10 @@ int reduce_results(const std::vector<char*>& args, const std::string& keep, cons
   if (std::find(names.begin(), names.end(), "host") != names.end() &&
       !plan_matrices("reduce", reads, sizes, o.files, &matrices, &mplan, &have))
     return 2;
-  return write_streamed("reduce", plan, &inputs, o.files, q, levels, "", out, in_bytes, have ? &mplan : nullptr,
-                        &matrices);
+  MergePlan sums;
+  const bool summed = plan_merge_summed(heads, &sums);
+  return write_streamed("reduce", plan, &inputs, o.files, q, levels, "", out, in_bytes, summed ? &sums : nullptr,
+                        have ? &mplan : nullptr, &matrices);
 }
 
 // Merges in time order, one output block at a time: memory is the inputs'
@@ -282,8 +307,12 @@ int cmd_merge(int argc, char** argv) {
   MatrixMergePlan mplan;
   bool have = false;
   if (!plan_matrices("merge", reads, sizes, names, &matrices, &mplan, &have)) return 2;
-  return write_streamed("merge", plan, &inputs, names, quantum, levels, how, out, in_bytes, have ? &mplan : nullptr,
-                        &matrices);
+  // With hosts kept, the coarser levels summed over hosts too
+  // (docs/result-format.md, "Levels summed over hosts").
+  MergePlan sums;
+  const bool summed = plan_merge_summed(heads, &sums);
+  return write_streamed("merge", plan, &inputs, names, quantum, levels, how, out, in_bytes, summed ? &sums : nullptr,
+                        have ? &mplan : nullptr, &matrices);
 }
 
 }  // namespace latscope::cli

@@ -68,12 +68,18 @@ bool split_args(int argc, char** argv, const char* cmd, std::vector<char*>* rest
 // The line a written result ends with: sizes, and each level's when several.
 void say_written(const char* cmd, const std::string& out, size_t series, uint64_t cells, uint64_t bytes,
                  uint64_t in_bytes, const std::vector<ResultLevel>& dir, const std::string& how) {
-  std::string sizes;
-  for (const ResultLevel& l : dir)
-    sizes += std::string(sizes.empty() ? "" : ", ") + quantum_text(l.quantum_ms) + " ms " + std::to_string(l.length);
+  std::string sizes, sums;
+  size_t kept = 0;
+  for (const ResultLevel& l : dir) {
+    std::string& to = l.summed ? sums : sizes;
+    to += std::string(to.empty() ? "" : ", ") + quantum_text(l.quantum_ms) + " ms " + std::to_string(l.length);
+    kept += l.summed ? 0 : 1;
+  }
+  if (!sums.empty()) sums = "; summed over hosts: " + sums + " bytes";
   say(std::string("latscope ") + cmd + ": " + out + ": " + std::to_string(series) + " label sets, " +
       std::to_string(cells) + " cells, " + std::to_string(bytes) + " bytes (inputs " + std::to_string(in_bytes) +
-      " bytes)" + (dir.empty() ? std::string() : "; " + std::to_string(dir.size()) + " levels (" + sizes + " bytes)" + how));
+      " bytes)" + (dir.empty() ? std::string() : "; " + std::to_string(kept) + " levels (" + sizes + " bytes)" + how) +
+      sums);
 }
 
 namespace {

@@ -74,7 +74,7 @@ bool check_levels(const char* cmd, std::vector<double>* levels, double quantum_m
 // (a version 4 file; docs/result-format.md, "Merging the matrix").
 int write_streamed(const char* cmd, const MergePlan& plan, std::vector<ResultBlockReader>* inputs,
                    const std::vector<std::string>& names, double quantum, const std::vector<double>& levels,
-                   const std::string& how, const std::string& out, uint64_t in_bytes,
+                   const std::string& how, const std::string& out, uint64_t in_bytes, const MergePlan* sums,
                    const MatrixMergePlan* matrix = nullptr, std::vector<MatrixReader>* matrices = nullptr);
 
 // `reduce --keep LABELS` of result files alone (docs/result-format.md,

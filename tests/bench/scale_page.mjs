@@ -105,12 +105,15 @@ async function hostsRun(workers) {
   // What level-view.js does (it imports the page's formatting, which needs d3): the levels' indexes, the level and blocks the range wants.
   const dir = await readLevels(src);
   if (!dir) throw new Error('not a result with several levels');
-  const levels = await Promise.all(dir.map((lv) => readLevelIndex(src, lv)));
+  const every = await Promise.all(dir.map((lv) => readLevelIndex(src, lv)));
+  // The levels as kept, and in their place the levels summed over hosts for a state that needs no host (level-view.js pickFor).
+  const levels = every.filter((ix) => !ix.level.summed);
+  const open = levels.map((l) => every.find((x) => x.level.summed && x.level.quantum_ms === l.level.quantum_ms) ?? l);
   const top = levels[levels.length - 1];
   const extent = [top.blocks[0].first * top.level.quantum_ms, (top.blocks[top.blocks.length - 1].last + 1) * top.level.quantum_ms];
-  const choose = (/** @type {number[]} */ r, /** @type {string[]} */ excludeHosts = []) => /** @type {any} */ (chooseLevel(levels, { from: r[0], to: r[1], maxQuanta: 2000, maxCells: budget / 512, maxBytes: budget, excludeHosts }));
-  const read = async (/** @type {any} */ p) => ({ name: file.name, file: new Blob([await sliceLevel(src, levels[p.li], p.a, p.b, p.chunks)]) });
-  const pick = choose(extent);
+  const choose = (/** @type {number[]} */ r, /** @type {string[]} */ excludeHosts = [], from = levels) => ({ ...(/** @type {any} */ (chooseLevel(from, { from: r[0], to: r[1], maxQuanta: 2000, maxCells: budget / 512, maxBytes: budget, excludeHosts }))), from });
+  const read = async (/** @type {any} */ p) => ({ name: file.name, file: new Blob([await sliceLevel(src, p.from[p.li], p.a, p.b, p.chunks)]) });
+  const pick = choose(extent, [], open);
   await engine.loadFiles([await read(pick)]);
   const q = levels[pick.li].level.quantum_ms;
   const tLoad = performance.now();
@@ -118,7 +121,7 @@ async function hostsRun(workers) {
   const tFirst = performance.now();
   let groups = -1;
   let drill = -1;
-  let note = `level ${q} ms`;
+  let note = `level ${q} ms${open[pick.li].level.summed ? ' summed over hosts' : ''}`;
   /** @type {string[]} */
   let names = [];
   const hm = await HostMatrix.open(src);

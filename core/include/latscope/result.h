@@ -144,6 +144,11 @@ struct ResultLevel {
   double quantum_ms = 0;
   uint64_t offset = 0;  // from the file's start: where its "LSRESULT" is
   uint64_t length = 0;  // bytes of its complete version 2 file
+  // The histograms summed over hosts (every label set with its host label
+  // dropped), beside the levels as kept: a query that needs no host reads
+  // one cluster's cells, not every host's (docs/result-format.md, "Levels
+  // summed over hosts").
+  bool summed = false;
 };
 
 // Writes a version 3 file: the finest level is `finest` at its own quantum;
@@ -162,9 +167,15 @@ Status encode_result_levels(const Result& finest, const std::vector<double>& lev
 // ("result: levels directory: level 2 (60000 ms) lies outside the file (...)").
 Status read_result_levels_tail(const uint8_t* tail, size_t tail_n, uint64_t file_size,
                                std::vector<ResultLevel>* out, uint64_t* need_tail);
+// The same, and the levels summed over hosts into *summed (ascending
+// quantum; empty when the directory has none). *out lists only the levels
+// as kept, so a reader that never asks for sums reads the file as before.
+Status read_result_levels_tail(const uint8_t* tail, size_t tail_n, uint64_t file_size,
+                               std::vector<ResultLevel>* out, uint64_t* need_tail, std::vector<ResultLevel>* summed);
 
 // The directory of a whole version 3 file (its magic and version checked too).
-Status read_result_levels(const uint8_t* data, size_t n, std::vector<ResultLevel>* out);
+Status read_result_levels(const uint8_t* data, size_t n, std::vector<ResultLevel>* out,
+                          std::vector<ResultLevel>* summed = nullptr);
 
 // The level a query at query_quantum_ms reads exactly: the coarsest whose
 // quantum divides it; the finest (0) when none does or query_quantum_ms <= 0.

@@ -143,6 +143,13 @@ struct MergePlan {
 // On error, *bad_input is the input it concerns.
 Status plan_merge(const std::vector<const Result*>& heads, MergePlan* plan, size_t* bad_input);
 
+// The plan of the same heads summed over hosts: each series with its host
+// label dropped (what reduce --keep without host keeps), for the levels
+// summed over hosts (docs/result-format.md, "Levels summed over hosts").
+// False (and *plan untouched) when the series hold fewer than two hosts: the
+// merge as kept is then that sum already.
+bool plan_merge_summed(const std::vector<const Result*>& heads, MergePlan* plan);
+
 // Writes the merged result at quantum_ms (the plan's, or a multiple of it:
 // a coarser level) through enc (begun and finished by the caller), one of
 // enc's blocks at a time. On error, *bad_input is the input it concerns

@@ -21,7 +21,13 @@ namespace {
 constexpr char kLevelsMagic[8] = {'L', 'S', 'L', 'E', 'V', 'E', 'L', 'S'};
 constexpr char kMultiEnd[8] = {'L', 'S', 'M', 'U', 'L', 'T', 'I', '\0'};
 constexpr size_t kHeadBytes = sizeof kResultMagic + 4;  // "LSRESULT" u32 version
+// A directory with levels summed over hosts has its own mark and a kind per
+// entry, so a latscope that knows only LSLEVELS refuses it by name instead
+// of reading a summed level as a level as kept (docs/result-format.md,
+// "Levels summed over hosts").
+constexpr char kLevelsKindMagic[8] = {'L', 'S', 'L', 'E', 'V', 'E', 'L', '2'};
 constexpr size_t kEntryBytes = 24;                        // f64 quantum, u64 offset, u64 length
+constexpr size_t kKindEntryBytes = 28;                    // and u32 kind (0 as kept, 1 summed over hosts)
 constexpr size_t kDirFixed = sizeof kLevelsMagic + 4;     // "LSLEVELS" u32 nlevels
 
 void put_u32(std::vector<uint8_t>* b, uint32_t v) {
@@ -44,6 +50,16 @@ double get_f64(const uint8_t* p) {
 
 Status bad_dir(const std::string& why) {
   return Status::Error(ErrorCode::kUnusableFile, "result: levels directory: " + why);
+}
+
+bool several_hosts(const Result& r) {
+  const std::string* first = nullptr;
+  for (const ResultSeries& s : r.series) {
+    const std::string* h = s.labels.find("host");
+    if (h && !first) first = h;
+    else if (h && *h != *first) return true;
+  }
+  return false;
 }
 
 std::string level_name(size_t i, double q) { return "level " + std::to_string(i) + " (" + quantum_text(q) + " ms)"; }
@@ -88,6 +104,23 @@ Status encode_result_levels(const Result& finest, const std::vector<double>& lev
     dir.push_back({q, out->size(), bytes.size()});
     out->insert(out->end(), bytes.begin(), bytes.end());
   }
+  // Several hosts: the coarser levels summed over hosts too (docs/result-format.md,
+  // "Levels summed over hosts"), each label set without its host label.
+  if (several_hosts(finest)) {
+    Result sum = finest;
+    for (ResultSeries& s : sum.series) s.labels.set("host", "");
+    sum.normalize();
+    for (size_t k = 1; k < quanta.size(); ++k) {
+      Result level = sum;
+      Status st = requantize(&level, quanta[k]);
+      if (st.ok()) st = encode_result(level, deflate, &bytes, quanta_per_block);
+      if (!st.ok()) return st;
+      ResultLevel l{quanta[k], out->size(), bytes.size()};
+      l.summed = true;
+      dir.push_back(l);
+      out->insert(out->end(), bytes.begin(), bytes.end());
+    }
+  }
   const std::vector<uint8_t> tail = result_levels_tail(dir, out->size());
   out->insert(out->end(), tail.begin(), tail.end());
   return Status::Ok();
@@ -100,12 +133,16 @@ std::vector<uint8_t> result_levels_head() {
 }
 
 std::vector<uint8_t> result_levels_tail(const std::vector<ResultLevel>& dir, uint64_t dir_at) {
-  std::vector<uint8_t> out(kLevelsMagic, kLevelsMagic + sizeof kLevelsMagic);
+  // Without sums the directory stays LSLEVELS byte for byte.
+  const bool kinds = std::any_of(dir.begin(), dir.end(), [](const ResultLevel& l) { return l.summed; });
+  std::vector<uint8_t> out = kinds ? std::vector<uint8_t>(kLevelsKindMagic, kLevelsKindMagic + sizeof kLevelsKindMagic)
+                                   : std::vector<uint8_t>(kLevelsMagic, kLevelsMagic + sizeof kLevelsMagic);
   put_u32(&out, static_cast<uint32_t>(dir.size()));
   for (const ResultLevel& l : dir) {
     put_f64(&out, l.quantum_ms);
     put_u64(&out, l.offset);
     put_u64(&out, l.length);
+    if (kinds) put_u32(&out, l.summed ? 1 : 0);
   }
   put_u64(&out, dir_at);
   out.insert(out.end(), kMultiEnd, kMultiEnd + sizeof kMultiEnd);
@@ -114,7 +151,13 @@ std::vector<uint8_t> result_levels_tail(const std::vector<ResultLevel>& dir, uin
 
 Status read_result_levels_tail(const uint8_t* tail, size_t tail_n, uint64_t file_size,
                                std::vector<ResultLevel>* out, uint64_t* need_tail) {
+  return read_result_levels_tail(tail, tail_n, file_size, out, need_tail, nullptr);
+}
+
+Status read_result_levels_tail(const uint8_t* tail, size_t tail_n, uint64_t file_size,
+                               std::vector<ResultLevel>* out, uint64_t* need_tail, std::vector<ResultLevel>* summed) {
   out->clear();
+  if (summed) summed->clear();
   *need_tail = 0;
   if (tail_n > file_size) return bad_dir("the tail (" + std::to_string(tail_n) + " bytes) is longer than the file");
   const uint64_t min_size = kHeadBytes + kDirFixed + kResultLevelsTrailer;
@@ -132,7 +175,8 @@ Status read_result_levels_tail(const uint8_t* tail, size_t tail_n, uint64_t file
   const uint64_t dir_end = file_size - kResultLevelsTrailer;
   // The size is known before a byte of it is read: bounded by the largest
   // directory, so a bad offset never asks for the whole file.
-  const uint64_t max_dir = kDirFixed + kEntryBytes * uint64_t{kMaxResultLevels};
+  // (at most 64 levels as kept and 64 summed)
+  const uint64_t max_dir = kDirFixed + kKindEntryBytes * 2 * uint64_t{kMaxResultLevels};
   if (dir_at < kHeadBytes || dir_at > dir_end || dir_end - dir_at < kDirFixed || dir_end - dir_at > max_dir)
     return bad_dir("the trailer points at byte " + std::to_string(dir_at) + ", not at a directory of at most " +
                    std::to_string(kMaxResultLevels) + " levels before byte " + std::to_string(dir_end));
@@ -142,23 +186,37 @@ Status read_result_levels_tail(const uint8_t* tail, size_t tail_n, uint64_t file
     return Status::Ok();
   }
   const uint8_t* d = tail + (tail_n - (file_size - dir_at));
-  if (std::memcmp(d, kLevelsMagic, sizeof kLevelsMagic) != 0)
-    return bad_dir("no LSLEVELS mark at byte " + std::to_string(dir_at));
+  const bool kinds = std::memcmp(d, kLevelsKindMagic, sizeof kLevelsKindMagic) == 0;
+  if (!kinds && std::memcmp(d, kLevelsMagic, sizeof kLevelsMagic) != 0)
+    return bad_dir("no LSLEVELS mark at byte " + std::to_string(dir_at) + " (nor LSLEVEL2)");
+  const size_t width = kinds ? kKindEntryBytes : kEntryBytes;
   const uint32_t n = get_u32(d + sizeof kLevelsMagic);
-  if (n == 0 || n > kMaxResultLevels || kDirFixed + kEntryBytes * uint64_t{n} != dir_bytes)
+  const uint32_t max_n = kinds ? 2 * kMaxResultLevels : kMaxResultLevels;
+  if (n == 0 || n > max_n || kDirFixed + width * uint64_t{n} != dir_bytes)
     return bad_dir(std::to_string(n) + " levels do not fit its " + std::to_string(dir_bytes) + " bytes (" +
-                   std::to_string(kEntryBytes) + " a level, at most " + std::to_string(kMaxResultLevels) + ")");
+                   std::to_string(width) + " a level, at most " + std::to_string(max_n) + ")");
   std::vector<ResultLevel> levels(n);
   for (uint32_t i = 0; i < n; ++i) {
-    const uint8_t* e = d + kDirFixed + kEntryBytes * i;
+    const uint8_t* e = d + kDirFixed + width * i;
     levels[i] = {get_f64(e), get_u64(e + 8), get_u64(e + 16)};
+    if (!kinds) continue;
+    const uint32_t kind = get_u32(e + 24);
+    if (kind > 1)
+      return bad_dir(level_name(i, levels[i].quantum_ms) + ": kind " + std::to_string(kind) +
+                     " (0: as kept, 1: summed over hosts)");
+    levels[i].summed = kind == 1;
   }
+  // The levels as kept first (finest first), then the summed ones, each
+  // ascending; every quantum a multiple of the finest level as kept.
   for (uint32_t i = 0; i < n; ++i) {
     const ResultLevel& l = levels[i];
     const std::string name = level_name(i, l.quantum_ms);
     if (!(l.quantum_ms > 0) || !std::isfinite(l.quantum_ms))
       return bad_dir(name + ": the quantum is not a positive number of ms");
-    if (i && !(l.quantum_ms > levels[i - 1].quantum_ms))
+    if (i == 0 && l.summed) return bad_dir(name + ": summed over hosts, but no level as kept comes before it");
+    if (i && !l.summed && levels[i - 1].summed)
+      return bad_dir(name + ": a level as kept after the levels summed over hosts");
+    if (i && l.summed == levels[i - 1].summed && !(l.quantum_ms > levels[i - 1].quantum_ms))
       return bad_dir(name + ": quanta not ascending (level " + std::to_string(i - 1) + " has " +
                      quantum_text(levels[i - 1].quantum_ms) + " ms)");
     if (i && quantum_multiple(levels[0].quantum_ms, l.quantum_ms) == 0)
@@ -177,17 +235,22 @@ Status read_result_levels_tail(const uint8_t* tail, size_t tail_n, uint64_t file
                        std::to_string(o.length) + ")");
     }
   }
-  *out = std::move(levels);
+  for (ResultLevel& l : levels) {
+    if (!l.summed) out->push_back(l);
+    else if (summed) summed->push_back(l);
+  }
   return Status::Ok();
 }
 
-Status read_result_levels(const uint8_t* data, size_t n, std::vector<ResultLevel>* out) {
+Status read_result_levels(const uint8_t* data, size_t n, std::vector<ResultLevel>* out,
+                          std::vector<ResultLevel>* summed) {
   out->clear();
+  if (summed) summed->clear();
   if (n < kHeadBytes || std::memcmp(data, kResultMagic, sizeof kResultMagic) != 0 ||
       get_u32(data + sizeof kResultMagic) != kResultLevelsVersion)
     return Status::Error(ErrorCode::kUnusableFile, "result: file: not a result of several levels (LSRESULT, version 3)");
   uint64_t need = 0;
-  Status st = read_result_levels_tail(data, n, n, out, &need);
+  Status st = read_result_levels_tail(data, n, n, out, &need, summed);
   if (st.ok() && need) return bad_dir("truncated (needs the last " + std::to_string(need) + " bytes)");
   return st;
 }

@@ -254,4 +254,28 @@ Status write_merge(const MergePlan& plan, std::vector<ResultBlockReader>* inputs
   return Status::Ok();
 }
 
+bool plan_merge_summed(const std::vector<const Result*>& heads, MergePlan* plan) {
+  std::vector<Result> keyed;
+  keyed.reserve(heads.size());
+  const std::string* first = nullptr;
+  bool several = false;
+  for (const Result* r : heads) {
+    for (const ResultSeries& s : r->series) {
+      const std::string* h = s.labels.find("host");
+      if (h && !first) first = h;
+      else if (h && *h != *first) several = true;
+    }
+  }
+  if (!several) return false;
+  for (const Result* r : heads) {
+    keyed.push_back(*r);
+    for (ResultSeries& s : keyed.back().series) s.labels.set("host", "");
+  }
+  std::vector<const Result*> ptrs;
+  ptrs.reserve(keyed.size());
+  for (const Result& r : keyed) ptrs.push_back(&r);
+  size_t bad = SIZE_MAX;
+  return plan_merge(ptrs, plan, &bad).ok();
+}
+
 }  // namespace latscope

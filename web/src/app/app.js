@@ -286,7 +286,7 @@ export class App {
     if (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned')) this.updateRangeText();
     if (this.session.settingUp) return;
     // Hosts left out change which blocks of a level cut by host are needed (docs/page-loading.md §8, "Some hosts").
-    if (this.lod && (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned') || changed.has('exclude_hosts'))) {
+    if (this.lod && (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned') || changed.has('exclude_hosts') || changed.has('group_by'))) {
       this.levelBusy = this.session.levels.follow();
       return;
     }
@@ -469,7 +469,7 @@ export class App {
     // A result with a per-host matrix: the host's own detail (host-drill.js).
     const host = hostOfKey(key);
     if (host !== null && this.session.hostMatrix) {
-      this.store.set(drillState(host, hostsOfSources(this.sources)));
+      this.store.set(drillState(host, this.hostsOfResult()));
       return;
     }
     const logs = this.sources.filter((/** @type {any} */ x) => isLog(x) && !isWholeRun(x));
@@ -488,9 +488,19 @@ export class App {
     this.relayout();
   }
 
+  /**
+   * Every host of the loaded result: its levels' header when read by levels
+   * (a slice summed over hosts names none), else the loaded series'.
+   * @returns {string[]}
+   */
+  hostsOfResult() {
+    const fromLevels = this.lod?.hosts() ?? [];
+    return fromLevels.length ? fromLevels : hostsOfSources(this.sources);
+  }
+
   /** The bar naming the host drilled into (host-drill.js), with the way back. */
   showDrill() {
-    const hosts = hostsOfSources(this.sources);
+    const hosts = this.hostsOfResult();
     const host = this.session.hostMatrix ? drilledHost(this.store.state, hosts) : null;
     const bar = this.$('host-drill');
     if (bar.hidden !== !host) {

@@ -4,7 +4,7 @@
 // view is answered from what the engine holds, or from an overview engine
 // holding the coarsest level whole (docs/page-loading.md §8, "Answer first,
 // detail next").
-import { LevelView } from './level-view.js';
+import { LevelView, needsHosts } from './level-view.js';
 import { isMultiple } from '../load/levels.js';
 import { DEFAULT_BUDGET_BYTES } from '../engine/budget.js';
 import { formatQuantum } from '../util/format.js';
@@ -55,7 +55,8 @@ export class LevelFollower {
     this.lod = lod;
     const after = extras.after ?? {};
     const t0 = performance.now();
-    const pick = lod.pickFor(this.want({ range: after.range ?? null, quantum_ms: after.quantum_ms ?? this.session.store.state.quantum_ms, exclude_hosts: after.exclude_hosts ?? this.session.store.state.exclude_hosts }));
+    const st = this.session.store.state;
+    const pick = lod.pickFor(this.want({ range: after.range ?? null, quantum_ms: after.quantum_ms ?? st.quantum_ms, exclude_hosts: after.exclude_hosts ?? st.exclude_hosts, group_by: after.group_by ?? st.group_by }));
     if (!pick) {
       this.session.say('error', `${lod.src.name}: no level holds any data.`);
       return;
@@ -65,9 +66,9 @@ export class LevelFollower {
     return this.session.load([item], skipped, { ...extras, lod, lodPick: pick });
   }
 
-  /** @param {{range: [number, number] | null, quantum_ms: number, exclude_hosts?: string[]}} s */
+  /** @param {{range: [number, number] | null, quantum_ms: number, exclude_hosts?: string[], group_by?: string}} s */
   want(s) {
-    return { range: s.range, quantum_ms: this.session.quantumChosen ? s.quantum_ms : null, widthPx: this.session.page.chartWidth() || 1000, budgetBytes: this.budget(), excludeHosts: s.exclude_hosts ?? [] };
+    return { range: s.range, quantum_ms: this.session.quantumChosen ? s.quantum_ms : null, widthPx: this.session.page.chartWidth() || 1000, budgetBytes: this.budget(), excludeHosts: s.exclude_hosts ?? [], hosts: needsHosts(s) };
   }
 
   /** The bytes a result's levels may take in the engine: the page's budget, or 4 default budgets when it has none. */
@@ -121,7 +122,7 @@ export class LevelFollower {
   answerer(lod) {
     const s = this.session.store.state;
     const chosen = this.session.quantumChosen ? s.quantum_ms : null;
-    if (lod.current && lod.serves(s.range, chosen, s.exclude_hosts)) return { overview: null, quantum_ms: lod.levels[lod.current.li].level.quantum_ms };
+    if (lod.current && lod.serves(s.range, chosen, s.exclude_hosts, needsHosts(s))) return { overview: null, quantum_ms: lod.levels[lod.current.li].level.quantum_ms };
     const ov = this.overview;
     return ov && ov.lod === lod && (!chosen || isMultiple(chosen, ov.quantum_ms)) ? { overview: ov, quantum_ms: ov.quantum_ms } : null;
   }

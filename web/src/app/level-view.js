@@ -18,15 +18,30 @@ const budgetCells = (budgetBytes) => Math.max(1000, Math.floor(budgetBytes / CEL
  */
 const holds = (have, want) => !have || (!!want && [...want].every((c) => have.has(c)));
 
+/**
+ * Whether a state needs the hosts' own histograms: hosts left out (a drill,
+ * exclude_hosts) or groups by host (the matrix answers those first, but the
+ * histograms answer what it refuses). Else a level summed over hosts gives
+ * the same numbers from one cluster's cells (docs/page-loading.md §8,
+ * "Levels summed over hosts").
+ * @param {{exclude_hosts?: string[], group_by?: string}} s
+ */
+export const needsHosts = (s) => (s.exclude_hosts?.length ?? 0) > 0 || (s.group_by ?? 'all').split(',').includes('host');
+
+/** @typedef {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null, summed?: boolean}} Pick */
+
 export class LevelView {
   /**
    * @param {import('../load/levels.js').ByteSource} src
-   * @param {import('../load/levels.js').LevelIndex[]} levels
+   * @param {import('../load/levels.js').LevelIndex[]} levels as kept, ascending quantum
+   * @param {import('../load/levels.js').LevelIndex[]} [sums] the levels summed over hosts
    */
-  constructor(src, levels) {
+  constructor(src, levels, sums = []) {
     this.src = src;
     this.levels = levels;
-    /** @type {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null} | null} */
+    /** Level i summed over hosts (same quantum), or null. @type {(import('../load/levels.js').LevelIndex | null)[]} */
+    this.sums = levels.map((l) => sums.find((x) => x.level.quantum_ms === l.level.quantum_ms) ?? null);
+    /** @type {Pick | null} */
     this.current = null;
     /** The whole file when it was picked (not fetched): what "Add files" adds to. @type {{name: string, file: Blob} | null} */
     this.original = null;
@@ -46,7 +61,18 @@ export class LevelView {
     const dir = await readLevels(src);
     if (!dir) return null;
     // The levels' indexes at once: over HTTP each is two or three round trips.
-    return new LevelView(src, await Promise.all(dir.map((lv) => readLevelIndex(src, lv))));
+    const all = await Promise.all(dir.map((lv) => readLevelIndex(src, lv)));
+    return new LevelView(src, all.filter((ix) => !ix.level.summed), all.filter((ix) => ix.level.summed));
+  }
+
+  /** A pick's level index: summed over hosts or as kept. @param {{li: number, summed?: boolean}} p */
+  ix(p) {
+    return (p.summed && this.sums[p.li]) || this.levels[p.li];
+  }
+
+  /** Every host of the file, from the finest level's header (its chunk table), whatever slice is loaded. @returns {string[]} */
+  hosts() {
+    return /** @type {string[]} */ ([...new Set(this.levels[0]?.chunkHost ?? [])].filter((h) => h !== null));
   }
 
   /**
@@ -58,35 +84,41 @@ export class LevelView {
    * Hosts left out (`excludeHosts`, the state's exclude_hosts) are not read
    * from a level cut by host (docs/page-loading.md §8, "Some hosts"); a pick
    * holding fewer hosts than wanted does not serve.
-   * @param {{range: [number, number] | null, quantum_ms: number | null, widthPx: number, budgetBytes: number, excludeHosts?: string[]}} o
-   * @returns {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null} | null}
+   * A state that needs no host (`hosts` false, needsHosts) reads a level
+   * summed over hosts where the file has one: one cluster's cells instead of
+   * every host's; a slice as kept serves it too.
+   * @param {{range: [number, number] | null, quantum_ms: number | null, widthPx: number, budgetBytes: number, excludeHosts?: string[], hosts?: boolean}} o
+   * @returns {Pick | null}
    */
   pickFor(o) {
     if (!this.extent) return null;
     const [from, to] = o.range ?? this.extent;
+    const sum = !(o.hosts ?? true);
+    const levels = this.levels.map((l, i) => (sum && this.sums[i]) || l);
     // Compressed blocks are smaller than the model they become: the budget bounds both.
-    const pick = chooseLevel(this.levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: budgetCells(o.budgetBytes), maxBytes: o.budgetBytes, quantum_ms: o.quantum_ms, excludeHosts: o.excludeHosts });
-    if (!pick) return null;
+    const chosen = chooseLevel(levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: budgetCells(o.budgetBytes), maxBytes: o.budgetBytes, quantum_ms: o.quantum_ms, excludeHosts: o.excludeHosts });
+    if (!chosen) return null;
+    const pick = { ...chosen, summed: sum && !!this.sums[chosen.li] };
     const cur = this.current;
-    if (cur && cur.li === pick.li && holds(cur.chunks, pick.chunks) && (cur.whole || (this.covers(cur, from, to) && !pick.whole))) return null;
+    if (cur && cur.li === pick.li && (!cur.summed || pick.summed) && holds(cur.chunks, pick.chunks) && (cur.whole || (this.covers(cur, from, to) && !pick.whole))) return null;
     return pick;
   }
 
   /**
    * A pick's blocks read (one range) as a version-2 result: the load item.
-   * @param {{li: number, a: number, b: number, chunks?: Set<number> | null}} pick
+   * @param {{li: number, a: number, b: number, chunks?: Set<number> | null, summed?: boolean}} pick
    * @returns {Promise<{name: string, file: Blob}>}
    */
   async read(pick) {
-    const bytes = await sliceLevel(this.src, this.levels[pick.li], pick.a, pick.b, pick.chunks);
+    const bytes = await sliceLevel(this.src, this.ix(pick), pick.a, pick.b, pick.chunks);
     return { name: this.src.name, file: new Blob([/** @type {BlobPart} */ (bytes)]) };
   }
 
-  /** What a pick holds, for the status line ("1 s for 30 min around the zoom, 1 of 200 hosts"). @param {{li: number, a: number, b: number, whole: boolean, chunks?: Set<number> | null}} p */
+  /** What a pick holds, for the status line ("1 s for 30 min around the zoom, 1 of 200 hosts"). @param {{li: number, a: number, b: number, whole: boolean, chunks?: Set<number> | null, summed?: boolean}} p */
   describe(p) {
-    const ix = this.levels[p.li];
+    const ix = this.ix(p);
     const q = ix.level.quantum_ms;
-    const some = p.chunks && ix.chunkHost ? `, ${p.chunks.size} of ${ix.chunkHost.length} hosts` : '';
+    const some = p.chunks && ix.chunkHost ? `, ${p.chunks.size} of ${ix.chunkHost.length} hosts` : p.summed ? ', summed over hosts' : '';
     return `${formatQuantum(q)} for ${p.whole ? 'the whole time' : `${formatQuantum((lastOf(ix, p.a, p.b) + 1 - ix.blocks[p.a].first) * q)} around the zoom`}${some}`;
   }
 
@@ -106,7 +138,7 @@ export class LevelView {
     return { li, a: 0, b: last, whole: true, why: 'the overview' };
   }
 
-  /** The engine now holds `pick`'s blocks. @param {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null}} pick */
+  /** The engine now holds `pick`'s blocks. @param {Pick} pick */
   commit(pick) {
     this.current = pick;
   }
@@ -118,20 +150,22 @@ export class LevelView {
    * level's, and the loaded blocks hold every host not left out
    * (docs/page-loading.md §8, "Answer first, detail next", "Some hosts").
    * @param {[number, number] | null} range @param {number | null} quantum_ms a chosen quantum, or null
-   * @param {string[]} [excludeHosts]
+   * A slice summed over hosts serves no state that needs hosts.
+   * @param {string[]} [excludeHosts] @param {boolean} [hosts] whether the state needs hosts (needsHosts)
    */
-  serves(range, quantum_ms, excludeHosts = []) {
+  serves(range, quantum_ms, excludeHosts = [], hosts = excludeHosts.length > 0) {
     const p = this.current;
     if (!p || !this.extent) return false;
+    if (p.summed && hosts) return false;
     if (quantum_ms && !isMultiple(quantum_ms, this.levels[p.li].level.quantum_ms)) return false;
-    if (!holds(p.chunks, chunksFor(this.levels[p.li], excludeHosts))) return false;
+    if (!holds(p.chunks, chunksFor(this.ix(p), excludeHosts))) return false;
     const [from, to] = range ?? this.extent;
     return p.whole || this.covers(p, from, to);
   }
 
-  /** @param {{li: number, a: number, b: number}} p @param {number} from @param {number} to */
+  /** @param {{li: number, a: number, b: number, summed?: boolean}} p @param {number} from @param {number} to */
   covers(p, from, to) {
-    const ix = this.levels[p.li];
+    const ix = this.ix(p);
     const q = ix.level.quantum_ms;
     return ix.blocks[p.a].first * q <= from && (lastOf(ix, p.a, p.b) + 1) * q >= to;
   }
@@ -144,7 +178,7 @@ export class LevelView {
   bounds() {
     const p = this.current;
     if (!p || p.whole) return null;
-    const ix = this.levels[p.li];
+    const ix = this.ix(p);
     const q = ix.level.quantum_ms;
     return [ix.blocks[p.a].first * q, (lastOf(ix, p.a, p.b) + 1) * q];
   }

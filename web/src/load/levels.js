@@ -27,6 +27,11 @@ const PARTS_MAGIC = 'LSPARTS\0';
 const PARTS_END = 'LSWITHMX';
 const PARTS_TAIL = 56;
 const LEVELS_MAGIC = 'LSLEVELS';
+// A directory with levels summed over hosts beside the levels as kept: a
+// u32 kind after each entry (0 as kept, 1 summed over hosts;
+// docs/result-format.md, "Levels summed over hosts").
+const LEVELS_KIND_MAGIC = 'LSLEVEL2';
+const KIND_ENTRY = 28;
 const RESULT_END = 'LSRESEND';
 const INDEX_MAGIC = 'LSIX';
 const LEVEL_ENTRY = 24; // f64 quantum_ms, u64 offset, u64 length
@@ -55,6 +60,7 @@ const MAX_HEAD_BYTES = 64 * 2 ** 20;
  * @property {number} quantum_ms
  * @property {number} offset  of the level's version-2 bytes in the file
  * @property {number} length
+ * @property {boolean} [summed]  the histograms summed over hosts (no host label), beside the levels as kept
  */
 
 /**
@@ -166,20 +172,28 @@ export async function readLevels(src) {
   const at = u64(new DataView(tail.buffer, tail.byteOffset), 0, `${src.name}: levels directory offset`);
   const dirLen = src.size - 16 - at;
   if (!(at >= 12 && dirLen >= 12)) throw bad(`offset ${at} is outside the file (${src.size} bytes)`);
-  if (dirLen > 12 + MAX_LEVELS * LEVEL_ENTRY) throw bad(`${dirLen} bytes is more than ${MAX_LEVELS} levels`);
+  if (dirLen > 12 + 2 * MAX_LEVELS * KIND_ENTRY) throw bad(`${dirLen} bytes is more than ${MAX_LEVELS} levels`);
   const d = await src.read(at, at + dirLen);
-  if (!hasText(d, 0, LEVELS_MAGIC)) throw bad('no LSLEVELS mark where the tail points');
+  const kinds = hasText(d, 0, LEVELS_KIND_MAGIC);
+  if (!kinds && !hasText(d, 0, LEVELS_MAGIC)) throw bad('no LSLEVELS mark where the tail points');
+  const width = kinds ? KIND_ENTRY : LEVEL_ENTRY;
   const v = new DataView(d.buffer, d.byteOffset, d.byteLength);
   const n = v.getUint32(8, true);
-  if (n < 1 || 12 + n * LEVEL_ENTRY !== dirLen) throw bad(`${n} levels do not fill its ${dirLen} bytes`);
+  if (n < 1 || 12 + n * width !== dirLen) throw bad(`${n} levels do not fill its ${dirLen} bytes`);
   /** @type {Level[]} */
   const levels = [];
   for (let i = 0; i < n; i++) {
-    const p = 12 + i * LEVEL_ENTRY;
-    const lv = { quantum_ms: v.getFloat64(p, true), offset: u64(v, p + 8, 'level offset'), length: u64(v, p + 16, 'level length') };
+    const p = 12 + i * width;
+    const kind = kinds ? v.getUint32(p + 24, true) : 0;
+    const lv = { quantum_ms: v.getFloat64(p, true), offset: u64(v, p + 8, 'level offset'), length: u64(v, p + 16, 'level length'), summed: kind === 1 };
+    if (kind > 1) throw bad(`level ${i}: kind ${kind}`);
     if (!(lv.quantum_ms > 0) || !Number.isFinite(lv.quantum_ms)) throw bad(`level ${i}: quantum ${lv.quantum_ms} ms`);
     if (lv.offset < 12 || lv.length < 16 || lv.offset + lv.length > at) throw bad(`level ${i} (${lv.quantum_ms} ms) lies outside the file`);
-    if (i && !(lv.quantum_ms > levels[i - 1].quantum_ms)) throw bad(`level ${i}: quanta not ascending`);
+    const prev = levels[i - 1];
+    // The levels as kept first, ascending; then the sums, ascending (as read_result_levels checks).
+    if (i === 0 && lv.summed) throw bad('level 0 is summed over hosts, but no level as kept comes before it');
+    if (prev && prev.summed && !lv.summed) throw bad(`level ${i}: a level as kept after the levels summed over hosts`);
+    if (prev && prev.summed === lv.summed && !(lv.quantum_ms > prev.quantum_ms)) throw bad(`level ${i}: quanta not ascending`);
     levels.push(lv);
   }
   return levels;

@@ -45,8 +45,11 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
 
   it('reads the directory and each level; a level taken whole is its bytes in the file, and reduce at its quantum', async () => {
     const src = blobSource(blob(bytes), 'day.lsr');
-    const levels = await readLevels(src);
+    const all = await readLevels(src);
+    const levels = all?.filter((l) => !l.summed);
     expect(levels?.map((l) => l.quantum_ms)).toEqual(QUANTA);
+    // Two hosts: the coarser levels summed over hosts follow (docs/result-format.md, "Levels summed over hosts").
+    expect(all?.filter((l) => l.summed).map((l) => l.quantum_ms)).toEqual(QUANTA.slice(1));
     const indexes = [];
     for (const lv of levels ?? []) indexes.push(await readLevelIndex(src, lv));
     // Directory + three indexes + heads: a few KB of a file many times larger.
@@ -147,7 +150,9 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     const src = blobSource(blob(four), 'day4.lsr');
     const levels = await readLevels(src);
     const plain = await readLevels(blobSource(blob(bytes), 'day.lsr'));
-    expect(levels?.map((l) => l.quantum_ms)).toEqual(QUANTA);
+    // The levels as kept, then the two sums: each at its place in the file, 12 bytes on.
+    expect(levels?.map((l) => l.quantum_ms)).toEqual([...QUANTA, ...QUANTA.slice(1)]);
+    expect(levels?.map((l) => !!l.summed)).toEqual([false, false, false, true, true]);
     for (const [i, lv] of (levels ?? []).entries()) {
       const ix = await readLevelIndex(src, lv);
       const whole = await sliceLevel(src, ix, 0, ix.blocks.length - 1);
@@ -200,6 +205,47 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     };
     await expect(readLevelIndex(lying, huge)).rejects.toThrow(/^day\.lsr: level 1000 ms: an index of \d+ bytes is more than 2097152 blocks; not read/);
     expect(asked).toEqual([16]); // the trailer only
+  });
+  it('opens from a level summed over hosts: its bytes alone are read, and the engine answers as the CLI on the file', async () => {
+    const src = blobSource(blob(bytes), 'day.lsr');
+    const lod = /** @type {LevelView} */ (await LevelView.open(src));
+    expect(lod.sums.map((x) => x?.level.quantum_ms ?? null)).toEqual([null, 10000, 60000]);
+    expect(lod.hosts().length).toBe(2);
+    const want = { range: null, quantum_ms: null, widthPx: 1000, budgetBytes: 2 ** 30 };
+    // The whole hour at 10 s (360 quanta for 1000 pixel columns), summed when no host is needed.
+    const pick = /** @type {any} */ (lod.pickFor({ ...want, hosts: false }));
+    const kept = /** @type {any} */ (lod.pickFor({ ...want, hosts: true }));
+    expect([pick.li, pick.summed, pick.whole]).toEqual([1, true, true]);
+    expect([kept.li, kept.summed, kept.whole]).toEqual([1, false, true]);
+    const sum = /** @type {import('../../src/load/levels.js').LevelIndex} */ (lod.sums[1]);
+    let before = src.fetched;
+    const item = await lod.read(pick);
+    const readSum = src.fetched - before;
+    before = src.fetched;
+    await lod.read(kept);
+    const readKept = src.fetched - before;
+    // Fetched: the summed level's blocks, one label set for the two hosts' two (70% of their bytes here).
+    expect(readSum).toBe(bytesOf(sum, 0, sum.blocks.length - 1));
+    expect(readSum).toBeLessThan(0.8 * readKept);
+    const e = await createEngine({ mode: 'inthread', wasm: nodeWasmSource() });
+    try {
+      const [s] = await e.loadFiles([{ name: 'day.lsr', file: new File([await item.file.arrayBuffer()], 'day.lsr') }]);
+      expect(s.status.ok, JSON.stringify(s.status)).toBe(true);
+      // The CLI reads the levels as kept (every host) and prints the same.
+      for (const q of [10000, 60000]) expect(await e.csv({ quantum_ms: q })).toBe(cli(['pctiles', '--quantum', String(q), day]));
+    } finally {
+      e.terminate();
+    }
+    // Loaded, it serves the cluster, not a state that needs hosts.
+    lod.commit(pick);
+    expect(lod.serves(null, null, [], false)).toBe(true);
+    expect(lod.serves(null, null, [], true)).toBe(false);
+    expect(lod.pickFor({ ...want, hosts: false })).toBe(null);
+    const back = /** @type {any} */ (lod.pickFor({ ...want, hosts: true }));
+    expect([back.li, back.summed]).toEqual([1, false]);
+    // The levels as kept serve the cluster too: nothing more is read.
+    lod.commit(back);
+    expect(lod.pickFor({ ...want, hosts: false })).toBe(null);
   });
 });
 
