@@ -22,7 +22,7 @@ namespace {
 double model_bytes(const Series& s) {
   return static_cast<double>(s.data.capacity()) + static_cast<double>(s.windows.capacity() * sizeof(Window)) +
          static_cast<double>(s.extremes.capacity() * sizeof(ExtremeBins)) +
-         8.0 * static_cast<double>(s.io_ns.capacity() + s.io_offset.capacity()) +
+         8.0 * static_cast<double>(s.io_ns.capacity() + s.io_offset.capacity() + s.line_at.capacity()) +
          4.0 * static_cast<double>(s.io_bs.capacity());
 }
 
