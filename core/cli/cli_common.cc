@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_lines.h"
 #include "input.h"
 #include "latscope/layout_budget.h"
 #include "latscope/reader.h"
@@ -353,8 +354,10 @@ bool looks_like_json(const std::string& path) {
 
 // Reads one input into a new handle of engine; returns its exit code share.
 // `opened`: an input already opened (standard input), else path is opened.
-int read_into(Engine* engine, const std::string& path, Input* opened, const FileOptions& fopts,
-              std::vector<char>* bufp, const Source** out) {
+// `reread`: a plain file's HdrHistogram windows keep where their lines are
+// instead of their bins (FileOptions::reread).
+int read_into(Engine* engine, const std::string& path, Input* opened, const FileOptions& fopts_in,
+              std::vector<char>* bufp, const Source** out, bool reread) {
   std::vector<char>& buf = *bufp;
   Input own;
   Input* in = opened;
@@ -366,6 +369,8 @@ int read_into(Engine* engine, const std::string& path, Input* opened, const File
       return 2;
     }
   }
+  FileOptions fopts = fopts_in;
+  if (reread && !opened) fopts.reread = FileLines::for_plain_file(path, in->gzip());
   const int h = engine->open_file(in->name(), fopts);
   for (;;) {
     const size_t n = in->read(buf.data(), buf.size());
@@ -411,11 +416,11 @@ bool refuse_for_layouts(const LayoutTally& held, Parsed* p) {
   return false;
 }
 
-Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopts) {
+Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopts, bool reread) {
   Parsed p;
   std::vector<char> buf(kChunk);
   t_messages = &p.messages;
-  p.rc = read_into(p.engine.get(), path, opened, fopts, &buf, &p.src);
+  p.rc = read_into(p.engine.get(), path, opened, fopts, &buf, &p.src, reread);
   t_messages = nullptr;
   return p;
 }
@@ -425,7 +430,7 @@ Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopt
 // of one thread. At most `jobs` parsed files wait in memory besides the one
 // fn holds.
 int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const FileOptions& common, int jobs,
-                   const std::function<void(Parsed&)>& fn, const RunLabels* runs) {
+                   const std::function<void(Parsed&)>& fn, const RunLabels* runs, bool reread = false) {
   // Each path's options: the common ones with its run label. A file whose
   // jobs' I/Os another input accounts for is not read (folder.h
   // plan_accounts, docs/folders.md): adding both would count them twice.
@@ -461,7 +466,7 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
   };
   if (jobs <= 1) {
     for (size_t i = 0; i < read.size(); ++i) {
-      Parsed p = parse_one(read[i], read[i] == "-" ? std_in : nullptr, per[i]);
+      Parsed p = parse_one(read[i], read[i] == "-" ? std_in : nullptr, per[i], reread);
       deliver(p);
     }
     return rc;
@@ -471,7 +476,7 @@ int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const F
   const auto launch = [&] {
     const size_t i = next++;
     running.push_back(std::async(std::launch::async, parse_one, std::cref(read[i]),
-                                 read[i] == "-" ? std_in : nullptr, std::cref(per[i])));
+                                 read[i] == "-" ? std_in : nullptr, std::cref(per[i]), reread));
   };
   while (next < read.size() && running.size() < static_cast<size_t>(jobs)) launch();
   while (!running.empty()) {
@@ -513,7 +518,7 @@ int default_jobs() {
 }
 
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
-                  const std::function<void(Source&)>& fn, const RunLabels* runs) {
+                  const std::function<void(Source&)>& fn, const RunLabels* runs, bool reread) {
   // Standard input is opened once and its look-ahead kept for the read.
   Input std_in;
   bool std_in_open = false;
@@ -542,7 +547,7 @@ int for_each_file(const std::vector<std::string>& files, const FileOptions& fopt
     p.src = nullptr;
     std::vector<Source> taken = p.engine->take_sources();
     fn(taken[at]);
-  }, runs);
+  }, runs, reread);
 }
 
 // Plain and gzip inputs take the same path (input.h).

@@ -101,9 +101,12 @@ int load_files(Engine* engine, const std::vector<std::string>& files, const File
 // first (what the engine would take as json: the first non-blank byte is not
 // a digit), so it is at hand when the logs it completes arrive. Same exit
 // codes and diagnostics as load_files. Memory: `jobs` files' models. fn
-// may keep the source it is given (move it away).
+// may keep the source it is given (move it away). `reread`: plain
+// HdrHistogram files keep where each window's line is instead of its bins,
+// for a fold that decodes them again (FileOptions::reread, docs/quanta.md
+// "Memory: the fold by quanta").
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
-                  const std::function<void(Source&)>& fn, const RunLabels* runs = nullptr);
+                  const std::function<void(Source&)>& fn, const RunLabels* runs = nullptr, bool reread = false);
 
 // Reads a whole file (plain or gzip, "-" standard input) into memory; false
 // with *err set when nothing usable could be read. A damaged .gz's readable

@@ -60,7 +60,7 @@ int cmd_pctiles(int argc, char** argv) {
     rc = for_each_file(o.files, o.file, o.jobs, [&](Source& s) {
       const Status added = stream.add(std::move(s));
       if (!added.ok() && st.ok()) st = added;
-    }, &o.run_labels);
+    }, &o.run_labels, true);
     if (st.ok()) st = stream.finish(&r, csv.get());
   }
   if (!st.ok()) {

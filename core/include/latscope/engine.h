@@ -57,6 +57,12 @@ struct FileOptions {
   // once decoded; 0: kMaxResultBytes (1 GiB). The page passes its memory
   // budget (web/src/engine/budget.js).
   size_t max_result_bytes = 0;
+  // The file's text read again from a byte offset (the CLI's seekable plain
+  // file): formats that can decode a window from its own line
+  // (HdrHistogram logs) then keep its offset instead of its bins
+  // (Series::line_at), and the fold by quanta decodes it again when it
+  // reaches it (docs/quanta.md, "Memory: the fold by quanta"). Null: bins kept.
+  std::shared_ptr<LineReader> reread;
 };
 
 // Grouping is by label names (model.h, label_of): "host", "job", "dir",

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -90,6 +91,27 @@ struct Window {
   uint32_t n = 0;       // number of non-empty bins
 };
 
+// Reads a line of a file already parsed once more, from its byte offset in
+// the (decompressed) text: the CLI's seekable plain file (FileOptions::reread).
+class LineReader {
+ public:
+  virtual ~LineReader() = default;
+  // The line starting at byte `at`, without its '\n'; false when it cannot
+  // be read.
+  virtual bool line(uint64_t at, std::string* out) = 0;
+};
+
+// Where a format decodes the bins of windows it did not keep again from
+// (Series::line_at; docs/quanta.md, "Memory: the fold by quanta").
+class BinsElsewhere {
+ public:
+  virtual ~BinsElsewhere() = default;
+  // The bins of the window read from the line at byte `at`, which must hold
+  // n bins summing to total (else the file changed since it was parsed).
+  virtual Status bins(uint64_t at, uint32_t n, uint64_t total, std::vector<uint32_t>* bins,
+                      std::vector<uint64_t>* counts) const = 0;
+};
+
 // A window's non-empty bins are stored as n pairs of LEB128 varints
 // (gap to the previous non-empty bin, count): ~2 bytes per bin instead of 12,
 // which is what bounds the model at a few hundred bytes per fio window.
@@ -133,6 +155,13 @@ struct Series {
   std::vector<uint32_t> io_bs;
   std::vector<uint64_t> io_offset;
   bool has_io_values() const { return per_io && !io_ns.empty(); }
+  // Bins left in the file (FileOptions::reread): per window, the byte offset
+  // of the line its bins are decoded from again through `elsewhere`, or
+  // kBinsInData for a window kept in data as usual; empty: all in data.
+  // 8 bytes a window instead of its bins (~2 bytes each).
+  static constexpr uint64_t kBinsInData = UINT64_MAX;
+  std::vector<uint64_t> line_at;
+  std::shared_ptr<const BinsElsewhere> elsewhere;
 
   // Appends a window; bins strictly ascending, counts > 0.
   void add_window(double start_ms, double end_ms, const uint32_t* bins, const uint64_t* counts,
@@ -141,6 +170,9 @@ struct Series {
   template <class F>
   void for_each_bin(const Window& w, F&& f) const;
   void decode(const Window& w, std::vector<uint32_t>* bins, std::vector<uint64_t>* counts) const;
+  // The same for windows[wi] wherever its bins are (line_at): an error when
+  // its line no longer reads as it did.
+  Status decode_at(size_t wi, std::vector<uint32_t>* bins, std::vector<uint64_t>* counts) const;
   // False when a window's bytes overrun data, bins are not ascending or reach
   // nbins, or totals disagree (for data from outside, e.g. another worker).
   bool valid(size_t nbins) const;

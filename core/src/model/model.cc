@@ -126,6 +126,15 @@ void Series::decode(const Window& w, std::vector<uint32_t>* bins, std::vector<ui
   });
 }
 
+Status Series::decode_at(size_t wi, std::vector<uint32_t>* bins, std::vector<uint64_t>* counts) const {
+  const Window& w = windows[wi];
+  if (wi >= line_at.size() || line_at[wi] == kBinsInData || !elsewhere) {
+    decode(w, bins, counts);
+    return Status::Ok();
+  }
+  return elsewhere->bins(line_at[wi], w.n, w.total, bins, counts);
+}
+
 bool Series::valid(size_t nbins) const {
   size_t pos = 0;
   for (const Window& w : windows) {

@@ -203,7 +203,11 @@ void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, 
       continue;
     }
     if (j0 >= span.hi) break;
-    s.decode(w, &bins, &counts);
+    // Bins left in the file are decoded from it again (model.h, line_at).
+    if (Status got = s.decode_at(wi, &bins, &counts); !got.ok()) {
+      error = got;
+      return;
+    }
     if (co) {
       co->correct(bins, counts, &cbins, &ccounts);
       bins.swap(cbins);

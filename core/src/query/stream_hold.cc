@@ -5,7 +5,9 @@
 // sparse cell is 12 bytes a bin, a parsed window ~2). Held instead, the
 // sources are folded at finish a slice of quanta at a time, in the same
 // order of additions per cell (sources, series, windows, then json+ tails),
-// so the rows are the same bits and the cells alive are one slice's.
+// so the rows are the same bits and the cells alive are one slice's. An
+// HdrHistogram log file's windows come without their bins (model.h
+// Series::line_at), which fold decodes again from the file slice by slice.
 #include <algorithm>
 #include <cmath>
 
@@ -22,7 +24,7 @@ namespace {
 double model_bytes(const Series& s) {
   return static_cast<double>(s.data.capacity()) + static_cast<double>(s.windows.capacity() * sizeof(Window)) +
          static_cast<double>(s.extremes.capacity() * sizeof(ExtremeBins)) +
-         8.0 * static_cast<double>(s.io_ns.capacity() + s.io_offset.capacity()) +
+         8.0 * static_cast<double>(s.io_ns.capacity() + s.io_offset.capacity() + s.line_at.capacity()) +
          4.0 * static_cast<double>(s.io_bs.capacity());
 }
 

@@ -77,10 +77,48 @@ SniffResult sniff_hdr(const SniffInput& in) {
   return r;
 }
 
+// The bins of a window decoded again from its line (FileOptions::reread):
+// the line parsed alone gives the interval's payload, as it did when the
+// whole file was read (docs/quanta.md, "Memory: the fold by quanta").
+class HdrBinsInFile : public BinsElsewhere {
+ public:
+  HdrBinsInFile(std::shared_ptr<LineReader> file, std::string name) : file_(std::move(file)), name_(std::move(name)) {}
+
+  Status bins(uint64_t at, uint32_t n, uint64_t total, std::vector<uint32_t>* bins,
+              std::vector<uint64_t>* counts) const override {
+    if (!file_->line(at, &line_))
+      return Status::Error(ErrorCode::kUnusableFile, name_ + ": byte " + std::to_string(at) +
+                                                         ": cannot be read again for its interval's bins");
+    line_ += '\n';
+    hdr::LogParser p;
+    p.append(line_.data(), line_.size());
+    p.finish();
+    hdr::Interval iv;
+    bool read = p.next(&iv);
+    uint64_t sum = 0;
+    if (read)
+      for (const uint64_t c : iv.hist.count) sum += c;
+    if (!read || iv.hist.index.size() != n || sum != total)
+      return Status::Error(ErrorCode::kUnusableFile,
+                           name_ + ": byte " + std::to_string(at) +
+                               ": the line no longer holds the interval read there (the file changed while it was read)");
+    bins->assign(iv.hist.index.begin(), iv.hist.index.end());
+    counts->assign(iv.hist.count.begin(), iv.hist.count.end());
+    return Status::Ok();
+  }
+
+ private:
+  std::shared_ptr<LineReader> file_;
+  std::string name_;
+  mutable std::string line_;  // scratch
+};
+
 class HdrFormatReader : public Reader {
  public:
   HdrFormatReader(Source src, const FileOptions& opts)
-      : src_(std::move(src)), unit_ns_(opts.hdr_unit_ns > 0 && std::isfinite(opts.hdr_unit_ns) ? opts.hdr_unit_ns : 1) {}
+      : src_(std::move(src)), unit_ns_(opts.hdr_unit_ns > 0 && std::isfinite(opts.hdr_unit_ns) ? opts.hdr_unit_ns : 1) {
+    if (opts.reread) elsewhere_ = std::make_shared<HdrBinsInFile>(opts.reread, src_.name);
+  }
 
   void append(const char* data, size_t n) override {
     src_.bytes += n;
@@ -112,7 +150,10 @@ class HdrFormatReader : public Reader {
     }
     build_layouts();
     src_.absolute_time = absolute_;
-    for (Pending& p : series_) src_.series.push_back(std::move(p.s));
+    for (Pending& p : series_) {
+      if (elsewhere_) p.s.elsewhere = elsewhere_;
+      src_.series.push_back(std::move(p.s));
+    }
     return std::move(src_);
   }
 
@@ -123,7 +164,32 @@ class HdrFormatReader : public Reader {
     int64_t last_end_ns = 0;
     bool any = false;
     uint64_t total = 0;    // counts kept so far (at most kMaxCount)
+    // FileOptions::reread: the last window's bins, which a later interval
+    // ending before it merges into (add).
+    std::vector<uint32_t> last_bins;
+    std::vector<uint64_t> last_counts;
   };
+
+  // A window of p: its bins kept, or with FileOptions::reread where its line
+  // starts (Series::line_at), 8 bytes instead of its bins.
+  void window(Pending& p, double start_ms, double end_ms, const uint32_t* bins, const uint64_t* counts, uint32_t n,
+              uint64_t sum, uint64_t byte_at) {
+    if (!elsewhere_ || byte_at == Series::kBinsInData) {
+      p.s.add_window(start_ms, end_ms, bins, counts, n);
+      if (elsewhere_) p.s.line_at.push_back(Series::kBinsInData);
+      return;
+    }
+    Window w;
+    w.start_ms = start_ms;
+    w.end_ms = end_ms;
+    w.total = sum;
+    w.offset = static_cast<uint32_t>(p.s.data.size());
+    w.n = n;
+    p.s.windows.push_back(w);
+    p.s.line_at.push_back(byte_at);
+    p.last_bins.assign(bins, bins + n);
+    p.last_counts.assign(counts, counts + n);
+  }
 
   void origin(const hdr::Interval& iv) {
     if (origin_set_) return;
@@ -190,7 +256,7 @@ class HdrFormatReader : public Reader {
     const auto n = static_cast<uint32_t>(h.index.size());
     ++src_.records;
     if (!p.any || start_ns >= p.last_end_ns) {
-      p.s.add_window(ms(start_ns), ms(end_ns), bins, counts, n);
+      window(p, ms(start_ns), ms(end_ns), bins, counts, n, sum, iv.byte_at);
       p.last_end_ns = end_ns;
       p.any = true;
       return;
@@ -199,7 +265,7 @@ class HdrFormatReader : public Reader {
       src_.diag.add(Issue::kHdrTimeBackwards, iv.line, 0,
                     "overlaps the previous interval by " + hdr::format_decimal_seconds(p.last_end_ns - start_ns, 3) +
                         " s: window starts at the previous end");
-      p.s.add_window(ms(p.last_end_ns), ms(end_ns), bins, counts, n);
+      window(p, ms(p.last_end_ns), ms(end_ns), bins, counts, n, sum, iv.byte_at);
       p.last_end_ns = end_ns;
       return;
     }
@@ -208,11 +274,17 @@ class HdrFormatReader : public Reader {
     const Window last = p.s.windows.back();
     std::vector<uint32_t> b;
     std::vector<uint64_t> c;
-    p.s.decode(last, &b, &c);
+    if (elsewhere_ && p.s.line_at.back() != Series::kBinsInData) {
+      b = p.last_bins;
+      c = p.last_counts;
+    } else {
+      p.s.decode(last, &b, &c);
+    }
     std::map<uint32_t, uint64_t> merged;
     for (size_t i = 0; i < b.size(); ++i) merged[b[i]] += c[i];
     for (uint32_t i = 0; i < n; ++i) merged[bins[i]] += counts[i];
     p.s.windows.pop_back();
+    if (elsewhere_) p.s.line_at.pop_back();
     p.s.data.resize(last.offset);
     b.clear();
     c.clear();
@@ -220,7 +292,7 @@ class HdrFormatReader : public Reader {
       b.push_back(kv.first);
       c.push_back(kv.second);
     }
-    p.s.add_window(last.start_ms, last.end_ms, b.data(), c.data(), static_cast<uint32_t>(b.size()));
+    window(p, last.start_ms, last.end_ms, b.data(), c.data(), static_cast<uint32_t>(b.size()), 0, Series::kBinsInData);
   }
 
   // Whether the layout of iv's configuration, grown to hold iv's highest
@@ -304,6 +376,7 @@ class HdrFormatReader : public Reader {
   bool origin_set_ = false;
   bool absolute_ = false;
   int64_t origin_ns_ = 0;
+  std::shared_ptr<const BinsElsewhere> elsewhere_;  // FileOptions::reread
   std::vector<Pending> series_;
   std::unordered_map<std::string, size_t> index_;  // (configuration, tag) -> series_ index
   std::map<std::string, hdr::Config> configs_;

@@ -86,6 +86,10 @@ void LogParser::append(const char* data, size_t n) {
   while (p < end) {
     const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(end - p)));
     const char* stop = nl ? nl : end;
+    if (nl) {  // a line ends: where it started, and where the next starts
+      line_at_ = next_line_at_;
+      next_line_at_ = fed_ + static_cast<uint64_t>(nl - data) + 1;
+    }
     if (!partial_too_long_) {
       if (partial_.size() + static_cast<size_t>(stop - p) > opts_.max_line_bytes) {
         partial_too_long_ = true;
@@ -110,11 +114,13 @@ void LogParser::append(const char* data, size_t n) {
     }
     p = nl + 1;
   }
+  fed_ += n;
 }
 
 void LogParser::finish() {
   if (finished_) return;
   finished_ = true;
+  line_at_ = next_line_at_;
   if (partial_too_long_) {
     ++line_no_;
     skip(Issue::kBinaryGarbage, 1, "line longer than " + std::to_string(opts_.max_line_bytes) + " bytes: skipped");
@@ -251,6 +257,7 @@ void LogParser::interval_line(std::string_view text) {
   }
   Interval iv;
   iv.line = line_no_;
+  iv.byte_at = line_at_;
   iv.tag = std::move(tag);
   if (!parse_decimal_seconds(f[0], &iv.timestamp_ns)) {
     skip(Issue::kHdrMalformedLine, static_cast<uint32_t>(col),

@@ -76,6 +76,7 @@ struct LogHeader {
 // One interval line, decoded.
 struct Interval {
   uint64_t line = 0;        // 1-based line number in the file
+  uint64_t byte_at = 0;     // the line's first byte in the text
   std::string tag;          // "A" for "Tag=A,..."; "" when untagged
   int64_t timestamp_ns = 0; // first column as written (ns; relative or absolute, see base_ns)
   int64_t second_ns = 0;    // second column as written (ns)
@@ -172,6 +173,9 @@ class LogParser {
   uint64_t line_no_ = 0;
   uint64_t intervals_ = 0;
   uint64_t text_bytes_ = 0;     // of the lines read so far
+  uint64_t fed_ = 0;            // bytes appended before this append
+  uint64_t line_at_ = 0;        // where the line being read starts (Interval::byte_at)
+  uint64_t next_line_at_ = 0;
   uint64_t inflated_bytes_ = 0;  // what their payloads inflated to
   uint64_t java_stop_line_ = 0;
   bool decided_ = false;
