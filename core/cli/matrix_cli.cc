@@ -86,7 +86,7 @@ int pctiles_from_matrix(const std::vector<char*>& args, const Options& o) {
   for (size_t i = 2; i < args.size(); ++i) {
     const std::string a = args[i];
     if (a == "--group-by" || a == "--quantum" || a == "--percentiles" || a == "--method" || a == "--unit" ||
-        a == "-j" || a == "--jobs")
+        a == "--from" || a == "--to" || a == "-j" || a == "--jobs")
       ++i;
     else if (!a.empty() && a[0] == '-' && !(a.rfind("-j", 0) == 0 && a.size() > 2)) return -1;
   }
@@ -103,12 +103,11 @@ int pctiles_from_matrix(const std::vector<char*>& args, const Options& o) {
     say("latscope pctiles: " + path + ": " + st.message + after);
     return -1;
   }
-  const MatrixHead& h = m.head();
-  if (!has || h.group_by != "host" || h.percentiles != o.query.percentiles || h.labels != o.pct_labels ||
-      h.method != method_name(o.query.method))
-    return -1;
-  const auto lv = std::find(h.levels.begin(), h.levels.end(), o.query.quantum_ms);
-  if (lv == h.levels.end()) return -1;
+  if (!has) return -1;
+  // The histograms' query of the same file at a level's quantum (core
+  // matrix_answer.h says what the matrix holds); the quantum is the user's.
+  const MatrixPlan plan = plan_matrix_answer(m, o.query, true, 0, UINT64_MAX);
+  if (!plan.served || m.head().levels[plan.level] != o.query.quantum_ms) return -1;
   // Each host's rows were made on its own layout; the query of the
   // histograms folds every host onto the layout common to all of them. Only
   // when that is every host's own are the two the same bytes (hosts of other
@@ -121,30 +120,25 @@ int pctiles_from_matrix(const std::vector<char*>& args, const Options& o) {
         ": answered from the histograms, on their common layout, not from the per-host matrix");
     return -1;
   }
-  const auto level = static_cast<uint32_t>(lv - h.levels.begin());
-  // The rows are held at once, as a query's are: bounded as a decoded result is (docs/result-format.md, "Memory").
-  uint64_t n = 0;
-  for (const MatrixBlock& b : m.blocks()) n += b.level == level ? b.rows : 0;
-  if (static_cast<double>(n) * (static_cast<double>(sizeof(MatrixRow) + sizeof(Row)) + 16.0 * static_cast<double>(h.percentiles.size())) > static_cast<double>(kMaxResultBytes)) {
-    say("latscope pctiles: " + path + ": result: matrix: level " + quantum_text(h.levels[level]) + " ms holds " +
-        std::to_string(n) + " rows, over the memory of one result" + after);
+  // Rows are written as each time block is read (a per-host day at 1 s is
+  // millions of rows): memory is one time block's rows. A damaged block
+  // found before anything is written leaves the answer to the histograms;
+  // after, the output is cut and the exit status says so.
+  bool wrote = false;
+  QueryResult r;
+  PctilesCsvWriter csv(r, o.pct_labels, o.unit, false, [&wrote](const std::string& text) {
+    wrote = true;
+    write_out(text);
+  });
+  st = answer_from_matrix(&m, plan, o.query, &csv, &r);
+  if (!st.ok()) {
+    say("latscope pctiles: " + path + ": " + st.message + (wrote ? "; the CSV above is cut there" : after));
+    if (wrote) return 2;
     return -1;
   }
-  std::vector<MatrixRow> rows, block;
-  for (size_t b = 0; b < m.blocks().size(); ++b) {
-    if (m.blocks()[b].level != level) continue;
-    st = m.read(b, &block);
-    if (!st.ok()) {
-      say("latscope pctiles: " + path + ": " + st.message.append(after));
-      return -1;
-    }
-    rows.insert(rows.end(), block.begin(), block.end());
-  }
-  QueryResult r;
-  matrix_query_result(h, level, &rows, &r);
-  say("latscope pctiles: note: answered from " + path + "'s per-host matrix (level " + quantum_text(h.levels[level]) +
-      " ms)");
-  write_out(pctiles_csv(r, o.pct_labels, o.unit));
+  csv.finish();
+  say("latscope pctiles: note: answered from " + path + "'s per-host matrix (level " +
+      quantum_text(m.head().levels[plan.level]) + " ms)");
   return 0;
 }
 

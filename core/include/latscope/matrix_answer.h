@@ -48,7 +48,10 @@ std::string matrix_layouts_differ(const Result& hist);
 // chosen by the user (quantum_chosen false), the finest level with at most
 // two quanta per pixel column of `columns` over the range (as the page
 // picks histogram levels, docs/page-loading.md §8), else not served.
-MatrixPlan plan_matrix_answer(const MatrixReader& m, const QueryOptions& q, bool quantum_chosen, uint32_t columns);
+// max_rows: the rows the caller may hold (the page holds an answer's rows;
+// the CLI writes them as they come and passes UINT64_MAX).
+MatrixPlan plan_matrix_answer(const MatrixReader& m, const QueryOptions& q, bool quantum_chosen, uint32_t columns,
+                              uint64_t max_rows = kMaxMatrixAnswerRows);
 
 // The plan's blocks read and their rows in the range as a QueryResult of
 // the asked percentiles only (the order of q.percentiles), rows in time then

@@ -48,7 +48,8 @@ std::string matrix_layouts_differ(const Result& hist) {
   return "";
 }
 
-MatrixPlan plan_matrix_answer(const MatrixReader& m, const QueryOptions& q, bool quantum_chosen, uint32_t columns) {
+MatrixPlan plan_matrix_answer(const MatrixReader& m, const QueryOptions& q, bool quantum_chosen, uint32_t columns,
+                              uint64_t max_rows) {
   MatrixPlan p;
   const MatrixHead& h = m.head();
   p.why = not_held(h, q);
@@ -97,9 +98,9 @@ MatrixPlan plan_matrix_answer(const MatrixReader& m, const QueryOptions& q, bool
     p.blocks.push_back(b);
     p.rows += e.rows;
   }
-  if (p.rows > kMaxMatrixAnswerRows) {
+  if (p.rows > max_rows) {
     p.why = std::to_string(p.rows) + " rows at " + std::to_string(h.levels[p.level]) + " ms, over " +
-            std::to_string(kMaxMatrixAnswerRows);
+            std::to_string(max_rows);
     p.blocks.clear();
     return p;
   }
@@ -134,35 +135,53 @@ Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOp
   bool in_time_order = true;
   for (size_t k = 1; k < plan.blocks.size(); ++k)
     if (index[plan.blocks[k]].time_block < index[plan.blocks[k - 1]].time_block) in_time_order = false;
-  std::vector<MatrixRow> rows, block;
+  // One time block's rows, in a pool whose percentile vectors are reused,
+  // put in order through their (time, group, index) keys.
+  std::vector<MatrixRow> pool, block;
+  size_t used = 0;
+  struct Key {
+    double t;
+    uint32_t group;
+    uint32_t at;
+  };
+  std::vector<Key> order;
   Row row;  // reused: its percentile vector is allocated once
   const auto hand_on = [&]() {
-    std::sort(rows.begin(), rows.end(), [](const MatrixRow& x, const MatrixRow& y) {
-      return x.t_ms < y.t_ms || (x.t_ms == y.t_ms && x.group < y.group);
-    });
-    for (const MatrixRow& r : rows) {
-      matrix_row_to_row(r, &row);
+    std::sort(order.begin(), order.end(),
+              [](const Key& x, const Key& y) { return x.t < y.t || (x.t == y.t && x.group < y.group); });
+    for (const Key& k : order) {
+      matrix_row_to_row(pool[k.at], &row);
       to->add(row);
     }
-    rows.clear();
+    order.clear();
+    used = 0;
   };
-  std::vector<double> picked(np);
   for (size_t k = 0; k < plan.blocks.size(); ++k) {
     const size_t b = plan.blocks[k];
     if (in_time_order && k > 0 && index[b].time_block != index[plan.blocks[k - 1]].time_block) hand_on();
     Status st = m->read(b, &block);
     if (!st.ok()) return st;
-    for (MatrixRow& r : block) {
+    for (const MatrixRow& r : block) {
       if (!overlaps(r.t_ms, len, q.sel.from_ms, q.sel.to_ms)) continue;
-      // The asked percentiles only, in the asked order (the row's storage kept).
+      if (used == pool.size()) pool.emplace_back();
+      MatrixRow& d = pool[used];
+      d.t_ms = r.t_ms;
+      d.group = r.group;
+      d.flags = r.flags;
+      d.samples = r.samples;
+      d.min_ns = r.min_ns;
+      d.mean_ns = r.mean_ns;
+      d.max_ns = r.max_ns;
+      // The asked percentiles only, in the asked order.
+      d.p.resize(np);
       uint64_t few = 0;
       for (size_t i = 0; i < np; ++i) {
-        picked[i] = r.p[plan.pct[i]];
+        d.p[i] = r.p[plan.pct[i]];
         few |= ((r.few >> plan.pct[i]) & 1) << i;
       }
-      r.p.assign(picked.begin(), picked.end());
-      r.few = few;
-      rows.push_back(std::move(r));
+      d.few = few;
+      order.push_back({d.t_ms, d.group, static_cast<uint32_t>(used)});
+      ++used;
     }
   }
   hand_on();
