@@ -22,8 +22,9 @@ class TextLines : public LineReader {
   explicit TextLines(const std::string* text) : text_(text) {}
   bool line(uint64_t at, std::string* out) override {
     if (at >= text_->size()) return false;
-    const size_t nl = text_->find('\n', static_cast<size_t>(at));
-    *out = text_->substr(static_cast<size_t>(at), nl == std::string::npos ? std::string::npos : nl - at);
+    const auto from = static_cast<size_t>(at);
+    const size_t nl = text_->find('\n', from);
+    *out = text_->substr(from, nl == std::string::npos ? std::string::npos : nl - from);
     ++reads;
     return true;
   }
