@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "fixture_util.h"
+#include "result_contents.h"
 #include "latscope/result.h"
 #include "latscope/result_stream.h"
 
@@ -69,33 +70,6 @@ Status streamed(const std::vector<std::vector<uint8_t>>& files, double q, uint32
   if (st.ok()) st = enc.finish();
   if (plan_out) *plan_out = std::move(plan);
   return st;
-}
-
-// Two result files holding the same series, cells and coverage, whatever
-// their compressed bytes.
-void expect_same_contents(const std::vector<uint8_t>& a, const std::vector<uint8_t>& b) {
-  Result x, y;
-  ASSERT_TRUE(decode_result(a.data(), a.size(), &x).ok());
-  ASSERT_TRUE(decode_result(b.data(), b.size(), &y).ok());
-  EXPECT_EQ(x.quantum_ms, y.quantum_ms);
-  ASSERT_EQ(x.series.size(), y.series.size());
-  for (size_t k = 0; k < x.series.size(); ++k) {
-    const ResultSeries &s = x.series[k], &t = y.series[k];
-    EXPECT_EQ(labels_text(s.labels), labels_text(t.labels));
-    EXPECT_EQ(s.layout ? s.layout->id : "", t.layout ? t.layout->id : "");
-    EXPECT_EQ(s.span_start_ms, t.span_start_ms);
-    EXPECT_EQ(s.span_end_ms, t.span_end_ms);
-    EXPECT_EQ(s.full_start_ms, t.full_start_ms);
-    EXPECT_EQ(s.full_end_ms, t.full_end_ms);
-    ASSERT_EQ(s.cells.size(), t.cells.size());
-    for (size_t c = 0; c < s.cells.size(); ++c) {
-      EXPECT_EQ(s.cells[c].quantum, t.cells[c].quantum);
-      EXPECT_EQ(s.cells[c].bins, t.cells[c].bins);
-      EXPECT_EQ(s.cells[c].counts, t.cells[c].counts);
-      EXPECT_EQ(s.cells[c].extremes.lo, t.cells[c].extremes.lo);
-      EXPECT_EQ(s.cells[c].extremes.hi, t.cells[c].extremes.hi);
-    }
-  }
 }
 
 // The reference: every input decoded whole, merge() in order, encoded.

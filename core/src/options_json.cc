@@ -8,6 +8,7 @@
 
 #include "json/json.h"
 #include "latscope/folder.h"
+#include "latscope/percentile_list.h"
 #include "latscope/percentiles.h"
 #include "latscope/quanta.h"
 
@@ -158,14 +159,7 @@ Status get_unit(const std::string& field, const json::Value& v, Unit* out) {
 
 // A percentile as the user wrote it: digits with at most one '.', in [0, 100].
 bool plain_percentile(const std::string& s, double* out) {
-  if (s.empty() || s.size() > 40) return false;
-  int dots = 0, digits = 0;
-  for (char c : s) {
-    if (c == '.') ++dots;
-    else if (c >= '0' && c <= '9') ++digits;
-    else return false;
-  }
-  if (dots > 1 || digits == 0) return false;
+  if (!plain_percentile_number(s)) return false;
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
   if (end != s.c_str() + s.size() || !(v >= 0 && v <= 100)) return false;

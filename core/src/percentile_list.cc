@@ -25,18 +25,6 @@ bool same_word(const std::string& s, const char* word) {
   return i == s.size();
 }
 
-// Digits with at most one '.' and at least one digit ("99.9", "5.", ".5"):
-// what --percentiles has always read. Long texts are refused before strtod.
-bool plain_number(const std::string& s) {
-  if (s.empty() || s.size() > 40) return false;
-  int dots = 0, digits = 0;
-  for (char c : s) {
-    if (c == '.') ++dots;
-    else if (c >= '0' && c <= '9') ++digits;
-    else return false;
-  }
-  return dots <= 1 && digits > 0;
-}
 
 Status bad_item(const std::string& item, size_t index, size_t column, const std::string& why) {
   return Status::Error(ErrorCode::kInvalidArgument, "percentile \"" + item + "\" (item " + std::to_string(index) +
@@ -54,7 +42,7 @@ Status read_item(const std::string& item, size_t index, size_t column, Percentil
   }
   std::string number = item;
   if (!number.empty() && lower(number[0]) == 'p') number.erase(0, 1);
-  if (!plain_number(number)) {
+  if (!plain_percentile_number(number)) {
     return bad_item(item, index, column, "is not a percentile: write a number from 0 to 100 (99.9 or p99.9), max or median");
   }
   const double v = std::strtod(number.c_str(), nullptr);
@@ -64,6 +52,19 @@ Status read_item(const std::string& item, size_t index, size_t column, Percentil
 }
 
 }  // namespace
+
+// Digits with at most one '.' and at least one digit ("99.9", "5.", ".5"):
+// what --percentiles has always read. Long texts are refused before strtod.
+bool plain_percentile_number(const std::string& s) {
+  if (s.empty() || s.size() > 40) return false;
+  int dots = 0, digits = 0;
+  for (char c : s) {
+    if (c == '.') ++dots;
+    else if (c >= '0' && c <= '9') ++digits;
+    else return false;
+  }
+  return dots <= 1 && digits > 0;
+}
 
 Status read_percentile_items(const std::string& text, std::vector<PercentileItem>* out, bool allow_empty) {
   std::vector<PercentileItem> items;

@@ -25,6 +25,10 @@ struct PercentileItem {
   std::string text;  // "99.90", "100" for max, "50" for median
 };
 
+// A number as --percentiles has always read it: digits with at most one '.'
+// and at least one digit ("99.9", "5.", ".5"), at most 40 characters.
+bool plain_percentile_number(const std::string& s);
+
 // Every item in the order written, repeats kept. allow_empty: a list with no
 // item is read as none (the page's field beside its checked presets);
 // otherwise it is an error.

@@ -165,13 +165,7 @@ Status answer_from_matrix(MatrixReader* m, const MatrixPlan& plan, const QueryOp
       if (!overlaps(r.t_ms, len, q.sel.from_ms, q.sel.to_ms)) continue;
       if (used == pool.size()) pool.emplace_back();
       MatrixRow& d = pool[used];
-      d.t_ms = r.t_ms;
-      d.group = r.group;
-      d.flags = r.flags;
-      d.samples = r.samples;
-      d.min_ns = r.min_ns;
-      d.mean_ns = r.mean_ns;
-      d.max_ns = r.max_ns;
+      d = r;  // copy-assigned: d.p keeps its storage
       // The asked percentiles only, in the asked order.
       d.p.resize(np);
       uint64_t few = 0;
