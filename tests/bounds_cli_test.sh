@@ -93,8 +93,10 @@ expect "--quantum 0.001 pctiles" 2 "long_clat_hist.1.log: the query would hold 1
   -- pctiles --quantum 0.001 "$TMP/long_clat_hist.1.log"
 expect "--quantum 0.001 reduce" 2 "long_clat_hist.1.log: the query would hold 19002000 quanta" \
   -- reduce --quantum 0.001 -o "$TMP/long.lsr" "$TMP/long_clat_hist.1.log"
+# (At 10 ms the sweep holds one quantum's histogram and writes rows as
+# it goes: well under 1M. At 2 ms the quanta alone are over.)
 expect "--max-memory 1M" 2 "the query would hold .* over its memory limit of 0.00105 GB" \
-  -- pctiles --quantum 10 --max-memory 1M "$TMP/long_clat_hist.1.log"
+  -- pctiles --quantum 2 --max-memory 1M "$TMP/long_clat_hist.1.log"
 
 # Item 7: one file 9e10 ms away from the others is left out by name; the
 # others answer (exit 1), with the rows they give alone.

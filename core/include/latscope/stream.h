@@ -96,6 +96,14 @@ class StreamingQuery {
   // finish shows the time base most selected series have, as Engine::query
   // does (core/src/query/time_base.h). Null in that part itself.
   std::unique_ptr<StreamingQuery> epoch_;
+  // Every source added, in order, while every part holds its own (Fold::
+  // kByQuanta, or kChoose while holding pays): finish then sweeps them in
+  // time order as Engine::query does (the one fold, query_sources), and
+  // the parts' own folding is for results and the fold by file.
+  bool holding_all_ = true;
+  std::vector<std::shared_ptr<const Source>> held_;
+  bool all_holding() const;
+  Status add_routed(const Source& src);
 };
 
 }  // namespace latscope

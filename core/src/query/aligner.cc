@@ -247,17 +247,29 @@ void keep_one_time_base(Plan* plan) {
 
 }  // namespace
 
+SourceRefs refs_of(const std::vector<Source>& sources) {
+  SourceRefs r;
+  r.reserve(sources.size());
+  for (const Source& s : sources) r.push_back(&s);
+  return r;
+}
+
 Status make_plan(const std::vector<Source>& sources, const Selection& sel, const GroupBy& group_by,
                  double quantum_ms, Plan* plan) {
+  return make_plan(refs_of(sources), sel, group_by, quantum_ms, plan);
+}
+
+Status make_plan(const SourceRefs& sources, const Selection& sel, const GroupBy& group_by, double quantum_ms,
+                 Plan* plan) {
   if (!(quantum_ms > 0) || !std::isfinite(quantum_ms))
     return Status::Error(ErrorCode::kInvalidArgument, "quantum must be a positive number of ms");
   plan->quantum_ms = quantum_ms;
 
   std::vector<std::string> keys;
   bool any_abs = false, any_rel = false;
-  for (const Source& src : sources) select_series(src, sel, &plan->series);
+  for (const Source* src : sources) select_series(*src, sel, &plan->series);
   if (plan->series.empty()) {  // fio json+ alone (docs/whole-run.md)
-    for (const Source& src : sources) select_series(src, sel, &plan->series, Role::kWholeRun);
+    for (const Source* src : sources) select_series(*src, sel, &plan->series, Role::kWholeRun);
     if (!plan->series.empty()) plan->notes.push_back(whole_run_note());
   }
   if (sel.kinds.empty()) keep_default_kind(&plan->series, &plan->notes);  // per_io.h
@@ -265,8 +277,8 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
   keep_one_time_base(plan);  // time_base.h
   if (sel.place_jobs) {  // placement.h
     JsonIndex json;
-    for (const Source& src : sources)
-      if (!source_excluded(src, sel)) json.add(src);  // a json+ the user left out places nothing
+    for (const Source* src : sources)
+      if (!source_excluded(*src, sel)) json.add(*src);  // a json+ the user left out places nothing
     PlacementTally placed;
     place_series(json, plan->series.begin(), plan->series.end(), &placed);
     placed.notes(&plan->notes);
@@ -385,7 +397,9 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
       }
     xb = nullptr;
   }
-  if (!x.co && !x.rebin) {
+  // Bins left in the file (Series::line_at) are read from it again.
+  const bool elsewhere = !x.series->line_at.empty();
+  if (!x.co && !x.rebin && !elsewhere) {
     // The common case, kept lean: a window's bins come in ascending order
     // (Series::data), so the bins it touches and its extremes are its first
     // and last bin, not a test per bin; and a window wholly inside the
@@ -457,13 +471,36 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
     else
       for (uint32_t r = x.rebin->start[bin]; r < x.rebin->start[bin + 1]; ++r) xb->add(x.rebin->to[r]);
   };
-  if (x.co) {
-    x.series->decode(w, &s->bins, &s->counts);
-    x.co->correct(s->bins, s->counts, &s->cbins, &s->ccounts);
-    for (size_t t = 0; t < s->cbins.size(); ++t) add(s->cbins[t], s->ccounts[t]);
-  } else {
+  if (!x.co && !elsewhere) {
     x.series->for_each_bin(w, add);
+    return added;
   }
+  const std::vector<uint32_t>* bins = &s->bins;
+  const std::vector<uint64_t>* counts = &s->counts;
+  if (elsewhere) {
+    DecodedWindow* d = s->kept ? s->kept : &s->once;
+    const size_t wi = static_cast<size_t>(&w - x.series->windows.data());
+    if (d->series != x.series || d->wi != wi) {
+      d->series = nullptr;
+      const Status st = x.series->decode_at(wi, &d->bins, &d->counts);
+      if (!st.ok()) {
+        if (s->error.ok()) s->error = st;
+        return 0;
+      }
+      d->series = x.series;
+      d->wi = wi;
+    }
+    bins = &d->bins;
+    counts = &d->counts;
+  } else {
+    x.series->decode(w, &s->bins, &s->counts);
+  }
+  if (x.co) {
+    x.co->correct(*bins, *counts, &s->cbins, &s->ccounts);
+    bins = &s->cbins;
+    counts = &s->ccounts;
+  }
+  for (size_t t = 0; t < bins->size(); ++t) add((*bins)[t], (*counts)[t]);
   return added;
 }
 
@@ -597,7 +634,12 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
       // docs/extremes.md: only the quantum holding a window's midpoint carries its extremes.
       std::vector<uint32_t>* occupied = wide ? &occupied_[x.group] : nullptr;
       const size_t had = occupied ? occupied->size() : 0;
+      if (!x.series->line_at.empty()) {
+        if (decoded_.size() != plan_.series.size()) decoded_.resize(plan_.series.size());
+        scratch_.kept = &decoded_[si];
+      }
       add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &own : nullptr, &seen, occupied);
+      scratch_.kept = nullptr;
       if (occupied) keep_ascending(occupied, had);
     }
     touched_[x.group].add(seen);

@@ -160,15 +160,28 @@ Status unknown_group_label(const std::string& name, const std::vector<std::strin
 // diagnostics, notes, placement (Engine::query, adaptive_query).
 void take_plan_facts(const Plan& plan, QueryResult* out);
 
+// The sources a query reads, in order: the Engine's stored ones, or those
+// the CLI's fold holds (stream.h); none is copied.
+using SourceRefs = std::vector<const Source*>;
+SourceRefs refs_of(const std::vector<Source>& sources);
+
 // Chooses series, groups, the common layout and the quantum grid.
 // group_by: label names (empty = everything in one group "all").
+Status make_plan(const SourceRefs& sources, const Selection& sel, const GroupBy& group_by, double quantum_ms,
+                 Plan* plan);
 Status make_plan(const std::vector<Source>& sources, const Selection& sel, const GroupBy& group_by,
                  double quantum_ms, Plan* plan);
+
+// The one fold (docs/ARCHITECTURE.md, "The fold"): the rows of a query of
+// fixed quanta over `sources`, quanta swept in time order (Sweep), each
+// finished quantum made rows and handed to sink (kept in out when null).
+// Not for the compat mode, adaptive quanta or columns (Engine::query).
+Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryResult* out, RowSink* sink);
 
 // Adds the unlogged last window of each log series that fio's json+ output
 // in `sources` accounts for (Selection::complete_tail). Called by make_plan.
 // json+ sources the selection excludes add no tails.
-void add_json_tails(const std::vector<Source>& sources, const Selection& sel, Plan* plan);
+void add_json_tails(const SourceRefs& sources, const Selection& sel, Plan* plan);
 
 // The selection leaves this file out (Selection::exclude_sources, by path or
 // base name): none of its series, and, for fio json+, no tails or placement.
@@ -208,10 +221,23 @@ constexpr double kMaxHeatmapCells = 50e6;
 void fill_row(const BinLayout& layout, const double* counts, const ExtremeBins& ext, const QueryOptions& opts,
               Row* row, BinSpan span = {}, bool bands = true, const std::vector<uint32_t>* occupied = nullptr);
 
+// A window whose bins are decoded again from its file (Series::line_at),
+// kept while the fold may come back to it: a window straddling two quanta
+// is read from the file once, not once per quantum.
+struct DecodedWindow {
+  const Series* series = nullptr;
+  size_t wi = 0;
+  std::vector<uint32_t> bins;
+  std::vector<uint64_t> counts;
+};
+
 // Scratch for decoding and correcting one window (add_window).
 struct WindowScratch {
   std::vector<uint32_t> bins, cbins;
   std::vector<uint64_t> counts, ccounts;
+  DecodedWindow* kept = nullptr;  // set: where a window read again from its file is kept
+  DecodedWindow once;             // where it goes otherwise
+  Status error;                   // the first window that no longer reads as it did
 };
 
 // Adds share of window w of series x (coordinated-omission correction and
@@ -257,12 +283,16 @@ class Sweep {
   // (a listed bin may be zero too). Empty vectors for narrower layouts. The
   // next call clears only these bins.
   const std::vector<std::vector<uint32_t>>& occupied() const { return occupied_; }
+  // Not ok when a window's bins, read again from its file (Series::line_at),
+  // no longer read as they did: the quanta after it are not to be trusted.
+  const Status& status() const { return scratch_.error; }
 
  private:
   const Plan& plan_;
   std::vector<ExtremeBins> touched_;
   std::vector<std::vector<uint32_t>> occupied_;
   std::vector<uint32_t> merged_;  // scratch of keep_ascending
+  std::vector<DecodedWindow> decoded_;  // per series read again from its file: its last window
   // Keeps *o ascending after a window appended its bins from index had on.
   void keep_ascending(std::vector<uint32_t>* o, size_t had);
   std::vector<size_t> cursor_;

@@ -26,10 +26,10 @@ std::set<std::string> accounts_left_out(const std::vector<FolderFile>& folder, c
   return out;
 }
 
-void keep_one_account(const std::vector<Source>& sources, const Selection& sel, const GroupBy& group_by, Plan* plan) {
+void keep_one_account(const SourceRefs& sources, const Selection& sel, const GroupBy& group_by, Plan* plan) {
   std::vector<FolderFile> folder;
   folder.reserve(sources.size());
-  for (const Source& src : sources) folder.push_back(folder_file_of(src));
+  for (const Source* src : sources) folder.push_back(folder_file_of(*src));
   std::string note;
   const std::set<std::string> out = accounts_left_out(folder, sel, group_by, &note);
   if (out.empty()) return;

@@ -24,6 +24,6 @@ std::set<std::string> accounts_left_out(const std::vector<FolderFile>& folder, c
 
 // Leaves out the selected series of the sources accounts_left_out names,
 // with its note when one of them was selected.
-void keep_one_account(const std::vector<Source>& sources, const Selection& sel, const GroupBy& group_by, Plan* plan);
+void keep_one_account(const SourceRefs& sources, const Selection& sel, const GroupBy& group_by, Plan* plan);
 
 }  // namespace latscope

@@ -179,12 +179,30 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
   if (opts.compat_fio_histo_log_pctiles) return first_part ? handed(compat_query(sources_, opts, out)) : Status::Ok();
   if (opts.adaptive_accuracy > 0)  // query/adaptive.h
     return first_part ? handed(adaptive_query(sources_, opts, out)) : Status::Ok();
+  return query_sources(refs_of(sources_), opts, out, sink);
+}
 
+Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryResult* out, RowSink* sink) {
+  // Rows of window-value logs alone are kept, then handed to a sink.
+  const auto handed = [&](Status st) {
+    if (sink && st.ok()) {
+      sink->expect(out->rows.size());
+      for (const Row& r : out->rows) sink->add(r);
+      std::vector<Row>().swap(out->rows);
+    }
+    return st;
+  };
+  *out = QueryResult();
+  out->quantum_ms = opts.quantum_ms;
+  for (double p : opts.percentiles)
+    if (!(p >= 0 && p <= 100))
+      return Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
+  const bool first_part = opts.part_index == 0;
   Plan plan;
-  Status st = make_plan(sources_, opts.sel, opts.group_by, opts.quantum_ms, &plan);
+  Status st = make_plan(sources, opts.sel, opts.group_by, opts.quantum_ms, &plan);
   if (!st.ok()) return st;
   std::vector<Selected> window_values;  // fio log_avg_msec logs (query/window_values.h)
-  for (const Source& src : sources_) select_window_values(src, opts.sel, &window_values);
+  for (const Source* src : sources) select_window_values(*src, opts.sel, &window_values);
   if (plan.series.empty() && !window_values.empty())
     return first_part ? handed(window_value_query(std::move(window_values), opts, out)) : Status::Ok();
   take_plan_facts(plan, out);
@@ -199,6 +217,13 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
   std::vector<uint32_t> flags;
   std::vector<ExtremeBins> ext;
   std::vector<std::vector<uint64_t>> raw;
+  // The sweep's one quantum: a dense histogram per group (Sweep::next).
+  const double sweep_bytes = 8.0 * static_cast<double>(k) * static_cast<double>(plan.groups.size());
+  if (sweep_bytes > static_cast<double>(opts.max_query_bytes))
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         over_budget("the fold", std::to_string(plan.groups.size()) + " groups of " +
+                                                     std::to_string(k) + " bins",
+                                     sweep_bytes, opts.max_query_bytes));
   const size_t rows_bound = row_quanta_bound(plan) * plan.groups.size();
   // Rows held here count against the query's budget (budget.h); a sink
   // takes them as they come.
@@ -225,6 +250,7 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
       continue;
     }
     sweep.next(j, &acc, &flags, &ext, exact ? &raw : nullptr);
+    if (!sweep.status().ok()) return sweep.status();
     const bool wide = plan.layout && plan.layout->size() >= kWideLayoutBins;  // Sweep::occupied
     for (size_t g = 0; g < plan.groups.size(); ++g) {
       row.t_ms = (plan.first + static_cast<double>(j)) * plan.quantum_ms;

@@ -57,6 +57,17 @@ void StreamingQuery::add_accounts_note(std::vector<std::string>* notes) const {
 }
 
 Status StreamingQuery::add(const Source& src) {
+  // Held: one copy, shared with the part that keeps it (add(Source&&)).
+  if (holding_all_ && impl_->holding && !superseded_.count(src.name)) return add(Source(src));
+  return add_routed(src);
+}
+
+bool StreamingQuery::all_holding() const {
+  if (!impl_->holding || (epoch_ && !epoch_->all_holding())) return false;
+  return std::all_of(kinds_.begin(), kinds_.end(), [](const auto& kv) { return kv.second->all_holding(); });
+}
+
+Status StreamingQuery::add_routed(const Source& src) {
   if (superseded_.count(src.name)) {
     std::vector<Selected> sel;
     select_series(src, impl_->opts.sel, &sel);
@@ -82,8 +93,16 @@ Status StreamingQuery::add(Source&& src) {
   const auto given = std::make_shared<const Source>(std::move(src));
   const std::shared_ptr<const Source>* before = stream_detail::donated_source();
   stream_detail::donated_source() = &given;
-  Status st = add(*given);
+  Status st = add_routed(*given);
   stream_detail::donated_source() = before;
+  // While every part holds its sources, finish sweeps them all at once
+  // (query_sources); from the first that folds by file, the parts answer.
+  if (holding_all_ && all_holding() && !superseded_.count(given->name)) {
+    held_.push_back(given);
+  } else if (holding_all_ && !all_holding()) {
+    holding_all_ = false;
+    std::vector<std::shared_ptr<const Source>>().swap(held_);
+  }
   return st;
 }
 
@@ -110,6 +129,14 @@ Status StreamingQuery::finish(QueryResult* out) { return finish(out, nullptr); }
 Status StreamingQuery::finish(QueryResult* out, RowSink* sink) {
   if (impl_->opts.adaptive_accuracy > 0)  // quanta depend on every window: Engine::query (query/adaptive.h)
     return Status::Error(ErrorCode::kInvalidArgument, "adaptive quanta need Engine::query, not the streaming fold");
+  if (holding_all_ && all_holding() && impl_->error.ok()) {  // the one fold over what is held (query.cc)
+    SourceRefs refs;
+    refs.reserve(held_.size());
+    for (const std::shared_ptr<const Source>& s : held_) refs.push_back(s.get());
+    Status st = query_sources(refs, impl_->opts, out, sink);
+    if (st.ok()) add_accounts_note(&out->notes);
+    return st;
+  }
   std::vector<Selected> window_values;  // as Engine::query (query/window_values.h)
   for (const Source& src : window_values_) select_window_values(src, impl_->opts.sel, &window_values);
   Status st = finish_folded(out, sink);

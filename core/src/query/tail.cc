@@ -120,10 +120,11 @@ void TailTally::notes(std::vector<std::string>* out) const {
   left(epoch, "have epoch timestamps (log_unix_epoch): json+ runtimes are relative,");
 }
 
-void add_json_tails(const std::vector<Source>& sources, const Selection& sel, Plan* plan) {
+void add_json_tails(const SourceRefs& sources, const Selection& sel, Plan* plan) {
   JsonIndex json;
   std::map<TailKey, int> logs;
-  for (const Source& src : sources) {
+  for (const Source* ref : sources) {
+    const Source& src = *ref;
     if (!source_excluded(src, sel)) json.add(src);
     if (src.status.ok() && src.format == FileFormat::kFioHist)
       for (const Series& s : src.series) ++logs[tail_key_of_log(src, s)];
