@@ -10,7 +10,8 @@
 //   q.finish(&result)        // the rows Engine::query would give
 //
 // The numbers equal Engine::query's on the same sources in the same order:
-// the same arithmetic and the same order of additions. fio json+ sources must
+// the same sweep (query_sources in core/src/query/query.cc), over every
+// source held or over one series at a time. fio json+ sources must
 // be added before the logs whose unlogged tails they complete. Not for the
 // fio-histo-log-pctiles compat mode, which needs every file's span first; and
 // when bin layouts differ between files the merge is the same but the

@@ -596,6 +596,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
   }
   flags->assign(plan_.groups.size(), 0);
   ext->assign(plan_.groups.size(), ExtremeBins());
+  own_.assign(plan_.groups.size(), ExtremeBins());
   // (index) x Q, as the streaming fold computes it (stream.cc): same bits.
   const double a = (plan_.first + static_cast<double>(j)) * plan_.quantum_ms;
   const double b = a + plan_.quantum_ms;
@@ -643,10 +644,20 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
       if (occupied) keep_ascending(occupied, had);
     }
     touched_[x.group].add(seen);
+    own_[x.group].add(own);
     (*ext)[x.group].add(series_extremes(*x.series, own, seen));
   }
   if (wide)
     for (std::vector<uint32_t>& o : occupied_) o.erase(std::unique(o.begin(), o.end()), o.end());
+}
+
+void Sweep::start_at(size_t si, size_t wi) {
+  const std::vector<Window>& w = plan_.series[si].series->windows;
+  wi = std::min(wi, w.size());
+  if (wi <= cursor_[si]) return;
+  if (plan_.series[si].series->has_io_values())  // window wi's first I/O in io_ns
+    for (size_t i = cursor_[si]; i < wi; ++i) io_at_[si] += w[i].total;
+  cursor_[si] = wi;
 }
 
 void Sweep::keep_ascending(std::vector<uint32_t>* o, size_t had) {

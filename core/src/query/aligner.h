@@ -286,6 +286,12 @@ class Sweep {
   // Not ok when a window's bins, read again from its file (Series::line_at),
   // no longer read as they did: the quanta after it are not to be trusted.
   const Status& status() const { return scratch_.error; }
+  // Per group, the bins of the last next()'s windows whose midpoint lies in
+  // the quantum (docs/extremes.md): what a result's cell records.
+  const std::vector<ExtremeBins>& own() const { return own_; }
+  // Series si starts from its window wi (none before it reaches a quantum
+  // still to come: the streaming fold's slices).
+  void start_at(size_t si, size_t wi);
 
  private:
   const Plan& plan_;
@@ -293,6 +299,7 @@ class Sweep {
   std::vector<std::vector<uint32_t>> occupied_;
   std::vector<uint32_t> merged_;  // scratch of keep_ascending
   std::vector<DecodedWindow> decoded_;  // per series read again from its file: its last window
+  std::vector<ExtremeBins> own_;
   // Keeps *o ascending after a window appended its bins from index had on.
   void keep_ascending(std::vector<uint32_t>* o, size_t had);
   std::vector<size_t> cursor_;

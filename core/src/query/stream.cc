@@ -1,12 +1,12 @@
-// StreamingQuery (stream.h): Engine::query's arithmetic, folded per source.
+// StreamingQuery (stream.h): the parts' finish, for the fold by file.
 //
 // Engine::query sweeps quanta and, for each, adds every selected series'
-// overlapping windows in series order. Here each series is folded as it
-// arrives: for each window, for each quantum it overlaps, the same
-// weight * count is added to the (quantum, group) cell. Per cell that is the
-// same sequence of additions (series in the same order, windows in order,
-// json+ tails last), so the sums are bit for bit the same; quantum edges are
-// index * Q in both.
+// overlapping windows in series order (query_sources). While every part
+// holds its sources, StreamingQuery::finish hands them to that same sweep.
+// Otherwise each series is swept alone as it arrives (stream_fold.cc) and
+// its quanta added to the (quantum, group) cells: counts are whole result
+// units, so a cell's sum is the query's bits whatever the grouping of its
+// additions; quantum edges are index * Q in both.
 #include "latscope/stream.h"
 
 #include <algorithm>

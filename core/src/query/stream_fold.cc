@@ -1,7 +1,7 @@
-// The streaming fold (stream_impl.h): each series' windows added into the
-// (quantum, group) cells they overlap, in the order Engine::query adds them,
-// so the sums are bit for bit the same (stream.cc says why); the common
-// layout as files bring theirs; the grid quantized once into a result.
+// The fold by file (stream_impl.h): each series swept as Engine::query
+// sweeps (aligner.h Sweep) and its quanta added into the (quantum, group)
+// cells, so the sums are bit for bit the query's (stream.cc says why); the
+// common layout as files bring theirs; the grid quantized once into a result.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -142,9 +142,13 @@ CoCorrector* StreamingQuery::Impl::corrector_for(const LayoutPtr& l, double inte
   return c.get();
 }
 
+// One series into its cells: the sweep of Engine::query (aligner.h Sweep,
+// add_window) over a plan of this series alone, each quantum's counts then
+// added to the (quantum, group) cell. Counts are whole result units
+// (aligner.h on_result_grid), so a cell's sum is the same bits whether its
+// windows are added one by one or a series' at once (exact below 2^25 I/Os
+// in one bin of one cell: docs/result-format.md, "Counts: fixed point").
 void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, CoCorrector* co, Span span) {
-  const RebinMap* m = map_for(*s.layout);
-  const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));  // model.h
   const double q = opts.quantum_ms;
   bool keep_io = false;
   if (opts.method == Method::kExact) {
@@ -157,161 +161,103 @@ void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, 
       keep_io = !io_over;
     }
   }
-  uint64_t io_next = 0;
-  const std::vector<ExtremeBins>& recorded = s.extremes;
-  // Per quantum this series reaches: its cell, the bins of its windows
-  // whose midpoint lies there (own) and every bin it adds there (seen),
-  // which the cell's extremes take when it has no own (extremes.h,
-  // own_or_seen). Windows come in time order, so a quantum before a
-  // window's first is complete and leaves the list: it stays a few long,
-  // searched from its end (a per-I/O log's instants hit the last entry).
-  struct Reach {
-    int64_t j;
-    Cell* cell;
-    ExtremeBins own, seen;
-  };
-  std::vector<Reach> reach;
-  const auto settle = [&reach, &s](int64_t before) {
-    size_t kept = 0;
-    for (Reach& r : reach) {
-      if (r.j >= before) {
-        reach[kept++] = r;
-        continue;
-      }
-      r.cell->mid.add(r.own);
-      r.cell->ext.add(series_extremes(s, r.own, r.seen));
-    }
-    reach.resize(kept);
-  };
-  // A held series is folded a slice of quanta at a time (Span): its windows
-  // wholly before the slice are skipped for good (span.from), those after
-  // it end the loop. Never with per-I/O values (holding is off for kExact).
-  for (size_t wi = span.from ? *span.from : 0; wi < s.windows.size(); ++wi) {
+  // The quanta the series reaches, within the span and the query's range;
+  // times no grid can hold are skipped (the query's own range check
+  // reports them).
+  // Windows come in time order: those wholly before the span are done for
+  // good (span.from), the first wholly after it ends the scan.
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  size_t from = span.from ? *span.from : 0;
+  bool before = true;
+  for (size_t wi = from; wi < s.windows.size(); ++wi) {
     const Window& w = s.windows[wi];
-    const uint64_t io_first = io_next;  // window w's first I/O in s.io_ns
-    io_next += w.total;
     if (w.n == 0) continue;
     const double st = w.start_ms + offset, e = w.end_ms + offset;
-    // From one quantum before floor(st / Q) (in case the division rounded
-    // up) to one past the end; times no grid can hold are skipped, so the
-    // loop always ends (the query's own range check reports them).
-    const double j0 = std::floor((e > st ? st : e) / q) - 1;
-    const double j1 = std::floor(e / q) + 1;
+    const double j0 = std::floor((e > st ? st : e) / q) - 1, j1 = std::floor(e / q) + 1;
     if (!std::isfinite(j0) || !std::isfinite(j1) || std::fabs(j1) > 9e15 || j1 - j0 > 50e6) continue;
-    if (j1 < span.lo) {  // windows are in time order: this and all before it are done
-      if (span.from) *span.from = wi + 1;
+    if (j1 < span.lo) {
+      if (before) from = wi + 1;
       continue;
     }
+    before = false;
     if (j0 >= span.hi) break;
-    // Bins left in the file are decoded from it again (model.h, line_at).
-    if (Status got = s.decode_at(wi, &bins, &counts); !got.ok()) {
-      error = got;
+    lo = std::min(lo, j0);
+    hi = std::max(hi, j1 + 1);
+  }
+  if (span.from) *span.from = from;
+  lo = std::max({lo, span.lo, skip_before});
+  hi = std::min({hi, span.hi, skip_after});
+  if (!(lo < hi)) return;
+  Plan plan;
+  Selected x;
+  x.series = &s;
+  x.offset_ms = offset;
+  x.rebin = map_for(*s.layout);
+  x.co = co;
+  x.unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));  // model.h
+  x.full_start = -HUGE_VAL;  // flags are the fold's finish's (stream.cc)
+  x.full_end = HUGE_VAL;
+  plan.series.push_back(x);
+  plan.groups.emplace_back();
+  plan.layout = target;
+  plan.first = lo;
+  plan.quanta = static_cast<size_t>(hi - lo);
+  plan.quantum_ms = q;
+  Sweep sweep(plan);
+  sweep.start_at(0, from);
+  std::vector<double> acc;
+  std::vector<uint32_t> flags;
+  std::vector<ExtremeBins> ext;
+  std::vector<std::vector<uint64_t>> raw;
+  for (size_t j = sweep.next_busy(0); j < plan.quanta; j = sweep.next_busy(j + 1)) {
+    sweep.next(j, &acc, &flags, &ext, keep_io ? &raw : nullptr);
+    if (!sweep.status().ok()) {
+      error = sweep.status();
       return;
     }
-    if (co) {
-      co->correct(bins, counts, &cbins, &ccounts);
-      bins.swap(cbins);
-      counts.swap(ccounts);
+    const ExtremeBins& t = sweep.touched()[0];
+    if (!t.any()) continue;
+    // What the cell grows by, checked before it is allocated (budget.h).
+    const std::pair<int64_t, uint32_t> key{static_cast<int64_t>(lo + static_cast<double>(j)), group};
+    auto it = cells.lower_bound(key);
+    const bool fresh = it == cells.end() || it->first != key;
+    double grow = kCellBytes + 8.0 * (static_cast<double>(t.hi - t.lo) + 1);
+    size_t fresh_bins = 0;  // sparse cells: the bins this quantum adds to the cell
+    if (sparse) {
+      inc.clear();
+      for (const uint32_t b : sweep.occupied()[0]) inc.emplace_back(b, acc[b]);
+      fresh_bins = fresh ? SparseCounts().fresh_bins(inc) : it->second.sp.fresh_bins(inc);
+      grow = (fresh ? kCellBytes : 0) + 12.0 * static_cast<double>(fresh_bins);
+    } else if (!fresh) {
+      const Cell& o = it->second;
+      const double had = static_cast<double>(o.v.size());
+      const double top = std::max(static_cast<double>(o.lo) + had, static_cast<double>(t.hi) + 1);
+      grow = 8.0 * (top - static_cast<double>(std::min(o.lo, t.lo)) - had);
     }
-    uint32_t bmin, bmax;
-    if (!m) {
-      bmin = bins.front();
-      bmax = bins.back();
-    } else {
-      bmin = UINT32_MAX;
-      bmax = 0;
-      for (uint32_t b : bins)
-        for (uint32_t r = m->start[b]; r < m->start[b + 1]; ++r) {
-          bmin = std::min(bmin, m->to[r]);
-          bmax = std::max(bmax, m->to[r]);
-        }
+    if (held + grow > static_cast<double>(opts.max_query_bytes)) {
+      error = Status::Error(ErrorCode::kInvalidArgument,
+                            over_budget(folding, std::to_string(cells.size()) + " cells of " + format_number(q) +
+                                                     " ms quanta and more",
+                                        held + grow, opts.max_query_bytes));
+      return;
     }
-    settle(static_cast<int64_t>(j0));
-    for (double j = std::max(j0, span.lo), j_end = std::min(j1, span.hi - 1); j <= j_end; ++j) {
-      const double a = j * q;
-      const double b = a + q;
-      Share share;
-      if (e > st) {
-        if (!share.set(st, e, a, b)) continue;
-      } else if (!(e >= a && e < b)) {
-        continue;  // an instant
-      }
-      if (j < skip_before || j >= skip_after) continue;
-      // What the cell grows by, checked before it is allocated (budget.h).
-      const std::pair<int64_t, uint32_t> key{static_cast<int64_t>(j), group};
-      auto it = cells.lower_bound(key);
-      const bool fresh = it == cells.end() || it->first != key;
-      double grow = kCellBytes + 8.0 * (static_cast<double>(bmax - bmin) + 1);
-      size_t fresh_bins = 0;  // sparse cells: the bins this window adds to the cell
-      if (sparse) {
-        inc.clear();
-        for (size_t i = 0; i < bins.size(); ++i) {
-          const double x = share.of(static_cast<double>(counts[i]) * unit);
-          if (!m) inc.emplace_back(bins[i], x);
-          else rebinned(*m, bins[i], x, [this](uint32_t t, double part) { inc.emplace_back(t, part); });
-        }
-        SparseCounts::order(&inc);
-        fresh_bins = fresh ? SparseCounts().fresh_bins(inc) : it->second.sp.fresh_bins(inc);
-        grow = (fresh ? kCellBytes : 0) + 12.0 * static_cast<double>(fresh_bins);
-      } else if (!fresh) {
-        const Cell& o = it->second;
-        const double had = static_cast<double>(o.v.size());
-        const double hi = std::max(static_cast<double>(o.lo) + had, static_cast<double>(bmax) + 1);
-        grow = 8.0 * (hi - static_cast<double>(std::min(o.lo, bmin)) - had);
-      }
-      if (held + grow > static_cast<double>(opts.max_query_bytes)) {
-        error = Status::Error(ErrorCode::kInvalidArgument,
-                              over_budget(folding, std::to_string(cells.size()) + " cells of " +
-                                                       format_number(q) + " ms quanta and more",
-                                          held + grow, opts.max_query_bytes));
-        return;
-      }
-      held += grow;
-      if (fresh) it = cells.emplace_hint(it, key, Cell());
-      Cell& c = it->second;
-      if (!sparse) c.cover(bmin, bmax);
-      auto at = reach.rbegin();
-      while (at != reach.rend() && at->j != static_cast<int64_t>(j)) ++at;
-      if (at == reach.rend()) {
-        reach.push_back({static_cast<int64_t>(j), &c, {}, {}});
-        at = reach.rbegin();
-      }
-      Reach& r = *at;
-      r.seen.add(bmin);
-      r.seen.add(bmax);
-      // docs/extremes.md: only the window's midpoint quantum carries its
-      // extremes; a result's window brings what its cell recorded.
-      if (counts_for_extremes(st, e, a, b)) {
-        if (recorded.empty() || co) {
-          r.own.add(bmin);
-          r.own.add(bmax);
-        } else {
-          const ExtremeBins& rec = recorded[static_cast<size_t>(&w - s.windows.data())];
-          if (rec.any())
-            for (uint32_t rb : {rec.lo, rec.hi}) {
-              if (!m) r.own.add(rb);
-              else
-                for (uint32_t t = m->start[rb]; t < m->start[rb + 1]; ++t) r.own.add(m->to[t]);
-            }
-        }
-      }
-      if (keep_io && !(e > st)) {  // per-I/O windows are instants
-        c.io.insert(c.io.end(), s.io_ns.begin() + static_cast<ptrdiff_t>(io_first),
-                    s.io_ns.begin() + static_cast<ptrdiff_t>(io_first + w.total));
-      }
-      if (sparse) {
-        c.sp.add(inc, fresh_bins);
-        continue;
-      }
-      double* v = c.v.data() - c.lo;
-      for (size_t i = 0; i < bins.size(); ++i) {
-        const double x = share.of(static_cast<double>(counts[i]) * unit);
-        if (!m) v[bins[i]] += x;
-        else add_rebinned(*m, bins[i], x, v);
-      }
+    held += grow;
+    if (fresh) it = cells.emplace_hint(it, key, Cell());
+    Cell& c = it->second;
+    // docs/extremes.md: the bins of the windows whose midpoint lies here
+    // (a result's cell records them), and where the row's extremes may
+    // come from (Sweep: this series' own, else all it added here).
+    c.mid.add(sweep.own()[0]);
+    c.ext.add(ext[0]);
+    if (keep_io) c.io.insert(c.io.end(), raw[0].begin(), raw[0].end());
+    if (sparse) {
+      c.sp.add(inc, fresh_bins);
+      continue;
     }
+    c.cover(t.lo, t.hi);
+    double* v = c.v.data() - c.lo;
+    for (uint32_t b = t.lo; b <= t.hi; ++b) v[b] += acc[b];
   }
-  settle(INT64_MAX);
 }
 
 void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Selected>& sel) {

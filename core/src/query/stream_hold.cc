@@ -1,13 +1,13 @@
-// The fold by quanta (stream_impl.h, docs/quanta.md "Memory: the fold by
+// Holding sources (stream_impl.h, docs/quanta.md "Memory: the fold by
 // quanta"). The fold by file adds each source into cells of every quantum
 // it reaches and makes rows at the end, so it holds every quantum's cell
 // until then: for a long HdrHistogram log that is ~9x the parsed log (a
 // sparse cell is 12 bytes a bin, a parsed window ~2). Held instead, the
-// sources are folded at finish a slice of quanta at a time, in the same
-// order of additions per cell (sources, series, windows, then json+ tails),
-// so the rows are the same bits and the cells alive are one slice's. An
-// HdrHistogram log file's windows come without their bins (model.h
-// Series::line_at), which fold decodes again from the file slice by slice.
+// sources are swept at finish: rows by StreamingQuery::finish through
+// query_sources (one sweep of every source, as Engine::query), a result
+// here a slice of quanta at a time, each slice's cells quantized before the
+// next is made. An HdrHistogram log file's windows come without their bins
+// (model.h Series::line_at): the sweep decodes each again from its line.
 #include <algorithm>
 #include <cmath>
 

@@ -161,8 +161,6 @@ struct StreamingQuery::Impl {
   std::vector<Labels> group_labels;  // finish_result: each group's label set
   std::set<std::string> labels_seen{"host"};
   std::map<const BinLayout*, std::unique_ptr<CoCorrector>> correctors;  // by source layout
-  std::vector<uint32_t> cbins;   // scratch for corrected windows
-  std::vector<uint64_t> ccounts;  // to name an unknown group_by label at finish
   bool any_series = false;
   std::vector<Coverage> coverage;
   std::vector<TimeRun> runs;  // query/axis.h: what decides the axis when it would be too long
@@ -170,14 +168,12 @@ struct StreamingQuery::Impl {
   double held = 0;            // bytes of cells (query/budget.h), counted before each allocation
   std::string folding;        // the file being folded, for the budget's message
   bool sparse = false;        // cells hold SparseCounts: the target is a wide layout (aligner.h)
-  Increments inc;             // scratch: one window's parts in one quantum (sparse cells)
+  Increments inc;             // scratch: one quantum's counts of a series (sparse cells)
   std::map<std::string, LayoutPtr> layouts;  // every layout seen, by id
   LayoutPtr target;
   std::map<std::string, std::unique_ptr<RebinMap>> rebin;  // onto target, by source layout id
   std::map<std::pair<int64_t, uint32_t>, Cell> cells;      // (quantum index, group)
   double skip_before = -HUGE_VAL, skip_after = HUGE_VAL;   // quantum indices outside from/to
-  std::vector<uint32_t> bins;
-  std::vector<uint64_t> counts;
 
   // The fold by quanta (docs/quanta.md, "Memory: the fold by quanta"):
   // sources are held as parsed (a few hundred bytes a window) and folded at
