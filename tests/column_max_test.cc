@@ -199,5 +199,35 @@ TEST(ColumnMax, NeedsAFiniteRange) {
   EXPECT_NE(st.message.find("from_ms < to_ms"), std::string::npos) << st.message;
 }
 
+// The page asks the columns in two parts, one per worker, and joins their
+// rows (web/src/engine/twin.js): each column must come from one part only,
+// whatever quantum the cut falls on, so the joined rows are the whole
+// query's (a cut inside a column gave that column two rows per group).
+TEST(ColumnMax, PartsCutBetweenColumns) {
+  Loaded d;
+  for (const uint32_t columns : {7u, 13u, 33u, 64u}) {
+    QueryOptions q = at_100ms(columns);
+    QueryResult whole;
+    ASSERT_TRUE(d.e.query(q, &whole).ok());
+    std::vector<Row> joined;
+    for (uint32_t k = 0; k < 2; ++k) {
+      QueryOptions p = q;
+      p.part_index = k;
+      p.part_count = 2;
+      QueryResult r;
+      ASSERT_TRUE(d.e.query(p, &r).ok());
+      joined.insert(joined.end(), r.rows.begin(), r.rows.end());
+    }
+    ASSERT_EQ(joined.size(), whole.rows.size()) << columns << " columns";
+    for (size_t i = 0; i < joined.size(); ++i) {
+      EXPECT_EQ(joined[i].t_ms, whole.rows[i].t_ms) << columns << " columns, row " << i;
+      EXPECT_EQ(joined[i].group, whole.rows[i].group);
+      EXPECT_EQ(joined[i].stats.samples, whole.rows[i].stats.samples);
+      ASSERT_EQ(joined[i].p.size(), whole.rows[i].p.size());
+      for (size_t j = 0; j < joined[i].p.size(); ++j) EXPECT_EQ(joined[i].p[j].value_ns, whole.rows[i].p[j].value_ns);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace latscope

@@ -353,6 +353,8 @@ class Engine {
  private:
   struct Pending;
   void decide(Pending& p, bool complete);
+  // query's rows of every quantum, whatever sink makes of them (columns).
+  Status answer(const QueryOptions& opts, QueryResult* out, RowSink* sink) const;
   std::vector<Source> sources_;
   std::vector<std::unique_ptr<Pending>> pending_;  // by handle; null once finished
   std::vector<int> handle_source_;                 // by handle: index in sources_

@@ -122,10 +122,28 @@ namespace {
 // 0 (its cursors only skip windows that end before the quantum), so the
 // parts' rows are the whole query's rows cut there, and each skipped gap's
 // note comes from the one part holding its start.
-size_t part_cut(const Plan& plan, uint32_t k, uint32_t n) {
+//
+// With pixel columns (QueryOptions::columns) the cut moves on to the first
+// quantum of the next column, so that each column's rows come from one part
+// (ColumnMaxSink makes one row per column and group of the rows it gets).
+size_t part_cut(const Plan& plan, const QueryOptions& opts, uint32_t k, uint32_t n) {
   if (k == 0) return 0;
   if (k >= n) return plan.quanta;
-  const double at = std::floor(static_cast<double>(plan.quanta) * k / n);
+  double at = std::floor(static_cast<double>(plan.quanta) * k / n);
+  if (opts.columns > 0) {
+    const double width = (opts.sel.to_ms - opts.sel.from_ms) / opts.columns;
+    const double c = std::floor(((plan.first + at) * plan.quantum_ms - opts.sel.from_ms) / width);
+    if (c >= 0 && c + 1 < opts.columns) {  // else the cut is in the first or last column: at its end
+      at = std::ceil((opts.sel.from_ms + (c + 1) * width) / plan.quantum_ms) - plan.first;
+      // The quantum's own column decides (ColumnMaxSink::column_of's rounding).
+      const auto col = [&](double j) { return std::floor(((plan.first + j) * plan.quantum_ms - opts.sel.from_ms) / width); };
+      while (at > 0 && col(at - 1) > c) --at;
+      while (col(at) <= c) ++at;
+    } else {
+      at = c < 0 ? std::ceil(opts.sel.from_ms / plan.quantum_ms) - plan.first : static_cast<double>(plan.quanta);
+    }
+    at = std::min(std::max(at, 0.0), static_cast<double>(plan.quanta));
+  }
   return Sweep(plan).next_busy(static_cast<size_t>(at));
 }
 
@@ -150,16 +168,20 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
       return Status::Error(ErrorCode::kInvalidArgument,
                            "\"columns\" needs the range the columns cover: finite from_ms < to_ms");
     }
-    QueryOptions all = opts;
-    all.columns = 0;
     std::vector<Row> kept;
     ColumnMaxSink cm(sel.from_ms, sel.to_ms, opts.columns, opts.percentiles.size(), sink, sink ? nullptr : &kept);
-    Status st = query(all, out, &cm);
+    Status st = answer(opts, out, &cm);
     if (!st.ok()) return st;
     cm.finish();
     if (!sink) out->rows = std::move(kept);
     return st;
   }
+  return answer(opts, out, sink);
+}
+
+// The rows of every quantum (columns, when asked, are made of them by the
+// caller's sink; query_sources cuts parts between them).
+Status Engine::answer(const QueryOptions& opts, QueryResult* out, RowSink* sink) const {
   // The other kinds of query keep their rows; a sink is handed them after.
   const auto handed = [&](Status st) {
     if (sink && st.ok()) {
@@ -238,8 +260,8 @@ Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryR
   Row row;  // reused: its percentile vector is allocated once
   size_t j_begin = 0, j_end = plan.quanta;
   if (opts.part_count > 1) {
-    j_begin = part_cut(plan, opts.part_index, opts.part_count);
-    j_end = part_cut(plan, opts.part_index + 1, opts.part_count);
+    j_begin = part_cut(plan, opts, opts.part_index, opts.part_count);
+    j_end = part_cut(plan, opts, opts.part_index + 1, opts.part_count);
   }
   for (size_t j = j_begin; j < j_end; ++j) {
     const size_t busy = sweep.next_busy(j);
