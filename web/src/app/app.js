@@ -106,7 +106,7 @@ export class App {
       sla: (text) => this.setLinkSla(text),
       percentiles: (lists) => this.setLinkPercentiles(lists),
     });
-    this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, views: () => this.views, registry: this.registry });
+    this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, views: () => this.views, registry: this.registry, hosts: () => this.session.levels.withHosts() });
     /** The startdelay placement the file table last drew (answered). */
     this.placedKey = '{}';
     /** The level swap a zoom or quantum change started (onChange); a test or the benchmark waits for it. @type {Promise<void>} */

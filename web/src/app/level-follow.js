@@ -34,6 +34,8 @@ export class LevelFollower {
     this.overviewStarting = null;
     /** wantHosts is reading the hosts' histograms. */
     this.wanting = false;
+    /** Something that is no view needed the hosts' histograms (withHosts): this result keeps them. */
+    this.keepHosts = false;
   }
 
   /** The engine to query: a slice of a result is queried within its time (level-view.js). @param {any} engine */
@@ -55,6 +57,7 @@ export class LevelFollower {
    */
   async open(lod, skipped, extras) {
     this.lod = lod;
+    this.keepHosts = false;
     const after = extras.after ?? {};
     const t0 = performance.now();
     const st = this.session.store.state;
@@ -80,7 +83,20 @@ export class LevelFollower {
    * @param {Parameters<typeof needsHosts>[0]} [s] the view state (default: the store's)
    */
   needsHosts(s = this.session.store.state) {
-    return needsHosts(s, this.session.hostMatrix);
+    return this.keepHosts || needsHosts(s, this.session.hostMatrix);
+  }
+
+  /**
+   * The hosts' own histograms in the engine before something that is no
+   * view asks the engine by host (a CSV export, the result file of a link,
+   * grouped by host): read now when the loaded slice is summed over hosts,
+   * and kept for this result.
+   * @returns {Promise<void>}
+   */
+  async withHosts() {
+    if (!this.hostless() || !this.session.store.state.group_by.split(',').includes('host')) return;
+    this.keepHosts = true;
+    await this.wantHosts();
   }
 
   /**

@@ -480,6 +480,8 @@ export class Session {
    * @returns {Promise<{name: string, bytes: Uint8Array}>}
    */
   async resultFile(plan = null) {
+    // The labels it keeps are the engine's: by host, the hosts' own histograms (level-follow.js).
+    await this.levels.withHosts();
     const s = this.store.state;
     const ss = this.store.session;
     const { bytes } = await this.engine.encodeResult(resultOptions(s, plan));

@@ -231,6 +231,17 @@ export const HOST_MATRIX_CASES = [
       assert.deepEqual(worst.values.map((v) => (Number.isNaN(v) ? 'NaN' : v)), got.values.map((v) => (Number.isNaN(v) ? 'NaN' : v)), 'the same matrix');
       const ranked = await p.evaluate(() => /** @type {any} */ (window).latscope.views.groups.run?.size);
       assert.equal(ranked, 6, 'the ranking over the run, one value per host');
+      // Opened again, the same view: the percentiles CSV by host is asked of the hosts' histograms, read for it.
+      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
+      await rest();
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ view: 'groups', group_by: 'host' }));
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 6);
+      await rest();
+      assert.equal((await seen()).summed, true);
+      const st = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+      const { bytes } = await download(p, '[data-testid=export-csv]');
+      assert.equal(bytes.toString('utf8'), cliPctiles(['--group-by', 'host', '--quantum', String(st.quantum_ms)], [lsr]), 'the percentiles CSV by host is the CLI\'s on the file');
+      assert.equal((await seen()).summed, false, 'read from the levels as kept');
       assert.deepEqual(c.errors, [], 'the page logged errors');
     },
   },
