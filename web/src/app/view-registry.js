@@ -217,8 +217,8 @@ export function makeRegistry() {
       if (!(a || b || force)) return view.render();
       if (b || !groupsRun) {
         const t0 = performance.now();
-        // Summed over hosts, the ranking over the run is not shown (level-view.js needsHosts) and cannot be asked.
-        groupsRun = ro && !q.hostless ? await e.query(ro) : null;
+        // By host on a level summed over hosts, the ranking over the run is not shown (level-view.js needsHosts) and cannot be asked.
+        groupsRun = ro && !(q.hostless && ro.group_by.split(',').includes('host')) ? await e.query(ro) : null;
         performance.measure('latscope: groups ranking query', { start: t0 });
       }
       q.colors.see([...gm.groups].sort(naturalCompare));

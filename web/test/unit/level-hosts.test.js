@@ -178,6 +178,19 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
       expect(follower.needsHosts()).toBe(true);
       const kept = /** @type {any} */ (lod.pickFor(follower.want(store.state)));
       expect([kept.li, kept.summed]).toEqual([pick.li, false]);
+
+      // Not by host (read vs write, top N): the summed level answers the groups and their ranking, nothing more is read.
+      store.set({ group_by: 'dir', groupsMode: 'top', groupsP: '99' });
+      expect(follower.needsHosts()).toBe(false);
+      const before = reads.length;
+      await scheduler.refresh(false);
+      expect(wanted).toBe(1);
+      expect(drawn.length).toBe(1);
+      const [md, runDir] = drawn[0];
+      expect(md.groups.length).toBeGreaterThan(0);
+      expect(md.groups.some((/** @type {string} */ g) => g.includes('host'))).toBe(false);
+      expect(runDir?.size).toBe(md.groups.length);
+      expect(reads.length).toBe(before);
     } finally {
       e.terminate();
     }
