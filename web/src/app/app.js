@@ -73,6 +73,10 @@ export class App {
         const columns = this.views?.groups?.frame?.innerW || 1000;
         return m && { matrix: m, columns, chosen: !!this.session.quantumChosen };
       },
+      hostless: () => this.session.levels.hostless(),
+      wantHosts: () => {
+        this.levelBusy = this.session.levels.wantHosts();
+      },
     });
     /** @type {Session} */
     this.session = new Session(this.store, engineApi, budgetSettings(globalThis.location?.search ?? ''), {
@@ -102,7 +106,7 @@ export class App {
       sla: (text) => this.setLinkSla(text),
       percentiles: (lists) => this.setLinkPercentiles(lists),
     });
-    this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, views: () => this.views, registry: this.registry });
+    this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, views: () => this.views, registry: this.registry, hosts: () => this.session.levels.withHosts() });
     /** The startdelay placement the file table last drew (answered). */
     this.placedKey = '{}';
     /** The level swap a zoom or quantum change started (onChange); a test or the benchmark waits for it. @type {Promise<void>} */
@@ -285,8 +289,11 @@ export class App {
     }
     if (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned')) this.updateRangeText();
     if (this.session.settingUp) return;
-    // Hosts left out change which blocks of a level cut by host are needed (docs/page-loading.md §8, "Some hosts").
-    if (this.lod && (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned') || changed.has('exclude_hosts') || changed.has('group_by'))) {
+    // Hosts left out change which blocks of a level cut by host are needed (docs/page-loading.md §8, "Some hosts");
+    // a level summed over hosts serves no state that needs a host's own histograms (level-view.js needsHosts: a view,
+    // an offset, the groups view's order or SLA rules may ask them).
+    const levels = this.session.levels;
+    if (this.lod && (changed.has('range') || changed.has('quantum_ms') || changed.has('quantumPinned') || changed.has('exclude_hosts') || changed.has('group_by') || (levels.hostless() && levels.needsHosts()))) {
       this.levelBusy = this.session.levels.follow();
       return;
     }

@@ -12,7 +12,7 @@ import { naturalCompare } from '../util/natural-order.js';
 export class Exporter {
   /**
    * @param {import('./state.js').Store} store
-   * @param {{engine: () => any, pct: () => any, views: () => Record<string, import('../views/view.js').View>, registry: ReturnType<typeof import('./view-registry.js').makeRegistry>}} page
+   * @param {{engine: () => any, pct: () => any, views: () => Record<string, import('../views/view.js').View>, registry: ReturnType<typeof import('./view-registry.js').makeRegistry>, hosts?: () => Promise<void>}} page
    */
   constructor(store, page) {
     this.store = store;
@@ -44,8 +44,13 @@ export class Exporter {
     return exportCaption({ view: s.view, state: s, files, extent: timeExtent(pct), absolute: !!pct?.absolute_time, groups: pct?.groups || [], heatRows });
   }
 
-  /** What the CSV exports are asked with, or null before anything is loaded. */
-  ask() {
+  /**
+   * What the CSV exports are asked with, or null before anything is loaded;
+   * grouped by host, with the hosts' own histograms in the engine
+   * (level-follow.js withHosts: the groups view may be drawn without them).
+   */
+  async ask() {
+    await this.page.hosts?.();
     const engine = this.page.engine();
     if (!engine || !this.store.session.sources.length) return null;
     return { engine, pct: this.page.pct(), sources: this.store.session.sources };
@@ -53,7 +58,7 @@ export class Exporter {
 
   /** The percentiles view as `latscope pctiles` CSV (zoomed range only when zoomed). */
   async pctilesCsv() {
-    const q = this.ask();
+    const q = await this.ask();
     if (!q) return;
     const out = await pctilesCsv(q, this.store.state);
     downloadText(out.text, out.name, 'text/csv');
@@ -61,7 +66,7 @@ export class Exporter {
 
   /** CSV of the numbers the visible view shows. */
   async viewCsv() {
-    const q = this.ask();
+    const q = await this.ask();
     if (!q) return;
     const s = this.store.state;
     const out = await this.page.registry[s.view].csv(this.page.views()[s.view], q, s);

@@ -107,7 +107,7 @@ function columns(runs, hosts) {
  * @param {HTMLElement} el file table container
  * @param {HTMLElement} hostEl host table container
  * @param {HTMLElement} errEl error list container
- * @param {{sources: any[], skipped?: import('../load/files.js').SkippedItem[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, placed?: Record<string, number>, trust?: import('../engine/inthread.js').TrustRow[] | null, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void, onFileOffset: (name: string, ms: number) => void}} m
+ * @param {{sources: any[], resultHosts?: string[] | null, skipped?: import('../load/files.js').SkippedItem[], pending: Map<string, {state: string, bytesDone: number, bytesTotal: number, message?: string}>, state: import('./state.js').State, placed?: Record<string, number>, trust?: import('../engine/inthread.js').TrustRow[] | null, onToggleFile: (name: string, on: boolean) => void, onToggleHost: (host: string, on: boolean) => void, onOffset: (host: string, ms: number) => void, onFileOffset: (name: string, ms: number) => void}} m
  */
 export function renderFileTable(el, hostEl, errEl, m) {
   const doc = el.ownerDocument;
@@ -239,7 +239,8 @@ export function renderFileTable(el, hostEl, errEl, m) {
   }
 
   // Hosts: include and offset.
-  const hosts = hostsOf(m.sources);
+  // A result's level summed over hosts names no host: its hosts come from the file's header (level-view.js hosts).
+  const hosts = m.resultHosts?.length ? m.resultHosts.map((host) => ({ host, files: 1 })) : hostsOf(m.sources);
   // One host, or only logs without a host: nothing to align or pick.
   if (hosts.length === 0 || (hosts.length === 1 && hosts[0].host === LOCAL_HOST)) {
     hostEl.replaceChildren();

@@ -32,6 +32,10 @@ export class LevelFollower {
     this.overview = null;
     /** The result whose overview is being read. @type {LevelView | null} */
     this.overviewStarting = null;
+    /** wantHosts is reading the hosts' histograms. */
+    this.wanting = false;
+    /** Something that is no view needed the hosts' histograms (withHosts): this result keeps them. */
+    this.keepHosts = false;
   }
 
   /** The engine to query: a slice of a result is queried within its time (level-view.js). @param {any} engine */
@@ -53,10 +57,11 @@ export class LevelFollower {
    */
   async open(lod, skipped, extras) {
     this.lod = lod;
+    this.keepHosts = false;
     const after = extras.after ?? {};
     const t0 = performance.now();
     const st = this.session.store.state;
-    const pick = lod.pickFor(this.want({ range: after.range ?? null, quantum_ms: after.quantum_ms ?? st.quantum_ms, exclude_hosts: after.exclude_hosts ?? st.exclude_hosts, group_by: after.group_by ?? st.group_by }));
+    const pick = lod.pickFor(this.want({ ...st, ...after, range: after.range ?? null, quantum_ms: after.quantum_ms ?? st.quantum_ms }));
     if (!pick) {
       this.session.say('error', `${lod.src.name}: no level holds any data.`);
       return;
@@ -66,9 +71,53 @@ export class LevelFollower {
     return this.session.load([item], skipped, { ...extras, lod, lodPick: pick });
   }
 
-  /** @param {{range: [number, number] | null, quantum_ms: number, exclude_hosts?: string[], group_by?: string}} s */
+  /** @param {{range: [number, number] | null, quantum_ms: number} & Parameters<typeof needsHosts>[0]} s */
   want(s) {
-    return { range: s.range, quantum_ms: this.session.quantumChosen ? s.quantum_ms : null, widthPx: this.session.page.chartWidth() || 1000, budgetBytes: this.budget(), excludeHosts: s.exclude_hosts ?? [], hosts: needsHosts(s) };
+    return { range: s.range, quantum_ms: this.session.quantumChosen ? s.quantum_ms : null, widthPx: this.session.page.chartWidth() || 1000, budgetBytes: this.budget(), excludeHosts: s.exclude_hosts ?? [], hosts: this.needsHosts(s) };
+  }
+
+  /**
+   * Whether the state needs the hosts' own histograms (level-view.js
+   * needsHosts): not for the groups view by host that the result's per-host
+   * matrix answers, whose histograms are read only when something asks them.
+   * @param {Parameters<typeof needsHosts>[0]} [s] the view state (default: the store's)
+   */
+  needsHosts(s = this.session.store.state) {
+    return this.keepHosts || needsHosts(s, this.session.hostMatrix);
+  }
+
+  /**
+   * The hosts' own histograms in the engine before something that is no
+   * view asks the engine by host (a CSV export, the result file of a link,
+   * grouped by host): read now when the loaded slice is summed over hosts,
+   * and kept for this result.
+   * @returns {Promise<void>}
+   */
+  async withHosts() {
+    if (!this.hostless() || !this.session.store.state.group_by.split(',').includes('host')) return;
+    this.keepHosts = true;
+    await this.wantHosts();
+  }
+
+  /**
+   * The groups view asked what the per-host matrix refused while the engine
+   * holds a level summed over hosts: the hosts' own histograms are read
+   * (follow; needsHosts now says so) and the view drawn from them. Once per
+   * ask: a read that fails is said, not tried again by the refresh after it.
+   * @returns {Promise<void>}
+   */
+  wantHosts() {
+    if (this.wanting || !this.lod) return this.busy;
+    this.wanting = true;
+    this.busy = this.follow().finally(() => {
+      this.wanting = false;
+    });
+    return this.busy;
+  }
+
+  /** Whether the engine holds a slice summed over hosts (no host's own histograms). */
+  hostless() {
+    return !!this.lod?.current?.summed;
   }
 
   /** The bytes a result's levels may take in the engine: the page's budget, or 4 default budgets when it has none. */
@@ -122,7 +171,7 @@ export class LevelFollower {
   answerer(lod) {
     const s = this.session.store.state;
     const chosen = this.session.quantumChosen ? s.quantum_ms : null;
-    if (lod.current && lod.serves(s.range, chosen, s.exclude_hosts, needsHosts(s))) return { overview: null, quantum_ms: lod.levels[lod.current.li].level.quantum_ms };
+    if (lod.current && lod.serves(s.range, chosen, s.exclude_hosts, this.needsHosts(s))) return { overview: null, quantum_ms: lod.levels[lod.current.li].level.quantum_ms };
     const ov = this.overview;
     return ov && ov.lod === lod && (!chosen || isMultiple(chosen, ov.quantum_ms)) ? { overview: ov, quantum_ms: ov.quantum_ms } : null;
   }

@@ -19,14 +19,35 @@ const budgetCells = (budgetBytes) => Math.max(1000, Math.floor(budgetBytes / CEL
 const holds = (have, want) => !have || (!!want && [...want].every((c) => have.has(c)));
 
 /**
- * Whether a state needs the hosts' own histograms: hosts left out (a drill,
- * exclude_hosts) or groups by host (the matrix answers those first, but the
- * histograms answer what it refuses). Else a level summed over hosts gives
- * the same numbers from one cluster's cells (docs/page-loading.md §8,
- * "Levels summed over hosts").
- * @param {{exclude_hosts?: string[], group_by?: string}} s
+ * Whether a state needs the hosts' own histograms (the levels as kept), or
+ * a level summed over hosts gives what is shown: the same numbers from one
+ * cluster's cells (docs/page-loading.md §8, "Levels summed over hosts").
+ * The hosts' histograms are needed for hosts left out (a drill,
+ * exclude_hosts), a host's offset, and anything grouped by host: the
+ * percentiles, heat map, surface and spectrum by "Lines per", the groups and
+ * density views by their own grouping (queries.js groupsBy: host when
+ * "Lines per" is the cluster). Except the groups view by host when the
+ * file's per-host matrix answers it (host-matrix.js; `matrix` given and its
+ * last question not refused) and it shows nothing else of the hosts: its
+ * heat map of groups in name order (no ranking over the run, which the
+ * histograms answer) and no SLA rules with "Lines per" host (the SLA
+ * summary judges the percentiles query by host). The matrix refusing a
+ * question (`matrix.why`) makes the state need the histograms.
+ * @param {{exclude_hosts?: string[], group_by?: string, view?: string, offsets?: Record<string, number>, sla?: string[], groupsMode?: string, groupsSort?: string}} s
+ * @param {{why: string} | null} [matrix] the loaded result's per-host matrix (session.hostMatrix)
  */
-export const needsHosts = (s) => (s.exclude_hosts?.length ?? 0) > 0 || (s.group_by ?? 'all').split(',').includes('host');
+export const needsHosts = (s, matrix = null) => {
+  if ((s.exclude_hosts?.length ?? 0) > 0) return true;
+  if (Object.values(s.offsets ?? {}).some((ms) => ms)) return true;
+  const group = s.group_by ?? 'all';
+  const byHost = group.split(',').includes('host');
+  const view = s.view ?? 'pctiles';
+  if (view !== 'groups' && view !== 'density') return byHost;
+  if (!(byHost || group === 'all')) return false;
+  if (view === 'density') return true;
+  const fromMatrix = !!matrix && !matrix.why && (s.groupsMode ?? 'heat') === 'heat' && (s.groupsSort ?? 'name') === 'name';
+  return !fromMatrix || (byHost && (s.sla?.length ?? 0) > 0);
+};
 
 /** @typedef {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null, summed?: boolean}} Pick */
 

@@ -27,6 +27,8 @@ import { naturalCompare } from '../util/natural-order.js';
  * @property {(text: string) => void} failed a query failed (the status line says so)
  * @property {() => {matrix: import('./host-matrix.js').HostMatrix, columns: number, chosen: boolean} | null} [hostMatrix]
  *   the loaded result's per-host matrix (host-matrix.js), for the groups view by host
+ * @property {() => boolean} [hostless] the engine holds a result's level summed over hosts: no host's own histograms (level-follow.js)
+ * @property {() => void} [wantHosts] read the hosts' own histograms: the matrix refused what the groups view asks (level-follow.js)
  */
 
 export class QueryScheduler {
@@ -173,8 +175,12 @@ export class QueryScheduler {
       this.keys[key] = k;
       return true;
     };
+    // Grouped by host on a level summed over hosts: the groups view is drawn
+    // from the per-host matrix (level-view.js needsHosts), and the
+    // percentiles query, which gives it the run's extent, is the cluster's.
+    const hostless = !this.answering && !!page.hostless?.();
     try {
-      const po = pctilesOptions(s);
+      const po = hostless && s.group_by.split(',').includes('host') ? { ...pctilesOptions(s), group_by: 'all' } : pctilesOptions(s);
       // The groups and density views have their own query (one percentile per group); the
       // percentiles query per group costs as much again (hundreds of groups:
       // seconds), so it waits until a view or the SLA summary needs it.
@@ -215,6 +221,8 @@ export class QueryScheduler {
         colors: page.colors,
         drawn: () => this.pctDraws++,
         hostMatrix: this.answering ? null : (page.hostMatrix?.() ?? null),
+        hostless,
+        wantHosts: () => page.wantHosts?.(),
       };
       await entry.feed(page.views()[s.view], feed, s, force);
     } catch (err) {

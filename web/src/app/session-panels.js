@@ -10,7 +10,7 @@ import { memoryText } from './memory-budget.js';
 import { formatBytes } from '../util/format.js';
 
 /** Reports that change what the file table shows. */
-const FILE_KEYS = ['sources', 'skipped', 'pending', 'fetchErrors', 'trust', 'reportInputs', 'placed'];
+const FILE_KEYS = ['sources', 'resultHosts', 'skipped', 'pending', 'fetchErrors', 'trust', 'reportInputs', 'placed'];
 
 /**
  * @param {import('./state.js').Store} store
@@ -44,6 +44,7 @@ export function installSessionPanels(store, $, session) {
       $('file-count').textContent = ss.sources.length ? `(${sum.logs} of ${sum.logs + sum.broken} logs usable)` : ss.pending.size ? `(${ss.pending.size})` : '';
       renderFileTable($('file-table'), $('host-table'), $('file-errors'), {
         sources: ss.sources,
+        resultHosts: ss.resultHosts,
         skipped: ss.skipped,
         pending: ss.pending,
         state: store.state,

@@ -35,7 +35,7 @@ import { blobSource, urlSource } from '../load/levels.js';
  * @property {string[]} [fetchErrors]
  * @property {import('./state.js').Origin} [origin] where the data came from (kept in the fragment)
  * @property {LevelView} [lod] a result with several levels being read by ranges (items: its slice)
- * @property {{li: number, a: number, b: number, whole: boolean, why: string}} [lodPick] which level and blocks that slice holds
+ * @property {import('./level-view.js').Pick} [lodPick] which level and blocks that slice holds
  * @property {boolean} [keep] another slice of the same result: the view state (zoom, exclusions, offsets) stays
  * @property {{rows: import('../engine/inthread.js').TrustRow[], dropped: number}} [inputs] the files the loaded report was made from (its embedded trust summary)
  */
@@ -141,7 +141,7 @@ export class Session {
     const got = new Map(urls.map((u) => [u, { done: 0, total: 0 }]));
     const t0 = performance.now();
     // The file table lists each URL while it downloads (as files while they are read).
-    store.report({ sources: [], skipped: [], fetchErrors: [], pending: new Map(urls.map((u) => [u, { state: 'queued', bytesDone: 0, bytesTotal: 0 }])) });
+    store.report({ sources: [], resultHosts: null, skipped: [], fetchErrors: [], pending: new Map(urls.map((u) => [u, { state: 'queued', bytesDone: 0, bytesTotal: 0 }])) });
     let lastTable = 0;
     // One .lsr URL with several resolutions is read by range requests
     // (level-view.js); anything else, or a server without ranges, whole.
@@ -186,7 +186,7 @@ export class Session {
       const origin = { urls, data: '', demo: false };
       if (!r.items.length) {
         this.hideProgress();
-        store.report({ origin, fetchErrors: r.errors, sources: [], pending: new Map(), skipped: r.skipped });
+        store.report({ origin, fetchErrors: r.errors, sources: [], resultHosts: null, pending: new Map(), skipped: r.skipped });
         // The sentences (CORS, HTTP status) are under Files; the status line stays short.
         this.say('error', r.errors.length ? `Nothing loaded: ${r.errors.length === 1 ? 'the URL' : `all ${r.errors.length} URLs`} failed (see the message under Files).` : 'Nothing to read at the URL.');
         this.page.message('Nothing loaded from the URL');
@@ -257,7 +257,7 @@ export class Session {
       return rememberFiles(globalThis.sessionStorage, names);
     }
     if (!sel.skipped.length) return;
-    this.store.report({ skipped: sel.skipped, sources: [], pending: new Map() });
+    this.store.report({ skipped: sel.skipped, sources: [], resultHosts: null, pending: new Map() });
     this.say('error', `Nothing to read: ${sel.skipped.map((s) => `${s.name} (${s.reason})`).join(', ')}.`);
   }
 
@@ -305,7 +305,7 @@ export class Session {
     if (gen !== this.loadGen) return;
     // Another load replaces the report's result (another slice of it keeps it).
     const reportInputs = extras.inputs ?? (extras.keep ? ss.reportInputs : null);
-    store.stage({ pending: new Map(items.map((it) => [it.name, { state: 'queued', bytesDone: 0, bytesTotal: it.file.size }])), sources: [], trust: null, reportInputs });
+    store.stage({ pending: new Map(items.map((it) => [it.name, { state: 'queued', bytesDone: 0, bytesTotal: it.file.size }])), sources: [], resultHosts: null, trust: null, reportInputs });
     store.report({ runPlan: null });
     this.page.beforeLoad(!!extras.keep);
     this.say('loading', extras.lod && extras.lodPick ? this.levels.reading(extras.lod, extras.lodPick) : `Reading ${items.length} file${items.length > 1 ? 's' : ''}…`);
@@ -381,7 +381,8 @@ export class Session {
       // docs/page-views.md "Default quantum"), applied with the rest below.
       const q = this.quantumChosen || !this.engine?.defaultQuantum ? null : await this.engine.defaultQuantum();
       if (gen !== this.loadGen) return;
-      store.stage({ items: extras.lod?.original ? [extras.lod.original] : items, sources });
+      // A level summed over hosts names none: the host table lists the file's hosts from its finest level's header.
+      store.stage({ items: extras.lod?.original ? [extras.lod.original] : items, sources, resultHosts: extras.lod && extras.lodPick?.summed ? extras.lod.hosts() : null });
       // The state this load applies below (groupings, quantum, a link's view)
       // is drawn by the one refresh at its end, not by each change (onChange).
       this.settingUp = true;
@@ -479,6 +480,8 @@ export class Session {
    * @returns {Promise<{name: string, bytes: Uint8Array}>}
    */
   async resultFile(plan = null) {
+    // The labels it keeps are the engine's: by host, the hosts' own histograms (level-follow.js).
+    await this.levels.withHosts();
     const s = this.store.state;
     const ss = this.store.session;
     const { bytes } = await this.engine.encodeResult(resultOptions(s, plan));

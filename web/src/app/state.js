@@ -64,6 +64,7 @@ export function initialState() {
  * @property {{state: 'idle'|'loading'|'ready'|'error', text: string}} status the status line
  * @property {{shown: boolean, fraction: number, text?: string}} progress the progress bar and its line (no text: the line stays as it is)
  * @property {import('../engine/inthread.js').Source[]} sources the loaded files as the engine describes them
+ * @property {string[] | null} resultHosts the hosts of a result read by levels whose loaded slice is summed over hosts (its series name none; level-view.js hosts)
  * @property {import('../load/files.js').SkippedItem[]} skipped paths left out before loading (OS bookkeeping, .git)
  * @property {Map<string, Pending>} pending files (or URLs) while they load, by name
  * @property {number} pendingTick the pending files' states moved (the table updates them in place when it can)
@@ -84,6 +85,7 @@ export function initialSession() {
     status: { state: 'idle', text: '' },
     progress: { shown: false, fraction: 0 },
     sources: [],
+    resultHosts: null,
     skipped: [],
     pending: new Map(),
     pendingTick: 0,

@@ -32,6 +32,8 @@ import { VIEW_NAMES } from '../model/state.js';
  * @property {() => void} drawn the percentiles chart is drawn (counted for the benchmarks)
  * @property {{matrix: import('./host-matrix.js').HostMatrix, columns: number, chosen: boolean} | null} [hostMatrix]
  *   the loaded result's per-host matrix, the chart's pixel columns and whether the quantum was chosen
+ * @property {boolean} [hostless] the engine holds a level summed over hosts (no host's own histograms: level-follow.js)
+ * @property {() => void} [wantHosts] have the hosts' own histograms read (the view is drawn again once they are in)
  */
 
 /**
@@ -198,6 +200,13 @@ export function makeRegistry() {
         // By host, from the result's per-host matrix when it holds the question (host-matrix.js).
         const hm = q.hostMatrix;
         const fromMatrix = hm ? await hm.matrix.answer(e, s.range ? { ...go, from_ms: s.range[0], to_ms: s.range[1] } : go, hm.columns, hm.chosen) : null;
+        if (!fromMatrix && q.hostless && go.group_by.split(',').includes('host')) {
+          // Refused (hm.matrix.why): the histograms answer, and the engine holds
+          // them summed over hosts. The hosts' own are read, then drawn (level-follow.js).
+          groupsResult = null;
+          q.wantHosts?.();
+          return;
+        }
         groupsResult = fromMatrix ?? (await e.queryMatrix(go));
         measureQuery(fromMatrix ? 'groups from the per-host matrix' : 'groups matrix query', t0, groupsResult);
       }
@@ -208,7 +217,8 @@ export function makeRegistry() {
       if (!(a || b || force)) return view.render();
       if (b || !groupsRun) {
         const t0 = performance.now();
-        groupsRun = ro ? await e.query(ro) : null;
+        // By host on a level summed over hosts, the ranking over the run is not shown (level-view.js needsHosts) and cannot be asked.
+        groupsRun = ro && !(q.hostless && ro.group_by.split(',').includes('host')) ? await e.query(ro) : null;
         performance.measure('latscope: groups ranking query', { start: t0 });
       }
       q.colors.see([...gm.groups].sort(naturalCompare));

@@ -177,4 +177,72 @@ export const HOST_MATRIX_CASES = [
       assert.deepEqual(c.errors, [], 'the page logged errors');
     },
   },
+  {
+    name: 'host matrix on a result with several resolutions: the groups view by host is drawn from the matrix beside the levels summed over hosts, no host\'s histograms read (equal to pctiles --group-by host); the host table names the 6 hosts; the ranking over the run reads the levels as kept',
+    async run(c) {
+      const p = c.page;
+      const logs = hostLogs(6, 3600);
+      const lsr = path.join(OUT, 'host-groups-levels.lsr');
+      execFileSync(cliPath(), ['reduce', '--keep', 'host,dir', '--levels', '1000,10000,60000', ...logs, '-o', lsr], { stdio: ['ignore', 'ignore', 'pipe'] });
+      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
+      await settled(p);
+      const rest = async () => {
+        await p.evaluate(() => /** @type {any} */ (window).latscope.levelBusy);
+        await settled(p);
+      };
+      /** What the engine holds and what the groups view shows. */
+      const seen = () =>
+        p.evaluate(() => {
+          const a = /** @type {any} */ (window).latscope;
+          const lod = a.session.levels.lod;
+          const ix = lod.levels[lod.current.li];
+          const m = a.views.groups.m;
+          const hostRows = [...document.querySelectorAll('#host-table tr[data-host]')].map((tr) => /** @type {HTMLElement} */ (tr).dataset.host);
+          return { summed: !!lod.current.summed, q: ix.level.quantum_ms, note: lod.note(), why: a.session.hostMatrix?.why, groups: m?.groups ?? [], times: m ? [...m.times] : [], values: m ? [...m.values] : [], mq: m?.quantumMs, hostRows, caption: document.querySelector('#view-groups .groups-caption')?.textContent ?? '' };
+        });
+      // The groups tab, then "Lines per" host: both ask the groups view by host.
+      await p.click('[data-testid=tab-groups]');
+      await rest();
+      await p.selectOption('[data-testid=group-by]', 'host');
+      await rest();
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 6);
+      await rest();
+      const got = await seen();
+      assert.equal(got.why, '', 'the matrix answered');
+      assert.deepEqual([got.summed, got.q], [true, 10000], `the engine holds the 10 s level summed over hosts, no host's histograms: ${got.note}`);
+      assert.match(got.caption, /from the per-host matrix/);
+      const hosts = Array.from({ length: 6 }, (_, i) => `host0${i + 1}`);
+      assert.deepEqual(got.hostRows, hosts, 'the host table names the file\'s hosts (its finest level\'s header)');
+      // The numbers: the CLI's on the same file at the same quantum (answered from the same matrix).
+      const ref = parseCsv(cliPctiles(['--group-by', 'host', '--quantum', String(got.mq), '--percentiles', '99'], [lsr]));
+      const T = got.times.length;
+      assert.equal(ref.length, 6 * T);
+      for (const r of ref) {
+        const v = got.values[got.groups.indexOf(r.group) * T + got.times.indexOf(Number(r.time_ms))];
+        if (r.p99 === '') assert.ok(Number.isNaN(v), `${r.group} at ${r.time_ms}: empty, page ${v}`);
+        else assert.ok(Math.abs(v - Number(r.p99)) <= 5e-4 + 1e-9 * Math.abs(v), `${r.group} at ${r.time_ms} ms: page ${v}, CLI ${r.p99}`);
+      }
+      // Worst first: the ranking over the run is the histograms' (groupsRunOptions), so the levels as kept are read.
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ groupsSort: 'worst' }));
+      await p.waitForFunction(() => !(/** @type {any} */ (window).latscope.session.levels.lod.current.summed), null, { timeout: 60000 });
+      await rest();
+      const worst = await seen();
+      assert.deepEqual([worst.summed, worst.q, worst.why], [false, 10000, ''], worst.note);
+      assert.deepEqual(worst.values.map((v) => (Number.isNaN(v) ? 'NaN' : v)), got.values.map((v) => (Number.isNaN(v) ? 'NaN' : v)), 'the same matrix');
+      const ranked = await p.evaluate(() => /** @type {any} */ (window).latscope.views.groups.run?.size);
+      assert.equal(ranked, 6, 'the ranking over the run, one value per host');
+      // Opened again, the same view: the percentiles CSV by host is asked of the hosts' histograms, read for it.
+      assert.equal(await loadThroughInput(p, c.url, [lsr]), 'ready');
+      await rest();
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ view: 'groups', group_by: 'host' }));
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.groups.m?.groups?.length === 6);
+      await rest();
+      assert.equal((await seen()).summed, true);
+      const st = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state);
+      const { bytes } = await download(p, '[data-testid=export-csv]');
+      assert.equal(bytes.toString('utf8'), cliPctiles(['--group-by', 'host', '--quantum', String(st.quantum_ms)], [lsr]), 'the percentiles CSV by host is the CLI\'s on the file');
+      assert.equal((await seen()).summed, false, 'read from the levels as kept');
+      assert.deepEqual(c.errors, [], 'the page logged errors');
+    },
+  },
 ];
