@@ -147,6 +147,26 @@ size_t part_cut(const Plan& plan, const QueryOptions& opts, uint32_t k, uint32_t
   return Sweep(plan).next_busy(static_cast<size_t>(at));
 }
 
+// Answers that keep their rows (not the sweep's) hand them to a sink after.
+Status handed(Status st, QueryResult* out, RowSink* sink) {
+  if (sink && st.ok()) {
+    sink->expect(out->rows.size());
+    for (const Row& r : out->rows) sink->add(r);
+    std::vector<Row>().swap(out->rows);
+  }
+  return st;
+}
+
+// A fresh answer, or why the percentiles asked cannot be.
+Status begin_answer(const QueryOptions& opts, QueryResult* out) {
+  *out = QueryResult();
+  out->quantum_ms = opts.quantum_ms;
+  for (double p : opts.percentiles)
+    if (!(p >= 0 && p <= 100))
+      return Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
+  return Status::Ok();
+}
+
 }  // namespace
 
 size_t Engine::query_rows_bound(const QueryOptions& opts) const {
@@ -182,43 +202,18 @@ Status Engine::query(const QueryOptions& opts, QueryResult* out, RowSink* sink) 
 // The rows of every quantum (columns, when asked, are made of them by the
 // caller's sink; query_sources cuts parts between them).
 Status Engine::answer(const QueryOptions& opts, QueryResult* out, RowSink* sink) const {
-  // The other kinds of query keep their rows; a sink is handed them after.
-  const auto handed = [&](Status st) {
-    if (sink && st.ok()) {
-      sink->expect(out->rows.size());
-      for (const Row& r : out->rows) sink->add(r);
-      std::vector<Row>().swap(out->rows);
-    }
-    return st;
-  };
-  *out = QueryResult();
-  out->quantum_ms = opts.quantum_ms;
-  for (double p : opts.percentiles)
-    if (!(p >= 0 && p <= 100))
-      return Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
+  if (Status st = begin_answer(opts, out); !st.ok()) return st;
   // Only fixed quanta are cut into parts; the other kinds are answered whole by part 0.
   const bool first_part = opts.part_index == 0;
-  if (opts.compat_fio_histo_log_pctiles) return first_part ? handed(compat_query(sources_, opts, out)) : Status::Ok();
+  if (opts.compat_fio_histo_log_pctiles)
+    return first_part ? handed(compat_query(sources_, opts, out), out, sink) : Status::Ok();
   if (opts.adaptive_accuracy > 0)  // query/adaptive.h
-    return first_part ? handed(adaptive_query(sources_, opts, out)) : Status::Ok();
+    return first_part ? handed(adaptive_query(sources_, opts, out), out, sink) : Status::Ok();
   return query_sources(refs_of(sources_), opts, out, sink);
 }
 
 Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryResult* out, RowSink* sink) {
-  // Rows of window-value logs alone are kept, then handed to a sink.
-  const auto handed = [&](Status st) {
-    if (sink && st.ok()) {
-      sink->expect(out->rows.size());
-      for (const Row& r : out->rows) sink->add(r);
-      std::vector<Row>().swap(out->rows);
-    }
-    return st;
-  };
-  *out = QueryResult();
-  out->quantum_ms = opts.quantum_ms;
-  for (double p : opts.percentiles)
-    if (!(p >= 0 && p <= 100))
-      return Status::Error(ErrorCode::kInvalidArgument, "percentiles must be within [0, 100]");
+  if (Status st = begin_answer(opts, out); !st.ok()) return st;
   const bool first_part = opts.part_index == 0;
   Plan plan;
   Status st = make_plan(sources, opts.sel, opts.group_by, opts.quantum_ms, &plan);
@@ -226,7 +221,7 @@ Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryR
   std::vector<Selected> window_values;  // fio log_avg_msec logs (query/window_values.h)
   for (const Source* src : sources) select_window_values(*src, opts.sel, &window_values);
   if (plan.series.empty() && !window_values.empty())
-    return first_part ? handed(window_value_query(std::move(window_values), opts, out)) : Status::Ok();
+    return first_part ? handed(window_value_query(std::move(window_values), opts, out), out, sink) : Status::Ok();
   take_plan_facts(plan, out);
   if (!window_values.empty()) out->notes.push_back(window_values_left_out_note(window_values.size()));
   if (!plan.layout) return Status::Ok();
