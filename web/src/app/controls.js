@@ -18,6 +18,7 @@ let lastAccuracy = DEFAULT_ACCURACY;
  * @param {import('./sla.js').SlaField} [sla] reads the SLA field through core
  * @param {import('./pct-field.js').PercentileField} [pcts] reads the percentile field through core
  */
+
 export function renderControls(el, store, sla, pcts) {
   const s = store.state;
   el.innerHTML = `
@@ -236,10 +237,7 @@ export function renderViewToolbar(el, store, info) {
       store.set({ surfaceP: Number(p) });
     });
   } else if (s.view === 'groups') {
-    const ps = ['50', '90', '99', '99.9', '99.99', '100'];
-    for (const p of s.percentiles) if (!ps.some((x) => Number(x) === Number(p))) ps.push(p);
-    if (!ps.includes(s.groupsP)) ps.push(s.groupsP);
-    ps.sort((a, b) => Number(a) - Number(b));
+    const ps = groupsPercentiles(s);
     el.innerHTML = `
       <label>Show <select id="groups-mode" data-testid="groups-mode"><option value="heat">heat map: group × time</option><option value="top">worst N as lines, others as a band</option><option value="multiples">small multiples</option></select></label>
       <label>Percentile <select id="groups-p" data-testid="groups-p">${ps.map((p) => `<option value="${p}">${percentileName(p)}</option>`).join('')}</select></label>
@@ -262,10 +260,7 @@ export function renderViewToolbar(el, store, info) {
     $('groups-sort')?.addEventListener('change', () => store.set({ groupsSort: /** @type {any} */ ($('groups-sort').value) }));
   } else if (s.view === 'density') {
     // The groups view's percentile and grouping: the same question, counted (docs/page-views.md, "Host density").
-    const ps = ['50', '90', '99', '99.9', '99.99', '100'];
-    for (const p of s.percentiles) if (!ps.some((x) => Number(x) === Number(p))) ps.push(p);
-    if (!ps.includes(s.groupsP)) ps.push(s.groupsP);
-    ps.sort((a, b) => Number(a) - Number(b));
+    const ps = groupsPercentiles(s);
     el.innerHTML = `
       <label>Percentile <select id="groups-p" data-testid="density-p">${ps.map((p) => `<option value="${p}">${percentileName(p)}</option>`).join('')}</select></label>
       <label>Palette <select id="palette">${Object.keys(PALETTES).map((p) => `<option value="${p}">${p}</option>`).join('')}</select></label>
@@ -299,4 +294,16 @@ export function renderViewToolbar(el, store, info) {
       if (box.checked) store.set({ adaptive: lastAccuracy });
     });
   }
+}
+
+/**
+ * The percentiles the groups and density views offer: the usual ones, the
+ * field's, and the one shown, ascending.
+ * @param {{percentiles: string[], groupsP: string}} s
+ */
+function groupsPercentiles(s) {
+  const ps = ['50', '90', '99', '99.9', '99.99', '100'];
+  for (const p of s.percentiles) if (!ps.some((x) => Number(x) === Number(p))) ps.push(p);
+  if (!ps.includes(s.groupsP)) ps.push(s.groupsP);
+  return ps.sort((a, b) => Number(a) - Number(b));
 }
