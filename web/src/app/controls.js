@@ -18,7 +18,6 @@ let lastAccuracy = DEFAULT_ACCURACY;
  * @param {import('./sla.js').SlaField} [sla] reads the SLA field through core
  * @param {import('./pct-field.js').PercentileField} [pcts] reads the percentile field through core
  */
-
 export function renderControls(el, store, sla, pcts) {
   const s = store.state;
   el.innerHTML = `
