@@ -165,8 +165,15 @@ void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, 
   // times no grid can hold are skipped (the query's own range check
   // reports them).
   // Windows come in time order: those wholly before the span are done for
-  // good (span.from), the first wholly after it ends the scan.
-  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  // good (span.from), the first wholly after it ends the scan. They make
+  // stretches of quanta, apart where no window reaches kSkipEmptyQuanta quanta
+  // or more (a clock jump of years is two short stretches, never one sweep
+  // across it: a stretch's quanta fit a size_t of 32 bits, as in WebAssembly).
+  struct Stretch {
+    double lo, hi;
+    size_t first_window;
+  };
+  std::vector<Stretch> stretches;
   size_t from = span.from ? *span.from : 0;
   bool before = true;
   for (size_t wi = from; wi < s.windows.size(); ++wi) {
@@ -181,14 +188,12 @@ void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, 
     }
     before = false;
     if (j0 >= span.hi) break;
-    lo = std::min(lo, j0);
-    hi = std::max(hi, j1 + 1);
+    const double a = std::max({j0, span.lo, skip_before}), b = std::min({j1 + 1, span.hi, skip_after});
+    if (!(a < b)) continue;
+    if (stretches.empty() || a > stretches.back().hi + static_cast<double>(kSkipEmptyQuanta)) stretches.push_back({a, b, wi});
+    else stretches.back().hi = std::max(stretches.back().hi, b);
   }
   if (span.from) *span.from = from;
-  lo = std::max({lo, span.lo, skip_before});
-  hi = std::min({hi, span.hi, skip_after});
-  if (!(lo < hi)) return;
-  Plan plan;
   Selected x;
   x.series = &s;
   x.offset_ms = offset;
@@ -197,67 +202,80 @@ void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, 
   x.unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));  // model.h
   x.full_start = -HUGE_VAL;  // flags are the fold's finish's (stream.cc)
   x.full_end = HUGE_VAL;
-  plan.series.push_back(x);
-  plan.groups.emplace_back();
-  plan.layout = target;
-  plan.first = lo;
-  plan.quanta = static_cast<size_t>(hi - lo);
-  plan.quantum_ms = q;
-  Sweep sweep(plan);
-  sweep.start_at(0, from);
   std::vector<double> acc;
   std::vector<uint32_t> flags;
   std::vector<ExtremeBins> ext;
   std::vector<std::vector<uint64_t>> raw;
-  for (size_t j = sweep.next_busy(0); j < plan.quanta; j = sweep.next_busy(j + 1)) {
-    sweep.next(j, &acc, &flags, &ext, keep_io ? &raw : nullptr);
-    if (!sweep.status().ok()) {
-      error = sweep.status();
-      return;
+  for (const Stretch& run : stretches) {
+    Plan plan;
+    plan.series.push_back(x);
+    plan.groups.emplace_back();
+    plan.layout = target;
+    plan.first = run.lo;
+    plan.quanta = static_cast<size_t>(run.hi - run.lo);
+    plan.quantum_ms = q;
+    Sweep sweep(plan);
+    sweep.start_at(0, run.first_window);
+    for (size_t j = sweep.next_busy(0); j < plan.quanta; j = sweep.next_busy(j + 1)) {
+      sweep.next(j, &acc, &flags, &ext, keep_io ? &raw : nullptr);
+      if (!sweep.status().ok()) {
+        error = sweep.status();
+        return;
+      }
+      if (!add_quantum(sweep, acc, ext[0], keep_io ? &raw[0] : nullptr, run.lo + static_cast<double>(j), group))
+        return;
     }
-    const ExtremeBins& t = sweep.touched()[0];
-    if (!t.any()) continue;
-    // What the cell grows by, checked before it is allocated (budget.h).
-    const std::pair<int64_t, uint32_t> key{static_cast<int64_t>(lo + static_cast<double>(j)), group};
-    auto it = cells.lower_bound(key);
-    const bool fresh = it == cells.end() || it->first != key;
-    double grow = kCellBytes + 8.0 * (static_cast<double>(t.hi - t.lo) + 1);
-    size_t fresh_bins = 0;  // sparse cells: the bins this quantum adds to the cell
-    if (sparse) {
-      inc.clear();
-      for (const uint32_t b : sweep.occupied()[0]) inc.emplace_back(b, acc[b]);
-      fresh_bins = fresh ? SparseCounts().fresh_bins(inc) : it->second.sp.fresh_bins(inc);
-      grow = (fresh ? kCellBytes : 0) + 12.0 * static_cast<double>(fresh_bins);
-    } else if (!fresh) {
-      const Cell& o = it->second;
-      const double had = static_cast<double>(o.v.size());
-      const double top = std::max(static_cast<double>(o.lo) + had, static_cast<double>(t.hi) + 1);
-      grow = 8.0 * (top - static_cast<double>(std::min(o.lo, t.lo)) - had);
-    }
-    if (held + grow > static_cast<double>(opts.max_query_bytes)) {
-      error = Status::Error(ErrorCode::kInvalidArgument,
-                            over_budget(folding, std::to_string(cells.size()) + " cells of " + format_number(q) +
-                                                     " ms quanta and more",
-                                        held + grow, opts.max_query_bytes));
-      return;
-    }
-    held += grow;
-    if (fresh) it = cells.emplace_hint(it, key, Cell());
-    Cell& c = it->second;
-    // docs/extremes.md: the bins of the windows whose midpoint lies here
-    // (a result's cell records them), and where the row's extremes may
-    // come from (Sweep: this series' own, else all it added here).
-    c.mid.add(sweep.own()[0]);
-    c.ext.add(ext[0]);
-    if (keep_io) c.io.insert(c.io.end(), raw[0].begin(), raw[0].end());
-    if (sparse) {
-      c.sp.add(inc, fresh_bins);
-      continue;
-    }
-    c.cover(t.lo, t.hi);
-    double* v = c.v.data() - c.lo;
-    for (uint32_t b = t.lo; b <= t.hi; ++b) v[b] += acc[b];
   }
+}
+
+// The counts the sweep of one series made for quantum j into cell (j,
+// group); false when the query's memory would go over its limit (error set).
+bool StreamingQuery::Impl::add_quantum(const Sweep& sweep, const std::vector<double>& acc, const ExtremeBins& ext,
+                                     const std::vector<uint64_t>* io, double j, uint32_t group) {
+  const double q = opts.quantum_ms;
+  const ExtremeBins& t = sweep.touched()[0];
+  if (!t.any()) return true;
+  // What the cell grows by, checked before it is allocated (budget.h).
+  const std::pair<int64_t, uint32_t> key{static_cast<int64_t>(j), group};
+  auto it = cells.lower_bound(key);
+  const bool fresh = it == cells.end() || it->first != key;
+  double grow = kCellBytes + 8.0 * (static_cast<double>(t.hi - t.lo) + 1);
+  size_t fresh_bins = 0;  // sparse cells: the bins this quantum adds to the cell
+  if (sparse) {
+    inc.clear();
+    for (const uint32_t b : sweep.occupied()[0]) inc.emplace_back(b, acc[b]);
+    fresh_bins = fresh ? SparseCounts().fresh_bins(inc) : it->second.sp.fresh_bins(inc);
+    grow = (fresh ? kCellBytes : 0) + 12.0 * static_cast<double>(fresh_bins);
+  } else if (!fresh) {
+    const Cell& o = it->second;
+    const double had = static_cast<double>(o.v.size());
+    const double top = std::max(static_cast<double>(o.lo) + had, static_cast<double>(t.hi) + 1);
+    grow = 8.0 * (top - static_cast<double>(std::min(o.lo, t.lo)) - had);
+  }
+  if (held + grow > static_cast<double>(opts.max_query_bytes)) {
+    error = Status::Error(ErrorCode::kInvalidArgument,
+                          over_budget(folding, std::to_string(cells.size()) + " cells of " + format_number(q) +
+                                                   " ms quanta and more",
+                                      held + grow, opts.max_query_bytes));
+    return false;
+  }
+  held += grow;
+  if (fresh) it = cells.emplace_hint(it, key, Cell());
+  Cell& c = it->second;
+  // docs/extremes.md: the bins of the windows whose midpoint lies here
+  // (a result's cell records them), and where the row's extremes may
+  // come from (Sweep: this series' own, else all it added here).
+  c.mid.add(sweep.own()[0]);
+  c.ext.add(ext);
+  if (io) c.io.insert(c.io.end(), io->begin(), io->end());
+  if (sparse) {
+    c.sp.add(inc, fresh_bins);
+    return true;
+  }
+  c.cover(t.lo, t.hi);
+  double* v = c.v.data() - c.lo;
+  for (uint32_t b = t.lo; b <= t.hi; ++b) v[b] += acc[b];
+  return true;
 }
 
 void StreamingQuery::Impl::fold_selected(const Source& src, const std::vector<Selected>& sel) {

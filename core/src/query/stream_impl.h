@@ -208,6 +208,10 @@ struct StreamingQuery::Impl {
   Status cells_to_result(std::vector<ResultSeries>* out);
   CoCorrector* corrector_for(const LayoutPtr& l, double interval_ns);
   void fold(const Series& s, double offset, uint32_t group, CoCorrector* co, stream_detail::Span span = {});
+  // One quantum j of a series' sweep (fold) into cell (j, group); false,
+  // with error set, when the cells would go over the query's memory limit.
+  bool add_quantum(const Sweep& sweep, const std::vector<double>& acc, const ExtremeBins& ext,
+                   const std::vector<uint64_t>* io, double j, uint32_t group);
 };
 
 }  // namespace latscope
