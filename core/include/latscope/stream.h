@@ -104,6 +104,7 @@ class StreamingQuery {
   bool holding_all_ = true;
   std::vector<std::shared_ptr<const Source>> held_;
   bool all_holding() const;
+  void fold_by_file_from_now();
   Status add_routed(const Source& src);
 };
 

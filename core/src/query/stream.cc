@@ -166,19 +166,11 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res, RowSink* sink)
   const BinLayout& L = *I.target;
   const size_t np = I.opts.percentiles.size();
   std::vector<double> dense(L.size(), 0.0);
-  if (I.holding) {  // stream_hold.cc: a slice spans a few of the longest windows
-    double longest = 0;
-    for (const Coverage& c : I.coverage) longest = std::max(longest, c.interval);
-    I.slice = std::max(16.0, 4 * std::ceil(longest / q));
-    I.horizon = first;
-  }
+  // Rows come from here only when every part folded by file: held
+  // sources are swept by StreamingQuery::finish (query_sources).
+  I.flush_held();
+  if (!I.error.ok()) return I.error;
   for (double j = first; j < last; ++j) {
-    // Held sources: folded slice by slice until a cell at or after j is
-    // made, so the next busy quantum is known (cells are made below the
-    // horizon only).
-    while (I.holding && I.horizon < last && I.cells.lower_bound({static_cast<int64_t>(j), 0}) == I.cells.end())
-      if (!I.fold_slice(last)) break;
-    if (!I.error.ok()) return I.error;
     // Long runs where no group has a count (as Sweep::next_busy sees them).
     const auto busy_it = I.cells.lower_bound({static_cast<int64_t>(j), 0});
     const double busy = busy_it == I.cells.end() ? last : std::min(last, static_cast<double>(busy_it->first.first));

@@ -100,10 +100,20 @@ Status StreamingQuery::add(Source&& src) {
   if (holding_all_ && all_holding() && !superseded_.count(given->name)) {
     held_.push_back(given);
   } else if (holding_all_ && !all_holding()) {
+    // From the first part that folds by file, every part does: what the
+    // others hold is folded now, and kinds seen later fold by file too.
     holding_all_ = false;
     std::vector<std::shared_ptr<const Source>>().swap(held_);
+    fold_by_file_from_now();
   }
   return st;
+}
+
+void StreamingQuery::fold_by_file_from_now() {
+  if (impl_->holding) impl_->flush_held();
+  impl_->how = Fold::kByFile;
+  if (epoch_) epoch_->fold_by_file_from_now();
+  for (auto& kv : kinds_) kv.second->fold_by_file_from_now();
 }
 
 Status StreamingQuery::add_folded(const Source& src) {
