@@ -4,7 +4,7 @@
 //      .md files: the file exists, the anchor is one of its headings;
 //   2. paths of .md files named anywhere in the docs, the code and the tests
 //      (docs/model.md, tests/bench/README.md, ...): the file exists;
-//   3. sections cited by name, `docs/page-views.md "Warming the engine"`,
+//   3. sections cited by name, `docs/page-speed.md "Warming the engine"`,
 //      `README, "What the numbers mean"`, `runs.md, "Time"` inside docs/: the quoted
 //      words occur in that file (wrapped lines and comment leaders joined);
 //   4. sections cited by number, `docs/page-loading.md §8` (a heading

@@ -2,7 +2,7 @@
 // carries: on real fio logs, every row's numbers written through the same
 // formatter equal the JSON's tokens, nulls are NaN, flags are the same texts,
 // and the meta JSON is the JSON without its rows. The page draws from the
-// columns (docs/page-views.md "Speed with many groups"); its CSV stays the
+// columns (docs/page-speed.md "Speed with many groups"); its CSV stays the
 // engine's pctiles_csv, so this is what keeps the drawing and the numbers
 // that leave in step.
 #include <cmath>

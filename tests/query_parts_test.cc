@@ -1,4 +1,4 @@
-// A query cut into parts (QueryOptions::part_index, docs/page-views.md "The
+// A query cut into parts (QueryOptions::part_index, docs/page-speed.md "The
 // query in two workers"): the parts' rows, concatenated in part order, are
 // the whole query's rows, bit for bit; their notes, merged in order without
 // repeats, are its notes. Checked on the real fio fixtures (late-start jobs

@@ -2,7 +2,7 @@
 // rows at a time (bindings.cc queryColumns). Built whole in the
 // WebAssembly heap first, the per-host answer of 200 hosts at 1 s grew the
 // heap by 155 MB, which it never gives back, and faulted every page of it in
-// before the same bytes were copied out again (docs/page-views.md "Fresh
+// before the same bytes were copied out again (docs/page-speed.md "Fresh
 // memory"). Here the builder holds one chunk, reused, and each column is a
 // resizable ArrayBuffer reserved at the engine's bound on rows
 // (RowSink::expect) and grown as chunks are written, so the answer's arrays

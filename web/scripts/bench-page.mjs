@@ -17,7 +17,7 @@ const WEB = fileURLToPath(new URL('../', import.meta.url));
  * Builds and serves the page, starts Chromium. LATSCOPE_WASM_DIR: take the
  * engine from another build (built here when missing); CHROMIUM: the browser;
  * LATSCOPE_BENCH_FLAGS: more Chromium switches, space-separated (e.g.
- * "--js-flags=--no-wasm-dynamic-tiering": docs/page-views.md "Warming the engine").
+ * "--js-flags=--no-wasm-dynamic-tiering": docs/page-speed.md "Warming the engine").
  * @param {{minify?: boolean, deviceScaleFactor?: number}} [o]
  * @returns {Promise<{url: string, context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
  */

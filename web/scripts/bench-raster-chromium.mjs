@@ -6,7 +6,7 @@
 // profileSnapshot: the Skia commands that paint the layer, replayed and
 // timed). Raster runs on compositor threads, not the main thread, so a
 // CPU profile or long tasks do not show it. A benchmark, not a test: it
-// prints figures (docs/page-views.md "Speed with many groups") and asserts
+// prints figures (docs/page-speed.md "Speed with many groups") and asserts
 // nothing.
 //
 //   node web/scripts/bench-raster-chromium.mjs [DIR] [--rounds N] [--hosts N] [--variants a,b,...] [--dpr 2] [--group-by none] [--screenshot DIR]

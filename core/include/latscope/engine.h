@@ -149,10 +149,10 @@ struct QueryOptions {
   // lo_ns, hi_ns keep their defaults) and the query skips working out the
   // sampling bands. The page asks so when its view cannot draw them (a band
   // needs a few pixels per quantum); they are a third of a per-host query
-  // at 1 s and 58% of its columns (docs/page-views.md "Bands when drawn").
+  // at 1 s and 58% of its columns (docs/page-speed.md "Bands when drawn").
   // QueryResult::bands says whether the rows carry them.
   bool bands = true;
-  // Part part_index of part_count of the fixed-quanta rows (docs/page-views.md
+  // Part part_index of part_count of the fixed-quanta rows (docs/page-speed.md
   // "The query in two workers"): the quanta are cut at part_count - 1 busy
   // quanta near equal shares of the grid, so the parts' rows, notes that are
   // not the plan's, and nothing else differ from the whole query's, and
@@ -206,7 +206,7 @@ class RowSink {
   virtual ~RowSink() = default;
   // Called once, before any row, with an upper bound on the rows to come
   // (quanta x groups): the columns a sink fills can be made once, at their
-  // size, instead of doubling (docs/page-views.md "Rows straight into
+  // size, instead of doubling (docs/page-speed.md "Rows straight into
   // columns").
   virtual void expect(size_t rows) { (void)rows; }
   // The row is only valid during the call.
@@ -335,7 +335,7 @@ class Engine {
   // The same query with each row handed to `sink` in order instead of kept
   // in out->rows (which stays empty): a per-host query at 1 s is 720,000
   // rows, and keeping them cost more than computing them (fresh memory and a
-  // heap block per row; docs/page-views.md "Speed with many groups").
+  // heap block per row; docs/page-speed.md "Speed with many groups").
   Status query(const QueryOptions& opts, QueryResult* out, RowSink* sink) const;
   // A bound on the rows query(opts) gives, from its plan alone (no window is
   // added): what the page's worker engine asks before cutting a query into

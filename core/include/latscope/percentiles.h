@@ -57,7 +57,7 @@ struct PercentileValue {
 // The bins [begin, end) of a histogram that may hold counts; every other
 // bin is zero. The functions below then skip the empty ends of a layout of
 // thousands of bins (a query per host computes 72,000 histograms:
-// docs/page-views.md "Speed with many groups"). The answers are the same
+// docs/page-speed.md "Speed with many groups"). The answers are the same
 // bits as over the whole layout: only zeros are left out of the sums.
 struct BinSpan {
   size_t begin = 0;

@@ -104,7 +104,7 @@ class PctilesCsvWriter : public RowSink {
 std::string pctiles_json(const QueryResult& r, const std::vector<std::string>& pct_labels, Unit unit);
 
 // The same rows as columns, for the page: its worker posts these typed arrays
-// instead of JSON text (docs/page-views.md "Speed with many groups": with
+// instead of JSON text (docs/page-speed.md "Speed with many groups": with
 // hundreds of groups the JSON took longer to write, copy and parse than the
 // query took to run). Values in `unit` exactly as pctiles_json would write
 // them before rounding to text; NaN where pctiles_json writes null. p, err,

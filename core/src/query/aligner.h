@@ -41,7 +41,7 @@ struct RebinMap {
 // (no SSE4.1 in the baseline, none in WebAssembly), and a query rounds
 // every bin of every window that straddles a quantum (hosts200 by host at
 // 1 s: 9% of the query before add_window's lean path took the unsigned
-// form below; docs/page-views.md "The query's inner loop").
+// form below; docs/page-speed.md "The query's inner loop").
 inline double round_half_away(double x) {
   if (!(std::fabs(x) < 4503599627370496.0)) return x;  // >= 2^52: whole already; NaN
   const double t = static_cast<double>(static_cast<int64_t>(x));  // toward zero, exact

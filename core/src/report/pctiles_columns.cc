@@ -22,7 +22,7 @@ PctilesColumnsBuilder::PctilesColumnsBuilder(std::vector<std::string> labels, Un
 void PctilesColumnsBuilder::expect(size_t rows) {
   // Each column made once at its size: grown by doubling, the columns of a
   // per-host query at 1 s were copied twice over, 40% of that query's time
-  // (docs/page-views.md "Rows straight into columns").
+  // (docs/page-speed.md "Rows straight into columns").
   const size_t n = c_.t_ms.size() + rows, np = n * labels_.size();
   const auto room = [](auto& v, size_t items) {
     if (items <= v.capacity()) return;

@@ -166,7 +166,7 @@ bool compute_stats(const BinLayout& layout, const double* counts, Stats* out, Bi
   const size_t end = std::min(span.end, k);
   // The saturating last bin weighs by its lower edge; it is taken apart
   // from the loop so that the loop tests no bin index (a per-host query at
-  // 1 s runs this on 720,000 histograms; docs/page-views.md "The query's
+  // 1 s runs this on 720,000 histograms; docs/page-speed.md "The query's
   // inner loop"). The sums are the same, in the same order.
   const size_t plain_end = layout.last_saturates && k > 0 && end == k ? k - 1 : end;
   const double* lo = layout.lo.data();
@@ -239,7 +239,7 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
     if (!ascending) std::sort(order_buf, order_buf + m, [&](size_t a, size_t b) { return ps[a] < ps[b]; });
     // Each percentile's rank, computed once per histogram instead of once
     // per bin it is compared at (the same expressions: the same bits). A
-    // query per host computes 72,000 histograms (docs/page-views.md).
+    // query per host computes 72,000 histograms (docs/page-speed.md).
     double rank_buf[kMaxStack];
     double p_buf[kMaxStack];  // each percentile clamped, in visiting order
     for (size_t j = 0; j < m; ++j) {
@@ -288,7 +288,7 @@ bool compute_percentiles(const BinLayout& layout, const double* counts, const do
     } else if (m > 0) {
       // kInterp, kExact, kHdr: the first non-empty bin reaching the rank.
       // The next rank is held apart so that a bin below it costs one
-      // comparison (docs/page-views.md "The query's inner loop").
+      // comparison (docs/page-speed.md "The query's inner loop").
       double next = rank_buf[0];
       for (size_t i = span.begin; i < end; ++i) {
         const double c = counts[i];

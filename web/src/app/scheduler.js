@@ -127,7 +127,7 @@ export class QueryScheduler {
    * percentiles view would not draw them over the whole time (the last
    * answer's extent; the first answer has them): over thousands of quanta
    * they are not drawn, yet they were a third of a per-host query and 58% of
-   * its columns (docs/page-views.md "Bands when drawn"). The view asks for
+   * its columns (docs/page-speed.md "Bands when drawn"). The view asks for
    * the bands of what it shows when zoomed in or hovered (bandsOf).
    * @param {any} po pctilesOptions
    */

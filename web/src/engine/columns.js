@@ -3,7 +3,7 @@ import { yieldToEvents } from '../util/yield.js';
 // worker posts for the percentiles view instead of JSON text. With 200 hosts
 // the JSON of one regroup was 22.6 MB: writing it in WebAssembly, copying it
 // to the main thread and JSON.parse there cost more than the query itself
-// (docs/page-views.md "Speed with many groups"). Typed arrays are
+// (docs/page-speed.md "Speed with many groups"). Typed arrays are
 // transferred without a copy and read in place.
 //
 // The same fields as pctiles_json; NaN stands for its null. `rows` (the
@@ -222,7 +222,7 @@ export function withRows(c) {
 
 /**
  * Row indices of each group, in time order: one counting pass, so reading a
- * group never scans every row (docs/page-views.md "Speed with many groups").
+ * group never scans every row (docs/page-speed.md "Speed with many groups").
  * @param {ResultColumns} c @returns {Uint32Array[]}
  */
 export function groupRows(c) {

@@ -3,7 +3,7 @@
 // ValueMatrixBuilder). A per-group query over hours at 1 s holds hundreds of
 // thousands of rows; as JSON parsed on the main thread or as cloned row
 // objects it blocks the page for seconds, as three typed arrays it is
-// transferred for free (docs/page-views.md "Speed with many groups"). Only
+// transferred for free (docs/page-speed.md "Speed with many groups"). Only
 // the values are made: the groups view shows nothing else.
 
 /**

@@ -1,7 +1,7 @@
 // The query twin: a second engine worker holding the same data as the
 // primary, so that a percentiles query (columns or matrix) runs in two
 // halves at once, each worker answering one part of the quanta (the options'
-// "part", docs/page-views.md "The query in two workers"). The parts' rows,
+// "part", docs/page-speed.md "The query in two workers"). The parts' rows,
 // concatenated, are the whole query's (tests/query_parts_test.cc), so the
 // answer does not depend on whether the twin took part.
 //
@@ -25,7 +25,7 @@ export const TWIN_MAX_MODEL_BYTES = 256 * 1024 * 1024;
  * 0.79-0.81 s against 1.05-1.50 s, its groups heat map at 1 s 0.52-0.53 s
  * against 0.77-1.11 s, and the 200 hosts' groups view at 10 s (72,200 rows)
  * 0.31-0.37 s against 0.38-0.41 s, the other steps unchanged
- * (bench-groups-chromium.mjs, alternated runs; docs/page-views.md "The
+ * (bench-groups-chromium.mjs, alternated runs; docs/page-speed.md "The
  * query in two workers").
  */
 export const TWIN_MIN_ROWS = 20000;

@@ -10,7 +10,7 @@
 // ran mostly as baseline code: the groups view at 10 s with 200 hosts took
 // 0.51-0.55 s, against 0.32 s with every function optimised from the start
 // (Chromium's --no-wasm-dynamic-tiering, which the page cannot set).
-// docs/page-views.md "Warming the engine".
+// docs/page-speed.md "Warming the engine".
 
 /** Hosts and seconds of the made-up logs: a few thousand rows per query. */
 const HOSTS = 8;

@@ -1,5 +1,5 @@
 // A series' rows traced into a canvas path, for the percentiles view's
-// canvas lines (hundreds of groups, docs/page-views.md "Slices and the
+// canvas lines (hundreds of groups, docs/page-speed.md "Slices and the
 // legend").
 
 /**

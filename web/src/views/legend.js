@@ -101,7 +101,7 @@ export function renderLegend(box, items, hidden, onToggle) {
   box.hidden = !items.length;
   // "all N" only when the entries do not fit the closed box. That is known
   // after layout: measured here, it forced a layout of the page in the
-  // middle of drawing (30-60 ms of a 200-host regroup, docs/page-views.md
+  // middle of drawing (30-60 ms of a 200-host regroup, docs/page-speed.md
   // "Slices and the legend"). A ResizeObserver is told once the browser has
   // laid the list out, before it paints.
   more.hidden = true;

@@ -2,7 +2,7 @@
 // each line's pixels set straight into a buffer, laid over the canvas once
 // all are drawn. There, Chromium's canvas spent about a second per draw on
 // 1,200 hairlines of 3,600 points (stroking, then rasterising the path when
-// the canvas was shown; docs/page-views.md "Dense lines as pixels").
+// the canvas was shown; docs/page-speed.md "Dense lines as pixels").
 //
 // Lines are set in a buffer held row by row, as an ImageData holds it; SLA
 // boxes are blended in one held column by column (transpose):
@@ -10,7 +10,7 @@
 // pixels there, where row by row each of its pixels was a cache line of
 // its own. Lines are mostly flat: row by row, the next column's pixels are
 // beside the last's (column by column, the lines took 20% longer to set in
-// Chromium; docs/page-views.md "Dense lines as pixels").
+// Chromium; docs/page-speed.md "Dense lines as pixels").
 
 /**
  * @typedef {object} PixelLine  one series over a group's rows, in time order
@@ -124,7 +124,7 @@ export function pixelOf(rgb) {
  * fillRect with globalAlpha over them: each pixel becomes the box's colour
  * at `alpha` over what was there ("source-over" on straight, not
  * premultiplied, RGBA). For the SLA boxes over dense lines: 180,000 boxes
- * at 1 s were 0.3 s of fillRect (docs/page-views.md "Dense lines as
+ * at 1 s were 0.3 s of fillRect (docs/page-speed.md "Dense lines as
  * pixels"). A box covers the device pixels whose centres it holds, at least
  * one column: neighbouring boxes of one line (a pixel column each) do not
  * overlap, where the canvas would blend their anti-aliased edges.

@@ -1,6 +1,6 @@
 // The bands the percentiles view's shown answer left out (columns.js bands:
 // the app asks for them with the answer only when the whole extent shows
-// them; docs/page-views.md "Bands when drawn"): answers over parts of its
+// them; docs/page-speed.md "Bands when drawn"): answers over parts of its
 // time, and the ranges asked for. Kept while the answer is shown (a redraw,
 // a zoom, a legend click), dropped with it.
 

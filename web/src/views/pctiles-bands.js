@@ -1,7 +1,7 @@
 // Pure rules of the percentiles view's bands (docs/page-views.md "Open
-// bands", "Bands when drawn"): when they are drawn, where a sampling band
-// without an upper end stops, and the marks of its open end. No DOM here,
-// so vitest covers it.
+// bands", docs/page-speed.md "Bands when drawn"): when they are drawn,
+// where a sampling band without an upper end stops, and the marks of its
+// open end. No DOM here, so vitest covers it.
 
 /** Bands are drawn when each visible quantum has at least this many pixels. */
 export const BAND_PX = 3;
@@ -9,7 +9,7 @@ export const BAND_PX = 3;
 /**
  * Percentile lines above which no bands are drawn: three groups of the
  * five default percentiles. Beyond, the translucent bands of many lines
- * pile up into one grey wash that hides the lines (docs/page-views.md
+ * pile up into one grey wash that hides the lines (docs/page-speed.md
  * "Bands when drawn"); hiding lines in the legend brings them back.
  */
 export const BAND_MAX_LINES = 15;

@@ -64,7 +64,7 @@ export function valueOf(c, i, m) {
 
 /**
  * valueOf made for one series: row -> value with one array read, for the
- * millions of points of a drawing (docs/page-views.md "Plain arithmetic for
+ * millions of points of a drawing (docs/page-speed.md "Plain arithmetic for
  * canvas points").
  * @param {import('../engine/columns.js').ResultColumns} c @param {{kind: 'p'|'mean', pi: number}} m
  * @returns {(i: number) => number}
@@ -235,7 +235,7 @@ const byGroup = new WeakMap();
 /**
  * The row indices of one group, in time order. Indexed once per result:
  * with hundreds of groups, a scan of every row per series would cost
- * series x rows (docs/page-views.md "Speed with many groups").
+ * series x rows (docs/page-speed.md "Speed with many groups").
  * @param {any} r @param {number} gi @returns {Uint32Array}
  */
 export function rowsOfGroup(r, gi) {
@@ -355,7 +355,7 @@ function fewQuanta(c) {
  * The smallest value above 0 and the largest of the percentiles (and the
  * means) of the rows in the time range [t0, t1]: the percentiles view's y
  * range. A loop of its own: inside the view's draw, with the bounds in a
- * closure, it took 20-45 ms for 200 hosts at 10 s (docs/page-views.md
+ * closure, it took 20-45 ms for 200 hosts at 10 s (docs/page-speed.md
  * "Slices and the legend").
  * @param {any} r  columns @param {[number, number]} dom  [t0, t1] ms
  * @param {boolean} withMean

@@ -90,7 +90,7 @@ export class PercentilesView {
   /**
    * Whether bands would be drawn over the whole time extent (the app asks
    * the engine for them only then: over thousands of quanta they are not
-   * drawn, and they were a third of a per-host query; docs/page-views.md
+   * drawn, and they were a third of a per-host query; docs/page-speed.md
    * "Bands when drawn").
    * @param {[number, number]} extent @param {number} quantumMs
    */
@@ -309,7 +309,7 @@ export class PercentilesView {
     this.series = series;
     // Beyond CANVAS_POINTS line points in view (hundreds of groups), lines
     // and bands go to the canvas: one DOM path per series would take
-    // seconds to lay out (docs/page-views.md "Speed with many groups").
+    // seconds to lay out (docs/page-speed.md "Speed with many groups").
     const onCanvas = metas.length * Math.min(visibleQuanta, 2 * f.innerW) > CANVAS_POINTS;
     this.onCanvas = onCanvas;
     if (onCanvas) {
@@ -344,7 +344,7 @@ export class PercentilesView {
     // Beyond DENSE_SERIES fixed-quanta lines, each line's pixels are set in
     // a buffer (line-pixels.js pixelLine), the SLA boxes blended over them,
     // laid over the bands once all are drawn: Chromium stroked and rasterised 1,200 hairlines
-    // of 3,600 points in about a second (docs/page-views.md "Dense lines
+    // of 3,600 points in about a second (docs/page-speed.md "Dense lines
     // as pixels").
     const [kx, cx] = plainLine(x);
     const [ky, cy] = plainLine(y, s.yLog);
@@ -477,7 +477,7 @@ export class PercentilesView {
         // hairline, while a wider dashed one becomes an outline of every
         // dash, filled; on zigzags (8 hosts at 10 s quanta) that took
         // 100-250 ms per line to rasterise, 0.5-1 s per redraw
-        // (docs/page-views.md "Speed with many groups"). Solid lines keep
+        // (docs/page-speed.md "Speed with many groups"). Solid lines keep
         // 1.6 px (cheap: one outline) and stand out from the dashed ones.
         const lineDash = se.kind === 'mean' ? (coOn && co.of[se.gi]?.corrected ? '1,3' : '4,3') : dash(se.pi, se.gi);
         if (!onCanvas) lineG
@@ -603,7 +603,7 @@ export const nextTask = yieldToEvents;
  * How long a slice of line drawing runs before it yields. Each yield may
  * let the browser run a frame (the busy spinner, the file table): with 12 ms
  * slices, 60-120 ms of a 200-host regroup's 210-270 ms of line drawing went
- * outside the drawing calls, mostly between slices (docs/page-views.md
+ * outside the drawing calls, mostly between slices (docs/page-speed.md
  * "Slices and the legend"). 30 ms keeps a slice well under the 50 ms of a
  * long task.
  */

@@ -325,7 +325,7 @@ export function labelsWithin(at, width, lo, hi, gap = 4) {
  * per call for an absolute time axis, the log transform's dispatch). For
  * the canvas lines of hundreds of groups: per host at 1 s quanta that is 3.6
  * million points per drawing, and the scale calls were a third of the
- * drawing's JavaScript (docs/page-views.md "Plain arithmetic for canvas
+ * drawing's JavaScript (docs/page-speed.md "Plain arithmetic for canvas
  * points"). Not clamped, like the scales it copies; the last bits of a
  * pixel position may differ from the scale's.
  * @param {{domain: () => any[], range: () => number[]}} s @param {boolean} [log]

@@ -123,7 +123,7 @@ async function heatCell(p, group, t) {
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
 export const GROUP_CASES = [
   {
-    name: 'bands with many lines: over 15 percentile lines none are drawn and a note says why; hiding a host in the legend brings them back (docs/page-views.md "Bands when drawn")',
+    name: 'bands with many lines: over 15 percentile lines none are drawn and a note says why; hiding a host in the legend brings them back (docs/page-speed.md "Bands when drawn")',
     async run(c) {
       const p = c.page;
       assert.equal(await loadThroughInput(p, c.url, hostLogs(4, SECONDS)), 'ready');
@@ -170,7 +170,7 @@ export const GROUP_CASES = [
     },
   },
   {
-    name: 'bands when drawn: over 900 quanta a regroup asks no bands; a zoom and a hover bring those of what they show (docs/page-views.md "Bands when drawn")',
+    name: 'bands when drawn: over 900 quanta a regroup asks no bands; a zoom and a hover bring those of what they show (docs/page-speed.md "Bands when drawn")',
     async run(c) {
       const p = c.page;
       assert.equal(await loadThroughInput(p, c.url, hostLogs(3, 900)), 'ready');

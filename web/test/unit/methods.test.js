@@ -71,7 +71,7 @@ describe('engine options of the new fields', () => {
     expect(pctilesAreCluster(s)).toBe(false);
     for (const o of [pctilesOptions(s), surfaceOptions(s), groupsOptions(s)]) expect(o).toMatchObject({ exclude_sources: ['a.log'], directions: 'r,w,t' });
   });
-  it('views that draw no error bands ask for none; the percentiles view decides its own (docs/page-views.md "Bands when drawn")', () => {
+  it('views that draw no error bands ask for none; the percentiles view decides its own (docs/page-speed.md "Bands when drawn")', () => {
     const s = initialState();
     for (const o of [clusterOptions(s), surfaceOptions(s), spectrumOptions(s, [0, 5000], [])]) expect(o.bands).toBe(false);
     expect(pctilesOptions(s)).not.toHaveProperty('bands');
