@@ -105,6 +105,7 @@ class StreamingQuery {
   std::vector<std::shared_ptr<const Source>> held_;
   bool all_holding() const;
   void fold_by_file_from_now();
+  Status parts_error() const;  // the first error of this query or its parts
   Status add_routed(const Source& src);
 };
 

@@ -105,8 +105,18 @@ Status StreamingQuery::add(Source&& src) {
     holding_all_ = false;
     std::vector<std::shared_ptr<const Source>>().swap(held_);
     fold_by_file_from_now();
+    if (st.ok()) st = parts_error();  // what was held may not fit as cells
   }
   return st;
+}
+
+Status StreamingQuery::parts_error() const {
+  if (!impl_->error.ok()) return impl_->error;
+  if (epoch_)
+    if (Status st = epoch_->parts_error(); !st.ok()) return st;
+  for (const auto& kv : kinds_)
+    if (Status st = kv.second->parts_error(); !st.ok()) return st;
+  return Status::Ok();
 }
 
 void StreamingQuery::fold_by_file_from_now() {
@@ -139,7 +149,8 @@ Status StreamingQuery::finish(QueryResult* out) { return finish(out, nullptr); }
 Status StreamingQuery::finish(QueryResult* out, RowSink* sink) {
   if (impl_->opts.adaptive_accuracy > 0)  // quanta depend on every window: Engine::query (query/adaptive.h)
     return Status::Error(ErrorCode::kInvalidArgument, "adaptive quanta need Engine::query, not the streaming fold");
-  if (holding_all_ && all_holding() && impl_->error.ok()) {  // the one fold over what is held (query.cc)
+  if (Status st = parts_error(); !st.ok()) return st;
+  if (holding_all_ && all_holding()) {  // the one fold over what is held (query.cc)
     SourceRefs refs;
     refs.reserve(held_.size());
     for (const std::shared_ptr<const Source>& s : held_) refs.push_back(s.get());
