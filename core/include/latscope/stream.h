@@ -106,6 +106,8 @@ class StreamingQuery {
   bool all_holding() const;
   void fold_by_file_from_now();
   Status parts_error() const;  // the first error of this query or its parts
+  bool selected_at_all(const Source& src) const;
+  static std::shared_ptr<const Source> without_windows(const Source& src);
   Status add_routed(const Source& src);
 };
 

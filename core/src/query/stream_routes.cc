@@ -98,7 +98,7 @@ Status StreamingQuery::add(Source&& src) {
   // While every part holds its sources, finish sweeps them all at once
   // (query_sources); from the first that folds by file, the parts answer.
   if (holding_all_ && all_holding() && !superseded_.count(given->name)) {
-    held_.push_back(given);
+    held_.push_back(selected_at_all(*given) ? given : without_windows(*given));
   } else if (holding_all_ && !all_holding()) {
     // From the first part that folds by file, every part does: what the
     // others hold is folded now, and kinds seen later fold by file too.
@@ -108,6 +108,44 @@ Status StreamingQuery::add(Source&& src) {
     if (st.ok()) st = parts_error();  // what was held may not fit as cells
   }
   return st;
+}
+
+// Whether the sweep at finish reads src's windows: a log with a series the
+// query selects, fio json+ output (tails, placement, whole runs), a
+// window-value log (log_avg_msec). Any other log counts only for what it
+// says of the folder: its labels and series in the json+ tail rule.
+bool StreamingQuery::selected_at_all(const Source& src) const {
+  if (src.format == FileFormat::kFioJson) return true;
+  if (std::any_of(src.series.begin(), src.series.end(), [](const Series& x) { return x.role == Role::kWindowValues; }))
+    return true;
+  std::vector<Selected> sel;
+  select_series(src, impl_->opts.sel, &sel);
+  return !sel.empty();
+}
+
+// src without its windows, bins and per-I/O values: what a source no series
+// of which is selected still tells the sweep (selected_at_all).
+std::shared_ptr<const Source> StreamingQuery::without_windows(const Source& src) {
+  auto kept = std::make_shared<Source>();
+  kept->name = src.name;
+  kept->id = src.id;
+  kept->format = src.format;
+  kept->absolute_time = src.absolute_time;
+  kept->labels = src.labels;
+  kept->layout = src.layout;
+  kept->status = src.status;
+  for (const Series& x : src.series) {
+    Series t;
+    t.dir = x.dir;
+    t.role = x.role;
+    t.labels = x.labels;
+    t.job = x.job;
+    t.segment = x.segment;
+    t.layout = x.layout;
+    t.per_io = x.per_io;
+    kept->series.push_back(std::move(t));
+  }
+  return kept;
 }
 
 Status StreamingQuery::parts_error() const {
