@@ -596,7 +596,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
   }
   flags->assign(plan_.groups.size(), 0);
   ext->assign(plan_.groups.size(), ExtremeBins());
-  own_.assign(plan_.groups.size(), ExtremeBins());
+  if (keep_own_) own_.assign(plan_.groups.size(), ExtremeBins());
   // (index) x Q, as the streaming fold computes it (stream.cc): same bits.
   const double a = (plan_.first + static_cast<double>(j)) * plan_.quantum_ms;
   const double b = a + plan_.quantum_ms;
@@ -644,7 +644,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
       if (occupied) keep_ascending(occupied, had);
     }
     touched_[x.group].add(seen);
-    own_[x.group].add(own);
+    if (keep_own_) own_[x.group].add(own);
     (*ext)[x.group].add(series_extremes(*x.series, own, seen));
   }
   if (wide)

@@ -287,7 +287,9 @@ class Sweep {
   // no longer read as they did: the quanta after it are not to be trusted.
   const Status& status() const { return scratch_.error; }
   // Per group, the bins of the last next()'s windows whose midpoint lies in
-  // the quantum (docs/extremes.md): what a result's cell records.
+  // the quantum (docs/extremes.md): what a result's cell records. Kept only
+  // after keep_own() (the fold by file; the page's query does not ask).
+  void keep_own() { keep_own_ = true; }
   const std::vector<ExtremeBins>& own() const { return own_; }
   // Series si starts from its window wi (none before it reaches a quantum
   // still to come: the streaming fold's slices).
@@ -300,6 +302,7 @@ class Sweep {
   std::vector<uint32_t> merged_;  // scratch of keep_ascending
   std::vector<DecodedWindow> decoded_;  // per series read again from its file: its last window
   std::vector<ExtremeBins> own_;
+  bool keep_own_ = false;
   // Keeps *o ascending after a window appended its bins from index had on.
   void keep_ascending(std::vector<uint32_t>* o, size_t had);
   std::vector<size_t> cursor_;

@@ -215,6 +215,7 @@ void StreamingQuery::Impl::fold(const Series& s, double offset, uint32_t group, 
     plan.quanta = static_cast<size_t>(run.hi - run.lo);
     plan.quantum_ms = q;
     Sweep sweep(plan);
+    sweep.keep_own();
     sweep.start_at(0, run.first_window);
     for (size_t j = sweep.next_busy(0); j < plan.quanta; j = sweep.next_busy(j + 1)) {
       sweep.next(j, &acc, &flags, &ext, keep_io ? &raw : nullptr);

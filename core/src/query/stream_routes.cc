@@ -16,6 +16,24 @@ using stream_detail::Coverage;
 using stream_detail::PendingTail;
 using stream_detail::Cell;
 
+namespace {
+
+// A source's own facts without its series: what selection, group keys, the
+// json+ tail rule and the folder's accounts read of it.
+Source source_shell(const Source& src) {
+  Source s;
+  s.name = src.name;
+  s.id = src.id;
+  s.format = src.format;
+  s.absolute_time = src.absolute_time;
+  s.labels = src.labels;
+  s.layout = src.layout;
+  s.status = src.status;
+  return s;
+}
+
+}  // namespace
+
 StreamingQuery::StreamingQuery(const QueryOptions& opts) : StreamingQuery(opts, false) {
   epoch_.reset(new StreamingQuery(opts, true));  // NOLINT(modernize-make-unique): private constructor
 }
@@ -76,12 +94,7 @@ Status StreamingQuery::add_routed(const Source& src) {
   }
   if (src.status.ok() && std::any_of(src.series.begin(), src.series.end(),
                                      [](const Series& s) { return s.role == Role::kWindowValues; })) {
-    Source kept;  // what select_window_values and group keys read
-    kept.name = src.name;
-    kept.id = src.id;
-    kept.format = src.format;
-    kept.absolute_time = src.absolute_time;
-    kept.labels = src.labels;
+    Source kept = source_shell(src);  // what select_window_values and group keys read
     for (const Series& s : src.series)
       if (s.role == Role::kWindowValues) kept.series.push_back(s);
     window_values_.push_back(std::move(kept));
@@ -126,14 +139,7 @@ bool StreamingQuery::selected_at_all(const Source& src) const {
 // src without its windows, bins and per-I/O values: what a source no series
 // of which is selected still tells the sweep (selected_at_all).
 std::shared_ptr<const Source> StreamingQuery::without_windows(const Source& src) {
-  auto kept = std::make_shared<Source>();
-  kept->name = src.name;
-  kept->id = src.id;
-  kept->format = src.format;
-  kept->absolute_time = src.absolute_time;
-  kept->labels = src.labels;
-  kept->layout = src.layout;
-  kept->status = src.status;
+  auto kept = std::make_shared<Source>(source_shell(src));
   for (const Series& x : src.series) {
     Series t;
     t.dir = x.dir;
