@@ -502,5 +502,43 @@ done
 if cmp -s "$TMP/sums.out" "$TMP/cluster.out"; then echo "ok   pctiles of the merge of hosts = pctiles of the cluster-wide reduce"
 else echo "FAIL pctiles of the merge of hosts differs from the cluster-wide reduce"; fails=$((fails + 1)); fi
 
+# A folder on the command line is read as the page reads a picked folder
+# (docs/folders.md, "Reading a folder"): the files below it, in byte order,
+# the same bytes out as the shell's list of them.
+"$BIN" pctiles "$FIX/folders/all-kinds" >"$TMP/dir.out" 2>"$TMP/dir.err"
+dir_rc=$?
+"$BIN" pctiles "$FIX"/folders/all-kinds/* >"$TMP/glob.out" 2>"$TMP/glob.err"
+check "a folder argument exits as its files do" $? $dir_rc
+if cmp -s "$TMP/dir.out" "$TMP/glob.out" && cmp -s "$TMP/dir.err" "$TMP/glob.err"; then
+  echo "ok   a folder argument = its files named one by one (stdout and stderr)"
+else echo "FAIL a folder argument differs from its files named one by one"; diff "$TMP/dir.err" "$TMP/glob.err"; fails=$((fails + 1)); fi
+mkdir -p "$TMP/res/.git/objects" "$TMP/res/h1/deep" "$TMP/res/__MACOSX" "$TMP/res/.fio-results"
+cp "$FIX/local/local_clat_hist.1.log" "$TMP/res/h1/deep/"
+cp "$FIX/local/local_clat_hist.2.log" "$TMP/res/.fio-results/"
+: >"$TMP/res/.DS_Store"; : >"$TMP/res/.git/objects/x"; : >"$TMP/res/h1/._local_clat_hist.1.log"; : >"$TMP/res/__MACOSX/y"
+ln -s "$TMP/res" "$TMP/res/h1/loop"
+"$BIN" pctiles "$TMP/res/" >"$TMP/res.out" 2>"$TMP/res.err"
+check "a folder with bookkeeping files and a link loop exits 0" 0 $?
+contains "a version-control folder is left out, named" "$TMP/res.err" "res/.git/: left out: version-control folder"
+contains "an OS bookkeeping file is left out, named" "$TMP/res.err" "res/.DS_Store: left out: OS bookkeeping file"
+contains "a macOS resource fork is left out, named" "$TMP/res.err" "res/h1/._local_clat_hist.1.log: left out: OS bookkeeping file"
+contains "archive metadata is left out, named" "$TMP/res.err" "res/__MACOSX/: left out: macOS archive metadata"
+contains "a link to a folder is not followed" "$TMP/res.err" "res/h1/loop: a link to a folder: not followed"
+"$BIN" pctiles "$TMP/res/.fio-results/local_clat_hist.2.log" "$TMP/res/h1/deep/local_clat_hist.1.log" >"$TMP/res-files.out" 2>/dev/null
+if cmp -s "$TMP/res.out" "$TMP/res-files.out"; then echo "ok   a folder's hidden and nested logs are read, in byte order of their paths"
+else echo "FAIL a folder's logs differ from the same logs named"; fails=$((fails + 1)); fi
+mkdir "$TMP/none"
+"$BIN" pctiles "$TMP/none" >"$TMP/out" 2>"$TMP/err"
+check "an empty folder alone exits 2" 2 $?
+contains "an empty folder is said" "$TMP/err" "none: no files to read in this folder"
+
+# fio's compressed logs (log_store_compressed=1, NAME.log.fz): not read, and
+# the message says what to do; the text fio --inflate-log gives is read.
+"$BIN" pctiles "$FIX/fz" >"$TMP/out" 2>"$TMP/err"
+check "fio .log.fz files exit 2 (not read)" 2 $?
+contains "a per-I/O .fz names fio --inflate-log" "$TMP/err" "fz_clat.1.log.fz: a fio log stored compressed (log_store_compressed=1): not read; 'fio --inflate-log=fz_clat.1.log.fz > fz_clat.1.log'"
+contains "a histogram .fz says fio keeps no bins" "$TMP/err" "fz_clat_hist.1.log.fz: a fio histogram log stored compressed (log_store_compressed=1): not read; fio stores such a log without its histograms"
+contains "the inflated log holds every I/O fio counted" "$TMP/err" "hold 1,000 of the 1,000 I/Os fio counted"
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

@@ -336,6 +336,44 @@ TEST(Trust, ThePerIoLogMissingIosIsNamed) {
   EXPECT_NE(r.warnings[0].find("a per-I/O log holds every I/O"), std::string::npos) << r.warnings[0];
 }
 
+// The page (web/src/load/files.js, its names generated from these tables)
+// and the CLI's walk of a folder argument leave out the same paths.
+TEST(FolderWalk, LeavesOutBookkeepingAndVersionControlOnly) {
+  EXPECT_EQ(walk_left_out("res/h1/s1_clat_hist.1.log").reason, "");
+  EXPECT_EQ(walk_left_out(".fio-results/.host2/.hidden.log").reason, "") << "hidden files and folders are read";
+  const LeftOut git = walk_left_out("res/.git/objects/x");
+  EXPECT_EQ(git.reason, "version-control folder");
+  EXPECT_EQ(git.at, "res/.git/");
+  EXPECT_EQ(walk_left_out("res/__MACOSX/y").at, "res/__MACOSX/");
+  EXPECT_EQ(walk_left_out("res/.DS_Store").reason, "OS bookkeeping file");
+  EXPECT_EQ(walk_left_out("res/h1/._s1_clat_hist.1.log").at, "res/h1/._s1_clat_hist.1.log");
+  EXPECT_EQ(walk_left_out("res/.git").reason, "") << "a file named .git (a worktree's) is no folder";
+}
+
+// fio's log_store_compressed=1 logs (docs/folders.md, "Compressed fio
+// logs"), written by fio 3.33: not read, with what to do, in the page as in the CLI.
+TEST(CompressedFioLogs, AreNotReadAndSayWhatToDo) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const char* name : {"fz_clat.1.log.fz", "fz_clat_hist.1.log.fz", "fz_clat.1.log", "fz.json"}) {
+    std::string t;
+    ASSERT_TRUE(fixtures::read_file(fixtures::path(std::string("fz/") + name), &t)) << name;
+    files.emplace_back(name, t);
+  }
+  Engine e;
+  const Source& io = testing::feed(&e, files[0].first, files[0].second);
+  EXPECT_NE(io.status.message.find("fz_clat.1.log.fz: a fio log stored compressed (log_store_compressed=1): not "
+                                   "read; 'fio --inflate-log=fz_clat.1.log.fz > fz_clat.1.log'"),
+            std::string::npos)
+      << io.status.message;
+  const Source& hist = testing::feed(&e, files[1].first, files[1].second);
+  EXPECT_NE(hist.status.message.find("without its histograms"), std::string::npos) << hist.status.message;
+  // The text fio --inflate-log wrote of the first holds every I/O fio counted.
+  const TrustRow& text = row_of(trust_of({files[2], files[3]}), "fz_clat.1.log");
+  EXPECT_TRUE(text.compared);
+  EXPECT_EQ(text.ios, text.fio_ios);
+  EXPECT_GT(text.ios, 0u);
+}
+
 }  // namespace
 }  // namespace latscope
 

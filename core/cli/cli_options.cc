@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "cli_common.h"
+#include "folder_args.h"
 #include "help.h"
 #include "latscope/options_json.h"
 #include "reduce.h"
@@ -320,6 +321,10 @@ bool parse_options(int argc, char** argv, int first, const char* command, Option
     }
   }
   if (o->files.empty()) return fail(command, "no input files");
+  // A folder stands for the files below it, as in the page (folder_args.h).
+  std::string walk_error;
+  if (!expand_folders(&o->files, &walk_error)) return fail(command, walk_error);
+  if (o->files.empty()) return fail(command, "no input files in the folders named");
   // An empty range is a typo, never a question (docs/input-robustness.md).
   if (!(o->query.sel.from_ms < o->query.sel.to_ms))
     return fail(command, "--from must be before --to (" + format_number(o->query.sel.from_ms) + " >= " +

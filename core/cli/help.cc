@@ -27,7 +27,8 @@ const char kGlobalUsage[] =
     "  export    logs reduced (as reduce) and written as .hlog or tables (docs/export-formats.md)\n"
     "  report    a self-contained HTML report for CI, with an SLA gate (docs/ci-reports.md)\n"
     "\n"
-    "FILE: a path, or - for standard input (plain or gzip)\n"
+    "FILE: a path, a folder (every file below it; docs/folders.md), or - for standard input\n"
+    "  (plain or gzip)\n"
     "exit status: 0 ok, 1 something was left out (see stderr), 2 a file is unusable or a\n"
     "  usage error, 3 an --sla rule is violated (the highest wins)\n";
 

@@ -529,7 +529,20 @@ std::string page_defaults_module() {
   std::string presets;
   for (double preset : kQuantumPresetsMs) presets += (presets.empty() ? "" : ", ") + format_number(preset);
   o += "/** The quantum selector's presets, ms, ascending (core quanta.h kQuantumPresetsMs). */\n";
-  o += "export const QUANTUM_PRESETS_MS = Object.freeze([" + presets + "]);\n";
+  o += "export const QUANTUM_PRESETS_MS = Object.freeze([" + presets + "]);\n\n";
+  // What a picked or dropped folder is read without (latscope/folder.h walk_left_out).
+  const auto table = [](const std::vector<NamedReason>& t) {
+    std::string m;
+    for (const NamedReason& r : t) m += "  '" + std::string(r.name) + "': '" + r.reason + "',\n";
+    return "Object.freeze({\n" + m + "})";
+  };
+  o += "/** Folders, by name, that a folder is read without, and why (core folder.h walk_left_out). */\n";
+  o += "export const LEFT_OUT_FOLDERS = " + table(kLeftOutFolders) + ";\n";
+  o += "/** Files, by name, that a folder is read without, and why. */\n";
+  o += "export const LEFT_OUT_FILES = " + table(kLeftOutFiles) + ";\n";
+  o += "/** Files whose name starts so are left out too. */\n";
+  o += "export const LEFT_OUT_FILE_PREFIX = Object.freeze({ prefix: '" + std::string(kLeftOutFilePrefix.name) +
+       "', reason: '" + kLeftOutFilePrefix.reason + "' });\n";
   return o;
 }
 

@@ -209,6 +209,25 @@ std::string fio_defect(const std::string& fio_version, Account account, bool* wr
 // "1,912,345": I/O counts as people compare them with fio's own output.
 std::string count_text(uint64_t n);
 
+// What a folder is read without (docs/folders.md, "Reading a folder"): OS
+// bookkeeping files and version-control or archive-metadata folders, never
+// logs. The CLI's walk of a folder argument (core/cli/folder_args.h) and the
+// page's picked or dropped folders (web/src/load/files.js, through the module
+// page_defaults_module writes) leave out the same paths for the same reasons.
+struct NamedReason {
+  const char* name;
+  const char* reason;
+};
+extern const std::vector<NamedReason> kLeftOutFolders;  // a folder of this name, and all below it
+extern const std::vector<NamedReason> kLeftOutFiles;    // a file of this name
+extern const NamedReason kLeftOutFilePrefix;            // a file whose name starts so ("._": macOS)
+struct LeftOut {
+  std::string reason;  // empty: the path is read
+  std::string at;      // the folder left out ("a/.git/"), or the file itself
+};
+// For a '/'-separated path below a picked folder (its first part the folder's name).
+LeftOut walk_left_out(const std::string& path);
+
 // The rows as JSON: [{"file","what","fio_version","unit","account","kind","used_instead","ios",
 // "fio_ios","compared","repairs","warnings":[..],"notes":[..],"doubtful","ok"}].
 std::string trust_json(const std::vector<TrustRow>& rows);

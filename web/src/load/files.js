@@ -1,4 +1,5 @@
 import { yieldToEvents } from '../util/yield.js';
+import { LEFT_OUT_FILES, LEFT_OUT_FILE_PREFIX, LEFT_OUT_FOLDERS } from '../model/option-defaults.js';
 // Turns what the page receives (a FileList from <input multiple> or
 // <input webkitdirectory>, a drag-and-drop DataTransfer with files and
 // folders) into one flat, sorted list of load items for engine.loadFiles().
@@ -38,11 +39,16 @@ import { yieldToEvents } from '../util/yield.js';
  * @property {SkippedItem[]} skipped
  */
 
-const VCS_DIRS = new Set(['.git', '.svn', '.hg']);
-const OS_FILES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
+
+/** @type {Readonly<Record<string, string>>} */
+const FOLDERS = LEFT_OUT_FOLDERS;
+/** @type {Readonly<Record<string, string>>} */
+const FILES = LEFT_OUT_FILES;
 
 /**
- * Why a path is not read, or '' when it is. For a left-out folder, `at` is
+ * Why a path is not read, or '' when it is: core's rule (folder.h
+ * walk_left_out, its names in the generated module), which the CLI applies
+ * to a folder named on its command line. For a left-out folder, `at` is
  * its path (ending in "/") so that its files are listed once.
  * @param {string} path
  * @returns {{reason: string, at: string}}
@@ -50,12 +56,11 @@ const OS_FILES = new Set(['.DS_Store', 'Thumbs.db', 'desktop.ini']);
 export function skipReason(path) {
   const parts = path.split('/');
   for (let i = 0; i < parts.length - 1; i++) {
-    const at = `${parts.slice(0, i + 1).join('/')}/`;
-    if (parts[i] === '__MACOSX') return { reason: 'macOS archive metadata', at };
-    if (VCS_DIRS.has(parts[i])) return { reason: 'version-control folder', at };
+    if (Object.hasOwn(FOLDERS, parts[i])) return { reason: FOLDERS[parts[i]], at: `${parts.slice(0, i + 1).join('/')}/` };
   }
   const base = parts[parts.length - 1];
-  if (OS_FILES.has(base) || base.startsWith('._')) return { reason: 'OS bookkeeping file', at: path };
+  if (Object.hasOwn(FILES, base)) return { reason: FILES[base], at: path };
+  if (base.startsWith(LEFT_OUT_FILE_PREFIX.prefix)) return { reason: LEFT_OUT_FILE_PREFIX.reason, at: path };
   return { reason: '', at: '' };
 }
 

@@ -16,3 +16,19 @@ export const ENGINE_DEFAULTS = Object.freeze({
 
 /** The quantum selector's presets, ms, ascending (core quanta.h kQuantumPresetsMs). */
 export const QUANTUM_PRESETS_MS = Object.freeze([100, 200, 500, 1000, 2000, 5000, 10000, 15000, 30000, 60000, 120000, 300000, 600000]);
+
+/** Folders, by name, that a folder is read without, and why (core folder.h walk_left_out). */
+export const LEFT_OUT_FOLDERS = Object.freeze({
+  '.git': 'version-control folder',
+  '.svn': 'version-control folder',
+  '.hg': 'version-control folder',
+  '__MACOSX': 'macOS archive metadata',
+});
+/** Files, by name, that a folder is read without, and why. */
+export const LEFT_OUT_FILES = Object.freeze({
+  '.DS_Store': 'OS bookkeeping file',
+  'Thumbs.db': 'OS bookkeeping file',
+  'desktop.ini': 'OS bookkeeping file',
+});
+/** Files whose name starts so are left out too. */
+export const LEFT_OUT_FILE_PREFIX = Object.freeze({ prefix: '._', reason: 'OS bookkeeping file' });
