@@ -240,8 +240,10 @@ std::vector<std::string> hist_logs_for(const std::string& json_path) {
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(p.parent_path(), ec)) {
     const std::string name = e.path().filename().string();
+    // Not .gz copies, nor fio's compressed .fz logs, which hold no bins
+    // (docs/folders.md, "Compressed fio logs").
     if (name.rfind(prefix, 0) == 0 && name.find(".log") != std::string::npos &&
-        name.find(".gz") == std::string::npos) {
+        name.find(".gz") == std::string::npos && name.find(".fz") == std::string::npos) {
       out.push_back(e.path().string());
     }
   }

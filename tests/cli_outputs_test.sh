@@ -27,7 +27,7 @@ dirs=$(find fixtures -type f \( -name '*.log' -o -name '*.log.gz' -o -name '*.hl
   sed 's|/[^/]*$||' | sort -u)
 
 # name<TAB>command line (FOLDER stands for the folder's files, as a shell
-# passes them: the CLI reads files, not folders)
+# passes them; a folder argument reads the same files: cli_test.sh)
 cases() {
   printf '%s\t%s\n' \
     pctiles 'pctiles FOLDER' \

@@ -77,6 +77,14 @@ SniffResult sniff(const SniffInput& in);
 // so named whose content no reader claims is a broken log, not an ignored file.
 std::string name_claims_log(const std::string& name);
 
+// What sniff says of zlib data (a stream's two-byte header, RFC 1950).
+constexpr const char* kZlibData = "zlib data";
+// Why a file fio wrote with log_store_compressed=1 (NAME.log.fz: zlib
+// streams of fio's in-memory samples, not text) is not read, and what gives a
+// log that is (docs/folders.md, "Compressed fio logs"); "" when `name` (the
+// file sniffed as `what`) is no such file.
+std::string stored_compressed_message(const std::string& name, const std::string& what);
+
 // A reader for a format (forced or sniffed); nullptr for kUnknown/kIgnored.
 std::unique_ptr<Reader> create_reader(FileFormat f, Source src, const FileOptions& opts);
 

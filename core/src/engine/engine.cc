@@ -101,7 +101,10 @@ void Engine::decide(Pending& p, bool complete) {
   if (f == FileFormat::kIgnored) {
     p.src.ignored = what.empty() ? "not a latency log" : what;
     const std::string promised = name_claims_log(p.src.name);
-    if (!promised.empty() && p.opts.format == FileFormat::kUnknown)
+    const std::string fz = stored_compressed_message(p.src.name, p.src.ignored);
+    if (!fz.empty() && p.opts.format == FileFormat::kUnknown)
+      p.src.status = Status::Error(ErrorCode::kUnusableFile, fz);
+    else if (!promised.empty() && p.opts.format == FileFormat::kUnknown)
       p.src.status = Status::Error(ErrorCode::kUnusableFile, p.src.name + ": named like " + promised +
                                                                  " but holds " + p.src.ignored + "; not read");
     p.ignored_bytes = p.head.size();

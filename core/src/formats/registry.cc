@@ -156,6 +156,10 @@ std::string describe_unclaimed(const SniffInput& in) {
   const std::string_view b = sniffing::body(in);
   if (b.size() >= 2 && static_cast<unsigned char>(b[0]) == 0x1f && static_cast<unsigned char>(b[1]) == 0x8b)
     return "gzip data inside the file (compressed twice?)";
+  // RFC 1950: deflate (8) with a window up to 32 KiB, and a header that is a multiple of 31.
+  if (b.size() >= 2 && (static_cast<unsigned char>(b[0]) & 0x0f) == 8 && (static_cast<unsigned char>(b[0]) >> 4) <= 7 &&
+      ((static_cast<unsigned char>(b[0]) << 8) | static_cast<unsigned char>(b[1])) % 31 == 0)
+    return kZlibData;
   size_t control = 0;
   for (char ch : b) {
     const unsigned char c = static_cast<unsigned char>(ch);
@@ -204,6 +208,22 @@ std::string name_claims_log(const std::string& name) {
   if (!id.kind.empty()) return "a fio histogram log";
   if (b.size() > 5 && b.compare(b.size() - 5, 5, ".hlog") == 0) return "an HdrHistogram interval log";
   return "";
+}
+
+std::string stored_compressed_message(const std::string& name, const std::string& what) {
+  const std::string b = sniffing::base_name(name);
+  if (what != kZlibData || b.size() < 4 || b.compare(b.size() - 3, 3, ".fz") != 0) return "";
+  const std::string promised = name_claims_log(name);
+  // fio compresses its in-memory samples (iolog.c gz_work); a histogram
+  // log's samples hold the address of each window's bins, and the bins are
+  // not written (checked with fio 3.33 and fio master of 2026-08).
+  if (promised == "a fio histogram log")
+    return name + ": a fio histogram log stored compressed (log_store_compressed=1): not read; fio stores such a log "
+                  "without its histograms (each line holds a memory address, not bins), so no tool can recover "
+                  "them: write histogram logs without log_store_compressed (docs/folders.md, \"Compressed fio logs\")";
+  const std::string text = b.substr(0, b.size() - 3);
+  return name + ": a fio log stored compressed (log_store_compressed=1): not read; 'fio --inflate-log=" + b + " > " +
+         text + "' writes the text log latscope reads (docs/folders.md, \"Compressed fio logs\")";
 }
 
 const std::vector<FormatEntry>& registered_formats() { return table(); }
