@@ -336,6 +336,67 @@ TEST(Trust, ThePerIoLogMissingIosIsNamed) {
   EXPECT_NE(r.warnings[0].find("a per-I/O log holds every I/O"), std::string::npos) << r.warnings[0];
 }
 
+std::vector<std::pair<std::string, std::string>> folder_files(const std::string& set, const std::string& needle) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& f : fixtures::files_of("folders/" + set, needle)) {
+    std::string t;
+    EXPECT_TRUE(fixtures::read_file(f, &t));
+    out.emplace_back(f.substr(f.find_last_of('/') + 1), t);
+  }
+  return out;
+}
+
+// A real fio 3.33 run of numjobs=3 with a bare group_reporting
+// (docs/folders.md, "group_reporting"): one json+ entry counts three jobs.
+// Before, its count was set against job 1's log ("holds 1,800 of the 5,401
+// I/Os fio counted: some are missing", exit 1).
+TEST(Trust, GroupReportingIsSetAgainstTheRunsLogsAsAWhole) {
+  for (const Account a : {Account::kPerIo, Account::kHist}) {
+    const std::vector<TrustRow> rows = trust_of(folder_files("grouped", "grouped"), {a});
+    const TrustRow& json = row_of(rows, "grouped.json");
+    EXPECT_TRUE(json.compared);
+    EXPECT_EQ(json.logs, 3u);
+    EXPECT_FALSE(json.doubtful) << (json.warnings.empty() ? "" : json.warnings[0]);
+    if (a == Account::kPerIo) EXPECT_EQ(json.ios, json.fio_ios) << "every I/O of the three per-I/O logs";
+    else EXPECT_LT(json.ios, json.fio_ios) << "histogram logs miss each job's last window";
+    ASSERT_EQ(json.notes.size(), 1u);
+    EXPECT_NE(json.notes[0].find("fio reported groups of jobs (group_reporting), not jobs: the run's 3 logs hold"),
+              std::string::npos)
+        << json.notes[0];
+    for (const TrustRow& r : rows) {
+      EXPECT_FALSE(r.doubtful) << r.file;
+      EXPECT_TRUE(r.warnings.empty()) << r.file << ": " << r.warnings[0];
+    }
+  }
+  // No log is the group's job 1: no tail of it is added to a log.
+  Engine e;
+  for (const auto& [name, text] : folder_files("grouped", "clat_hist")) testing::feed(&e, name, text);
+  for (const auto& [name, text] : folder_files("grouped", ".json")) testing::feed(&e, name, text);
+  QueryOptions q;
+  q.quantum_ms = 1e6;
+  QueryResult r;
+  ASSERT_TRUE(e.query(q, &r).ok());
+  double shown = 0;
+  for (const Row& row : r.rows) shown += row.stats.samples;
+  uint64_t logged = 0;
+  for (const Source& src : e.sources())
+    if (src.format == FileFormat::kFioHist)
+      for (const Series& x : src.series) logged += x.total();
+  EXPECT_EQ(shown, static_cast<double>(logged));
+}
+
+// unified_rw_reporting=1: the json+ counts reads and writes together, and
+// says so instead of "without json+ bins".
+TEST(Trust, MixedDirectionsJsonIsNamedForWhatItIs) {
+  Engine e;
+  const auto json = folder_files("unified", ".json");
+  ASSERT_EQ(json.size(), 1u);
+  const Source& s = testing::feed(&e, json[0].first, json[0].second);
+  EXPECT_EQ(s.format, FileFormat::kIgnored);
+  EXPECT_NE(s.ignored.find("reads and writes counted together (\"mixed\": unified_rw_reporting=1)"), std::string::npos)
+      << s.ignored;
+}
+
 // The page (web/src/load/files.js, its names generated from these tables)
 // and the CLI's walk of a folder argument leave out the same paths.
 TEST(FolderWalk, LeavesOutBookkeepingAndVersionControlOnly) {

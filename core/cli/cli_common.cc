@@ -239,7 +239,7 @@ int print_trust(const InputPlan& plan) {
     // Each I/O once: a job's lat and slat logs count the I/Os its clat log
     // counts (queries show clat by default, docs/formats-fio-lat.md "Kinds").
     if (r.compared && r.used_instead.empty() && r.kind == "clat") {
-      ++compared;
+      compared += r.logs ? r.logs : 1;  // a json+ of groups: its run's logs (folder.h TrustRow::logs)
       ios += r.ios;
       fio_ios += r.fio_ios;
     }

@@ -56,6 +56,9 @@ struct FioJsonDir {
   std::vector<double> dense_double(size_t nbins) const;
 };
 
+// The job label of a group entry's whole-run series: "group" and fio's groupid.
+constexpr const char* kGroupJobPrefix = "group";
+
 struct FioJsonJob {
   std::string host;     // "" in local mode
   std::string jobname;  // fio's job section name ("randrw")
@@ -82,6 +85,11 @@ struct FioJsonJob {
   // Ties a run's logs to its json+ output (docs/runs.md).
   std::string log_prefix;
   bool aggregate = false;  // client mode "All clients" entry
+  // The entry reports a group of jobs, not one (group_reporting): its
+  // document lists fewer entries of a job name than that job's numjobs
+  // (docs/folders.md, "group_reporting"). job_index is then no log's job
+  // number: 0, and no log is matched with the entry.
+  bool group = false;
   uint32_t line = 0;       // where the job object starts in the file
   uint32_t column = 0;
   std::vector<FioJsonDir> dirs;  // directions present in the file (read/write/trim)
@@ -94,6 +102,9 @@ struct FioJsonReport {
   int version = 3;          // bin layout version: 3 (ns) or 2 (us, fio 2.x)
   LayoutPtr layout;         // fio_layout(version, 0): what bin_index refers to
   bool client_mode = false;
+  // Some entry counts its reads and writes only together ("mixed":
+  // unified_rw_reporting=1); such counts set against no direction's log.
+  bool mixed_only = false;
   uint64_t documents = 0;   // JSON documents found (older clients print several)
   std::vector<FioJsonJob> jobs;  // file order; the aggregate stays where fio put it
   Diagnostics diag;              // kJsonNoise lines, skipped bins

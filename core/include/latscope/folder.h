@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -157,6 +158,10 @@ struct TrustRow {
   uint64_t ios = 0;          // I/Os (bin counts) the file holds
   uint64_t fio_ios = 0;      // fio's own count for the same jobs and directions (json+), 0: none
   bool compared = false;     // fio_ios is known for every series of the file
+  // fio's json+ of groups of jobs (group_reporting): ios and fio_ios are then
+  // its run's logs and fio's groups' count, set against each other for the
+  // run as a whole; this many logs (docs/folders.md, "group_reporting").
+  uint32_t logs = 0;
   std::string repairs;       // "client/server defect repaired (2 series)", ...
   std::vector<std::string> warnings;  // defects, shortfalls, guessed units: one sentence each
   // A known fio defect or a count that disagrees with fio's: the numbers of
@@ -195,6 +200,17 @@ class TrustBuilder {
     bool hist_named = false;  // named like a histogram log, refused or with lines of bad counts
     std::vector<SeriesFacts> series;
   };
+  // fio's count of groups of jobs (group_reporting) per (run, host), and
+  // the logs in use of that run and host set against it.
+  struct GroupCount {
+    std::string json;  // the json+ file that counts the groups
+    uint64_t counted = 0, logged = 0;
+    uint32_t logs = 0;
+    double slack = 0;  // what histogram logs' unlogged last windows may hold
+  };
+  using Groups = std::map<std::pair<std::string, std::string>, GroupCount>;
+  Groups group_counts() const;
+  void compare_with_groups(const Groups& groups, const FileFacts& f, TrustRow* r) const;
   std::vector<FolderFile> folder_;
   std::vector<AccountChoice> choices_;
   std::vector<FileFacts> files_;

@@ -255,6 +255,7 @@ FileIdentity parse_fio_file_name(const std::string& path);
 struct FioFigures {
   std::string host;        // fio's hostname ("" in local mode)
   int job = 0;             // FioJsonJob::job_index: the entry's place among its host's; 0 for the aggregate
+                           // and for an entry of a group of jobs (FioJsonJob::group)
   bool aggregate = false;  // client mode's "All clients" entry (every job again)
   Dir dir = Dir::kRead;
   uint64_t n = 0;          // fio's N (clat_ns.N; fio 2.x: bins total or total_ios)

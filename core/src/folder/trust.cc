@@ -16,6 +16,7 @@
 #include <tuple>
 
 #include "latscope/folder.h"
+#include "latscope/fio_json.h"
 #include "latscope/reader.h"
 #include "latscope/text.h"
 
@@ -201,6 +202,7 @@ std::vector<TrustRow> TrustBuilder::rows() const {
     }
     if (!f.row.fio_version.empty() && f.row.fio_version.compare(0, 4, "fio-") == 0) version[f.run] = f.row.fio_version;
   }
+  const Groups groups = group_counts();
   std::vector<TrustRow> out;
   // Files not read because another file accounts for their I/Os (the CLI
   // leaves them unread): named with the choice, from what their head said.
@@ -296,9 +298,58 @@ std::vector<TrustRow> TrustBuilder::rows() const {
         }
       }
     }
+    compare_with_groups(groups, f, &r);
     out.push_back(std::move(r));
   }
   return out;
+}
+
+TrustBuilder::Groups TrustBuilder::group_counts() const {
+  // fio's json+ of group_reporting counts groups of jobs (fio_json.h
+  // FioJsonJob::group): no log is one of its entries, so the run's logs in
+  // use are set against the sum of its groups, per run and host.
+  Groups g;
+  for (const FileFacts& f : files_)
+    for (const SeriesFacts& s : f.series)
+      if (s.json && s.job.rfind(kGroupJobPrefix, 0) == 0) {
+        GroupCount& c = g[{s.run, s.host}];
+        c.counted += s.total;
+        c.json = f.row.file;
+      }
+  for (auto& kv : g) {
+    GroupCount* c = &kv.second;
+    for (const FileFacts& f : files_) {
+      if (f.run != kv.first.first || f.host != kv.first.second || f.row.account.empty() || f.row.account == "avg" ||
+          f.row.kind != "clat" || !f.row.ok || !f.row.used_instead.empty() || f.series.empty())
+        continue;
+      ++c->logs;
+      for (const SeriesFacts& s : f.series) {
+        c->logged += s.total;
+        if (f.row.account == "hist") c->slack += unlogged_tail_bound(s.tail, std::numeric_limits<double>::quiet_NaN());
+      }
+    }
+  }
+  return g;
+}
+
+void TrustBuilder::compare_with_groups(const Groups& groups, const FileFacts& f, TrustRow* r) const {
+  for (const auto& [key, c] : groups) {
+    if (c.json != f.row.file || c.logs == 0) continue;
+    r->compared = true;
+    r->kind = "clat";
+    r->logs = c.logs;
+    r->ios = c.logged;
+    r->fio_ios = c.counted;
+    const std::string nums = "fio reported groups of jobs (group_reporting), not jobs: the run's " +
+                             std::to_string(c.logs) + " logs hold " + count_text(c.logged) + " of the " +
+                             count_text(c.counted) + " I/Os its groups count";
+    if (c.logged > c.counted || static_cast<double>(c.counted - c.logged) > c.slack) {
+      r->doubtful = true;
+      r->warnings.push_back(nums + (c.logged > c.counted ? ": more than fio counted" : ": some are missing"));
+    } else {
+      r->notes.push_back(nums);
+    }
+  }
 }
 
 std::string trust_json(const std::vector<TrustRow>& rows) {

@@ -58,7 +58,8 @@ void summarize_json(const Source& src, const SummaryColumns& cols, std::vector<S
     SummaryRow row;
     row.file = src.name;
     row.host = f.aggregate ? "" : f.host;
-    row.job = f.aggregate ? "all" : std::to_string(f.job);
+    // job 0 of no aggregate: fio reported a group of jobs (group_reporting; fio_json.h FioJsonJob::group).
+    row.job = f.aggregate ? "all" : f.job == 0 ? "group" : std::to_string(f.job);
     row.dir = dir_name(f.dir);
     row.samples = f.n;
     if (f.has_bins && src.layout) {

@@ -104,6 +104,20 @@ std::string log_prefix_of(const json::Value* job_opts, const json::Value* global
   return "";
 }
 
+// fio's numjobs of an entry ("job options", else "global options"; 1 when
+// neither says or the text is no whole number).
+double numjobs_of(const json::Value* job_opts, const json::Value* global) {
+  if (job_opts && !job_opts->is_object()) job_opts = nullptr;
+  for (const json::Value* o : {job_opts, global}) {
+    const json::Value* v = o ? o->find("numjobs") : nullptr;
+    if (!v || !v->is_string()) continue;
+    char* end = nullptr;
+    const double n = std::strtod(v->as_string().c_str(), &end);
+    return end && *end == '\0' && n >= 1 && n <= 1e6 && n == std::floor(n) ? n : 1;
+  }
+  return 1;
+}
+
 struct Reader {
   std::string name;
   FioJsonReport* out;
@@ -300,6 +314,8 @@ struct Reader {
     for (const FioJsonJob& j : out->jobs) {
       if (!j.aggregate) per_host[j.host] = std::max(per_host[j.host], j.job_index);
     }
+    const size_t first_entry = out->jobs.size();
+    std::map<std::pair<std::string, std::string>, std::pair<int, double>> per_name;  // (host, name) -> entries, numjobs
     for (const json::Value& jv : jobs->items()) {
       if (!jv.is_object()) return unusable(jv, "a job entry is not an object");
       FioJsonJob job;
@@ -324,6 +340,11 @@ struct Reader {
       if (!job.start_delay.empty() && !parse_fio_seconds(job.start_delay, &job.start_delay_ms))
         job.start_delay_ms = std::numeric_limits<double>::quiet_NaN();
       if (!job.aggregate) job.log_prefix = log_prefix_of(jv.find("job options"), global, job.jobname);
+      if (!job.aggregate) {
+        auto& [entries, numjobs] = per_name[{job.host, job.jobname}];
+        ++entries;
+        numjobs = std::max(numjobs, numjobs_of(jv.find("job options"), global));
+      }
       static const struct {
         const char* key;
         Dir dir;
@@ -336,8 +357,22 @@ struct Reader {
         if (!st.ok()) return st;
         job.dirs.push_back(std::move(d));
       }
+      if (job.dirs.empty() && jv.find("mixed")) out->mixed_only = true;
       out->jobs.push_back(std::move(job));
     }
+    // group_reporting merges a job's numjobs threads (and any jobs of one
+    // group) into one entry; fio's json says so nowhere (a bare
+    // group_reporting is not even listed among the options), but a job
+    // name with fewer entries than its numjobs cannot be one entry per
+    // thread. Then no entry's place is a log's job number.
+    bool grouped = false;
+    for (const auto& kv : per_name) grouped = grouped || kv.second.first < kv.second.second;
+    if (grouped)
+      for (size_t i = first_entry; i < out->jobs.size(); ++i)
+        if (!out->jobs[i].aggregate) {
+          out->jobs[i].group = true;
+          out->jobs[i].job_index = 0;
+        }
     return Status::Ok();
   }
 

@@ -69,8 +69,11 @@ Status read_fio_json_source(const std::string& text, Source* src) {
       s.role = Role::kWholeRun;
       // In client mode one file holds every host's jobs: job "<host>/<n>"
       // keys the tail match (tail.cc); the labels say host and job apart.
-      s.job = (job.host.empty() ? "" : job.host + "/") + std::to_string(job.job_index);
-      s.labels.set("job", std::to_string(job.job_index));
+      // An entry of a group of jobs (group_reporting) is no log's job: its
+      // key matches none, so it gives no job's tail (docs/folders.md, "group_reporting").
+      const std::string id = job.group ? kGroupJobPrefix + std::to_string(job.groupid) : std::to_string(job.job_index);
+      s.job = (job.host.empty() ? "" : job.host + "/") + id;
+      s.labels.set("job", id);
       s.labels.set("host", job.host);
       // The prefix of the job's logs, not the json's file name: the json+
       // series and the logs of one job share it (docs/runs.md).
@@ -93,8 +96,12 @@ Status read_fio_json_source(const std::string& text, Source* src) {
     // no histogram, so named like any file that is no latency log, not an
     // error (docs/formats.md, "Files that are not latency logs").
     src->format = FileFormat::kIgnored;
-    src->ignored = "fio json output without json+ bins: no histograms to add up (`latscope summary` shows its "
-                   "percentiles; fio --output-format=json+ writes the bins)";
+    src->ignored = rep.mixed_only
+                       ? "fio json output with reads and writes counted together (\"mixed\": unified_rw_reporting=1): "
+                         "latscope keeps counts per direction, so it neither adds it nor sets the logs against it "
+                         "(docs/folders.md, \"unified_rw_reporting\")"
+                       : "fio json output without json+ bins: no histograms to add up (`latscope summary` shows its "
+                         "percentiles; fio --output-format=json+ writes the bins)";
   }
   return Status::Ok();
 }
