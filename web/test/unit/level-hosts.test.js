@@ -18,6 +18,7 @@ import { HostMatrix } from '../../src/app/host-matrix.js';
 import { QueryScheduler } from '../../src/app/scheduler.js';
 import { makeRegistry } from '../../src/app/view-registry.js';
 import { pctilesOptions } from '../../src/app/queries.js';
+import { Exporter } from '../../src/app/exports.js';
 import { Store, initialState, initialSession } from '../../src/app/state.js';
 import { createEngine } from '../../src/engine/index.js';
 import { nodeWasmSource } from '../../src/engine/node.js';
@@ -120,6 +121,8 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
       /** @type {any[]} */
       const asked = [];
       let wanted = 0;
+      /** The notes the page shows after each refresh (app.js showNotes). @type {(string[] | undefined)[]} */
+      const noted = [];
       const engine = new Proxy(e, {
         get(t, k) {
           const v = /** @type {any} */ (t)[k];
@@ -134,6 +137,7 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
         registry: makeRegistry(),
         colors: /** @type {any} */ ({ see: () => {} }),
         answered: () => {},
+        noted: (_pct, shown) => noted.push(shown?.notes),
         judged: async () => {},
         busy: () => {},
         failed: (text) => {
@@ -149,6 +153,15 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
       expect(drawn.length).toBe(1);
       const [m, run, info] = drawn[0];
       expect(info.from).toBe('the per-host matrix (level 10000 ms)');
+      // What the page says of the view is the groups' answer drawn, not the cluster's percentiles query
+      // asked for the run's extent: the exported image names the hosts (it said "groups: cluster"), and
+      // the notes are the matrix's (its level is in the view's caption, not said twice).
+      expect(scheduler.pct.groups).toEqual(['all']);
+      expect(scheduler.shown()).toEqual({ groups: m.groups, notes: [] });
+      expect(noted).toEqual([[]]);
+      const views = /** @type {any} */ ({ groups: groupsView });
+      const exporter = new Exporter(store, { engine: () => engine, pct: () => scheduler.pct, shown: () => scheduler.shown(), views: () => views, registry: makeRegistry() });
+      expect(exporter.caption()[3]).toMatch(/^groups: host=h001, host=h002, host=h003, host=h004 · /);
       expect(run).toBe(null); // the ranking over the run is not shown in name order, and not asked
       // The engine (the summed level) was asked the cluster's percentiles for the run's extent, no host's.
       expect(asked.filter(([k]) => k === 'queryColumns').map(([, o]) => o.group_by)).toEqual(['all']);
@@ -191,6 +204,9 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
       expect(md.groups.length).toBeGreaterThan(0);
       expect(md.groups.some((/** @type {string} */ g) => g.includes('host'))).toBe(false);
       expect(runDir?.size).toBe(md.groups.length);
+      // The percentiles query is not asked again while the groups view is shown: the caption names the view's groups.
+      expect(scheduler.shown()?.groups).toEqual(md.groups);
+      expect(exporter.caption()[3]).toMatch(new RegExp(`^groups: ${md.groups.join(', ')} · `));
       expect(reads.length).toBe(before);
     } finally {
       e.terminate();
