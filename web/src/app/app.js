@@ -63,6 +63,7 @@ export class App {
       registry: this.registry,
       colors: this.colors,
       answered: (pct) => this.answered(pct),
+      noted: (pct, shown) => this.showNotes(pct, shown?.notes),
       judged: (pct, judge) => showSla(this.$('sla-summary'), this.store.state, pct, () => this.relayout(), judge),
       busy: (on) => this.setBusy(on),
       failed: (text) => this.session.say('error', text),
@@ -106,7 +107,7 @@ export class App {
       sla: (text) => this.setLinkSla(text),
       percentiles: (lists) => this.setLinkPercentiles(lists),
     });
-    this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, views: () => this.views, registry: this.registry, hosts: () => this.session.levels.withHosts() });
+    this.exporter = new Exporter(this.store, { engine: () => this.session.engine, pct: () => this.scheduler.pct, shown: () => this.scheduler.shown(), views: () => this.views, registry: this.registry, hosts: () => this.session.levels.withHosts() });
     /** The startdelay placement the file table last drew (answered). */
     this.placedKey = '{}';
     /** The level swap a zoom or quantum change started (onChange); a test or the benchmark waits for it. @type {Promise<void>} */
@@ -354,12 +355,11 @@ export class App {
     return this.scheduler.refresh(force);
   }
 
-  /** A new percentiles answer is in: the range line, the engine's notes, the files placed by startdelay. @param {any} pct */
+  /** A new percentiles answer is in: the range line, the files placed by startdelay (its notes: showNotes, once the view is drawn). @param {any} pct */
   answered(pct) {
     this.updateRangeText();
     // The first answer gives the run's extent: the whole run's quantum for the chart's width.
     if (!this.store.state.range) this.followZoom();
-    this.showNotes(pct);
     // Files the engine placed by their job's startdelay: the table shows
     // the shift, drawn again when it differs from the shift last drawn.
     const placed = pct?.placed;
@@ -402,14 +402,15 @@ export class App {
   /**
    * The engine's notes on the shown query (kinds left out, exact falling
    * back to bins, series of another time base), under the view toolbar.
-   * @param {any} r query result
+   * @param {any} r the percentiles answer
+   * @param {string[]} [own] the notes of the answer the view drew (scheduler.js shown), r's by default
    */
-  showNotes(r) {
+  showNotes(r, own = r?.notes) {
     const finer = this.$('quantum-finer');  // beside the quantum selector (docs/quanta.md)
     if (finer) finer.hidden = !anyFiner(r);
     const el = this.$('query-notes');
     const reducedNote = reducedQuantumNote(this.sources, this.store.state.quantum_ms);
-    const notes = /** @type {string[]} */ ([...(r?.notes || []), ...(reducedNote ? [reducedNote] : [])]);
+    const notes = /** @type {string[]} */ ([...(own || []), ...(reducedNote ? [reducedNote] : [])]);
     const text = notes.join('\n');
     if (el.dataset.text === text) return;
     el.dataset.text = text;

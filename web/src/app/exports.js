@@ -12,7 +12,7 @@ import { naturalCompare } from '../util/natural-order.js';
 export class Exporter {
   /**
    * @param {import('./state.js').Store} store
-   * @param {{engine: () => any, pct: () => any, views: () => Record<string, import('../views/view.js').View>, registry: ReturnType<typeof import('./view-registry.js').makeRegistry>, hosts?: () => Promise<void>}} page
+   * @param {{engine: () => any, pct: () => any, shown?: () => {groups?: string[]} | null, views: () => Record<string, import('../views/view.js').View>, registry: ReturnType<typeof import('./view-registry.js').makeRegistry>, hosts?: () => Promise<void>}} page
    */
   constructor(store, page) {
     this.store = store;
@@ -41,7 +41,9 @@ export class Exporter {
       .map((src) => src.name)
       .sort(naturalCompare);
     const heatRows = s.heatY === 'latency' ? 'latency' : s.heatY === 'bs' ? 'block size' : 'offset';
-    return exportCaption({ view: s.view, state: s, files, extent: timeExtent(pct), absolute: !!pct?.absolute_time, groups: pct?.groups || [], heatRows });
+    // The groups of what the view drew (scheduler.js shown): the groups view's own answer, not the percentiles query's.
+    const groups = (this.page.shown ? this.page.shown() : pct)?.groups || [];
+    return exportCaption({ view: s.view, state: s, files, extent: timeExtent(pct), absolute: !!pct?.absolute_time, groups, heatRows });
   }
 
   /**

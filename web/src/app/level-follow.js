@@ -83,7 +83,7 @@ export class LevelFollower {
    * @param {Parameters<typeof needsHosts>[0]} [s] the view state (default: the store's)
    */
   needsHosts(s = this.session.store.state) {
-    return this.keepHosts || needsHosts(s, this.session.hostMatrix);
+    return this.keepHosts || needsHosts(s, this.session.hostMatrix, this.lod?.file());
   }
 
   /**

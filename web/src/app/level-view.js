@@ -33,12 +33,23 @@ const holds = (have, want) => !have || (!!want && [...want].every((c) => have.ha
  * histograms answer) and no SLA rules with "Lines per" host (the SLA
  * summary judges the percentiles query by host). The matrix refusing a
  * question (`matrix.why`) makes the state need the histograms.
+ * An offset keyed by the result file itself (its path or last part, as
+ * the engine matches it: docs/page-views.md "Offsets per host and per
+ * file") shifts every host alike, and the engine reads a summed level under
+ * the same name. When it moves whole cells of every summed level, the sums
+ * give the numbers of the levels as kept byte for byte (cells nest and
+ * fixed-point counts add exactly: docs/result-format.md "Several
+ * resolutions", "Levels summed over hosts"). One that splits cells spreads
+ * each over two quanta, and the hosts' parts added differ from the sum's
+ * part in the last digits: it reads the levels as kept, as any other key
+ * (a host, a job) does.
  * @param {{exclude_hosts?: string[], group_by?: string, view?: string, offsets?: Record<string, number>, sla?: string[], groupsMode?: string, groupsSort?: string}} s
  * @param {{why: string} | null} [matrix] the loaded result's per-host matrix (session.hostMatrix)
+ * @param {{name: string, sums: number[]} | null} [file] the result file's name as the engine sees it (LevelView's src.name) and its summed levels' quanta, ms
  */
-export const needsHosts = (s, matrix = null) => {
+export const needsHosts = (s, matrix = null, file = null) => {
   if ((s.exclude_hosts?.length ?? 0) > 0) return true;
-  if (Object.values(s.offsets ?? {}).some((ms) => ms)) return true;
+  if (Object.entries(s.offsets ?? {}).some(([k, ms]) => ms && !(file && namesFile(k, file.name) && file.sums.every((q) => ms % q === 0)))) return true;
   const group = s.group_by ?? 'all';
   const byHost = group.split(',').includes('host');
   const view = s.view ?? 'pctiles';
@@ -48,6 +59,13 @@ export const needsHosts = (s, matrix = null) => {
   const fromMatrix = !!matrix && !matrix.why && (s.groupsMode ?? 'heat') === 'heat' && (s.groupsSort ?? 'name') === 'name';
   return !fromMatrix || (byHost && (s.sla?.length ?? 0) > 0);
 };
+
+/**
+ * Whether an offsets key names the file `file` as core's aligner matches it:
+ * the source's name or its last part (core/src/query/aligner.cc).
+ * @param {string} key @param {string} file
+ */
+const namesFile = (key, file) => (key === file || key === file.slice(Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\')) + 1));
 
 /** @typedef {{li: number, a: number, b: number, whole: boolean, why: string, chunks?: Set<number> | null, summed?: boolean}} Pick */
 
@@ -89,6 +107,11 @@ export class LevelView {
   /** A pick's level index: summed over hosts or as kept. @param {{li: number, summed?: boolean}} p */
   ix(p) {
     return (p.summed && this.sums[p.li]) || this.levels[p.li];
+  }
+
+  /** The file's name as the engine reads it and its summed levels' quanta, ms (needsHosts). */
+  file() {
+    return { name: this.src.name, sums: this.sums.flatMap((x) => (x ? [x.level.quantum_ms] : [])) };
   }
 
   /** Every host of the file, from the finest level's header (its chunk table), whatever slice is loaded. @returns {string[]} */

@@ -19,7 +19,9 @@ import { naturalCompare } from '../util/natural-order.js';
  * @property {() => Record<string, import('../views/view.js').View & {setData: Function}>} views
  * @property {ReturnType<typeof import('./view-registry.js').makeRegistry>} registry
  * @property {import('../views/colors.js').ColorKeeper} colors
- * @property {(pct: any) => void} answered a new percentiles answer is in (range text, notes, placed files)
+ * @property {(pct: any) => void} answered a new percentiles answer is in (range text, placed files)
+ * @property {(pct: any, shown: {notes?: string[]} | null) => void} [noted] after each refresh: the percentiles
+ *   answer and the answer the shown view drew (shown), whose notes the page shows
  * @property {(pct: any, judge: ((text: string, unit: string) => Promise<import('../engine/inthread.js').SlaVerdicts>) | null) => Promise<void>} judged
  *   the SLA summary for the answer shown; judge: core's verdict on the rows of that very query
  *   (engine.judgeSla with its options, sla_field.h)
@@ -49,6 +51,12 @@ export class QueryScheduler {
     this.pctDraws = 0;
     /** While a view is drawn from the overview: its engine and the state it is asked with (level-follow.js). @type {{engine: any, state: State} | null} */
     this.answering = null;
+    /**
+     * The answer the shown view drew when it is its own, not the percentiles
+     * answer (the groups view's matrix), and for which view (shown).
+     * @type {{view: string, r: {groups: string[], notes: string[]}} | null}
+     */
+    this.own = null;
     /** @type {Promise<void> | null} */
     this.running = null;
     this.dirty = false;
@@ -59,8 +67,19 @@ export class QueryScheduler {
   reset() {
     this.pct = null;
     this.pctColumns = null;
+    this.own = null;
     this.keys = {};
     this.colCache.clear();
+  }
+
+  /**
+   * What the shown view drew, for what the page says of it (the notes under
+   * the toolbar, an exported image's groups): the view's own answer, else
+   * the percentiles answer.
+   * @param {State} [s] @returns {{groups?: string[], notes?: string[]} | null}
+   */
+  shown(s = this.page.store.state) {
+    return this.own?.view === s.view ? this.own.r : this.pct;
   }
 
   /** After the charts changed size: the queries that depend on it are asked again. */
@@ -223,8 +242,12 @@ export class QueryScheduler {
         hostMatrix: this.answering ? null : (page.hostMatrix?.() ?? null),
         hostless,
         wantHosts: () => page.wantHosts?.(),
+        own: (r) => {
+          this.own = { view: s.view, r };
+        },
       };
       await entry.feed(page.views()[s.view], feed, s, force);
+      page.noted?.(this.pct, this.shown(s));
     } catch (err) {
       // A failed query must be retried next time, not remembered as done
       // (the percentiles key is dropped above, where its query failed).

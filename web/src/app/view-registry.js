@@ -34,6 +34,8 @@ import { VIEW_NAMES } from '../model/state.js';
  *   the loaded result's per-host matrix, the chart's pixel columns and whether the quantum was chosen
  * @property {boolean} [hostless] the engine holds a level summed over hosts (no host's own histograms: level-follow.js)
  * @property {() => void} [wantHosts] have the hosts' own histograms read (the view is drawn again once they are in)
+ * @property {(r: {groups: string[], notes: string[]}) => void} [own] the view drew an answer of its own, not the
+ *   percentiles answer: its groups and notes are what the page says of the view (scheduler.js shown)
  */
 
 /**
@@ -223,7 +225,12 @@ export function makeRegistry() {
       }
       q.colors.see([...gm.groups].sort(naturalCompare));
       // The matrix's note names its level (wasm MatrixFile); a click drills into a host when the result has the matrix.
-      const from = (gm.notes.find((n) => n.startsWith('answered from the per-host matrix')) ?? '').replace(/^answered from /, '');
+      const level = gm.notes.find((n) => n.startsWith('answered from the per-host matrix')) ?? '';
+      const from = level.replace(/^answered from /, '');
+      // The notes and groups of what is drawn: by host on a level summed over hosts the percentiles
+      // query is the cluster's, and it is not asked again while this view is shown (scheduler.js lazy).
+      // The matrix's level is said in the view's caption (from), not twice.
+      q.own?.({ groups: gm.groups, notes: gm.notes.filter((n) => n !== level) });
       view.setData(fromResultMatrix(gm, 0), groupsRun ? runValues(groupsRun, 0) : null, { unit: gm.unit, absolute: gm.absolute_time, from, drill: !!q.hostMatrix });
     },
     // The groups tab exports the spectrum's numbers, as before the registry

@@ -213,6 +213,11 @@ export const HOST_MATRIX_CASES = [
       assert.match(got.caption, /from the per-host matrix/);
       const hosts = Array.from({ length: 6 }, (_, i) => `host0${i + 1}`);
       assert.deepEqual(got.hostRows, hosts, 'the host table names the file\'s hosts (its finest level\'s header)');
+      // The exported image names the hosts drawn, not the groups of the cluster's percentiles query
+      // asked for the run's extent; the notes are the matrix answer's (its level is said once, in the caption).
+      const svg = (await download(p, '[data-testid=export-svg]')).bytes.toString('utf8');
+      assert.match(svg, /groups: host=host01, host=host02, host=host03, host=host04, … \(6 groups\) · /);
+      assert.equal(await p.textContent('[data-testid=query-notes]'), '');
       // The numbers: the CLI's on the same file at the same quantum (answered from the same matrix).
       const ref = parseCsv(cliPctiles(['--group-by', 'host', '--quantum', String(got.mq), '--percentiles', '99'], [lsr]));
       const T = got.times.length;

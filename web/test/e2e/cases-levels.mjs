@@ -2,7 +2,9 @@
 // requests (issue 9 §4; load/levels.js, app/level-view.js). The page reads
 // the directory, indexes and the coarse level, not the file; a zoom is drawn
 // at once from the level loaded, then reads the 1 s blocks around it; the CSV of the zoomed range equals `latscope
-// pctiles` on the whole file over that range; reset zoom goes back.
+// pctiles` on the whole file over that range; reset zoom goes back. The
+// file's own offset of whole cells keeps its levels summed over hosts
+// (docs/page-loading.md §8, "Levels summed over hosts").
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -155,6 +157,45 @@ export const LEVEL_CASES = [
       const { bytes } = await download(p, '[data-testid=export-csv]');
       assert.equal(bytes.toString('utf8'), cliPctiles(['--quantum', '1000', '--from', String(s.range[0]), '--to', String(s.range[1])], [day]));
       await p.screenshot({ path: path.join(SHOTS, 'levels-file-brushed.png') });
+      assert.deepEqual(c.errors, []);
+    },
+  },
+  {
+    name: 'a result of several hosts with levels: its own offset of whole minutes, set in its row, keeps the levels summed over hosts (csv equals the CLI with --offset); 2.5 s splits their cells and reads the levels as kept',
+    /** @param {Ctx} c */
+    async run(c) {
+      const p = c.page;
+      const day = dayResult();
+      assert.equal(await loadThroughInput(p, c.url, [day]), 'ready');
+      /** The level the engine holds: its quantum, and whether it is summed over hosts (level-view.js). */
+      const held = () =>
+        p.evaluate(async () => {
+          const a = /** @type {any} */ (window).latscope;
+          await a.levelBusy;
+          const lod = a.session.levels.lod;
+          return { q: lod.levels[lod.current.li].level.quantum_ms, summed: !!lod.current.summed, note: lod.note() };
+        });
+      await settled(p);
+      const opened = await held();
+      assert.deepEqual([opened.q, opened.summed], [10000, true], opened.note);
+      const row = '[data-testid=file-table] tr[data-file="day.lsr"]';
+      await p.click(`${row} [data-testid=file-offset]`);
+      await p.fill('[data-testid=file-offset-input]', '120000');
+      await p.click('[data-testid=file-offset-set]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.offsets['day.lsr'] === 120000);
+      await settled(p);
+      const moved = await held();
+      assert.deepEqual([moved.q, moved.summed], [10000, true], `every host moved alike: the sums answer (${moved.note})`);
+      const { bytes } = await download(p, '[data-testid=export-csv]');
+      const csv = bytes.toString('utf8');
+      assert.equal(csv, cliPctiles(['--quantum', '10000', '--offset', 'day.lsr=120000'], [day]));
+      assert.notEqual(csv, cliPctiles(['--quantum', '10000'], [day]), 'the offset changes the CSV');
+      // 2.5 s splits the 10 s cells: the hosts' parts added would differ from the sum's in the last digits.
+      await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ offsets: { 'day.lsr': 2500 } }));
+      await p.waitForFunction(() => !(/** @type {any} */ (window).latscope.session.levels.lod.current.summed), null, { timeout: 60000 });
+      await settled(p);
+      const split = await held();
+      assert.deepEqual([split.q, split.summed], [10000, false], split.note);
       assert.deepEqual(c.errors, []);
     },
   },

@@ -17,6 +17,8 @@ import { LevelFollower } from '../../src/app/level-follow.js';
 import { HostMatrix } from '../../src/app/host-matrix.js';
 import { QueryScheduler } from '../../src/app/scheduler.js';
 import { makeRegistry } from '../../src/app/view-registry.js';
+import { pctilesOptions } from '../../src/app/queries.js';
+import { Exporter } from '../../src/app/exports.js';
 import { Store, initialState, initialSession } from '../../src/app/state.js';
 import { createEngine } from '../../src/engine/index.js';
 import { nodeWasmSource } from '../../src/engine/node.js';
@@ -119,6 +121,8 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
       /** @type {any[]} */
       const asked = [];
       let wanted = 0;
+      /** The notes the page shows after each refresh (app.js showNotes). @type {(string[] | undefined)[]} */
+      const noted = [];
       const engine = new Proxy(e, {
         get(t, k) {
           const v = /** @type {any} */ (t)[k];
@@ -133,6 +137,7 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
         registry: makeRegistry(),
         colors: /** @type {any} */ ({ see: () => {} }),
         answered: () => {},
+        noted: (_pct, shown) => noted.push(shown?.notes),
         judged: async () => {},
         busy: () => {},
         failed: (text) => {
@@ -148,6 +153,15 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
       expect(drawn.length).toBe(1);
       const [m, run, info] = drawn[0];
       expect(info.from).toBe('the per-host matrix (level 10000 ms)');
+      // What the page says of the view is the groups' answer drawn, not the cluster's percentiles query
+      // asked for the run's extent: the exported image names the hosts (it said "groups: cluster"), and
+      // the notes are the matrix's (its level is in the view's caption, not said twice).
+      expect(scheduler.pct.groups).toEqual(['all']);
+      expect(scheduler.shown()).toEqual({ groups: m.groups, notes: [] });
+      expect(noted).toEqual([[]]);
+      const views = /** @type {any} */ ({ groups: groupsView });
+      const exporter = new Exporter(store, { engine: () => engine, pct: () => scheduler.pct, shown: () => scheduler.shown(), views: () => views, registry: makeRegistry() });
+      expect(exporter.caption()[3]).toMatch(/^groups: host=h001, host=h002, host=h003, host=h004 · /);
       expect(run).toBe(null); // the ranking over the run is not shown in name order, and not asked
       // The engine (the summed level) was asked the cluster's percentiles for the run's extent, no host's.
       expect(asked.filter(([k]) => k === 'queryColumns').map(([, o]) => o.group_by)).toEqual(['all']);
@@ -190,10 +204,50 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
       expect(md.groups.length).toBeGreaterThan(0);
       expect(md.groups.some((/** @type {string} */ g) => g.includes('host'))).toBe(false);
       expect(runDir?.size).toBe(md.groups.length);
+      // The percentiles query is not asked again while the groups view is shown: the caption names the view's groups.
+      expect(scheduler.shown()?.groups).toEqual(md.groups);
+      expect(exporter.caption()[3]).toMatch(new RegExp(`^groups: ${md.groups.join(', ')} · `));
       expect(reads.length).toBe(before);
     } finally {
       e.terminate();
     }
+  });
+
+  it('an offset of the file itself of whole cells opens from the levels summed over hosts, byte for byte the levels as kept and the CLI; one that splits cells reads the levels as kept', async () => {
+    const { lod, loads, follower, store } = await open(bytes, { view: 'pctiles', group_by: 'all', offsets: { 'hosts.lsr': 120000 } });
+    expect(lod.file()).toEqual({ name: 'hosts.lsr', sums: [10000, 60000] });
+    expect(follower.needsHosts()).toBe(false);
+    const pick = loads[0].extras.lodPick;
+    expect([lod.levels[pick.li].level.quantum_ms, pick.summed, pick.whole]).toEqual([10000, true, true]);
+    /** @param {{name: string, file: Blob}} item @param {any} s */
+    const csvOf = async (item, s) => {
+      const e = await createEngine({ mode: 'inthread', wasm: nodeWasmSource() });
+      try {
+        const [src] = await e.loadFiles([item], { inPrimary: true });
+        expect(src.status.ok, JSON.stringify(src.status)).toBe(true);
+        return await e.csv(pctilesOptions(s));
+      } finally {
+        e.terminate();
+      }
+    };
+    const s = { ...store.state, quantum_ms: 10000 };
+    const args = ['--quantum', '10000', '--percentiles', s.percentiles.join(','), file];
+    const summed = await csvOf(loads[0].items[0], s);
+    // The same level as kept (what the page read for this state before), and the CLI (under an offset it reads the
+    // finest level, as kept: docs/result-format.md "Several resolutions").
+    const asKept = /** @type {any} */ (lod.pickFor({ ...follower.want(store.state), hosts: true }));
+    expect([asKept.li, asKept.summed]).toEqual([pick.li, false]);
+    expect(summed).toBe(await csvOf(await lod.read(asKept), s));
+    expect(summed).toBe(cli(['pctiles', '--offset', 'hosts.lsr=120000', ...args]));
+    expect(summed).not.toBe(cli(['pctiles', ...args]));
+    // 2.5 s splits each 10 s cell over two quanta: the sums would differ from the hosts' parts in the last digits
+    // (35 of 361 rows here), so the levels as kept are read.
+    store.set({ offsets: { 'hosts.lsr': 2500 } });
+    expect(follower.needsHosts()).toBe(true);
+    const split = /** @type {any} */ (lod.pickFor(follower.want(store.state)));
+    expect([split.li, split.summed]).toEqual([pick.li, false]);
+    // A host's offset too.
+    expect(follower.needsHosts({ ...store.state, offsets: { 'hosts.lsr': 120000, h002: 500 } })).toBe(true);
   });
 
   it('what the matrix does not show reads the hosts\' histograms: another view by host, the ranking, SLA rules by host, a host left out or offset, the density view', async () => {
@@ -211,6 +265,16 @@ describe.skipIf(!fs.existsSync(CLI))('grouped by host on a result with a per-hos
     expect(needsHosts({ ...base, group_by: 'all', sla: ['p99<10ms'] }, hm)).toBe(false); // the SLA summary judges the cluster
     expect(needsHosts({ ...base, exclude_hosts: ['h002'] }, hm)).toBe(true);
     expect(needsHosts({ ...base, offsets: { h002: 500 } }, hm)).toBe(true);
+    // An offset of the file itself, of whole cells of every summed level, needs no host (by its path or last part, as core matches it).
+    const cluster = { ...base, view: /** @type {any} */ ('pctiles'), group_by: 'all' };
+    const f = { name: 'https://x.test/day/hosts.lsr', sums: [10000, 60000] };
+    expect(needsHosts({ ...cluster, offsets: { 'hosts.lsr': -60000 } }, null, f)).toBe(false);
+    expect(needsHosts({ ...cluster, offsets: { [f.name]: 120000 } }, null, f)).toBe(false);
+    expect(needsHosts({ ...cluster, offsets: { 'hosts.lsr': 10000 } }, null, f)).toBe(true); // splits the 1 min cells
+    expect(needsHosts({ ...cluster, offsets: { 'other.lsr': 60000 } }, null, f)).toBe(true);
+    expect(needsHosts({ ...cluster, offsets: { 'hosts.lsr': 60000, h002: 500 } }, null, f)).toBe(true);
+    expect(needsHosts({ ...cluster, offsets: { 'job:h002/1': 60000 } }, null, f)).toBe(true);
+    expect(needsHosts({ ...cluster, offsets: { 'hosts.lsr': 60000 } }, null)).toBe(true); // no file named
     // Not grouped by host: the levels summed over hosts, as before.
     expect(needsHosts({ ...base, view: 'pctiles', group_by: 'all' }, null)).toBe(false);
     expect(needsHosts({ ...base, view: 'groups', group_by: 'dir' }, null)).toBe(false);
