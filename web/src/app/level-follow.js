@@ -73,7 +73,7 @@ export class LevelFollower {
 
   /** @param {{range: [number, number] | null, quantum_ms: number} & Parameters<typeof needsHosts>[0]} s */
   want(s) {
-    return { range: s.range, quantum_ms: this.session.quantumChosen ? s.quantum_ms : null, widthPx: this.session.page.chartWidth() || 1000, budgetBytes: this.budget(), excludeHosts: s.exclude_hosts ?? [], hosts: this.needsHosts(s) };
+    return { range: s.range, quantum_ms: this.session.quantumChosen ? s.quantum_ms : null, widthPx: this.session.page.chartWidth() || 1000, budgetBytes: this.budget(), excludeHosts: s.exclude_hosts ?? [], hosts: this.needsHosts(s), offsets: Object.values(s.offsets ?? {}) };
   }
 
   /**

@@ -131,7 +131,7 @@ export class LevelView {
    * A state that needs no host (`hosts` false, needsHosts) reads a level
    * summed over hosts where the file has one: one cluster's cells instead of
    * every host's; a slice as kept serves it too.
-   * @param {{range: [number, number] | null, quantum_ms: number | null, widthPx: number, budgetBytes: number, excludeHosts?: string[], hosts?: boolean}} o
+   * @param {{range: [number, number] | null, quantum_ms: number | null, widthPx: number, budgetBytes: number, excludeHosts?: string[], hosts?: boolean, offsets?: number[]}} o
    * @returns {Pick | null}
    */
   pickFor(o) {
@@ -140,7 +140,7 @@ export class LevelView {
     const sum = !(o.hosts ?? true);
     const levels = this.levels.map((l, i) => (sum && this.sums[i]) || l);
     // Compressed blocks are smaller than the model they become: the budget bounds both.
-    const chosen = chooseLevel(levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: budgetCells(o.budgetBytes), maxBytes: o.budgetBytes, quantum_ms: o.quantum_ms, excludeHosts: o.excludeHosts });
+    const chosen = chooseLevel(levels, { from, to, maxQuanta: 2 * Math.max(200, o.widthPx), maxCells: budgetCells(o.budgetBytes), maxBytes: o.budgetBytes, quantum_ms: o.quantum_ms, excludeHosts: o.excludeHosts, offsets: o.offsets });
     if (!chosen) return null;
     const pick = { ...chosen, summed: sum && !!this.sums[chosen.li] };
     const cur = this.current;

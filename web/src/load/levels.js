@@ -508,12 +508,21 @@ export async function sliceLevel(src, ix, a, b, chunks) {
  * engine's decoder could refuse it. With `excludeHosts`, a level cut by
  * host counts and takes only the other hosts' blocks (`chunks`, chunksFor):
  * a drill into one host reads that host's.
+ * With `offsets` (ms), a coarser level serves only when every offset is a
+ * whole number of its quanta: its cells then move whole, and nest in the
+ * query's quanta as the finest level's do. An offset that splits a level's
+ * cells spreads each over two quanta, which the finest level's cells do not
+ * do alike; the CLI reads the finest level under any offset
+ * (docs/result-format.md, "Several resolutions"), and so does the page then.
  * @param {LevelIndex[]} levels ascending quantum
- * @param {{from: number, to: number, maxQuanta: number, maxCells: number, maxBytes?: number, quantum_ms?: number | null, excludeHosts?: string[]}} o
+ * @param {{from: number, to: number, maxQuanta: number, maxCells: number, maxBytes?: number, quantum_ms?: number | null, excludeHosts?: string[], offsets?: number[]}} o
  * @returns {{li: number, a: number, b: number, whole: boolean, why: string, chunks: Set<number> | null} | null}
  */
 export function chooseLevel(levels, o) {
   const span = Math.max(1, o.to - o.from);
+  const shifts = (o.offsets ?? []).filter((ms) => ms);
+  /** @param {number} li */
+  const serves = (li) => li === 0 || shifts.every((ms) => isMultiple(Math.abs(ms), levels[li].level.quantum_ms));
   /** @param {number} li */
   const plan = (li) => {
     const ix = levels[li];
@@ -527,21 +536,29 @@ export function chooseLevel(levels, o) {
     if (fits(0, last, all) && (!r || all <= 4 * cells)) return { li, a: 0, b: last, whole: true, cells: all, chunks };
     return r && fits(r.a, r.b, cells) ? { li, ...r, whole: false, cells, chunks } : null;
   };
-  const coarsest = levels.length - 1;
+  let coarsest = levels.length - 1;
+  while (!serves(coarsest)) --coarsest;
+  const offsetWhy = coarsest < levels.length - 1 ? ' (coarser levels: the offsets split their cells)' : '';
   if (o.quantum_ms) {
     let want = 0;
-    for (let i = 0; i < levels.length; i++) if (isMultiple(o.quantum_ms, levels[i].level.quantum_ms)) want = i;
+    for (let i = 0; i <= coarsest; i++) if (serves(i) && isMultiple(o.quantum_ms, levels[i].level.quantum_ms)) want = i;
     for (let i = want; i <= coarsest; i++) {
+      if (!serves(i)) continue;
       const p = plan(i);
-      if (p) return { ...p, why: i === want ? 'the chosen quantum' : `${levels[want].level.quantum_ms} ms would pass the memory budget here` };
+      if (p) return { ...p, why: i === want ? `the chosen quantum${offsetWhy}` : `${levels[want].level.quantum_ms} ms would pass the memory budget here` };
     }
   } else {
     for (let i = 0; i <= coarsest; i++) {
-      if (span / levels[i].level.quantum_ms > o.maxQuanta && i < coarsest) continue;
+      if (!serves(i) || (span / levels[i].level.quantum_ms > o.maxQuanta && i < coarsest)) continue;
       const p = plan(i);
-      if (p) return { ...p, why: i === 0 ? 'the finest level' : 'finer quanta than pixels, or past the memory budget' };
+      if (p) return { ...p, why: i === 0 ? `the finest level${offsetWhy}` : 'finer quanta than pixels, or past the memory budget' };
     }
   }
   const p = plan(coarsest);
-  return p ? { ...p, why: 'the coarsest level' } : null;
+  if (p) return { ...p, why: `the coarsest level${offsetWhy}` };
+  // Past the budget even so: the coarsest level, whose numbers the offsets
+  // make differ from the CLI's in the last digits (said in the why).
+  const last = levels.length - 1;
+  const q = last > coarsest ? plan(last) : null;
+  return q ? { ...q, why: 'the coarsest level, past the memory budget at a level the offsets move whole' } : null;
 }

@@ -161,7 +161,7 @@ export const LEVEL_CASES = [
     },
   },
   {
-    name: 'a result of several hosts with levels: its own offset of whole minutes, set in its row, keeps the levels summed over hosts (csv equals the CLI with --offset); 2.5 s splits their cells and reads the levels as kept',
+    name: 'a result of several hosts with levels: its own offset of whole minutes, set in its row, keeps the levels summed over hosts (csv equals the CLI with --offset); 2.5 s splits their cells and reads the finest level, as the CLI (csv equals it)',
     /** @param {Ctx} c */
     async run(c) {
       const p = c.page;
@@ -190,12 +190,16 @@ export const LEVEL_CASES = [
       const csv = bytes.toString('utf8');
       assert.equal(csv, cliPctiles(['--quantum', '10000', '--offset', 'day.lsr=120000'], [day]));
       assert.notEqual(csv, cliPctiles(['--quantum', '10000'], [day]), 'the offset changes the CSV');
-      // 2.5 s splits the 10 s cells: the hosts' parts added would differ from the sum's in the last digits.
+      // 2.5 s splits the 10 s cells: the hosts' parts added would differ from the sum's in the last digits, and
+      // the 10 s level from the CLI, which reads the finest level under any offset: so does the page.
       await p.evaluate(() => /** @type {any} */ (window).latscope.store.set({ offsets: { 'day.lsr': 2500 } }));
       await p.waitForFunction(() => !(/** @type {any} */ (window).latscope.session.levels.lod.current.summed), null, { timeout: 60000 });
       await settled(p);
       const split = await held();
-      assert.deepEqual([split.q, split.summed], [10000, false], split.note);
+      assert.deepEqual([split.q, split.summed], [1000, false], split.note);
+      const q = String((await state(p)).quantum_ms);
+      const { bytes: splitBytes } = await download(p, '[data-testid=export-csv]');
+      assert.equal(splitBytes.toString('utf8'), cliPctiles(['--quantum', q, '--offset', 'day.lsr=2500'], [day]));
       assert.deepEqual(c.errors, []);
     },
   },

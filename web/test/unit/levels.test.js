@@ -100,6 +100,12 @@ describe.skipIf(!fs.existsSync(CLI))('results with several resolutions, by range
     expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 20000 })).toMatchObject({ li: 1 });
     expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 120000 })).toMatchObject({ li: 2 });
     expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 1500 })).toMatchObject({ li: 0 });
+    // Offsets: a level serves when each is a whole number of its quanta (its cells move whole), else the
+    // finest, as the CLI reads under any offset (docs/result-format.md "Several resolutions").
+    expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 120000, offsets: [-120000] })).toMatchObject({ li: 2 });
+    expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 120000, offsets: [20000, 0] })).toMatchObject({ li: 1 });
+    expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, quantum_ms: 120000, offsets: [2500] })).toMatchObject({ li: 0, why: 'the chosen quantum (coarser levels: the offsets split their cells)' });
+    expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1e9, offsets: [2500] })).toMatchObject({ li: 0 });
     // A budget too small for 1 s anywhere near: the next level, and why.
     expect(chooseLevel(L, { from: 0, to: 3600e3, maxQuanta: 2000, maxCells: 1000, quantum_ms: 1000 })).toMatchObject({ li: 1, why: '1000 ms would pass the memory budget here' });
     // An index whose block lengths lie: the level is not chosen (never fetched), a coarser one is.
