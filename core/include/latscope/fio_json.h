@@ -56,6 +56,9 @@ struct FioJsonDir {
   std::vector<double> dense_double(size_t nbins) const;
 };
 
+// The label of a json+ source whose jobs are placed by fio's job_start
+// (FioJsonJob::job_start_ms), not by their startdelay.
+constexpr const char* kJobStartLabel = "job_start";
 // The job label of a group entry's whole-run series: "group" and fio's groupid.
 constexpr const char* kGroupJobPrefix = "group";
 
@@ -78,6 +81,13 @@ struct FioJsonJob {
   // fio chose it at random (a range "1-5") or the text is not a fio time.
   std::string start_delay;
   double start_delay_ms = 0;
+  // fio >= 3.36's "job_start": ms on the job_start_clock_id clock (the
+  // real-time clock by default) at the zero of the job's log times; 0 when
+  // absent. When every entry of a host has one, start_delay_ms is the
+  // entry's job_start less the host's earliest: every late start placed
+  // (startdelay, stonewall, wait_for), not only startdelay (docs/placement.md).
+  int64_t job_start_ms = 0;
+  bool placed_by_start = false;  // start_delay_ms is from job_start
   // The file-name prefix of the job's latency logs: fio's write_hist_log
   // ("job options", else "global options"), else write_lat_log; its last
   // path component, the NAME of NAME_clat_hist.1.log; the job name when the

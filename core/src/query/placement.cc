@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "latscope/fio_json.h"
 #include "latscope/text.h"
 
 namespace latscope {
@@ -57,6 +58,7 @@ void place_series(const JsonIndex& json, std::vector<Selected>::iterator first, 
     x.placed = true;
     add_unique(&tally->shifted[d], file);
     add_unique(&tally->json_names, base_name(jsrc->name));
+    tally->by_job_start = tally->by_job_start || jsrc->labels.find(kJobStartLabel) != nullptr;
   }
 }
 
@@ -70,7 +72,8 @@ void PlacementTally::notes(std::vector<std::string>* out) const {
     }
     std::string from;
     for (const std::string& j : json_names) from += (from.empty() ? "" : ", ") + j;
-    out->push_back("placed late-start jobs by their startdelay in " + from + ": " + what +
+    out->push_back(std::string("placed late-start jobs by their ") +
+                   (by_job_start ? "start (fio's job_start)" : "startdelay") + " in " + from + ": " + what +
                    " (fio stamps each job's logs from the job's own start; docs/placement.md)");
   }
   if (!random.empty()) {

@@ -21,6 +21,7 @@ struct PlacementTally {
   std::map<double, std::vector<std::string>> shifted;  // ms -> file names
   std::vector<std::string> json_names;
   std::vector<std::string> random;  // files whose job had a random startdelay
+  bool by_job_start = false;  // some placed from fio's job_start, not startdelay (fio_json.h)
   void notes(std::vector<std::string>* out) const;
 };
 

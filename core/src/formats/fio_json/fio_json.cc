@@ -339,6 +339,10 @@ struct Reader {
           if (v->is_string()) job.start_delay = v->as_string();
       if (!job.start_delay.empty() && !parse_fio_seconds(job.start_delay, &job.start_delay_ms))
         job.start_delay_ms = std::numeric_limits<double>::quiet_NaN();
+      if (const json::Value* v = jv.find("job_start")) {
+        int64_t ms = 0;
+        if (v->get_i64(&ms) && ms > 0) job.job_start_ms = ms;
+      }
       if (!job.aggregate) job.log_prefix = log_prefix_of(jv.find("job options"), global, job.jobname);
       if (!job.aggregate) {
         auto& [entries, numjobs] = per_name[{job.host, job.jobname}];
@@ -365,6 +369,7 @@ struct Reader {
     // group_reporting is not even listed among the options), but a job
     // name with fewer entries than its numjobs cannot be one entry per
     // thread. Then no entry's place is a log's job number.
+    place_by_job_start(first_entry);
     bool grouped = false;
     for (const auto& kv : per_name) grouped = grouped || kv.second.first < kv.second.second;
     if (grouped)
@@ -374,6 +379,29 @@ struct Reader {
           out->jobs[i].job_index = 0;
         }
     return Status::Ok();
+  }
+
+  // fio >= 3.36 stamps each job's start (job_start, ms): where its log
+  // times begin. A host whose every entry has one places each entry at its
+  // start less the host's earliest: every late start, whatever made it
+  // (startdelay, stonewall, wait_for; docs/placement.md "fio's job_start").
+  void place_by_job_start(size_t first) {
+    std::map<std::string, int64_t> earliest;
+    std::map<std::string, bool> all;
+    for (size_t i = first; i < out->jobs.size(); ++i) {
+      const FioJsonJob& j = out->jobs[i];
+      if (j.aggregate) continue;
+      bool& every = all.emplace(j.host, true).first->second;
+      every = every && j.job_start_ms > 0;
+      int64_t& e = earliest.emplace(j.host, j.job_start_ms).first->second;
+      if (j.job_start_ms > 0 && (e <= 0 || j.job_start_ms < e)) e = j.job_start_ms;
+    }
+    for (size_t i = first; i < out->jobs.size(); ++i) {
+      FioJsonJob& j = out->jobs[i];
+      if (j.aggregate || !all[j.host]) continue;
+      j.start_delay_ms = static_cast<double>(j.job_start_ms - earliest[j.host]);
+      j.placed_by_start = true;
+    }
   }
 
   // "All clients" has fio's exact N/min/max/mean but neither percentiles nor

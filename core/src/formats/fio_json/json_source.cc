@@ -62,6 +62,8 @@ Status read_fio_json_source(const std::string& text, Source* src) {
   if (!rep.fio_version.empty()) src->labels.set("fio", rep.fio_version);
   for (const FioJsonJob& job : rep.jobs) {
     if (job.aggregate) continue;
+    // Placement says how it knows (query/placement.cc).
+    if (job.placed_by_start) src->labels.set(kJobStartLabel, "1");
     for (const FioJsonDir& d : job.dirs) {
       if (!d.has_bins || d.bin_index.empty()) continue;
       Series s;
