@@ -81,11 +81,11 @@ QueryOptions whole_run() {
 
 const std::string kVersions = std::string(LATSCOPE_FIXTURES) + "/fio-versions/";
 
-// Per-I/O logs without a priority column, 2.14 to 3.17: us before 3.0, ns
+// Per-I/O logs, 2.14 to 3.42 (a priority column from 3.18): us before 3.0, ns
 // after; fio's json min and max (exact counters, not bins) must be the
 // per-I/O log's own smallest and largest value, in ns.
 TEST(FioVersions, PerIoValuesMatchFiosOwnMinAndMax) {
-  for (const char* v : {"2.14", "2.21", "3.1", "3.3", "3.12", "3.16", "3.17", "3.18"}) {
+  for (const char* v : {"2.14", "2.21", "3.1", "3.3", "3.12", "3.16", "3.17", "3.18", "3.42"}) {
     const std::vector<std::string> files = run_files(kVersions + v, "v");
     if (files.empty()) continue;
     SCOPED_TRACE(v);
@@ -114,7 +114,7 @@ TEST(FioVersions, PerIoValuesMatchFiosOwnMinAndMax) {
 // The whole run folder counts what fio counted, on every version: the
 // per-I/O log is the account used, the histogram log left out and named.
 TEST(FioVersions, AWholeRunCountsWhatFioCounted) {
-  for (const char* v : {"2.14", "2.21", "3.1", "3.3", "3.12", "3.16", "3.17"}) {
+  for (const char* v : {"2.14", "2.21", "3.1", "3.3", "3.12", "3.16", "3.17", "3.42"}) {
     for (const char* run : {"v", "big"}) {
       const std::vector<std::string> files = run_files(kVersions + v, run);
       if (files.empty()) continue;
