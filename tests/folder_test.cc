@@ -429,7 +429,8 @@ TEST(CompressedFioLogs, AreNotReadAndSayWhatToDo) {
   const Source& hist = testing::feed(&e, files[1].first, files[1].second);
   EXPECT_NE(hist.status.message.find("without its histograms"), std::string::npos) << hist.status.message;
   // The text fio --inflate-log wrote of the first holds every I/O fio counted.
-  const TrustRow& text = row_of(trust_of({files[2], files[3]}), "fz_clat.1.log");
+  const std::vector<TrustRow> rows = trust_of({files[2], files[3]});
+  const TrustRow& text = row_of(rows, "fz_clat.1.log");
   EXPECT_TRUE(text.compared);
   EXPECT_EQ(text.ios, text.fio_ios);
   EXPECT_GT(text.ios, 0u);
