@@ -111,6 +111,39 @@ TEST(BadInput, BinaryGarbageIsIgnoredOrBrokenByName) {
       << b.status.message;
 }
 
+// A file whose head shows it is no latency log wants no more bytes: readers
+// stop there (a fio data file of gigabytes in a results folder), and the
+// Source says the same as after every byte.
+TEST(BadInput, AFileThatIsNoLogWantsNoMoreBytesAfterItsHead) {
+  std::string junk(size_t{1} << 20, '\0');
+  std::mt19937 rng(2);
+  for (char& c : junk) c = static_cast<char>(rng() & 0xff);
+  for (const std::string name : {"fio.0.0", "x_clat_hist.1.log"}) {
+    Engine whole, head;
+    const int hw = whole.open_file(name), hh = head.open_file(name);
+    EXPECT_TRUE(head.wants_bytes(hh)) << "nothing seen yet";
+    size_t fed = 0;
+    while (fed < junk.size() && head.wants_bytes(hh)) {
+      head.append(hh, junk.data() + fed, 4096);
+      fed += 4096;
+    }
+    EXPECT_LT(fed, junk.size() / 8) << name << ": decided from its head";
+    whole.append(hw, junk.data(), junk.size());
+    const Source& a = whole.finish(hw);
+    const Source& b = head.finish(hh);
+    EXPECT_EQ(a.format, b.format) << name;
+    EXPECT_EQ(a.ignored, b.ignored) << name;
+    EXPECT_EQ(a.status.message, b.status.message) << name;
+  }
+  // A log wants every byte.
+  Engine e;
+  const int h = e.open_file("a_clat_hist.1.log");
+  const std::string line = "1000, 0, 4096" + std::string(", 0") + "\n";
+  e.append(h, line.data(), line.size());
+  EXPECT_TRUE(e.wants_bytes(h));
+  EXPECT_FALSE(e.wants_bytes(h + 1)) << "no such file";
+}
+
 TEST(BadInput, TextThatIsNoLayoutIsUnusable) {
   Engine e;
   const Source& s = feed(&e, "short.log", "1000, 0, 4096, 1, 2, 3, 4, 5, 6, 7\n2000, 0, 4096, 1, 2, 3, 4, 5, 6, 7\n");

@@ -6,7 +6,7 @@
 //   JS (web/src/engine/inthread.js)            C++ (this file -> core/)
 //   new Module.Engine()                        latscope::Engine
 //   openFile(name, fileOptionsJson)   -> int   parse_file_options_json + open_file
-//   append(handle, Uint8Array)                 one copy into the heap + append
+//   append(handle, Uint8Array) -> bool         one copy into the heap + append; false: read no more
 //   finish(handle)                    -> str   source_json(finish())
 //   sources()                         -> str   "[" source_json, ... "]"
 //   query(optionsJson)                -> str   pctiles_json(query())
@@ -150,9 +150,11 @@ class WasmEngine {
     return val(engine_.open_file(name, fo));
   }
 
-  void append(int handle, const val& bytes) {
+  // False once the file wants no more bytes (Engine::wants_bytes): the page stops reading it.
+  bool append(int handle, const val& bytes) {
     buf_.copy_from(bytes);
     engine_.append(handle, buf_.data(), buf_.size());
+    return engine_.wants_bytes(handle);
   }
 
   std::string finish(int handle) {

@@ -376,6 +376,7 @@ int read_into(Engine* engine, const std::string& path, Input* opened, const File
     const size_t n = in->read(buf.data(), buf.size());
     if (n == 0) break;
     engine->append(h, buf.data(), n);
+    if (!engine->wants_bytes(h)) break;  // no log: the rest is not read (a fio data file)
   }
   int rc = report_input(*in);
   const Source& src = engine->finish(h);

@@ -291,6 +291,11 @@ class Engine {
   int open_file(const std::string& name, const FileOptions& opts = {});
   // Feeds the next bytes; any chunking gives identical results.
   void append(int handle, const char* data, size_t n);
+  // False once more bytes cannot change the file's Source: its head showed
+  // it is no latency log (or a broken one), and the rest would only be
+  // counted. Readers stop there: a results folder often holds fio's data
+  // files, gigabytes each (docs/folders.md, "Reading a folder").
+  bool wants_bytes(int handle) const;
   // Ends the file and appends its Source (status, series, diagnostics; an
   // ignored file has format kIgnored and Source::ignored) to sources().
   const Source& finish(int handle);

@@ -163,6 +163,12 @@ void Engine::append(int h, const char* data, size_t n) {
   else p.ignored_bytes += n;
 }
 
+bool Engine::wants_bytes(int h) const {
+  if (h < 0 || static_cast<size_t>(h) >= pending_.size() || !pending_[h]) return false;
+  const Pending& p = *pending_[h];
+  return !p.decided || p.reader != nullptr;
+}
+
 const Source& Engine::finish(int h) {
   static const Source kNone;
   if (h < 0 || static_cast<size_t>(h) >= pending_.size()) return kNone;

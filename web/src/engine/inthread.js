@@ -319,7 +319,12 @@ export class InThreadEngine {
             readError = m;
           },
         })) {
-          scratch.append(h, chunk);
+          // false: the head showed no latency log, and the rest would only be counted (a fio data file
+          // of gigabytes in a picked folder): not read (Engine::wants_bytes).
+          if (!scratch.append(h, chunk)) {
+            done = it.file.size;
+            break;
+          }
           if (now() - last >= PROGRESS_MS) {
             last = now();
             report('reading');
