@@ -11,6 +11,7 @@ const TITLES = {
   heatmap: 'Latency heat map',
   surface: 'Percentile surface',
   spectrum: 'Percentile spectrum',
+  groups: 'One percentile per group over time',
   density: 'Host density',
 };
 

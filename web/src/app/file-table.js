@@ -309,7 +309,7 @@ function offsetCell(tr, name, ms, ok, placed, onClick) {
   b.title = ms
     ? `offset ${ms} ms (click to change)`
     : placed
-      ? `placed ${placed} ms later: its job's startdelay in fio's json+ output (fio stamps a job's logs from the job's own start; docs/placement.md). Click to give it an offset of your own instead.`
+      ? `placed ${placed} ms later: where its job started by fio's json+ output (its startdelay, or fio's job_start; fio stamps a job's logs from the job's own start: docs/placement.md). Click to give it an offset of your own instead.`
       : `set an offset for ${name} (ms added to its clock)`;
   // Placed by the engine, not set by the user: shown apart (and in tests).
   if (!ms && placed) {
