@@ -56,6 +56,13 @@ TEST(FioHistReader, FileNamesGiveIdentity) {
   FileIdentity c = parse_fio_file_name("my_slat_hist.12.log.node-7.example.com.gz");
   EXPECT_EQ(c.job, "12");
   EXPECT_EQ(c.host, "node-7.example.com");
+  // fio's log_store_compressed=1 names: .fz is no host (docs/folders.md).
+  for (const char* name : {"fz_clat_hist.1.log.fz", "fz_clat.1.log.fz"}) {
+    const FileIdentity d = parse_fio_file_name(name);
+    EXPECT_EQ(d.prefix, "fz") << name;
+    EXPECT_EQ(d.job, "1") << name;
+    EXPECT_EQ(d.host, "") << name;
+  }
 }
 
 // Same bytes, any chunking: identical model.

@@ -215,6 +215,9 @@ FileIdentity fio_name_identity(const std::string& path) {
     id.gz = true;
     base.resize(base.size() - 3);
   }
+  // log_store_compressed=1 writes NAME.log.fz: fio's own compression, not a
+  // host (docs/folders.md, "Compressed fio logs").
+  if (base.size() > 7 && base.compare(base.size() - 7, 7, ".log.fz") == 0) base.resize(base.size() - 3);
   for (const char* kind : {"clat", "slat", "lat"}) {
     const std::string marker = std::string("_") + kind + "_hist.";
     const size_t m = base.rfind(marker);

@@ -120,6 +120,38 @@ function noPageErrors(c) {
 /** @type {{name: string, skip?: () => string, run: (c: Ctx) => Promise<void>}[]} */
 export const TRUST_CASES = [
   {
+    name: "trust: a group_reporting run (numjobs=3, one json+ entry) sets the run's 3 logs against its group's count, no row doubtful; fio's compressed .log.fz files say what to do; CSV equals `latscope pctiles`",
+    /** @param {Ctx} c */
+    async run(c) {
+      const p = c.page;
+      const dir = fixture('folders', 'grouped');
+      const files = [
+        ...fs.readdirSync(dir).sort().map((f) => path.join(dir, f)),
+        fixture('fz', 'fz_clat.1.log.fz'),
+        fixture('fz', 'fz_clat_hist.1.log.fz'),
+      ];
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await settled(p);
+      const t = await trustTable(p);
+      const json = t['grouped.json'];
+      assert.ok(json, Object.keys(t).join(', '));
+      assert.equal(json.ios, '2,701/2,701');
+      for (const [name, row] of Object.entries(t)) {
+        assert.doesNotMatch(row.cls, /trust-(warn|doubtful)/, name);
+        assert.deepEqual(row.warnings, [], name);
+      }
+      const errors = await p.$$eval('[data-testid=file-errors] .file-error-msg', (ds) => ds.map((d) => d.textContent));
+      assert.ok(errors.some((e) => /fz_clat\.1\.log\.fz: a fio log stored compressed \(log_store_compressed=1\): not read; 'fio --inflate-log=fz_clat\.1\.log\.fz > fz_clat\.1\.log'/.test(e ?? '')), errors.join('\n'));
+      assert.ok(errors.some((e) => /fz_clat_hist\.1\.log\.fz: a fio histogram log stored compressed .* without its histograms/.test(e ?? '')), errors.join('\n'));
+      await p.locator('.files').screenshot({ path: path.join(SHOTS, 'trust-grouped-fz.png') });
+      const csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
+      // The .fz files make the CLI exit 2 (unusable) and add nothing: the CSV is that of the other files.
+      const q = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.quantum_ms);
+      assert.equal(csv, cliPctiles(['--quantum', String(q)], files.filter((f) => !f.endsWith('.fz'))));
+      assert.deepEqual(c.errors, []);
+    },
+  },
+  {
     name: 'trust: histogram + per-I/O logs + json+ of the same jobs: histogram logs not added, I/Os 8,000 of 8,000, CSV equals `latscope pctiles`; the account switched to histogram logs: CSV equals `latscope pctiles --account hist`',
     async run(c) {
       const p = c.page;
