@@ -540,5 +540,32 @@ contains "a per-I/O .fz names fio --inflate-log" "$TMP/err" "fz_clat.1.log.fz: a
 contains "a histogram .fz says fio keeps no bins" "$TMP/err" "fz_clat_hist.1.log.fz: a fio histogram log stored compressed (log_store_compressed=1): not read; fio stores such a log without its histograms"
 contains "the inflated log holds every I/O fio counted" "$TMP/err" "hold 1,000 of the 1,000 I/Os fio counted"
 
+# .hlog files are read twice, their windows in time order the second time
+# (docs/quanta.md, "Memory: windows read twice"): the same stdout and stderr
+# as the bins held (standard input), on a longer log, with a merged window
+# (read again whole) and beside a second file.
+H="$FIX/hdr-processor"
+awk -F, 'BEGIN{OFS=","} /^#|^"/ {print; next} {l[++m]=$0}
+  END{for (c=0; c<30; c++) for (i=1; i<=m; i++) {split(l[i], f, ","); j = (f[1] ~ /^Tag=/) ? 2 : 1;
+    f[j] = sprintf("%.3f", f[j] + 24*c); s = f[1]; for (x=2; x in f; x++) s = s "," f[x]; print s }}' \
+  "$H/sig3-tagged.hlog" > "$TMP/long.hlog"
+cp "$TMP/long.hlog" "$TMP/merged.hlog"
+sed -n 9p "$H/sig3-tagged.hlog" >> "$TMP/merged.hlog"
+for f in long merged; do
+  for q in 1000 700; do
+    (cd "$TMP" && "$BIN" pctiles --group-by tag --method hdr --quantum "$q" "$f.hlog" >twice 2>twice.err)
+    a=$?
+    "$BIN" pctiles --group-by tag --method hdr --quantum "$q" - <"$TMP/$f.hlog" >"$TMP/held" 2>"$TMP/held.err"
+    b=$?
+    check "$f.hlog at $q ms read twice exits as held" "$b" "$a"
+    if cmp -s "$TMP/twice" "$TMP/held" && [ -s "$TMP/twice" ]; then echo "ok   $f.hlog at $q ms: rows read twice = rows held"; else echo "FAIL $f.hlog at $q ms: rows differ"; fails=$((fails + 1)); fi
+    sed "s#(stdin)#$f.hlog#g" "$TMP/held.err" > "$TMP/held.named"
+    if cmp -s "$TMP/twice.err" "$TMP/held.named"; then echo "ok   $f.hlog at $q ms: same messages"; else echo "FAIL $f.hlog at $q ms: messages differ"; diff "$TMP/twice.err" "$TMP/held.named" | head -5; fails=$((fails + 1)); fi
+  done
+done
+"$BIN" pctiles --group-by tag --method hdr "$TMP/long.hlog" "$H/sig1-rel.hlog" >"$TMP/twice" 2>/dev/null
+"$BIN" pctiles --group-by tag --method hdr - "$H/sig1-rel.hlog" <"$TMP/long.hlog" >"$TMP/held" 2>/dev/null
+if cmp -s "$TMP/twice" "$TMP/held" && [ -s "$TMP/twice" ]; then echo "ok   two .hlog files: rows read twice = rows held"; else echo "FAIL two .hlog files: rows differ"; fails=$((fails + 1)); fi
+
 [ "$fails" -eq 0 ] || { echo "$fails CLI checks failed"; exit 1; }
 echo "all CLI checks passed"

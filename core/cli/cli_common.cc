@@ -1,5 +1,7 @@
 #include "cli_common.h"
 
+#include "latscope/stream.h"
+
 #include "latscope/report.h"
 
 #include <algorithm>
@@ -357,9 +359,9 @@ bool looks_like_json(const std::string& path) {
 // `reread`: a plain file's HdrHistogram windows keep where their lines are
 // instead of their bins (FileOptions::reread).
 int read_into(Engine* engine, const std::string& path, Input* opened, const FileOptions& fopts_in,
-              std::vector<char>* bufp, const Source** out, bool reread) {
+              std::vector<char>* bufp, const Source** out, Reread reread) {
   std::vector<char>& buf = *bufp;
-  Input own;
+  Input own, again;  // again: read a second time (a digest that cannot stand for the file)
   Input* in = opened;
   if (!in) {
     in = &own;
@@ -370,16 +372,35 @@ int read_into(Engine* engine, const std::string& path, Input* opened, const File
     }
   }
   FileOptions fopts = fopts_in;
-  if (reread && !opened) fopts.reread = FileLines::for_plain_file(path, in->gzip());
-  const int h = engine->open_file(in->name(), fopts);
-  for (;;) {
-    const size_t n = in->read(buf.data(), buf.size());
-    if (n == 0) break;
-    engine->append(h, buf.data(), n);
-    if (!engine->wants_bytes(h)) break;  // no log: the rest is not read (a fio data file)
+  std::shared_ptr<DigestSink> digest;
+  if (reread.lines && !opened) {
+    fopts.reread = FileLines::for_plain_file(path, in->gzip());
+    if (fopts.reread && reread.digest_quantum_ms > 0) fopts.hand_on = digest = digest_sink(reread.digest_quantum_ms);
+  }
+  const auto read_all = [&](Input* from) {
+    const int h = engine->open_file(from->name(), fopts);
+    for (;;) {
+      const size_t n = from->read(buf.data(), buf.size());
+      if (n == 0) break;
+      engine->append(h, buf.data(), n);
+      if (!engine->wants_bytes(h)) break;  // no log: the rest is not read (a fio data file)
+    }
+    return h;
+  };
+  int h = read_all(in);
+  const Source* done = &engine->finish(h);
+  if (digest && !digest->complete()) {
+    // A series the digest cannot stand for (model.h DigestSink): the file
+    // read again, its windows kept. Nothing was said of the first reading.
+    std::string err;
+    if (again.open(path, &err)) {
+      fopts.hand_on = nullptr;
+      done = &engine->finish(read_all(&again));
+      in = &again;
+    }
   }
   int rc = report_input(*in);
-  const Source& src = engine->finish(h);
+  const Source& src = *done;
   *out = &src;
   // Nothing came out of the input: its own message says why (no "empty file").
   if (in->level() == InputLevel::kUnusable) return 2;
@@ -417,7 +438,7 @@ bool refuse_for_layouts(const LayoutTally& held, Parsed* p) {
   return false;
 }
 
-Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopts, bool reread) {
+Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopts, Reread reread) {
   Parsed p;
   std::vector<char> buf(kChunk);
   t_messages = &p.messages;
@@ -431,7 +452,7 @@ Parsed parse_one(const std::string& path, Input* opened, const FileOptions& fopt
 // of one thread. At most `jobs` parsed files wait in memory besides the one
 // fn holds.
 int parse_in_order(const std::vector<std::string>& paths, Input* std_in, const FileOptions& common, int jobs,
-                   const std::function<void(Parsed&)>& fn, const RunLabels* runs, bool reread = false) {
+                   const std::function<void(Parsed&)>& fn, const RunLabels* runs, Reread reread = {}) {
   // Each path's options: the common ones with its run label. A file whose
   // jobs' I/Os another input accounts for is not read (folder.h
   // plan_accounts, docs/folders.md): adding both would count them twice.
@@ -519,7 +540,7 @@ int default_jobs() {
 }
 
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
-                  const std::function<void(Source&)>& fn, const RunLabels* runs, bool reread) {
+                  const std::function<void(Source&)>& fn, const RunLabels* runs, Reread reread) {
   // Standard input is opened once and its look-ahead kept for the read.
   Input std_in;
   bool std_in_open = false;

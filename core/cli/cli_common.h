@@ -96,6 +96,16 @@ void settle_and_say(Source* src, const std::vector<FolderFile>& folder);
 int load_files(Engine* engine, const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
                const RunLabels* runs = nullptr);
 
+// How the fold reads plain files (docs/quanta.md): whole; HdrHistogram
+// windows keeping where their lines are instead of their bins (lines,
+// FileOptions::reread); and, with a quantum, each window handed to a digest
+// and read again in time order later (TimeOrderFeed, model.h DigestSink).
+struct Reread {
+  Reread(bool keep_lines = false) : lines(keep_lines) {}  // NOLINT: true/false read as before
+  bool lines = false;
+  double digest_quantum_ms = 0;
+};
+
 // Parses each file with its own Engine and hands its Source to fn, then
 // drops it: memory holds one file's model at a time. fio json output is read
 // first (what the engine would take as json: the first non-blank byte is not
@@ -106,7 +116,7 @@ int load_files(Engine* engine, const std::vector<std::string>& files, const File
 // for a fold that decodes them again (FileOptions::reread, docs/quanta.md
 // "Memory: the fold by quanta").
 int for_each_file(const std::vector<std::string>& files, const FileOptions& fopts, int jobs,
-                  const std::function<void(Source&)>& fn, const RunLabels* runs = nullptr, bool reread = false);
+                  const std::function<void(Source&)>& fn, const RunLabels* runs = nullptr, Reread reread = {});
 
 // Reads a whole file (plain or gzip, "-" standard input) into memory; false
 // with *err set when nothing usable could be read. A damaged .gz's readable

@@ -11,8 +11,28 @@
 #include "latscope/stream.h"
 #include "runs_cli.h"
 #include "sla_args.h"
+#include "time_order_feed.h"
 
 namespace latscope::cli {
+namespace {
+
+// Whether the files are read twice, in time order the second time (model.h
+// WindowFeed): every input a plain HdrHistogram log file (.hlog), few enough
+// to be open at once, and a query whose sweep takes windows read again
+// (no offset, correction or per-I/O values: query.cc unfed_series).
+bool reads_in_time_order(const Options& o) {
+  constexpr size_t kMostFiles = 32;
+  const std::vector<std::string> files = inputs(o.files);
+  if (files.empty() || files.size() > kMostFiles) return false;
+  for (const std::string& f : files) {
+    const size_t dot = f.rfind('.');
+    if (f == "-" || dot == std::string::npos || f.substr(dot) != ".hlog") return false;
+  }
+  const QueryOptions& q = o.query;
+  return q.sel.offsets_ms.empty() && q.sel.co_interval_ms <= 0 && q.method != Method::kExact && q.part_count <= 1;
+}
+
+}  // namespace
 
 int cmd_pctiles(int argc, char** argv) {
   std::vector<char*> args(argv, argv + argc);
@@ -57,10 +77,19 @@ int cmd_pctiles(int argc, char** argv) {
     // Each file folded as it comes, or held and folded by quanta, whichever
     // holds less (docs/quanta.md, "Memory: the fold by quanta").
     StreamingQuery stream(o.query);
+    // HdrHistogram log files read twice, their windows in time order the
+    // second time, so memory does not grow with their length (docs/quanta.md,
+    // "Memory: windows read twice").
+    Reread reread(true);
+    TimeOrderFeed feed(o.file);
+    if (csv && reads_in_time_order(o)) {
+      reread.digest_quantum_ms = o.query.quantum_ms;
+      stream.set_feed(&feed);
+    }
     rc = for_each_file(o.files, o.file, o.jobs, [&](Source& s) {
       const Status added = stream.add(std::move(s));
       if (!added.ok() && st.ok()) st = added;
-    }, &o.run_labels, true);
+    }, &o.run_labels, reread);
     if (st.ok()) st = stream.finish(&r, csv.get());
   }
   if (!st.ok()) {

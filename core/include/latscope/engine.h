@@ -63,6 +63,9 @@ struct FileOptions {
   // (Series::line_at), and the fold by quanta decodes it again when it
   // reaches it (docs/quanta.md, "Memory: the fold by quanta"). Null: bins kept.
   std::shared_ptr<LineReader> reread;
+  // With reread: such formats hand each final window to this sink instead
+  // of keeping it (model.h WindowSink; the CLI's fold in time order).
+  std::shared_ptr<WindowSink> hand_on;
 };
 
 // Grouping is by label names (model.h, label_of): "host", "job", "dir",

@@ -112,6 +112,91 @@ class BinsElsewhere {
                       std::vector<uint64_t>* counts) const = 0;
 };
 
+struct Source;
+
+// Windows read twice (docs/quanta.md, "Memory: windows read twice"): a
+// format that reads a window again from its own line (HdrHistogram logs
+// with FileOptions::reread) can hand each window on, once it is final, to
+// a sink instead of keeping it. The CLI's first pass keeps only what the
+// query's plan needs of them (a WindowDigest); its second pass reads them
+// again in time order and the sweep drops each once passed (WindowFeed).
+class WindowSink {
+ public:
+  virtual ~WindowSink() = default;
+  // Window w of the format's series number `series` (the order its source
+  // lists them in), its bins at byte line_at of the file, or kept in the
+  // series' data (Series::kBinsInData: counts an earlier window merged).
+  virtual void window(size_t series, const Window& w, uint64_t line_at) = 0;
+  // After the last window, the source finished (its series hold none).
+  virtual void finish(Source* src) { (void)src; }
+};
+
+// The second pass: the windows of series held with a WindowDigest, read
+// again from their files in time order as the sweep reaches them.
+class WindowFeed {
+ public:
+  virtual ~WindowFeed() = default;
+  // Series number `series` of src will be read (before any more()).
+  virtual void want(const Source& src, size_t series) = 0;
+  // Appends that series' next windows (and their lines) to *w and *line_at,
+  // until one starts at or after until_ms or it has no more; false when none
+  // was left to append. A read error: status().
+  virtual bool more(const Source& src, size_t series, double until_ms, std::vector<Window>* w,
+                    std::vector<uint64_t>* line_at) = 0;
+  virtual Status status() const = 0;
+};
+
+// What a query's plan reads of a series' windows, kept in the first pass
+// in place of all but the first and last (Series::digest).
+struct WindowDigest {
+  double interval_ms = 0;  // query/interval.h logging_interval_ms: the median window length
+  double run_gap_ms = 0;   // the gap its runs were joined across (query/axis.h add_time_runs)
+  struct Run {
+    double start = 0, end = 0;  // ms
+    double ios = 0;             // the I/Os its windows hold
+  };
+  std::vector<Run> runs;  // at offset 0
+  size_t windows = 0;     // every window the format gave
+};
+
+// Joins windows into runs of time holding I/Os, apart by more than a gap
+// (query/axis.h add_time_runs; a WindowDigest keeps them). Windows in order.
+class RunMaker {
+ public:
+  RunMaker(double gap_ms, double unit, bool per_io) : gap_(gap_ms), unit_(unit), per_io_(per_io) {}
+  void add(const Window& w, double offset_ms);
+  // The run still open, if any, appended; then no run is open.
+  void finish(std::vector<WindowDigest::Run>* out);
+  std::vector<WindowDigest::Run>& done() { return done_; }
+
+ private:
+  double gap_, unit_;
+  bool per_io_;
+  bool open_ = false;
+  WindowDigest::Run cur_;
+  std::vector<WindowDigest::Run> done_;
+};
+
+// The first pass's sink for one file: keeps each series' first and last
+// window and makes its WindowDigest; finish puts them in the series.
+// complete() is false when a series cannot be held so (a window that holds
+// counts merged into it, or more distinct window lengths than kMaxLengths):
+// the file is then read again with its windows kept.
+class DigestSink : public WindowSink {
+ public:
+  static constexpr size_t kMaxLengths = 4096;
+  explicit DigestSink(double run_gap_ms) : gap_(run_gap_ms) {}
+  void window(size_t series, const Window& w, uint64_t line_at) override;
+  void finish(Source* src) override;
+  bool complete() const { return complete_; }
+
+ private:
+  struct One;
+  double gap_;
+  bool complete_ = true;
+  std::vector<std::shared_ptr<One>> per_;
+};
+
 // A window's non-empty bins are stored as n pairs of LEB128 varints
 // (gap to the previous non-empty bin, count): ~2 bytes per bin instead of 12,
 // which is what bounds the model at a few hundred bytes per fio window.
@@ -162,6 +247,10 @@ struct Series {
   static constexpr uint64_t kBinsInData = UINT64_MAX;
   std::vector<uint64_t> line_at;
   std::shared_ptr<const BinsElsewhere> elsewhere;
+  // Held without its windows (WindowSink): windows holds the first and the
+  // last, and the digest what the plan reads of the others; a query sweeps
+  // such a series only through a WindowFeed (stream.h). Null: windows whole.
+  std::shared_ptr<const WindowDigest> digest;
 
   // Appends a window; bins strictly ascending, counts > 0.
   void add_window(double start_ms, double end_ms, const uint32_t* bins, const uint64_t* counts,

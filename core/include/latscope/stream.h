@@ -30,6 +30,10 @@ namespace latscope {
 
 struct Result;  // result.h
 
+// The first pass of the fold in time order: a sink for one file, whose
+// series then hold a WindowDigest for a query at quantum_ms (model.h).
+std::shared_ptr<DigestSink> digest_sink(double quantum_ms);
+
 class StreamingQuery {
  public:
   explicit StreamingQuery(const QueryOptions& opts);
@@ -49,6 +53,11 @@ class StreamingQuery {
   // three to it). Before any add.
   enum class Fold { kChoose, kByFile, kByQuanta };
   void set_fold(Fold how);
+  // The fold in time order (docs/quanta.md, "Memory: windows read twice"):
+  // sources whose series hold a WindowDigest (model.h) are held, and finish
+  // sweeps them once, their windows read again through feed as the quanta
+  // reach them. Sets Fold::kByQuanta. The feed outlives finish.
+  void set_feed(WindowFeed* feed);
   // Folds a finished source in; it may be destroyed afterwards. Unusable
   // sources are ignored (their Status is the caller's to report).
   Status add(const Source& src);
@@ -102,6 +111,7 @@ class StreamingQuery {
   // time order as Engine::query does (the one fold, query_sources), and
   // the parts' own folding is for results and the fold by file.
   bool holding_all_ = true;
+  WindowFeed* feed_ = nullptr;
   std::vector<std::shared_ptr<const Source>> held_;
   bool all_holding() const;
   void fold_by_file_from_now();

@@ -479,10 +479,11 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
   const std::vector<uint64_t>* counts = &s->counts;
   if (elsewhere) {
     DecodedWindow* d = s->kept ? s->kept : &s->once;
-    const size_t wi = static_cast<size_t>(&w - x.series->windows.data());
+    const size_t wi = s->fed ? s->fed_wi : static_cast<size_t>(&w - x.series->windows.data());
     if (d->series != x.series || d->wi != wi) {
       d->series = nullptr;
-      const Status st = x.series->decode_at(wi, &d->bins, &d->counts);
+      const Status st = s->fed ? x.series->elsewhere->bins(s->fed_line, w.n, w.total, &d->bins, &d->counts)
+                               : x.series->decode_at(wi, &d->bins, &d->counts);
       if (!st.ok()) {
         if (s->error.ok()) s->error = st;
         return 0;
@@ -522,7 +523,7 @@ size_t Sweep::next_busy(size_t j) const {
   double best = static_cast<double>(plan_.quanta);
   for (size_t si = 0; si < plan_.series.size(); ++si) {
     const Selected& x = plan_.series[si];
-    const std::vector<Window>& w = x.series->windows;
+    const std::vector<Window>& w = windows_of(si);
     for (size_t i = cursor_[si]; i < w.size(); ++i) {
       const double s = w[i].start_ms + x.offset_ms, e = w[i].end_ms + x.offset_ms;
       if (e < a || (e == a && e > s) || w[i].total == 0) continue;  // as next() skips them; no count
@@ -546,7 +547,12 @@ size_t row_quanta_bound(const Plan& plan) {
   double sum = gap;  // the grid's end
   for (const Selected& x : plan.series) {
     double run_a = 0, run_b = -1;  // the current run of quanta (none yet)
-    for (const Window& w : x.series->windows) {
+    // Held without its windows (model.h WindowDigest): its runs of time,
+    // which reach at least the quanta its windows do.
+    std::vector<Window> from_runs;
+    if (x.series->digest)
+      for (const WindowDigest::Run& r : x.series->digest->runs) from_runs.push_back(Window{r.start, r.end, 1, 0, 1});
+    for (const Window& w : x.series->digest ? from_runs : x.series->windows) {
       if (w.total == 0) continue;  // next_busy skips them too
       const double s = w.start_ms + x.offset_ms, e = w.end_ms + x.offset_ms;
       // floor of both ends: at most one quantum too many, never too few.
@@ -566,8 +572,6 @@ size_t row_quanta_bound(const Plan& plan) {
   }
   return static_cast<size_t>(sum);
 }
-
-Sweep::Sweep(const Plan& plan) : plan_(plan), cursor_(plan.series.size(), 0), io_at_(plan.series.size(), 0) {}
 
 void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flags, std::vector<ExtremeBins>* ext,
                  std::vector<std::vector<uint64_t>>* raw) {
@@ -605,7 +609,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
     if (a < x.full_start || b > x.full_end) (*flags)[x.group] |= kFlagPartial;
     if (finer_than_interval(x.interval_ms, plan_.quantum_ms) && a < x.cover_end && b > x.cover_start)
       (*flags)[x.group] |= kFlagFiner;
-    const std::vector<Window>& w = x.series->windows;
+    const std::vector<Window>& w = windows_of(si);
     size_t& c = cursor_[si];
     // Windows ending at or before a cannot reach this quantum or later ones.
     // An instant (t, t] at t == a belongs to this quantum (a <= t < b).
@@ -639,8 +643,14 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
         if (decoded_.size() != plan_.series.size()) decoded_.resize(plan_.series.size());
         scratch_.kept = &decoded_[si];
       }
+      if (fed_[si].on) {
+        scratch_.fed = true;
+        scratch_.fed_wi = fed_[si].base + i;
+        scratch_.fed_line = fed_[si].line[i];
+      }
       add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &own : nullptr, &seen, occupied);
       scratch_.kept = nullptr;
+      scratch_.fed = false;
       if (occupied) keep_ascending(occupied, had);
     }
     touched_[x.group].add(seen);
@@ -652,7 +662,7 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
 }
 
 void Sweep::start_at(size_t si, size_t wi) {
-  const std::vector<Window>& w = plan_.series[si].series->windows;
+  const std::vector<Window>& w = windows_of(si);
   wi = std::min(wi, w.size());
   if (wi <= cursor_[si]) return;
   if (plan_.series[si].series->has_io_values())  // window wi's first I/O in io_ns

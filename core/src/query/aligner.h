@@ -176,7 +176,9 @@ Status make_plan(const std::vector<Source>& sources, const Selection& sel, const
 // fixed quanta over `sources`, quanta swept in time order (Sweep), each
 // finished quantum made rows and handed to sink (kept in out when null).
 // Not for the compat mode, adaptive quanta or columns (Engine::query).
-Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryResult* out, RowSink* sink);
+// feed: where series held with a WindowDigest are read again (model.h).
+Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryResult* out, RowSink* sink,
+                     WindowFeed* feed = nullptr);
 
 // Adds the unlogged last window of each log series that fio's json+ output
 // in `sources` accounts for (Selection::complete_tail). Called by make_plan.
@@ -238,6 +240,11 @@ struct WindowScratch {
   DecodedWindow* kept = nullptr;  // set: where a window read again from its file is kept
   DecodedWindow once;             // where it goes otherwise
   Status error;                   // the first window that no longer reads as it did
+  // A window of a fed series (Sweep, WindowFeed): its index among all the
+  // series' windows and the byte of its line, not the series' own.
+  bool fed = false;
+  size_t fed_wi = 0;
+  uint64_t fed_line = 0;
 };
 
 // Adds share of window w of series x (coordinated-omission correction and
@@ -265,7 +272,12 @@ constexpr size_t kWideLayoutBins = 4096;
 // (extremes.h).
 class Sweep {
  public:
-  explicit Sweep(const Plan& plan);
+  // feed: where the windows of series held with a WindowDigest come from
+  // (model.h); each is read once, in time order, and dropped once passed.
+  explicit Sweep(const Plan& plan, WindowFeed* feed = nullptr);
+  // Before next_busy(j) and next(j): the fed series' windows read up to the
+  // end of quantum j (and one past it), those wholly before it dropped.
+  void fill(size_t j);
   // raw (optional, Method::kExact): per group, the per-I/O values (ns) of
   // the quantum's instant windows of series that keep them.
   void next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flags, std::vector<ExtremeBins>* ext,
@@ -308,6 +320,25 @@ class Sweep {
   std::vector<size_t> cursor_;
   std::vector<uint64_t> io_at_;  // per series: index of window cursor_'s first I/O in io_ns
   WindowScratch scratch_;
+  // A fed series' windows read so far and not yet passed (fill).
+  struct Fed {
+    bool on = false;
+    std::vector<Window> w;
+    std::vector<uint64_t> line;
+    size_t base = 0;  // the index of w[0] among all the series' windows
+    bool done = false;
+    std::vector<Window> got;  // scratch of fill
+    std::vector<uint64_t> got_line;
+  };
+  WindowFeed* feed_;
+  std::vector<Fed> fed_;
+  const std::vector<Window>& windows_of(size_t si) const {
+    return fed_[si].on ? fed_[si].w : plan_.series[si].series->windows;
+  }
 };
+
+// Why query_sources cannot sweep the plan's series held with a WindowDigest
+// (model.h) through feed; empty when it can.
+std::string unfed_series(const Plan& plan, const WindowFeed* feed);
 
 }  // namespace latscope

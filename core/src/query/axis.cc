@@ -12,26 +12,16 @@ void add_time_runs(const Series& s, double offset_ms, const std::string& file, s
                    std::vector<TimeRun>* runs) {
   // Apart by over a quarter of the limit: two such runs may still share an
   // axis, but one run never holds a gap that alone breaks it.
-  const double gap = kMaxQuanta / 4 * quantum_ms;
-  const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));  // model.h
-  TimeRun cur;
-  bool open = false;
-  for (const Window& w : s.windows) {
-    if (w.total == 0) continue;
-    // As Selected::cover_* (aligner.cc): a per-I/O stamp t covers [t, t + 1).
-    const double st = std::min(w.start_ms, w.end_ms) + offset_ms;
-    const double e = w.end_ms + offset_ms + (s.per_io ? 1 : 0);
-    if (open && st <= cur.end + gap && e >= cur.start - gap) {
-      cur.start = std::min(cur.start, st);
-      cur.end = std::max(cur.end, e);
-      cur.ios += static_cast<double>(w.total) * unit;
-      continue;
-    }
-    if (open) runs->push_back(cur);
-    cur = TimeRun{st, e, static_cast<double>(w.total) * unit, file, owner};
-    open = true;
+  const double gap = time_run_gap_ms(quantum_ms);
+  std::vector<WindowDigest::Run> made;
+  if (s.digest && s.digest->run_gap_ms == gap && offset_ms == 0) {
+    made = s.digest->runs;  // the first pass made them (model.h WindowDigest)
+  } else {
+    RunMaker m(gap, std::ldexp(1.0, -static_cast<int>(s.count_frac_bits)), s.per_io);  // model.h
+    for (const Window& w : s.windows) m.add(w, offset_ms);
+    m.finish(&made);
   }
-  if (open) runs->push_back(std::move(cur));
+  for (const WindowDigest::Run& r : made) runs->push_back(TimeRun{r.start, r.end, r.ios, file, owner});
 }
 
 namespace {

@@ -31,6 +31,9 @@ struct TimeRun {
   size_t owner = 0;  // the caller's series index
 };
 
+// Windows further apart than this are in different runs (add_time_runs).
+inline double time_run_gap_ms(double quantum_ms) { return kMaxQuanta / 4 * quantum_ms; }
+
 // Appends the runs of series s of file `file` (windows shifted by offset_ms)
 // for a query at quantum_ms.
 void add_time_runs(const Series& s, double offset_ms, const std::string& file, size_t owner, double quantum_ms,

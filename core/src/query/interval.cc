@@ -8,6 +8,7 @@
 namespace latscope {
 
 double logging_interval_ms(const Series& s) {
+  if (s.digest) return s.digest->interval_ms;  // the first pass's (model.h WindowDigest)
   std::vector<double> len;
   len.reserve(s.windows.size());
   for (const Window& w : s.windows)

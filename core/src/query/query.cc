@@ -212,12 +212,15 @@ Status Engine::answer(const QueryOptions& opts, QueryResult* out, RowSink* sink)
   return query_sources(refs_of(sources_), opts, out, sink);
 }
 
-Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryResult* out, RowSink* sink) {
+Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryResult* out, RowSink* sink,
+                     WindowFeed* feed) {
   if (Status st = begin_answer(opts, out); !st.ok()) return st;
   const bool first_part = opts.part_index == 0;
   Plan plan;
   Status st = make_plan(sources, opts.sel, opts.group_by, opts.quantum_ms, &plan);
   if (!st.ok()) return st;
+  if (const std::string why = unfed_series(plan, feed); !why.empty())
+    return Status::Error(ErrorCode::kInvalidArgument, why);
   std::vector<Selected> window_values;  // fio log_avg_msec logs (query/window_values.h)
   for (const Source* src : sources) select_window_values(*src, opts.sel, &window_values);
   if (plan.series.empty() && !window_values.empty())
@@ -229,7 +232,7 @@ Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryR
 
   const size_t k = plan.layout->size();
   const size_t np = opts.percentiles.size();
-  Sweep sweep(plan);
+  Sweep sweep(plan, feed);
   std::vector<double> acc;
   std::vector<uint32_t> flags;
   std::vector<ExtremeBins> ext;
@@ -259,6 +262,8 @@ Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryR
     j_end = part_cut(plan, opts, opts.part_index + 1, opts.part_count);
   }
   for (size_t j = j_begin; j < j_end; ++j) {
+    sweep.fill(j);
+    if (feed && !feed->status().ok()) return feed->status();
     const size_t busy = sweep.next_busy(j);
     if (busy - j >= kSkipEmptyQuanta) {
       out->notes.push_back(skipped_quanta_note((plan.first + static_cast<double>(j)) * plan.quantum_ms,

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "query/axis.h"
 #include "query/budget.h"
 #include "query/stream_impl.h"
 
@@ -79,6 +80,15 @@ void StreamingQuery::set_fold(Fold how) {
   if (how == Fold::kByFile) impl_->holding = false;
   if (epoch_) epoch_->set_fold(how);
   for (auto& kv : kinds_) kv.second->set_fold(how);
+}
+
+void StreamingQuery::set_feed(WindowFeed* feed) {
+  feed_ = feed;
+  set_fold(Fold::kByQuanta);
+}
+
+std::shared_ptr<DigestSink> digest_sink(double quantum_ms) {
+  return std::make_shared<DigestSink>(time_run_gap_ms(quantum_ms));
 }
 
 void StreamingQuery::Impl::flush_held() {

@@ -198,10 +198,12 @@ Status StreamingQuery::finish(QueryResult* out, RowSink* sink) {
     SourceRefs refs;
     refs.reserve(held_.size());
     for (const std::shared_ptr<const Source>& s : held_) refs.push_back(s.get());
-    Status st = query_sources(refs, impl_->opts, out, sink);
+    Status st = query_sources(refs, impl_->opts, out, sink, feed_);
     if (st.ok()) add_accounts_note(&out->notes);
     return st;
   }
+  // Digested series are swept only with their feed (query.cc unfed_series).
+  if (feed_) return Status::Error(ErrorCode::kInvalidArgument, "windows read again in time order need every source held");
   std::vector<Selected> window_values;  // as Engine::query (query/window_values.h)
   for (const Source& src : window_values_) select_window_values(src, impl_->opts.sel, &window_values);
   Status st = finish_folded(out, sink);

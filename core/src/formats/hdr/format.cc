@@ -118,6 +118,7 @@ class HdrFormatReader : public Reader {
   HdrFormatReader(Source src, const FileOptions& opts)
       : src_(std::move(src)), unit_ns_(opts.hdr_unit_ns > 0 && std::isfinite(opts.hdr_unit_ns) ? opts.hdr_unit_ns : 1) {
     if (opts.reread) elsewhere_ = std::make_shared<HdrBinsInFile>(opts.reread, src_.name);
+    if (opts.reread) hand_on_ = opts.hand_on;
   }
 
   void append(const char* data, size_t n) override {
@@ -151,9 +152,11 @@ class HdrFormatReader : public Reader {
     build_layouts();
     src_.absolute_time = absolute_;
     for (Pending& p : series_) {
+      pass_on(p, 0);
       if (elsewhere_) p.s.elsewhere = elsewhere_;
       src_.series.push_back(std::move(p.s));
     }
+    if (hand_on_) hand_on_->finish(&src_);
     return std::move(src_);
   }
 
@@ -174,6 +177,7 @@ class HdrFormatReader : public Reader {
   // starts (Series::line_at), 8 bytes instead of its bins.
   void window(Pending& p, double start_ms, double end_ms, const uint32_t* bins, const uint64_t* counts, uint32_t n,
               uint64_t sum, uint64_t byte_at) {
+    pass_on(p, 1);  // the window before this one is final
     if (!elsewhere_ || byte_at == Series::kBinsInData) {
       p.s.add_window(start_ms, end_ms, bins, counts, n);
       if (elsewhere_) p.s.line_at.push_back(Series::kBinsInData);
@@ -189,6 +193,19 @@ class HdrFormatReader : public Reader {
     p.s.line_at.push_back(byte_at);
     p.last_bins.assign(bins, bins + n);
     p.last_counts.assign(counts, counts + n);
+  }
+
+  // FileOptions::hand_on: p's windows but the last `keep` handed on, not
+  // kept (model.h WindowSink). The last stays until the next: a later
+  // interval ending before it merges into it (add).
+  void pass_on(Pending& p, size_t keep) {
+    const size_t n = p.s.windows.size();
+    if (!hand_on_ || n <= keep) return;
+    const size_t index = static_cast<size_t>(&p - series_.data());
+    for (size_t i = 0; i + keep < n; ++i) hand_on_->window(index, p.s.windows[i], p.s.line_at[i]);
+    const auto cut = static_cast<std::ptrdiff_t>(n - keep);
+    p.s.windows.erase(p.s.windows.begin(), p.s.windows.begin() + cut);
+    p.s.line_at.erase(p.s.line_at.begin(), p.s.line_at.begin() + cut);
   }
 
   void origin(const hdr::Interval& iv) {
@@ -378,6 +395,7 @@ class HdrFormatReader : public Reader {
   int64_t origin_ns_ = 0;
   std::shared_ptr<const BinsElsewhere> elsewhere_;  // FileOptions::reread
   std::vector<Pending> series_;
+  std::shared_ptr<WindowSink> hand_on_;
   std::unordered_map<std::string, size_t> index_;  // (configuration, tag) -> series_ index
   std::map<std::string, hdr::Config> configs_;
   std::map<std::string, uint64_t> max_index_;  // config key -> highest index its layout holds
