@@ -12,6 +12,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -49,11 +50,11 @@ class TextFeed : public WindowFeed {
     if (o.q->q.size() <= series) o.q->q.resize(series + 1);
   }
   bool more(const Source& src, size_t series, double until_ms, std::vector<Window>* w,
-            std::vector<uint64_t>* line_at) override {
+            std::vector<uint64_t>* line_at, std::vector<WindowBins>* bins) override {
     One& o = files_.at(src.name);
     const std::string& t = *texts_.at(src.name);
     auto& q = o.q->q[series];
-    while (q.empty() || q.back().first.start_ms < until_ms) {
+    while (q.empty() || std::get<0>(q.back()).start_ms < until_ms) {
       if (!o.e) {
         o.e = std::make_unique<Engine>();
         FileOptions f;
@@ -72,9 +73,11 @@ class TextFeed : public WindowFeed {
     }
     asked.push_back(until_ms);
     if (q.empty()) return false;
-    for (const auto& [win, at] : q) {
+    for (auto& [win, at, b] : q) {
       w->push_back(win);
       line_at->push_back(at);
+      // Every other window without its bins: the sweep reads those from their lines.
+      bins->push_back(handed_start.size() % 2 ? WindowBins{} : std::move(b));
       handed_start.push_back(win.start_ms);
     }
     q.clear();
@@ -85,9 +88,11 @@ class TextFeed : public WindowFeed {
 
  private:
   struct Queues : WindowSink {
-    std::vector<std::deque<std::pair<Window, uint64_t>>> q;
-    void window(size_t series, const Window& w, uint64_t line_at) override {
-      if (series < q.size()) q[series].emplace_back(w, line_at);
+    std::vector<std::deque<std::tuple<Window, uint64_t, WindowBins>>> q;
+    void window(size_t series, const Window& w, uint64_t line_at, const uint32_t* bins,
+                const uint64_t* counts) override {
+      if (series < q.size())
+        q[series].emplace_back(w, line_at, WindowBins{{bins, bins + w.n}, {counts, counts + w.n}});
     }
   };
   struct One {

@@ -14,10 +14,16 @@ constexpr size_t kFeedBlock = size_t{256} << 10;
 // them; windows of series no query reads are not kept.
 struct TimeOrderFeed::Queues : WindowSink {
   std::vector<bool> wanted;
-  std::vector<std::deque<std::pair<Window, uint64_t>>> q;
-  void window(size_t series, const Window& w, uint64_t line_at) override {
+  struct Held {
+    Window w;
+    uint64_t line_at;
+    WindowBins bins;
+  };
+  std::vector<std::deque<Held>> q;
+  void window(size_t series, const Window& w, uint64_t line_at, const uint32_t* bins,
+              const uint64_t* counts) override {
     if (series >= wanted.size() || !wanted[series]) return;
-    q[series].emplace_back(w, line_at);
+    q[series].push_back(Held{w, line_at, WindowBins{{bins, bins + w.n}, {counts, counts + w.n}}});
   }
 };
 
@@ -67,17 +73,18 @@ bool TimeOrderFeed::read_block(const std::string& name, File* f) {
 }
 
 bool TimeOrderFeed::more(const Source& src, size_t series, double until_ms, std::vector<Window>* w,
-                         std::vector<uint64_t>* line_at) {
+                         std::vector<uint64_t>* line_at, std::vector<WindowBins>* bins) {
   const auto it = files_.find(src.name);
   if (it == files_.end() || series >= it->second.queues->q.size()) return false;
   File& f = it->second;
-  std::deque<std::pair<Window, uint64_t>>& q = f.queues->q[series];
-  while (status_.ok() && (q.empty() || q.back().first.start_ms < until_ms))
+  std::deque<Queues::Held>& q = f.queues->q[series];
+  while (status_.ok() && (q.empty() || q.back().w.start_ms < until_ms))
     if (!read_block(src.name, &f)) break;
   if (q.empty()) return false;
-  for (const auto& [win, at] : q) {
-    w->push_back(win);
-    line_at->push_back(at);
+  for (Queues::Held& h : q) {
+    w->push_back(h.w);
+    line_at->push_back(h.line_at);
+    bins->push_back(std::move(h.bins));
   }
   q.clear();
   return true;

@@ -22,7 +22,7 @@ class TimeOrderFeed : public WindowFeed {
   TimeOrderFeed& operator=(const TimeOrderFeed&) = delete;
   void want(const Source& src, size_t series) override;
   bool more(const Source& src, size_t series, double until_ms, std::vector<Window>* w,
-            std::vector<uint64_t>* line_at) override;
+            std::vector<uint64_t>* line_at, std::vector<WindowBins>* bins) override;
   Status status() const override { return status_; }
 
  private:

@@ -125,10 +125,18 @@ class WindowSink {
   virtual ~WindowSink() = default;
   // Window w of the format's series number `series` (the order its source
   // lists them in), its bins at byte line_at of the file, or kept in the
-  // series' data (Series::kBinsInData: counts an earlier window merged).
-  virtual void window(size_t series, const Window& w, uint64_t line_at) = 0;
+  // series' data (Series::kBinsInData: counts an earlier window merged);
+  // its w.n bins and counts, valid during the call.
+  virtual void window(size_t series, const Window& w, uint64_t line_at, const uint32_t* bins,
+                      const uint64_t* counts) = 0;
   // After the last window, the source finished (its series hold none).
   virtual void finish(Source* src) { (void)src; }
+};
+
+// A window's bins and counts, as a reader decoded them.
+struct WindowBins {
+  std::vector<uint32_t> bins;
+  std::vector<uint64_t> counts;
 };
 
 // The second pass: the windows of series held with a WindowDigest, read
@@ -138,11 +146,12 @@ class WindowFeed {
   virtual ~WindowFeed() = default;
   // Series number `series` of src will be read (before any more()).
   virtual void want(const Source& src, size_t series) = 0;
-  // Appends that series' next windows (and their lines) to *w and *line_at,
-  // until one starts at or after until_ms or it has no more; false when none
-  // was left to append. A read error: status().
+  // Appends that series' next windows to *w, with their lines and their
+  // bins as the second reading decoded them, until one starts at or after
+  // until_ms or it has no more; false when none was left to append. A read
+  // error: status().
   virtual bool more(const Source& src, size_t series, double until_ms, std::vector<Window>* w,
-                    std::vector<uint64_t>* line_at) = 0;
+                    std::vector<uint64_t>* line_at, std::vector<WindowBins>* bins) = 0;
   virtual Status status() const = 0;
 };
 
@@ -186,7 +195,8 @@ class DigestSink : public WindowSink {
  public:
   static constexpr size_t kMaxLengths = 4096;
   explicit DigestSink(double run_gap_ms) : gap_(run_gap_ms) {}
-  void window(size_t series, const Window& w, uint64_t line_at) override;
+  void window(size_t series, const Window& w, uint64_t line_at, const uint32_t* bins,
+              const uint64_t* counts) override;
   void finish(Source* src) override;
   bool complete() const { return complete_; }
 

@@ -42,7 +42,8 @@ struct DigestSink::One {
   RunMaker runs;
 };
 
-void DigestSink::window(size_t series, const Window& w, uint64_t line_at) {
+void DigestSink::window(size_t series, const Window& w, uint64_t line_at, const uint32_t* /*bins*/,
+                        const uint64_t* /*counts*/) {
   if (series >= per_.size()) per_.resize(series + 1);
   if (!per_[series]) per_[series] = std::make_shared<One>(gap_);
   One& o = *per_[series];

@@ -477,7 +477,10 @@ double add_window(const Selected& x, const Window& w, const Share& share, double
   }
   const std::vector<uint32_t>* bins = &s->bins;
   const std::vector<uint64_t>* counts = &s->counts;
-  if (elsewhere) {
+  if (elsewhere && s->fed_bins) {
+    bins = &s->fed_bins->bins;
+    counts = &s->fed_bins->counts;
+  } else if (elsewhere) {
     DecodedWindow* d = s->kept ? s->kept : &s->once;
     const size_t wi = s->fed ? s->fed_wi : static_cast<size_t>(&w - x.series->windows.data());
     if (d->series != x.series || d->wi != wi) {
@@ -647,10 +650,13 @@ void Sweep::next(size_t j, std::vector<double>* acc, std::vector<uint32_t>* flag
         scratch_.fed = true;
         scratch_.fed_wi = fed_[si].base + i;
         scratch_.fed_line = fed_[si].line[i];
+        const WindowBins& got = fed_[si].bins[i];  // none given: read again from its line
+        scratch_.fed_bins = got.bins.size() == w[i].n && got.counts.size() == w[i].n ? &got : nullptr;
       }
       add_window(x, w[i], share, g, &scratch_, counts_for_extremes(s, e, a, b) ? &own : nullptr, &seen, occupied);
       scratch_.kept = nullptr;
       scratch_.fed = false;
+      scratch_.fed_bins = nullptr;
       if (occupied) keep_ascending(occupied, had);
     }
     touched_[x.group].add(seen);

@@ -245,6 +245,7 @@ struct WindowScratch {
   bool fed = false;
   size_t fed_wi = 0;
   uint64_t fed_line = 0;
+  const WindowBins* fed_bins = nullptr;  // as the second reading decoded them: not decoded again
 };
 
 // Adds share of window w of series x (coordinated-omission correction and
@@ -327,8 +328,10 @@ class Sweep {
     std::vector<uint64_t> line;
     size_t base = 0;  // the index of w[0] among all the series' windows
     bool done = false;
+    std::vector<WindowBins> bins;
     std::vector<Window> got;  // scratch of fill
     std::vector<uint64_t> got_line;
+    std::vector<WindowBins> got_bins;
   };
   WindowFeed* feed_;
   std::vector<Fed> fed_;

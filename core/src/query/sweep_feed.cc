@@ -55,6 +55,7 @@ void Sweep::fill(size_t j) {
     if (c > 0 && 2 * c >= f.w.size()) {
       f.w.erase(f.w.begin(), f.w.begin() + static_cast<std::ptrdiff_t>(c));
       f.line.erase(f.line.begin(), f.line.begin() + static_cast<std::ptrdiff_t>(c));
+      f.bins.erase(f.bins.begin(), f.bins.begin() + static_cast<std::ptrdiff_t>(c));
       f.base += c;
       if (decoded_.size() == fed_.size() && decoded_[si].series && decoded_[si].wi < f.base)
         decoded_[si].series = nullptr;
@@ -65,8 +66,9 @@ void Sweep::fill(size_t j) {
     while (!f.done && (f.w.empty() || !(f.w.back().start_ms + x.offset_ms >= b))) {
       f.got.clear();
       f.got_line.clear();
+      f.got_bins.clear();
       if (!feed_->more(*x.src, static_cast<size_t>(x.series - x.src->series.data()), b - x.offset_ms, &f.got,
-                       &f.got_line)) {
+                       &f.got_line, &f.got_bins)) {
         f.done = true;
         break;
       }
@@ -76,6 +78,8 @@ void Sweep::fill(size_t j) {
         if (f.got[i].total) {
           f.w.push_back(f.got[i]);
           f.line.push_back(f.got_line[i]);
+          // Its bins as decoded, or read again from its line when the feed has none.
+          f.bins.push_back(i < f.got_bins.size() ? std::move(f.got_bins[i]) : WindowBins{});
         }
     }
   }

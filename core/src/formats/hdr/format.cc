@@ -152,7 +152,7 @@ class HdrFormatReader : public Reader {
     build_layouts();
     src_.absolute_time = absolute_;
     for (Pending& p : series_) {
-      pass_on(p, 0);
+      pass_on(p);
       if (elsewhere_) p.s.elsewhere = elsewhere_;
       src_.series.push_back(std::move(p.s));
     }
@@ -177,7 +177,7 @@ class HdrFormatReader : public Reader {
   // starts (Series::line_at), 8 bytes instead of its bins.
   void window(Pending& p, double start_ms, double end_ms, const uint32_t* bins, const uint64_t* counts, uint32_t n,
               uint64_t sum, uint64_t byte_at) {
-    pass_on(p, 1);  // the window before this one is final
+    pass_on(p);  // the window before this one is final
     if (!elsewhere_ || byte_at == Series::kBinsInData) {
       p.s.add_window(start_ms, end_ms, bins, counts, n);
       if (elsewhere_) p.s.line_at.push_back(Series::kBinsInData);
@@ -195,17 +195,24 @@ class HdrFormatReader : public Reader {
     p.last_counts.assign(counts, counts + n);
   }
 
-  // FileOptions::hand_on: p's windows but the last `keep` handed on, not
-  // kept (model.h WindowSink). The last stays until the next: a later
-  // interval ending before it merges into it (add).
-  void pass_on(Pending& p, size_t keep) {
-    const size_t n = p.s.windows.size();
-    if (!hand_on_ || n <= keep) return;
+  // FileOptions::hand_on: p's window, with its bins, handed on and not kept
+  // (model.h WindowSink). Only when the next one comes (or at the end): an
+  // interval ending before a window merges into it (add).
+  void pass_on(Pending& p) {
+    if (!hand_on_ || p.s.windows.empty()) return;
     const size_t index = static_cast<size_t>(&p - series_.data());
-    for (size_t i = 0; i + keep < n; ++i) hand_on_->window(index, p.s.windows[i], p.s.line_at[i]);
-    const auto cut = static_cast<std::ptrdiff_t>(n - keep);
-    p.s.windows.erase(p.s.windows.begin(), p.s.windows.begin() + cut);
-    p.s.line_at.erase(p.s.line_at.begin(), p.s.line_at.begin() + cut);
+    // One window is pending at a time (this is called before each new one):
+    // its bins are last_bins, or in data when counts were merged into it.
+    const Window& w = p.s.windows.back();
+    const uint64_t at = p.s.line_at.back();
+    if (at == Series::kBinsInData) {
+      p.s.decode(w, &passed_bins_, &passed_counts_);
+      hand_on_->window(index, w, at, passed_bins_.data(), passed_counts_.data());
+    } else {
+      hand_on_->window(index, w, at, p.last_bins.data(), p.last_counts.data());
+    }
+    p.s.windows.clear();
+    p.s.line_at.clear();
   }
 
   void origin(const hdr::Interval& iv) {
@@ -396,6 +403,8 @@ class HdrFormatReader : public Reader {
   std::shared_ptr<const BinsElsewhere> elsewhere_;  // FileOptions::reread
   std::vector<Pending> series_;
   std::shared_ptr<WindowSink> hand_on_;
+  std::vector<uint32_t> passed_bins_;
+  std::vector<uint64_t> passed_counts_;
   std::unordered_map<std::string, size_t> index_;  // (configuration, tag) -> series_ index
   std::map<std::string, hdr::Config> configs_;
   std::map<std::string, uint64_t> max_index_;  // config key -> highest index its layout holds
