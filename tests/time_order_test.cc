@@ -200,6 +200,30 @@ TEST(TimeOrder, RowsAreThoseOfTheWindowsHeldWhole) {
     }
 }
 
+// A file that lost windows between the two readings: an error naming it,
+// not rows of whatever the second reading found.
+TEST(TimeOrder, AFileChangedBetweenTheReadingsIsAnError) {
+  std::string t;
+  ASSERT_TRUE(fixtures::read_file(fixtures::path("hdr-processor") + "/sig3-tagged.hlog", &t));
+  const std::string cut = t.substr(0, t.rfind('\n', t.size() - 2) + 1);  // its last interval gone
+  QueryOptions o;
+  o.method = Method::kHdr;
+  o.group_by = GroupBy{"tag"};
+  StreamingQuery q(o);
+  TextFeed feed({{"a.hlog", &cut}});
+  q.set_feed(&feed);
+  Engine e;
+  FileOptions f;
+  f.reread = std::make_shared<TextLines>(&t);
+  f.hand_on = digest_sink(o.quantum_ms);
+  ASSERT_TRUE(q.add(testing::feed(&e, "a.hlog", t, 0, f)).ok());
+  QueryResult r;
+  Kept rows;
+  const Status st = q.finish(&r, &rows);
+  EXPECT_FALSE(st.ok());
+  EXPECT_NE(st.message.find("a.hlog: changed since it was first read"), std::string::npos) << st.message;
+}
+
 // A series a digest cannot stand for: an interval ending before the one
 // before it merges into that window (its bins then kept in data).
 TEST(TimeOrder, AMergedWindowLeavesTheDigestIncomplete) {

@@ -327,6 +327,7 @@ class Sweep {
     std::vector<Window> w;
     std::vector<uint64_t> line;
     size_t base = 0;  // the index of w[0] among all the series' windows
+    size_t seen = 0;  // windows the feed gave, those without counts too
     bool done = false;
     std::vector<WindowBins> bins;
     std::vector<Window> got;  // scratch of fill

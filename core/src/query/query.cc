@@ -264,6 +264,7 @@ Status query_sources(const SourceRefs& sources, const QueryOptions& opts, QueryR
   for (size_t j = j_begin; j < j_end; ++j) {
     sweep.fill(j);
     if (feed && !feed->status().ok()) return feed->status();
+    if (!sweep.status().ok()) return sweep.status();
     const size_t busy = sweep.next_busy(j);
     if (busy - j >= kSkipEmptyQuanta) {
       out->notes.push_back(skipped_quanta_note((plan.first + static_cast<double>(j)) * plan.quantum_ms,

@@ -70,8 +70,16 @@ void Sweep::fill(size_t j) {
       if (!feed_->more(*x.src, static_cast<size_t>(x.series - x.src->series.data()), b - x.offset_ms, &f.got,
                        &f.got_line, &f.got_bins)) {
         f.done = true;
+        // The same reader on the same bytes gives the same windows: any
+        // other count means the file changed between the two readings.
+        if (f.seen != x.series->digest->windows && scratch_.error.ok())
+          scratch_.error = Status::Error(
+              ErrorCode::kUnusableFile,
+              x.src->name + ": changed since it was first read (" + std::to_string(x.series->digest->windows) +
+                  " windows of a series then, " + std::to_string(f.seen) + " now): the rows from here on are not made");
         break;
       }
+      f.seen += f.got.size();
       // A window without counts adds nothing to any quantum (next() and
       // next_busy pass it by): not kept.
       for (size_t i = 0; i < f.got.size(); ++i)
