@@ -16,23 +16,7 @@
 namespace latscope {
 namespace {
 
-// The CLI's FileLines over a string: a line from its byte offset.
-class TextLines : public LineReader {
- public:
-  explicit TextLines(const std::string* text) : text_(text) {}
-  bool line(uint64_t at, std::string* out) override {
-    if (at >= text_->size()) return false;
-    const auto from = static_cast<size_t>(at);
-    const size_t nl = text_->find('\n', from);
-    *out = text_->substr(from, nl == std::string::npos ? std::string::npos : nl - from);
-    ++reads;
-    return true;
-  }
-  size_t reads = 0;
-
- private:
-  const std::string* text_;
-};
+using testing::TextLines;
 
 std::vector<std::string> hlogs() {
   std::vector<std::string> out;

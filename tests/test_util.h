@@ -20,6 +20,25 @@ inline const Source& feed(Engine* e, const std::string& name, const std::string&
   return e->finish(h);
 }
 
+// The CLI's FileLines over a string (FileOptions::reread): a line from its
+// byte offset; reads counts them.
+class TextLines : public LineReader {
+ public:
+  explicit TextLines(const std::string* text) : text_(text) {}
+  bool line(uint64_t at, std::string* out) override {
+    if (at >= text_->size()) return false;
+    const auto from = static_cast<size_t>(at);
+    const size_t nl = text_->find('\n', from);
+    *out = text_->substr(from, nl == std::string::npos ? std::string::npos : nl - from);
+    ++reads;
+    return true;
+  }
+  size_t reads = 0;
+
+ private:
+  const std::string* text_;
+};
+
 // One fio 3 histogram line with the given non-zero bins (columns = 1856 >> c).
 // A bin past the line's columns is a test's mistake and fails that test: the
 // write past `v` once landed, silently, in another test's heap block (the

@@ -24,20 +24,7 @@
 namespace latscope {
 namespace {
 
-class TextLines : public LineReader {
- public:
-  explicit TextLines(const std::string* text) : text_(text) {}
-  bool line(uint64_t at, std::string* out) override {
-    if (at >= text_->size()) return false;
-    const auto from = static_cast<size_t>(at);
-    const size_t nl = text_->find('\n', from);
-    *out = text_->substr(from, nl == std::string::npos ? std::string::npos : nl - from);
-    return true;
-  }
-
- private:
-  const std::string* text_;
-};
+using testing::TextLines;
 
 // The CLI's TimeOrderFeed over texts: each text read again by an engine
 // whose reader hands its windows on, a block at a time.
