@@ -165,6 +165,9 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res, RowSink* sink)
   }
   const BinLayout& L = *I.target;
   const size_t np = I.opts.percentiles.size();
+  // As query_sources decides it: a sink that shows no bands is spared them.
+  const bool bands = I.opts.bands && (!sink || sink->wants_bands());
+  out->bands = bands;
   std::vector<double> dense(L.size(), 0.0);
   // Rows come from here only when every part folded by file: held
   // sources are swept by StreamingQuery::finish (query_sources).
@@ -211,7 +214,7 @@ Status StreamingQuery::finish_part(QueryResult* out, Result* res, RowSink* sink)
         counts = dense.data();
       }
       if (exact) fill_row_exact(&io, I.opts, &row);
-      else fill_row(L, counts, ext, I.opts, &row, BinSpan{}, true, occupied);
+      else fill_row(L, counts, ext, I.opts, &row, BinSpan{}, bands, occupied);
       if (it != I.cells.end()) {
         if (occupied)
           for (const uint32_t bin : *occupied) dense[bin] = 0;
