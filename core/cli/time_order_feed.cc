@@ -9,6 +9,12 @@ namespace latscope::cli {
 
 // Block read per step: about 400 HdrHistogram lines.
 constexpr size_t kFeedBlock = size_t{256} << 10;
+// Windows waiting with their bins, per file. A file that is not in time
+// order (two logs concatenated) makes the sweep read far ahead for one
+// series while the others wait: past this many, the waiting windows come
+// without their bins (40 bytes each, as held) and the sweep reads those
+// from their lines.
+constexpr size_t kMostWaitingBins = 4096;
 
 // The windows a file's reader hands on, per series, until the sweep takes
 // them; windows of series no query reads are not kept.
@@ -20,10 +26,17 @@ struct TimeOrderFeed::Queues : WindowSink {
     WindowBins bins;
   };
   std::vector<std::deque<Held>> q;
+  size_t with_bins = 0;  // windows waiting in q with their bins
   void window(size_t series, const Window& w, uint64_t line_at, const uint32_t* bins,
               const uint64_t* counts) override {
     if (series >= wanted.size() || !wanted[series]) return;
-    q[series].push_back(Held{w, line_at, WindowBins{{bins, bins + w.n}, {counts, counts + w.n}}});
+    // A window whose bins are not on a line keeps them whatever the count.
+    if (with_bins < kMostWaitingBins || line_at == Series::kBinsInData) {
+      q[series].push_back(Held{w, line_at, WindowBins{{bins, bins + w.n}, {counts, counts + w.n}}});
+      if (w.n) ++with_bins;
+    } else {
+      q[series].push_back(Held{w, line_at, {}});
+    }
   }
 };
 
@@ -84,6 +97,7 @@ bool TimeOrderFeed::more(const Source& src, size_t series, double until_ms, std:
   for (Queues::Held& h : q) {
     w->push_back(h.w);
     line_at->push_back(h.line_at);
+    if (h.w.n && h.bins.bins.size() == h.w.n) --f.queues->with_bins;
     bins->push_back(std::move(h.bins));
   }
   q.clear();
