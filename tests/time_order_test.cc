@@ -163,13 +163,22 @@ TEST(TimeOrder, RowsAreThoseOfTheWindowsHeldWhole) {
         lines.reread = digest.reread = std::make_shared<TextLines>(text);
         const std::shared_ptr<DigestSink> sink = digest_sink(q);
         digest.hand_on = sink;
-        ASSERT_TRUE(whole.add(testing::feed(&a, name, *text, 0, lines)).ok());
+        const Source& kept = testing::feed(&a, name, *text, 0, lines);
         const Source& d = testing::feed(&b, name, *text, 0, digest);
         ASSERT_TRUE(sink->complete()) << name;
-        for (const Series& s : d.series) {
+        ASSERT_EQ(kept.series.size(), d.series.size());
+        for (size_t i = 0; i < d.series.size(); ++i) {
+          const Series& s = d.series[i];
           ASSERT_TRUE(s.digest) << name;
           EXPECT_LE(s.windows.size(), 2u) << name;  // the first and the last
+          // What the plan and the folder read of the windows, as from all of them.
+          EXPECT_EQ(s.total(), kept.series[i].total()) << name;
+          EXPECT_EQ(s.interval_ms, kept.series[i].interval_ms) << name;
+          EXPECT_EQ(s.windows.front().start_ms, kept.series[i].windows.front().start_ms) << name;
+          EXPECT_EQ(s.windows.back().end_ms, kept.series[i].windows.back().end_ms) << name;
+          EXPECT_EQ(s.digest->windows, kept.series[i].windows.size()) << name;
         }
+        ASSERT_TRUE(whole.add(kept).ok());
         ASSERT_TRUE(twice.add(d).ok());
       }
       QueryResult x, y;

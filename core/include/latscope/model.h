@@ -166,6 +166,8 @@ struct WindowDigest {
   };
   std::vector<Run> runs;  // at offset 0
   size_t windows = 0;     // every window the format gave
+  uint64_t total = 0;     // their counts (Series::total)
+  uint64_t most = 0;      // the largest window's (folder.h tail facts)
 };
 
 // Joins windows into runs of time holding I/Os, apart by more than a gap

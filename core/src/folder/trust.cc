@@ -31,6 +31,10 @@ TailFacts tail_facts_of(const Series& s) {
     f.total += w.total;
     f.max_window = std::max(f.max_window, whole(w.total));
   }
+  if (s.digest) {  // held without its windows (model.h WindowDigest): what they held
+    f.total = s.digest->total;
+    f.max_window = whole(s.digest->most);
+  }
   f.total = whole(f.total);
   if (!s.windows.empty()) {
     f.first_ms = s.windows.front().start_ms;

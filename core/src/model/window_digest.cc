@@ -38,6 +38,7 @@ struct DigestSink::One {
   Window first, last;
   uint64_t first_line = 0, last_line = 0;
   size_t n = 0;
+  uint64_t total = 0, most = 0;
   std::map<double, size_t> lengths;  // window length -> how many (the median, exactly)
   RunMaker runs;
 };
@@ -57,6 +58,8 @@ void DigestSink::window(size_t series, const Window& w, uint64_t line_at, const 
   o.last = w;
   o.last_line = line_at;
   ++o.n;
+  o.total += w.total;  // at most 2^53 a series (the reader refuses more: model.h kMaxCount)
+  o.most = std::max(o.most, w.total);
   if (w.end_ms > w.start_ms && ++o.lengths[w.end_ms - w.start_ms] && o.lengths.size() > kMaxLengths)
     complete_ = false;
   o.runs.add(w, 0);
@@ -71,6 +74,8 @@ void DigestSink::finish(Source* src) {
     auto d = std::make_shared<WindowDigest>();
     d->run_gap_ms = gap_;
     d->windows = o.n;
+    d->total = o.total;
+    d->most = o.most;
     // logging_interval_ms: the element nth_element puts at index n/2 of the
     // lengths, in ascending order.
     size_t k = 0;
