@@ -17,7 +17,8 @@ set -eu
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 JOBS=$(nproc 2>/dev/null || echo 2)
-say() { printf '\n=== latscope tests: %s ===\n' "$*" >&2; }
+START=$(date +%s)
+say() { printf '\n=== latscope tests: %s (at %s s) ===\n' "$*" "$(( $(date +%s) - START ))" >&2; }
 
 need=""
 command -v cmake >/dev/null 2>&1 || need="$need cmake"

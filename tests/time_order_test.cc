@@ -20,6 +20,8 @@
 #include "latscope/report.h"
 #include "latscope/stream.h"
 #include "test_util.h"
+#include "time_order_feed.h"
+#include "file_lines.h"
 
 namespace latscope {
 namespace {
@@ -194,6 +196,67 @@ TEST(TimeOrder, RowsAreThoseOfTheWindowsHeldWhole) {
       ASSERT_GT(feed.asked.size(), 3u) << "windows read in steps, not at once";
       for (size_t i = 1; i < feed.asked.size(); ++i) EXPECT_GE(feed.asked[i], feed.asked[i - 1]) << i;
     }
+}
+
+// The CLI's own feed (core/cli/time_order_feed.h) on a file that is still
+// being written (a live HdrHistogram log): read again, it gives the bytes
+// of the first reading, so the rows are those of the log as it was then;
+// cut shorter, it is an error that names it.
+TEST(TimeOrder, TheCliFeedReadsALiveLogAsItWasFirstRead) {
+  std::string tagged;
+  ASSERT_TRUE(fixtures::read_file(fixtures::path("hdr-processor") + "/sig3-tagged.hlog", &tagged));
+  const std::string first = replayed(tagged, 3, 24), later = replayed(tagged, 5, 24);
+  ASSERT_EQ(later.compare(0, first.size(), first), 0);
+  const std::string path = ::testing::TempDir() + "latscope_live.hlog";
+  const auto write = [&path](const std::string& text) {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(text.data(), 1, text.size(), f), text.size());
+    std::fclose(f);
+  };
+  QueryOptions o;
+  o.method = Method::kHdr;
+  o.group_by = GroupBy{"tag"};
+  // The first reading (72 s) ends inside its last quantum, which the
+  // intervals written later reach.
+  o.quantum_ms = 60000;
+  StreamingQuery whole(o);
+  whole.set_fold(StreamingQuery::Fold::kByQuanta);
+  Engine held;
+  FileOptions lines;
+  lines.reread = std::make_shared<TextLines>(&first);
+  ASSERT_TRUE(whole.add(testing::feed(&held, path, first, 0, lines)).ok());
+  QueryResult x;
+  Kept kx;
+  ASSERT_TRUE(whole.finish(&x, &kx).ok());
+  ASSERT_GT(kx.rows.size(), 0u);
+  for (const bool grown : {true, false}) {
+    write(first);
+    StreamingQuery twice(o);
+    const FileOptions as_read;  // the CLI's FileOptions of the first reading
+    cli::TimeOrderFeed feed(as_read);
+    twice.set_feed(&feed);
+    Engine e;
+    FileOptions digest = as_read;
+    digest.reread = cli::FileLines::for_plain_file(path, false);
+    digest.hand_on = digest_sink(o.quantum_ms);
+    ASSERT_TRUE(twice.add(testing::feed(&e, path, first, 0, digest)).ok());
+    // Written on (two more replays), or cut before its last interval.
+    write(grown ? later : first.substr(0, first.rfind('\n', first.size() - 2) + 1));
+    QueryResult y;
+    Kept ky;
+    const Status st = twice.finish(&y, &ky);
+    if (grown) {
+      ASSERT_TRUE(st.ok()) << st.message;
+      EXPECT_EQ(rows(kx.rows), rows(ky.rows));
+      EXPECT_EQ(x.notes, y.notes);
+    } else {
+      EXPECT_FALSE(st.ok());
+      EXPECT_NE(st.message.find("latscope_live.hlog: changed since it was first read"), std::string::npos)
+          << st.message;
+    }
+  }
+  std::remove(path.c_str());
 }
 
 // A file that lost windows between the two readings: an error naming it,

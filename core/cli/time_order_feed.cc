@@ -1,5 +1,6 @@
 #include "time_order_feed.h"
 
+#include <algorithm>
 #include <deque>
 #include <utility>
 
@@ -47,6 +48,7 @@ TimeOrderFeed::~TimeOrderFeed() {
 
 void TimeOrderFeed::want(const Source& src, size_t series) {
   File& f = files_[src.name];
+  f.left = src.bytes;
   if (!f.queues) f.queues = std::make_shared<Queues>();
   if (f.queues->wanted.size() <= series) {
     f.queues->wanted.resize(series + 1, false);
@@ -71,8 +73,9 @@ bool TimeOrderFeed::read_block(const std::string& name, File* f) {
     f->handle = f->engine->open_file(name, o);
   }
   buf_.resize(kFeedBlock);
-  const size_t n = std::fread(buf_.data(), 1, buf_.size(), f->f);
+  const size_t n = std::fread(buf_.data(), 1, static_cast<size_t>(std::min<uint64_t>(buf_.size(), f->left)), f->f);
   if (n > 0) {
+    f->left -= n;
     f->engine->append(f->handle, buf_.data(), n);
     return true;
   }

@@ -32,6 +32,9 @@ class TimeOrderFeed : public WindowFeed {
     std::unique_ptr<Engine> engine;
     int handle = -1;
     std::shared_ptr<Queues> queues;
+    // Bytes still to read: those of the first reading (Source::bytes), so a
+    // log still being written is read again as it was then.
+    uint64_t left = 0;
     bool done = false;
   };
   // Reads f's next block into its queues; false at its end.
