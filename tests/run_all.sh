@@ -61,7 +61,11 @@ cmake --build build -j"$JOBS"
 ctest --test-dir build --output-on-failure -j"$JOBS"
 
 say "ASan+UBSan: the GoogleTest suite again, sanitized (readers own their data; hostile inputs)"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DLATSCOPE_SANITIZE=ON >/dev/null
+# -O1 -g1 (line tables: stack traces keep file and line): GCC builds the
+# sanitized suite in about a third of the time of -O2 -g (a test file: 11 s
+# against 35 s), and the suite runs as fast (3m11s against 3m16s here).
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+  -DLATSCOPE_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$JOBS" --target latscope_tests
 (cd tests && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   ../build-asan/tests/latscope_tests --gtest_brief=1)
