@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { fixture, fixtureFiles, loadThroughInput, cliPath, cliPctiles, settled, canvasStats, overlaps, parseCsv } from './helpers.mjs';
+import { brushBox, canvasStats, cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, overlaps, parseCsv, settled } from './helpers.mjs';
 import { SHOTS, OUT, REPO } from './paths.mjs';
 import { formatNumber } from '../../src/util/format.js';
 import * as d3 from 'd3';
@@ -191,7 +191,7 @@ export const GROUP_CASES = [
       assert.equal(st.bands, false, `per host over 900 s at 1 s: no bands asked: ${JSON.stringify(st)}`);
       assert.equal(st.onCanvas, false);
       // Hover: this quantum's bands come in an answer of their own.
-      const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
+      const box = await brushBox(p);
       await p.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
       // Until they come the tip says "working them out" (its key line names the 95% band already).
       await p.waitForFunction(() => / · 95% /.test(document.querySelector('#view-pctiles .tip')?.textContent || ''));

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { cliPath, cliPctiles, waitDone, settled, download, loadThroughInput } from './helpers.mjs';
+import { brushBox, cliPath, cliPctiles, download, loadThroughInput, settled, waitDone } from './helpers.mjs';
 import { serveStatic } from './server.mjs';
 import { OUT, SHOTS, REPO } from './paths.mjs';
 
@@ -141,7 +141,7 @@ export const LEVEL_CASES = [
       assert.equal(await loadThroughInput(p, `${c.url}?budget=2MB`, [day]), 'ready');
       assert.match(await statusText(p), /day\.lsr: 3 resolutions \(1 s, 10 s, 1 min\); showing 10 s for the whole time/);
       // Drag across a sixth of the hour's plot, as a person zooms.
-      const box = await p.locator('#view-pctiles .brush .overlay').boundingBox();
+      const box = await brushBox(p);
       assert.ok(box, 'the brush overlay');
       const y = box.y + box.height / 2;
       await p.mouse.move(box.x + box.width * 0.4, y);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { cliPctiles, download, loadThroughInput, settled } from './helpers.mjs';
+import { brushBox, cliPctiles, download, loadThroughInput, settled } from './helpers.mjs';
 import { OUT, SHOTS, REPO } from './paths.mjs';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -45,8 +45,7 @@ const rangeText = (p) => p.textContent('#range-text').then((t) => t ?? '');
 
 /** Drags the brush across [a, b] of the chart's width, as a person zooms. @param {Page} p @param {number} a @param {number} b */
 async function brush(p, a, b) {
-  const box = await p.locator('#view-pctiles .brush .overlay').boundingBox();
-  assert.ok(box, 'the brush overlay');
+  const box = await brushBox(p);
   const y = box.y + box.height / 2;
   await p.mouse.move(box.x + box.width * a, y);
   await p.mouse.down();
@@ -174,7 +173,7 @@ export const ZOOM_CASES = [
       assert.ok(at > 0, `the max is a quantum of the CLI's: ${drawn.spikeAt}`);
       assert.ok(Number(cli[at].max) > 10 * Math.max(Number(cli[at - 1].max), Number(cli[at + 1].max)), 'one quantum far above its neighbours');
       // Hover over the spike's column names the quantum it kept.
-      const box = await p.locator('#view-pctiles .brush .overlay').boundingBox();
+      const box = await brushBox(p);
       assert.ok(box);
       const ext = await p.evaluate(() => /** @type {any} */ (window).latscope.fullExtent());
       await p.mouse.move(box.x + (box.width * (drawn.spikeAt + 500 - ext[0])) / (ext[1] - ext[0]), box.y + box.height / 2);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { cliPctiles, fixture, fixtureFiles, loadThroughInput, waitDone, download, canvasStats, malformedFile, largeLogs, readerLanded, mixedResultsFolder, multiMemberGz } from './helpers.mjs';
+import { brushBox, canvasStats, cliPctiles, download, fixture, fixtureFiles, largeLogs, loadThroughInput, malformedFile, mixedResultsFolder, multiMemberGz, readerLanded, waitDone } from './helpers.mjs';
 import { SHOTS, WEB } from './paths.mjs';
 
 /** @typedef {{page: import('playwright-core').Page, url: string, errors: string[]}} Ctx */
@@ -257,7 +257,7 @@ export const CASES = [
       const fewQuanta = new Set(rows.filter((/** @type {any} */ r) => /(^|;)few:/.test(r.flags || '')).map((/** @type {any} */ r) => r.t_ms)).size;
       assert.ok(fewQuanta >= 1, 'S1 has a quantum with too few samples');
       assert.equal(await p.textContent('#view-pctiles .few-note'), `▲ ${fewQuanta} ${fewQuanta === 1 ? 'quantum' : 'quanta'} with too few samples for some percentiles (orange)`);
-      const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
+      const box = await brushBox(p);
       await p.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
       // The values' bands, not the tip's key line (which names the 95% band before they come).
       await p.waitForFunction(() => / · 95% /.test(document.querySelector('#view-pctiles .tip')?.textContent || ''));
@@ -273,7 +273,7 @@ export const CASES = [
     async run(c) {
       const p = c.page;
       assert.equal(await loadThroughInput(p, c.url, S1()), 'ready');
-      const box = /** @type {{x: number, y: number, width: number, height: number}} */ (await p.locator('#view-pctiles .brush .overlay').boundingBox());
+      const box = await brushBox(p);
       await p.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.5);
       await p.mouse.down();
       await p.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5, { steps: 5 });

@@ -69,6 +69,21 @@ export async function settled(p) {
   await p.evaluate(() => /** @type {any} */ (window).latscope.views.pctiles.drawing);
 }
 
+/**
+ * The percentiles chart's brush overlay, where a person drags to zoom, once
+ * the view has drawn (a redraw makes the brush anew: reading it before races).
+ * @param {import('playwright-core').Page} p
+ * @returns {Promise<{x: number, y: number, width: number, height: number}>}
+ */
+export async function brushBox(p) {
+  await settled(p);
+  const overlay = p.locator('#view-pctiles .brush .overlay');
+  await overlay.waitFor({ state: 'visible' });
+  const box = await overlay.boundingBox();
+  if (!box) throw new Error('the brush overlay has no box');
+  return box;
+}
+
 /** Opens the page and loads files through the file input. @param {import('playwright-core').Page} page @param {string} url @param {string[]} files */
 export async function loadThroughInput(page, url, files) {
   await page.goto(url);
