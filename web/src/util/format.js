@@ -117,22 +117,29 @@ export function formatMinSec(s) {
 }
 
 /**
- * Time since the run's start: "12.5 s" below a minute, "m:ss" below an
- * hour, "h:mm:ss" beyond.
- * @param {number} ms @param {number} [step] tick step, decides decimals
+ * Time since the run's start, as a duration with its units: "12.5 s" below a
+ * minute, "1 min 30 s", "1 h 2 min 3 s", "2 d 4 h" beyond; parts that are
+ * zero are left out ("10 min", "1 h"). Clock-like "10:00" read as ten
+ * o'clock on a relative axis; a duration cannot be misread.
+ * @param {number} ms @param {number} [step] tick step (or 1 for hover
+ *   text), decides the decimals of the seconds
  */
 export function formatRelative(ms, step = 1000) {
   const neg = ms < 0 ? '-' : '';
-  const a = Math.abs(ms);
-  if (a < 60000 && step < 60000) {
-    const dec = step >= 1000 ? 0 : step >= 100 ? 1 : step >= 10 ? 2 : 3;
-    return `${neg}${(a / 1000).toFixed(dec)} s`;
-  }
-  const s = Math.round(a / 1000);
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = String(s % 60).padStart(2, '0');
-  return h > 0 ? `${neg}${h}:${String(m).padStart(2, '0')}:${sec}` : `${neg}${m}:${sec}`;
+  const dec = step >= 1000 ? 0 : step >= 100 ? 1 : step >= 10 ? 2 : 3;
+  // Rounded once, to the decimals shown, so "59.9996 s" is "1 min", not "60.000 s".
+  const unit = 10 ** (3 - dec);
+  const a = Math.round(Math.abs(ms) / unit) * unit;
+  if (a < 60000) return `${neg}${(a / 1000).toFixed(dec)} s`;
+  const sParts = a % 60000;
+  const parts = [];
+  const whole = Math.floor(a / 60000);  // minutes
+  const d = Math.floor(whole / 1440), h = Math.floor((whole % 1440) / 60), m = whole % 60;
+  if (d) parts.push(`${d} d`);
+  if (h) parts.push(`${h} h`);
+  if (m) parts.push(`${m} min`);
+  if (sParts) parts.push(`${(sParts / 1000).toFixed(dec)} s`);
+  return neg + parts.join(' ');
 }
 
 /** Hover text for a time: epoch ms as UTC, else since the run's start. @param {number} ms @param {boolean} absolute */

@@ -24,7 +24,7 @@ export function timeScale(absolute, domain, range) {
   f.invert = (/** @type {number} */ px) => s.invert(px);
   f.domain = () => s.domain();
   f.range = () => s.range();
-  // Ticks on whole seconds/minutes so labels read "1:30" rather than "90000".
+  // Ticks on whole seconds/minutes so labels read "1 min 30 s" rather than "90000".
   const span = domain[1] - domain[0];
   const step = niceTimeStep(span / 8);
   const ticks = [];

@@ -45,7 +45,7 @@ describe('util/format: times', () => {
   });
   it('latency bounds to three digits, hover times relative or UTC', () => {
     expect([f.compactNs(1234567), f.compactNs(1500), f.compactNs(12)]).toEqual(['1.23 ms', '1.5 µs', '12 ns']);
-    expect(f.formatTime(61500, false)).toBe('1:02');
+    expect(f.formatTime(61500, false)).toBe('1 min 1.500 s');  // the half second kept
     expect(f.formatTime(0, true)).toBe('1970-01-01 00:00:00.000 UTC');
   });
 });

@@ -113,13 +113,21 @@ describe('labels', () => {
     expect(formatLatency(2.5e6)).toBe('2.5 ms');
     expect(formatLatency(17.2e9)).toBe('17.2 s');
   });
-  it('time ticks: nice steps and m:ss labels', () => {
+  it('time ticks: nice steps and duration labels', () => {
     expect(niceTimeStep(1300)).toBe(2000);
     expect(niceTimeStep(40000)).toBe(60000);
     expect(formatRelative(15000)).toBe('15 s');
     expect(formatRelative(1500, 500)).toBe('1.5 s');
-    expect(formatRelative(90000, 30000)).toBe('1:30');
-    expect(formatRelative(3723000, 60000)).toBe('1:02:03');
+    // Durations with units, never clock-like "10:00" (read as ten o'clock).
+    expect(formatRelative(90000, 30000)).toBe('1 min 30 s');
+    expect(formatRelative(3723000, 60000)).toBe('1 h 2 min 3 s');
+    expect(formatRelative(600000, 60000)).toBe('10 min');
+    expect(formatRelative(3600000, 600000)).toBe('1 h');
+    expect(formatRelative(187200000, 3600000)).toBe('2 d 4 h');
+    expect(formatRelative(-90000, 30000)).toBe('-1 min 30 s');
+    // Rounded once to the decimals shown: never "60.000 s".
+    expect(formatRelative(59999.6, 1)).toBe('1 min');
+    expect(formatRelative(61250, 100)).toBe('1 min 1.3 s');
   });
 });
 
