@@ -13,6 +13,7 @@
 #include "latscope/options_json.h"
 #include "latscope/report.h"
 #include "latscope/stream.h"
+#include "latscope/text.h"
 #include "test_util.h"
 
 namespace latscope {
@@ -293,6 +294,40 @@ TEST(FioLatQuery, HeatMapsByBsAndOffsetCountEveryIo) {
   double total = 0;
   for (double c : r.counts) total += c;
   EXPECT_EQ(total, 8000.0);
+}
+
+TEST(FioLatQuery, HeatMapsByBsNameTheHistogramIosTheyLeaveOut) {
+  // A per-I/O log of one job beside another job's histogram log: the heat map
+  // by bs counts the first's I/Os and names the second's, so the cells and
+  // the note together hold every I/O the selection has (nothing silently
+  // lost); the note reaches the page in the grid's own JSON.
+  Engine e;
+  const std::string lat = fx("local/local_clat.1.log"), hist = fx("local/local_clat_hist.2.log");
+  const Source& a = testing::feed(&e, lat, text_of(lat));
+  const Source& b = testing::feed(&e, hist, text_of(hist));
+  ASSERT_TRUE(a.status.ok() && b.status.ok());
+  uint64_t hist_ios = 0;
+  for (const Series& s : b.series) hist_ios += s.total();
+  ASSERT_GT(hist_ios, 0u);
+  HeatmapOptions h;
+  h.y = HeatmapOptions::Y::kBs;
+  h.quantum_ms = 1000;
+  HeatmapResult r;
+  ASSERT_TRUE(e.heatmap(h, &r).ok());
+  double cells = r.below + r.above;
+  for (double c : r.counts) cells += c;
+  EXPECT_EQ(cells, static_cast<double>(a.records));
+  const std::string note = std::to_string(b.series.size()) + " series (" + format_number(static_cast<double>(hist_ios)) +
+                           " I/Os) left out of the heat map by bs: only fio's per-I/O logs (write_lat_log, values kept) "
+                           "record each I/O's block size";
+  EXPECT_NE(std::find(r.notes.begin(), r.notes.end(), note), r.notes.end()) << ::testing::PrintToString(r.notes);
+  EXPECT_NE(heatmap_json(r).find(",\"notes\":[" + json_escape(note)), std::string::npos) << heatmap_json(r);
+  // The per-I/O log alone: nothing left out, no note.
+  Engine only;
+  testing::feed(&only, lat, text_of(lat));
+  ASSERT_TRUE(only.heatmap(h, &r).ok());
+  EXPECT_TRUE(r.notes.empty()) << ::testing::PrintToString(r.notes);
+  EXPECT_NE(heatmap_json(r).find(",\"notes\":[],"), std::string::npos);
 }
 
 TEST(FioLatQuery, BudgetKeepsBinsAndSaysSo) {

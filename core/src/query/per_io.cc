@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "latscope/text.h"
+
 namespace latscope {
 
 std::string kind_of(const Source& src, const Series& s) {
@@ -70,11 +72,15 @@ void fill_row_exact(std::vector<uint64_t>* values, const QueryOptions& opts, Row
 Status io_heatmap(const Plan& plan, const HeatmapOptions& opts, HeatmapResult* out) {
   const bool by_bs = opts.y == HeatmapOptions::Y::kBs;
   out->y = by_bs ? "bs" : "offset";
-  size_t with = 0;
-  uint64_t lo = UINT64_MAX, hi = 0;
+  size_t with = 0, without = 0;
+  uint64_t lo = UINT64_MAX, hi = 0, left_out = 0;
   for (const Selected& x : plan.series) {
     const Series& s = *x.series;
-    if (!s.has_io_values() || (!by_bs && s.io_offset.empty())) continue;
+    if (!s.has_io_values() || (!by_bs && s.io_offset.empty())) {
+      ++without;
+      left_out += s.total();
+      continue;
+    }
     ++with;
     if (by_bs) {
       for (uint32_t b : s.io_bs) {
@@ -97,6 +103,12 @@ Status io_heatmap(const Plan& plan, const HeatmapOptions& opts, HeatmapResult* o
                                      : "no fio per-I/O latency log (write_lat_log) is selected: only those record "
                                        "each I/O's block size and offset"));
   }
+  // Nothing lost silently: the I/Os of the series that cannot be placed by
+  // bs or offset are named (histogram logs have no value per I/O).
+  if (without)
+    out->notes.push_back(std::to_string(without) + " series (" + format_number(static_cast<double>(left_out)) + " I/Os) left out of the heat map by " +
+                         out->y + ": only fio's per-I/O logs (write_lat_log" + (by_bs ? "" : " with log_offset=1") +
+                         ", values kept) record each I/O's " + (by_bs ? "block size" : "offset"));
   std::vector<double>& edges = out->edges_ns;
   if (by_bs) {
     // Rows [2^k, 2^(k+1)): from the power of two at or below the smallest bs

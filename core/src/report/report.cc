@@ -332,7 +332,12 @@ std::string heatmap_json(const HeatmapResult& h) {
   o += "],\"below\":" + jnum(h.below) + ",\"above\":" + jnum(h.above);
   // A density (HeatmapOptions::density_by) counts groups: how many there are.
   if (h.groups) o += ",\"groups\":" + std::to_string(h.groups) + ",\"max_column\":" + std::to_string(h.max_column);
-  o += ",\"counts\":[";
+  // Its own notes: a heat map by block size leaves out histogram logs, and
+  // shows what was recorded whatever the CO correction; the percentiles
+  // query's notes would say other things.
+  o += ",\"notes\":[";
+  for (size_t i = 0; i < h.notes.size(); ++i) o += (i ? "," : "") + json_escape(h.notes[i]);
+  o += "],\"counts\":[";
   for (size_t i = 0; i < h.counts.size(); ++i) o += (i ? "," : "") + jnum(h.counts[i]);
   return o + "]}";
 }

@@ -42,7 +42,8 @@ export class Exporter {
       .sort(naturalCompare);
     const heatRows = s.heatY === 'latency' ? 'latency' : s.heatY === 'bs' ? 'block size' : 'offset';
     // The groups of what the view drew (scheduler.js shown): the groups view's own answer, not the percentiles query's.
-    const groups = (this.page.shown ? this.page.shown() : pct)?.groups || [];
+    // A heat map's own answer has notes but no groups: the percentiles query's then.
+    const groups = (this.page.shown?.()?.groups ?? pct?.groups) || [];
     return exportCaption({ view: s.view, state: s, files, extent: timeExtent(pct), absolute: !!pct?.absolute_time, groups, heatRows });
   }
 

@@ -52,11 +52,13 @@ export class QueryScheduler {
     /** While a view is drawn from the overview: its engine and the state it is asked with (level-follow.js). @type {{engine: any, state: State} | null} */
     this.answering = null;
     /**
-     * The answer the shown view drew when it is its own, not the percentiles
-     * answer (the groups view's matrix), and for which view (shown).
-     * @type {{view: string, r: {groups: string[], notes: string[]}} | null}
+     * The answer each view drew when it is its own, not the percentiles
+     * answer (the groups view's matrix, the heat map's grid), by view name:
+     * kept per view, as the views keep their drawings, so going back to a
+     * view that needs no new query still names its own notes (shown).
+     * @type {Record<string, {groups?: string[], notes: string[]}>}
      */
-    this.own = null;
+    this.own = {};
     /** @type {Promise<void> | null} */
     this.running = null;
     this.dirty = false;
@@ -67,7 +69,7 @@ export class QueryScheduler {
   reset() {
     this.pct = null;
     this.pctColumns = null;
-    this.own = null;
+    this.own = {};
     this.keys = {};
     this.colCache.clear();
   }
@@ -79,7 +81,7 @@ export class QueryScheduler {
    * @param {State} [s] @returns {{groups?: string[], notes?: string[]} | null}
    */
   shown(s = this.page.store.state) {
-    return this.own?.view === s.view ? this.own.r : this.pct;
+    return this.own[s.view] ?? this.pct;
   }
 
   /** After the charts changed size: the queries that depend on it are asked again. */
@@ -243,7 +245,7 @@ export class QueryScheduler {
         hostless,
         wantHosts: () => page.wantHosts?.(),
         own: (r) => {
-          this.own = { view: s.view, r };
+          this.own[s.view] = r;
         },
       };
       await entry.feed(page.views()[s.view], feed, s, force);

@@ -34,8 +34,8 @@ import { VIEW_NAMES } from '../model/state.js';
  *   the loaded result's per-host matrix, the chart's pixel columns and whether the quantum was chosen
  * @property {boolean} [hostless] the engine holds a level summed over hosts (no host's own histograms: level-follow.js)
  * @property {() => void} [wantHosts] have the hosts' own histograms read (the view is drawn again once they are in)
- * @property {(r: {groups: string[], notes: string[]}) => void} [own] the view drew an answer of its own, not the
- *   percentiles answer: its groups and notes are what the page says of the view (scheduler.js shown)
+ * @property {(r: {groups?: string[], notes: string[]}) => void} [own] the view drew an answer of its own, not the
+ *   percentiles answer: its notes (and groups, when it has them) are what the page says of the view (scheduler.js shown)
  */
 
 /**
@@ -142,6 +142,7 @@ export function makeRegistry() {
         }
       }
       gridAsked.set(view, heatmapOptions(s, rows, yNs));
+      q.own?.({ notes: hm.notes });  // the grid's notes, not the percentiles query's (by block size, CO)
       t0 = performance.now();
       const lines = s.heatY !== 'latency' ? null : pctilesAreCluster(s) ? q.pct : await q.columns(co);
       performance.measure('latscope: heat map lines', { start: t0 });
@@ -251,6 +252,7 @@ export function makeRegistry() {
       const grid = await e.heatmap(o);
       performance.measure('latscope: density query', { start: t0 });
       gridAsked.set(view, o);
+      q.own?.({ notes: grid.notes });
       // A click asks core for that cell's groups only (Engine::density_cell).
       view.setData({ grid, p: s.groupsP, by: o.density_by, ask: (qi, r) => e.densityCell(o, qi, r) });
     },

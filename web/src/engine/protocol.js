@@ -32,6 +32,7 @@
  * @property {number[]} edges_ns
  * @property {number} below
  * @property {number} above
+ * @property {string[]} notes the engine's notes on this grid (kinds left out, ...), not the percentiles query's
  * @property {Float64Array} counts
  * @property {number} [groups] a density (options density_by): the groups the query found
  * @property {number} [max_column] a density: the most groups with a value in one quantum

@@ -4,7 +4,7 @@
 // page's CSV compared byte for byte with the native CLI's.
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cliPath, cliPctiles, fixture, fixtureFiles, loadThroughInput, download, canvasStats, settled } from './helpers.mjs';
 import { SHOTS } from './paths.mjs';
 
@@ -145,6 +145,36 @@ export const METHOD_CASES = [
       assert.ok(oticks.some((t) => /MiB/.test(t || '')), `offset ticks: ${oticks.join(' ')}`);
       await p.screenshot({ path: path.join(SHOTS, 'heatmap-offset.png') });
       assert.equal((await state(p)).heatY, 'offset');
+      noPageErrors(c);
+    },
+  },
+  {
+    name: 'heat map by block size beside a histogram log: the notes bar names the histogram I/Os left out (the grid\'s own notes, as `latscope heatmap --y bs` says), the percentiles view its own; going back needs no new query',
+    async run(c) {
+      const p = c.page;
+      const files = [fixture('local', 'local_clat.1.log'), fixture('local', 'local_clat_hist.2.log')];
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      const notes = async () => ((await p.isHidden('[data-testid=query-notes]')) ? '' : (await p.textContent('[data-testid=query-notes]')) || '');
+      const cliNote = spawnSync(cliPath(), ['heatmap', '--y', 'bs', ...files], { encoding: 'utf8' }).stderr;
+      const left = /left out of the heat map by bs/;
+      assert.equal(await notes(), '', 'the percentiles view has nothing to note');
+      await p.click('[data-testid=tab-heatmap]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm);
+      await p.selectOption('[data-testid=heat-y]', 'bs');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.views.heatmap.hm?.y === 'bs');
+      await settled(p);
+      const shown = await notes();
+      assert.match(shown, left, shown);
+      // The same sentence the CLI writes on stderr ("latscope: note: ...").
+      const text = shown.replace(/^Note: /, '');
+      assert.ok(text.length > 40 && cliNote.includes(`note: ${text}`), `page: ${text}\ncli: ${cliNote}`);
+      await p.screenshot({ path: path.join(SHOTS, 'heatmap-bs-notes.png') });
+      await p.click('[data-testid=tab-pctiles]');
+      await settled(p);
+      assert.doesNotMatch(await notes(), left, 'the percentiles view draws every I/O: no such note');
+      await p.click('[data-testid=tab-heatmap]');
+      await settled(p);
+      assert.match(await notes(), left, 'back on the heat map, its own notes again');
       noPageErrors(c);
     },
   },
