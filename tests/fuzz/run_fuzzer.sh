@@ -12,5 +12,5 @@ for f in "$root"/tests/fixtures/*/*_clat_hist*.log* "$root"/tests/fixtures/*/*.j
   head -c 20000 "$f" >"$out/corpus/$(basename "$f")"
 done
 clang++-14 -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -I"$root/core/include" -I"$root/core/src" \
-  "$root/tests/fuzz/fuzz_engine.cc" $(find "$root/core/src" -name '*.cc') -o "$out/fuzz_engine"
+  "$root/tests/fuzz/fuzz_engine.cc" $(find "$root/core/src" -name '*.cc') -lz -o "$out/fuzz_engine"
 "$out/fuzz_engine" -max_total_time="${1:-120}" -max_len=65536 -timeout=10 -rss_limit_mb=2048 "$out/corpus"
