@@ -86,6 +86,13 @@ TEST(BadInput, EmptyFileIsIgnoredAndNamed) {
   EXPECT_TRUE(s.status.ok());
   EXPECT_EQ(s.format, FileFormat::kIgnored);
   EXPECT_NE(s.ignored.find("empty fio log: fio logged nothing in it"), std::string::npos) << s.ignored;
+  // The reason that fits the name: a histogram log's job was shorter than
+  // one log_hist_msec interval; a slat log's ioengine was synchronous.
+  EXPECT_NE(s.ignored.find("a job shorter than one interval leaves it empty"), std::string::npos) << s.ignored;
+  EXPECT_EQ(feed(&e, "x_slat.1.log", "").ignored,
+            "empty fio log: fio logged nothing in it, as a synchronous ioengine has no submission latency");
+  EXPECT_EQ(feed(&e, "x_clat.1.log", "").ignored, "empty fio log: fio logged nothing in it");
+  EXPECT_EQ(feed(&e, "x.hlog", "").ignored, "empty HdrHistogram log: nothing was logged in it");
   const Source& t = feed(&e, "notes.txt", "");
   EXPECT_EQ(t.ignored, "empty file");
   const Source& b = feed(&e, "blank_clat_hist.1.log", "  \n\n");

@@ -77,6 +77,11 @@ SniffResult sniff(const SniffInput& in);
 // so named whose content no reader claims is a broken log, not an ignored file.
 std::string name_claims_log(const std::string& name);
 
+// Why a 0-byte file is ignored, for what its name claims: "empty file", or
+// the empty log fio (or an HdrHistogram writer) leaves, with the reason that
+// fits the name (docs/folders.md, "Empty logs").
+std::string empty_log_reason(const std::string& name);
+
 // What sniff says of zlib data (a stream's two-byte header, RFC 1950).
 constexpr const char* kZlibData = "zlib data";
 // Why a file fio wrote with log_store_compressed=1 (NAME.log.fz: zlib

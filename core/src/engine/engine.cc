@@ -182,12 +182,13 @@ const Source& Engine::finish(int h) {
     src = std::move(p.src);
     src.bytes = p.ignored_bytes + p.head.size();
     if (!p.decided && src.status.ok() && src.bytes == 0) {
-      // fio itself leaves empty logs: a synchronous ioengine has no
-      // submission latency, so its slat log stays empty (tests/fixtures/
-      // fio-versions, every version). Nothing to read, nothing wrong.
+      // fio itself leaves empty logs (docs/folders.md, "Empty logs"): a
+      // synchronous ioengine has no submission latency, so its slat log
+      // stays empty; a histogram log gets a line only when an interval of
+      // log_hist_msec ends, so a shorter job leaves it empty. Nothing to
+      // read, nothing wrong: the reason named is the one that fits the name.
       src.format = FileFormat::kIgnored;
-      src.ignored = name_claims_log(src.name).empty() ? "empty file"
-                                                     : "empty fio log: fio logged nothing in it, as in the slat log of a synchronous ioengine";
+      src.ignored = empty_log_reason(src.name);
     } else if (!p.decided && src.status.ok()) {
       src.status = Status::Error(ErrorCode::kUnusableFile, src.name + ": only blank characters; nothing to read");
     }
