@@ -50,7 +50,7 @@ enum class Issue : int {
   kMixedLayouts,         // files with different bin layouts merged by re-binning
   kMixedTimeBases,       // epoch and relative logs selected together: the minority left out
   kBinaryGarbage,        // NUL or other control bytes in a line
-  kJsonNoise,            // json+: text lines before the JSON document (client mode)
+  kJsonNoise,            // json+: text lines outside the JSON documents (normal output, notes, client mode)
   kHdrMalformedLine,     // .hlog: line is not [Tag=NAME,]start,length,max,payload (tag with spaces, bad number)
   kHdrBadPayload,        // .hlog: payload does not decode (base64, cookie, zlib, counts)
   kHdrEndTimestamps,     // .hlog: second column holds interval ends: converted to lengths (per file)

@@ -23,7 +23,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"mixed-layouts", Severity::kWarning, "inputs use different bin layouts: merged by re-binning onto a common layout"},
     {"mixed-time-bases", Severity::kWarning, "some selected logs have epoch timestamps (log_unix_epoch) and others relative ones: the time base most series have is shown, the other series are left out (named in a note)"},
     {"binary-garbage", Severity::kError, "control bytes or an over-long line (not a text log): line skipped"},
-    {"json-noise", Severity::kInfo, "text lines before the JSON document (fio client mode) ignored"},
+    {"json-noise", Severity::kInfo, "text lines outside the JSON documents (fio's normal output or notes, client-mode lines) ignored"},
     {"hdr-malformed-line", Severity::kError, "HdrHistogram log line is not [Tag=NAME,]start,length,max,payload: line skipped"},
     {"hdr-bad-payload", Severity::kError, "HdrHistogram payload does not decode (base64, cookie, zlib or counts): line skipped"},
     {"hdr-end-timestamps", Severity::kWarning, "the second column holds interval end times, not lengths: converted to lengths"},
