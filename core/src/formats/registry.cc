@@ -204,7 +204,7 @@ std::string empty_log_reason(const std::string& name) {
   const std::string claim = name_claims_log(name);
   if (claim.empty()) return "empty file";
   if (claim == "an HdrHistogram interval log") return "empty HdrHistogram log: nothing was logged in it";
-  const std::string head = "empty fio log: fio logged nothing in it";
+  std::string head = "empty fio log: fio logged nothing in it";
   if (name_has(sniffing::base_name(name), "_slat.")) return head + ", as a synchronous ioengine has no submission latency";
   if (claim == "a fio histogram log")
     return head + ", as it writes a histogram line when a log_hist_msec interval ends and none for the last, partial "
