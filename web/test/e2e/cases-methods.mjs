@@ -149,7 +149,7 @@ export const METHOD_CASES = [
     },
   },
   {
-    name: 'heat map by block size beside a histogram log: the notes bar names the histogram I/Os left out (the grid\'s own notes, as `latscope heatmap --y bs` says), the percentiles view its own; going back needs no new query',
+    name: 'heat map by block size beside a histogram log: the notes bar names the histogram I/Os left out (the grid\'s own notes, as `latscope heatmap --y bs` says), the percentiles and groups views their own; back on the heat map, its own again',
     async run(c) {
       const p = c.page;
       const files = [fixture('local', 'local_clat.1.log'), fixture('local', 'local_clat_hist.2.log')];
@@ -169,10 +169,23 @@ export const METHOD_CASES = [
       const text = shown.replace(/^Note: /, '');
       assert.ok(text.length > 40 && cliNote.includes(`note: ${text}`), `page: ${text}\ncli: ${cliNote}`);
       await p.screenshot({ path: path.join(SHOTS, 'heatmap-bs-notes.png') });
+      // A tab's refresh may start after the click returns: wait for the bar, then read it.
+      const barSays = (/** @type {boolean} */ want) =>
+        p.waitForFunction((w) => {
+          const el = document.querySelector('[data-testid=query-notes]');
+          return /left out of the heat map by bs/.test(el && !(/** @type {HTMLElement} */ (el).hidden) ? el.textContent || '' : '') === w;
+        }, want);
       await p.click('[data-testid=tab-pctiles]');
+      await barSays(false);
       await settled(p);
       assert.doesNotMatch(await notes(), left, 'the percentiles view draws every I/O: no such note');
+      // The groups view draws an answer of its own too: the heat map's must outlive it.
+      await p.click('[data-testid=tab-groups]');
+      await p.waitForFunction(() => /** @type {any} */ (window).latscope.store.state.view === 'groups');
+      await barSays(false);
+      await settled(p);
       await p.click('[data-testid=tab-heatmap]');
+      await barSays(true);
       await settled(p);
       assert.match(await notes(), left, 'back on the heat map, its own notes again');
       noPageErrors(c);
