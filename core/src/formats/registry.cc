@@ -200,13 +200,19 @@ bool all_blank(const SniffInput& in) {
 
 }  // namespace
 
+// What a file name promises, one constant each, so empty_log_reason asks
+// the same question name_claims_log answers, not a copy of its wording.
+constexpr const char* kClaimPerIo = "a fio per-I/O latency log";
+constexpr const char* kClaimHist = "a fio histogram log";
+constexpr const char* kClaimHlog = "an HdrHistogram interval log";
+
 std::string empty_log_reason(const std::string& name) {
   const std::string claim = name_claims_log(name);
   if (claim.empty()) return "empty file";
-  if (claim == "an HdrHistogram interval log") return "empty HdrHistogram log: nothing was logged in it";
+  if (claim == kClaimHlog) return "empty HdrHistogram log: nothing was logged in it";
   std::string head = "empty fio log: fio logged nothing in it";
   if (name_has(sniffing::base_name(name), "_slat.")) return head + ", as a synchronous ioengine has no submission latency";
-  if (claim == "a fio histogram log")
+  if (claim == kClaimHist)
     return head + ", as it writes a histogram line when a log_hist_msec interval ends and none for the last, partial "
                   "one: a job shorter than one interval leaves it empty";
   return head;
@@ -216,9 +222,9 @@ std::string name_claims_log(const std::string& name) {
   const std::string b = sniffing::base_name(name);
   const FileIdentity id = parse_fio_file_name(name);
   for (const char* k : {"_lat.", "_clat.", "_slat."})
-    if (name_has(b, k) && name_has(b, ".log")) return "a fio per-I/O latency log";
-  if (!id.kind.empty()) return "a fio histogram log";
-  if (b.size() > 5 && b.compare(b.size() - 5, 5, ".hlog") == 0) return "an HdrHistogram interval log";
+    if (name_has(b, k) && name_has(b, ".log")) return kClaimPerIo;
+  if (!id.kind.empty()) return kClaimHist;
+  if (b.size() > 5 && b.compare(b.size() - 5, 5, ".hlog") == 0) return kClaimHlog;
   return "";
 }
 

@@ -72,11 +72,13 @@ void fill_row_exact(std::vector<uint64_t>* values, const QueryOptions& opts, Row
 Status io_heatmap(const Plan& plan, const HeatmapOptions& opts, HeatmapResult* out) {
   const bool by_bs = opts.y == HeatmapOptions::Y::kBs;
   out->y = by_bs ? "bs" : "offset";
+  // A series gives rows only with each I/O's value kept (and offsets for rows by offset).
+  const auto placeable = [by_bs](const Series& s) { return s.has_io_values() && (by_bs || !s.io_offset.empty()); };
   size_t with = 0, without = 0;
   uint64_t lo = UINT64_MAX, hi = 0, left_out = 0;
   for (const Selected& x : plan.series) {
     const Series& s = *x.series;
-    if (!s.has_io_values() || (!by_bs && s.io_offset.empty())) {
+    if (!placeable(s)) {
       ++without;
       left_out += s.total();
       continue;
@@ -127,7 +129,7 @@ Status io_heatmap(const Plan& plan, const HeatmapOptions& opts, HeatmapResult* o
   const double q = plan.quantum_ms;
   for (const Selected& x : plan.series) {
     const Series& s = *x.series;
-    if (!s.has_io_values() || (!by_bs && s.io_offset.empty())) continue;
+    if (!placeable(s)) continue;
     size_t io = 0;
     for (const Window& w : s.windows) {
       const size_t at = io;
