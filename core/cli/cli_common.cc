@@ -257,9 +257,10 @@ int print_trust(const InputPlan& plan) {
       line += "; the " + std::to_string(compared) + " logs of jobs fio's json+ counts hold " + count_text(ios) + " of the " +
               count_text(fio_ios) + " I/Os fio counted";
     // Short of fio's count with no row in doubt: every row's shortfall is
-    // within its logs' unlogged last windows (trust.cc), whose counts json+
-    // could not give back (docs/folders.md, "Trust summary"). Said, so the
-    // difference is never left unexplained.
+    // within its logs' unlogged last windows (trust.cc). json+ gives them
+    // back as tail windows where it can (a note above says so), not under
+    // group_reporting (said here) or epoch timestamps (a note says so); the
+    // difference is never left unexplained (docs/folders.md, "Trust summary").
     if (compared && ios < fio_ios && !doubtful)
       line += "; the other " + count_text(fio_ios - ios) + " fit in the logs' last, unlogged windows" +
               (groups ? " (fio counted groups of jobs, group_reporting: no job's own count to add them from)" : "");
