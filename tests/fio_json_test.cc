@@ -286,6 +286,55 @@ TEST(FioJson, TextAfterAndSeveralDocuments) {
   EXPECT_EQ(ex[1].column, 78u);  // "tail" after the closing brace
 }
 
+// fio --status-interval=1 (tests/fixtures/folders/status: 2 jobs, 3 s):
+// a whole report every second into one output, each counting the run so
+// far. The last report alone is the run; the earlier ones are named.
+TEST(FioJson, StatusReportsOfOneRunLeaveTheLastOne) {
+  const std::string text = read_file(std::string(LATSCOPE_FIXTURES) + "/folders/status/status.json");
+  ASSERT_FALSE(text.empty());
+  FioJsonReport all;
+  ASSERT_TRUE(parse_str(text, &all).ok());
+  ASSERT_GE(all.documents, 3u) << "fio wrote a report each second";
+  // The reference: the final report parsed on its own.
+  const size_t last = text.rfind("\n{");
+  ASSERT_NE(last, std::string::npos);
+  FioJsonReport final_only;
+  ASSERT_TRUE(parse_str(text.substr(last + 1), &final_only).ok());
+  ASSERT_EQ(final_only.jobs.size(), 2u);
+  ASSERT_EQ(all.jobs.size(), 2u) << "one entry per job, not one per report";
+  for (size_t i = 0; i < 2; ++i) {
+    EXPECT_EQ(all.jobs[i].job_index, static_cast<int>(i + 1));
+    ASSERT_EQ(all.jobs[i].dirs.size(), final_only.jobs[i].dirs.size());
+    for (size_t d = 0; d < all.jobs[i].dirs.size(); ++d) {
+      EXPECT_EQ(all.jobs[i].dirs[d].total_ios, final_only.jobs[i].dirs[d].total_ios);
+      EXPECT_EQ(all.jobs[i].dirs[d].bin_count, final_only.jobs[i].dirs[d].bin_count);
+    }
+  }
+  EXPECT_EQ(all.diag.count(Issue::kStatusReports), all.documents - 1);
+  ASSERT_FALSE(all.diag.examples().empty());
+  EXPECT_NE(all.diag.examples()[0].text.find("left out: the report at line"), std::string::npos)
+      << all.diag.examples()[0].text;
+}
+
+// Reports that are not of one run stay: another run begun later (its
+// elapsed restarted), or one counting fewer I/Os than the report before.
+TEST(FioJson, ReportsOfOtherRunsAreKept) {
+  const auto doc = [](int64_t stamp_ms, int elapsed, int ios) {
+    return "{\"timestamp_ms\":" + std::to_string(stamp_ms) + ",\"jobs\":[{\"jobname\":\"j\",\"elapsed\":" +
+           std::to_string(elapsed) + ",\"read\":{\"total_ios\":" + std::to_string(ios) + "}}]}\n";
+  };
+  const auto entries = [](const std::string& t) {
+    FioJsonReport r;
+    EXPECT_TRUE(parse_str(t, &r).ok());
+    return r.jobs.size();
+  };
+  EXPECT_EQ(entries(doc(100000, 1, 10) + doc(101000, 2, 20)), 1u) << "a later report of the run";
+  EXPECT_EQ(entries(doc(100000, 1, 10) + doc(101500, 2, 20)), 1u) << "stamped within the rounding of elapsed";
+  EXPECT_EQ(entries(doc(100000, 3, 30) + doc(200000, 3, 30)), 2u) << "a run begun 100 s later";
+  EXPECT_EQ(entries(doc(100000, 1, 10) + doc(101000, 2, 5)), 2u) << "fewer I/Os than before";
+  EXPECT_EQ(entries(doc(100000, 1, 10) + doc(101000, 2, 20) + doc(102000, 3, 30)), 1u) << "each replaces the one before";
+}
+
 // One rule decides what is json, for the engine, `pctiles` and `summary`.
 TEST(FioJson, Sniffing) {
   const std::string a = "<h> x\n{\n \"fio version\" : \"fio-3.33\"}";

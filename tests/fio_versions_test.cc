@@ -207,7 +207,7 @@ std::vector<std::string> folder_files(const std::string& set) {
 // the json+ tails complete them (epoch logs have none: fio's runtimes are
 // relative, docs/placement.md) and no log is doubtful.
 TEST(Folders, EachSetCountsWhatFioCounted) {
-  for (const char* set : {"all-kinds", "pjl0-both", "coarse-avg", "epoch-both", "cs-both"}) {
+  for (const char* set : {"all-kinds", "pjl0-both", "coarse-avg", "epoch-both", "cs-both", "two-prefixes", "status"}) {
     SCOPED_TRACE(set);
     const std::vector<std::string> files = folder_files(set);
     ASSERT_FALSE(files.empty());

@@ -76,6 +76,16 @@ TEST(Accounts, OnlyTheSameRunHostJobKindAndPrefixAreOneAccount) {
   EXPECT_FALSE(one(h, log_file("b/x_clat_hist.1.log", Account::kHist))) << "one account twice: runs.h's business";
   // per_job_logs=0: one file per account for every job.
   EXPECT_TRUE(one(log_file("x_clat_hist.log", Account::kHist), log_file("x_clat.log", Account::kPerIo)));
+  // The run's json output names both prefixes (write_hist_log=x,
+  // write_lat_log=y): one job's logs (tests/fixtures/folders/two-prefixes).
+  FolderFile j = json_file("fio-3.33");
+  j.run_file.prefixes = {"x", "y"};
+  const std::vector<AccountChoice> c = plan_accounts({j, h, log_file("y_clat.1.log", Account::kPerIo)}, {});
+  EXPECT_EQ(c[1].used_instead, "y_clat.1.log");
+  j.run_file.prefixes = {"x"};
+  const std::vector<AccountChoice> d = plan_accounts({j, h, log_file("y_clat.1.log", Account::kPerIo)}, {});
+  EXPECT_EQ(d[1].used_instead, "") << "y named by no json: another run's, perhaps";
+  EXPECT_EQ(d[2].used_instead, "");
 }
 
 // The real local run (tests/fixtures/local: write_hist_log and

@@ -407,6 +407,8 @@ void write_fio_figures(Writer& w, const std::vector<FioFigures>& fio) {
     w.i32(f.job);
     w.u8(f.aggregate ? 1 : 0);
     w.u8(static_cast<uint8_t>(f.dir));
+    w.u32(static_cast<uint32_t>(f.log_prefixes.size()));
+    for (const std::string& p : f.log_prefixes) w.str(p);
     w.u64(f.n);
     w.u64(f.min_ns);
     w.u64(f.max_ns);
@@ -431,14 +433,18 @@ void write_fio_figures(Writer& w, const std::vector<FioFigures>& fio) {
 // layout: what the summary reads is checked here, once.
 bool read_fio_figures(Reader& r, const Source& src, std::vector<FioFigures>* fio) {
   const uint32_t n = r.u32();
-  // A record takes at least 55 bytes.
-  if (!r.can_read(n, 55)) return false;
+  // A record takes at least 59 bytes.
+  if (!r.can_read(n, 59)) return false;
   fio->resize(n);
   for (FioFigures& f : *fio) {
     f.host = r.str();
     f.job = r.i32();
     const uint8_t aggregate = r.u8();
     const uint8_t dir = r.u8();
+    const uint32_t nprefix = r.u32();
+    if (!r.can_read(nprefix, 4)) return false;
+    f.log_prefixes.resize(nprefix);
+    for (std::string& p : f.log_prefixes) p = r.str();
     f.n = r.u64();
     f.min_ns = r.u64();
     f.max_ns = r.u64();

@@ -94,6 +94,10 @@ struct FioJsonJob {
   // option is given empty (fio's default name); "" when the job wrote none.
   // Ties a run's logs to its json+ output (docs/runs.md).
   std::string log_prefix;
+  // Every log option's prefix (write_hist_log, write_lat_log, write_bw_log,
+  // write_iops_log, in that order, each once): one run's logs may carry
+  // several, and each ties its logs to this output (docs/runs.md).
+  std::vector<std::string> log_prefixes;
   bool aggregate = false;  // client mode "All clients" entry
   // The entry reports a group of jobs, not one (group_reporting): its
   // document lists fewer entries of a job name than that job's numjobs

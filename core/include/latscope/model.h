@@ -359,6 +359,7 @@ struct FioFigures {
                            // and for an entry of a group of jobs (FioJsonJob::group)
   bool aggregate = false;  // client mode's "All clients" entry (every job again)
   Dir dir = Dir::kRead;
+  std::vector<std::string> log_prefixes;  // FioJsonJob::log_prefixes of the entry (runs.h)
   uint64_t n = 0;          // fio's N (clat_ns.N; fio 2.x: bins total or total_ios)
   uint64_t min_ns = 0;
   uint64_t max_ns = 0;

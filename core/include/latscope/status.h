@@ -65,6 +65,7 @@ enum class Issue : int {
   kSegmentsMatched,      // per_job_logs=0: the file's job segments matched to fio's jobs by the json+ bins
   kFarTimes,             // a query's windows too far apart for one time axis: the fewest I/Os left out, named
   kLayoutBudget,         // an interval or row whose bin layout would pass kMaxLayoutBins (layout_budget.h): skipped
+  kStatusReports,        // fio json: an earlier --status-interval report of the run replaced by a later one
   kCount
 };
 

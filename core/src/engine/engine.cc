@@ -265,8 +265,12 @@ std::vector<TrustRow> Engine::trust(const Selection& sel) const {
   std::vector<FolderFile> folder;
   for (const Source& s : sources_) {
     folder.push_back(folder_file_of(s));
-    // As keep_one_account: a file left out of the selection accounts for nothing.
-    if (source_excluded(s, sel)) folder.back().account = Account::kNone;
+    // As keep_one_account: a file left out of the selection accounts for
+    // nothing, nor ties logs to its run.
+    if (source_excluded(s, sel)) {
+      folder.back().account = Account::kNone;
+      folder.back().run_file.prefixes.clear();
+    }
   }
   std::vector<AccountChoice> choices = plan_accounts(folder, sel.accounts);
   TrustBuilder b(std::move(folder), std::move(choices));

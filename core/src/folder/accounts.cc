@@ -3,7 +3,8 @@
 // for the same jobs: both files count every I/O of the job (the histogram
 // log in windows of counts, the per-I/O log one line per I/O), so adding
 // them counts each I/O twice. The plan keeps one file per (run, host, job,
-// latency kind, log prefix) and names the others.
+// latency kind, log prefix unless the run's json names it) and names the
+// others.
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -70,6 +71,11 @@ std::vector<AccountChoice> plan_accounts(const std::vector<FolderFile>& files, c
     if (std::find(prefer.begin(), prefer.end(), a) == prefer.end()) prefer.push_back(a);
   using Key = std::tuple<std::string, std::string, std::string, std::string, std::string>;
   std::map<Key, std::vector<size_t>> by_key;
+  // The log prefixes each run's json output names (runs.h RunFile::prefixes):
+  // logs under any of them are that run's, whatever the prefix.
+  std::map<std::string, std::vector<std::string>> named;
+  for (const FolderFile& f : files)
+    if (f.run_file.json) named[f.run].insert(named[f.run].end(), f.run_file.prefixes.begin(), f.run_file.prefixes.end());
   for (size_t i = 0; i < files.size(); ++i) {
     const FolderFile& f = files[i];
     if (f.account != Account::kHist && f.account != Account::kPerIo) continue;
@@ -77,7 +83,13 @@ std::vector<AccountChoice> plan_accounts(const std::vector<FolderFile>& files, c
     // fio's histogram logs hold completion latencies (NAME_clat_hist): the
     // clat kind of the per-I/O logs; a name without a kind reads as clat too.
     const std::string kind = id.kind.empty() ? "clat" : id.kind;
-    by_key[Key{f.run, id.host, id.job, kind, id.prefix}].push_back(i);
+    // Without a json output naming it, the prefix is what tells two runs'
+    // logs apart (docs/folders.md): a job's histogram and per-I/O logs under
+    // two prefixes are one job only when the run's json names both.
+    const std::vector<std::string>& p = named[f.run];
+    const bool in_json = std::find(p.begin(), p.end(), id.prefix) != p.end();
+    // ("/" + prefix: no file name's prefix holds a '/', so never "").
+    by_key[Key{f.run, id.host, id.job, kind, in_json ? std::string() : "/" + id.prefix}].push_back(i);
   }
   std::vector<AccountChoice> out(files.size());
   for (const auto& [key, idx] : by_key) {

@@ -38,6 +38,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"segments-matched", Severity::kInfo, "per_job_logs=0: fio appends each job's log as the job ends, not in job order; the file's segments were matched to fio's jobs by the run's json+ bins (docs/folders.md)"},
     {"far-times", Severity::kError, "windows too far apart in time for one axis of at most 50 million quanta: the runs holding the fewest I/Os were left out and named (docs/input-robustness.md, \"Far times\")"},
     {"layout-budget", Severity::kError, "the bin layouts of the file would pass the limit of 16,777,216 bins held at once (docs/input-robustness.md, \"Layouts\"): interval or row skipped"},
+    {"status-reports", Severity::kInfo, "fio json: reports fio --status-interval wrote before the last one of the same run, left out (each counts the run so far: kept, they counted its I/Os again)"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");

@@ -416,6 +416,12 @@ RunFile run_file_of(const Source& src) {
       const std::string v = p ? *p : "";
       if (std::find(f.prefixes.begin(), f.prefixes.end(), v) == f.prefixes.end()) f.prefixes.push_back(v);
     }
+  // Every log option's prefix too: a job's per-I/O logs may be named apart
+  // from its histogram logs (write_lat_log=l beside write_hist_log=h).
+  if (f.json)
+    for (const FioFigures& x : src.fio)
+      for (const std::string& v : x.log_prefixes)
+        if (std::find(f.prefixes.begin(), f.prefixes.end(), v) == f.prefixes.end()) f.prefixes.push_back(v);
   if (const std::string* r = src.labels.find("run")) f.given = *r;
   return f;
 }

@@ -87,21 +87,23 @@ namespace {
 const char kAllClients[] = "All clients";
 const size_t kExampleChars = 100;
 
-// A job's log prefix (fio_json.h, FioJsonJob::log_prefix). fio prints the
-// options as given: "write_hist_log" : "a" (tests/fixtures/ab/a/a.json).
-std::string log_prefix_of(const json::Value* job_opts, const json::Value* global, const std::string& jobname) {
+// The file-name prefix one log option of a job gives (fio_json.h,
+// FioJsonJob::log_prefix): the job's own option, else the global one; its
+// last path component; the job name when given empty; false when neither
+// sets it. fio prints the options as given: "write_hist_log" : "a"
+// (tests/fixtures/ab/a/a.json).
+bool option_prefix(const json::Value* job_opts, const json::Value* global, const char* key, const std::string& jobname,
+                   std::string* out) {
   if (job_opts && !job_opts->is_object()) job_opts = nullptr;
-  for (const char* key : {"write_hist_log", "write_lat_log"}) {
-    for (const json::Value* o : {job_opts, global}) {
-      const json::Value* v = o ? o->find(key) : nullptr;
-      if (!v || !v->is_string()) continue;
-      const std::string text = v->as_string();
-      if (text.empty()) return jobname;
-      const size_t slash = text.find_last_of('/');
-      return slash == std::string::npos ? text : text.substr(slash + 1);
-    }
+  for (const json::Value* o : {job_opts, global}) {
+    const json::Value* v = o ? o->find(key) : nullptr;
+    if (!v || !v->is_string()) continue;
+    const std::string text = v->as_string();
+    const size_t slash = text.find_last_of('/');
+    *out = text.empty() ? jobname : slash == std::string::npos ? text : text.substr(slash + 1);
+    return true;
   }
-  return "";
+  return false;
 }
 
 // fio's numjobs of an entry ("job options", else "global options"; 1 when
@@ -122,6 +124,13 @@ struct Reader {
   std::string name;
   FioJsonReport* out;
   int version = 0;  // 0: not known yet
+  // The last document's entries (from prev_first on), where it began, and
+  // when each entry's run began by that document: a later report of the
+  // same run replaces them (replace_earlier_report).
+  size_t prev_first = 0;
+  uint64_t prev_line = 0;
+  int64_t prev_elapsed = 0;
+  std::vector<double> prev_began;
 
   std::string where(const json::Value& v) const {
     return name + ":" + std::to_string(v.line()) + ":" + std::to_string(v.column()) + ": ";
@@ -315,6 +324,12 @@ struct Reader {
       if (!j.aggregate) per_host[j.host] = std::max(per_host[j.host], j.job_index);
     }
     const size_t first_entry = out->jobs.size();
+    // When each entry's run began, by this document's clock: its
+    // timestamp_ms less the entry's elapsed (whole seconds; fio >= 2.14).
+    int64_t stamp_ms = 0, elapsed_s = 0;
+    const json::Value* stamp = root.find("timestamp_ms");
+    const bool stamped = stamp && stamp->get_i64(&stamp_ms);
+    std::vector<double> began;
     std::map<std::pair<std::string, std::string>, std::pair<int, double>> per_name;  // (host, name) -> entries, numjobs
     for (const json::Value& jv : jobs->items()) {
       if (!jv.is_object()) return unusable(jv, "a job entry is not an object");
@@ -332,6 +347,10 @@ struct Reader {
         if (v->get_i64(&gid) && gid >= INT32_MIN && gid <= INT32_MAX) job.groupid = static_cast<int>(gid);
       }
       job.aggregate = client && job.jobname == kAllClients;
+      const json::Value* el = jv.find("elapsed");
+      const bool timed = stamped && el && el->get_i64(&elapsed_s) && elapsed_s >= 0 && elapsed_s < (int64_t{1} << 40);
+      began.push_back(timed ? static_cast<double>(stamp_ms) - 1000.0 * static_cast<double>(elapsed_s)
+                            : std::numeric_limits<double>::quiet_NaN());
       if (!job.aggregate) job.job_index = ++per_host[job.host];
       job.start_delay = global_delay;
       if (const json::Value* o = jv.find("job options"))
@@ -343,7 +362,23 @@ struct Reader {
         int64_t ms = 0;
         if (v->get_i64(&ms) && ms > 0) job.job_start_ms = ms;
       }
-      if (!job.aggregate) job.log_prefix = log_prefix_of(jv.find("job options"), global, job.jobname);
+      if (!job.aggregate) {
+        const json::Value* opts = jv.find("job options");
+        static const struct {
+          const char* key;
+          bool latency;  // a latency log's option: its prefix may be the job's log_prefix
+        } kLogOptions[] = {
+            {"write_hist_log", true}, {"write_lat_log", true}, {"write_bw_log", false}, {"write_iops_log", false}};
+        bool named = false;
+        for (const auto& lo : kLogOptions) {
+          std::string p;
+          if (!option_prefix(opts, global, lo.key, job.jobname, &p)) continue;
+          if (lo.latency && !named) job.log_prefix = p;
+          named = named || lo.latency;
+          if (std::find(job.log_prefixes.begin(), job.log_prefixes.end(), p) == job.log_prefixes.end())
+            job.log_prefixes.push_back(p);
+        }
+      }
       if (!job.aggregate) {
         auto& [entries, numjobs] = per_name[{job.host, job.jobname}];
         ++entries;
@@ -378,7 +413,54 @@ struct Reader {
           out->jobs[i].group = true;
           out->jobs[i].job_index = 0;
         }
+    replace_earlier_report(first_entry, root.line(), elapsed_s, std::move(began));
     return Status::Ok();
+  }
+
+  // fio --status-interval writes a whole report every interval into the
+  // same output, each counting the run so far, the final one last
+  // (docs/whole-run.md, "Status reports"): the same jobs, begun at the same
+  // time, none counting fewer I/Os. Kept together they counted each I/O
+  // once per report, so a report of the same run replaces the one before
+  // it. Documents of other jobs (older clients printed one per server) or
+  // of another run (begun at another time, or counting fewer) are kept.
+  void replace_earlier_report(size_t first, uint64_t line, int64_t elapsed_s, std::vector<double> began) {
+    const size_t n = out->jobs.size() - first;
+    bool same = out->documents > 1 && first - prev_first == n && n > 0 && prev_began.size() == n;
+    for (size_t i = 0; same && i < n; ++i) {
+      const FioJsonJob& a = out->jobs[prev_first + i];
+      const FioJsonJob& b = out->jobs[first + i];
+      // elapsed is rounded up to whole seconds, and the stamp taken after
+      // the report is made: one run's begins agree within two seconds.
+      same = a.host == b.host && a.jobname == b.jobname && a.groupid == b.groupid && a.aggregate == b.aggregate &&
+             std::fabs(prev_began[i] - began[i]) <= 2000.0;
+      for (const FioJsonDir& d : a.dirs) {
+        const FioJsonDir* e = same ? b.find(d.dir) : nullptr;
+        same = e && e->total_ios >= d.total_ios && e->n >= d.n && e->bins_total >= d.bins_total;
+      }
+    }
+    if (!same) {
+      prev_first = first;
+      prev_line = line;
+      prev_elapsed = elapsed_s;
+      prev_began = std::move(began);
+      return;
+    }
+    // The new report's entries were numbered after the old one's, per host.
+    std::map<std::string, int> before;
+    for (size_t i = prev_first; i < first; ++i)
+      if (!out->jobs[i].aggregate) ++before[out->jobs[i].host];
+    for (size_t i = first; i < out->jobs.size(); ++i)
+      if (out->jobs[i].job_index > 0) out->jobs[i].job_index -= before[out->jobs[i].host];
+    out->jobs.erase(out->jobs.begin() + static_cast<std::ptrdiff_t>(prev_first),
+                    out->jobs.begin() + static_cast<std::ptrdiff_t>(first));
+    out->diag.add(Issue::kStatusReports, prev_line, 1,
+                  "a report of the run at " + std::to_string(prev_elapsed) + " s left out: the report at line " +
+                      std::to_string(line) + " (" + std::to_string(elapsed_s) +
+                      " s) counts the same jobs' I/Os since their start");
+    prev_line = line;
+    prev_elapsed = elapsed_s;
+    prev_began = std::move(began);
   }
 
   // fio >= 3.36 stamps each job's start (job_start, ms): where its log

@@ -35,6 +35,7 @@ void add_fio_figures(const FioJsonReport& rep, Source* src) {
       f.job = job.job_index;
       f.aggregate = job.aggregate;
       f.dir = d.dir;
+      f.log_prefixes = job.log_prefixes;
       f.n = d.n;
       f.min_ns = d.min_ns;
       f.max_ns = d.max_ns;
