@@ -37,6 +37,16 @@ if [ "$(wc -l <"$TMP/out")" -gt 2 ]; then echo "ok   good file still reported"; 
 check "empty fio log exits 0 (fio leaves empty slat logs)" 0 $?
 contains "empty fio log named as ignored" "$TMP/err" "empty_clat_hist.1.log: ignored (empty fio log: fio logged nothing in it"
 
+# Empty files beside a run's logs (a redirect not yet written, an empty
+# notes file) are no data: they form no run of their own and raise no
+# "several runs" warning (the page's Engine::assign_runs leaves them out too).
+mkdir -p "$TMP/with-empty" && cp "$FIX"/local/local_clat_hist.*.log "$FIX"/local/local.json "$TMP/with-empty/"
+: >"$TMP/with-empty/notes.txt"
+: >"$TMP/with-empty/fio.err"
+"$BIN" pctiles "$TMP/with-empty" >"$TMP/out" 2>"$TMP/err"
+check "empty files beside a run exit 0" 0 $?
+if grep -q "look like" "$TMP/err"; then echo "FAIL empty files formed a run"; cat "$TMP/err"; fails=$((fails + 1)); else echo "ok   empty files form no run"; fi
+
 # Short of fio's count within the unlogged last windows: the trust line says
 # where the rest is, and why json+ could not give it back (group_reporting:
 # real fio 3.33 run, 3 jobs of one group, histogram logs chosen).

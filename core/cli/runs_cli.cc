@@ -30,7 +30,9 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
       const std::string& head = in.peek(kSniffBytes);
       const bool complete = head.size() < kSniffBytes;
       const FileFormat format = head.empty() ? FileFormat::kUnknown : sniff({path, head.data(), head.size(), complete}).format;
-      log = format != FileFormat::kIgnored;
+      // An empty file is no latency data either: the engine names it
+      // ignored (an empty fio log included), so it forms no run of its own.
+      log = !head.empty() && format != FileFormat::kIgnored;
       // The engine's own readers on the head (a json document whole: it is
       // small beside its logs): its series carry the jobs' log prefixes
       // (run_file_of), a log its account and layout (folder_file_of), as
@@ -50,6 +52,8 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
         log = src.format != FileFormat::kIgnored;
       }
       ff = folder_file_of(src);
+    } else if (path != "-") {
+      log = false;  // unreadable: the engine's error, no run (as Engine::assign_runs)
     }
     ff.run_file = f;
     if (log) kept.push_back(planned->size());
