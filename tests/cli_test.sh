@@ -558,7 +558,7 @@ contains "an empty folder is said" "$TMP/err" "none: no files to read in this fo
 check "fio .log.fz files exit 2 (not read)" 2 $?
 contains "a per-I/O .fz names fio --inflate-log" "$TMP/err" "fz_clat.1.log.fz: a fio log stored compressed (log_store_compressed=1): not read; 'fio --inflate-log=fz_clat.1.log.fz > fz_clat.1.log'"
 contains "a histogram .fz says fio keeps no bins" "$TMP/err" "fz_clat_hist.1.log.fz: a fio histogram log stored compressed (log_store_compressed=1): not read; fio stores such a log without its histograms"
-contains "the inflated log holds every I/O fio counted" "$TMP/err" "hold 1,000 of the 1,000 I/Os fio counted"
+contains "the inflated log holds every I/O fio counted" "$TMP/err" "holds 1,000 of the 1,000 I/Os fio counted"
 
 # .hlog files are read twice, their windows in time order the second time
 # (docs/quanta.md, "Memory: windows read twice"): the same stdout and stderr

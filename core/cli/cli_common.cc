@@ -254,8 +254,9 @@ int print_trust(const InputPlan& plan) {
     std::string line = "latscope: trust: " + std::to_string(used) + " fio log" + (used == 1 ? "" : "s") + " used";
     if (left) line += ", " + std::to_string(left) + " not added (another log counts their I/Os)";
     if (compared)
-      line += "; the " + std::to_string(compared) + " logs of jobs fio's json+ counts hold " + count_text(ios) + " of the " +
-              count_text(fio_ios) + " I/Os fio counted";
+      line += "; the " + std::to_string(compared) +
+              (compared == 1 ? " log of a job fio's json+ counts holds " : " logs of jobs fio's json+ counts hold ") +
+              count_text(ios) + " of the " + count_text(fio_ios) + " I/Os fio counted";
     // Short of fio's count with no row in doubt: every row's shortfall is
     // within its logs' unlogged last windows (trust.cc). json+ gives them
     // back as tail windows where it can (a note above says so), not under
