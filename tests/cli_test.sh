@@ -47,6 +47,18 @@ mkdir -p "$TMP/with-empty" && cp "$FIX"/local/local_clat_hist.*.log "$FIX"/local
 check "empty files beside a run exit 0" 0 $?
 if grep -q "look like" "$TMP/err"; then echo "FAIL empty files formed a run"; cat "$TMP/err"; fails=$((fails + 1)); else echo "ok   empty files form no run"; fi
 
+# A results folder passed on as a tarball: named with what to run, never
+# read as one log of every member's lines; beside its own files it adds
+# nothing (docs/input-robustness.md, "Archives").
+tar -czf "$TMP/with-empty.tar.gz" -C "$TMP" with-empty
+"$BIN" pctiles "$TMP/with-empty.tar.gz" >"$TMP/out" 2>"$TMP/err"
+check "a tarball alone exits 0" 0 $?
+contains "a tarball is named with what to run" "$TMP/err" "with-empty.tar.gz: ignored (tar archive: latscope reads the files in it, not the archive; extract it (tar -xf with-empty.tar.gz) and give its folder)"
+"$BIN" pctiles "$TMP/with-empty" >"$TMP/out.folder" 2>/dev/null
+cp "$TMP/with-empty.tar.gz" "$TMP/with-empty/"
+"$BIN" pctiles "$TMP/with-empty" >"$TMP/out" 2>/dev/null
+if cmp -s "$TMP/out" "$TMP/out.folder"; then echo "ok   a tarball beside its files adds nothing"; else echo "FAIL a tarball beside its files changed the rows"; fails=$((fails + 1)); fi
+
 # Short of fio's count within the unlogged last windows: the trust line says
 # where the rest is, and why json+ could not give it back (group_reporting:
 # real fio 3.33 run, 3 jobs of one group, histogram logs chosen).

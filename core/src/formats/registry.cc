@@ -22,6 +22,7 @@ FormatEntry fio_lat_format();
 FormatEntry hdr_log_format();
 FormatEntry result_format();
 FormatEntry tsv_format();
+SniffResult sniff_archive(const SniffInput& in);  // archive_sniff.cc
 
 namespace {
 
@@ -145,6 +146,7 @@ const std::vector<FormatEntry>& table() {
       hdr_log_format(),
       result_format(),
       tsv_format(),
+      {FileFormat::kIgnored, &sniff_archive, nullptr},
       {FileFormat::kIgnored, &sniff_not_latency_log, nullptr},
       {FileFormat::kIgnored, &sniff_known_output, nullptr},
   };
