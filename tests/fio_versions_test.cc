@@ -263,5 +263,28 @@ TEST(Folders, EachSetCountsWhatFioCounted) {
   }
 }
 
+// A later run of the job with logging off left its json+ beside the earlier
+// run's histogram log (tests/fixtures/folders/other-run): its jobs list
+// their options and none names a log, so the log is another run's, never
+// completed from that json+ nor set against its count.
+TEST(Folders, AJsonWhoseRunWroteNoLogsIsNotTheLogsRun) {
+  const std::vector<std::string> files = folder_files("other-run");
+  Engine e;
+  load(&e, files);
+  const RunPlan plan = e.assign_runs({});
+  ASSERT_EQ(plan.runs.size(), 2u);
+  EXPECT_NE(plan.evidence[0].find("its jobs' options name no log"), std::string::npos) << plan.evidence[0];
+  const uint64_t logged = [&] {
+    Engine alone;
+    for (const std::string& f : files)
+      if (f.find("_clat_hist") != std::string::npos) testing::feed(&alone, f, text_of(f));
+    return samples(alone, whole_run());
+  }();
+  EXPECT_EQ(samples(e, whole_run()), logged) << "no tail window from the other run's json+";
+  const TrustRow* r = row_named(e.trust({}), "other-run_clat_hist.1.log");
+  ASSERT_NE(r, nullptr);
+  EXPECT_FALSE(r->compared) << "not set against the other run's count";
+}
+
 }  // namespace
 }  // namespace latscope

@@ -86,6 +86,21 @@ TEST(Runs, OneFolderByJsonPrefixes) {
   EXPECT_EQ(plan.run_of, (std::vector<std::string>{"a", "a", "b", "b", "b"}));
 }
 
+// A json that says nothing of logs (no prefix, no options listed) claims the
+// logs of its folder; one whose jobs list their options and name no log
+// wrote none, so the logs beside it are another run's (a folder where a
+// later run without logs left its json+ beside an earlier run's logs).
+TEST(Runs, AJsonWhoseRunWroteNoLogsClaimsNone) {
+  const std::vector<RunFile> silent = {json("x/out.json", {""}), log("x/h_clat_hist.1.log")};
+  EXPECT_EQ(plan_runs(silent, {}).runs.size(), 1u);
+  RunFile none = json("x/out.json", {""});
+  none.wrote_no_logs = true;
+  const RunPlan plan = plan_runs({none, log("x/h_clat_hist.1.log")}, {});
+  EXPECT_EQ(plan.run_of, (std::vector<std::string>{"out", "h"}));
+  ASSERT_FALSE(plan.evidence.empty());
+  EXPECT_NE(plan.evidence[0].find("x/out.json: its jobs' options name no log"), std::string::npos) << plan.evidence[0];
+}
+
 // Two json+ outputs named alike in two folders: named by folder; a log goes
 // to the json+ of its own folder when both name its prefix.
 TEST(Runs, SamePrefixTwoFolders) {

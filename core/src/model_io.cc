@@ -409,6 +409,7 @@ void write_fio_figures(Writer& w, const std::vector<FioFigures>& fio) {
     w.u8(static_cast<uint8_t>(f.dir));
     w.u32(static_cast<uint32_t>(f.log_prefixes.size()));
     for (const std::string& p : f.log_prefixes) w.str(p);
+    w.u8(f.options_listed ? 1 : 0);
     w.u64(f.n);
     w.u64(f.min_ns);
     w.u64(f.max_ns);
@@ -433,8 +434,8 @@ void write_fio_figures(Writer& w, const std::vector<FioFigures>& fio) {
 // layout: what the summary reads is checked here, once.
 bool read_fio_figures(Reader& r, const Source& src, std::vector<FioFigures>* fio) {
   const uint32_t n = r.u32();
-  // A record takes at least 59 bytes.
-  if (!r.can_read(n, 59)) return false;
+  // A record takes at least 60 bytes.
+  if (!r.can_read(n, 60)) return false;
   fio->resize(n);
   for (FioFigures& f : *fio) {
     f.host = r.str();
@@ -445,6 +446,7 @@ bool read_fio_figures(Reader& r, const Source& src, std::vector<FioFigures>* fio
     if (!r.can_read(nprefix, 4)) return false;
     f.log_prefixes.resize(nprefix);
     for (std::string& p : f.log_prefixes) p = r.str();
+    f.options_listed = r.u8() != 0;
     f.n = r.u64();
     f.min_ns = r.u64();
     f.max_ns = r.u64();

@@ -98,6 +98,9 @@ struct FioJsonJob {
   // write_iops_log, in that order, each once): one run's logs may carry
   // several, and each ties its logs to this output (docs/runs.md).
   std::vector<std::string> log_prefixes;
+  // fio listed the entry's options ("job options", or its document's
+  // "global options"): log_prefixes then says every log the job wrote.
+  bool options_listed = false;
   bool aggregate = false;  // client mode "All clients" entry
   // The entry reports a group of jobs, not one (group_reporting): its
   // document lists fewer entries of a job name than that job's numjobs

@@ -360,6 +360,7 @@ struct FioFigures {
   bool aggregate = false;  // client mode's "All clients" entry (every job again)
   Dir dir = Dir::kRead;
   std::vector<std::string> log_prefixes;  // FioJsonJob::log_prefixes of the entry (runs.h)
+  bool options_listed = false;            // FioJsonJob::options_listed
   uint64_t n = 0;          // fio's N (clat_ns.N; fio 2.x: bins total or total_ios)
   uint64_t min_ns = 0;
   uint64_t max_ns = 0;

@@ -52,11 +52,15 @@ struct RunFile {
   std::string name;                  // path as given
   FileIdentity id;                   // parse_fio_file_name(name)
   bool json = false;                 // fio json/json+ output
-  std::vector<std::string> prefixes; // json: its jobs' log prefixes (FioJsonJob::log_prefix)
+  std::vector<std::string> prefixes; // json: its jobs' log prefixes (FioJsonJob::log_prefixes)
+  // json: its jobs list their options and none names a log: its run wrote
+  // no log, so it claims none (docs/runs.md).
+  bool wrote_no_logs = false;
   std::string given;                 // a run the caller fixed for this file (FileOptions::run)
 };
 // The RunFile of a parsed source: a json source's prefixes come from its
-// series' "prefix" labels (json_source.cc); a "run" label is `given`.
+// series' "prefix" labels and fio's figures (json_source.cc); a "run" label
+// is `given`.
 RunFile run_file_of(const Source& src);
 
 struct Run {

@@ -201,8 +201,10 @@ class Planner {
 
   // The json output a log belongs to: the one naming its prefix (the one in
   // the log's folder when several do), else the only json in its folder
-  // when that json names no prefix at all (a job file without log options
-  // in the json, as older fio wrote). SIZE_MAX: none, or no single one.
+  // when that json names no prefix at all and lists no options either (a
+  // json that says nothing of logs). A json whose jobs list their options
+  // and name no log wrote none: it claims none. SIZE_MAX: none, or no
+  // single one.
   size_t json_for(size_t i) const {
     const RunFile& f = f_[i];
     if (f.id.kind.empty()) return SIZE_MAX;  // not a fio log name
@@ -211,7 +213,7 @@ class Planner {
       if (!f_[j].json || key_[j].empty()) continue;
       const auto& p = f_[j].prefixes;
       if (std::find(p.begin(), p.end(), f.id.prefix) != p.end()) named.push_back(j);
-      const bool silent = std::all_of(p.begin(), p.end(), [](const std::string& x) { return x.empty(); });
+      const bool silent = !f_[j].wrote_no_logs && std::all_of(p.begin(), p.end(), [](const std::string& x) { return x.empty(); });
       if (silent && folder_of(f_[j].name) == folder_of(f.name)) silent_here.push_back(j);
     }
     if (named.size() > 1) {
@@ -238,6 +240,14 @@ class Planner {
       if (j != SIZE_MAX) assign(i, key_[j], "", {});
       else left.push_back(i);
     }
+    // A json whose run wrote no log, beside logs no json claims: they are
+    // another run's (runs.h RunFile::wrote_no_logs).
+    for (size_t j : jsons)
+      if (f_[j].wrote_no_logs && !left.empty()) {
+        evidence_.push_back(f_[j].name + ": its jobs' options name no log (write_hist_log, write_lat_log), so its run "
+                                         "wrote none of the logs beside it");
+        break;
+      }
     if (jsons.size() > 1) {
       std::string names;
       for (size_t k = 0; k < jsons.size() && k < 3; ++k) names += (k ? ", " : "") + f_[jsons[k]].name;
@@ -418,10 +428,16 @@ RunFile run_file_of(const Source& src) {
     }
   // Every log option's prefix too: a job's per-I/O logs may be named apart
   // from its histogram logs (write_lat_log=l beside write_hist_log=h).
+  bool listed = false, logs = false;
   if (f.json)
-    for (const FioFigures& x : src.fio)
+    for (const FioFigures& x : src.fio) {
+      if (x.aggregate) continue;
+      listed = listed || x.options_listed;
+      logs = logs || !x.log_prefixes.empty();
       for (const std::string& v : x.log_prefixes)
         if (std::find(f.prefixes.begin(), f.prefixes.end(), v) == f.prefixes.end()) f.prefixes.push_back(v);
+    }
+  f.wrote_no_logs = f.json && listed && !logs;
   if (const std::string* r = src.labels.find("run")) f.given = *r;
   return f;
 }

@@ -333,7 +333,8 @@ const FOLDER = (...parts) =>
 // (us), per_job_logs=0 segments in the order the jobs ended, a client log
 // whose defect only json+ shows. The page settles them when it plans runs;
 // its CSV must be the CLI's, which settles them as it reads. Also a job's
-// logs under two prefixes its json+ names, and one run's status reports.
+// logs under two prefixes its json+ names, one run's status reports, and a
+// log beside the json+ of a run that wrote none.
 for (const [label, parts] of /** @type {[string, string[]][]} */ ([
   ['fio 3.1 run (4-column per-I/O logs in ns)', ['fio-versions', '3.1']],
   ['fio 2.21 run (4-column per-I/O logs in us)', ['fio-versions', '2.21']],
@@ -344,6 +345,7 @@ for (const [label, parts] of /** @type {[string, string[]][]} */ ([
   ['fio 3.33 log_unix_epoch folder', ['folders', 'epoch-both']],
   ["fio 3.33 folder of one job's logs under two prefixes", ['folders', 'two-prefixes']],
   ['fio 3.33 --status-interval folder (a json+ report a second)', ['folders', 'status']],
+  ["fio 3.33 folder of one run's log beside a later run's json+ (no logs)", ['folders', 'other-run']],
 ])) {
   TRUST_CASES.push({
     name: `whole folder, ${label}: Open folder's CSV equals \`latscope pctiles\` (default and --account hist)`,

@@ -364,6 +364,7 @@ struct Reader {
       }
       if (!job.aggregate) {
         const json::Value* opts = jv.find("job options");
+        job.options_listed = (opts && opts->is_object()) || global;
         static const struct {
           const char* key;
           bool latency;  // a latency log's option: its prefix may be the job's log_prefix

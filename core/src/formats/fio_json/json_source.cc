@@ -36,6 +36,7 @@ void add_fio_figures(const FioJsonReport& rep, Source* src) {
       f.aggregate = job.aggregate;
       f.dir = d.dir;
       f.log_prefixes = job.log_prefixes;
+      f.options_listed = job.options_listed;
       f.n = d.n;
       f.min_ns = d.min_ns;
       f.max_ns = d.max_ns;
