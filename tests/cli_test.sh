@@ -59,6 +59,20 @@ cp "$TMP/with-empty.tar.gz" "$TMP/with-empty/"
 "$BIN" pctiles "$TMP/with-empty" >"$TMP/out" 2>/dev/null
 if cmp -s "$TMP/out" "$TMP/out.folder"; then echo "ok   a tarball beside its files adds nothing"; else echo "FAIL a tarball beside its files changed the rows"; fails=$((fails + 1)); fi
 
+# A log beside its gzip copy (gzip -k): the copy is named and left out, the
+# rows are the folder's without it, and no second run is seen (docs/folders.md,
+# "gzip copies"). tests/fixtures/gz holds gzip -9 -n of local's histogram logs.
+mkdir -p "$TMP/copies" && cp "$FIX"/local/local* "$FIX"/gz/*.gz "$TMP/copies/"
+"$BIN" pctiles "$FIX/local" >"$TMP/out.folder" 2>/dev/null
+"$BIN" pctiles "$TMP/copies" >"$TMP/out" 2>"$TMP/err"
+check "a folder with gzip copies exits 0" 0 $?
+contains "a gzip copy is named" "$TMP/err" "copies/local_clat_hist.1.log.gz: not added: a gzip copy of local_clat_hist.1.log (the same text at its start), which is used"
+if cmp -s "$TMP/out" "$TMP/out.folder"; then echo "ok   gzip copies add nothing"; else echo "FAIL gzip copies changed the rows"; fails=$((fails + 1)); fi
+if grep -q "look like" "$TMP/err"; then echo "FAIL a gzip copy formed a run"; cat "$TMP/err"; fails=$((fails + 1)); else echo "ok   gzip copies form no run"; fi
+"$BIN" pctiles --group-by account "$FIX/local" >"$TMP/out.folder" 2>/dev/null
+"$BIN" pctiles --group-by account "$TMP/copies" >"$TMP/out" 2>/dev/null
+if cmp -s "$TMP/out" "$TMP/out.folder"; then echo "ok   gzip copies add nothing by account"; else echo "FAIL gzip copies changed the rows by account"; fails=$((fails + 1)); fi
+
 # Short of fio's count within the unlogged last windows: the trust line says
 # where the rest is, and why json+ could not give it back (group_reporting:
 # real fio 3.33 run, 3 jobs of one group, histogram logs chosen).

@@ -131,6 +131,55 @@ TEST(Accounts, AWholeLocalFolderCountsWhatFioCounted) {
   EXPECT_EQ(samples(r), fio);
 }
 
+// ---- gzip copies ----
+
+// A log beside its gzip copy (gzip -k; tests/fixtures/gz holds gzip -9 -n
+// of local's histogram logs, and the CLI and the page read the copy's text):
+// the copy is named and left out, forms no run, and even grouped by account
+// counts nothing twice. A .gz that starts otherwise is another log.
+TEST(GzipCopies, ALogBesideItsGzipCopyCountsOnce) {
+  const std::vector<std::string> files = fixtures::files_of("local", "local");
+  const auto load = [&](Engine* e, bool copies, const std::string& other) {
+    for (const std::string& f : files) {
+      std::string t;
+      ASSERT_TRUE(fixtures::read_file(f, &t));
+      testing::feed(e, f, t);
+      if (copies && f.find("_clat_hist.") != std::string::npos) testing::feed(e, f + ".gz", other.empty() ? t : other);
+    }
+  };
+  Engine plain, with_copies;
+  load(&plain, false, "");
+  load(&with_copies, true, "");
+  QueryOptions o;
+  o.quantum_ms = 1e6;
+  QueryResult a, b;
+  ASSERT_TRUE(plain.query(o, &a).ok());
+  ASSERT_TRUE(with_copies.query(o, &b).ok());
+  EXPECT_EQ(samples(b), samples(a));
+  EXPECT_EQ(samples(a), 16000u) << "fio's count of the local run";
+  EXPECT_EQ(with_copies.assign_runs({}).runs.size(), 1u) << "a copy is no second run";
+  o.group_by = {"account"};
+  ASSERT_TRUE(plain.query(o, &a).ok());
+  ASSERT_TRUE(with_copies.query(o, &b).ok());
+  EXPECT_EQ(samples(b), samples(a)) << "every account shown, the copies still left out";
+  o.sel.accounts = {Account::kHist};
+  o.group_by.clear();
+  const std::vector<TrustRow> rows = with_copies.trust(o.sel);
+  size_t copies = 0;
+  for (const TrustRow& r : rows)
+    if (r.file.find(".log.gz") != std::string::npos) {
+      ++copies;
+      EXPECT_EQ(r.used_instead, r.file.substr(0, r.file.size() - 3));
+    }
+  EXPECT_EQ(copies, 2u);
+  // Another log under the copy's name (its text starts otherwise) is read.
+  Engine other;
+  load(&other, true, "1000, 0, 4096, 0, 5\n");
+  std::vector<FolderFile> folder;
+  for (const Source& s : other.sources()) folder.push_back(folder_file_of(s));
+  for (size_t i : gzip_copies(folder)) EXPECT_EQ(i, SIZE_MAX);
+}
+
 // ---- units of per-I/O logs without a priority column ----
 
 TEST(Units, TheDecisionTable) {

@@ -1,5 +1,7 @@
 #include "runs_cli.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -60,6 +62,12 @@ RunPlan plan_input_runs(const std::vector<std::string>& files, const RunOptions&
     planned->push_back(std::move(f));
     if (folder) folder->push_back(std::move(ff));
   }
+  // A gzip copy of a log beside it forms no run of its own (folder.h
+  // gzip_copies): it would be the same log name twice, two runs' sign.
+  if (folder) {
+    const std::vector<size_t> copies = gzip_copies(*folder);
+    kept.erase(std::remove_if(kept.begin(), kept.end(), [&](size_t i) { return copies[i] != SIZE_MAX; }), kept.end());
+  }
   std::vector<RunFile> logs;
   logs.reserve(kept.size());
   for (size_t i : kept) logs.push_back((*planned)[i]);
@@ -91,8 +99,7 @@ RunPlan prepare_runs(const char* cmd, const std::vector<std::string>& files, con
     const auto r = labels->runs.find(paths[i]);
     folder[i].run = r == labels->runs.end() ? "" : r->second;
   }
-  labels->choices = labels->all_accounts ? std::vector<AccountChoice>(folder.size())
-                                         : plan_accounts(folder, labels->prefer);
+  labels->choices = labels->all_accounts ? plan_gzip_copies(folder) : plan_accounts(folder, labels->prefer);
   labels->index.clear();
   for (size_t i = 0; i < folder.size(); ++i) labels->index[folder[i].run_file.name] = i;
   labels->trust = std::make_shared<TrustBuilder>(folder, labels->choices);

@@ -525,6 +525,7 @@ std::vector<uint8_t> encode_source(const Source& src) {
   w.u64(src.lines);
   w.u64(src.records);
   w.u64(src.bytes);
+  w.u64(src.head_hash);
   w.u8(static_cast<uint8_t>(src.status.code));
   w.str(src.status.message);
   write_diagnostics(w, src.diag);
@@ -577,6 +578,7 @@ Status decode_source(const uint8_t* data, size_t n, Source* out) {
   src.lines = r.u64();
   src.records = r.u64();
   src.bytes = r.u64();
+  src.head_hash = r.u64();
   uint8_t code = r.u8();
   src.status.message = r.str();
   if (r.failed()) return fail(r.error());

@@ -54,6 +54,7 @@ struct FolderFile {
   Account account = Account::kNone;
   std::string fio_version;     // json: "fio-3.33" as fio wrote it; "" otherwise
   int hist_version = 0;        // fio histogram log: 2 (1216-bin, us) or 3 (1856-bin, ns) layouts
+  uint64_t head_hash = 0;      // Source::head_hash
   // json+: fio's own count of each job's I/Os per direction (the whole-run
   // bins' total), keyed as the logs of the job are (tail.h TailKey: run
   // aside, host "" in local mode, job number, direction).
@@ -82,6 +83,16 @@ struct AccountChoice {
 // run, host, job number, latency kind and fio log prefix and both are
 // histogram or per-I/O logs (docs/folders.md "One account of every I/O").
 std::vector<AccountChoice> plan_accounts(const std::vector<FolderFile>& files, const std::vector<Account>& prefer);
+
+// Per file: the index of the file it is a gzip copy of, or SIZE_MAX. A log
+// NAME.gz beside NAME (gzip -k, an archive half extracted) whose text
+// starts the same (Source::head_hash) holds the same I/Os: NAME is read,
+// the copy named and left out, and it forms no run (docs/folders.md,
+// "gzip copies"). plan_accounts leaves copies out too.
+std::vector<size_t> gzip_copies(const std::vector<FolderFile>& files);
+// The choices of plan_accounts for the gzip copies alone: what is left out
+// when every account is shown (--group-by account).
+std::vector<AccountChoice> plan_gzip_copies(const std::vector<FolderFile>& files);
 
 // The evidence a folder gives about the unit of its per-I/O logs.
 struct UnitDecision {

@@ -377,6 +377,9 @@ struct FioFigures {
   std::vector<uint64_t> bin_count;
 };
 
+constexpr size_t kHeadHashBytes = 4096;
+uint64_t head_hash_of(const char* data, size_t n);  // over the first kHeadHashBytes of [data, data + n)
+
 struct Source {
   std::string name;  // as given by the caller (path or file name)
   FileIdentity id;
@@ -386,6 +389,9 @@ struct Source {
   uint64_t lines = 0;
   uint64_t records = 0;        // accepted histogram lines
   uint64_t bytes = 0;
+  // FNV-1a of the first kHeadHashBytes of the text the engine was given
+  // (0: none): a file and its gzip copy have the same (folder.h plan_accounts).
+  uint64_t head_hash = 0;
   Labels labels;               // file-level labels (file, host, job, kind, prefix, run)
   std::string ignored;         // format kIgnored: what the file looks like ("fio job file")
   std::vector<Series> series;

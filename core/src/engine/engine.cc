@@ -1,6 +1,7 @@
 #include "latscope/engine.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "latscope/folder.h"
@@ -66,6 +67,7 @@ struct Engine::Pending {
   std::unique_ptr<Reader> reader;
   bool decided = false;
   uint64_t ignored_bytes = 0;  // bytes of a file that is not a latency log
+  uint64_t head_hash = 0;      // Source::head_hash, taken from head when the format is decided
 };
 
 Engine::Engine() = default;
@@ -97,6 +99,7 @@ void Engine::decide(Pending& p, bool complete) {
   }
   if (f == FileFormat::kUnknown) return;  // all blank so far
   p.decided = true;
+  p.head_hash = head_hash_of(p.head.data(), p.head.size());
   p.src.format = f;
   if (f == FileFormat::kIgnored) {
     p.src.ignored = what.empty() ? "not a latency log" : what;
@@ -193,6 +196,7 @@ const Source& Engine::finish(int h) {
       src.status = Status::Error(ErrorCode::kUnusableFile, src.name + ": only blank characters; nothing to read");
     }
   }
+  src.head_hash = p.head_hash;
   complete_series(&src);
   admit_layouts(sources_, &src);
   enforce_per_io_budget(sources_, p.opts.max_per_io_samples, &src);
@@ -221,12 +225,16 @@ RunPlan Engine::assign_runs(const RunOptions& opts) {
   // is no part of any run and must not form one of its own (docs/runs.md).
   std::vector<RunFile> files;
   std::vector<size_t> at;  // planned file -> index in sources_
+  // A gzip copy of a log beside it forms no run (folder.h gzip_copies).
+  std::vector<FolderFile> before;
+  for (const Source& s : sources_) before.push_back(folder_file_of(s));
+  const std::vector<size_t> copies = gzip_copies(before);
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (planned_run_[i]) {
       sources_[i].labels.set("run", "");
       planned_run_[i] = false;
     }
-    if (!sources_[i].status.ok() || sources_[i].format == FileFormat::kIgnored) continue;
+    if (!sources_[i].status.ok() || sources_[i].format == FileFormat::kIgnored || copies[i] != SIZE_MAX) continue;
     files.push_back(run_file_of(sources_[i]));
     at.push_back(i);
   }

@@ -6,6 +6,7 @@
 // latency kind, log prefix unless the run's json names it) and names the
 // others.
 #include <algorithm>
+#include <cstdint>
 #include <map>
 #include <tuple>
 
@@ -65,6 +66,33 @@ std::string base_of(const std::string& path) {
 
 }  // namespace
 
+std::vector<size_t> gzip_copies(const std::vector<FolderFile>& files) {
+  std::vector<size_t> out(files.size(), SIZE_MAX);
+  std::map<std::string, size_t> plain;  // name -> index, for the logs not named .gz
+  const auto is_log = [](const FolderFile& f) { return f.account != Account::kNone && f.head_hash != 0; };
+  for (size_t i = 0; i < files.size(); ++i)
+    if (is_log(files[i])) plain.emplace(files[i].run_file.name, i);
+  for (size_t i = 0; i < files.size(); ++i) {
+    const std::string& n = files[i].run_file.name;
+    if (!is_log(files[i]) || n.size() < 4 || n.compare(n.size() - 3, 3, ".gz") != 0) continue;
+    const auto it = plain.find(n.substr(0, n.size() - 3));
+    if (it != plain.end() && files[it->second].head_hash == files[i].head_hash) out[i] = it->second;
+  }
+  return out;
+}
+
+std::vector<AccountChoice> plan_gzip_copies(const std::vector<FolderFile>& files) {
+  std::vector<AccountChoice> out(files.size());
+  const std::vector<size_t> copies = gzip_copies(files);
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (copies[i] == SIZE_MAX) continue;
+    out[i].used_instead = files[copies[i]].run_file.name;
+    out[i].why = "a gzip copy of " + base_of(out[i].used_instead) +
+                 " (the same text at its start), which is used; adding both would count each I/O twice";
+  }
+  return out;
+}
+
 std::vector<AccountChoice> plan_accounts(const std::vector<FolderFile>& files, const std::vector<Account>& prefer_in) {
   std::vector<Account> prefer = prefer_in;
   for (Account a : kDefaultAccounts)  // the default order completes the user's
@@ -76,8 +104,10 @@ std::vector<AccountChoice> plan_accounts(const std::vector<FolderFile>& files, c
   std::map<std::string, std::vector<std::string>> named;
   for (const FolderFile& f : files)
     if (f.run_file.json) named[f.run].insert(named[f.run].end(), f.run_file.prefixes.begin(), f.run_file.prefixes.end());
+  std::vector<AccountChoice> out = plan_gzip_copies(files);
   for (size_t i = 0; i < files.size(); ++i) {
     const FolderFile& f = files[i];
+    if (!out[i].used_instead.empty()) continue;  // a gzip copy
     if (f.account != Account::kHist && f.account != Account::kPerIo) continue;
     const FileIdentity& id = f.run_file.id;
     // fio's histogram logs hold completion latencies (NAME_clat_hist): the
@@ -91,7 +121,6 @@ std::vector<AccountChoice> plan_accounts(const std::vector<FolderFile>& files, c
     // ("/" + prefix: no file name's prefix holds a '/', so never "").
     by_key[Key{f.run, id.host, id.job, kind, in_json ? std::string() : "/" + id.prefix}].push_back(i);
   }
-  std::vector<AccountChoice> out(files.size());
   for (const auto& [key, idx] : by_key) {
     // Two files of one account under one key are two runs' logs (runs.h
     // splits them) or a choice of the user's (--run-by none): not ours.

@@ -395,6 +395,7 @@ FolderFile folder_file_of(const Source& src) {
       f.json_counts.push_back(std::move(c));
     }
   }
+  f.head_hash = src.head_hash;
   if (src.format == FileFormat::kFioHist && src.status.ok() && src.layout)
     f.hist_version = src.layout->kind == LayoutKind::kFio2 ? 2 : 3;
   return f;

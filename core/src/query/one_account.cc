@@ -8,13 +8,14 @@ std::set<std::string> accounts_left_out(const std::vector<FolderFile>& folder, c
                                         const GroupBy& group_by, std::string* note) {
   note->clear();
   std::set<std::string> out;
-  if (std::find(group_by.begin(), group_by.end(), kAccountLabel) != group_by.end()) return out;
+  // Every account shown side by side: only gzip copies are left out.
+  const bool all = std::find(group_by.begin(), group_by.end(), kAccountLabel) != group_by.end();
   // The logs, and the json outputs whose log prefixes tie logs of
   // different prefixes to one run (plan_accounts).
   std::vector<FolderFile> kept;
   for (const FolderFile& f : folder)
     if ((f.account != Account::kNone || f.run_file.json) && !name_excluded(f.run_file.name, sel)) kept.push_back(f);
-  const std::vector<AccountChoice> choices = plan_accounts(kept, sel.accounts);
+  const std::vector<AccountChoice> choices = all ? plan_gzip_copies(kept) : plan_accounts(kept, sel.accounts);
   size_t n = 0;
   std::string list;
   for (size_t i = 0; i < choices.size(); ++i) {

@@ -10,7 +10,9 @@
 // never completed from one json.
 #include "query/tail.h"
 
+#include <cstdint>
 #include <map>
+#include <vector>
 
 #include "latscope/folder.h"
 
@@ -123,12 +125,23 @@ void TailTally::notes(std::vector<std::string>* out) const {
 void add_json_tails(const SourceRefs& sources, const Selection& sel, Plan* plan) {
   JsonIndex json;
   std::map<TailKey, int> logs;
+  // The histogram logs, a gzip copy of one counted once (folder.h gzip_copies).
+  std::vector<const Source*> hist;
+  std::vector<FolderFile> named;
   for (const Source* ref : sources) {
     const Source& src = *ref;
     if (!source_excluded(src, sel)) json.add(src);
-    if (src.status.ok() && src.format == FileFormat::kFioHist)
-      for (const Series& s : src.series) ++logs[tail_key_of_log(src, s)];
+    if (!src.status.ok() || src.format != FileFormat::kFioHist) continue;
+    hist.push_back(&src);
+    named.emplace_back();
+    named.back().run_file.name = src.name;
+    named.back().account = Account::kHist;
+    named.back().head_hash = src.head_hash;
   }
+  const std::vector<size_t> copies = gzip_copies(named);
+  for (size_t k = 0; k < hist.size(); ++k)
+    if (copies[k] == SIZE_MAX)
+      for (const Series& s : hist[k]->series) ++logs[tail_key_of_log(*hist[k], s)];
   if (json.series.empty()) return;
   std::vector<Selected> tails;
   TailTally tally;
