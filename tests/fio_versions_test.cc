@@ -281,7 +281,8 @@ TEST(Folders, AJsonWhoseRunWroteNoLogsIsNotTheLogsRun) {
     return samples(alone, whole_run());
   }();
   EXPECT_EQ(samples(e, whole_run()), logged) << "no tail window from the other run's json+";
-  const TrustRow* r = row_named(e.trust({}), "other-run_clat_hist.1.log");
+  const std::vector<TrustRow> rows = e.trust({});  // held: row_named points into it
+  const TrustRow* r = row_named(rows, "other-run_clat_hist.1.log");
   ASSERT_NE(r, nullptr);
   EXPECT_FALSE(r->compared) << "not set against the other run's count";
 }
