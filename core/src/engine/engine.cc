@@ -251,8 +251,13 @@ RunPlan Engine::assign_runs(const RunOptions& opts) {
   // What the whole folder decides about a file, now that it is known
   // (folder.h settle_source): the unit of per-I/O logs their columns do not
   // say, client logs' repairs on fio's json+ count.
-  std::vector<FolderFile> folder;
-  for (const Source& s : sources_) folder.push_back(folder_file_of(s));
+  // The folder read once above, now with the runs just labelled (the only
+  // fact of folder_file_of the labelling changes).
+  std::vector<FolderFile>& folder = before;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    const std::string* run = sources_[i].labels.find("run");
+    folder[i].run = run ? *run : "";
+  }
   for (Source& s : sources_) settle_source(&s, folder);
   // The plan over every source: files left out have no run ("").
   RunPlan plan;
