@@ -91,6 +91,19 @@ TEST(Registry, FilesThatAreNoLatencyLogAreNamed) {
       {"x_iops.1.log", "1000, 512, 0, 4096, 0\n2000, 498, 0, 4096, 0\n", "fio IOPS log: not latency"},
       {"x_bw.1.log.10.0.0.1", "1000, 2048, 1, 4096, 0\n", "fio bandwidth log: not latency"},
       {"blob.bin", std::string("\x00\x01\x02\x03 binary\x00", 12), "binary data"},
+      // The heads of fio 3.33's own outputs (--write_iolog, --output-format=terse, normal).
+      {"io.log", "fio version 3 iolog\n28 /tmp/ex3/data add\n330 /tmp/ex3/data open\n",
+       "fio I/O log of write_iolog: the I/Os issued, for replay; no latencies"},
+      {"terse.txt",
+       "3;fio-3.33;t;0;0;800;799;199;1001;0;0;0.000000;0.000000;50;3997;145.879220;286.643888;1.000000%=74;"
+       "5.000000%=82;10.000000%=85\n",
+       "fio terse output: percentiles of the whole run, no histogram; fio --output-format=json+ writes its bins"},
+      {"fio.out",
+       "t: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=1\n"
+       "fio-3.33\nStarting 1 process\n\nt: (groupid=0, jobs=1): err= 0: pid=19446: Sat Nov 28 00:49:08 2026\n"
+       "  read: IOPS=199, BW=799KiB/s (818kB/s)(800KiB/1001msec)\n",
+       "fio normal output: percentiles of the whole run, no histogram; fio --output-format=json+ writes its bins"},
+      {"notes.txt", "fio-3.33 was used; see the results below.\n", "text"},
   };
   for (const Case& c : cases) {
     Engine e;

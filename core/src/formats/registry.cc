@@ -153,6 +153,31 @@ const std::vector<FormatEntry>& table() {
   return kFormats;
 }
 
+// fio's text outputs that hold no latency log, named so a user knows what
+// to run instead (docs/formats.md, "Files that are not latency logs"):
+// the I/O log of write_iolog (its first line "fio version 2 iolog" or
+// "fio version 3 iolog"), terse output ("3;fio-3.33;..." : the terse
+// version, then fio's), and the normal output (a "fio-3.33" line beside a
+// job's "(groupid=" or "(g=" line). Empty when it is none of them.
+std::string fio_text_output(const std::vector<std::string_view>& ls) {
+  constexpr const char* kNoBins = ": percentiles of the whole run, no histogram; fio --output-format=json+ writes its bins";
+  if (ls.empty()) return "";
+  const std::string_view first = ls.front();
+  const auto ends_with = [](std::string_view s, std::string_view t) {
+    return s.size() >= t.size() && s.substr(s.size() - t.size()) == t;
+  };
+  if (starts_with(first, "fio version ") && ends_with(first, " iolog"))
+    return "fio I/O log of write_iolog: the I/Os issued, for replay; no latencies";
+  if (first.size() > 6 && first[0] >= '1' && first[0] <= '9' && first.substr(1, 5) == ";fio-")
+    return std::string("fio terse output") + kNoBins;
+  bool version = false, job = false;
+  for (std::string_view l : ls) {
+    version = version || (starts_with(l, "fio-") && l.size() > 4 && l[4] >= '1' && l[4] <= '9');
+    job = job || l.find(": (groupid=") != std::string_view::npos || l.find(": (g=") != std::string_view::npos;
+  }
+  return version && job ? std::string("fio normal output") + kNoBins : "";
+}
+
 // What bytes no format claims look like.
 std::string describe_unclaimed(const SniffInput& in) {
   const std::string_view b = sniffing::body(in);
@@ -181,6 +206,8 @@ std::string describe_unclaimed(const SniffInput& in) {
   if (starts_with(low, "<svg") || (starts_with(low, "<?xml") && has(low, "<svg"))) return "SVG image";
   const std::vector<std::string_view> ls = sniffing::lines(in, 2);
   if (csv_table(ls)) return "CSV table with a header: not a log";
+  const std::string fio_text = fio_text_output(sniffing::lines(in, 64));
+  if (!fio_text.empty()) return fio_text;
   // A fio job file: "[section]" lines and key=value lines (fio's ini format).
   size_t sections = 0, keys = 0;
   for (std::string_view l : sniffing::lines(in, 64)) {
