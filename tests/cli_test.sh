@@ -73,6 +73,17 @@ if grep -q "look like" "$TMP/err"; then echo "FAIL a gzip copy formed a run"; ca
 "$BIN" pctiles --group-by account "$TMP/copies" >"$TMP/out" 2>/dev/null
 if cmp -s "$TMP/out" "$TMP/out.folder"; then echo "ok   gzip copies add nothing by account"; else echo "FAIL gzip copies changed the rows by account"; fails=$((fails + 1)); fi
 
+# The run's json+ beside its gzip copy: one run still, its tails added and
+# fio's count taken once (with the histogram logs chosen, which json+ completes).
+mkdir -p "$TMP/json-copy" && cp "$FIX"/folders/all-kinds/* "$TMP/json-copy/" && gzip -k -n "$TMP/json-copy/all-kinds.json"
+"$BIN" pctiles --account hist "$FIX/folders/all-kinds" >"$TMP/out.folder" 2>"$TMP/err.folder"
+"$BIN" pctiles --account hist "$TMP/json-copy" >"$TMP/out" 2>"$TMP/err"
+check "a json+ beside its gzip copy exits 0" 0 $?
+contains "the json+ copy is named" "$TMP/err" "json-copy/all-kinds.json.gz: not added: a gzip copy of all-kinds.json (the same text at its start), which is used"
+if cmp -s "$TMP/out" "$TMP/out.folder"; then echo "ok   a json+ copy adds nothing"; else echo "FAIL a json+ copy changed the rows"; fails=$((fails + 1)); fi
+if grep -q "look like" "$TMP/err"; then echo "FAIL a json+ copy formed a run"; cat "$TMP/err"; fails=$((fails + 1)); else echo "ok   a json+ copy forms no run"; fi
+if [ "$(grep "trust:" "$TMP/err")" = "$(grep "trust:" "$TMP/err.folder")" ]; then echo "ok   a json+ copy leaves the trust line as it was"; else echo "FAIL a json+ copy changed the trust line"; grep "trust:" "$TMP/err" "$TMP/err.folder"; fails=$((fails + 1)); fi
+
 # Short of fio's count within the unlogged last windows: the trust line says
 # where the rest is, and why json+ could not give it back (group_reporting:
 # real fio 3.33 run, 3 jobs of one group, histogram logs chosen).

@@ -287,5 +287,39 @@ TEST(Folders, AJsonWhoseRunWroteNoLogsIsNotTheLogsRun) {
   EXPECT_FALSE(r->compared) << "not set against the other run's count";
 }
 
+// `gzip -k` left the json+ beside itself (all-kinds.json.gz): one run still,
+// its logs completed from the json+ once and set against fio's count once.
+// As a second json it made three runs, no log claimed by either json.
+TEST(Folders, AJsonBesideItsGzipCopyIsOneRun) {
+  const std::vector<std::string> files = folder_files("all-kinds");
+  QueryOptions hist = whole_run();
+  hist.sel.accounts = {Account::kHist};
+  Engine plain, copied;
+  load(&plain, files);
+  load(&copied, files);
+  const std::string json = kFolders + "all-kinds/all-kinds.json";
+  testing::feed(&copied, json + ".gz", text_of(json));
+  EXPECT_EQ(copied.assign_runs({}).runs.size(), 1u);
+  const uint64_t fio = fio_total(json_of(files));
+  EXPECT_EQ(samples(plain, hist), fio);
+  EXPECT_EQ(samples(copied, hist), fio) << "the json+ tails added once, not refused as ambiguous";
+  const std::vector<TrustRow> rows = copied.trust(hist.sel);  // held: row_named points into it
+  const TrustRow* copy = row_named(rows, "all-kinds.json.gz");
+  ASSERT_NE(copy, nullptr);
+  EXPECT_EQ(copy->used_instead, json);
+  // As the CLI's trust line sums them: each I/O once, in its clat rows.
+  const auto sums = [](const std::vector<TrustRow>& t) {
+    std::pair<uint64_t, uint64_t> logged_counted{0, 0};
+    for (const TrustRow& r : t)
+      if (r.compared && r.used_instead.empty() && r.kind == "clat") {
+        logged_counted.first += r.ios;
+        logged_counted.second += r.fio_ios;
+      }
+    return logged_counted;
+  };
+  EXPECT_EQ(sums(rows).second, fio) << "fio's count taken from one json+";
+  EXPECT_EQ(sums(rows), sums(plain.trust(hist.sel)));
+}
+
 }  // namespace
 }  // namespace latscope

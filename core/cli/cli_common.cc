@@ -233,7 +233,8 @@ int print_trust(const InputPlan& plan) {
   bool groups = false;  // a json+ of group_reporting among them
   for (const TrustRow& r : rows) {
     for (const std::string& w : r.warnings) say("latscope: warning: " + r.file + ": " + w);
-    if (!r.used_instead.empty()) ++left;
+    // A json output's gzip copy is named where it is left out; it is no log.
+    if (!r.used_instead.empty()) left += r.account.empty() ? 0 : 1;
     else if (!r.account.empty() && r.ok) ++used;
     if (r.doubtful) {
       ++doubtful;

@@ -85,8 +85,9 @@ struct AccountChoice {
 std::vector<AccountChoice> plan_accounts(const std::vector<FolderFile>& files, const std::vector<Account>& prefer);
 
 // Per file: the index of the file it is a gzip copy of, or SIZE_MAX. A log
-// NAME.gz beside NAME (gzip -k, an archive half extracted) whose text
-// starts the same (Source::head_hash) holds the same I/Os: NAME is read,
+// or fio json output NAME.gz beside NAME (gzip -k, an archive half
+// extracted) whose text starts the same (Source::head_hash) holds the same
+// I/Os: NAME is read,
 // the copy named and left out, and it forms no run (docs/folders.md,
 // "gzip copies"). plan_accounts leaves copies out too.
 std::vector<size_t> gzip_copies(const std::vector<FolderFile>& files);

@@ -69,7 +69,11 @@ std::string base_of(const std::string& path) {
 std::vector<size_t> gzip_copies(const std::vector<FolderFile>& files) {
   std::vector<size_t> out(files.size(), SIZE_MAX);
   std::map<std::string, size_t> plain;  // name -> index, for the logs not named .gz
-  const auto is_log = [](const FolderFile& f) { return f.account != Account::kNone && f.head_hash != 0; };
+  // Logs, and fio's json outputs: a json+ copied beside itself would be a
+  // second run's json (runs.h: fio writes one per run) and count fio's I/Os twice.
+  const auto is_log = [](const FolderFile& f) {
+    return (f.account != Account::kNone || f.run_file.json) && f.head_hash != 0;
+  };
   for (size_t i = 0; i < files.size(); ++i)
     if (is_log(files[i])) plain.emplace(files[i].run_file.name, i);
   for (size_t i = 0; i < files.size(); ++i) {

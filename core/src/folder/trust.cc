@@ -193,6 +193,7 @@ std::vector<TrustRow> TrustBuilder::rows() const {
   std::map<Key, double> runtime;          // fio's runtime of each key (ms)
   std::map<std::string, std::string> version;  // run -> fio version (json+)
   for (const FileFacts& f : files_) {
+    if (!f.row.used_instead.empty()) continue;  // a json+ output's gzip copy (folder.h gzip_copies)
     for (const SeriesFacts& s : f.series) {
       if (!s.json) continue;
       const Key k{s.run, s.host, s.job, s.dir};
@@ -216,7 +217,9 @@ std::vector<TrustRow> TrustBuilder::rows() const {
     if (std::any_of(files_.begin(), files_.end(), [&](const FileFacts& f) { return f.row.file == name; })) continue;
     TrustRow r;
     r.file = name;
-    r.what = folder_[i].account == Account::kHist ? "fio histogram log" : "fio per-I/O log";
+    r.what = folder_[i].run_file.json                  ? "fio json+ output"
+             : folder_[i].account == Account::kHist ? "fio histogram log"
+                                                    : "fio per-I/O log";
     r.account = account_name(folder_[i].account);
     r.used_instead = choices_[i].used_instead;
     r.notes.push_back("not read: " + choices_[i].why);

@@ -125,23 +125,29 @@ void TailTally::notes(std::vector<std::string>* out) const {
 void add_json_tails(const SourceRefs& sources, const Selection& sel, Plan* plan) {
   JsonIndex json;
   std::map<TailKey, int> logs;
-  // The histogram logs, a gzip copy of one counted once (folder.h gzip_copies).
-  std::vector<const Source*> hist;
+  // The json+ outputs and the histogram logs, a gzip copy of one counted
+  // once (folder.h gzip_copies): a second json+ of a job, or a second log,
+  // would make its tail ambiguous.
+  std::vector<const Source*> read;
   std::vector<FolderFile> named;
   for (const Source* ref : sources) {
     const Source& src = *ref;
-    if (!source_excluded(src, sel)) json.add(src);
-    if (!src.status.ok() || src.format != FileFormat::kFioHist) continue;
-    hist.push_back(&src);
+    const bool json_out = src.format == FileFormat::kFioJson && !source_excluded(src, sel);
+    if (!json_out && (!src.status.ok() || src.format != FileFormat::kFioHist)) continue;
+    read.push_back(&src);
     named.emplace_back();
     named.back().run_file.name = src.name;
-    named.back().account = Account::kHist;
+    named.back().run_file.json = json_out;
+    named.back().account = json_out ? Account::kNone : Account::kHist;
     named.back().head_hash = src.head_hash;
   }
   const std::vector<size_t> copies = gzip_copies(named);
-  for (size_t k = 0; k < hist.size(); ++k)
-    if (copies[k] == SIZE_MAX)
-      for (const Series& s : hist[k]->series) ++logs[tail_key_of_log(*hist[k], s)];
+  for (size_t k = 0; k < read.size(); ++k) {
+    if (copies[k] != SIZE_MAX) continue;
+    if (named[k].run_file.json) json.add(*read[k]);
+    else
+      for (const Series& s : read[k]->series) ++logs[tail_key_of_log(*read[k], s)];
+  }
   if (json.series.empty()) return;
   std::vector<Selected> tails;
   TailTally tally;
