@@ -82,6 +82,9 @@ check "a json+ beside its gzip copy exits 0" 0 $?
 contains "the json+ copy is named" "$TMP/err" "json-copy/all-kinds.json.gz: not added: a gzip copy of all-kinds.json (the same text at its start), which is used"
 if cmp -s "$TMP/out" "$TMP/out.folder"; then echo "ok   a json+ copy adds nothing"; else echo "FAIL a json+ copy changed the rows"; fails=$((fails + 1)); fi
 if grep -q "look like" "$TMP/err"; then echo "FAIL a json+ copy formed a run"; cat "$TMP/err"; fails=$((fails + 1)); else echo "ok   a json+ copy forms no run"; fi
+(cd "$FIX/folders/all-kinds" && "$BIN" summary .) >"$TMP/out.folder" 2>/dev/null
+(cd "$TMP/json-copy" && "$BIN" summary .) >"$TMP/out.summary" 2>/dev/null
+if cmp -s "$TMP/out.summary" "$TMP/out.folder"; then echo "ok   summary lists no gzip copy"; else echo "FAIL summary listed a gzip copy"; fails=$((fails + 1)); fi
 if [ "$(grep "trust:" "$TMP/err")" = "$(grep "trust:" "$TMP/err.folder")" ]; then echo "ok   a json+ copy leaves the trust line as it was"; else echo "FAIL a json+ copy changed the trust line"; grep "trust:" "$TMP/err" "$TMP/err.folder"; fails=$((fails + 1)); fi
 
 # Short of fio's count within the unlogged last windows: the trust line says

@@ -205,9 +205,10 @@ int cmd_summary(int argc, char** argv) {
       cmp.sides().push_back(std::move(side));
     }
   const std::vector<std::string> paths = cli::inputs(o.files);
-  // Two runs side by side sum each run's logs: one account of every I/O
-  // (docs/folders.md), per run.
-  std::vector<AccountChoice> choices(folder.size());
+  // A gzip copy beside its file (gzip -k) would repeat that file's rows
+  // (docs/folders.md, "gzip copies"). Two runs side by side sum each run's
+  // logs: one account of every I/O (docs/folders.md), per run.
+  std::vector<AccountChoice> choices = plan_gzip_copies(folder);
   if (compare) {
     std::vector<FolderFile> by_run = folder;  // the files carry no run label: settling reads them as one
     for (size_t i = 0; i < by_run.size() && i < plan.run_of.size(); ++i) by_run[i].run = plan.run_of[i];
