@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { cliPath, cliPctiles, fixture, loadThroughInput, download, settled, waitDone } from './helpers.mjs';
@@ -321,6 +322,23 @@ TRUST_CASES.push(
 );
 
 /** Every file of a fixture folder (sub-folders are no input). @param {...string} parts */
+// The folder's files with its json+ and a gzip copy of it (gzip -k) in a
+// folder of their own: the copy is left out, the CSV is the folder's.
+const withJsonCopy = (/** @type {string[]} */ files) => {
+  const dir = path.join(OUT, 'json-copy');
+  fs.mkdirSync(dir, { recursive: true });
+  const out = files.map((f) => {
+    const to = path.join(dir, path.basename(f));
+    fs.copyFileSync(f, to);
+    return to;
+  });
+  for (const f of out.filter((x) => x.endsWith('.json'))) {
+    fs.writeFileSync(`${f}.gz`, zlib.gzipSync(fs.readFileSync(f)));
+    out.push(`${f}.gz`);
+  }
+  return out.sort();
+};
+
 const FOLDER = (...parts) =>
   fs
     .readdirSync(fixture(...parts))
@@ -346,12 +364,13 @@ for (const [label, parts] of /** @type {[string, string[]][]} */ ([
   ["fio 3.33 folder of one job's logs under two prefixes", ['folders', 'two-prefixes']],
   ['fio 3.33 --status-interval folder (a json+ report a second)', ['folders', 'status']],
   ["fio 3.33 folder of one run's log beside a later run's json+ (no logs)", ['folders', 'other-run']],
+  ['fio 3.33 folder of every log kind, its json+ beside a gzip copy (gzip -k)', ['folders', 'all-kinds', '+json.gz']],
 ])) {
   TRUST_CASES.push({
     name: `whole folder, ${label}: Open folder's CSV equals \`latscope pctiles\` (default and --account hist)`,
     async run(c) {
       const p = c.page;
-      const all = FOLDER(...parts);
+      const all = parts.at(-1) === '+json.gz' ? withJsonCopy(FOLDER(...parts.slice(0, -1))) : FOLDER(...parts);
       // One run of a version folder: its v job (v.json, v_*.log, v.fio).
       const files = parts[0] === 'fio-versions' ? all.filter((f) => /\/v(\.|_)/.test(f)) : all;
       assert.equal(await loadThroughInput(p, c.url, files), 'ready');
