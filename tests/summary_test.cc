@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -53,6 +57,47 @@ TEST(Summary, JsonPlusRowsCarryFiosExactFiguresAndTheAggregate) {
   EXPECT_EQ(got[1], "fio-s1/s1.json,127.0.0.2,1,read,8000,601,138175.380375,88530312,63744,88604672");
   // The aggregate's bins are its jobs' summed: its percentiles are filled.
   EXPECT_EQ(got[9], "fio-s1/s1.json,,all,read,32000,591,118749.253219,88530312,61696,31326208");
+}
+
+// A log_avg_msec log's lines are window averages, not I/Os: a row per
+// direction with the windows' count and the min, mean and max of their
+// values as written, and no percentile (as `pctiles` shows them). It printed
+// percentiles of the averages as if they were I/O latencies.
+TEST(Summary, WindowAveragesGiveNoPercentiles) {
+  std::string text;
+  ASSERT_TRUE(fixtures::read_file(std::string(LATSCOPE_FIXTURES) + "/fio_lat/avg_clat.1.log", &text));
+  // The file's own values per direction: "time, value, ddir, bs, offset".
+  struct Want {
+    uint64_t n = 0, lo = UINT64_MAX, hi = 0;
+    double sum = 0;
+  } want[2];
+  for (const std::string& l : lines(text)) {
+    unsigned long long t, v, d;
+    ASSERT_EQ(std::sscanf(l.c_str(), "%llu, %llu, %llu", &t, &v, &d), 3) << l;
+    ASSERT_LT(d, 2u);
+    Want& w = want[d];
+    ++w.n;
+    w.lo = std::min<uint64_t>(w.lo, v);
+    w.hi = std::max<uint64_t>(w.hi, v);
+    w.sum += static_cast<double>(v);
+  }
+  const Source src = load("fio_lat/avg_clat.1.log");
+  ASSERT_TRUE(src.status.ok()) << src.status.message;
+  std::vector<SummaryRow> rows;
+  summarize_source(src, columns("50,99"), &rows);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const SummaryRow& r : rows) {
+    const Want& w = want[r.dir == "read" ? 0 : 1];
+    EXPECT_EQ(r.samples, w.n) << r.dir;
+    EXPECT_EQ(r.min_ns, static_cast<double>(w.lo)) << r.dir;
+    EXPECT_EQ(r.max_ns, static_cast<double>(w.hi)) << r.dir;
+    EXPECT_DOUBLE_EQ(r.mean_ns, w.sum / static_cast<double>(w.n)) << r.dir;
+    ASSERT_EQ(r.p.size(), 2u);
+    for (double p : r.p) EXPECT_TRUE(std::isnan(p)) << r.dir << ": " << p;
+  }
+  const std::vector<std::string> csv = lines(summary_csv(rows, columns("50,99")));
+  ASSERT_EQ(csv.size(), 3u);
+  EXPECT_EQ(csv[1].substr(csv[1].size() - 2), ",,") << csv[1];
 }
 
 TEST(Summary, PlainJsonKeepsFiosPrintedPercentiles) {

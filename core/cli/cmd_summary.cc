@@ -142,6 +142,11 @@ int read_one(const std::string& path, cli::Input* opened, const Options& o, std:
   rep->skipped = src.diag.skipped_lines();
   if (cmp) cmp->add_source(side, src);
   else summarize_source(src, o.cols, rows);
+  if (!cmp && std::any_of(src.series.begin(), src.series.end(),
+                          [](const Series& s) { return s.role == Role::kWindowValues; }))
+    cli::say("latscope: " + name +
+             ": note: a fio log_avg_msec log: each line is a window's average (or max) latency, not an I/O, so its "
+             "rows show the windows' count, min, mean and max and no percentile (docs/formats-fio-lat.md)");
   return std::max(rc, rep->skipped ? 1 : 0);
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
 #include <map>
 
 #include "latscope/percentiles.h"
@@ -86,9 +87,38 @@ void summarize_json(const Source& src, const SummaryColumns& cols, std::vector<S
 // p0 is bin 0's value (percentiles.h): not gathered when p0 is asked.
 constexpr size_t kGatherBins = 4096;
 
+// A fio log_avg_msec log holds one value per window, each a window's
+// average (or maximum) latency, not an I/O: as `pctiles` shows them
+// (docs/formats-fio-lat.md, "log_avg_msec logs"), samples = the windows,
+// min/mean/max of their values, no percentile (a percentile of window
+// averages is no latency percentile).
+void summarize_window_values(const Source& src, const Series& s, const SummaryColumns& cols,
+                             std::vector<SummaryRow>* rows) {
+  SummaryRow row;
+  row.file = src.name;
+  row.host = src.id.host;
+  row.job = s.job;
+  row.dir = dir_name(s.dir);
+  row.samples = s.io_ns.size();
+  if (!s.io_ns.empty()) {
+    const auto [lo, hi] = std::minmax_element(s.io_ns.begin(), s.io_ns.end());
+    double sum = 0;
+    for (uint64_t v : s.io_ns) sum += static_cast<double>(v);
+    row.min_ns = static_cast<double>(*lo);
+    row.max_ns = static_cast<double>(*hi);
+    row.mean_ns = sum / static_cast<double>(s.io_ns.size());
+  }
+  row.p.assign(cols.ps.size(), std::numeric_limits<double>::quiet_NaN());
+  rows->push_back(std::move(row));
+}
+
 void summarize_logs(const Source& src, const SummaryColumns& cols, std::vector<SummaryRow>* rows) {
   const bool p0 = std::any_of(cols.ps.begin(), cols.ps.end(), [](double p) { return p == 0; });
   for (const Series& s : src.series) {
+    if (s.role == Role::kWindowValues) {
+      summarize_window_values(src, s, cols, rows);
+      continue;
+    }
     if (!s.layout) continue;
     // Result files keep fixed-point counts (model.h, count_frac_bits).
     const double unit = std::ldexp(1.0, -static_cast<int>(s.count_frac_bits));
