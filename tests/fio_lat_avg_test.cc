@@ -168,5 +168,101 @@ TEST(FioLatAvg, LeftOutBesideIoLogsWithANote) {
   for (const Row& row : a.rows) EXPECT_FALSE(row.flags & kFlagWindowValues);
 }
 
+// ---- log_window_value=both (fio >= 3.37): a window's average and maximum ----
+
+const std::string kBoth = std::string(LATSCOPE_FIXTURES) + "/window-value/";
+
+// The lines of a log_window_value=both log, independently of the reader:
+// "time, avg, max, ddir, bs[, offset], prio" (fio 3.42, fixtures/window-value).
+struct BothLine {
+  unsigned long long t, avg, max, dir;
+};
+std::vector<BothLine> both_lines(const std::string& text) {
+  std::vector<BothLine> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    BothLine l{};
+    unsigned long long bs = 1;
+    EXPECT_EQ(std::sscanf(line.c_str(), "%llu, %llu, %llu, %llu, %llu", &l.t, &l.avg, &l.max, &l.dir, &bs), 5) << line;
+    EXPECT_EQ(bs, 0u) << line;
+    out.push_back(l);
+  }
+  return out;
+}
+
+// Both shapes (6 columns, and 7 with log_offset=1): each direction's series
+// holds the averages in io_ns and the maxima in window_max_ns, line by line;
+// no line is skipped. Read as I/O lines, the maximum stood where the
+// direction goes and the files were refused ("holds text; not read").
+TEST(FioLatAvg, WindowValueBothKeepsEachWindowsAverageAndMaximum) {
+  for (const char* f : {"wboth_clat.1.log", "wboth_lat.1.log", "wbo_clat.2.log", "wbo_lat.2.log"}) {
+    SCOPED_TRACE(f);
+    const std::string text = read(kBoth + f);
+    const std::vector<BothLine> lines = both_lines(text);
+    ASSERT_GT(lines.size(), 8u);
+    Engine e;
+    const Source& s = testing::feed(&e, kBoth + f, text);
+    ASSERT_TRUE(s.status.ok()) << s.status.message;
+    EXPECT_TRUE(s.format == FileFormat::kFioLat);
+    EXPECT_EQ(s.diag.skipped_lines(), 0u);
+    size_t seen = 0;
+    for (const Series& x : s.series) {
+      EXPECT_EQ(x.role, Role::kWindowValues);
+      ASSERT_EQ(x.window_max_ns.size(), x.io_ns.size());
+      std::vector<unsigned long long> avg, max;
+      for (const BothLine& l : lines)
+        if (l.dir == static_cast<unsigned long long>(x.dir)) {
+          avg.push_back(l.avg);
+          max.push_back(l.max);
+        }
+      EXPECT_EQ(std::vector<unsigned long long>(x.io_ns.begin(), x.io_ns.end()), avg);
+      EXPECT_EQ(std::vector<unsigned long long>(x.window_max_ns.begin(), x.window_max_ns.end()), max);
+      seen += x.io_ns.size();
+    }
+    EXPECT_EQ(seen, lines.size());
+    // Unnamed, the lines' shape alone says what the file is.
+    Engine unnamed;
+    EXPECT_TRUE(testing::feed(&unnamed, "windows.txt", text).format == FileFormat::kFioLat);
+  }
+}
+
+// The max column is the largest window maximum: over the whole run it is
+// fio's own max of the job (json+ clat_ns.max), where the averages' max is
+// far below it. Stored and streamed agree; the note says what max is.
+TEST(FioLatAvg, WindowValueBothMaxIsFiosMax) {
+  Engine json;
+  const Source& run = testing::feed(&json, kBoth + "window-value.json", read(kBoth + "window-value.json"));
+  ASSERT_TRUE(run.status.ok()) << run.status.message;
+  for (const char* f : {"wboth_clat.1.log", "wbo_clat.2.log"}) {
+    SCOPED_TRACE(f);
+    const std::string text = read(kBoth + f);
+    QueryOptions o;
+    o.quantum_ms = 1e6;
+    o.group_by = {"dir"};
+    Engine e;
+    const Source& s = testing::feed(&e, kBoth + f, text);
+    StreamingQuery stream(o);
+    ASSERT_TRUE(stream.add(s).ok());
+    QueryResult stored, streamed;
+    ASSERT_TRUE(e.query(o, &stored).ok());
+    ASSERT_TRUE(stream.finish(&streamed).ok());
+    EXPECT_EQ(text_of(stored), text_of(streamed));
+    EXPECT_NE(text_of(stored).find("log_window_value=both"), std::string::npos);
+    const int job = s.id.job == "1" ? 1 : 2;
+    size_t compared = 0;
+    for (const Row& row : stored.rows) {
+      if (row.flags & kFlagEmpty) continue;
+      const Dir dir = stored.groups[row.group] == "dir=read" ? Dir::kRead : Dir::kWrite;
+      for (const FioFigures& fig : run.fio)
+        if (fig.job == job && fig.dir == dir) {
+          EXPECT_EQ(row.stats.max_ns, static_cast<double>(fig.max_ns)) << stored.groups[row.group];
+          ++compared;
+        }
+    }
+    EXPECT_EQ(compared, 2u) << "read and write";
+  }
+}
+
 }  // namespace
 }  // namespace latscope

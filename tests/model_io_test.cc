@@ -268,5 +268,26 @@ TEST(ModelIo, ParsedLogsGiveTheSameAnswersAfterTheTrip) {
   EXPECT_EQ(heatmap_json(ha), heatmap_json(hb));
 }
 
+// A log_window_value=both log's maxima make the trip (the page's workers
+// move sources this way): the decoded source is the parsed one, byte for byte.
+TEST(ModelIo, WindowMaximaMakeTheTrip) {
+  const std::string name = std::string(LATSCOPE_FIXTURES) + "/window-value/wbo_clat.2.log";
+  const std::string text = read_file(name);
+  ASSERT_FALSE(text.empty()) << name;
+  Engine e;
+  const int h = e.open_file(name);
+  e.append(h, text.data(), text.size());
+  const Source& src = e.finish(h);
+  ASSERT_TRUE(src.status.ok()) << src.status.message;
+  ASSERT_FALSE(src.series.empty());
+  ASSERT_FALSE(src.series[0].window_max_ns.empty());
+  const std::vector<uint8_t> bytes = encode_source(src);
+  Source back;
+  ASSERT_TRUE(decode_source(bytes.data(), bytes.size(), &back).ok());
+  ASSERT_EQ(back.series.size(), src.series.size());
+  for (size_t i = 0; i < src.series.size(); ++i) EXPECT_EQ(back.series[i].window_max_ns, src.series[i].window_max_ns);
+  EXPECT_EQ(encode_source(back), bytes);
+}
+
 }  // namespace
 }  // namespace latscope

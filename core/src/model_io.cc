@@ -15,6 +15,7 @@
 //     u8 repaired, u64 saturated, u8 count_frac_bits, f64 full_start, f64 full_end, u32 nwindows, (f64 start, f64 end, u64 total,
 //     u32 offset, u32 n)[], u32 ndata, u8 data[ndata] (model.h's varint bins),
 //     u8 per_io, u32 n, u64 io_ns[n], u32 n, u32 io_bs[n], u32 n, u64 io_offset[n],
+//     u32 n, u64 window_max_ns[n],
 //     u32 n, (u32 lo, u32 hi)[n] extremes
 //   u32 nfio, fio figures[]: str host, i32 job, u8 aggregate, u8 dir, u64 n, u64 min, u64 max,
 //     f64 mean, u32 n, (f64 p, u64 value)[n], u8 has_bins, u32 n, u32 series[n],
@@ -260,6 +261,8 @@ void write_series(Writer& w, const Series& s, int32_t layout) {
   for (uint32_t v : s.io_bs) w.u32(v);
   w.u32(static_cast<uint32_t>(s.io_offset.size()));
   for (uint64_t v : s.io_offset) w.u64(v);
+  w.u32(static_cast<uint32_t>(s.window_max_ns.size()));
+  for (uint64_t v : s.window_max_ns) w.u64(v);
   w.u32(static_cast<uint32_t>(s.extremes.size()));
   for (const ExtremeBins& x : s.extremes) {
     w.u32(x.lo);
@@ -333,6 +336,10 @@ bool read_series(Reader& r, const std::vector<LayoutPtr>& layouts, Series* s) {
   if (!r.can_read(noff, 8)) return false;
   s->io_offset.resize(noff);
   for (uint64_t& v : s->io_offset) v = r.u64();
+  const uint32_t nmax = r.u32();
+  if (!r.can_read(nmax, 8)) return false;
+  s->window_max_ns.resize(nmax);
+  for (uint64_t& v : s->window_max_ns) v = r.u64();
   const uint32_t next = r.u32();
   if (!r.can_read(next, 8)) return false;
   s->extremes.resize(next);

@@ -252,6 +252,10 @@ struct Series {
   std::vector<uint32_t> io_bs;
   std::vector<uint64_t> io_offset;
   bool has_io_values() const { return per_io && !io_ns.empty(); }
+  // Window values of a log written with log_window_value=both (fio >= 3.37,
+  // docs/formats-fio-lat.md "log_avg_msec logs"): window i's maximum (ns),
+  // beside its average in io_ns[i]; empty for every other series.
+  std::vector<uint64_t> window_max_ns;
   // Bins left in the file (FileOptions::reread): per window, the byte offset
   // of the line its bins are decoded from again through `elsewhere`, or
   // kBinsInData for a window kept in data as usual; empty: all in data.

@@ -24,7 +24,7 @@ namespace latscope {
 // "LSRC" followed by this version; bump it whenever the layout of the bytes
 // changes (workers and the primary engine come from the same build, so old
 // versions are rejected rather than migrated).
-constexpr uint32_t kSourceEncodingVersion = 8;  // 3: labels, roles, ignored files; 4: per-I/O values; 5: result scale and coverage; 6: result extremes; 7: fio's figures; 8: their log prefixes and options listed, the head hash
+constexpr uint32_t kSourceEncodingVersion = 9;  // 3: labels, roles, ignored files; 4: per-I/O values; 5: result scale and coverage; 6: result extremes; 7: fio's figures; 8: their log prefixes and options listed, the head hash; 9: window maxima
 
 std::vector<uint8_t> encode_source(const Source& src);
 

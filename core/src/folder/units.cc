@@ -67,6 +67,7 @@ void rescale(Series* s, uint64_t factor) {
   size_t k = 0;
   std::vector<uint32_t> bins;
   std::vector<uint64_t> counts;
+  for (uint64_t& v : out.window_max_ns) v = v > kMax / factor ? kMax : v * factor;  // log_window_value=both
   for (const Window& w : s->windows) {
     std::vector<std::pair<uint32_t, uint64_t>> cells;
     if (values) {

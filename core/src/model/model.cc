@@ -178,6 +178,11 @@ bool Series::valid(size_t nbins) const {
   }
   if (role == Role::kWindowValues) {  // one value per window, nothing else per I/O
     if (per_io || io_ns.size() != windows.size() || !io_bs.empty() || !io_offset.empty()) return false;
+    if (!window_max_ns.empty() && window_max_ns.size() != windows.size()) return false;
+    for (size_t i = 0; i < window_max_ns.size(); ++i)
+      if (window_max_ns[i] < io_ns[i]) return false;  // a window's maximum is at least its average
+  } else if (!window_max_ns.empty()) {
+    return false;
   } else if (!io_ns.empty() || !io_bs.empty() || !io_offset.empty()) {
     uint64_t ios = 0;
     for (const Window& w : windows) ios += w.total;

@@ -32,6 +32,11 @@ Status window_value_query(std::vector<Selected> series, const QueryOptions& opts
                     "fio log_avg_msec log: each line is a window's average (or max) latency, not an I/O, so "
                     "percentiles cannot be computed from window averages; rows (flag avg) show the mean and "
                     "max of the window values in each quantum, samples = number of windows");
+  if (std::any_of(series.begin(), series.end(), [](const Selected& x) { return !x.series->window_max_ns.empty(); }))
+    out->notes.insert(out->notes.begin() + 1,
+                      "log_window_value=both: each line holds a window's average and its maximum; min and mean "
+                      "are the averages', max the largest window maximum, the largest latency fio logged in "
+                      "the quantum");
   if (series.empty()) return Status::Ok();
 
   std::vector<std::string> keys;
@@ -72,14 +77,17 @@ Status window_value_query(std::vector<Selected> series, const QueryOptions& opts
     const Selected& x = series[i];
     const std::vector<Window>& w = x.series->windows;
     const std::vector<uint64_t>& v = x.series->io_ns;
+    // log_window_value=both: each window's own maximum gives the max column.
+    const std::vector<uint64_t>& top = x.series->window_max_ns.size() == v.size() ? x.series->window_max_ns : v;
     for (size_t k = 0; k < w.size() && k < v.size(); ++k) {
       const double t = w[k].end_ms + x.offset_ms;
       const double j = std::floor(t / q) - first;
       if (j < 0 || j >= static_cast<double>(quanta)) continue;
       Acc& a = acc[static_cast<size_t>(j) * ng + group[i]];
       const auto ns = static_cast<double>(v[k]);
+      const auto most = static_cast<double>(top[k]);
       a.min = a.n == 0 ? ns : std::min(a.min, ns);
-      a.max = a.n == 0 ? ns : std::max(a.max, ns);
+      a.max = a.n == 0 ? most : std::max(a.max, most);
       a.sum += ns;
       a.n += 1;
     }

@@ -106,6 +106,9 @@ void summarize_window_values(const Source& src, const Series& s, const SummaryCo
     for (uint64_t v : s.io_ns) sum += static_cast<double>(v);
     row.min_ns = static_cast<double>(*lo);
     row.max_ns = static_cast<double>(*hi);
+    // log_window_value=both: each window's own maximum (model.h Series::window_max_ns).
+    if (s.window_max_ns.size() == s.io_ns.size())
+      row.max_ns = static_cast<double>(*std::max_element(s.window_max_ns.begin(), s.window_max_ns.end()));
     row.mean_ns = sum / static_cast<double>(s.io_ns.size());
   }
   row.p.assign(cols.ps.size(), std::numeric_limits<double>::quiet_NaN());

@@ -328,8 +328,47 @@ const char* FioLatReader::fast_line(const char* p) {
   return p + 1;
 }
 
+// A log_avg_msec log written with log_window_value=both (fio >= 3.37,
+// iolog.c flush_samples; docs/formats-fio-lat.md "log_avg_msec logs"):
+// "time, avg, max, ddir, bs[, offset], prio", 6 or 7 columns, bs 0. Where
+// an I/O line has its direction, this one has the window's maximum (ns,
+// never 0 to 2), and the direction follows; the bs after it is 0.
+namespace {
+bool window_value_both_shape(size_t n, const uint64_t* f, const bool* hex) {
+  return (n == 6 || n == 7) && !hex[2] && !hex[3] && f[2] > 2 && f[2] >= f[1] && f[3] <= 2 && f[4] == 0;
+}
+}  // namespace
+
 // A line's fields (n of them, 4 to 7; ncols_ once decided) into the model.
-void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
+void FioLatReader::take(size_t n, const uint64_t* f_in, const bool* hex_in) {
+  // log_window_value=both: the maximum taken out, the rest read as the
+  // columns of an average-only log (decide_columns sees n - 1 of them).
+  uint64_t shifted[kMaxCols] = {};
+  bool shifted_hex[kMaxCols] = {};
+  const uint64_t* f = f_in;
+  const bool* hex = hex_in;
+  uint64_t window_max = 0;
+  if (ncols_ ? both_ : window_value_both_shape(n, f_in, hex_in)) {
+    window_max = f_in[2];
+    for (size_t i = 0, j = 0; i < n; ++i)
+      if (i != 2) {
+        shifted[j] = f_in[i];
+        shifted_hex[j++] = hex_in[i];
+      }
+    f = shifted;
+    hex = shifted_hex;
+    if (!ncols_) {
+      decide_columns(n - 1, f, hex);
+      ncols_ = n;  // the lines' own count, which parse_line and fast_line hold them to
+      both_ = true;
+      averaged_ = true;
+    }
+    if (window_max < f[1]) {
+      skip(Issue::kNotANumber, 3, "the window's maximum " + std::to_string(window_max) + " is below its average " +
+                                      std::to_string(f[1]) + " (log_window_value=both); line skipped");
+      return;
+    }
+  }
   if (f[2] > 2) {
     skip(Issue::kBadDirection, 1, "ddir " + std::to_string(f[2]) + " is not 0, 1 or 2; line skipped");
     return;
@@ -390,6 +429,9 @@ void FioLatReader::take(size_t n, const uint64_t* f, const bool* hex) {
     const uint64_t one = 1;
     put_window(o, t, &bin, &one, 1, 1);
     o.io_ns.push_back(ns);
+    // As the average: in the unit of the log (x1000 for fio 2's us, which
+    // never wrote both; kept for --fio-version 2 all the same).
+    if (both_) o.s.window_max_ns.push_back(version_ == 2 && window_max <= kMaxValue / 1000 ? window_max * 1000 : window_max);
     ++src_->records;
     return;
   }

@@ -77,6 +77,7 @@ class FioLatReader {
   bool unit_pending_ = false;  // no priority column and no --fio-version: unit decided later
   int offset_col_ = -1;    // index of the offset column, -1: none
   bool averaged_ = false;  // log_avg_msec log: window values (Role::kWindowValues), not I/Os
+  bool both_ = false;      // ... written with log_window_value=both: each line's maximum too (Series::window_max_ns)
   bool keep_values_ = true;
   uint64_t kept_ = 0;
   std::vector<Open> open_;  // every (segment, direction) so far

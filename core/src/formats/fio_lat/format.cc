@@ -43,9 +43,12 @@ SniffResult sniff_fio_lat(const SniffInput& in) {
   for (std::string_view l : ls) {
     const std::vector<std::string_view> f = sniffing::fields(l);
     bool ok = f.size() >= 4 && f.size() <= 7;
-    // fio writes a priority in hex (0x%04x) only in column 5 or 6.
-    for (size_t i = 0; ok && i < f.size(); ++i) ok = is_field(f[i]) && (i == 4 || i == 5 || !is_hex(f[i]));
-    if (ok) ok = f[2].size() == 1 && f[2][0] >= '0' && f[2][0] <= '2';
+    // fio writes a priority in hex (0x%04x) only in its last columns (5 to 7).
+    for (size_t i = 0; ok && i < f.size(); ++i) ok = is_field(f[i]) && (i >= 4 || !is_hex(f[i]));
+    const auto ddir = [](std::string_view x) { return x.size() == 1 && x[0] >= '0' && x[0] <= '2'; };
+    // Or a log_window_value=both line (fio >= 3.37): "time, avg, max, ddir,
+    // bs 0[, offset], prio" (fio_lat_reader.cc window_value_both_shape).
+    if (ok) ok = ddir(f[2]) || (f.size() >= 6 && !is_hex(f[2]) && ddir(f[3]) && f[4] == "0");
     if (ok && ncols && f.size() != ncols) ok = false;
     if (ok) {
       ncols = f.size();
