@@ -206,7 +206,7 @@ std::string describe_unclaimed(const SniffInput& in) {
   if (starts_with(low, "<svg") || (starts_with(low, "<?xml") && has(low, "<svg"))) return "SVG image";
   const std::vector<std::string_view> ls = sniffing::lines(in, 2);
   if (csv_table(ls)) return "CSV table with a header: not a log";
-  const std::string fio_text = fio_text_output(sniffing::lines(in, 64));
+  std::string fio_text = fio_text_output(sniffing::lines(in, 64));
   if (!fio_text.empty()) return fio_text;
   // A fio job file: "[section]" lines and key=value lines (fio's ini format).
   size_t sections = 0, keys = 0;
