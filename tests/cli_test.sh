@@ -87,6 +87,15 @@ if grep -q "look like" "$TMP/err"; then echo "FAIL a json+ copy formed a run"; c
 if cmp -s "$TMP/out.summary" "$TMP/out.folder"; then echo "ok   summary lists no gzip copy"; else echo "FAIL summary listed a gzip copy"; fails=$((fails + 1)); fi
 if [ "$(grep "trust:" "$TMP/err")" = "$(grep "trust:" "$TMP/err.folder")" ]; then echo "ok   a json+ copy leaves the trust line as it was"; else echo "FAIL a json+ copy changed the trust line"; grep "trust:" "$TMP/err" "$TMP/err.folder"; fails=$((fails + 1)); fi
 
+# YCSB's HdrHistogram logs hold microseconds, which their header says
+# (docs/formats-hdr.md, "Units"); --hdr-unit still wins.
+"$BIN" summary "$FIX/ycsb/READ.hdr" >"$TMP/out" 2>"$TMP/err"
+check "a YCSB log exits 0" 0 $?
+contains "the YCSB unit is named" "$TMP/err" "hdr-unit-from-writer x1"
+contains "a YCSB log's max is in us" "$TMP/out" ",3334000,"
+"$BIN" summary --hdr-unit ns "$FIX/ycsb/READ.hdr" >"$TMP/out" 2>/dev/null
+contains "--hdr-unit ns reads a YCSB log as ns" "$TMP/out" ",3334,"
+
 # Short of fio's count within the unlogged last windows: the trust line says
 # where the rest is, and why json+ could not give it back (group_reporting:
 # real fio 3.33 run, 3 jobs of one group, histogram logs chosen).

@@ -62,7 +62,7 @@ constexpr Accepted kAccepted[] = {
     {"--to", kReading},
     {"--host", kReading},
     {"--unit", kPctiles | kHeatmap | kSummary},
-    {"--hdr-unit", kReading},
+    {"--hdr-unit", kReading | kSummary},
     {"--kind", kReading},
     {"--account", kReading},
     {"--y", kHeatmap},

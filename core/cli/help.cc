@@ -49,7 +49,7 @@ namespace {
   "  --kind clat|lat|slat     latency kinds (comma-combinable; default: clat when several)\n"           \
   "  --account per-io|hist    a job with both a per-I/O and a histogram log: which counts its I/Os\n"   \
   "                           (default per-io; never both; --group-by account shows both)\n"            \
-  "  --hdr-unit ns|us|ms      unit of HdrHistogram log values (default ns; YCSB writes us)\n"           \
+  "  --hdr-unit ns|us|ms      unit of HdrHistogram log values (default ns; us for YCSB's logs)\n"           \
   "  --no-repair | --repair auto|off|force   client/server defect repair (default auto)\n"             \
   "  --no-tail                do not add the unlogged last window from fio json+ files\n"               \
   "  --no-place               do not shift late-start jobs by the startdelay in fio json+ files\n"      \
@@ -148,6 +148,7 @@ const char kSummary[] =
     "  --run NAME=GLOB     files matching GLOB belong to run NAME (repeatable)\n"
     "  --run-by HOW        how runs are found: auto (default), folder, prefix, json, none\n"
     "  --no-repair | --repair auto|off|force   client/server defect repair (default auto)\n"
+    "  --hdr-unit ns|us|ms HdrHistogram log values' unit (default ns; us for YCSB's logs)\n"
     "exit status: 0 ok, 1 something was left out (skipped lines, the unreadable rest of a\n"
     "  damaged .gz; see stderr), 2 a file is unusable or a usage error\n";
 

@@ -45,8 +45,10 @@ struct FileOptions {
   std::string job;        // overrides the job parsed from the name when set
   std::string run;        // the file's "run" label when set
   // HdrHistogram logs carry no unit: ns per recorded value unit (1 = ns,
-  // jHiccup and most writers; 1000 = us, YCSB; 1e6 = ms). docs/formats-hdr.md.
-  double hdr_unit_ns = 1;
+  // jHiccup and most writers; 1000 = us, YCSB; 1e6 = ms). 0: not given, so
+  // ns unless the log's header names a writer of microseconds (YCSB's
+  // "#[Logging for: ...]"). docs/formats-hdr.md, "Units".
+  double hdr_unit_ns = 0;
   // The quantum the queries on this file will use, when one is known and
   // exact on a coarser level (the CLI's --quantum without --offset or
   // --adaptive): a result of several resolutions then reads its coarsest

@@ -66,6 +66,7 @@ enum class Issue : int {
   kFarTimes,             // a query's windows too far apart for one time axis: the fewest I/Os left out, named
   kLayoutBudget,         // an interval or row whose bin layout would pass kMaxLayoutBins (layout_budget.h): skipped
   kStatusReports,        // fio json: an earlier --status-interval report of the run replaced by a later one
+  kHdrUnitFromWriter,    // .hlog: no --hdr-unit, and the header names a writer that records microseconds (YCSB)
   kCount
 };
 

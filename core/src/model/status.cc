@@ -39,6 +39,7 @@ constexpr IssueInfo kIssueTable[] = {
     {"far-times", Severity::kError, "windows too far apart in time for one axis of at most 50 million quanta: the runs holding the fewest I/Os were left out and named (docs/input-robustness.md, \"Far times\")"},
     {"layout-budget", Severity::kError, "the bin layouts of the file would pass the limit of 16,777,216 bins held at once (docs/input-robustness.md, \"Layouts\"): interval or row skipped"},
     {"status-reports", Severity::kInfo, "fio json: reports fio --status-interval wrote before the last one of the same run, left out (each counts the run so far: kept, they counted its I/Os again)"},
+    {"hdr-unit-from-writer", Severity::kInfo, "HdrHistogram values carry no unit; this log's header names a writer that records microseconds (YCSB's \"#[Logging for: ...]\"), so its values are read as us, not ns; --hdr-unit sets another (docs/formats-hdr.md, \"Units\")"},
 };
 static_assert(sizeof(kIssueTable) / sizeof(kIssueTable[0]) == static_cast<size_t>(Issue::kCount),
               "kIssueTable must have one entry per Issue");

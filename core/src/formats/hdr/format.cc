@@ -116,7 +116,9 @@ class HdrBinsInFile : public BinsElsewhere {
 class HdrFormatReader : public Reader {
  public:
   HdrFormatReader(Source src, const FileOptions& opts)
-      : src_(std::move(src)), unit_ns_(opts.hdr_unit_ns > 0 && std::isfinite(opts.hdr_unit_ns) ? opts.hdr_unit_ns : 1) {
+      : src_(std::move(src)),
+        unit_given_(opts.hdr_unit_ns > 0 && std::isfinite(opts.hdr_unit_ns)),
+        unit_ns_(unit_given_ ? opts.hdr_unit_ns : 1) {
     if (opts.reread) elsewhere_ = std::make_shared<HdrBinsInFile>(opts.reread, src_.name);
     if (opts.reread) hand_on_ = opts.hand_on;
   }
@@ -219,6 +221,7 @@ class HdrFormatReader : public Reader {
     if (origin_set_) return;
     origin_set_ = true;
     const hdr::LogHeader& h = parser_.header();
+    writer_unit(h, iv.line);
     switch (parser_.time_base()) {
       case hdr::TimeBase::kRelative: origin_ns_ = iv.start_time_ns; break;
       case hdr::TimeBase::kBaseTime:
@@ -230,6 +233,23 @@ class HdrFormatReader : public Reader {
         // ones (a log without any header) are read as written.
         absolute_ = iv.abs_start_ns() >= kYearNs;
         break;
+    }
+  }
+
+  // HdrHistogram values carry no unit and ns is the default, but YCSB
+  // records microseconds (OneMeasurementHdrHistogram: "measure(int
+  // latencyInMicros)"), and its logs say so by the comment it writes first,
+  // "#[Logging for: READ]": read as ns, its latencies were 1000 times too
+  // small (docs/formats-hdr.md, "Units"). Decided before the first
+  // interval, whose layout the unit scales; --hdr-unit wins.
+  void writer_unit(const hdr::LogHeader& h, uint64_t line) {
+    if (unit_given_) return;
+    for (const std::string& c : h.comments) {
+      if (c.rfind("#[Logging for: ", 0) != 0) continue;
+      unit_ns_ = 1000;
+      src_.diag.add(Issue::kHdrUnitFromWriter, line, 0,
+                    "\"" + c + "\": a YCSB log, whose values are microseconds: read as us (--hdr-unit sets another)");
+      return;
     }
   }
 
@@ -395,6 +415,7 @@ class HdrFormatReader : public Reader {
   }
 
   Source src_;
+  bool unit_given_ = false;  // FileOptions::hdr_unit_ns set: no writer's unit is taken
   double unit_ns_ = 1;
   hdr::LogParser parser_;
   bool origin_set_ = false;
