@@ -151,8 +151,21 @@ void TrustBuilder::add(const Source& src) {
     r.unit = u ? *u : "ns";
     if (!u) r.fio_version = "fio 3 (priority column)";
   }
+  if (src.format == FileFormat::kHdrLog) {
+    // The unit its values were read in, as its layouts carry it
+    // (hdr_layout.cc: ":u1e0" ns, ":u1e3" us, ":u1e6" ms; docs/formats-hdr.md "Units").
+    for (const Series& s : src.series) {
+      const std::string id = s.layout ? s.layout->id : "";
+      r.unit = id.find(":u1e0:") != std::string::npos   ? "ns"
+               : id.find(":u1e3:") != std::string::npos ? "us"
+               : id.find(":u1e6:") != std::string::npos ? "ms"
+                                                        : r.unit;
+      if (!r.unit.empty()) break;
+    }
+  }
   for (const IssueExample& e : src.diag.examples())
-    if (e.issue == Issue::kUnitDecided) r.notes.push_back(e.text);
+    if (e.issue == Issue::kHdrUnitFromWriter) r.notes.push_back(e.text);
+    else if (e.issue == Issue::kUnitDecided) r.notes.push_back(e.text);
     else if (e.issue == Issue::kUnitGuessed) r.warnings.push_back(e.text);
   size_t repaired = 0;
   for (const Series& s : src.series) {

@@ -59,7 +59,26 @@ export function seriesPoints(r, m) {
  * @param {import('../engine/columns.js').ResultColumns} c @param {number} i @param {{kind: 'p'|'mean', pi: number}} m
  */
 export function valueOf(c, i, m) {
-  return m.kind === 'mean' ? c.mean[i] : c.p[i * c.percentiles.length + m.pi];
+  if (m.kind === 'mean') return c.mean[i];
+  const v = c.p[i * c.percentiles.length + m.pi];
+  return Number.isNaN(v) && windowMaxShown(c, m.pi) && windowRows(c)[c.flag[i]] ? c.max[i] : v;
+}
+
+/**
+ * Window values (fio log_avg_msec logs, rows flagged avg) have no
+ * percentiles, but their max is known exactly: the largest window value, or
+ * with log_window_value=both the largest window maximum (docs/formats-fio-
+ * lat.md, "log_avg_msec logs"). The "max" line (percentile 100) draws it, so
+ * the chart shows what the CSV's max column holds.
+ * @param {import('../engine/columns.js').ResultColumns} c @param {number} pi
+ */
+function windowMaxShown(c, pi) {
+  return Number(c.percentiles[pi]) === 100;
+}
+
+/** Per flag text: whether its rows are window values. @param {import('../engine/columns.js').ResultColumns} c @returns {boolean[]} */
+function windowRows(c) {
+  return c.flag_texts.map((/** @type {string} */ t) => t.split(';').includes('avg'));
 }
 
 /**
@@ -77,6 +96,14 @@ export function valueReader(c, m) {
   const p = c.p;
   const np = c.percentiles.length;
   const pi = m.pi;
+  const avg = windowRows(c);
+  if (windowMaxShown(c, pi) && avg.some(Boolean)) {
+    const { max, flag } = c;
+    return (i) => {
+      const v = p[i * np + pi];
+      return Number.isNaN(v) && avg[flag[i]] ? max[i] : v;
+    };
+  }
   return (i) => p[i * np + pi];
 }
 
@@ -90,7 +117,7 @@ const orNull = (v) => (Number.isNaN(v) ? null : v);
 export function pointOf(c, i, m) {
   if (m.kind === 'mean') return { t: c.t_ms[i], v: orNull(c.mean[i]), e: 0, lo: null, hi: null };
   const k = i * c.percentiles.length + m.pi;
-  const v = orNull(c.p[k]);
+  const v = orNull(valueOf(c, i, m));
   // Bands left out of the query (columns.js bands): none known here.
   if (c.bands === false) return { t: c.t_ms[i], v, e: 0, lo: null, hi: null };
   // lo present, hi null: the engine found no I/O above the band (unbounded).
@@ -367,6 +394,9 @@ export function valueRange(r, dom, withMean) {
   const t = c.t_ms;
   const p = c.p;
   const [t0, t1] = dom;
+  // Window values' max, drawn as their "max" line (valueOf).
+  const avg = windowRows(c);
+  const wm = c.percentiles.some((_, k) => windowMaxShown(c, k)) && avg.some(Boolean) ? avg : null;
   let lo = Infinity;
   let hi = 0;
   /** @param {number} v */
@@ -379,6 +409,7 @@ export function valueRange(r, dom, withMean) {
       if (!(t[i] + c.width_ms[i] > t0 && t[i] < t1)) continue;
       for (let j = i * nP; j < i * nP + nP; j++) see(p[j]);
       if (withMean) see(c.mean[i]);
+      if (wm && wm[c.flag[i]]) see(c.max[i]);
     }
     return [lo, hi];
   }
@@ -394,6 +425,7 @@ export function valueRange(r, dom, withMean) {
     if (v > hi) hi = v;
   }
   if (withMean) for (let i = i0; i < i1; i++) see(c.mean[i]);
+  if (wm) for (let i = i0; i < i1; i++) if (wm[c.flag[i]]) see(c.max[i]);
   return [lo, hi];
 }
 

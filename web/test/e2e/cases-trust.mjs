@@ -395,3 +395,37 @@ for (const [label, parts] of /** @type {[string, string[]][]} */ ([
     },
   });
 }
+
+// Logs the page reads with what their writer says of them: fio >= 3.37's
+// log_window_value=both logs (a window's average and maximum on one line)
+// and YCSB's HdrHistogram logs (microseconds, named by their first comment).
+// Opened through the file input, the CSV is `latscope pctiles`'s at the same
+// quantum and the notes say what the numbers are (docs/formats-fio-lat.md,
+// "log_avg_msec logs"; docs/formats-hdr.md, "Units").
+for (const [label, files, said, shot] of /** @type {[string, string[], RegExp, string][]} */ ([
+  [
+    "fio 3.42 log_window_value=both clat logs (each window's average and maximum)",
+    ['wboth_clat.1.log', 'wbo_clat.2.log'].map((f) => fixture('window-value', f)),
+    /log_window_value=both: each line holds a window's average and its maximum/,
+    'window-value-both.png',
+  ],
+  // The file table's unit cell: µs, its title the header line that says so.
+  ["YCSB's HdrHistogram logs (microseconds)", ['READ.hdr', 'UPDATE.hdr'].map((f) => fixture('ycsb', f)), /µs/, 'ycsb-hdr.png'],
+])) {
+  TRUST_CASES.push({
+    name: `writer's meaning, ${label}: Open's CSV equals \`latscope pctiles\`, the page says what the values are`,
+    async run(c) {
+      const p = c.page;
+      assert.equal(await loadThroughInput(p, c.url, files), 'ready');
+      await settled(p);
+      const csv = (await download(p, '[data-testid=export-csv]')).bytes.toString('utf8');
+      const q = await p.evaluate(() => /** @type {any} */ (window).latscope.store.state.quantum_ms);
+      assert.equal(csv, cliPctiles(['--quantum', String(q)], files), label);
+      const where = files[0].endsWith('.hdr') ? '.files' : '[data-testid=query-notes]';
+      const text = (await p.textContent(where)) || '';
+      assert.match(text, said, text);
+      await p.screenshot({ path: path.join(SHOTS, shot) });
+      noPageErrors(c);
+    },
+  });
+}

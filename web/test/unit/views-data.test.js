@@ -48,6 +48,25 @@ describe('percentiles view data', () => {
     ]);
     expect(seriesOf(result, false).length).toBe(6);
   });
+  it('window values (fio log_avg_msec rows, flag avg): the max line draws their max, the other percentiles stay empty', () => {
+    const windows = {
+      ...result,
+      groups: ['all'],
+      rows: [
+        { t_ms: 0, group: 'all', samples: 4, min: 10, mean: 20, max: 90, p: [null, null, null], flags: 'avg' },
+        { t_ms: 1000, group: 'all', samples: 0, min: null, mean: null, max: null, p: [null, null, null], flags: 'avg;empty' },
+        { t_ms: 2000, group: 'all', samples: 3, min: 11, mean: 15, max: 40, p: [null, null, null], flags: 'avg' },
+      ],
+    };
+    const s = seriesOf(windows, false);
+    expect(s.map((x) => x.label)).toEqual(['p50', 'p99', 'max']);
+    expect(s[2].points.map((x) => x.v)).toEqual([90, null, 40]);
+    expect(s[0].points.map((x) => x.v)).toEqual([null, null, null]);
+    expect(valueRange(windows, [0, 3000], false)).toEqual([40, 90]);
+    // I/O rows keep their own p100, never the max column.
+    expect(seriesOf(result, false)[2].points.map((x) => x.v)).toEqual([90, null]);
+  });
+
   it('sampling bands: lo/hi per percentile, hi null when unbounded', () => {
     const r = {
       ...result,
