@@ -264,5 +264,33 @@ TEST(FioLatAvg, WindowValueBothMaxIsFiosMax) {
   }
 }
 
+// Damaged both lines are skipped and named, never kept against the model's
+// rule (a window's maximum at least its average): a maximum below the
+// average, and under --fio-version 2 (us) one too large for ns.
+TEST(FioLatAvg, WindowValueBothDamageIsSkipped) {
+  const std::string text =
+      "250, 100, 900, 0, 0, 0\n"
+      "500, 100, 50, 0, 0, 0\n"                    // maximum below the average
+      "750, 100, 18446744073709551, 0, 0, 0\n"     // x1000 passes 2^63 ns
+      "1000, 120, 130, 1, 0, 0\n";
+  for (int version : {0, 2}) {
+    SCOPED_TRACE(version);
+    FileOptions fo;
+    fo.fio_version = version;
+    Engine e;
+    const Source& s = testing::feed(&e, "x_clat.1.log", text, 0, fo);
+    ASSERT_TRUE(s.status.ok()) << s.status.message;
+    EXPECT_EQ(s.diag.skipped_lines(), version == 2 ? 2u : 1u);
+    size_t kept = 0;
+    for (const Series& x : s.series) {
+      EXPECT_TRUE(x.valid(s.layout->size()));
+      ASSERT_EQ(x.window_max_ns.size(), x.io_ns.size());
+      for (size_t i = 0; i < x.io_ns.size(); ++i) EXPECT_GE(x.window_max_ns[i], x.io_ns[i]);
+      kept += x.io_ns.size();
+    }
+    EXPECT_EQ(kept, version == 2 ? 2u : 3u);
+  }
+}
+
 }  // namespace
 }  // namespace latscope

@@ -410,6 +410,13 @@ void FioLatReader::take(size_t n, const uint64_t* f_in, const bool* hex_in) {
     skip(Issue::kOverflow, 1, "value larger than 2^63 ns; line skipped");
     return;
   }
+  // log_window_value=both: the maximum in the same unit, held to the same bound.
+  uint64_t max_ns = window_max;
+  if (both_ && (version_ == 2 ? window_max > kMaxValue / 1000 : window_max > kMaxValue)) {
+    skip(Issue::kOverflow, 3, "the window's maximum is larger than 2^63 ns; line skipped");
+    return;
+  }
+  if (both_ && version_ == 2) max_ns *= 1000;
   if (have_last_[base][di] && t < last_t_[base][di]) {
     // Timestamps restart: per_job_logs=0 appends the next job's log; the
     // segment's series get no more I/Os.
@@ -429,9 +436,7 @@ void FioLatReader::take(size_t n, const uint64_t* f_in, const bool* hex_in) {
     const uint64_t one = 1;
     put_window(o, t, &bin, &one, 1, 1);
     o.io_ns.push_back(ns);
-    // As the average: in the unit of the log (x1000 for fio 2's us, which
-    // never wrote both; kept for --fio-version 2 all the same).
-    if (both_) o.s.window_max_ns.push_back(version_ == 2 && window_max <= kMaxValue / 1000 ? window_max * 1000 : window_max);
+    if (both_) o.s.window_max_ns.push_back(max_ns);
     ++src_->records;
     return;
   }
