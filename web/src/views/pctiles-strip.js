@@ -1,5 +1,5 @@
-// The strip under the percentiles chart: the samples per second (IOPS) of
-// the shown quanta and an orange mark over each run of quanta with too few
+// The strip under the percentiles chart: the samples per second (IOPS, or
+// windows per second for fio log_avg_msec rows) of the shown quanta and an orange mark over each run of quanta with too few
 // samples for some chosen percentile (the engine's flag "few",
 // pctiles-data.js fewFlagged).
 import * as d3 from 'd3';
@@ -28,7 +28,9 @@ export function drawIopsStrip(g, r, o) {
   for (const d of iops) if (o.inView(d.t, adaptive ? 0 : r.quantum_ms) && /** @type {number} */ (d.v) > ymax) ymax = /** @type {number} */ (d.v);
   const ys = d3.scaleLinear().domain([0, ymax]).range([STRIP_H, 0]).nice();
   sg.append('g').attr('class', 'axis').call(d3.axisLeft(ys).ticks(3).tickFormat((v) => formatSI(Number(v))));
-  axisLabel(sg, 'IOPS', -56, STRIP_H / 2, -90);
+  // fio log_avg_msec rows count windows, not I/Os (their samples: docs/formats-fio-lat.md).
+  const windows = r.flag_texts.some((t) => t.split(';').includes('avg'));
+  axisLabel(sg, windows ? 'windows/s' : 'IOPS', -56, STRIP_H / 2, -90);
   const sp = sg.append('g').attr('clip-path', `url(#${o.clipId})`);
   sp.append('path')
     .attr('d', d3.area().digits(1).x((/** @type {any} */ d) => mid(d.t)).y0(STRIP_H).y1((/** @type {any} */ d) => ys(d.v))(/** @type {any} */ (adaptive ? iops : decimate(iops, (t) => x(t), o.w))))
