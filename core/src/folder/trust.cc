@@ -164,8 +164,7 @@ void TrustBuilder::add(const Source& src) {
     }
   }
   for (const IssueExample& e : src.diag.examples())
-    if (e.issue == Issue::kHdrUnitFromWriter) r.notes.push_back(e.text);
-    else if (e.issue == Issue::kUnitDecided) r.notes.push_back(e.text);
+    if (e.issue == Issue::kHdrUnitFromWriter || e.issue == Issue::kUnitDecided) r.notes.push_back(e.text);
     else if (e.issue == Issue::kUnitGuessed) r.warnings.push_back(e.text);
   size_t repaired = 0;
   for (const Series& s : src.series) {
