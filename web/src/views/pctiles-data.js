@@ -76,9 +76,17 @@ function windowMaxShown(c, pi) {
   return Number(c.percentiles[pi]) === 100;
 }
 
+/** @type {WeakMap<string[], boolean[]>} windowRows per flag_texts array, worked out once */
+const windowRowsOf = new WeakMap();
+
 /** Per flag text: whether its rows are window values. @param {import('../engine/columns.js').ResultColumns} c @returns {boolean[]} */
 function windowRows(c) {
-  return c.flag_texts.map((/** @type {string} */ t) => t.split(';').includes('avg'));
+  let w = windowRowsOf.get(c.flag_texts);
+  if (!w) {
+    w = c.flag_texts.map((/** @type {string} */ t) => t.split(';').includes('avg'));
+    windowRowsOf.set(c.flag_texts, w);
+  }
+  return w;
 }
 
 /**
